@@ -33,6 +33,7 @@ _BLOCK_KINDS = {
 _HEADING_ID_RE = re.compile(r"\s*\{\s*#[^}]*\}\s*$")  # "## Title { #anchor }" (attr_list)
 _MDX_STATEMENT_RE = re.compile(r"^(import|export)\s")
 _JSX_LINE_RE = re.compile(r"^\s*</?[A-Z][\w.]*(\s[^<>]*)?/?>\s*$")
+_INLINE_JSX_RE = re.compile(r"</?[A-Z][\w.]*(\s[^<>]*)?/?>")
 _ADMONITION_RE = re.compile(r"^(\s*)(!!!|\?\?\?\+?)\s")
 _FRONT_VALUE_RE = re.compile(r"^([A-Za-z_][\w-]*)\s*:\s*(.*)$")
 
@@ -126,7 +127,8 @@ def _html_block(lines: list[str], start: int, end: int, cell: int | None) -> Blo
 
 
 def _rewrite_mdx(lines: list[str]) -> list[str]:
-    """Blank out import/export statements and JSX tag lines, dedent text inside components.
+    """Blank out import/export statements and JSX tag lines, dedent text inside components,
+    and drop inline component tags (``<Badge>new</Badge>`` keeps ``new``).
 
     Blanking keeps the line count, so markdown-it's line maps still point at the source;
     dedenting stops indented component children from turning into indented code.
@@ -151,9 +153,9 @@ def _rewrite_mdx(lines: list[str]) -> list[str]:
             if indent is None:
                 indent = len(line) - len(line.lstrip(" "))
             leading = len(line) - len(line.lstrip(" "))
-            out.append(line[min(indent, leading):])
+            out.append(_INLINE_JSX_RE.sub("", line[min(indent, leading):]))
         else:
-            out.append(line)
+            out.append(_INLINE_JSX_RE.sub("", line))
     return out
 
 
