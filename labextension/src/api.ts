@@ -1,0 +1,177 @@
+/**
+ * The only module that talks to the athena server. Every request goes through
+ * ServerConnection so Jupyter's base URL, token and XSRF header are applied.
+ */
+import { URLExt } from '@jupyterlab/coreutils';
+import { ServerConnection } from '@jupyterlab/services';
+
+import { SSEParser } from './sse';
+import {
+  ChatEvent,
+  IChatRequest,
+  ICitation,
+  IConversation,
+  IConversationSummary,
+  IIndexInfo,
+  IIndexStatus,
+  IReindexJob
+} from './types';
+
+/** A server answer that is not a success, with the server's own message. */
+export class AthenaError extends Error {
+  constructor(
+    message: string,
+    readonly status: number
+  ) {
+    super(message);
+  }
+}
+
+const settings = ServerConnection.makeSettings();
+
+function athenaUrl(path: string, query?: Record<string, string | number>): string {
+  const base = URLExt.join(settings.baseUrl, 'athena', path);
+  return query ? base + URLExt.objectToQueryString(query) : base;
+}
+
+async function send(url: string, init: RequestInit = {}): Promise<Response> {
+  let response: Response;
+  try {
+    response = await ServerConnection.makeRequest(url, init, settings);
+  } catch (err) {
+    throw new AthenaError(`Cannot reach the athena server: ${String(err)}`, 0);
+  }
+  if (!response.ok) {
+    throw new AthenaError(await errorMessage(response), response.status);
+  }
+  return response;
+}
+
+async function errorMessage(response: Response): Promise<string> {
+  const fallback = `athena server answered ${response.status} ${response.statusText}`;
+  try {
+    const body = await response.json();
+    return body?.error?.message ?? fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+async function getJSON<T>(path: string, query?: Record<string, string | number>): Promise<T> {
+  const response = await send(athenaUrl(path, query));
+  return (await response.json()) as T;
+}
+
+export function getInfo(): Promise<IIndexInfo> {
+  return getJSON<IIndexInfo>('info');
+}
+
+export function getStatus(): Promise<IIndexStatus> {
+  return getJSON<IIndexStatus>('status');
+}
+
+export async function listConversations(limit = 30): Promise<IConversationSummary[]> {
+  const body = await getJSON<{ conversations: IConversationSummary[] }>('conversations', {
+    limit
+  });
+  return body.conversations;
+}
+
+export function getConversation(id: string): Promise<IConversation> {
+  return getJSON<IConversation>(`conversations/${encodeURIComponent(id)}`);
+}
+
+export async function deleteConversation(id: string): Promise<void> {
+  await send(athenaUrl(`conversations/${encodeURIComponent(id)}`), { method: 'DELETE' });
+}
+
+/** Start a reindex; a job already running (409) is reported, not treated as a failure. */
+export async function startReindex(): Promise<IReindexJob> {
+  try {
+    const response = await send(athenaUrl('reindex'), { method: 'POST' });
+    return ((await response.json()) as { job: IReindexJob }).job;
+  } catch (err) {
+    if (err instanceof AthenaError && err.status === 409) {
+      return getReindex();
+    }
+    throw err;
+  }
+}
+
+export async function getReindex(): Promise<IReindexJob> {
+  return (await getJSON<{ job: IReindexJob }>('reindex')).job;
+}
+
+/** The server-rendered page image (cited regions highlighted) as an object URL. */
+export async function pdfPageImage(citation: ICitation): Promise<string> {
+  const query: Record<string, string | number> = {
+    path: citation.path,
+    page: citation.page ?? 1
+  };
+  if (citation.chunk_id) {
+    query.chunk_id = citation.chunk_id;
+  }
+  const response = await send(athenaUrl('pdf/page', query));
+  return URL.createObjectURL(await response.blob());
+}
+
+function chatBody(request: IChatRequest): string {
+  const body: Record<string, unknown> = {
+    messages: [{ role: 'user', content: request.question }],
+    stream: true
+  };
+  if (request.conversationId) {
+    body.conversation_id = request.conversationId;
+  }
+  const filters = Object.fromEntries(
+    Object.entries(request.filters ?? {}).filter(([, value]) => value)
+  );
+  if (Object.keys(filters).length) {
+    body.filters = filters;
+  }
+  if (request.provider) {
+    body.provider = request.provider;
+  }
+  if (request.model) {
+    body.model = request.model;
+  }
+  if (request.topK) {
+    body.top_k = request.topK;
+  }
+  return JSON.stringify(body);
+}
+
+/**
+ * Ask a question and hand each chat event to `onEvent` as it arrives.
+ * Resolves when the stream ends; aborting `signal` stops it.
+ */
+export async function streamChat(
+  request: IChatRequest,
+  onEvent: (event: ChatEvent) => void,
+  signal?: AbortSignal
+): Promise<void> {
+  const response = await send(athenaUrl('chat'), {
+    method: 'POST',
+    body: chatBody(request),
+    headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' },
+    signal
+  });
+  if (!response.body) {
+    throw new AthenaError('The chat answer had no body to stream.', response.status);
+  }
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  const parser = new SSEParser();
+  const emit = (raw: { event: string; data: string }) => {
+    onEvent({ type: raw.event, data: JSON.parse(raw.data) } as ChatEvent);
+  };
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) {
+      break;
+    }
+    parser.push(decoder.decode(value, { stream: true })).forEach(emit);
+  }
+  parser.push(decoder.decode()).forEach(emit);
+  parser.flush().forEach(emit);
+}

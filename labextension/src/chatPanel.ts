@@ -1,0 +1,301 @@
+/**
+ * The sidebar chat: wires the components to the API and keeps the current
+ * conversation. Rendering details live in the components; requests live in api.ts.
+ */
+import { JupyterFrontEnd } from '@jupyterlab/application';
+import { Clipboard, showErrorMessage } from '@jupyterlab/apputils';
+import { IDocumentManager } from '@jupyterlab/docmanager';
+import { INotebookTracker, NotebookActions } from '@jupyterlab/notebook';
+import { MarkdownCell } from '@jupyterlab/cells';
+import { IRenderMimeRegistry } from '@jupyterlab/rendermime';
+import { Widget } from '@lumino/widgets';
+
+import * as api from './api';
+import { answerAsMarkdown, normalisePrefix } from './citations';
+import { AnswerView } from './components/answerView';
+import { Composer } from './components/composer';
+import { ConversationList } from './components/conversationList';
+import { button, h } from './components/dom';
+import { IndexStatusView } from './components/indexStatus';
+import { openCitation } from './open';
+import { ConversationMemory } from './state';
+import { ChatEvent, IChatFilters, IIndexInfo, IStoredMessage } from './types';
+
+export interface IChatSettings {
+  provider: string;
+  model: string;
+  topK: number;
+  defaultFilters: IChatFilters;
+}
+
+export interface IChatPanelOptions {
+  app: JupyterFrontEnd;
+  docManager: IDocumentManager;
+  rendermime: IRenderMimeRegistry;
+  notebooks: INotebookTracker | null;
+  memory: ConversationMemory;
+  settings: () => IChatSettings;
+}
+
+export class ChatPanel extends Widget {
+  private _conversationId: string | null = null;
+  private _labPathPrefix: string | null = '';
+  private _answers: AnswerView[] = [];
+  private _abort: AbortController | null = null;
+  private _messages = h('div', {
+    class: 'athena-messages',
+    role: 'log',
+    'aria-label': 'Conversation',
+    'data-testid': 'athena-messages'
+  });
+  private _mode = h('span', { class: 'athena-server-mode', 'data-testid': 'athena-server-mode' });
+  private _historyToggle: HTMLButtonElement;
+  private _status: IndexStatusView;
+  private _history: ConversationList;
+  private _composer: Composer;
+
+  constructor(private _options: IChatPanelOptions) {
+    super();
+    this.addClass('athena-chat');
+    this.node.dataset.testid = 'athena-chat';
+    this._status = new IndexStatusView(info => this._onInfo(info));
+    this._history = new ConversationList({
+      onSwitch: id => void this.switchTo(id),
+      onDelete: id => void this.deleteConversation(id)
+    });
+    this._composer = new Composer({
+      onSend: question => void this.ask(question),
+      onStop: () => this._abort?.abort()
+    });
+    this._historyToggle = button('History', () => void this.toggleHistory(), {
+      class: 'athena-history-toggle',
+      'aria-expanded': 'false',
+      'aria-label': 'Show conversation history'
+    });
+    const header = h(
+      'header',
+      { class: 'athena-chat-header' },
+      h('h2', {}, 'Athena'),
+      this._mode,
+      button('New', () => void this.newConversation(), {
+        class: 'athena-new',
+        'aria-label': 'Start a new conversation'
+      }),
+      this._historyToggle
+    );
+    this.node.append(header, this._status.node, this._history.node, this._messages, this._composer.node);
+  }
+
+  get conversationId(): string | null {
+    return this._conversationId;
+  }
+
+  get lastAnswer(): AnswerView | null {
+    return this._answers[this._answers.length - 1] ?? null;
+  }
+
+  focusInput(): void {
+    this._composer.input.focus();
+  }
+
+  applySettings(): void {
+    this._composer.setDefaultFilters(this._options.settings().defaultFilters);
+  }
+
+  /** Load index status and the remembered conversation. */
+  async start(): Promise<void> {
+    this.applySettings();
+    await this._status.refresh();
+    const remembered = await this._options.memory.load();
+    if (remembered) {
+      await this.switchTo(remembered);
+    }
+  }
+
+  reindex(): Promise<void> {
+    return this._status.reindex();
+  }
+
+  async ask(question: string): Promise<void> {
+    this._messages.append(h('div', { class: 'athena-user-message', 'data-testid': 'athena-user-message' }, question));
+    const answer = this._addAnswer();
+    const settings = this._options.settings();
+    this._abort = new AbortController();
+    this._composer.busy = true;
+    try {
+      await api.streamChat(
+        {
+          question,
+          conversationId: this._conversationId,
+          filters: this._composer.filters,
+          provider: settings.provider,
+          model: settings.model,
+          topK: settings.topK
+        },
+        event => this._onEvent(answer, event),
+        this._abort.signal
+      );
+    } catch (err) {
+      const aborted = (err as Error).name === 'AbortError';
+      answer.fail(aborted ? 'Stopped.' : (err as Error).message);
+    } finally {
+      this._abort = null;
+      this._composer.busy = false;
+      if (this._history.open) {
+        await this._refreshHistory();
+      }
+    }
+  }
+
+  async newConversation(): Promise<void> {
+    this._abort?.abort();
+    await this._setConversation(null);
+    this._clearMessages();
+    this.focusInput();
+  }
+
+  async switchTo(id: string): Promise<void> {
+    try {
+      const conversation = await api.getConversation(id);
+      this._clearMessages();
+      conversation.messages.forEach(message => this._showStored(message));
+      await this._setConversation(conversation.id);
+      await Promise.all(this._answers.map(a => a.rendered()));
+    } catch (err) {
+      if ((err as api.AthenaError).status === 404) {
+        await this._setConversation(null);
+      } else {
+        await showErrorMessage('Cannot load the conversation', (err as Error).message);
+      }
+    }
+  }
+
+  async deleteConversation(id: string): Promise<void> {
+    try {
+      await api.deleteConversation(id);
+    } catch (err) {
+      await showErrorMessage('Cannot delete the conversation', (err as Error).message);
+    }
+    if (id === this._conversationId) {
+      await this.newConversation();
+    }
+    await this._refreshHistory();
+  }
+
+  async toggleHistory(): Promise<void> {
+    this._history.open = !this._history.open;
+    this._historyToggle.setAttribute('aria-expanded', String(this._history.open));
+    if (this._history.open) {
+      await this._refreshHistory();
+    }
+  }
+
+  copy(answer: AnswerView): void {
+    Clipboard.copyToSystem(answerAsMarkdown(answer.text, answer.citations, this._prefix(), ''));
+  }
+
+  /** Insert `answer` with linked sources as a rendered Markdown cell below the active cell. */
+  async insert(answer: AnswerView): Promise<void> {
+    const panel = this._options.notebooks?.currentWidget;
+    if (!panel) {
+      await showErrorMessage('No notebook', 'Open or select a notebook to insert the answer into.');
+      return;
+    }
+    const notebook = panel.content;
+    NotebookActions.insertBelow(notebook);
+    NotebookActions.changeCellType(notebook, 'markdown');
+    const cell = notebook.activeCell;
+    if (cell) {
+      cell.model.sharedModel.setSource(
+        answerAsMarkdown(answer.text, answer.citations, this._prefix(), panel.context.path)
+      );
+      (cell as MarkdownCell).rendered = true;
+    }
+    this._options.app.shell.activateById(panel.id);
+  }
+
+  private _prefix(): string {
+    return this._labPathPrefix ?? '';
+  }
+
+  private _onInfo(info: IIndexInfo): void {
+    this._labPathPrefix = info.lab_path_prefix === null ? null : normalisePrefix(info.lab_path_prefix);
+    this._mode.textContent = info.mode === 'extractive' ? 'extractive' : `${info.provider}:${info.model}`;
+  }
+
+  private _addAnswer(): AnswerView {
+    const answer = new AnswerView({
+      rendermime: this._options.rendermime,
+      onOpen: citation =>
+        void openCitation(
+          { app: this._options.app, docManager: this._options.docManager, labPathPrefix: this._labPathPrefix },
+          citation
+        ),
+      onCopy: a => this.copy(a),
+      onInsert: a => void this.insert(a)
+    });
+    this._answers.push(answer);
+    this._messages.append(answer.node);
+    return answer;
+  }
+
+  private _showStored(message: IStoredMessage): void {
+    if (message.role === 'user') {
+      this._messages.append(h('div', { class: 'athena-user-message', 'data-testid': 'athena-user-message' }, message.content));
+      return;
+    }
+    const answer = this._addAnswer();
+    answer.appendChunk(message.content);
+    answer.setCitations(message.citations ?? []);
+    void answer.finish({ unsupported: message.unsupported ?? [], mode: message.mode });
+  }
+
+  private _onEvent(answer: AnswerView, event: ChatEvent): void {
+    switch (event.type) {
+      case 'start':
+        void this._setConversation(event.data.conversation_id);
+        break;
+      case 'trace':
+        answer.addTrace(event.data);
+        break;
+      case 'chunk':
+        answer.appendChunk(event.data.content);
+        this._messages.scrollTop = this._messages.scrollHeight;
+        break;
+      case 'citations':
+        answer.setCitations(event.data.citations);
+        break;
+      case 'compaction':
+        this._messages.insertBefore(
+          h('p', { class: 'athena-compaction' }, `Older turns summarised (${event.data.dropped_turns} dropped).`),
+          answer.node
+        );
+        break;
+      case 'done':
+        void answer.finish(event.data);
+        break;
+      case 'error':
+        answer.fail(event.data.message);
+        break;
+    }
+  }
+
+  private async _setConversation(id: string | null): Promise<void> {
+    this._conversationId = id;
+    this.node.dataset.conversationId = id ?? '';
+    await this._options.memory.save(id);
+  }
+
+  private _clearMessages(): void {
+    this._answers = [];
+    this._messages.replaceChildren();
+  }
+
+  private async _refreshHistory(): Promise<void> {
+    try {
+      this._history.show(await api.listConversations(), this._conversationId);
+    } catch (err) {
+      this._history.showError((err as Error).message);
+    }
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * Pure helpers about citations: how they are labelled, where a `[n]` marker sits in
+ * answer text, and how an answer is written out as Markdown with links. No DOM, no
+ * Lab imports, so they are unit-tested under plain node.
+ */
+import { ICitation } from './types';
+
+/**
+ * Notebook citations carry the cell index as nbformat counts it (0-based); people count
+ * cells from 1, like lines and pages.
+ */
+export function cellNumber(citation: ICitation): number {
+  return (citation.cell ?? 0) + 1;
+}
+
+/** "path:40–58", "paper.pdf p. 3", "nb.ipynb cell 4" — what a source list shows. */
+export function citationLocation(citation: ICitation): string {
+  if (citation.kind === 'pdf') {
+    return `${citation.path} p. ${citation.page ?? '?'}`;
+  }
+  if (citation.kind === 'notebook') {
+    return `${citation.path} cell ${cellNumber(citation)}`;
+  }
+  const start = citation.start_line;
+  const end = citation.end_line;
+  if (start == null) {
+    return citation.path;
+  }
+  return end != null && end !== start
+    ? `${citation.path}:${start}\u2013${end}`
+    : `${citation.path}:${start}`;
+}
+
+/** The full label: location plus the heading path when there is one. */
+export function citationLabel(citation: ICitation): string {
+  const location = citationLocation(citation);
+  return citation.heading_path ? `${location} \u00b7 ${citation.heading_path}` : location;
+}
+
+export interface IMarkerMatch {
+  index: number;
+  length: number;
+  ids: number[];
+}
+
+const MARKER = /\[(\d+(?:\s*,\s*\d+)*)\]/g;
+
+/**
+ * Every `[n]` or `[n, m]` marker in `text` whose numbers are all known citation ids.
+ * Unknown numbers (e.g. `[2024]` in a quoted document) are left as plain text.
+ */
+export function findMarkers(text: string, known: Set<number>): IMarkerMatch[] {
+  const found: IMarkerMatch[] = [];
+  for (const match of text.matchAll(MARKER)) {
+    const ids = match[1].split(',').map(part => Number(part.trim()));
+    if (ids.every(id => known.has(id))) {
+      found.push({ index: match.index ?? 0, length: match[0].length, ids });
+    }
+  }
+  return found;
+}
+
+/** Relative path from the directory of `fromFile` to `toPath` (both Lab-root relative). */
+export function relativePath(fromFile: string, toPath: string): string {
+  const fromDir = fromFile.split('/').slice(0, -1).filter(Boolean);
+  const target = toPath.split('/').filter(Boolean);
+  let shared = 0;
+  while (
+    shared < fromDir.length &&
+    shared < target.length - 1 &&
+    fromDir[shared] === target[shared]
+  ) {
+    shared++;
+  }
+  const ups = fromDir.slice(shared).map(() => '..');
+  return [...ups, ...target.slice(shared)].join('/');
+}
+
+function linkTarget(citation: ICitation, labPath: string, fromFile: string): string {
+  const relative = relativePath(fromFile, labPath)
+    .split('/')
+    .map(encodeURIComponent)
+    .join('/');
+  return citation.kind === 'pdf' && citation.page ? `${relative}#page=${citation.page}` : relative;
+}
+
+/**
+ * The answer as Markdown for a notebook cell: the text, then one link per citation,
+ * relative to the notebook at `fromFile` so the links open in Lab.
+ */
+export function answerAsMarkdown(
+  answer: string,
+  citations: ICitation[],
+  labPathPrefix: string,
+  fromFile: string
+): string {
+  if (!citations.length) {
+    return answer;
+  }
+  const sources = citations.map(citation => {
+    const target = linkTarget(citation, labPathPrefix + citation.path, fromFile);
+    const heading = citation.heading_path ? ` \u2014 ${citation.heading_path}` : '';
+    return `${citation.id}. [${citationLocation(citation)}](${target})${heading}`;
+  });
+  return `${answer.trim()}\n\n**Sources**\n\n${sources.join('\n')}\n`;
+}
+
+/** lab_path_prefix normalised so it can be prepended to a citation path. */
+export function normalisePrefix(prefix: string | null | undefined): string {
+  if (!prefix) {
+    return '';
+  }
+  return prefix.endsWith('/') ? prefix : `${prefix}/`;
+}

@@ -1,0 +1,167 @@
+/**
+ * One assistant answer: streamed Markdown with clickable [n] markers, unsupported
+ * sentences marked, the mode, the source list, the trace drawer and answer actions.
+ */
+import { IRenderMimeRegistry } from '@jupyterlab/rendermime';
+
+import { linkMarkers, markUnsupported, renderMarkdown } from '../markdown';
+import { ICitation, IDoneEvent, ITraceEvent } from '../types';
+import { button, h } from './dom';
+import { sourceList } from './sourceList';
+import { TraceDrawer } from './traceDrawer';
+
+export interface IAnswerActions {
+  rendermime: IRenderMimeRegistry;
+  onOpen: (citation: ICitation) => void;
+  onCopy: (answer: AnswerView) => void;
+  onInsert: (answer: AnswerView) => void;
+}
+
+function modeLabel(mode: string): string {
+  return mode === 'extractive' ? 'extractive (no model)' : mode;
+}
+
+export class AnswerView {
+  readonly node: HTMLElement;
+  text = '';
+  citations: ICitation[] = [];
+  private _body: HTMLElement;
+  private _mode: HTMLElement;
+  private _sources: HTMLElement;
+  private _notes: HTMLElement;
+  private _actions: HTMLElement;
+  private _trace = new TraceDrawer();
+  private _unsupported: string[] = [];
+  private _rendering: Promise<void> = Promise.resolve();
+  private _renderQueued = false;
+
+  constructor(private _options: IAnswerActions) {
+    this._body = h('div', { class: 'athena-answer-body', 'aria-live': 'polite' });
+    this._mode = h('span', { class: 'athena-mode', 'data-testid': 'athena-mode' });
+    this._sources = h('div');
+    this._notes = h('div', { class: 'athena-answer-notes' });
+    this._actions = h(
+      'div',
+      { class: 'athena-answer-actions' },
+      button('Copy', () => this._options.onCopy(this), {
+        class: 'athena-copy',
+        'aria-label': 'Copy answer'
+      }),
+      button('Insert in notebook', () => this._options.onInsert(this), {
+        class: 'athena-insert',
+        'aria-label': 'Insert answer as a Markdown cell in the active notebook'
+      })
+    );
+    this._actions.hidden = true;
+    this.node = h(
+      'article',
+      { class: 'athena-answer athena-streaming', 'data-testid': 'athena-answer' },
+      h('header', { class: 'athena-answer-header' }, 'Athena ', this._mode),
+      this._body,
+      this._notes,
+      this._sources,
+      this._trace.node,
+      this._actions
+    );
+  }
+
+  appendChunk(content: string): void {
+    this.text += content;
+    this._scheduleRender();
+  }
+
+  setCitations(citations: ICitation[]): void {
+    this.citations = citations;
+    const list = sourceList(citations, this._options);
+    this._sources.replaceWith(list);
+    this._sources = list;
+    this._scheduleRender();
+  }
+
+  addTrace(event: ITraceEvent): void {
+    this._trace.add(event);
+  }
+
+  /** The stream ended: show the mode, mark unsupported sentences, enable actions. */
+  finish(done: IDoneEvent): Promise<void> {
+    this._unsupported = done.unsupported ?? [];
+    if (done.mode) {
+      this._mode.textContent = modeLabel(done.mode);
+      this.node.dataset.mode = done.mode;
+    }
+    this.node.classList.remove('athena-streaming');
+    this._actions.hidden = false;
+    this._scheduleRender();
+    return this.rendered();
+  }
+
+  fail(message: string): void {
+    this.node.classList.remove('athena-streaming');
+    this.node.classList.add('athena-failed');
+    this._notes.append(h('p', { class: 'athena-error', role: 'alert' }, message));
+    this._actions.hidden = !this.text;
+  }
+
+  /** Resolves once every requested render has reached the DOM. */
+  async rendered(): Promise<void> {
+    await this._rendering;
+  }
+
+  private _scheduleRender(): void {
+    if (this._renderQueued) {
+      return;
+    }
+    this._renderQueued = true;
+    this._rendering = this._rendering.then(async () => {
+      this._renderQueued = false;
+      await this._render();
+    });
+  }
+
+  private async _render(): Promise<void> {
+    const host = h('div');
+    await renderMarkdown(this._options.rendermime, host, this.text);
+    const missing = markUnsupported(host, this._unsupported);
+    const known = new Set(this.citations.map(c => c.id));
+    linkMarkers(host, known, (ids, text) => this._marker(ids, text));
+    this._body.replaceChildren(...Array.from(host.childNodes));
+    this._renderNotes(missing);
+  }
+
+  private _renderNotes(missing: string[]): void {
+    this._notes.querySelector('.athena-unsupported-list')?.remove();
+    if (!this._unsupported.length) {
+      return;
+    }
+    const title = `${this._unsupported.length} sentence${this._unsupported.length === 1 ? '' : 's'} not supported by the sources`;
+    const list = h(
+      'div',
+      { class: 'athena-unsupported-list', 'data-testid': 'athena-unsupported' },
+      h('strong', {}, `\u26a0 ${title}`)
+    );
+    if (missing.length) {
+      list.append(h('ul', {}, ...missing.map(sentence => h('li', {}, sentence))));
+    }
+    this._notes.prepend(list);
+  }
+
+  private _marker(ids: number[], text: string): HTMLElement {
+    const marker = h(
+      'button',
+      {
+        type: 'button',
+        class: 'athena-citation-marker',
+        'data-citation-id': String(ids[0]),
+        'aria-label': `Open source ${ids.join(', ')}`
+      },
+      text
+    );
+    marker.addEventListener('click', () => {
+      const citation = this.citations.find(c => c.id === ids[0]);
+      if (citation) {
+        this._options.onOpen(citation);
+      }
+    });
+    return marker;
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * The numbered source list under an answer. Each entry is a button that opens the
+ * evidence; hovering or focusing it shows the snippet (rendered as sanitised Markdown).
+ */
+import { IRenderMimeRegistry } from '@jupyterlab/rendermime';
+
+import { citationLabel } from '../citations';
+import { renderMarkdown } from '../markdown';
+import { ICitation } from '../types';
+import { h } from './dom';
+
+export interface ISourceListOptions {
+  rendermime: IRenderMimeRegistry;
+  onOpen: (citation: ICitation) => void;
+}
+
+function attachSnippet(
+  trigger: HTMLElement,
+  citation: ICitation,
+  rendermime: IRenderMimeRegistry
+): HTMLElement {
+  const popover = h('div', {
+    class: 'athena-snippet',
+    role: 'tooltip',
+    'data-testid': 'athena-snippet'
+  });
+  popover.hidden = true;
+  let rendered = false;
+  const show = () => {
+    if (!rendered && citation.snippet) {
+      rendered = true;
+      void renderMarkdown(rendermime, popover, citation.snippet);
+    }
+    popover.hidden = !citation.snippet;
+  };
+  const hide = () => {
+    popover.hidden = true;
+  };
+  trigger.addEventListener('mouseenter', show);
+  trigger.addEventListener('focus', show);
+  trigger.addEventListener('mouseleave', hide);
+  trigger.addEventListener('blur', hide);
+  return popover;
+}
+
+function sourceItem(citation: ICitation, options: ISourceListOptions): HTMLElement {
+  const label = citationLabel(citation);
+  const open = h(
+    'button',
+    {
+      type: 'button',
+      class: 'athena-citation',
+      'data-testid': 'athena-citation',
+      'data-citation-id': String(citation.id),
+      'data-kind': citation.kind,
+      'aria-label': `Open source ${citation.id}: ${label}`
+    },
+    h('span', { class: 'athena-citation-number' }, `[${citation.id}]`),
+    h('span', { class: 'athena-citation-label' }, label)
+  );
+  open.addEventListener('click', () => options.onOpen(citation));
+  const warnings = (citation.warnings ?? []).length
+    ? h('span', { class: 'athena-citation-warning', title: citation.warnings!.join('\n') }, '\u26a0')
+    : null;
+  return h(
+    'li',
+    { class: 'athena-source', 'data-kind': citation.kind },
+    open,
+    warnings,
+    attachSnippet(open, citation, options.rendermime)
+  );
+}
+
+/** An ordered list of the answer's citations, or nothing when there are none. */
+export function sourceList(citations: ICitation[], options: ISourceListOptions): HTMLElement {
+  const list = h('ol', { class: 'athena-sources', 'aria-label': 'Sources' });
+  citations.forEach(citation => list.append(sourceItem(citation, options)));
+  list.hidden = citations.length === 0;
+  return list;
+}

@@ -1,0 +1,127 @@
+/**
+ * Shapes of the /athena/ HTTP API (docs/http-api.md). Kept in one place so the
+ * components and the API module agree on what the server sends.
+ */
+
+export type CitationKind = 'text' | 'notebook' | 'pdf';
+
+export interface IRegion {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  page?: number;
+}
+
+export interface ICitation {
+  id: number;
+  kind: CitationKind;
+  path: string;
+  chunk_id?: string;
+  snippet?: string;
+  heading_path?: string | null;
+  start_line?: number | null;
+  end_line?: number | null;
+  cell?: number | null;
+  page?: number | null;
+  regions?: IRegion[];
+  confidence?: number | null;
+  warnings?: string[];
+  score?: number;
+}
+
+export interface IChatFilters {
+  path_prefix?: string;
+  kind?: string;
+}
+
+export interface IChatRequest {
+  question: string;
+  conversationId?: string | null;
+  filters?: IChatFilters;
+  provider?: string;
+  model?: string;
+  topK?: number;
+}
+
+export interface ITraceEvent {
+  tool: string;
+  input: unknown;
+  summary: unknown;
+}
+
+export interface IDoneEvent {
+  usage?: unknown;
+  unsupported?: string[];
+  mode?: string;
+}
+
+/** One parsed server-sent event of the chat stream. */
+export type ChatEvent =
+  | { type: 'start'; data: { conversation_id: string } }
+  | { type: 'trace'; data: ITraceEvent }
+  | { type: 'chunk'; data: { content: string } }
+  | { type: 'citations'; data: { citations: ICitation[] } }
+  | { type: 'compaction'; data: { summary: string; dropped_turns: number } }
+  | { type: 'done'; data: IDoneEvent }
+  | { type: 'error'; data: { message: string } };
+
+export interface IConversationSummary {
+  id: string;
+  title: string;
+  created_at: string;
+  updated_at: string;
+  turns: number;
+}
+
+export interface IStoredMessage {
+  role: 'user' | 'assistant' | string;
+  content: string;
+  citations?: ICitation[];
+  unsupported?: string[];
+  mode?: string;
+  created_at?: string;
+}
+
+export interface IConversation {
+  id: string;
+  title: string;
+  created_at: string;
+  messages: IStoredMessage[];
+}
+
+export interface IIndexInfo {
+  version: string;
+  root: string;
+  lab_path_prefix: string | null;
+  provider: string;
+  model: string;
+  mode: string;
+  index: {
+    files: number;
+    chunks: number;
+    last_indexed: string | null;
+    warnings: number;
+  };
+}
+
+export interface IFileStatus {
+  path: string;
+  doc_kind: string;
+  chunks: number;
+  warnings: string[];
+  indexed_at: string | null;
+}
+
+export interface IIndexStatus {
+  files: IFileStatus[];
+  pending: unknown[];
+  failed: unknown[];
+}
+
+export interface IReindexJob {
+  id?: string;
+  state: 'idle' | 'running' | 'done' | 'failed';
+  progress?: { done: number; total: number; phase: string };
+  summary?: unknown;
+}
