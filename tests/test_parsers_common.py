@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from athena_lab.ingest.model import Block, ParsedDocument
@@ -40,6 +41,16 @@ def assert_blocks_come_from_source(doc: ParsedDocument, source: str, *,
         missing = [w for w in _WORD_RE.findall(block.text) if w not in known]
         assert not missing, f"{doc.path}:{block.start_line}-{block.end_line} lacks {missing[:5]}"
         checked += 1
+    return checked
+
+
+def check_corpus(paths: list[Path], parse: Callable[[str, str], ParsedDocument], *,
+                 markup: bool = False) -> int:
+    """Parse real files and check every block against its lines; returns blocks checked."""
+    checked = 0
+    for path in paths:
+        text = path.read_text(encoding="utf-8")
+        checked += assert_blocks_come_from_source(parse(text, str(path)), text, markup=markup)
     return checked
 
 

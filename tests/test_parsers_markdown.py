@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from test_parsers_common import CORPUS, assert_blocks_come_from_source, blocks
+from test_parsers_common import CORPUS, blocks, check_corpus
 
 from athena_lab.ingest.parsers import markdown
 
@@ -13,11 +13,7 @@ def _parse_file(relative: str):
 def test_every_block_of_real_markdown_points_at_its_source_lines():
     files = sorted((CORPUS / "fastapi/docs/en/docs/tutorial").rglob("*.md"))[:40]
     files += sorted((CORPUS / "pydantic/docs").rglob("*.md"))[:40]
-    checked = 0
-    for path in files:
-        text = path.read_text(encoding="utf-8")
-        checked += assert_blocks_come_from_source(markdown.parse(text, str(path)), text)
-    assert checked > 1000
+    assert check_corpus(files, markdown.parse) > 1000
 
 
 def test_fastapi_heading_path_lines_and_fenced_code_block():
@@ -97,6 +93,6 @@ def test_empty_text_gives_no_blocks():
 
 
 def test_large_markdown_parses_in_linear_time():
-    text = (CORPUS / "fastapi/docs/en/docs/tutorial/first-steps.md").read_text() * 200
+    text = (CORPUS / "fastapi/docs/en/docs/tutorial/first-steps.md").read_text() * 40
     doc = markdown.parse(text, "big.md")
-    assert len(blocks(doc)) > 10000
+    assert len(blocks(doc)) > 2000

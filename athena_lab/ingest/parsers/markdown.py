@@ -19,7 +19,9 @@ from athena_lab.ingest.parsers._common import SectionBuilder, line_block, strip_
 NAME = "markdown-it"
 VERSION = "1"
 
-_MD = MarkdownIt("commonmark").enable("table").use(front_matter_plugin)
+#: Block structure only: inline parsing is half the cost and only headings need it.
+_MD = MarkdownIt("commonmark").enable("table").use(front_matter_plugin).disable("inline")
+_INLINE = MarkdownIt("commonmark")
 
 _BLOCK_KINDS = {
     "paragraph_open": "paragraph",
@@ -113,8 +115,8 @@ def _front_scalar(value: str) -> Any:
 
 def _heading_title(inline: Token) -> str:
     """Heading text without inline markup and without an attr_list ``{ #anchor }``."""
-    parts = [child.content for child in inline.children or []
-             if child.type in ("text", "code_inline")]
+    children = _INLINE.parseInline(inline.content)[0].children or []
+    parts = [child.content for child in children if child.type in ("text", "code_inline")]
     return _HEADING_ID_RE.sub("", "".join(parts)).strip() or inline.content.strip()
 
 
