@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import time
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Callable, ClassVar, Iterable, Iterator, Literal, NamedTuple, Union
 
@@ -172,8 +173,8 @@ def model_listed(model: str, available: list[str]) -> bool:
     return model in available or (":" not in model and f"{model}:latest" in available)
 
 
-class Provider:
-    """Shared behaviour; an adapter supplies the wire format through the hooks below."""
+class Provider(ABC):
+    """Shared behaviour; an adapter supplies the wire format through the abstract hooks."""
 
     name: ClassVar[str]  # user-facing, used in every error message
     chat_path: ClassVar[str]
@@ -197,17 +198,21 @@ class Provider:
         return f"{type(self).__name__}(model={self.model!r}, base_url={self.base_url!r})"
 
     # -- hooks for adapters -------------------------------------------------
+    @abstractmethod
     def auth_headers(self, api_key: str | None) -> dict[str, str]:
-        raise NotImplementedError
+        """Headers every request carries (the key's header, protocol version)."""
 
+    @abstractmethod
     def build_body(self, messages: list[Message], tools: list[ToolSpec], sampling: SamplingParams) -> dict[str, Any]:
-        raise NotImplementedError
+        """The JSON request body, with exactly one system message and only the set sampling fields."""
 
+    @abstractmethod
     def parse_stream(self, lines: Iterator[str]) -> Iterator[StreamEvent]:
-        raise NotImplementedError
+        """Events from response lines; ends with one StreamEnd or raises ProviderError."""
 
+    @abstractmethod
     def parse_models(self, payload: Any) -> list[str]:
-        raise NotImplementedError
+        """Model names from the server's listing body."""
 
     # -- public API ---------------------------------------------------------
     def stream(
