@@ -1,0 +1,84 @@
+"""Opening a PDF: passwords, unreadable files, and damage pdfium silently repairs.
+
+Every failure becomes a ParseError whose message names the file and what to do, because
+the user sees it as-is in the index summary.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pypdfium2 as pdfium
+
+from athena_lab.ingest.model import ParseError
+
+_STARTXREF = re.compile(rb"startxref\s+(\d+)")
+_OBJ_AT = re.compile(rb"\s*(xref|\d+\s+\d+\s+obj)")
+
+
+def password_for(path: str, passwords: dict[str, str]) -> str | None:
+    """The configured password for ``path`` (matched by relative path, then file name)."""
+    if path in passwords:
+        return passwords[path]
+    return passwords.get(Path(path).name)
+
+
+def open_pdf(abs_path: Path, path: str, password: str | None) -> pdfium.PdfDocument:
+    """Open with the empty user password first, then the configured one."""
+    _check_readable(abs_path, path)
+    try:
+        return pdfium.PdfDocument(str(abs_path), password="")
+    except pdfium.PdfiumError as exc:
+        if "password" not in str(exc).lower():
+            raise ParseError(f"damaged beyond repair: pdfium cannot read {path} ({_reason(exc)})") from None
+    if password is None:
+        raise ParseError(f"encrypted: set a password for {path} in athena.toml [pdf.passwords]")
+    try:
+        return pdfium.PdfDocument(str(abs_path), password=password)
+    except pdfium.PdfiumError as exc:
+        if "password" in str(exc).lower():
+            raise ParseError(f"encrypted: the password for {path} in athena.toml [pdf.passwords] "
+                             "is wrong") from None
+        raise ParseError(f"damaged beyond repair: pdfium cannot read {path} ({_reason(exc)})") from None
+
+
+def _reason(exc: Exception) -> str:
+    match = re.search(r"\(PDFium: (.*?)\)", str(exc))
+    return match.group(1) if match else str(exc)
+
+
+def _check_readable(abs_path: Path, path: str) -> None:
+    try:
+        with abs_path.open("rb") as fh:
+            head = fh.read(1024)
+    except OSError as exc:
+        raise ParseError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if not head:
+        raise ParseError(f"empty file: {path} has 0 bytes")
+    if b"%PDF-" not in head:
+        raise ParseError(f"not a PDF: {path} does not start with a %PDF header")
+
+
+def structure_warnings(abs_path: Path) -> list[str]:
+    """Damage pdfium repairs on load without telling: truncation and a broken xref.
+
+    Worth a warning because repaired files may lose pages or text silently.
+    """
+    size = abs_path.stat().st_size
+    with abs_path.open("rb") as fh:
+        fh.seek(max(0, size - 2048))
+        tail = fh.read()
+        if b"%%EOF" not in tail:
+            return ["truncated file: no %%EOF marker at the end (pdfium recovered what it could)"]
+        offsets = _STARTXREF.findall(tail)
+        if not offsets:
+            return ["damaged cross-reference table: no startxref (repaired on load)"]
+        offset = int(offsets[-1])
+        if offset >= size:
+            return ["damaged cross-reference table: startxref points past the end (repaired on load)"]
+        fh.seek(offset)
+        if not _OBJ_AT.match(fh.read(64)):
+            return ["damaged cross-reference table: startxref points to the wrong place "
+                    "(repaired on load)"]
+    return []

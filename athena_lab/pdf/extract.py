@@ -1,0 +1,171 @@
+"""Characters with boxes out of pdfium, grouped into line fragments.
+
+pdfium's own text order and line breaks are a good start but not enough: it merges
+table cells and two columns that share a baseline, and its char index does not match
+Python string offsets (ligatures, generated spaces). So every character we keep carries
+its own box, in page points with the origin at the top-left of the displayed page.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import math
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass
+
+import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
+
+#: pdfium reports a hyphen it saw at a line end as U+0002; soft hyphens mean the same.
+HYPHEN_MARKS = frozenset({"\x02", "\u00ad"})
+_SKIP = frozenset({"\r", "\n", "\ufffe", "\x00"})
+
+
+@dataclass
+class Char:
+    text: str  # one or more code points after NFKC (a ligature becomes two)
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    size: float
+    bold: bool
+
+
+class Fragment:
+    """A run of characters on one baseline with no wide gap inside it."""
+
+    __slots__ = ("chars", "x0", "y0", "x1", "y1")
+
+    def __init__(self, chars: list[Char]) -> None:
+        self.chars = chars
+        printed = [c for c in chars if c.text != " "] or chars
+        self.x0 = min((c.x0 for c in printed), default=0.0)
+        self.y0 = min((c.y0 for c in printed), default=0.0)
+        self.x1 = max((c.x1 for c in printed), default=0.0)
+        self.y1 = max((c.y1 for c in printed), default=0.0)
+
+    @property
+    def text(self) -> str:
+        return "".join(c.text for c in self.chars)
+
+
+def _page_transform(page: pdfium.PdfPage) -> tuple[float, float, float, float, float, float]:
+    """Affine map page space → displayed top-left space, honouring /Rotate.
+
+    Derived from FPDF_PageToDevice on three points so rotated pages need no case analysis;
+    a large device size keeps the integer rounding of that API below 0.01 pt.
+    """
+    width, height = page.get_size()
+    k = 100
+    out_x, out_y = ctypes.c_int(), ctypes.c_int()
+
+    def to_device(px: float, py: float) -> tuple[float, float]:
+        pdfium_c.FPDF_PageToDevice(page.raw, 0, 0, int(width * k), int(height * k), 0,
+                                   px, py, ctypes.byref(out_x), ctypes.byref(out_y))
+        return out_x.value / k, out_y.value / k
+
+    ox, oy = to_device(0, 0)
+    ax, ay = to_device(100, 0)
+    bx, by = to_device(0, 100)
+    return ((ax - ox) / 100, (bx - ox) / 100, ox, (ay - oy) / 100, (by - oy) / 100, oy)
+
+
+def page_chars(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage) -> list[Char | None]:
+    """Characters in pdfium order; ``None`` marks a break pdfium saw (line end, space)."""
+    a, b, c, d, e, f = _page_transform(page)
+    raw = textpage.raw
+    rect = pdfium_c.FS_RECTF()
+    get_unicode, get_box = pdfium_c.FPDFText_GetUnicode, pdfium_c.FPDFText_GetLooseCharBox
+    get_angle, get_weight = pdfium_c.FPDFText_GetCharAngle, pdfium_c.FPDFText_GetFontWeight
+    upright = _upright_angle(raw)
+    chars: list[Char | None] = []
+    for i in range(pdfium_c.FPDFText_CountChars(raw)):
+        code = get_unicode(raw, i)
+        ch = chr(code) if code < 0x110000 else "\ufffd"
+        if ch in _SKIP or ch.isspace():
+            chars.append(None)
+            continue
+        if not get_box(raw, i, rect):
+            continue
+        left, right, top, bottom = rect.left, rect.right, rect.top, rect.bottom
+        x_a, x_b = a * left + b * bottom + c, a * right + b * top + c
+        y_a, y_b = d * left + e * bottom + f, d * right + e * top + f
+        x0, x1 = (x_a, x_b) if x_a <= x_b else (x_b, x_a)
+        y0, y1 = (y_a, y_b) if y_a <= y_b else (y_b, y_a)
+        if y1 - y0 > 1.3 * (x1 - x0) and _turned(get_angle(raw, i), upright):
+            continue  # rotated margin text (arXiv stamps, side labels) is not body text
+        if ch in HYPHEN_MARKS:
+            text = "\u00ad" if ch == "\u00ad" else "-"  # soft kept distinct for hyphen repair
+        else:
+            text = ch if code < 0x80 else unicodedata.normalize("NFKC", ch)
+        # the loose box height is the size as printed: the nominal size ignores scaling
+        chars.append(Char(text, x0, y0, x1, y1, y1 - y0, get_weight(raw, i) >= 600))
+    return chars
+
+
+def _upright_angle(raw: pdfium_c.FPDF_TEXTPAGE) -> float:
+    """The angle most characters are drawn at: text at any other angle is marginal."""
+    count = pdfium_c.FPDFText_CountChars(raw)
+    angles = [round(pdfium_c.FPDFText_GetCharAngle(raw, i), 1) for i in range(0, count, 7)]
+    angles = [a for a in angles if a >= 0]
+    return Counter(angles).most_common(1)[0][0] if angles else 0.0
+
+
+def _turned(angle: float, upright: float) -> bool:
+    if angle < 0:  # pdfium could not tell
+        return False
+    diff = abs(angle - upright) % (2 * math.pi)
+    return min(diff, 2 * math.pi - diff) > 0.1
+
+
+def fragments(chars: list[Char | None]) -> list[Fragment]:
+    """Split pdfium's character stream where the baseline changes or a wide gap opens."""
+    runs: list[list[Char]] = []
+    current: list[Char] = []
+    space_pending = False
+    for ch in chars:
+        if ch is None:
+            space_pending = True
+            continue
+        if current and _breaks(current[-1], ch):
+            runs.append(current)
+            current = []
+        elif current and (space_pending or _gap(current[-1], ch) > 0.2 * _em(ch)):
+            prev = current[-1]
+            current.append(Char(" ", prev.x1, prev.y0, max(prev.x1, ch.x0), prev.y1, prev.size, prev.bold))
+        space_pending = False
+        current.append(ch)
+    if current:
+        runs.append(current)
+    return [strip_spaces(run) for run in runs if any(c.text != " " for c in run)]
+
+
+def _em(ch: Char) -> float:
+    return max(ch.size, ch.y1 - ch.y0, 4.0)
+
+
+def _gap(prev: Char, ch: Char) -> float:
+    """Horizontal distance between two boxes in either direction: right-to-left scripts
+    come from pdfium in logical order, each character left of the one before."""
+    return max(ch.x0 - prev.x1, prev.x0 - ch.x1)
+
+
+def _breaks(prev: Char, ch: Char) -> bool:
+    """A new fragment starts on another baseline or after a wide gap."""
+    mid = (ch.y0 + ch.y1) / 2
+    prev_mid = (prev.y0 + prev.y1) / 2
+    same_line = prev.y0 <= mid <= prev.y1 or ch.y0 <= prev_mid <= ch.y1
+    if not same_line:
+        return True
+    return _gap(prev, ch) > 1.0 * _em(ch)
+
+
+def strip_spaces(chars: list[Char]) -> Fragment:
+    start, stop = 0, len(chars)
+    while start < stop and chars[start].text == " ":
+        start += 1
+    while stop > start and chars[stop - 1].text == " ":
+        stop -= 1
+    return Fragment(chars[start:stop])

@@ -1,0 +1,287 @@
+"""Reading order: columns, lines, hyphenation.
+
+Columns are found from vertical gutters — x ranges no narrow fragment crosses — that
+split the page into sides full of long text lines. Table columns also leave gutters, so
+a side only counts as a text column when its fragments look like prose (long, many);
+otherwise a table would be read cell column by cell column. Lines that cross a gutter
+(titles, full-width figures and captions) cut the page into bands; each band is read
+column by column, bands top to bottom.
+"""
+
+from __future__ import annotations
+
+import statistics
+import unicodedata
+
+import numpy as np
+from dataclasses import dataclass, field
+
+from .extract import Char, Fragment, strip_spaces
+
+Box = tuple[float, float, float, float]  # x0, y0, x1, y1, top-left origin
+
+
+@dataclass
+class Line:
+    """One text line of a page; ``boxes[i]`` is the box of ``text[i]``."""
+
+    text: str
+    boxes: list[Box]
+    bbox: Box  # of the characters printed on this line (after hyphen repair too)
+    size: float
+    bold: bool
+    cells: list[str] = field(default_factory=list)  # fragments split at wide gaps
+    column: int = 0  # -1 for a line crossing a gutter
+    band: int = 0
+
+    def region(self) -> dict[str, float]:
+        x0, y0, x1, y1 = self.bbox
+        return {"x": x0, "y": y0, "width": x1 - x0, "height": y1 - y0}
+
+
+def find_columns(frags: list[Fragment]) -> list[tuple[float, float]]:
+    """x intervals of the page's text columns; one interval when the page is a single column."""
+    if not frags:
+        return []
+    left, right = min(f.x0 for f in frags), max(f.x1 for f in frags)
+    width = right - left
+    narrow = [f for f in frags if f.x1 - f.x0 < 0.6 * width]
+    gutters = _gutters(narrow, left, right)
+    while gutters:
+        columns = _intervals(left, right, gutters)
+        bad = [i for i, col in enumerate(columns) if not _is_text_column(col, frags, width)]
+        if not bad:
+            return columns
+        gutters = _drop_gutter_next_to(gutters, columns, bad[0])
+    return [(left, right)]
+
+
+def _gutters(frags: list[Fragment], left: float, right: float) -> list[tuple[float, float]]:
+    """Runs of x (at least 5 pt wide, inside the text area) crossed by few fragments.
+
+    A tenth of the fragments may cross: centred author lines, page numbers and short
+    titles cross a real gutter; column validation then rejects gutters found by chance.
+    """
+    step = 1.0
+    n = int((right - left) / step) + 1
+    delta = np.zeros(n + 1, dtype=np.int64)
+    for f in frags:
+        delta[int((f.x0 - left) / step)] += 1
+        delta[min(n, int((f.x1 - left) / step) + 1)] -= 1
+    cover = np.cumsum(delta)[:n].tolist()
+    tolerance = max(1, int(0.1 * len(frags)))
+    runs: list[tuple[float, float]] = []
+    start = None
+    for i, count in enumerate(cover + [tolerance + 1]):
+        if count <= tolerance and start is None:
+            start = i
+        elif count > tolerance and start is not None:
+            if (i - start) * step >= 5 and start > 0 and i < n:
+                runs.append(_emptiest(cover, start, i, left, step))
+            start = None
+    return runs
+
+
+def _emptiest(cover: list[int], start: int, stop: int, left: float, step: float) -> tuple[float, float]:
+    """The least-crossed stretch of a low-coverage run: the run itself is wider than the
+    real gutter because a few long column lines reach into it."""
+    low = min(cover[start:stop])
+    first = next(i for i in range(start, stop) if cover[i] == low)
+    last = first
+    while last + 1 < stop and cover[last + 1] == low:
+        last += 1
+    return left + first * step, left + (last + 1) * step
+
+
+def _intervals(left: float, right: float, gutters: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    edges = [left] + [x for g in gutters for x in g] + [right]
+    return [(edges[i], edges[i + 1]) for i in range(0, len(edges), 2)]
+
+
+def _is_text_column(col: tuple[float, float], frags: list[Fragment], page_width: float) -> bool:
+    inside = [f for f in frags if f.x0 >= col[0] - 1 and f.x1 <= col[1] + 1]
+    if len(inside) < 5 or col[1] - col[0] < max(90.0, 0.15 * page_width):
+        return False
+    prose = [f for f in inside if f.x1 - f.x0 >= 0.5 * (col[1] - col[0]) and len(f.chars) >= 15]
+    return len(prose) >= 5 and len(prose) >= 0.25 * len(inside)
+
+
+def _drop_gutter_next_to(gutters: list[tuple[float, float]], columns: list[tuple[float, float]],
+                         index: int) -> list[tuple[float, float]]:
+    """Merge a failing column with its narrower neighbour by removing the gutter between."""
+    if index == 0:
+        drop = 0
+    elif index == len(columns) - 1:
+        drop = index - 1
+    else:
+        left_w = columns[index - 1][1] - columns[index - 1][0]
+        right_w = columns[index + 1][1] - columns[index + 1][0]
+        drop = index - 1 if left_w <= right_w else index
+    return gutters[:drop] + gutters[drop + 1:]
+
+
+def column_of(frag: Fragment, columns: list[tuple[float, float]]) -> int:
+    for i, (lo, hi) in enumerate(columns):
+        if frag.x0 >= lo - 3 and frag.x1 <= hi + 3:
+            return i
+    return -1
+
+
+def reading_order(frags: list[Fragment]) -> list[Line]:
+    """Lines of the page in reading order, hyphenation repaired."""
+    columns = find_columns(frags)
+    if len(columns) > 1:
+        frags = [piece for frag in frags for piece in _split_at_gutters(frag, columns)]
+    grouped: dict[int, list[_Row]] = {}
+    for frag in sorted(frags, key=lambda f: (f.y0 + f.y1) / 2):
+        rows = grouped.setdefault(column_of(frag, columns) if len(columns) > 1 else 0, [])
+        row = next((r for r in reversed(rows[-3:]) if r.takes(frag)), None)
+        if row is None:
+            rows.append(_Row(frag))
+        else:
+            row.add(frag)
+    lines = [_make_line(row.frags, col) for col, rows in grouped.items() for row in rows]
+    ordered = _order_bands(lines)
+    return repair_hyphenation(ordered)
+
+
+def _split_at_gutters(frag: Fragment, columns: list[tuple[float, float]]) -> list[Fragment]:
+    """Cut a fragment at the word gap inside a gutter: narrow gutters are barely wider
+    than a word gap, so two columns can arrive as one fragment. Kept whole (a spanning
+    line) unless every piece then fits a column."""
+    if column_of(frag, columns) != -1:
+        return [frag]
+    cuts = []
+    for left, right in zip(columns, columns[1:]):
+        middle = (left[1] + right[0]) / 2
+        spaces = [j for j, c in enumerate(frag.chars)
+                  if c.text == " " and left[1] - 3 <= (c.x0 + c.x1) / 2 <= right[0] + 3]
+        if spaces:
+            cuts.append(min(spaces, key=lambda j: abs((frag.chars[j].x0 + frag.chars[j].x1) / 2 - middle)))
+    bounds = [0] + cuts + [len(frag.chars)]
+    pieces = [strip_spaces(frag.chars[a:b]) for a, b in zip(bounds, bounds[1:])]
+    pieces = [p for p in pieces if p.chars]
+    if all(column_of(p, columns) != -1 for p in pieces):
+        return pieces
+    return [frag]
+
+
+class _Row:
+    """Fragments sharing a baseline band; the band grows as fragments join."""
+
+    def __init__(self, frag: Fragment) -> None:
+        self.frags = [frag]
+        self.y0, self.y1 = frag.y0, frag.y1
+
+    def takes(self, frag: Fragment) -> bool:
+        overlap = min(self.y1, frag.y1) - max(self.y0, frag.y0)
+        return overlap >= 0.5 * min(self.y1 - self.y0, frag.y1 - frag.y0)
+
+    def add(self, frag: Fragment) -> None:
+        self.frags.append(frag)
+        self.y0, self.y1 = min(self.y0, frag.y0), max(self.y1, frag.y1)
+
+
+def _make_line(row: list[Fragment], column: int) -> Line:
+    row = sorted(row, key=lambda f: f.x0, reverse=_right_to_left(row))
+    chars: list[Char] = []
+    for frag in row:
+        if chars:
+            prev = chars[-1]
+            chars.append(Char(" ", prev.x1, prev.y0, max(prev.x1, frag.x0), prev.y1, prev.size, prev.bold))
+        chars.extend(frag.chars)
+    printed = [c for c in chars if c.text != " "]
+    return Line(
+        text="".join(c.text for c in chars),
+        boxes=[(c.x0, c.y0, c.x1, c.y1) for c in chars for _ in c.text],
+        bbox=(min(c.x0 for c in printed), min(c.y0 for c in printed),
+              max(c.x1 for c in printed), max(c.y1 for c in printed)),
+        size=statistics.median(c.size for c in printed),
+        bold=all(c.bold for c in printed if c.text.isalpha()) and any(c.text.isalpha() for c in printed),
+        cells=[f.text for f in row],
+        column=column,
+    )
+
+
+def _right_to_left(row: list[Fragment]) -> bool:
+    """Most letters Arabic/Hebrew: the row's pieces read from the right."""
+    letters = [c.text[0] for f in row for c in f.chars if c.text[:1].isalpha()]
+    rtl = sum(1 for ch in letters if unicodedata.bidirectional(ch) in ("R", "AL"))
+    return rtl > len(letters) / 2
+
+
+def _order_bands(lines: list[Line]) -> list[Line]:
+    """Top to bottom by band; inside a band, column by column."""
+    lines = sorted(lines, key=lambda ln: ln.bbox[1])
+    out: list[Line] = []
+    band: list[Line] = []
+    number = 0
+    for line in lines:
+        if line.column == -1:
+            out.extend(_flush(band, number))
+            line.band = number + 1
+            out.append(line)
+            number += 2
+            band = []
+        else:
+            band.append(line)
+    out.extend(_flush(band, number))
+    return out
+
+
+def _flush(band: list[Line], number: int) -> list[Line]:
+    for line in band:
+        line.band = number
+    return sorted(band, key=lambda ln: (ln.column, ln.bbox[1]))
+
+
+def repair_hyphenation(lines: list[Line]) -> list[Line]:
+    """Join a word split across two lines of the same column onto the first line.
+
+    The moved characters keep their own boxes, so the character map stays exact; the
+    line's rectangle stays the one it is printed in. Soft hyphens are invisible breaks
+    and are dropped everywhere.
+    """
+    out: list[Line] = []
+    for line in lines:
+        prev = out[-1] if out else None
+        if prev is not None and _continues(prev, line):
+            _join(prev, line)
+            if not line.text:
+                continue
+        out.append(line)
+    for line in out:
+        _drop_soft_hyphens(line)
+    return [ln for ln in out if ln.text.strip()]
+
+
+def _continues(prev: Line, line: Line) -> bool:
+    text = prev.text
+    return (len(text) >= 2 and text[-1] in "-\u00ad" and text[-2].isalpha()
+            and line.text[:1].islower() and prev.column == line.column and prev.band == line.band)
+
+
+def _join(prev: Line, line: Line) -> None:
+    cut = line.text.find(" ")
+    cut = len(line.text) if cut < 0 else cut
+    prev.text = prev.text[:-1] + line.text[:cut]
+    prev.boxes = prev.boxes[:-1] + line.boxes[:cut]
+    rest = cut + 1 if cut < len(line.text) else cut
+    line.text, line.boxes = line.text[rest:], line.boxes[rest:]
+    if line.cells:
+        line.cells[0] = line.cells[0][min(len(line.cells[0]), rest):]
+        line.cells = [c for c in line.cells if c]
+    if not line.text:
+        prev.bbox = _union(prev.bbox, line.bbox)
+
+
+def _union(a: Box, b: Box) -> Box:
+    return (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+
+
+def _drop_soft_hyphens(line: Line) -> None:
+    if "\u00ad" not in line.text:
+        return
+    keep = [i for i, ch in enumerate(line.text) if ch != "\u00ad"]
+    line.text = "".join(line.text[i] for i in keep)
+    line.boxes = [line.boxes[i] for i in keep]

@@ -1,0 +1,114 @@
+"""One page → its lines in reading order, with a confidence and warnings.
+
+This is the single extraction both ``parse()`` and ``read_pdf_source()`` call, so the
+line numbers a citation carries are the line numbers the source view shows. Line
+numbers do not depend on other pages (header/footer stripping only hides lines).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass, field
+
+import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
+
+from .extract import fragments, page_chars
+from .layout import Line, reading_order
+from .ocr import INSTALL_HINT, ocr_available, ocr_page
+
+#: Fewer printed characters than this and a page counts as having very little text.
+LOW_TEXT_CHARS = 40
+_COMMON_PUNCT = set(".,;:!?'\"()[]{}-–—/\\%&*+=<>@#$^_|~`°§•·…’‘“”")
+
+
+@dataclass
+class PageText:
+    number: int  # 1-based
+    width: float
+    height: float
+    lines: list[Line]
+    source: str = "text"  # text | ocr | none
+    confidence: float = 1.0
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def chars(self) -> int:
+        return sum(len(ln.text) for ln in self.lines)
+
+    def info(self) -> dict:
+        return {"page": self.number, "chars": self.chars, "confidence": round(self.confidence, 2),
+                "warnings": list(self.warnings), "source": self.source}
+
+
+def extract_page(doc: pdfium.PdfDocument, index: int, ocr: str = "auto") -> PageText:
+    """Text lines of page ``index`` (0-based); OCR when the page is a scan and OCR is allowed."""
+    page = doc[index]
+    try:
+        width, height = page.get_size()
+        textpage = page.get_textpage()
+        try:
+            lines = reading_order(fragments(page_chars(page, textpage)))
+        finally:
+            textpage.close()
+        result = PageText(index + 1, width, height, lines)
+        printed = sum(1 for ln in lines for ch in ln.text if not ch.isspace())
+        if printed < LOW_TEXT_CHARS and _has_images(page):
+            return _scanned(page, result, ocr)
+        _judge_text(result, printed)
+        return result
+    finally:
+        page.close()
+
+
+def _has_images(page: pdfium.PdfPage) -> bool:
+    return any(True for _ in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE], max_depth=2))
+
+
+def _scanned(page: pdfium.PdfPage, result: PageText, ocr: str) -> PageText:
+    """A page that is mostly an image: read it with OCR, or say how to get OCR."""
+    if ocr != "off" and ocr_available():
+        lines, score = ocr_page(page)
+        if lines:
+            result.lines, result.source = lines, "ocr"
+            result.confidence = round(0.9 * score, 3)
+            result.warnings.append("scanned page: text from OCR")
+            return result
+        result.warnings.append("image-only page: OCR found no text")
+    else:
+        result.warnings.append("image-only page")
+        result.warnings.append(INSTALL_HINT if ocr != "off" else "scanned page: OCR is off")
+    result.lines, result.source, result.confidence = [], "none", 0.0
+    return result
+
+
+def _judge_text(result: PageText, printed: int) -> None:
+    if printed == 0:
+        result.source, result.confidence = "none", 0.0
+        result.warnings.append("empty page: no text")
+        return
+    garbled = garbled_reason("".join(ln.text for ln in result.lines))
+    if garbled:
+        result.confidence = 0.3
+        result.warnings.append(f"garbled text: {garbled}")
+    if printed < LOW_TEXT_CHARS:
+        result.confidence = min(result.confidence, 0.6)
+        result.warnings.append(f"low text: only {printed} characters on the page")
+
+
+def garbled_reason(text: str) -> str | None:
+    """Why ``text`` looks like a broken text layer, or None when it reads as language.
+
+    Replacement and private-use characters come from fonts without a Unicode map; a low
+    share of letters, digits and ordinary punctuation comes from shifted encodings.
+    """
+    chars = [ch for ch in text if not ch.isspace()]
+    if not chars:
+        return None
+    bad = sum(1 for ch in chars if ch == "\ufffd" or unicodedata.category(ch) in ("Co", "Cc", "Cn"))
+    if bad / len(chars) > 0.05:
+        return f"{bad} unreadable characters of {len(chars)}"
+    plain = sum(1 for ch in chars if ch.isalnum() or ch in _COMMON_PUNCT)
+    if len(chars) >= 100 and plain / len(chars) < 0.7:
+        return "implausible character distribution"
+    return None
