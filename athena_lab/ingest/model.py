@@ -46,6 +46,7 @@ class Block:
     regions: list[Region] = field(default_factory=list)  # PDF: one rectangle per text line
     confidence: float | None = None  # PDF extraction confidence, 0..1
     warnings: list[str] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)  # e.g. PDF tables: {"csv": "..."}
 
 
 @dataclass
