@@ -228,6 +228,16 @@ def test_anthropic_error_event_mid_stream_is_raised_with_its_message():
             events_of(provider_for("anthropic", url, api_key="k"))
 
 
+@pytest.mark.parametrize("server_class, kind, raw", [
+    (OpenAIWireServer, "openai", b'data: {"error": {"message": "model runner crashed"}}\n\n'),
+    (OllamaWireServer, "ollama", b'{"error": "model runner crashed"}\n'),
+])
+def test_error_object_inside_a_stream_is_raised_with_the_servers_words(server_class, kind, raw):
+    with server_class([Turn(raw_events=[raw])]) as url:
+        with pytest.raises(ProviderError, match="reported an error mid-stream: model runner crashed"):
+            events_of(provider_for(kind, url))
+
+
 # -- Ollama native ----------------------------------------------------------------
 
 
