@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from athena_lab.config import Config, load_config
 from athena_lab.index.catalog import ChunkRow, CatalogError
@@ -273,6 +273,29 @@ class Athena:
         add(Check("vectors", missing == 0,
                   f"{live} live vectors for {embedder.name}; {missing} chunks without a current vector",
                   fix="run `athena index` to embed them" if missing else ""))
+
+    # answering: the agent loop does the work; the workspace only hands it the tools ----
+    def ask_events(self, question: str, **options: Any) -> Iterator[Any]:
+        """Typed events of one chat turn (start, trace, chunk, citations, compaction, done, error).
+
+        Options: conversation_id, filters {path_prefix, kind}, provider, model, top_k.
+        """
+        from athena_lab.agent.loop import run_turn
+
+        return run_turn(self, question, **options)
+
+    def ask(self, question: str, **options: Any) -> Any:
+        """Run one turn to completion and return its Answer (text, citations, unsupported, trace)."""
+        from athena_lab.agent.loop import collect
+
+        return collect(self.ask_events(question, **options))
+
+    @property
+    def conversations(self) -> Any:
+        """Persisted conversations (list, get, delete) in the catalog."""
+        from athena_lab.agent.conversations import ConversationStore
+
+        return ConversationStore(self._require_index().catalog)
 
     def close(self) -> None:
         if self._store is not None:
