@@ -5,9 +5,14 @@
 import { IChatFilters } from '../types';
 import { button, h } from './dom';
 
+/** Citation kinds and document kinds the server's `kind` filter accepts. */
 export const KIND_CHOICES: Array<[string, string]> = [
   ['', 'All kinds'],
-  ['text', 'Text & Markdown'],
+  ['text', 'Any text format'],
+  ['markdown', 'Markdown'],
+  ['rst', 'reStructuredText'],
+  ['asciidoc', 'AsciiDoc'],
+  ['html', 'HTML'],
   ['notebook', 'Notebooks'],
   ['pdf', 'PDFs']
 ];
