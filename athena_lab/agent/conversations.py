@@ -1,0 +1,103 @@
+"""Conversations kept in the index's SQLite catalog, beside the chunks they cite.
+
+The user's message is written before the model runs and the answer after it completes,
+so a crash or a dead provider mid-answer never loses what the user asked.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from datetime import datetime, timezone
+from typing import Any
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS conversations (
+  id TEXT PRIMARY KEY, title TEXT NOT NULL, created_at REAL NOT NULL, updated_at REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS messages (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+  role TEXT NOT NULL, content TEXT NOT NULL, citations TEXT, unsupported TEXT, mode TEXT,
+  created_at REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS messages_by_conversation ON messages(conversation_id, id);
+"""
+TITLE_CHARS = 80
+
+
+def _iso(ts: float) -> str:
+    return datetime.fromtimestamp(ts, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+class ConversationStore:
+    """create / add_message / list / get / delete, shaped as docs/http-api.md shows them."""
+
+    def __init__(self, catalog: Any) -> None:
+        self.catalog = catalog
+        self.catalog.conn.executescript(_SCHEMA)
+
+    @property
+    def _conn(self) -> Any:
+        return self.catalog.conn
+
+    def create(self, title: str) -> str:
+        cid = uuid.uuid4().hex
+        now = time.time()
+        title = " ".join(title.split())
+        if len(title) > TITLE_CHARS:
+            title = title[: TITLE_CHARS - 1].rstrip() + "…"
+        self._conn.execute("INSERT INTO conversations(id, title, created_at, updated_at) VALUES (?,?,?,?)",
+                           (cid, title or "untitled", now, now))
+        return cid
+
+    def exists(self, cid: str) -> bool:
+        return self._conn.execute("SELECT 1 FROM conversations WHERE id=?", (cid,)).fetchone() is not None
+
+    def add_message(self, cid: str, role: str, content: str, citations: list[dict[str, Any]] | None = None,
+                    unsupported: list[str] | None = None, mode: str | None = None) -> None:
+        if not self.exists(cid):
+            raise KeyError(f"unknown conversation {cid!r}")
+        now = time.time()
+        with self.catalog.transaction():
+            self._conn.execute(
+                "INSERT INTO messages(conversation_id, role, content, citations, unsupported, mode, created_at) "
+                "VALUES (?,?,?,?,?,?,?)",
+                (cid, role, content, json.dumps(citations) if citations is not None else None,
+                 json.dumps(unsupported) if unsupported is not None else None, mode, now))
+            self._conn.execute("UPDATE conversations SET updated_at=? WHERE id=?", (now, cid))
+
+    def list(self, limit: int = 20) -> list[dict[str, Any]]:
+        rows = self._conn.execute(
+            "SELECT c.id, c.title, c.created_at, c.updated_at, "
+            "(SELECT COUNT(*) FROM messages m WHERE m.conversation_id=c.id AND m.role='user') AS turns "
+            "FROM conversations c ORDER BY c.updated_at DESC, c.rowid DESC LIMIT ?", (max(0, int(limit)),))
+        return [{"id": r["id"], "title": r["title"], "created_at": _iso(r["created_at"]),
+                 "updated_at": _iso(r["updated_at"]), "turns": r["turns"]} for r in rows]
+
+    def get(self, cid: str) -> dict[str, Any] | None:
+        head = self._conn.execute("SELECT id, title, created_at, updated_at FROM conversations WHERE id=?",
+                                  (cid,)).fetchone()
+        if head is None:
+            return None
+        messages = []
+        for r in self._conn.execute("SELECT role, content, citations, unsupported, mode, created_at "
+                                    "FROM messages WHERE conversation_id=? ORDER BY id", (cid,)):
+            message: dict[str, Any] = {"role": r["role"], "content": r["content"],
+                                       "created_at": _iso(r["created_at"])}
+            if r["citations"] is not None:
+                message["citations"] = json.loads(r["citations"])
+            if r["unsupported"] is not None:
+                message["unsupported"] = json.loads(r["unsupported"])
+            if r["mode"] is not None:
+                message["mode"] = r["mode"]
+            messages.append(message)
+        return {"id": head["id"], "title": head["title"], "created_at": _iso(head["created_at"]),
+                "updated_at": _iso(head["updated_at"]), "messages": messages}
+
+    def delete(self, cid: str) -> bool:
+        with self.catalog.transaction():
+            self._conn.execute("DELETE FROM messages WHERE conversation_id=?", (cid,))
+            gone = self._conn.execute("DELETE FROM conversations WHERE id=?", (cid,)).rowcount
+        return gone > 0

@@ -1,0 +1,256 @@
+"""One chat turn, owned end to end: retrieval, the model and its tools, citations, memory.
+
+Retrieval runs first, so even a small model starts with evidence, and so does the
+offline extractive mode. The user's question is stored before anything can fail, the
+answer with its citations after it is complete. No agent framework: the step limit,
+the single system message, marker renumbering and the unsupported-claim check are all
+here, in the order they happen.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Iterable, Iterator
+
+from athena_lab.agent import events
+from athena_lab.agent.citations import (
+    Evidence,
+    MarkerRewriter,
+    cited_texts,
+    numbered,
+    unsupported_sentences,
+)
+from athena_lab.agent.events import Event
+from athena_lab.agent.extractive import extractive_answer, stream_pieces
+from athena_lab.agent.memory import PastTurn, fit_history, history_messages, past_turns, retrieval_query
+from athena_lab.agent.prompts import evidence_block, summary_request, system_prompt
+from athena_lab.agent.providers import (
+    Message,
+    Provider,
+    ProviderConfig,
+    ProviderError,
+    SamplingParams,
+    StreamEnd,
+    TextDelta,
+    ToolCall,
+    ToolCallEvent,
+    make_provider,
+)
+from athena_lab.agent.tools import Toolbox
+
+DEFAULT_BASE_URLS = {"openai": "http://127.0.0.1:8080/v1", "ollama": "http://127.0.0.1:11434",
+                     "anthropic": "https://api.anthropic.com"}
+EVIDENCE_K = 8
+EVIDENCE_SHARE = 0.5  # of the context size, for the first retrieval's evidence
+HISTORY_LIMIT = 10
+LAST_CALL_NOTE = "\n\n(That was the last tool call allowed in this turn: answer now from the evidence.)"
+# Errors from the search/catalog layers and bad options: shown to the user as one line.
+TURN_ERRORS = (ProviderError, ValueError, RuntimeError, OSError, KeyError)
+
+
+@dataclass
+class Answer:
+    answer: str = ""
+    citations: list[dict[str, Any]] = field(default_factory=list)
+    unsupported: list[str] = field(default_factory=list)
+    mode: str = ""
+    trace: list[dict[str, Any]] = field(default_factory=list)
+    conversation_id: str | None = None
+    usage: dict[str, int] = field(default_factory=dict)
+    error: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def collect(stream: Iterable[Event]) -> Answer:
+    """Run a turn's events to the end and gather them into one Answer."""
+    answer = Answer()
+    text: list[str] = []
+    for event in stream:
+        data = event.data
+        if event.type == "start":
+            answer.conversation_id = data["conversation_id"]
+        elif event.type == "trace":
+            answer.trace.append(data)
+        elif event.type == "chunk":
+            text.append(data["content"])
+        elif event.type == "citations":
+            answer.citations = data["citations"]
+        elif event.type == "done":
+            answer.usage, answer.unsupported, answer.mode = data["usage"], data["unsupported"], data["mode"]
+        elif event.type == "error":
+            answer.error = data["message"]
+    answer.answer = "".join(text)
+    return answer
+
+
+def resolve_provider(ws: Any, provider: str | Provider | None = None, model: str | None = None,
+                     base_url: str | None = None) -> Provider | None:
+    """The configured (or overridden) LLM, or None for extractive mode."""
+    if provider is not None and not isinstance(provider, str):
+        return provider
+    llm = ws.config.settings.llm
+    kind = provider or llm.provider
+    if kind == "extractive" and model and not provider:
+        kind = "openai"  # a model asked for by name implies a model server; OpenAI-compatible is the common one
+    if kind == "extractive":
+        return None
+    name = model or llm.model
+    if not name:
+        raise ProviderError(f"no model configured for the {kind} provider: set llm.model or pass --model", "config")
+    sampling = SamplingParams(temperature=llm.temperature, top_p=llm.top_p or None, top_k=llm.top_k or None,
+                              repeat_penalty=llm.repeat_penalty or None, max_tokens=llm.max_tokens or None,
+                              context_size=llm.context_size or None)
+    url = base_url or llm.base_url or DEFAULT_BASE_URLS.get(kind, "")
+    return make_provider(ProviderConfig(kind=kind, base_url=url, model=name, api_key_env=llm.api_key_env or None,
+                                        timeout_s=llm.timeout_s, sampling=sampling))
+
+
+def run_turn(ws: Any, question: str, conversation_id: str | None = None, filters: dict[str, Any] | None = None,
+             provider: str | Provider | None = None, model: str | None = None, top_k: int | None = None,
+             base_url: str | None = None, history_limit: int = HISTORY_LIMIT) -> Iterator[Event]:
+    """The events of one turn: start, trace…, compaction?, chunk…, citations, done — or error."""
+    question = (question or "").strip()
+    if not question:
+        yield events.error("the question is empty: ask something")
+        return
+    try:
+        store = ws.conversations
+        if conversation_id and not store.exists(conversation_id):
+            yield events.error(f"unknown conversation {conversation_id!r}: start a new one without an id")
+            return
+        past = past_turns(store.get(conversation_id), history_limit) if conversation_id else []
+        llm = resolve_provider(ws, provider, model, base_url)
+        cid = conversation_id or store.create(question)
+        store.add_message(cid, "user", question)
+    except TURN_ERRORS as exc:
+        yield events.error(_message(exc))
+        return
+    yield events.start(cid)
+    turn = _Turn(ws, question, filters or {}, top_k or EVIDENCE_K, past, llm)
+    try:
+        yield from turn.run()
+        store.add_message(cid, "assistant", turn.answer, turn.citations, turn.unsupported, turn.mode)
+        yield Event("done", {"usage": turn.usage, "unsupported": turn.unsupported, "mode": turn.mode,
+                             "conversation_id": cid, **turn.notes})
+    except TURN_ERRORS as exc:
+        yield events.error(_message(exc))
+    finally:
+        if llm is not None and not isinstance(provider, Provider):
+            llm.close()
+
+
+def _message(exc: BaseException) -> str:
+    return exc.message if isinstance(exc, ProviderError) else str(exc).strip("'\"")
+
+
+class _Turn:
+    """The state of one turn while its events stream."""
+
+    def __init__(self, ws: Any, question: str, filters: dict[str, Any], k: int,
+                 past: list[PastTurn], llm: Provider | None) -> None:
+        self.ws, self.question, self.filters, self.k, self.past, self.llm = ws, question, filters, k, past, llm
+        self.evidence = Evidence()
+        self.rewriter = MarkerRewriter(self.evidence)
+        self.text: list[str] = []
+        self.usage: dict[str, int] = {}
+        self.notes: dict[str, Any] = {}
+        self.mode = "extractive" if llm is None else f"{llm.config.kind}:{llm.model}"
+        self.answer, self.citations, self.unsupported = "", [], []
+
+    def run(self) -> Iterator[Event]:
+        yield self._retrieve()
+        if self.llm is None:
+            yield from self._say(extractive_answer(self.question, self.evidence.items))
+        else:
+            yield from self._converse(self.llm)
+        yield from self._emit(self.rewriter.flush())
+        self.answer = "".join(self.text)
+        self.citations = self.rewriter.citations()
+        self.unsupported = unsupported_sentences(self.answer, cited_texts(self.rewriter))
+        yield Event("citations", {"citations": self.citations})
+
+    # -- retrieval first ----------------------------------------------------------
+    def _retrieve(self) -> Event:
+        query = retrieval_query(self.question, self.past)
+        kind, prefix = self.filters.get("kind"), self.filters.get("path_prefix")
+        result = self.ws.search(query, k=self.k, kind=kind, path_prefix=prefix)
+        for hit in result.hits:
+            self.evidence.add_hit(hit, query)
+        hits = [{"ref": i.number, "path": i.citation["path"], "where": i.where,
+                 "heading_path": i.citation.get("heading_path"), "score": i.citation.get("score")}
+                for i in self.evidence.items]
+        if result.degraded:
+            self.notes["degraded"] = result.degraded
+        summary = (f"{len(hits)} hit(s) for the question" + (f" ({result.degraded})" if result.degraded else "")
+                   if hits else "no hits: the index has nothing on this")
+        return events.trace("searchDocs", {"query": query, "filters": {"pathPrefix": prefix, "kind": kind},
+                                           "limit": self.k}, summary, hits=hits)
+
+    # -- the model and its tools -----------------------------------------------------
+    def _converse(self, llm: Provider) -> Iterator[Event]:
+        settings = self.ws.config.settings.llm
+        context_size = settings.context_size or 8192
+        block = evidence_block(numbered(self.evidence.items), int(context_size * 4 * EVIDENCE_SHARE))
+        root_name = self.ws.root.name
+        fitted = fit_history(system_prompt(root_name, block, self.question), self.question, self.past,
+                             context_size, lambda transcript: _summarise(llm, transcript))
+        if fitted.compaction:
+            yield Event("compaction", fitted.compaction)
+        messages = [Message("system", system_prompt(root_name, block, self.question, fitted.notes)),
+                    *history_messages(fitted.turns), Message("user", self.question)]
+        toolbox = Toolbox(self.ws, self.evidence, self.filters)
+        max_steps = max(1, settings.max_steps)
+        for step in range(1, max_steps + 1):
+            step_text: list[str] = []
+            calls: list[ToolCall] = []
+            for item in llm.stream(messages, toolbox.specs()):
+                if isinstance(item, TextDelta):
+                    step_text.append(item.text)
+                    yield from self._emit(self.rewriter.feed(item.text))
+                elif isinstance(item, ToolCallEvent):
+                    calls.append(item.call)
+                elif isinstance(item, StreamEnd):
+                    self._add_usage(item.usage)
+            if not calls:
+                return
+            if step == max_steps:
+                yield from self._step_limit(max_steps, calls)
+                return
+            messages.append(Message("assistant", "".join(step_text), tool_calls=calls))
+            for n, call in enumerate(calls, 1):
+                result = toolbox.call(call.name, call.arguments, call.arguments_error)
+                yield events.trace(call.name, call.arguments, result.summary, ok=result.ok, step=step)
+                last = step == max_steps - 1 and n == len(calls)
+                messages.append(Message("tool", result.for_model() + (LAST_CALL_NOTE if last else ""),
+                                        tool_call_id=call.id, name=call.name))
+
+    def _step_limit(self, max_steps: int, calls: list[ToolCall]) -> Iterator[Event]:
+        names = ", ".join(c.name for c in calls)
+        self.notes["step_limit"] = max_steps
+        yield events.trace("stepLimit", {"max_steps": max_steps},
+                           f"stopped after {max_steps} model calls; ignored further calls to {names}", ok=False)
+        if not "".join(self.text).strip():
+            note = (f"The model reached the step limit ({max_steps} model calls) without answering; "
+                    "here is what the retrieved evidence says.\n\n")
+            yield from self._say(note + extractive_answer(self.question, self.evidence.items))
+
+    def _add_usage(self, usage: dict[str, int]) -> None:
+        for key, value in usage.items():
+            self.usage[key] = self.usage.get(key, 0) + int(value)
+
+    # -- output -------------------------------------------------------------------------
+    def _say(self, text: str) -> Iterator[Event]:
+        for piece in stream_pieces(text):
+            yield from self._emit(self.rewriter.feed(piece))
+
+    def _emit(self, text: str) -> Iterator[Event]:
+        if text:
+            self.text.append(text)
+            yield events.chunk(text)
+
+
+def _summarise(llm: Provider, transcript: str) -> str:
+    request = [Message(m["role"], m["content"]) for m in summary_request(transcript)]
+    return llm.complete(request, sampling=SamplingParams(max_tokens=256)).text

@@ -1,0 +1,99 @@
+"""The one system message of a request, and the language the answer must be in.
+
+Exactly one system message per request: some chat templates (Gemma 3 through
+llama-server) reject a second one with HTTP 400, and Anthropic has no mid-conversation
+system turns. The language directive goes last, because it is the instruction a small
+model is most likely to still be holding when it starts writing.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+LANGUAGES = {"en": "English", "es": "Spanish", "fr": "French", "de": "German",
+             "pt": "Portuguese", "it": "Italian"}
+
+# Short, frequent function words that tell the languages apart; overlaps between
+# languages (e.g. "a", "de") count for each, the largest count wins.
+STOPWORDS: dict[str, frozenset[str]] = {
+    "en": frozenset("the a an and or of to in on for with is are was were be been how what why when "
+                    "where which who do does did can could should would i you it this that these those "
+                    "my your our their from by as at not no there here about into than then".split()),
+    "es": frozenset("el la los las un una unos unas y o de del al en con por para es son fue está están "
+                    "cómo como qué que por qué cuál cuando dónde quién se su sus mi tu lo le no hay "
+                    "puedo puede debo este esta estos estas ese esa".split()),
+    "fr": frozenset("le la les un une des et ou de du au aux en dans avec pour par est sont était "
+                    "comment quoi que qui quel quelle pourquoi quand où je vous il elle ce cette ces "
+                    "mon ton son ne pas peut puis-je faut-il".split()),
+    "de": frozenset("der die das ein eine einen und oder von zu im in mit für ist sind war wie was "
+                    "warum wann wo welche welcher wer ich sie es dieser diese dieses mein kann nicht "
+                    "den dem des auf aus bei".split()),
+    "pt": frozenset("o a os as um uma uns umas e ou de do da dos das no na em com por para é são foi "
+                    "está como que qual quando onde quem se seu sua meu não posso pode isso este esta".split()),
+    "it": frozenset("il lo la i gli le un una e o di del della dei in con per è sono era come che "
+                    "cosa quale quando dove chi si suo sua mio non posso può questo questa nel nella".split()),
+}
+
+_WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
+
+
+def detect_language(text: str) -> str | None:
+    """The language code with the most stopwords in ``text``; None when nothing decides it.
+
+    Cheap on purpose: questions are short, and a wrong guess only changes the directive.
+    """
+    words = [w.lower() for w in _WORD.findall(text)]
+    if not words:
+        return None
+    counts = {code: sum(1 for w in words if w in vocab) for code, vocab in STOPWORDS.items()}
+    best = max(counts, key=lambda c: counts[c])
+    ranked = sorted(counts.values(), reverse=True)
+    if ranked[0] == 0 or ranked[0] == ranked[1]:
+        return None
+    return best
+
+
+def language_directive(question: str) -> str:
+    code = detect_language(question)
+    return f"Answer in {LANGUAGES[code]}." if code else "Answer in the language of the question."
+
+
+RULES = """You are Athena, a research assistant answering questions about the documents indexed in {root}.
+Rules:
+- Answer from the evidence below and from what your tools return. When the evidence is not enough, search (searchDocs, grepDocs) and read exact ranges (readSourceRange, readPdfSource, relatedChunks) before answering.
+- Cite every claim that depends on the documents with its evidence number in square brackets right after the claim, e.g. [1] or [2][3]. Use only the numbers shown as [n] in the evidence or as "ref" in tool results.
+- Prefer exact source ranges over broad summaries.
+- If the evidence does not answer the question, say that the index has no evidence for it. Do not guess.
+- Earlier turns of this conversation are context, not proof: cite evidence, not earlier answers.
+- Be concise."""
+
+
+def evidence_block(items: list[tuple[int, str, str]], budget_chars: int) -> str:
+    """Numbered evidence (number, location, text), each text cut so the block fits the budget."""
+    if not items:
+        return "Evidence retrieved for the question: none — the index returned nothing for it."
+    per_item = max(200, budget_chars // len(items))
+    parts = []
+    for number, where, text in items:
+        body = text if len(text) <= per_item else text[:per_item].rstrip() + " …"
+        parts.append(f"[{number}] {where}\n{body}")
+    return "Evidence retrieved for the question:\n\n" + "\n\n".join(parts)
+
+
+def system_prompt(root_name: str, evidence: str, question: str, notes: list[str] | None = None) -> str:
+    """rules → evidence → earlier-conversation summary → language directive (last)."""
+    parts = [RULES.format(root=root_name), evidence]
+    parts += [n for n in (notes or []) if n]
+    parts.append(language_directive(question))
+    return "\n\n".join(parts)
+
+
+def summary_request(transcript: str) -> list[dict[str, Any]]:
+    """The instruction for compacting older turns (one system + one user message)."""
+    return [
+        {"role": "system", "content": "Summarise this conversation between a user and a documentation "
+                                      "assistant in at most 6 short sentences. Keep the questions asked, "
+                                      "the answers given and the file paths cited. Write nothing else."},
+        {"role": "user", "content": transcript},
+    ]

@@ -1,0 +1,249 @@
+"""The six tools the model may call, with JSON schemas checked before anything runs.
+
+A weak model sends wrong types, missing fields and out-of-range numbers; each of those
+comes back to it as a tool result saying exactly what was wrong, so it can retry,
+instead of an exception ending the turn. Paths go through the workspace's
+``resolve`` — absolute paths, ``..`` and symlinks leading out of the indexed folder are
+refused there, once, for every front end.
+
+Every chunk, range or page a tool returns is registered as evidence and shown to the
+model with its ``ref`` number: the only numbers an answer may cite.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from athena_lab.agent.citations import Evidence
+from athena_lab.agent.providers import ToolSpec
+from athena_lab.search.hybrid import DOC_KINDS, CITATION_KINDS, Hit
+
+MAX_RESULT_CHARS = 8000
+TEXT_PREVIEW = 800
+_KINDS = list(DOC_KINDS + CITATION_KINDS)
+_JSON_TYPES = {"object": dict, "string": str, "integer": int, "number": (int, float), "boolean": bool,
+               "array": list}
+
+
+class ToolInputError(ValueError):
+    """Input that does not match a tool's schema; the message is for the model to act on."""
+
+
+@dataclass(frozen=True)
+class ToolResult:
+    content: dict[str, Any]
+    summary: str
+    ok: bool = True
+
+    def for_model(self) -> str:
+        text = json.dumps(self.content, ensure_ascii=False, default=str)
+        return text if len(text) <= MAX_RESULT_CHARS else text[:MAX_RESULT_CHARS] + " …(truncated)"
+
+
+# -- schema validation -----------------------------------------------------------
+def validate(schema: dict[str, Any], value: Any, where: str = "input") -> None:
+    """The subset of JSON Schema the tool schemas use: type, properties, required,
+    additionalProperties, enum, minimum/maximum, minLength/maxLength."""
+    expected = schema.get("type")
+    if expected:
+        py = _JSON_TYPES[expected]
+        if not isinstance(value, py) or (isinstance(value, bool) and expected in ("integer", "number")):
+            raise ToolInputError(f"{where} must be {_article(expected)}, got {json.dumps(value)[:80]}")
+    if "enum" in schema and value not in schema["enum"]:
+        raise ToolInputError(f"{where} must be one of {', '.join(map(str, schema['enum']))}, got {value!r}")
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        if "minimum" in schema and value < schema["minimum"]:
+            raise ToolInputError(f"{where} must be at least {schema['minimum']}, got {value}")
+        if "maximum" in schema and value > schema["maximum"]:
+            raise ToolInputError(f"{where} must be at most {schema['maximum']}, got {value}")
+    if isinstance(value, str):
+        if len(value.strip()) < schema.get("minLength", 0):
+            raise ToolInputError(f"{where} must not be empty")
+        if "maxLength" in schema and len(value) > schema["maxLength"]:
+            raise ToolInputError(f"{where} is longer than {schema['maxLength']} characters")
+    if isinstance(value, dict):
+        props = schema.get("properties", {})
+        missing = [k for k in schema.get("required", []) if k not in value]
+        if missing:
+            raise ToolInputError(f"{where} is missing the required field(s): {', '.join(missing)}")
+        extra = [k for k in value if k not in props]
+        if extra and schema.get("additionalProperties") is False:
+            raise ToolInputError(f"{where} has unknown field(s): {', '.join(extra)}; "
+                                 f"allowed: {', '.join(props)}")
+        for key, sub in props.items():
+            if key in value and value[key] is not None:
+                validate(sub, value[key], f"{key}" if where == "input" else f"{where}.{key}")
+
+
+def _article(kind: str) -> str:
+    return ("an " if kind[0] in "aeiou" else "a ") + kind
+
+
+def _obj(properties: dict[str, Any], required: list[str] | None = None) -> dict[str, Any]:
+    return {"type": "object", "properties": properties, "required": required or [],
+            "additionalProperties": False}
+
+
+_PREFIX = {"type": "string", "maxLength": 500, "description": "only files under this folder, e.g. docs/"}
+_KIND = {"type": "string", "enum": _KINDS, "description": "only this document kind"}
+_PATH = {"type": "string", "minLength": 1, "maxLength": 1000,
+         "description": "path relative to the indexed folder, as tools return it"}
+_REGION = _obj({k: {"type": "number", "minimum": 0} for k in ("x", "y", "width", "height")},
+               ["x", "y", "width", "height"])
+
+
+# -- the tools ----------------------------------------------------------------------
+class Toolbox:
+    """The tools bound to one workspace and one turn's evidence."""
+
+    def __init__(self, workspace: Any, evidence: Evidence, filters: dict[str, Any] | None = None) -> None:
+        self.ws = workspace
+        self.evidence = evidence
+        self.filters = filters or {}
+        self._tools: dict[str, tuple[str, dict[str, Any], Callable[[dict[str, Any]], ToolResult]]] = {
+            "searchDocs": ("Hybrid (keyword + semantic) search over the indexed documents. Returns chunks "
+                           "with their ref number for citing.",
+                           _obj({"query": {"type": "string", "minLength": 1, "maxLength": 1000},
+                                 "filters": _obj({"pathPrefix": _PREFIX, "kind": _KIND}),
+                                 "limit": {"type": "integer", "minimum": 1, "maximum": 20}}, ["query"]),
+                           self.search_docs),
+            "grepDocs": ("Exact string or regular-expression search for identifiers, flags and error "
+                         "messages. Returns matching lines with the ref of their chunk.",
+                         _obj({"pattern": {"type": "string", "minLength": 1, "maxLength": 500},
+                               "regex": {"type": "boolean"}, "caseSensitive": {"type": "boolean"},
+                               "pathPrefix": _PREFIX,
+                               "limit": {"type": "integer", "minimum": 1, "maximum": 50}}, ["pattern"]),
+                         self.grep_docs),
+            "readSourceRange": ("Read exact lines (1-based, inclusive, at most 400) of a text document.",
+                                _obj({"path": _PATH, "startLine": {"type": "integer", "minimum": 1},
+                                      "endLine": {"type": "integer", "minimum": 1}}, ["path", "startLine"]),
+                                self.read_source_range),
+            "readPdfSource": ("Read the text of one PDF page, optionally only the lines inside a region "
+                              "(PDF points, origin top-left).",
+                              _obj({"path": _PATH, "page": {"type": "integer", "minimum": 1},
+                                    "region": _REGION}, ["path", "page"]),
+                              self.read_pdf_source),
+            "listDocs": ("List the indexed documents (path, kind, title, chunk count) to narrow a search.",
+                         _obj({"pathPrefix": _PREFIX, "kind": _KIND}), self.list_docs),
+            "relatedChunks": ("Fetch the chunks before and after a chunk (by chunkId) for more context.",
+                              _obj({"chunkId": {"type": "string", "minLength": 1, "maxLength": 64},
+                                    "before": {"type": "integer", "minimum": 0, "maximum": 5},
+                                    "after": {"type": "integer", "minimum": 0, "maximum": 5}}, ["chunkId"]),
+                              self.related_chunks),
+        }
+
+    @property
+    def names(self) -> list[str]:
+        return list(self._tools)
+
+    def specs(self) -> list[ToolSpec]:
+        return [ToolSpec(name, desc, schema) for name, (desc, schema, _) in self._tools.items()]
+
+    def call(self, name: str, arguments: dict[str, Any], arguments_error: str | None = None) -> ToolResult:
+        """Validate, then run; every failure becomes a result the model can read."""
+        if name not in self._tools:
+            return _failed(f"unknown tool {name!r}; available tools: {', '.join(self._tools)}")
+        if arguments_error:
+            return _failed(f"{name}: {arguments_error}")
+        _, schema, run = self._tools[name]
+        try:
+            validate(schema, arguments)
+            return run(arguments)
+        except ToolInputError as exc:
+            return _failed(f"{name}: invalid input: {exc}")
+        except Exception as exc:  # a tool failing must reach the model as text, not end the turn
+            return _failed(f"{name}: {exc}")
+
+    # -- implementations ------------------------------------------------------------
+    def search_docs(self, args: dict[str, Any]) -> ToolResult:
+        filters = args.get("filters") or {}
+        prefix = _prefix(filters.get("pathPrefix") or self.filters.get("path_prefix"))
+        kind = filters.get("kind") or self.filters.get("kind")
+        result = self.ws.search(args["query"], k=args.get("limit") or 8, kind=kind, path_prefix=prefix)
+        rows = [self._hit_row(hit, args["query"]) for hit in result.hits]
+        content: dict[str, Any] = {"results": rows}
+        if result.degraded:
+            content["note"] = result.degraded
+        return ToolResult(content, _hits_summary(rows))
+
+    def grep_docs(self, args: dict[str, Any]) -> ToolResult:
+        matches = self.ws.grep(args["pattern"], regex=bool(args.get("regex")),
+                               case_sensitive=bool(args.get("caseSensitive")), limit=args.get("limit") or 20,
+                               path_prefix=_prefix(args.get("pathPrefix") or self.filters.get("path_prefix")))
+        rows = []
+        for m in matches:
+            chunk = self.ws.chunk(m["chunk_id"])
+            ref = self.evidence.add_hit(Hit(chunk, 0.0), args["pattern"]) if chunk else None
+            rows.append({"ref": ref, "path": m["path"], "line": m.get("line"), "page": m.get("page"),
+                         "text": m["text"], "chunkId": m["chunk_id"]})
+        return ToolResult({"matches": rows}, f"{len(rows)} matching line(s)"
+                          + (f" in {len({r['path'] for r in rows})} file(s)" if rows else ""))
+
+    def read_source_range(self, args: dict[str, Any]) -> ToolResult:
+        data = self.ws.read_source(args["path"], args["startLine"], args.get("endLine"))
+        ref = self.evidence.add_range(data["path"], data["start_line"], data["end_line"], data["lines"])
+        content = {"ref": ref, **data}
+        return ToolResult(content, f"{data['path']}:{data['start_line']}-{data['end_line']} "
+                                   f"({data['total_lines']} lines in the file)")
+
+    def read_pdf_source(self, args: dict[str, Any]) -> ToolResult:
+        from athena_lab.pdf.source import read_pdf_source
+
+        path = args["path"]
+        if not path.lower().endswith(".pdf"):
+            raise ToolInputError(f"{path} is not a PDF; read it with readSourceRange")
+        full = self.ws.resolve(path)
+        password = self.ws.config.settings.pdf.passwords.get(path)
+        page = read_pdf_source(full, args["page"], args.get("region"), password)
+        regions = [args["region"]] if args.get("region") else []
+        ref = self.evidence.add_pdf_page(path, page["page"], page["text"], regions,
+                                         page.get("confidence"), page.get("warnings", []))
+        content = {"ref": ref, "path": path, "page": page["page"], "pages": page["pages"],
+                   "text": page["text"], "lines": page["lines"][:200], "warnings": page.get("warnings", [])}
+        return ToolResult(content, f"{path} p. {page['page']} of {page['pages']}: {len(page['lines'])} line(s)")
+
+    def list_docs(self, args: dict[str, Any]) -> ToolResult:
+        docs = self.ws.list_docs(_prefix(args.get("pathPrefix")), args.get("kind"))
+        shown = [{k: d.get(k) for k in ("path", "kind", "doc_kind", "title", "chunks", "pages")} for d in docs[:200]]
+        content: dict[str, Any] = {"docs": shown, "total": len(docs)}
+        return ToolResult(content, f"{len(docs)} document(s)")
+
+    def related_chunks(self, args: dict[str, Any]) -> ToolResult:
+        rows = self.ws.related(args["chunkId"], args.get("before", 1), args.get("after", 1))
+        out = [self._hit_row(Hit(row, 0.0), "") for row in rows]
+        return ToolResult({"chunks": out}, f"{len(out)} chunk(s) around {args['chunkId']}")
+
+    def _hit_row(self, hit: Hit, query: str) -> dict[str, Any]:
+        ref = self.evidence.add_hit(hit, query)
+        cite = self.evidence.get(ref).citation
+        locator = ({"page": cite.get("page")} if cite["kind"] == "pdf"
+                   else {"startLine": cite.get("start_line"), "endLine": cite.get("end_line")})
+        text = hit.chunk.text
+        return {"ref": ref, "chunkId": hit.chunk.chunk_id, "path": hit.chunk.path,
+                "headingPath": hit.chunk.heading, "score": round(hit.score, 4), "locator": locator,
+                "text": text if len(text) <= TEXT_PREVIEW else text[:TEXT_PREVIEW] + " …"}
+
+
+def _prefix(prefix: str | None) -> str | None:
+    """A path filter may not point outside the indexed folder either."""
+    if not prefix:
+        return None
+    if prefix.startswith(("/", "\\")) or (len(prefix) > 1 and prefix[1] == ":"):
+        raise ToolInputError(f"pathPrefix {prefix!r}: absolute paths are not allowed; "
+                             "give a folder relative to the indexed root")
+    if ".." in prefix.replace("\\", "/").split("/"):
+        raise ToolInputError(f"pathPrefix {prefix!r}: '..' is not allowed; paths stay inside the indexed folder")
+    return prefix
+
+
+def _failed(message: str) -> ToolResult:
+    return ToolResult({"error": message}, f"error: {message}", ok=False)
+
+
+def _hits_summary(rows: list[dict[str, Any]]) -> str:
+    if not rows:
+        return "no hits"
+    where = ", ".join(f"[{r['ref']}] {r['path']}" for r in rows[:5])
+    return f"{len(rows)} hit(s): {where}" + (" …" if len(rows) > 5 else "")
