@@ -1,0 +1,62 @@
+"""The Jupyter server extension: the /athena/* routes inside a running Jupyter server.
+
+Enabled by the config file the wheel installs (etc/jupyter/jupyter_server_config.d/
+athena_lab.json), so ``pip install athena-lab`` is all a user does. The routes use
+jupyter_server's APIHandler: the server's token/login and XSRF rules apply unchanged.
+
+Which folder is served: ``c.AthenaLab.root`` (or env ATHENA_ROOT), default the server's
+root_dir; its index at ``c.AthenaLab.index_dir`` (or env ATHENA_INDEX_DIR), default
+ROOT/.athena. With no index yet the API still answers and POST /athena/reindex builds it.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from traitlets import Unicode, default
+from traitlets.config import Configurable
+
+STATE_KEY = "athena_state"
+
+
+class AthenaLab(Configurable):
+    root = Unicode(help="Folder to index and answer from (default: the server's root_dir).").tag(config=True)
+    index_dir = Unicode(help="Where its index lives (default: ROOT/.athena).").tag(config=True)
+
+    @default("root")
+    def _root_default(self) -> str:
+        return os.environ.get("ATHENA_ROOT", "")
+
+    @default("index_dir")
+    def _index_dir_default(self) -> str:
+        return os.environ.get("ATHENA_INDEX_DIR", "")
+
+
+def _load_jupyter_server_extension(serverapp: Any) -> None:
+    from jupyter_server.base.handlers import APIHandler
+
+    from athena_lab.workspace import Athena
+
+    from .app import handlers
+    from .state import ServerState
+
+    settings = AthenaLab(config=serverapp.config)
+    lab_root = Path(serverapp.root_dir).expanduser()
+    root = Path(settings.root).expanduser() if settings.root else lab_root
+    state = ServerState(lambda: Athena(root, settings.index_dir or None), lab_root=lab_root)
+    web_app = serverapp.web_app
+    web_app.settings[STATE_KEY] = state
+    web_app.add_handlers(".*$", handlers(web_app.settings["base_url"], state, APIHandler))
+    if state.startup_error:
+        serverapp.log.error("athena_lab: %s (the /athena/ API answers 503 until it is fixed)",
+                            state.startup_error)
+    else:
+        serverapp.log.info("athena_lab: serving %s at %sathena/", root, web_app.settings["base_url"])
+
+
+def _unload_jupyter_server_extension(serverapp: Any) -> None:
+    state = serverapp.web_app.settings.pop(STATE_KEY, None)
+    if state is not None:
+        state.close()

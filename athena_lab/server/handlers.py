@@ -1,0 +1,396 @@
+"""The /athena/* routes, written once as mixins over whatever RequestHandler base serves them.
+
+Every method is ``@authenticated``: jupyter_server (2.x) lets undecorated handlers through
+unauthenticated by default; standalone, the base handler's user is whoever passed the token.
+
+Inside Jupyter the base is ``jupyter_server``'s APIHandler (its login, token and XSRF
+rules apply); standalone it is ``middleware.StandaloneHandler`` (bearer token, CORS
+allowlist, rate limit, body limit). The route code never knows which: it reads the
+workspace from ``self.state`` and answers JSON errors shaped
+``{"error": {"message", "status"}}`` from any exception a user can cause.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from typing import Any, Callable
+
+from tornado.web import HTTPError, authenticated
+
+from athena_lab import __version__
+from athena_lab.agent import events
+from athena_lab.config import LLM_PROVIDERS, ConfigError
+from athena_lab.index.catalog import CatalogError
+from athena_lab.index.store import IndexBusyError
+from athena_lab.ingest.model import ParseError
+from athena_lab.search.hybrid import SearchError, citation
+from athena_lab.workspace import PathError
+
+from . import health, sse
+from .errors import api_error
+from .jobs import JobRunning
+from .state import ServerState
+
+log = logging.getLogger("athena_lab.server")
+
+# Exceptions a request can cause and the status that says so; anything else is a bug (500).
+USER_ERRORS: tuple[tuple[type[BaseException], int], ...] = (
+    (SearchError, 400), (PathError, 400), (ParseError, 400), (ConfigError, 400),
+    (CatalogError, 409), (IndexBusyError, 409), (JobRunning, 409),
+)
+ROLES = ("user", "assistant", "system")
+CONVERSATION_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+
+
+def require_index(ws: Any) -> None:
+    if not ws.has_index():
+        raise api_error(409, f"no index for {ws.root} yet; POST /athena/reindex builds it")
+
+
+def _status_for(exc: BaseException) -> int:
+    if isinstance(exc, HTTPError):
+        return exc.status_code
+    if isinstance(exc, PathError) and str(exc).endswith("no such file in the indexed folder"):
+        return 404
+    for kind, status in USER_ERRORS:
+        if isinstance(exc, kind):
+            return status
+    return 500
+
+
+def _message_for(exc: BaseException | None, status: int) -> str:
+    if isinstance(exc, HTTPError):
+        return exc.log_message or exc.reason or f"HTTP {status}"
+    if exc is None or status == 500:
+        return "internal error; the server log has the details" if exc else f"HTTP {status}"
+    return str(exc)
+
+
+class AthenaRoute:
+    """Shared helpers; mixed in before the base handler class so these methods win."""
+
+    state: ServerState
+
+    def initialize(self, state: ServerState) -> None:  # tornado passes the route kwargs here
+        self.state = state
+
+    # answers -------------------------------------------------------------------
+    def send_json(self, data: Any, status: int = 200) -> None:
+        self.set_status(status)
+        self.finish(json.dumps(data, ensure_ascii=False, default=str))
+
+    def send_error_body(self, status: int, message: str, **extra: Any) -> None:
+        self.send_json({"error": {"message": message, "status": status}, **extra}, status)
+
+    def write_error(self, status_code: int, **kwargs: Any) -> None:
+        exc = kwargs.get("exc_info", (None, None, None))[1]
+        status = _status_for(exc) if exc is not None else status_code
+        extra = {"job": exc.job} if isinstance(exc, JobRunning) else {}
+        for name, value in getattr(exc, "athena_headers", {}).items():
+            self.set_header(name, value)
+        self.send_error_body(status, _message_for(exc, status), **extra)
+
+    def log_exception(self, typ: Any, value: Any, tb: Any) -> None:
+        if value is not None and _status_for(value) < 500:
+            log.info("%s %s → %s: %s", self.request.method, self.request.path, _status_for(value), value)
+            return
+        super().log_exception(typ, value, tb)  # type: ignore[misc]
+
+    # requests ------------------------------------------------------------------
+    @property
+    def ws(self) -> Any:
+        return self.state.workspace()
+
+    def json_body(self) -> dict[str, Any]:
+        body = self.request.body or b""
+        limit = self.state.limits.max_body_bytes
+        if len(body) > limit:
+            raise api_error(413, f"request body is {len(body)} bytes; the limit is {limit}")
+        try:
+            data = json.loads(body or b"{}")
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise api_error(400, f"request body is not valid JSON: {exc}") from None
+        if not isinstance(data, dict):
+            raise api_error(400, "request body must be a JSON object")
+        return data
+
+    def int_arg(self, name: str, default: int | None, low: int, high: int) -> int | None:
+        raw = self.get_query_argument(name, None)
+        if raw is None or raw == "":
+            return default
+        try:
+            value = int(raw)
+        except ValueError:
+            raise api_error(400, f"{name} must be a whole number, got {raw!r}") from None
+        if not low <= value <= high:
+            raise api_error(400, f"{name} must be between {low} and {high}, got {value}")
+        return value
+
+    def str_arg(self, name: str, required: bool = False) -> str | None:
+        value = self.get_query_argument(name, None)
+        if required and not (value or "").strip():
+            raise api_error(400, f"query parameter '{name}' is required")
+        return value or None
+
+    async def blocking(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """Run index/disk work off the IOLoop so one slow request never stalls the others."""
+        return await self.state.run(fn, *args)
+
+
+class HealthRoute(AthenaRoute):
+    @authenticated
+    async def get(self) -> None:
+        report = await self.blocking(self.state.health)
+        self.send_json(report, 503 if report["status"] == "unhealthy" else 200)
+
+
+class InfoRoute(AthenaRoute):
+    @authenticated
+    async def get(self) -> None:
+        self.send_json(await self.blocking(self._info))
+
+    def _info(self) -> dict[str, Any]:
+        ws = self.ws
+        llm = ws.config.settings.llm
+        index: dict[str, Any] = {"files": 0, "chunks": 0, "last_indexed": None, "warnings": 0}
+        if ws.has_index():
+            status = ws.status()
+            index.update(files=status["counts"]["files"], chunks=status["counts"]["chunks"],
+                         last_indexed=status["last_indexed"],
+                         warnings=sum(len(f["warnings"]) for f in status["files"] + status["skipped"]))
+        mode = "extractive" if llm.provider == "extractive" else f"{llm.provider}:{llm.model}"
+        return {"version": __version__, "root": str(ws.root), "index_dir": str(ws.index_dir),
+                "lab_path_prefix": self.state.lab_path_prefix(), "provider": llm.provider,
+                "model": llm.model or None, "mode": mode,
+                "embedding": ws.config.settings.embedding.provider, "index": index}
+
+
+class StatusRoute(AthenaRoute):
+    @authenticated
+    async def get(self) -> None:
+        self.send_json(await self.blocking(self._status))
+
+    def _status(self) -> dict[str, Any]:
+        ws = self.ws
+        if not ws.has_index():
+            return {"files": [], "pending": [], "failed": [], "skipped": [], "last_indexed": None}
+        status = ws.status()
+        files = status["files"]
+        by_state = {s: [{"path": f["path"], "warnings": f["warnings"]} for f in files if f["status"] == s]
+                    for s in ("pending", "failed")}
+        return {"files": [{k: f[k] for k in ("path", "doc_kind", "status", "chunks", "pages", "warnings",
+                                             "indexed_at")} for f in files],
+                **by_state, "skipped": status["skipped"], "last_indexed": status["last_indexed"]}
+
+
+class SearchRoute(AthenaRoute):
+    @authenticated
+    async def get(self) -> None:
+        query = self.str_arg("q", required=True)
+        k = self.int_arg("k", None, 1, 100)
+        kind, prefix = self.str_arg("kind"), self.str_arg("path_prefix")
+        mode = self.get_query_argument("mode", "hybrid")
+        if mode not in ("hybrid", "lexical", "vector"):
+            raise api_error(400, f"mode must be hybrid, lexical or vector, got {mode!r}")
+        result = await self.blocking(lambda: self.ws.search(query, k=k, kind=kind, path_prefix=prefix, mode=mode))
+        self.send_json({"query": query, "hits": [citation(h, query) for h in result.hits],
+                        "degraded": result.degraded, "warnings": result.warnings})
+
+
+class SourceRoute(AthenaRoute):
+    @authenticated
+    async def get(self) -> None:
+        path = self.str_arg("path", required=True)
+        start = self.int_arg("start_line", 1, 1, 10**9)
+        end = self.int_arg("end_line", None, 1, 10**9)
+        self.send_json(await self.blocking(self.ws.read_source, path, start, end))
+
+
+class PdfPageRoute(AthenaRoute):
+    @authenticated
+    async def get(self) -> None:
+        path = self.str_arg("path", required=True)
+        page = self.int_arg("page", 1, 1, 100_000)
+        chunk_id = self.str_arg("chunk_id")
+        png = await self.blocking(self._render, path, page, chunk_id)
+        self.set_header("Content-Type", "image/png")
+        self.set_header("Cache-Control", "private, max-age=300")
+        self.write(png)
+        self.finish(set_content_type="image/png")
+
+    def _render(self, path: str, page: int, chunk_id: str | None) -> bytes:
+        from athena_lab.pdf.document import password_for
+        from athena_lab.pdf.preview import render_page_preview
+
+        ws = self.ws
+        require_index(ws)
+        full = ws.resolve(path)
+        if full.suffix.lower() != ".pdf":
+            raise api_error(400, f"{path} is not a PDF; read it with /athena/source")
+        regions: list[dict] = []
+        if chunk_id:
+            chunk = ws.chunk(chunk_id)
+            if chunk is None or chunk.path != path:
+                raise api_error(404, f"no chunk {chunk_id!r} in {path}")
+            regions = [r for r in chunk.locator.get("regions", []) if r.get("page", chunk.page) == page]
+        out = render_page_preview(full, page, regions, ws.store.previews_dir,
+                                  password=password_for(path, ws.config.settings.pdf.passwords))
+        return out.read_bytes()
+
+
+class ReindexRoute(AthenaRoute):
+    @authenticated
+    async def post(self) -> None:
+        self.send_json({"job": self.state.jobs.start()}, 202)
+
+    @authenticated
+    async def get(self) -> None:
+        self.send_json({"job": self.state.jobs.current()})
+
+
+class ConversationsRoute(AthenaRoute):
+    @authenticated
+    async def get(self) -> None:
+        limit = self.int_arg("limit", 20, 1, 200)
+        items = await self.blocking(lambda: self._list(limit))
+        self.send_json({"conversations": items})
+
+    def _list(self, limit: int) -> list[Any]:
+        return self.ws.conversations.list(limit) if self.ws.has_index() else []
+
+
+class ConversationRoute(AthenaRoute):
+    @authenticated
+    async def get(self, conversation_id: str) -> None:
+        found = await self.blocking(self._get, conversation_id)
+        if found is None:
+            raise api_error(404, f"no conversation {conversation_id!r}")
+        self.send_json(found)
+
+    @authenticated
+    async def delete(self, conversation_id: str) -> None:
+        if not await self.blocking(self._delete, conversation_id):
+            raise api_error(404, f"no conversation {conversation_id!r}")
+        self.set_status(204)
+        self.finish()
+
+    def _get(self, conversation_id: str) -> Any:
+        return self.ws.conversations.get(conversation_id) if self.ws.has_index() else None
+
+    def _delete(self, conversation_id: str) -> bool:
+        return bool(self.ws.conversations.delete(conversation_id)) if self.ws.has_index() else False
+
+
+def chat_request(body: dict[str, Any], max_chars: int, max_messages: int) -> dict[str, Any]:
+    """Validate a chat body; return the question, stream flag and ask_events options."""
+    messages = body.get("messages")
+    if not isinstance(messages, list) or not messages:
+        raise api_error(400, "'messages' must be a non-empty list of {role, content} objects")
+    if len(messages) > max_messages:
+        raise api_error(400, f"'messages' holds {len(messages)} items; the limit is {max_messages}")
+    for n, m in enumerate(messages):
+        if not isinstance(m, dict) or m.get("role") not in ROLES or not isinstance(m.get("content"), str):
+            raise api_error(400, f"messages[{n}] must be {{\"role\": user|assistant|system, \"content\": string}}")
+        if len(m["content"]) > max_chars:
+            raise api_error(400, f"messages[{n}].content is {len(m['content'])} characters; the limit is {max_chars}")
+    question = messages[-1]["content"].strip()
+    if messages[-1]["role"] != "user" or not question:
+        raise api_error(400, "the last message must be a non-empty user message (the question)")
+    stream = body.get("stream", True)
+    if not isinstance(stream, bool):
+        raise api_error(400, "'stream' must be true or false")
+    options: dict[str, Any] = {}
+    conversation_id = body.get("conversation_id")
+    if conversation_id is not None:
+        if not isinstance(conversation_id, str) or not CONVERSATION_ID.match(conversation_id):
+            raise api_error(400, "'conversation_id' must be 1-64 letters, digits, '-' or '_'")
+        options["conversation_id"] = conversation_id
+    filters = body.get("filters") or {}
+    if not isinstance(filters, dict) or set(filters) - {"path_prefix", "kind"} \
+            or not all(isinstance(v, str) or v is None for v in filters.values()):
+        raise api_error(400, "'filters' may hold only string 'path_prefix' and 'kind'")
+    if filters:
+        options["filters"] = {k: v for k, v in filters.items() if v}
+    for key in ("provider", "model"):
+        value = body.get(key)
+        if value is not None:
+            if not isinstance(value, str) or not value.strip():
+                raise api_error(400, f"'{key}' must be a non-empty string")
+            options[key] = value
+    if options.get("provider", LLM_PROVIDERS[0]) not in LLM_PROVIDERS:
+        raise api_error(400, f"'provider' must be one of: {', '.join(LLM_PROVIDERS)}")
+    top_k = body.get("top_k")
+    if top_k is not None:
+        if not isinstance(top_k, int) or isinstance(top_k, bool) or not 1 <= top_k <= 50:
+            raise api_error(400, "'top_k' must be a whole number between 1 and 50")
+        options["top_k"] = top_k
+    return {"question": question, "stream": stream, "options": options}
+
+
+class ChatRoute(AthenaRoute):
+    _pump: sse.EventPump | None = None
+
+    @authenticated
+    async def post(self) -> None:
+        limits = self.state.limits
+        request = chat_request(self.json_body(), limits.max_question_chars, limits.max_messages)
+        ws = self.ws
+        require_index(ws)
+        cid = request["options"].get("conversation_id")
+        if cid and not await self.blocking(ws.conversations.exists, cid):
+            raise api_error(404, f"no conversation {cid!r}; omit conversation_id to start a new one")
+        if request["stream"]:
+            await self._stream(ws, request)
+            return
+        answer = await self.state.run_chat(lambda: ws.ask(request["question"], **request["options"]))
+        body = answer.to_dict()
+        error = body.pop("error")
+        if error:
+            self.send_error_body(502, f"the answer failed: {error}", conversation_id=body["conversation_id"])
+        else:
+            self.send_json(body)
+
+    async def _stream(self, ws: Any, request: dict[str, Any]) -> None:
+        self._pump = pump = sse.EventPump(lambda: ws.ask_events(request["question"], **request["options"]),
+                                          self.state.chat_executor)
+        sse.start_stream(self)
+        worker = pump.start()
+        try:
+            while True:
+                kind, item = await pump.next()
+                if kind == "end" or pump.cancelled.is_set():
+                    break
+                if kind == "idle":
+                    text = ": keep-alive\n\n"
+                elif kind == "raise":
+                    log.error("chat failed", exc_info=item)
+                    text = events.error(_message_for(item, _status_for(item))).to_sse()
+                else:
+                    text = item.to_sse()
+                if not await sse.send(self, text):
+                    pump.cancel()
+                    break
+        finally:
+            if not pump.cancelled.is_set():
+                await worker
+                self.finish()
+
+    def on_connection_close(self) -> None:
+        if self._pump is not None:
+            self._pump.cancel()
+
+
+ROUTES: tuple[tuple[str, type[AthenaRoute]], ...] = (
+    ("chat", ChatRoute),
+    ("conversations", ConversationsRoute),
+    (r"conversations/([^/]+)", ConversationRoute),
+    ("reindex", ReindexRoute),
+    ("health", HealthRoute),
+    ("info", InfoRoute),
+    ("status", StatusRoute),
+    ("search", SearchRoute),
+    ("source", SourceRoute),
+    ("pdf/page", PdfPageRoute),
+)

@@ -1,0 +1,91 @@
+"""Health probes: is the index usable, is the embedder answering, is the LLM reachable.
+
+The three statuses mean what a monitor needs to act on: ``healthy``; ``degraded`` —
+search still answers but the embedder or the LLM is down (or no index has been built yet,
+which POST /athena/reindex fixes); ``unhealthy`` — the index exists but cannot be read,
+so nothing works (HTTP 503).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from typing import Any
+
+
+LLM_PROBE_TIMEOUT_S = 2.0
+
+
+def _ms(started: float) -> float:
+    return round((time.perf_counter() - started) * 1000, 2)
+
+
+def _component(status: str, started: float | None, error: str | None = None, **details: Any) -> dict[str, Any]:
+    """One component's report; ``started`` None means nothing was probed (latency 0)."""
+    out: dict[str, Any] = {"status": status, "latency_ms": 0.0 if started is None else _ms(started)}
+    if error:
+        out["error"] = error
+    if details:
+        out["details"] = details
+    return out
+
+
+def probe_index(ws: Any) -> dict[str, Any]:
+    started = time.perf_counter()
+    if not ws.has_index():
+        return _component("missing", started, f"no index at {ws.index_dir} yet; POST /athena/reindex builds it")
+    try:
+        counts = ws.store.catalog.counts()
+        docs = ws.store.lexical.num_docs()
+    except Exception as exc:
+        return _component("down", started, f"cannot open the index: {exc}")
+    return _component("up", started, files=counts["files"], chunks=counts["chunks"], lexical_docs=docs)
+
+
+def probe_embedder(ws: Any) -> dict[str, Any]:
+    started = time.perf_counter()
+    settings = ws.config.settings.embedding
+    if settings.provider == "none":
+        return _component("off", None, provider="none", note="lexical search only")
+    embedder = ws.embedder()
+    if embedder is None:
+        return _component("down", started, ws.embedder_error or "embedder unavailable", provider=settings.provider)
+    try:
+        embedder.embed_query("health check")
+    except Exception as exc:
+        return _component("down", started, f"{embedder.name} failed to embed: {exc}", provider=settings.provider)
+    return _component("up", started, provider=settings.provider, name=embedder.name)
+
+
+def probe_llm(ws: Any) -> dict[str, Any]:
+    """A model listing from the configured provider, with a short timeout (no generation)."""
+    started = time.perf_counter()
+    llm = ws.config.settings.llm
+    if llm.provider == "extractive":
+        return _component("off", None, provider="extractive", note="answers from the evidence, no model")
+    from athena_lab.agent.loop import resolve_provider
+    from athena_lab.agent.providers import ProviderError, make_provider
+
+    details = {"provider": llm.provider, "model": llm.model}
+    try:
+        configured = resolve_provider(ws)
+        configured.close()
+        details["base_url"] = configured.base_url
+        probe = make_provider(replace(configured.config, timeout_s=LLM_PROBE_TIMEOUT_S, retry_delay_s=0.1))
+    except ProviderError as exc:
+        return _component("down", started, exc.message, **details)
+    try:
+        result = probe.health()
+    finally:
+        probe.close()
+    up = result["reachable"] and result["model_present"] is not False
+    return {**_component("up" if up else "down", started, result.get("error"), **details),
+            "latency_ms": result["latency_ms"]}
+
+
+def overall(components: dict[str, dict[str, Any]]) -> str:
+    if components["index"]["status"] == "down":
+        return "unhealthy"
+    if any(c["status"] in ("down", "missing") for c in components.values()):
+        return "degraded"
+    return "healthy"

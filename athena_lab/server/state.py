@@ -1,0 +1,91 @@
+"""What every route shares: the workspace, the reindex job slot, limits and thread pools.
+
+One ``ServerState`` per server. Disk and index work runs in ``executor``; chat turns,
+which can hold a thread for the whole answer, get their own smaller pool so a burst of
+chats queues behind itself instead of starving search and health.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from tornado.web import HTTPError
+
+from athena_lab.config import ConfigError
+
+from . import health
+from .jobs import ReindexJobs
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_body_bytes: int = 256 * 1024
+    max_question_chars: int = 8000
+    max_messages: int = 200
+
+
+class ServerState:
+    def __init__(self, open_workspace: Callable[[], Any], *, limits: Limits | None = None,
+                 lab_root: Path | None = None, chat_workers: int | None = None) -> None:
+        """``open_workspace`` builds the Athena instance; a ConfigError it raises is kept and
+        reported by every route (503) instead of stopping the host server (Jupyter) from starting."""
+        self.lab_root = lab_root
+        self._ws: Any = None
+        self.startup_error: str | None = None
+        try:
+            self._ws = open_workspace()
+        except ConfigError as exc:
+            self.startup_error = str(exc)
+        if limits is None and self._ws is not None:
+            limits = Limits(max_body_bytes=self._ws.config.settings.server.max_body_kb * 1024)
+        self.limits = limits or Limits()
+        self.jobs = ReindexJobs(lambda progress: self.workspace().index(progress=progress))
+        self.executor = ThreadPoolExecutor(max_workers=8, thread_name_prefix="athena-io")
+        workers = chat_workers or min(8, (os.cpu_count() or 2) * 2)
+        self.chat_executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="athena-chat")
+
+    def workspace(self) -> Any:
+        if self._ws is None:
+            raise HTTPError(503, log_message=f"athena is not configured: {self.startup_error}")
+        return self._ws
+
+    async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(self.executor, fn, *args)
+
+    async def run_chat(self, fn: Callable[..., Any], *args: Any) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(self.chat_executor, fn, *args)
+
+    def lab_path_prefix(self) -> str | None:
+        """The indexed root relative to Jupyter's root_dir: "" when equal, None when outside
+        (or standalone, where there is no Jupyter root)."""
+        if self.lab_root is None or self._ws is None:
+            return None
+        root, lab = Path(self._ws.root).resolve(), self.lab_root.resolve()
+        if root == lab:
+            return ""
+        if lab not in root.parents:
+            return None
+        return root.relative_to(lab).as_posix() + "/"
+
+    def health(self) -> dict[str, Any]:
+        if self._ws is None:
+            down = {"status": "down", "latency_ms": 0.0, "error": self.startup_error}
+            return {"status": "unhealthy", "components": {"index": down, "embedder": down, "llm": down}}
+        ws = self._ws
+        probes = {"index": lambda: health.probe_index(ws), "embedder": lambda: health.probe_embedder(ws),
+                  "llm": lambda: health.probe_llm(ws)}
+        with ThreadPoolExecutor(max_workers=len(probes)) as pool:
+            futures = {name: pool.submit(fn) for name, fn in probes.items()}
+            components = {name: f.result() for name, f in futures.items()}
+        return {"status": health.overall(components), "components": components}
+
+    def close(self) -> None:
+        self.executor.shutdown(wait=False, cancel_futures=True)
+        self.chat_executor.shutdown(wait=False, cancel_futures=True)
+        if self._ws is not None:
+            self._ws.close()
