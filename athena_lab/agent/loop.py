@@ -41,7 +41,7 @@ from athena_lab.agent.tools import Toolbox
 DEFAULT_BASE_URLS = {"openai": "http://127.0.0.1:8080/v1", "ollama": "http://127.0.0.1:11434",
                      "anthropic": "https://api.anthropic.com"}
 EVIDENCE_K = 8
-EVIDENCE_SHARE = 0.5  # of the context size, for the first retrieval's evidence
+EVIDENCE_SHARE = 0.4  # of the context size (in chars ≈ 4 × tokens) for the first retrieval's evidence
 HISTORY_LIMIT = 10
 LAST_CALL_NOTE = "\n\n(That was the last tool call allowed in this turn: answer now from the evidence.)"
 # Errors from the search/catalog layers and bad options: shown to the user as one line.

@@ -1,0 +1,80 @@
+"""`athena ask`: one question, the answer streamed to the terminal, then its sources.
+
+The command only renders the loop's events; `--json` prints
+`{answer, citations, unsupported, mode, trace}` (plus conversation_id and usage).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, Callable
+
+from athena_lab.agent.citations import location
+from athena_lab.agent.loop import collect
+
+
+def register(sub: Any, common: argparse.ArgumentParser, command: Callable) -> None:
+    p = sub.add_parser("ask", parents=[common], help="answer a question from the index, with citations")
+    p.add_argument("question")
+    p.add_argument("--provider", choices=("extractive", "openai", "anthropic", "ollama"),
+                   help="LLM provider (default: llm.provider from the config, extractive if none)")
+    p.add_argument("--model", help="model name for the provider")
+    p.add_argument("--base-url", help="provider endpoint, e.g. http://127.0.0.1:8080/v1")
+    p.add_argument("--conversation", metavar="ID", help="continue this conversation (follow-up)")
+    p.add_argument("--kind", help="only this document kind (markdown, rst, pdf, notebook, …)")
+    p.add_argument("--path-prefix", help="only files under this path")
+    p.add_argument("-k", type=int, default=None, help="evidence chunks retrieved first (default 8)")
+    command("ask")(cmd_ask)
+
+
+def cmd_ask(args: argparse.Namespace) -> int:
+    from athena_lab.cli import _workspace
+
+    ws = _workspace(args)
+    filters = {"kind": args.kind, "path_prefix": args.path_prefix}
+    stream = ws.ask_events(args.question, conversation_id=args.conversation, filters=filters,
+                           provider=args.provider, model=args.model, base_url=args.base_url, top_k=args.k)
+    if args.json:
+        answer = collect(stream)
+        if answer.error:
+            return _fail(answer.error)
+        data = answer.to_dict()
+        data.pop("error")
+        json.dump(data, sys.stdout, indent=2, ensure_ascii=False, default=str)
+        sys.stdout.write("\n")
+        return 0
+    return _render(stream)
+
+
+def _render(stream: Any) -> int:
+    """Print chunks as they arrive; the numbered sources and any warnings after them."""
+    for event in stream:
+        data = event.data
+        if event.type == "chunk":
+            sys.stdout.write(data["content"])
+            sys.stdout.flush()
+        elif event.type == "compaction":
+            print(f"(older turns compacted: {data['dropped_turns']} dropped)", file=sys.stderr)
+        elif event.type == "citations":
+            sys.stdout.write("\n")
+            if data["citations"]:
+                print("\nSources:")
+            for c in data["citations"]:
+                heading = f"  {c['heading_path']}" if c.get("heading_path") else ""
+                print(f"  [{c['id']}] {location(c)}{heading}")
+        elif event.type == "done":
+            for sentence in data["unsupported"]:
+                print(f"unsupported: {sentence}", file=sys.stderr)
+            if data.get("degraded"):
+                print(f"note: {data['degraded']}", file=sys.stderr)
+            print(f"(mode: {data['mode']}; conversation {data['conversation_id']})", file=sys.stderr)
+        elif event.type == "error":
+            return _fail(data["message"])
+    return 0
+
+
+def _fail(message: str) -> int:
+    print(f"athena: error: {message}", file=sys.stderr)
+    return 2

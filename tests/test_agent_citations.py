@@ -1,0 +1,56 @@
+"""Marker renumbering while streaming, and the unsupported-claim check."""
+
+from __future__ import annotations
+
+from athena_lab.agent.citations import Evidence, MarkerRewriter, cited_texts, unsupported_sentences
+from athena_lab.agent.prompts import detect_language, language_directive
+
+
+def _evidence(*texts: str) -> Evidence:
+    ev = Evidence()
+    for n, text in enumerate(texts, 1):
+        ev.add_range(f"doc{n}.md", 1, 3, text.splitlines())
+    return ev
+
+
+def _stream(rewriter: MarkerRewriter, text: str, size: int) -> str:
+    out = "".join(rewriter.feed(text[i:i + size]) for i in range(0, len(text), size))
+    return out + rewriter.flush()
+
+
+def test_markers_are_renumbered_by_first_use_even_when_split_across_chunks():
+    ev = _evidence("alpha", "beta", "gamma")
+    for size in (1, 2, 3, 50):
+        rw = MarkerRewriter(ev)
+        out = _stream(rw, "Gamma first [3]. Then alpha [1, 3]. Nothing [9]. Beta [2]", size)
+        assert out == "Gamma first [1]. Then alpha [2][1]. Nothing. Beta [3]", size
+        assert [c["path"] for c in rw.citations()] == ["doc3.md", "doc1.md", "doc2.md"]
+        assert rw.dropped == [9]
+
+
+def test_markers_inside_code_are_left_alone():
+    rw = MarkerRewriter(_evidence("alpha"))
+    text = "Index with `items[2]` and\n```\nx = row[1]\n```\nsee [1]"
+    assert _stream(rw, text, 4) == text
+
+
+def test_unsupported_lists_uncited_claims_and_claims_their_evidence_lacks():
+    ev = _evidence("Blueprints are registered on the application with register_blueprint.")
+    rw = MarkerRewriter(ev)
+    answer = _stream(rw, "Blueprints are registered with register_blueprint on the application [1]. "
+                         "Flask ships a PostgreSQL cluster manager for quantum deployments [1]. "
+                         "Blueprints require a Kubernetes operator to be installed. "
+                         "Which one do you need? The index has no evidence about caching.", 5)
+    flagged = unsupported_sentences(answer, cited_texts(rw))
+    assert flagged == ["Flask ships a PostgreSQL cluster manager for quantum deployments",
+                       "Blueprints require a Kubernetes operator to be installed."]
+    assert all(s in answer for s in flagged)
+
+
+def test_language_directive_follows_the_question():
+    assert language_directive("¿Cómo registro un blueprint en la aplicación?") == "Answer in Spanish."
+    assert language_directive("Comment est-ce que je configure les tests ?") == "Answer in French."
+    assert language_directive("Wie kann ich die Konfiguration laden?") == "Answer in German."
+    assert language_directive("How do I register a blueprint?") == "Answer in English."
+    assert detect_language("register_blueprint") is None
+    assert language_directive("???") == "Answer in the language of the question."

@@ -1,0 +1,96 @@
+"""The offline answering path on a real index: extractive answers, citations, events,
+persistence. No model anywhere."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from agent_corpus import indexed_flask, workspace
+from athena_lab.agent.citations import MARKER, marker_numbers
+from athena_lab.agent.events import Event
+from athena_lab.agent.extractive import LABEL, NO_EVIDENCE
+from athena_lab.agent.loop import collect
+from athena_lab.agent.memory import PastTurn, retrieval_query
+
+
+@pytest.fixture(scope="module")
+def ws(tmp_path_factory):
+    athena = workspace(indexed_flask(tmp_path_factory))
+    yield athena
+    athena.close()
+
+
+def test_extractive_answer_cites_real_lines_and_every_marker_resolves(ws):
+    answer = ws.ask("How do I register a blueprint on an application?")
+    assert answer.mode == "extractive"
+    assert answer.answer.startswith(LABEL)
+    numbers = marker_numbers(answer.answer)
+    ids = [c["id"] for c in answer.citations]
+    assert ids == list(range(1, len(ids) + 1)) and set(numbers) == set(ids)
+    # every cited sentence is copied from the lines the citation names
+    for line in answer.answer.splitlines()[2:]:
+        sentence = MARKER.sub("", line).strip(" -")
+        cite = answer.citations[marker_numbers(line)[0] - 1]
+        source = (ws.root / cite["path"]).read_text().splitlines()[cite["start_line"] - 1:cite["end_line"]]
+        words = re.findall(r"\w+", sentence)[:6]
+        assert " ".join(words) in " ".join(re.findall(r"\w+", " ".join(source))), sentence
+    assert 2 <= len(answer.answer.splitlines()[2:]) <= 5
+    assert answer.unsupported == []
+    assert any("blueprints.rst" == c["path"] for c in answer.citations)
+
+
+def test_question_without_evidence_says_so_instead_of_guessing(ws):
+    answer = ws.ask("What is the boiling point of tungsten hexafluoride?")
+    assert answer.answer == NO_EVIDENCE
+    assert answer.citations == [] and answer.unsupported == []
+
+
+def test_events_come_in_design_order_and_serialise_as_sse(ws):
+    stream = list(ws.ask_events("How do I test CLI commands?"))
+    types = [e.type for e in stream]
+    assert types[0] == "start" and types[1] == "trace"
+    assert types[-2:] == ["citations", "done"]
+    assert set(types[2:-2]) == {"chunk"}
+    retrieval = stream[1].data
+    assert retrieval["tool"] == "searchDocs" and retrieval["hits"][0]["ref"] == 1
+    sse = stream[-1].to_sse()
+    head, data, blank = sse.split("\n", 2)
+    assert head == "event: done" and blank == "\n"
+    assert json.loads(data[len("data: "):])["mode"] == "extractive"
+    with pytest.raises(ValueError, match="unknown event type"):
+        Event("thinking", {})
+
+
+def test_conversation_keeps_question_and_cited_answer(ws):
+    first = ws.ask("How do I load configuration from environment variables?")
+    follow = ws.ask("and from a file?", conversation_id=first.conversation_id)
+    assert follow.conversation_id == first.conversation_id
+    stored = ws.conversations.get(first.conversation_id)
+    assert [m["role"] for m in stored["messages"]] == ["user", "assistant", "user", "assistant"]
+    assert stored["messages"][1]["citations"] == first.citations
+    assert stored["messages"][1]["mode"] == "extractive"
+    listed = ws.conversations.list(limit=50)
+    assert listed[0]["id"] == first.conversation_id and listed[0]["turns"] == 2
+    assert ws.conversations.delete(first.conversation_id) is True
+    assert ws.conversations.get(first.conversation_id) is None
+    assert ws.conversations.delete(first.conversation_id) is False
+
+
+def test_unknown_conversation_and_empty_question_are_clear_errors(ws):
+    assert "unknown conversation" in collect(ws.ask_events("hi there", conversation_id="nope")).error
+    assert "empty" in collect(ws.ask_events("   ")).error
+
+
+def test_short_follow_up_borrows_the_previous_questions_terms():
+    past = [PastTurn("How do I register a blueprint?", "Use register_blueprint.")]
+    assert "blueprint" in retrieval_query("and how do I test it?", past)
+    assert retrieval_query("How are configuration values loaded from files?", past) == \
+        "How are configuration values loaded from files?"
+
+
+def test_filters_limit_the_evidence(ws):
+    answer = ws.ask("How do I register commands?", filters={"path_prefix": "cli.rst"})
+    assert answer.citations and {c["path"] for c in answer.citations} == {"cli.rst"}

@@ -1,0 +1,168 @@
+"""The loop against real HTTP servers speaking the OpenAI and Anthropic wire protocols:
+tool steps, renumbered citations, one system message, the step limit, memory,
+compaction and a provider dying mid-answer."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from agent_corpus import indexed_flask, workspace
+from athena_lab.agent.loop import LAST_CALL_NOTE, collect
+from wire_servers import AnthropicWireServer, OpenAIWireServer, RecordedRequest, ScriptedToolCall, Turn
+
+QUESTION = "How do I mount a blueprint at a URL prefix?"
+
+
+@pytest.fixture(scope="module")
+def root(tmp_path_factory):
+    return indexed_flask(tmp_path_factory)
+
+
+def _ask(root, url, question=QUESTION, kind="openai", **options):
+    ws = workspace(root, **options.pop("overrides", {}))
+    try:
+        stream = list(ws.ask_events(question, provider=kind, model="tiny", base_url=url, **options))
+        return stream, collect(stream), ws.conversations
+    finally:
+        ws.close()
+
+
+def _tool_results(request: RecordedRequest) -> list[dict]:
+    return [json.loads(m["content"].split("\n\n(That was")[0]) for m in request.body["messages"] if m["role"] == "tool"]
+
+
+def test_tool_step_then_answer_with_renumbered_validated_citations(root):
+    def script(request: RecordedRequest) -> Turn:
+        results = _tool_results(request)
+        if not results:
+            return Turn(tool_calls=[ScriptedToolCall("c1", "searchDocs", {"query": "register_blueprint url_prefix", "limit": 3})])
+        ref = results[0]["results"][0]["ref"]
+        return Turn(text=[f"Pass url_prefix when you call register_blueprint to mount the blueprint [{ref}][99]. ",
+                          f"Flask ships a PostgreSQL cluster manager for quantum deployments [{ref}]. ",
+                          "Blueprints require a Kubernetes operator to be installed."])
+
+    server = OpenAIWireServer(script)
+    with server as url:
+        stream, answer, _ = _ask(root, url)
+    first, second = server.chat_requests
+    systems = [m for m in first.body["messages"] if m["role"] == "system"]
+    assert len(systems) == 1 and first.body["messages"][0]["role"] == "system"
+    assert systems[0]["content"].rstrip().endswith("Answer in English.")
+    assert "[1] " in systems[0]["content"]  # retrieval ran before the model spoke
+    assert {t["function"]["name"] for t in first.body["tools"]} >= {"searchDocs", "readSourceRange"}
+    tool_hit = _tool_results(second)[0]["results"][0]
+    assert [e.type for e in stream][:2] == ["start", "trace"]
+    assert [t["tool"] for t in answer.trace] == ["searchDocs", "searchDocs"]
+    assert answer.answer.startswith("Pass url_prefix when you call register_blueprint to mount the blueprint [1]. ")
+    assert "[99]" not in answer.answer and "[2]" not in answer.answer
+    assert len(answer.citations) == 1
+    assert (answer.citations[0]["path"], answer.citations[0]["start_line"]) == (tool_hit["path"], tool_hit["locator"]["startLine"])
+    assert answer.unsupported == ["Flask ships a PostgreSQL cluster manager for quantum deployments",
+                                  "Blueprints require a Kubernetes operator to be installed."]
+    assert answer.mode == "openai:tiny"
+    assert answer.usage == {"input_tokens": 22, "output_tokens": 14}
+
+
+def test_step_limit_stops_a_model_that_calls_tools_forever(root):
+    server = OpenAIWireServer(lambda request: Turn(tool_calls=[ScriptedToolCall("g", "grepDocs", {"pattern": "blueprint"})]))
+    with server as url:
+        stream, answer, _ = _ask(root, url, overrides={"llm.max_steps": 3})
+    assert len(server.chat_requests) == 3
+    assert server.chat_requests[-1].body["messages"][-1]["content"].endswith(LAST_CALL_NOTE)
+    assert answer.trace[-1]["tool"] == "stepLimit"
+    assert [t["tool"] for t in answer.trace].count("grepDocs") == 2
+    assert stream[-1].type == "done" and stream[-1].data["step_limit"] == 3
+    assert "step limit" in answer.answer and answer.citations  # the evidence still answers
+
+
+def test_anthropic_answer_in_the_question_language(root, monkeypatch):
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
+    server = AnthropicWireServer([Turn(text=["Usa register_blueprint con url_prefix ", "para montar el blueprint [1]."])])
+    with server as url:
+        _, answer, _ = _ask(root, url, "¿Cómo monto un blueprint con un prefijo de URL?", kind="anthropic")
+    body = server.chat_requests[0].body
+    assert body["system"].rstrip().endswith("Answer in Spanish.")
+    assert all(m["role"] != "system" for m in body["messages"])
+    assert answer.answer == "Usa register_blueprint con url_prefix para montar el blueprint [1]."
+    assert answer.mode == "anthropic:tiny" and len(answer.citations) == 1
+
+
+def test_follow_up_sees_questions_and_summaries_not_tool_traces(root):
+    script = [Turn(tool_calls=[ScriptedToolCall("c1", "grepDocs", {"pattern": "url_prefix"})]),
+              Turn(text=["Call register_blueprint with url_prefix [1]. The rules get the prefix [1]. Extra detail [1]."]),
+              Turn(text=["Use test_client to test it [1]."])]
+    server = OpenAIWireServer(script)
+    with server as url:
+        _, first, _ = _ask(root, url)
+        _, second, store = _ask(root, url, "And how do I test it?", conversation_id=first.conversation_id)
+    follow_up = server.chat_requests[2].body["messages"]
+    assert [m["role"] for m in follow_up] == ["system", "user", "assistant", "user"]
+    assert follow_up[1]["content"] == QUESTION
+    memory = follow_up[2]["content"]
+    assert memory.startswith("Call register_blueprint with url_prefix. The rules get the prefix.")
+    assert "Extra detail" not in memory and "Sources: " in memory
+    assert not any(m.get("tool_calls") or m["role"] == "tool" for m in follow_up)
+    assert "url_prefix" not in follow_up[0]["content"].split("Evidence retrieved")[0]
+    assert len(store.get(first.conversation_id)["messages"]) == 4
+
+
+def _two_extractive_turns(root) -> str:
+    ws = workspace(root)
+    try:
+        cid = ws.ask("How do I register a blueprint?").conversation_id
+        ws.ask("How do I load configuration from environment variables?", conversation_id=cid)
+        return cid
+    finally:
+        ws.close()
+
+
+def test_compaction_summarises_older_turns_when_the_context_is_small(root):
+    cid = _two_extractive_turns(root)
+    server = OpenAIWireServer([Turn(text=["The user asked about blueprints and configuration."]),
+                               Turn(text=["Use app.testing [1]."])])
+    with server as url:
+        stream, answer, _ = _ask(root, url, "How do I run the tests?", conversation_id=cid, top_k=2,
+                                 overrides={"llm.context_size": 1000})
+    compaction = next(e.data for e in stream if e.type == "compaction")
+    assert compaction["method"] == "summary" and compaction["dropped_turns"] >= 1
+    assert compaction["summary"] == "The user asked about blueprints and configuration."
+    types = [e.type for e in stream]
+    assert types.index("compaction") < types.index("chunk")
+    summary_request, answer_request = server.chat_requests
+    assert "How do I register a blueprint?" in summary_request.body["messages"][-1]["content"]
+    systems = [m for m in answer_request.body["messages"] if m["role"] == "system"]
+    assert len(systems) == 1 and "Earlier conversation summary:\nThe user asked" in systems[0]["content"]
+    assert systems[0]["content"].rstrip().endswith("Answer in English.")
+    assert answer.answer == "Use app.testing [1]."
+
+
+def test_compaction_falls_back_to_dropping_turns_when_summarising_fails(root):
+    cid = _two_extractive_turns(root)
+    server = OpenAIWireServer([Turn(status=500, error="summariser crashed"), Turn(text=["Use app.testing [1]."])])
+    with server as url:
+        stream, answer, _ = _ask(root, url, "How do I run the tests?", conversation_id=cid, top_k=2,
+                                 overrides={"llm.context_size": 1000})
+    compaction = next(e.data for e in stream if e.type == "compaction")
+    assert compaction["method"] == "dropped_oldest" and compaction["dropped_turns"] >= 1
+    assert "summariser crashed" in compaction["warning"]
+    assert answer.error is None and answer.answer == "Use app.testing [1]."
+
+
+def test_user_message_is_kept_when_the_provider_dies_mid_stream(root):
+    server = OpenAIWireServer([Turn(text=["Blue", "prints ", "are"], cut_after=2)])
+    with server as url:
+        stream, answer, store = _ask(root, url)
+    assert stream[0].type == "start" and stream[-1].type == "error"
+    assert "ended unexpectedly" in answer.error or "closed" in answer.error
+    messages = store.get(answer.conversation_id)["messages"]
+    assert [(m["role"], m["content"]) for m in messages] == [("user", QUESTION)]
+
+
+def test_unreachable_provider_is_one_clear_error(root):
+    from wire_servers import free_port
+
+    stream, answer, _ = _ask(root, f"http://127.0.0.1:{free_port()}/v1")
+    assert [e.type for e in stream][-1] == "error"
+    assert "127.0.0.1" in answer.error and "Traceback" not in answer.error
