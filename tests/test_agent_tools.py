@@ -99,3 +99,19 @@ def test_search_grep_and_related_share_evidence_numbers(tools):
 def test_read_pdf_source_refuses_a_text_file(tools):
     result = tools.call("readPdfSource", {"path": "cli.rst", "page": 1})
     assert not result.ok and "not a PDF" in result.content["error"]
+
+
+def test_read_pdf_source_reads_a_page_and_cites_it_with_its_region(tmp_path):
+    from agent_corpus import FLASK_DOCS
+
+    pdf = FLASK_DOCS.parents[2] / "pdfs" / "misc_pypdf_crazyones-pdfa.pdf"
+    (tmp_path / "crazy.pdf").write_bytes(pdf.read_bytes())
+    pdf_ws = workspace(tmp_path)
+    tools = Toolbox(pdf_ws, Evidence())
+    region = {"x": 0, "y": 0, "width": 612, "height": 300}
+    result = tools.call("readPdfSource", {"path": "crazy.pdf", "page": 1, "region": region})
+    assert result.ok, result.content
+    assert result.content["page"] == 1 and result.content["text"]
+    cite = tools.evidence.get(result.content["ref"]).citation
+    assert (cite["kind"], cite["path"], cite["page"], cite["regions"]) == ("pdf", "crazy.pdf", 1, [region])
+    assert "has no page 9" in tools.call("readPdfSource", {"path": "crazy.pdf", "page": 9}).content["error"]
