@@ -1,0 +1,150 @@
+"""The notebook-facing ``Athena``: the workspace facade plus what a kernel user expects.
+
+``Athena("docs/")`` indexes the folder when it has no index yet (a progress bar in a
+notebook), search results show as a table and answers as the inline widget. The
+workspace stays front-end free; everything Jupyter-specific lives here and in
+:mod:`athena_lab.magic`.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+import weakref
+from typing import Any, Callable
+
+from athena_lab.ingest.pipeline import IndexSummary, Progress
+from athena_lab.search.hybrid import SearchResult, citation
+from athena_lab.widget import AnswerWidget, answer_text, citation_label
+from athena_lab.workspace import Athena as Workspace
+
+_LAST: list[weakref.ref] = []  # the most recent Athena made in this process (for %athena)
+
+
+def ipython() -> Any:
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return None
+    return get_ipython()
+
+
+def in_kernel() -> bool:
+    """True inside a Jupyter kernel (rich output), False in a terminal or a script."""
+    shell = ipython()
+    return shell is not None and type(shell).__name__ == "ZMQInteractiveShell"
+
+
+class Athena(Workspace):
+    """A folder of documents and its index, for notebooks and scripts.
+
+    ``auto_index`` builds the index on first use so ``Athena("docs/")`` is ready to search;
+    call :meth:`index` again to pick up edits (unchanged files are skipped).
+    """
+
+    def __init__(self, root: str | os.PathLike[str] = ".", index_dir: str | os.PathLike[str] | None = None,
+                 *, auto_index: bool = True, **kwargs: Any) -> None:
+        super().__init__(root, index_dir, **kwargs)
+        register_formatters(ipython())
+        _LAST[:] = [weakref.ref(self)]
+        if auto_index and not self.has_index():
+            self.index()
+
+    def index(self, progress: Progress | None = None, wait_s: float = 0.0) -> IndexSummary:
+        """Bring the index up to date; in a notebook, with a progress bar per phase."""
+        if progress is not None or ipython() is None:
+            return super().index(progress, wait_s)
+        with ProgressBars() as bars:
+            return super().index(bars, wait_s)
+
+    def ask_widget(self, question: str, **options: Any) -> AnswerWidget:
+        """Ask and return the answer as a widget that streams while the loop runs."""
+        widget = AnswerWidget(self, question=question)
+        for event in self.ask_events(question, **options):
+            widget.apply(event)
+        return widget
+
+
+def last_workspace() -> Athena | None:
+    """The Athena most recently created in this process, if it is still alive."""
+    return _LAST[0]() if _LAST else None
+
+
+class ProgressBars:
+    """A ``Progress`` callback drawing one tqdm.auto bar per indexing phase."""
+
+    def __init__(self) -> None:
+        self._bars: dict[str, Any] = {}
+
+    def __enter__(self) -> "ProgressBars":
+        return self
+
+    def __call__(self, phase: str, done: int, total: int) -> None:
+        from tqdm.auto import tqdm
+
+        bar = self._bars.get(phase)
+        if bar is None:
+            bar = self._bars[phase] = tqdm(total=total, desc=phase, unit="file" if phase == "scan" else "item")
+        if bar.total != total:
+            bar.total = total
+        bar.update(done - bar.n)
+
+    def __exit__(self, *_exc: Any) -> None:
+        for bar in self._bars.values():
+            bar.close()
+
+
+# rich output ---------------------------------------------------------------------
+def search_text(result: SearchResult) -> str:
+    """Search hits for a terminal: rank, score, location, heading, snippet."""
+    lines = [f"{len(result.hits)} hits for {result.query!r}"]
+    if result.degraded:
+        lines.append(f"(degraded: {result.degraded})")
+    for n, hit in enumerate(result.hits, 1):
+        c = citation(hit, result.query)
+        lines.append(f"{n:>2}. {c['score']:.4f}  {citation_label(c)}  {c.get('heading_path') or ''}".rstrip())
+        lines.append(f"      {' '.join((c.get('snippet') or '').split())[:160]}")
+    return "\n".join(lines)
+
+
+def search_html(result: SearchResult) -> str:
+    """Search hits as an escaped HTML table for notebooks."""
+    esc = html.escape
+    rows = []
+    for n, hit in enumerate(result.hits, 1):
+        c = citation(hit, result.query)
+        rows.append(f"<tr><td>{n}</td><td>{c['score']:.4f}</td><td><code>{esc(citation_label(c))}</code></td>"
+                    f"<td>{esc(c.get('heading_path') or '')}</td>"
+                    f"<td style='text-align:left'>{esc((c.get('snippet') or '')[:300])}</td></tr>")
+    note = f"<p><i>degraded: {esc(result.degraded)}</i></p>" if result.degraded else ""
+    head = "<tr><th>#</th><th>score</th><th>source</th><th>heading</th><th>snippet</th></tr>"
+    return (f"<div class='athena-search'><p>{len(result.hits)} hits for <b>{esc(result.query)}</b></p>{note}"
+            f"<table><thead>{head}</thead><tbody>{''.join(rows)}</tbody></table></div>")
+
+
+def answer_plain(answer: Any) -> str:
+    return answer_text(answer.answer or "", answer.citations or [], answer.unsupported or [],
+                       getattr(answer, "error", None) or "")
+
+
+def answer_bundle(answer: Any) -> dict[str, Any]:
+    """An Answer shown as the widget (with text/HTML fallbacks inside the bundle)."""
+    return AnswerWidget.from_answer(answer, last_workspace())._repr_mimebundle_()
+
+
+_FORMATTED: "weakref.WeakSet[Any]" = weakref.WeakSet()
+
+
+def register_formatters(shell: Any) -> None:
+    """Teach IPython to show SearchResult and Answer richly, without touching those classes."""
+    if shell is None or shell in _FORMATTED:
+        return
+    formatters = shell.display_formatter.formatters
+    plain: Callable[..., None] = lambda fn: (lambda obj, p, cycle: p.text(fn(obj)))  # noqa: E731
+    formatters["text/plain"].for_type(SearchResult, plain(search_text))
+    formatters["text/html"].for_type(SearchResult, search_html)
+    formatters["text/plain"].for_type_by_name("athena_lab.agent.loop", "Answer", plain(answer_plain))
+    if type(shell).__name__ == "ZMQInteractiveShell":
+        shell.display_formatter.mimebundle_formatter.for_type_by_name(
+            "athena_lab.agent.loop", "Answer", answer_bundle)
+    _FORMATTED.add(shell)

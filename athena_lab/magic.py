@@ -1,0 +1,198 @@
+"""``%athena QUESTION`` and ``%%athena``: ask the indexed folder from any cell.
+
+The answer streams into the output area as the inline widget (with text fallbacks in
+the same display, updated as chunks arrive). Follow-ups in one kernel continue the same
+conversation until ``--new``. Failures — no index, a provider that is down, a bad
+option — are one readable line, never a traceback.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from IPython.core.magic import Magics, line_cell_magic, magics_class
+from IPython.display import display
+
+USAGE = ("usage: %athena [--root DIR] [--path PREFIX] [-k N] [--kind KIND] [--provider NAME] "
+         "[--model NAME] [--new] QUESTION   (or %%athena with the question as the cell body)")
+_VALUE_OPTIONS = {"--root": "root", "--path": "path", "-k": "top_k", "--top-k": "top_k",
+                  "--kind": "kind", "--provider": "provider", "--model": "model"}
+UPDATE_EVERY_S = 0.2  # display updates per second while streaming, not one per token
+
+
+class MagicError(ValueError):
+    """A problem with the magic's own input, shown as one line."""
+
+
+@dataclass
+class Request:
+    question: str = ""
+    root: str | None = None
+    path: str | None = None
+    top_k: int | None = None
+    kind: str | None = None
+    provider: str | None = None
+    model: str | None = None
+    new: bool = False
+    filters: dict[str, str] = field(default_factory=dict)
+
+
+def parse(line: str, cell: str | None = None) -> Request:
+    """Leading options, then the question verbatim (apostrophes and quotes are left alone)."""
+    request = Request()
+    rest = line.strip()
+    while rest.startswith("-"):
+        token, _, rest = rest.partition(" ")
+        token, eq, inline_value = token.partition("=")
+        rest = rest.lstrip()
+        if token == "--new":
+            request.new = True
+            continue
+        if token in ("-h", "--help"):
+            raise MagicError(USAGE)
+        if token not in _VALUE_OPTIONS:
+            raise MagicError(f"unknown option {token}; {USAGE}")
+        if eq:
+            value = inline_value
+        else:
+            value, _, rest = rest.partition(" ")
+            rest = rest.lstrip()
+        if not value:
+            raise MagicError(f"{token} needs a value")
+        setattr(request, _VALUE_OPTIONS[token], value)
+    request.question = (cell if cell is not None and cell.strip() else rest).strip()
+    if request.top_k is not None:
+        try:
+            request.top_k = int(request.top_k)
+        except ValueError:
+            raise MagicError(f"-k/--top-k needs a whole number, not {request.top_k!r}") from None
+    request.filters = {k: v for k, v in (("path_prefix", request.path), ("kind", request.kind)) if v}
+    return request
+
+
+@magics_class
+class AthenaMagics(Magics):
+    """Holds the kernel's workspace and conversation between cells."""
+
+    def __init__(self, shell: Any) -> None:
+        super().__init__(shell)
+        self.workspace: Any = None
+        self.conversation_id: str | None = None
+
+    @line_cell_magic
+    def athena(self, line: str, cell: str | None = None) -> None:
+        try:
+            request = parse(line, cell)
+            if request.new:
+                self.conversation_id = None
+            if not request.question:
+                if request.new:
+                    print("athena: new conversation")
+                    return
+                raise MagicError(USAGE)
+            self._ask(request)
+        except Exception as exc:  # one readable line in the output area, never a traceback
+            print(f"athena: {one_line(exc)}", file=sys.stderr)
+
+    def _workspace_for(self, request: Request) -> Any:
+        from athena_lab.api import Athena, last_workspace
+
+        if request.root:
+            if self.workspace is None or str(self.workspace.root) != os.path.realpath(request.root):
+                self.workspace = Athena(request.root, auto_index=False)
+                self.conversation_id = None
+        elif self.workspace is None:
+            self.workspace = last_workspace() or Athena(os.environ.get("ATHENA_PATH", "."), auto_index=False)
+        if not self.workspace.has_index():
+            raise MagicError(f"no index for {self.workspace.root}: run Athena({str(self.workspace.root)!r}) "
+                             f"or `athena index {self.workspace.root}` first")
+        return self.workspace
+
+    def _ask(self, request: Request) -> None:
+        from athena_lab.api import in_kernel
+
+        workspace = self._workspace_for(request)
+        options: dict[str, Any] = {"conversation_id": self.conversation_id}
+        if request.filters:
+            options["filters"] = request.filters
+        for name in ("provider", "model", "top_k"):
+            if getattr(request, name) is not None:
+                options[name] = getattr(request, name)
+        events = workspace.ask_events(request.question, **options)
+        if in_kernel():
+            self._stream_widget(workspace, request.question, events)
+        else:
+            self._stream_text(events)
+
+    def _remember(self, event: Any) -> None:
+        if event.type == "start" and event.data.get("conversation_id"):
+            self.conversation_id = event.data["conversation_id"]
+
+    def _stream_widget(self, workspace: Any, question: str, events: Any) -> None:
+        from athena_lab.widget import AnswerWidget
+
+        widget = AnswerWidget(workspace, question=question)
+        handle = display(widget._repr_mimebundle_(), raw=True, display_id=True)
+        last = time.monotonic()
+        for event in events:
+            self._remember(event)
+            widget.apply(event)
+            if event.type == "chunk" and time.monotonic() - last >= UPDATE_EVERY_S:
+                handle.update(widget._repr_mimebundle_(), raw=True)
+                last = time.monotonic()
+        handle.update(widget._repr_mimebundle_(), raw=True)
+        if widget.error:
+            print(f"athena: {widget.error}", file=sys.stderr)
+
+    def _stream_text(self, events: Any) -> None:
+        from athena_lab.widget import answer_text
+
+        citations: list[dict[str, Any]] = []
+        for event in events:
+            self._remember(event)
+            if event.type == "chunk":
+                print(event.data.get("content", ""), end="", flush=True)
+            elif event.type == "citations":
+                citations = event.data.get("citations") or []
+            elif event.type == "done":
+                print("\n\n" + answer_text("", citations, event.data.get("unsupported") or []))
+            elif event.type == "error":
+                print(f"\nathena: {event.data.get('message')}", file=sys.stderr)
+
+
+def one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text if isinstance(exc, (MagicError, OSError, ValueError)) else f"{type(exc).__name__}: {text}"
+
+
+_LINE_MAGIC = re.compile(r"^(\s*)%athena(?:[ \t]+(.*?))?\s*$")
+
+
+def keep_question_marks(lines: list[str]) -> list[str]:
+    """Turn ``%athena …?`` lines into the magic call before IPython reads ``?`` as help.
+
+    IPython rewrites any line ending in ``?`` into an introspection request (``%athena
+    what is x?`` would silently show help for ``x``), and questions end in ``?``.
+    """
+    out = []
+    for line in lines:
+        match = _LINE_MAGIC.match(line)
+        if match and line.rstrip().endswith("?"):
+            line = f"{match.group(1)}get_ipython().run_line_magic('athena', {match.group(2) or ''!r})\n"
+        out.append(line)
+    return out
+
+
+def load(shell: Any) -> None:
+    """Register the magic, its ``?``-safe input handling and the rich displays in ``shell``."""
+    from athena_lab.api import register_formatters
+
+    shell.register_magics(AthenaMagics)
+    if keep_question_marks not in shell.input_transformers_cleanup:
+        shell.input_transformers_cleanup.append(keep_question_marks)
+    register_formatters(shell)

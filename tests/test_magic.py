@@ -1,0 +1,129 @@
+"""%athena / %%athena in a real kernel on the indexed demo folder, offline (extractive)."""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+
+import pytest
+
+from athena_lab.magic import MagicError, parse
+from kernel_notebooks import WIDGET_VIEW, answer_widget_state, copy_demo, execute, notebook, outputs_of, stream_text
+
+
+def _closed_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def session_nb(tmp_path_factory: pytest.TempPathFactory):
+    """One kernel session exercising the magic cell by cell (kernels are slow to start)."""
+    demo = copy_demo(tmp_path_factory, tmp_path_factory.mktemp("magic") / "demo")
+    port = _closed_port()
+    nb = notebook(
+        "%load_ext athena_lab",
+        f"%athena --root {demo} How do I declare a path parameter with a type?",
+        "%athena and what about query parameters?",
+        "%athena --new What does abort do in Flask?",
+        "%%athena --path flask/ -k 3\nHow do I register an error handler?",
+        "%athena --bogus what",
+        f"import os; os.environ['ATHENA_LLM__BASE_URL'] = 'http://127.0.0.1:{port}/v1'",
+        f"%athena --root {demo} --provider openai --model tiny what's a background task?",
+        f"%athena --root {demo.parent} anything",
+    )
+    return execute(nb, demo.parent)
+
+
+def test_magic_streams_an_answer_widget_with_citations(session_nb) -> None:
+    cell = session_nb.cells[1]
+    state = answer_widget_state(session_nb, cell)
+    assert state["question"] == "How do I declare a path parameter with a type?"
+    assert state["streaming"] is False and state["mode"] == "extractive"
+    assert "[1]" in state["answer"] and state["citations"]
+    first = state["citations"][0]
+    assert first["path"].startswith("fastapi/") and first["preview"], "chips carry the source lines"
+    assert first["preview_start"] <= first["start_line"]
+    text = cell.outputs[-1]["data"]["text/plain"]
+    assert "Sources:" in text and first["path"] in text, "terminals and static viewers get the text fallback"
+
+
+def test_follow_up_in_the_same_kernel_continues_the_conversation(session_nb) -> None:
+    first = answer_widget_state(session_nb, session_nb.cells[1])
+    follow = answer_widget_state(session_nb, session_nb.cells[2])
+    assert follow["conversation_id"] == first["conversation_id"]
+    assert "query" in follow["answer"].lower()
+
+
+def test_new_starts_a_fresh_conversation(session_nb) -> None:
+    first = answer_widget_state(session_nb, session_nb.cells[1])
+    fresh = answer_widget_state(session_nb, session_nb.cells[3])
+    assert fresh["conversation_id"] and fresh["conversation_id"] != first["conversation_id"]
+
+
+def test_cell_magic_takes_the_body_as_question_and_filters_by_path_and_top_k(session_nb) -> None:
+    state = answer_widget_state(session_nb, session_nb.cells[4])
+    assert state["question"] == "How do I register an error handler?"
+    assert state["citations"] and len(state["citations"]) <= 3
+    assert all(c["path"].startswith("flask/") for c in state["citations"])
+
+
+def test_unknown_option_is_one_line_with_usage(session_nb) -> None:
+    cell = session_nb.cells[5]
+    err = stream_text(cell, "stderr").strip()
+    assert err.startswith("athena: unknown option --bogus") and "\n" not in err
+    assert not outputs_of(cell, "error")
+
+
+def test_provider_down_is_one_clear_line(session_nb) -> None:
+    cell = session_nb.cells[7]
+    err = stream_text(cell, "stderr").strip()
+    assert err.startswith("athena: ") and "\n" not in err, err
+    assert "127.0.0.1" in err or "connect" in err.lower(), err
+    assert not outputs_of(cell, "error")
+
+
+def test_folder_without_index_is_one_clear_line(session_nb) -> None:
+    cell = session_nb.cells[8]
+    err = stream_text(cell, "stderr").strip()
+    assert err.startswith("athena: no index for") and "\n" not in err, err
+    assert not any(WIDGET_VIEW in o.get("data", {}) for o in outputs_of(cell))
+
+
+def test_question_keeps_apostrophes_and_quotes_verbatim() -> None:
+    request = parse("--kind markdown -k 4 what's the \"body\" of a request?")
+    assert request.question == "what's the \"body\" of a request?"
+    assert request.top_k == 4 and request.filters == {"kind": "markdown"}
+
+
+def test_options_accept_equals_form_and_new_flag() -> None:
+    request = parse("--new --path=fastapi/ --provider ollama --model qwen question")
+    assert request.new and request.filters == {"path_prefix": "fastapi/"}
+    assert (request.provider, request.model, request.question) == ("ollama", "qwen", "question")
+
+
+def test_non_numeric_top_k_is_refused() -> None:
+    with pytest.raises(MagicError, match="whole number"):
+        parse("-k many question")
+
+
+def test_cell_body_wins_over_line_text() -> None:
+    assert parse("--path docs/", "  the body question \n").question == "the body question"
+
+
+def test_demo_folder_is_small() -> None:
+    size = sum(p.stat().st_size for p in (Path(__file__).parents[1] / "demo").rglob("*") if p.is_file()
+               and ".athena" not in p.parts)
+    assert size < 300_000
+
+
+def test_question_mark_at_the_end_is_part_of_the_question_not_a_help_request() -> None:
+    from IPython.core.inputtransformer2 import TransformerManager
+
+    from athena_lab.magic import keep_question_marks
+
+    manager = TransformerManager()
+    manager.cleanup_transforms.append(keep_question_marks)
+    code = manager.transform_cell("%athena what's a path parameter?\n")
+    assert code == "get_ipython().run_line_magic('athena', \"what's a path parameter?\")\n"
