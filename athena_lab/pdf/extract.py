@@ -94,7 +94,7 @@ def page_chars(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage) -> list[Char 
         y_a, y_b = d * left + e * bottom + f, d * right + e * top + f
         x0, x1 = (x_a, x_b) if x_a <= x_b else (x_b, x_a)
         y0, y1 = (y_a, y_b) if y_a <= y_b else (y_b, y_a)
-        if y1 - y0 > 1.3 * (x1 - x0) and _turned(get_angle(raw, i), upright):
+        if _turned(get_angle(raw, i), upright):
             continue  # rotated margin text (arXiv stamps, side labels) is not body text
         if ch in HYPHEN_MARKS:
             text = "\u00ad" if ch == "\u00ad" else "-"  # soft kept distinct for hyphen repair

@@ -167,19 +167,25 @@ def _split_at_gutters(frag: Fragment, columns: list[tuple[float, float]]) -> lis
 
 
 class _Row:
-    """Fragments sharing a baseline band; the band grows as fragments join."""
+    """Fragments sharing a baseline band.
+
+    The band is that of the row's longest fragment: growing it with every joiner would
+    let a tall symbol (√, ∑) or a subscript bridge two lines into one.
+    """
 
     def __init__(self, frag: Fragment) -> None:
         self.frags = [frag]
-        self.y0, self.y1 = frag.y0, frag.y1
+        self.main = frag
 
     def takes(self, frag: Fragment) -> bool:
-        overlap = min(self.y1, frag.y1) - max(self.y0, frag.y0)
-        return overlap >= 0.5 * min(self.y1 - self.y0, frag.y1 - frag.y0)
+        main = self.main
+        overlap = min(main.y1, frag.y1) - max(main.y0, frag.y0)
+        return overlap >= 0.5 * min(main.y1 - main.y0, frag.y1 - frag.y0)
 
     def add(self, frag: Fragment) -> None:
         self.frags.append(frag)
-        self.y0, self.y1 = min(self.y0, frag.y0), max(self.y1, frag.y1)
+        if len(frag.chars) > len(self.main.chars):
+            self.main = frag
 
 
 def _make_line(row: list[Fragment], column: int) -> Line:

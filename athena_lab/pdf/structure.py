@@ -20,7 +20,7 @@ from .pages import PageText, garbled_reason
 
 _PAGE_NUMBER = re.compile(r"^\W*(page\s*)?(\d{1,4}|[ivxlcdm]{1,6})(\s*(of|/)\s*\d{1,4})?\W*$", re.I)
 _NUMBERED = re.compile(r"^((\d{1,2})(\.\d{1,2})*|[IVX]{1,4}|[A-H])\.?\s+\S")
-_CAPTION = re.compile(r"^(Table|Figure|Fig\.|Tab\.|Listing|Algorithm)\s*[A-Z]?\d+", re.I)
+_CAPTION = re.compile(r"^(Table|Figure|Fig\.|Tab\.|Listing|Algorithm)\s*[A-Z]?\d+(\.\d+)?\s*[.:|]", re.I)
 _MARGIN = 0.12  # share of page height at top and bottom where furniture lives
 
 
@@ -78,7 +78,8 @@ def heading_sizes(pages: list[PageText], body: float) -> list[float]:
 
 
 def _short(line: Line) -> bool:
-    return len(line.text) <= 100 and len(line.text.split()) <= 14 and any(c.isalpha() for c in line.text)
+    return (len(line.text) <= 100 and len(line.text.split()) <= 14
+            and sum(c.isalpha() for c in line.text) >= 3)
 
 
 def heading_level(line: Line, body: float, sizes: list[float]) -> int | None:
@@ -88,11 +89,13 @@ def heading_level(line: Line, body: float, sizes: list[float]) -> int | None:
     size; a bold line at body size is a low-level heading.
     """
     text = line.text.strip()
-    if not _short(line) or text[-1] in ".,;" or _CAPTION.match(text) or len(line.cells) > 1:
+    if not _short(line) or text[-1] in ".,;" or _CAPTION.match(text):
         return None
     numbered = _NUMBERED.match(text)
-    if numbered and (line.bold or line.size > body + 0.5):
+    if numbered and len(line.cells) <= 2 and (line.bold or line.size > body + 0.5):
         return numbered.group(1).count(".") + 1
+    if len(line.cells) > 1:
+        return None
     size = round(line.size * 2) / 2
     if size in sizes:
         return sizes.index(size) + 1
@@ -108,6 +111,7 @@ def page_blocks(page: PageText, hidden: set[tuple[int, int]], body: float,
     tables = _table_lines(visible)
     runs: list[_Run | Heading] = []
     prev: Line | None = None
+    prev_number = 0
     for number, line in visible:
         level = heading_level(line, body, sizes) if number not in tables else None
         if level is not None and page.source == "text":
@@ -119,10 +123,11 @@ def page_blocks(page: PageText, hidden: set[tuple[int, int]], body: float,
         else:
             kind = "table" if number in tables else "caption" if _CAPTION.match(line.text) else "paragraph"
             last = runs[-1] if runs else None
-            if (not isinstance(last, _Run) or prev is None or _starts_block(prev, line, kind, last.kind)):
-                runs.append(_Run(kind))
+            if (not isinstance(last, _Run) or prev is None or number != prev_number + 1
+                    or _starts_block(prev, line, kind, last.kind)):
+                runs.append(_Run(kind))  # a hidden line in between also ends the block
             runs[-1].lines.append((number, line))
-        prev = line
+        prev, prev_number = line, number
     return [r if isinstance(r, Heading) else _block(page, r) for r in _attach_captions(runs)]
 
 
