@@ -54,8 +54,8 @@ def doc_kind_for(name: str) -> str:
 
 def discover(root: Path, settings: IndexSettings, index_dir: Path | None = None) -> Discovery:
     """Walk ``root`` and return the files to index, sorted by path."""
-    include = pathspec.PathSpec.from_lines("gitwildmatch", settings.include + settings.extra_include)
-    exclude = pathspec.PathSpec.from_lines("gitwildmatch", settings.exclude + settings.extra_exclude)
+    include = pathspec.PathSpec.from_lines("gitignore", settings.include + settings.extra_include)
+    exclude = pathspec.PathSpec.from_lines("gitignore", settings.exclude + settings.extra_exclude)
     max_bytes = int(settings.max_file_mb * 1024 * 1024)
     result = Discovery()
     root = root.resolve()
