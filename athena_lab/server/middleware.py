@@ -83,10 +83,15 @@ class StandaloneHandler(RequestHandler):
         return "local"
 
     def data_received(self, chunk: bytes) -> None:
+        if self._finished:  # already refused: drop the rest
+            return
         # Bodies are small (the limit is KBs), so plain concatenation is fine.
         self.request.body = self.request.body + chunk
         if len(self.request.body) > self.guard.max_body_bytes:
-            self._refuse_body(len(self.request.body))
+            try:
+                self._refuse_body(len(self.request.body))
+            except Exception as refused:  # answer now; tornado closes the connection after it
+                self.send_error(413, exc_info=(type(refused), refused, None))
 
     def _refuse_body(self, size: int) -> None:
         # The rest of the upload is not read: close after answering.

@@ -1,0 +1,170 @@
+"""Real `athena serve` and `jupyter server` processes on 127.0.0.1 for the HTTP API tests.
+
+    with AthenaServer(root, "--token", "t", env=fast_env()) as server:
+        httpx.get(server.url + "/health")       # server.url ends in /athena
+
+Each server is a subprocess started the way a user starts it; it binds a free port
+(athena: --port 0, read back from its first line) and is stopped with SIGTERM.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any, Iterator
+
+import httpx
+
+from conftest import CORPORA, copy_flask_subset
+
+PDF_NAME = "misc_pypdf_crazyones-pdfa.pdf"
+
+
+def clean_env(**settings: str) -> dict[str, str]:
+    """The test process's environment without any ATHENA_* setting, plus ``settings``."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ATHENA_")}
+    env.update(settings)
+    return env
+
+
+def fast_env(**settings: str) -> dict[str, str]:
+    """Lexical search only: vectors do not matter to most API tests and cost seconds."""
+    return clean_env(ATHENA_EMBEDDING__PROVIDER="none", **settings)
+
+
+def make_corpus(dest: Path) -> Path:
+    """Ten Flask doc pages and one small text PDF."""
+    copy_flask_subset(dest)
+    (dest / "papers").mkdir(exist_ok=True)
+    shutil.copy(CORPORA / "pdfs" / PDF_NAME, dest / "papers" / PDF_NAME)
+    return dest
+
+
+def run_cli(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "athena_lab.cli", *args], env=env,
+                          capture_output=True, text=True, timeout=300, check=True)
+
+
+def _pump_lines(stream: Any, lines: queue.Queue) -> None:
+    for line in stream:
+        lines.put(line)
+
+
+class AthenaServer:
+    def __init__(self, root: Path, *args: str, env: dict[str, str] | None = None) -> None:
+        self.cmd = [sys.executable, "-m", "athena_lab.cli", "serve", "--path", str(root), "--port", "0", *args]
+        self.env = env if env is not None else fast_env()
+        self.url = ""
+        self.proc: subprocess.Popen | None = None
+        self.stdout: queue.Queue[str] = queue.Queue()
+
+    def __enter__(self) -> AthenaServer:
+        self.proc = subprocess.Popen(self.cmd, env=self.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                     text=True)
+        threading.Thread(target=_pump_lines, args=(self.proc.stdout, self.stdout), daemon=True).start()
+        try:
+            first = self.stdout.get(timeout=60)
+        except queue.Empty:
+            self.__exit__()
+            raise RuntimeError("athena serve printed nothing within 60 s") from None
+        if "serving" not in first:
+            self.__exit__()
+            raise RuntimeError(f"athena serve did not start: {first}{self.proc.stderr.read()}")
+        self.url = first.split(" at ", 1)[1].split("/athena/", 1)[0] + "/athena"
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.proc is None:
+            return
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+    @property
+    def pid(self) -> int:
+        assert self.proc is not None
+        return self.proc.pid
+
+
+def sse_events(response: httpx.Response) -> Iterator[tuple[str, dict[str, Any]]]:
+    """(type, data) for each `event:`/`data:` pair of a text/event-stream response."""
+    event_type = "message"
+    for line in response.iter_lines():
+        if line.startswith("event: "):
+            event_type = line[len("event: "):]
+        elif line.startswith("data: "):
+            yield event_type, json.loads(line[len("data: "):])
+            event_type = "message"
+
+
+def chat_body(question: str, **extra: Any) -> dict[str, Any]:
+    return {"messages": [{"role": "user", "content": question}], **extra}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class JupyterServer:
+    """`jupyter server` with a token, root_dir ``root``; url is its base URL (no trailing /)."""
+
+    def __init__(self, root: Path, token: str, env: dict[str, str]) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.token = token
+        self.cmd = [sys.executable, "-m", "jupyter_server", "--ServerApp.ip=127.0.0.1",
+                    f"--ServerApp.port={self.port}", f"--IdentityProvider.token={token}", "--allow-root",
+                    f"--ServerApp.root_dir={root}", "--no-browser", "--ServerApp.port_retries=0"]
+        self.env = env
+        self.proc: subprocess.Popen | None = None
+
+    def __enter__(self) -> JupyterServer:
+        self.proc = subprocess.Popen(self.cmd, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                     text=True)
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"jupyter server exited: {self.proc.stderr.read()}")
+            try:
+                if httpx.get(f"{self.url}/api", timeout=2).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.3)
+        self.__exit__()
+        raise RuntimeError("jupyter server did not answer within 90 s")
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.proc is None:
+            return
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+_INDEXED: dict[str, Path] = {}
+
+
+def indexed_corpus(tmp_path_factory: Any) -> Path:
+    """The test corpus indexed (lexical only) once per session; tests must not change it."""
+    if "root" not in _INDEXED:
+        root = make_corpus(tmp_path_factory.mktemp("http-corpus"))
+        run_cli("index", str(root), env=fast_env())
+        _INDEXED["root"] = root
+    return _INDEXED["root"]
