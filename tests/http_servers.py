@@ -53,6 +53,18 @@ def run_cli(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=300, check=True)
 
 
+def stop(proc: subprocess.Popen | None) -> None:
+    """SIGTERM (a clean shutdown), then SIGKILL if it hangs."""
+    if proc is None:
+        return
+    proc.terminate()
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
 def _pump_lines(stream: Any, lines: queue.Queue) -> None:
     for line in stream:
         lines.put(line)
@@ -82,14 +94,7 @@ class AthenaServer:
         return self
 
     def __exit__(self, *exc: Any) -> None:
-        if self.proc is None:
-            return
-        self.proc.terminate()
-        try:
-            self.proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+        stop(self.proc)
 
     @property
     def pid(self) -> int:
@@ -148,14 +153,7 @@ class JupyterServer:
         raise RuntimeError("jupyter server did not answer within 90 s")
 
     def __exit__(self, *exc: Any) -> None:
-        if self.proc is None:
-            return
-        self.proc.terminate()
-        try:
-            self.proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+        stop(self.proc)
 
 
 _INDEXED: dict[str, Path] = {}

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import socket
+import subprocess
 
 import httpx
 import pytest
 
-from http_servers import AthenaServer, chat_body, fast_env, indexed_corpus
+from http_servers import AthenaServer, chat_body, fast_env, indexed_corpus, run_cli
 
 TOKEN = "s3cret-token"
 ALLOWED = "http://allowed.example"
@@ -74,9 +75,6 @@ def test_rate_limit_answers_429_with_retry_after(tmp_path_factory):
 
 
 def test_serving_beyond_loopback_without_a_token_is_refused(tmp_path_factory):
-    from http_servers import run_cli
-    import subprocess
-
     with pytest.raises(subprocess.CalledProcessError) as failed:
         run_cli("serve", "--path", str(indexed_corpus(tmp_path_factory)), "--host", "0.0.0.0",
                 "--port", "0", env=fast_env())
@@ -84,9 +82,6 @@ def test_serving_beyond_loopback_without_a_token_is_refused(tmp_path_factory):
 
 
 def test_a_port_in_use_is_a_clear_error(tmp_path_factory):
-    from http_servers import run_cli
-    import subprocess
-
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
