@@ -1,0 +1,83 @@
+"""Helpers every benchmark shares: load average, peak memory, percentiles, result files.
+
+Benchmarks here run on a shared 2-core machine, so every figure is printed with the load
+average it was measured under; a timing without its load says little.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import os
+import platform
+import resource
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+CORPORA = Path(os.environ.get("ATHENA_CORPORA", REPO.parent / "shared" / "corpora"))
+if str(REPO) not in sys.path:  # run as `python bench/x.py` from a checkout
+    sys.path.insert(0, str(REPO))
+
+
+def embedding_jobs(catalog: Any) -> dict[str, str]:
+    """text hash → the exact string the pipeline embeds: heading (or file title), blank line, text."""
+    titles = {p: s.title or "" for p, s in catalog.sources().items()}
+    out: dict[str, str] = {}
+    for digest, text, heading, path in catalog.conn.execute(
+            "SELECT text_hash, text, heading, path FROM chunks ORDER BY path, ordinal"):
+        head = heading or titles.get(path, "")
+        out.setdefault(digest, f"{head}\n\n{text}" if head else text)
+    return out
+
+
+def load_average() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"{one:.2f} {five:.2f} {fifteen:.2f}"
+
+
+def peak_rss_mb() -> float:
+    """Peak resident memory of this process (Linux reports KiB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    if len(values) == 1:
+        return values[0]
+    return statistics.quantiles(values, n=100, method="inclusive")[int(q) - 1]
+
+
+def work_dir(given: str | None, name: str) -> Path:
+    """The folder for generated corpora and indexes: never inside the shared corpora."""
+    path = Path(given) if given else Path(tempfile.gettempdir()) / f"athena-bench-{name}"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def context() -> dict[str, Any]:
+    return {"date": _dt.datetime.now().isoformat(timespec="seconds"), "load_average": load_average(),
+            "cpus": os.cpu_count(), "python": platform.python_version()}
+
+
+def emit(result: dict[str, Any], out: str | None) -> None:
+    """Print the result as JSON and, if asked, write it to a file too."""
+    text = json.dumps(result, indent=2)
+    print(text)
+    if out:
+        Path(out).write_text(text + "\n", encoding="utf-8")
+
+
+def parse_sets(pairs: list[str]) -> dict[str, str]:
+    """``--set search.rrf_k=30`` flags → config overrides."""
+    out = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or "." not in key:
+            raise SystemExit(f"--set {pair!r}: expected SECTION.KEY=VALUE, e.g. search.rrf_k=30")
+        out[key.strip()] = value.strip()
+    return out
