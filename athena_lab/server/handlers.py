@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import re
 from typing import Any, Callable
 
@@ -164,7 +165,9 @@ class InfoRoute(AthenaRoute):
         return {"version": __version__, "root": str(ws.root), "index_dir": str(ws.index_dir),
                 "lab_path_prefix": self.state.lab_path_prefix(), "provider": llm.provider,
                 "model": llm.model or None, "mode": mode,
-                "embedding": ws.config.settings.embedding.provider, "index": index}
+                "embedding": ws.config.settings.embedding.provider, "index": index,
+                # `athena lab` asks the sidebar to open itself on start.
+                "open_chat": os.environ.get("ATHENA_OPEN_CHAT") == "1"}
 
 
 class StatusRoute(AthenaRoute):
