@@ -75,9 +75,9 @@ class AnswerWidget(anywidget.AnyWidget):
 
     def _on_message(self, _widget: Any, content: dict[str, Any], _buffers: list[bytes]) -> None:
         if content.get("type") == "preview":
-            self.send({"type": "preview", "id": content.get("id"), **self._page_preview(content.get("id"))})
+            self.send({"type": "preview", "id": content.get("id"), **self.page_preview(content.get("id"))})
 
-    def _page_preview(self, citation_id: Any) -> dict[str, str]:
+    def page_preview(self, citation_id: Any) -> dict[str, str]:
         """A rendered PDF page with the cited regions marked, base64 PNG."""
         citation = next((c for c in self.citations if c.get("id") == citation_id), None)
         if citation is None or citation.get("kind") != "pdf":
