@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ctypes
 import math
+import statistics
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass
@@ -36,7 +37,7 @@ class Char:
 class Fragment:
     """A run of characters on one baseline with no wide gap inside it."""
 
-    __slots__ = ("chars", "x0", "y0", "x1", "y1")
+    __slots__ = ("chars", "x0", "y0", "x1", "y1", "core")
 
     def __init__(self, chars: list[Char]) -> None:
         self.chars = chars
@@ -45,6 +46,9 @@ class Fragment:
         self.y0 = min((c.y0 for c in printed), default=0.0)
         self.x1 = max((c.x1 for c in printed), default=0.0)
         self.y1 = max((c.y1 for c in printed), default=0.0)
+        #: the band most characters occupy: one tall √ or ∑ must not make the line tall
+        self.core = (statistics.median(c.y0 for c in printed), statistics.median(c.y1 for c in printed)) \
+            if printed else (0.0, 0.0)
 
     @property
     def text(self) -> str:

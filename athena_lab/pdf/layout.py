@@ -133,7 +133,7 @@ def reading_order(frags: list[Fragment]) -> list[Line]:
     if len(columns) > 1:
         frags = [piece for frag in frags for piece in _split_at_gutters(frag, columns)]
     grouped: dict[int, list[_Row]] = {}
-    for frag in sorted(frags, key=lambda f: (f.y0 + f.y1) / 2):
+    for frag in sorted(frags, key=lambda f: f.core[0] + f.core[1]):
         rows = grouped.setdefault(column_of(frag, columns) if len(columns) > 1 else 0, [])
         row = next((r for r in reversed(rows[-3:]) if r.takes(frag)), None)
         if row is None:
@@ -178,9 +178,8 @@ class _Row:
         self.main = frag
 
     def takes(self, frag: Fragment) -> bool:
-        main = self.main
-        overlap = min(main.y1, frag.y1) - max(main.y0, frag.y0)
-        return overlap >= 0.5 * min(main.y1 - main.y0, frag.y1 - frag.y0)
+        (a0, a1), (b0, b1) = self.main.core, frag.core
+        return min(a1, b1) - max(a0, b0) >= 0.5 * min(a1 - a0, b1 - b0)
 
     def add(self, frag: Fragment) -> None:
         self.frags.append(frag)

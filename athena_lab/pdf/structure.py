@@ -49,16 +49,20 @@ def hidden_lines(pages: list[PageText]) -> set[tuple[int, int]]:
     if len([p for p in pages if p.lines]) < 2:
         return set()
     margin: dict[tuple[int, int], str] = {}
+    texts: dict[tuple[int, int], str] = {}
     for page in pages:
         for number, line in enumerate(page.lines, start=1):
             if line.bbox[1] < _MARGIN * page.height or line.bbox[3] > (1 - _MARGIN) * page.height:
-                margin[(page.number, number)] = re.sub(r"\d+", "#", line.text.lower()).strip()
+                texts[(page.number, number)] = line.text
+                # digits and punctuation ignored: running heads carry the page number
+                # first on even pages and last on odd ones
+                margin[(page.number, number)] = re.sub(r"[\W\d_]+", " ", line.text.lower()).strip() or "#"
     pages_with: dict[str, set[int]] = {}
     for (page_number, _), key in margin.items():
         pages_with.setdefault(key, set()).add(page_number)
     needed = max(2, round(len(pages) / 3))
     return {where for where, key in margin.items()
-            if len(pages_with[key]) >= needed or _PAGE_NUMBER.match(key.replace("#", "1"))}
+            if len(pages_with[key]) >= needed or _PAGE_NUMBER.match(texts[where])}
 
 
 def body_size(pages: list[PageText]) -> float:
