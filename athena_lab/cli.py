@@ -261,6 +261,11 @@ def main(argv: list[str] | None = None) -> int:
     except USER_ERRORS as exc:
         print(f"athena: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # output piped into `head` and closed early
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except KeyboardInterrupt:
         print("athena: interrupted; the previous index still answers, run the command again to finish",
               file=sys.stderr)
