@@ -26,7 +26,11 @@ from athena_lab.search.hybrid import HybridSearcher, SearchResult, check_kind, c
 
 
 class PathError(ValueError):
-    """A path that is outside the indexed folder or does not exist there."""
+    """A path that is outside the indexed folder or cannot be read there."""
+
+
+class MissingPathError(PathError):
+    """A file or chunk that does not exist (HTTP 404, not 400)."""
 
 
 @dataclass
@@ -130,7 +134,7 @@ class Athena:
         if full != self.root and self.root not in full.parents:
             raise PathError(f"{path}: resolves outside the indexed folder (symlink?); refused")
         if not full.is_file():
-            raise PathError(f"{path}: no such file in the indexed folder")
+            raise MissingPathError(f"{path}: no such file in the indexed folder")
         return full
 
     def read_source(self, path: str, start_line: int = 1, end_line: int | None = None,
@@ -150,6 +154,37 @@ class Athena:
         return {"path": path, "start_line": start, "end_line": end, "total_lines": total,
                 "lines": lines[start - 1:end]}
 
+    def read_pdf_source(self, path: str, page: int, region: dict[str, float] | None = None) -> dict[str, Any]:
+        """Text and line rectangles of one PDF page, plus the ids of the chunks cited on it."""
+        from athena_lab.pdf.document import password_for
+        from athena_lab.pdf.source import read_pdf_source
+
+        full = self.resolve(path)
+        if full.suffix.lower() != ".pdf":
+            raise PathError(f"{path} is not a PDF; read it by lines (readSourceRange)")
+        data = read_pdf_source(full, page, region, password_for(path, self.config.settings.pdf.passwords))
+        if self.has_index():
+            data["chunk_ids"] = [c.chunk_id for c in self.store.catalog.chunks_for_path(path)
+                                 if page in c.locator.get("pages", [c.page])]
+        return data
+
+    def pdf_page_png(self, path: str, page: int, chunk_id: str | None = None) -> Path:
+        """Page ``page`` rendered to PNG with the regions of ``chunk_id`` highlighted (cached)."""
+        from athena_lab.pdf.document import password_for
+        from athena_lab.pdf.preview import render_page_preview
+
+        full = self.resolve(path)
+        if full.suffix.lower() != ".pdf":
+            raise PathError(f"{path} is not a PDF; read it by lines (/athena/source)")
+        regions: list[dict] = []
+        if chunk_id:
+            chunk = self.chunk(chunk_id)
+            if chunk is None or chunk.path != path:
+                raise MissingPathError(f"no chunk {chunk_id!r} in {path}")
+            regions = [r for r in chunk.locator.get("regions", []) if r.get("page", chunk.page) == page]
+        return render_page_preview(full, page, regions, self.store.previews_dir,
+                                   password=password_for(path, self.config.settings.pdf.passwords))
+
     def chunk(self, chunk_id: str) -> ChunkRow | None:
         return self._require_index().catalog.chunks_by_id([chunk_id]).get(chunk_id)
 
@@ -158,7 +193,7 @@ class Athena:
         catalog = self._require_index().catalog
         center = self.chunk(chunk_id)
         if center is None:
-            raise PathError(f"unknown chunk id {chunk_id!r}")
+            raise MissingPathError(f"unknown chunk id {chunk_id!r}")
         rows = catalog.chunks_for_path(center.path)
         i = next(n for n, r in enumerate(rows) if r.chunk_id == chunk_id)
         return rows[max(0, i - max(0, before)): i + max(0, after) + 1]

@@ -189,14 +189,10 @@ class Toolbox:
                                    f"({data['total_lines']} lines in the file)")
 
     def read_pdf_source(self, args: dict[str, Any]) -> ToolResult:
-        from athena_lab.pdf.source import read_pdf_source
-
         path = args["path"]
         if not path.lower().endswith(".pdf"):
             raise ToolInputError(f"{path} is not a PDF; read it with readSourceRange")
-        full = self.ws.resolve(path)
-        password = self.ws.config.settings.pdf.passwords.get(path)
-        page = read_pdf_source(full, args["page"], args.get("region"), password)
+        page = self.ws.read_pdf_source(path, args["page"], args.get("region"))
         regions = [args["region"]] if args.get("region") else []
         ref = self.evidence.add_pdf_page(path, page["page"], page["text"], regions,
                                          page.get("confidence"), page.get("warnings", []))

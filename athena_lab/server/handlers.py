@@ -27,7 +27,7 @@ from athena_lab.index.catalog import CatalogError
 from athena_lab.index.store import IndexBusyError
 from athena_lab.ingest.model import ParseError
 from athena_lab.search.hybrid import SearchError, citation
-from athena_lab.workspace import PathError
+from athena_lab.workspace import MissingPathError, PathError
 
 from . import health, sse
 from .errors import api_error
@@ -53,7 +53,7 @@ def require_index(ws: Any) -> None:
 def _status_for(exc: BaseException) -> int:
     if isinstance(exc, HTTPError):
         return exc.status_code
-    if isinstance(exc, PathError) and str(exc).endswith("no such file in the indexed folder"):
+    if isinstance(exc, MissingPathError):
         return 404
     for kind, status in USER_ERRORS:
         if isinstance(exc, kind):
@@ -224,23 +224,8 @@ class PdfPageRoute(AthenaRoute):
         self.finish(set_content_type="image/png")
 
     def _render(self, path: str, page: int, chunk_id: str | None) -> bytes:
-        from athena_lab.pdf.document import password_for
-        from athena_lab.pdf.preview import render_page_preview
-
-        ws = self.ws
-        require_index(ws)
-        full = ws.resolve(path)
-        if full.suffix.lower() != ".pdf":
-            raise api_error(400, f"{path} is not a PDF; read it with /athena/source")
-        regions: list[dict] = []
-        if chunk_id:
-            chunk = ws.chunk(chunk_id)
-            if chunk is None or chunk.path != path:
-                raise api_error(404, f"no chunk {chunk_id!r} in {path}")
-            regions = [r for r in chunk.locator.get("regions", []) if r.get("page", chunk.page) == page]
-        out = render_page_preview(full, page, regions, ws.store.previews_dir,
-                                  password=password_for(path, ws.config.settings.pdf.passwords))
-        return out.read_bytes()
+        require_index(self.ws)
+        return self.ws.pdf_page_png(path, page, chunk_id).read_bytes()
 
 
 class ReindexRoute(AthenaRoute):
