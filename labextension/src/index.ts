@@ -3,7 +3,6 @@
  * keyboard shortcut and the settings that travel with each question.
  */
 import {
-  ILabShell,
   ILayoutRestorer,
   JupyterFrontEnd,
   JupyterFrontEndPlugin
@@ -81,12 +80,11 @@ const plugin: JupyterFrontEndPlugin<void> = {
   description: 'Sidebar chat that answers from the indexed folder with citations that open the source.',
   autoStart: true,
   requires: [IDocumentManager, IRenderMimeRegistry],
-  optional: [ILabShell, ILayoutRestorer, ICommandPalette, INotebookTracker, ISettingRegistry, IStateDB],
+  optional: [ILayoutRestorer, ICommandPalette, INotebookTracker, ISettingRegistry, IStateDB],
   activate: async (
     app: JupyterFrontEnd,
     docManager: IDocumentManager,
     rendermime: IRenderMimeRegistry,
-    labShell: ILabShell | null,
     restorer: ILayoutRestorer | null,
     palette: ICommandPalette | null,
     notebooks: INotebookTracker | null,
@@ -121,9 +119,8 @@ const plugin: JupyterFrontEndPlugin<void> = {
         console.warn(`athena-lab: settings could not be loaded, using defaults: ${err}`);
       }
     }
-    await app.restored;
-    void panel.start();
-    labShell?.restored.then(() => undefined);
+    // Not awaited: app.restored waits for every plugin, including this one.
+    void app.restored.then(() => panel.start());
   }
 };
 

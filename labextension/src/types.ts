@@ -100,23 +100,31 @@ export interface IIndexInfo {
   index: {
     files: number;
     chunks: number;
-    last_indexed: string | null;
+    last_indexed: number | string | null;
     warnings: number;
   };
 }
 
-export interface IFileStatus {
+/** A file named in the status with the warnings the indexer recorded for it. */
+export interface IFileWarnings {
   path: string;
-  doc_kind: string;
-  chunks: number;
   warnings: string[];
-  indexed_at: string | null;
+}
+
+export interface IFileStatus extends IFileWarnings {
+  doc_kind: string;
+  status?: string;
+  chunks: number;
+  pages?: number | null;
+  indexed_at: number | string | null;
 }
 
 export interface IIndexStatus {
   files: IFileStatus[];
-  pending: unknown[];
-  failed: unknown[];
+  pending: IFileWarnings[];
+  failed: IFileWarnings[];
+  skipped?: IFileWarnings[];
+  last_indexed?: number | string | null;
 }
 
 export interface IReindexJob {

@@ -3,17 +3,28 @@
  * per-file list, and a reindex button that shows the job's progress until it ends.
  */
 import * as api from '../api';
-import { IIndexInfo, IReindexJob } from '../types';
+import { IFileWarnings, IIndexInfo, IReindexJob } from '../types';
 import { button, h } from './dom';
 
 const POLL_MS = 1000;
 
-function formatWhen(iso: string | null): string {
-  if (!iso) {
+/** The server reports epoch seconds; ISO strings are accepted too. */
+function formatWhen(value: number | string | null): string {
+  if (value === null || value === '') {
     return 'never';
   }
-  const when = new Date(iso);
-  return isNaN(when.getTime()) ? iso : when.toLocaleString();
+  const when = typeof value === 'number' ? new Date(value * 1000) : new Date(value);
+  return isNaN(when.getTime()) ? String(value) : when.toLocaleString();
+}
+
+function fileWarnings(item: IFileWarnings, failed = false): HTMLElement {
+  return h(
+    'li',
+    { class: failed ? 'athena-error' : '' },
+    h('code', {}, item.path),
+    failed ? ' (failed)' : '',
+    h('ul', {}, ...(item.warnings ?? []).map(w => h('li', {}, w)))
+  );
 }
 
 function progressText(job: IReindexJob): string {
@@ -108,17 +119,12 @@ export class IndexStatusView {
     this._warnings.replaceChildren(h('p', {}, 'Loading\u2026'));
     try {
       const status = await api.getStatus();
-      const files = status.files.filter(file => file.warnings.length);
-      const failed = status.failed.map(item => describeSummary(item));
+      const failed = new Set(status.failed.map(item => item.path));
+      const items = [...status.files, ...(status.skipped ?? [])].filter(
+        item => item.warnings?.length || failed.has(item.path)
+      );
       this._warnings.replaceChildren(
-        h(
-          'ul',
-          {},
-          ...files.map(file =>
-            h('li', {}, h('code', {}, file.path), h('ul', {}, ...file.warnings.map(w => h('li', {}, w))))
-          ),
-          ...failed.map(text => h('li', { class: 'athena-error' }, text))
-        )
+        h('ul', {}, ...items.map(item => fileWarnings(item, failed.has(item.path))))
       );
     } catch (err) {
       this._warnings.replaceChildren(h('p', { class: 'athena-error' }, (err as Error).message));
@@ -132,10 +138,6 @@ function describeSummary(value: unknown): string {
   }
   if (typeof value === 'string') {
     return value;
-  }
-  if (typeof value === 'object' && 'path' in (value as object)) {
-    const item = value as { path: string; error?: string; message?: string };
-    return `${item.path}: ${item.error ?? item.message ?? 'failed'}`;
   }
   return JSON.stringify(value);
 }

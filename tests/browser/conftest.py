@@ -1,0 +1,170 @@
+"""A real JupyterLab with athena_lab's server extension, on an indexed copy of real docs,
+driven by Debian's chromium through Playwright (no browser download)."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+CORPORA = Path("/work/shared/corpora")
+FLASK_PAGES = ["quickstart.rst", "config.rst", "testing.rst"]
+PDF_NAME = "docling_multi_page.pdf"
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+CHROMIUM_FLAGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+HOSTILE_MD = """# Hostile page about zebra tokens
+
+Zebra tokens rotate every night. <script>window.__athenaPwned = 'script'</script>
+
+<img src="nope.png" onerror="window.__athenaPwned = 'onerror'"> Zebra tokens are
+stored in the vault, never in the browser.
+
+[click me](javascript:window.__athenaPwned='link')
+"""
+
+
+def _server_extension_module() -> str | None:
+    """The module that declares athena's Jupyter server extension, if it exists yet."""
+    for name in ("athena_lab.server", "athena_lab"):
+        try:
+            module = importlib.import_module(name)
+        except ImportError:
+            continue
+        if hasattr(module, "_jupyter_server_extension_points"):
+            return name
+    return None
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _wait_until_up(url: str, process: subprocess.Popen, log: Path, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"jupyter lab exited early:\n{log.read_text()[-4000:]}")
+        try:
+            with urllib.request.urlopen(url, timeout=2):
+                return
+        except OSError:
+            time.sleep(0.3)
+    raise RuntimeError(f"jupyter lab did not answer in {timeout}s:\n{log.read_text()[-4000:]}")
+
+
+@pytest.fixture(scope="session")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A small real folder: three Flask pages, one PDF, one hostile Markdown page, indexed."""
+    root = tmp_path_factory.mktemp("lab-root")
+    folder = root / "project"
+    (folder / "docs").mkdir(parents=True)
+    (folder / "papers").mkdir()
+    for page in FLASK_PAGES:
+        shutil.copy(CORPORA / "docs" / "flask" / "docs" / page, folder / "docs" / page)
+    shutil.copy(CORPORA / "pdfs" / PDF_NAME, folder / "papers" / PDF_NAME)
+    (folder / "docs" / "hostile.md").write_text(HOSTILE_MD, encoding="utf-8")
+    athena = shutil.which("athena", path=str(Path(sys.executable).parent)) or "athena"
+    done = subprocess.run([athena, "index", str(folder)], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, f"athena index failed:\n{done.stdout}\n{done.stderr}"
+    return folder
+
+
+@pytest.fixture(scope="session")
+def server_extension() -> str:
+    module = _server_extension_module()
+    if module is None:
+        pytest.skip("athena_lab has no Jupyter server extension yet (no _jupyter_server_extension_points "
+                    "in athena_lab.server or athena_lab): the sidebar chat has no /athena/ API to talk to")
+    return module
+
+
+@pytest.fixture(scope="session")
+def lab(server_extension: str, corpus: Path) -> Iterator[str]:
+    """A running Lab whose root is the parent of the indexed folder; yields its base URL."""
+    module = server_extension
+    port, token = _free_port(), secrets.token_hex(16)
+    log = corpus.parent / "jupyter.log"
+    env = {**os.environ, "ATHENA_ROOT": str(corpus), "ATHENA_LLM__PROVIDER": "extractive"}
+    command = [
+        sys.executable, "-m", "jupyter", "lab", "--allow-root", "--no-browser",
+        "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
+        f"--ServerApp.root_dir={corpus.parent}", f"--IdentityProvider.token={token}",
+        f"--ServerApp.jpserver_extensions={{'{module}': True}}",
+        "--LabApp.expose_app_in_browser=True", "--LabApp.news_url=None",
+        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+    ]
+    with log.open("w") as out:
+        process = subprocess.Popen(command, cwd=corpus, env=env, stdout=out, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        _wait_until_up(f"{base}/api/status?token={token}", process, log)
+        yield f"{base}/lab?token={token}"
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    chromium = shutil.which("chromium")
+    if chromium is None:
+        pytest.skip("Debian chromium is not installed (apt-get install -y chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS)
+        yield launched
+        launched.close()
+
+
+def open_chat(tab) -> None:
+    """Show the chat the way the palette does (a sidebar click would toggle a restored panel)."""
+    tab.wait_for_function("window.jupyterapp.commands.hasCommand('athena:focus-chat')")
+    tab.evaluate("async () => { await window.jupyterapp.restored;"
+                 " await window.jupyterapp.commands.execute('athena:focus-chat'); }")
+    tab.locator('[data-testid="athena-input"]').wait_for(state="visible")
+
+
+@pytest.fixture
+def show_chat():
+    """The helper that opens the chat panel, for tests that reload the page."""
+    return open_chat
+
+
+@pytest.fixture
+def page(browser, lab: str, request: pytest.FixtureRequest) -> Iterator[object]:
+    """A fresh browser context on Lab with the athena panel open; screenshot at the end."""
+    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    context.grant_permissions(["clipboard-read", "clipboard-write"])
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda exc: errors.append(str(exc)))
+    ARTIFACTS.mkdir(exist_ok=True)
+    shot = str(ARTIFACTS / f"{request.node.name}.png")
+    try:
+        tab.goto(lab)
+        tab.wait_for_function("window.jupyterapp && window.jupyterapp.shell", timeout=60_000)
+        open_chat(tab)
+        tab.athena_errors = errors  # type: ignore[attr-defined]
+        yield tab
+    finally:
+        tab.screenshot(path=shot)
+        context.close()

@@ -1,0 +1,150 @@
+"""The sidebar chat in a real JupyterLab: streamed answers whose citations open the
+evidence, PDF page previews, conversations that survive a reload, no script from a
+document ever running."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytest.importorskip("playwright", reason="pip install playwright (Python package; the browser is Debian's chromium)")
+
+ANSWER_DONE = '[data-testid="athena-answer"]:not(.athena-streaming)'
+TEXT_QUESTION = "How do I configure the SECRET_KEY in Flask?"
+PDF_QUESTION = "When was the typewriter invented?"
+
+
+def ask(page, question: str, kind: str = "", prefix: str = "") -> object:
+    """Type a question (with filters), press Enter, wait for the finished answer."""
+    page.locator(".athena-filter-kind").select_option(kind)
+    page.locator(".athena-filter-prefix").fill(prefix)
+    before = page.locator(ANSWER_DONE).count()
+    box = page.locator('[data-testid="athena-input"]')
+    box.fill(question)
+    box.press("Enter")
+    answer = page.locator(ANSWER_DONE).nth(before)
+    answer.wait_for(timeout=60_000)
+    return answer
+
+
+def current_editor_selection(page) -> dict:
+    return page.evaluate(
+        """() => {
+          const w = window.jupyterapp.shell.currentWidget;
+          const editor = w.content.editor;
+          const s = editor.getSelection();
+          return {path: w.context.path, start: s.start.line, end: s.end.line,
+                  lines: editor.lineCount};
+        }"""
+    )
+
+
+def test_question_streams_an_extractive_answer_with_numbered_sources(page):
+    with page.expect_response(lambda r: r.url.endswith("/athena/chat"), timeout=90_000) as chat:
+        answer = ask(page, TEXT_QUESTION)
+    response = chat.value
+    assert response.headers["content-type"].startswith("text/event-stream")
+    wire = response.text()
+    chunks = [json.loads(line[len("data: "):])["content"]
+              for block in wire.split("\n\n") if block.startswith("event: chunk")
+              for line in block.splitlines() if line.startswith("data: ")]
+    assert chunks, "the answer was not streamed as chunk events"
+    assert answer.get_attribute("data-mode") == "extractive"
+    assert "extractive" in answer.locator('[data-testid="athena-mode"]').inner_text()
+    sources = answer.locator('[data-testid="athena-citation"]')
+    assert sources.count() >= 1
+    assert "SECRET_KEY" in answer.locator(".athena-answer-body").inner_text() or \
+        "config.rst" in sources.first.inner_text()
+    markers = answer.locator(".athena-citation-marker")
+    assert markers.count() >= 1, "no [n] marker in the answer was made clickable"
+
+
+def test_text_citation_opens_the_file_with_the_cited_lines_selected(page):
+    answer = ask(page, TEXT_QUESTION, kind="rst")
+    citation = answer.locator('[data-testid="athena-citation"][data-kind="text"]').first
+    label = citation.inner_text()
+    citation.hover()
+    assert answer.locator('[data-testid="athena-snippet"]:visible').count() == 1
+    citation.click()
+    page.wait_for_function(
+        "() => { const w = window.jupyterapp.shell.currentWidget;"
+        " return w && w.content && w.content.editor && w.context.path.endsWith('.rst'); }"
+    )
+    selected = current_editor_selection(page)
+    location = label.split("]", 1)[1].split("\u00b7")[0].strip()  # "docs/config.rst:40–58"
+    path, lines = location.rsplit(":", 1)
+    start, _, end = lines.partition("\u2013")
+    assert selected["path"] == f"project/{path}"
+    assert selected["start"] == int(start) - 1
+    assert selected["end"] == int(end or start) - 1
+    assert page.locator(".jp-FileEditor .cm-selectionBackground").count() >= 1
+
+
+def test_pdf_citation_opens_a_page_preview_with_highlighted_regions(page):
+    answer = ask(page, PDF_QUESTION, kind="pdf")
+    citation = answer.locator('[data-testid="athena-citation"][data-kind="pdf"]').first
+    assert " p. " in citation.inner_text()
+    citation.click()
+    image = page.locator('[data-testid="athena-pdf-preview"] img.athena-pdf-page-image')
+    image.wait_for(timeout=30_000)
+    page.wait_for_function(
+        "() => { const i = document.querySelector('.athena-pdf-page-image');"
+        " return i && i.complete && i.naturalWidth > 0; }"
+    )
+    highlighted = page.evaluate(HIGHLIGHT_PIXELS)
+    assert highlighted > 500, f"no highlighted region on the rendered page ({highlighted} pixels)"
+    assert page.locator(".athena-open-pdf").is_visible()
+
+
+# Counts pixels that are neither white-ish nor grey: the server tints cited regions.
+HIGHLIGHT_PIXELS = """() => {
+  const img = document.querySelector('.athena-pdf-page-image');
+  const canvas = document.createElement('canvas');
+  canvas.width = img.naturalWidth; canvas.height = img.naturalHeight;
+  const ctx = canvas.getContext('2d');
+  ctx.drawImage(img, 0, 0);
+  const data = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
+  let tinted = 0;
+  for (let i = 0; i < data.length; i += 4) {
+    const [r, g, b] = [data[i], data[i + 1], data[i + 2]];
+    if (Math.max(r, g, b) - Math.min(r, g, b) > 40) tinted++;
+  }
+  return tinted;
+}"""
+
+
+def test_conversation_is_restored_after_a_page_reload(page, show_chat):
+    ask(page, TEXT_QUESTION)
+    conversation = page.locator('[data-testid="athena-chat"]').get_attribute("data-conversation-id")
+    assert conversation
+    page.reload()
+    page.wait_for_function("window.jupyterapp && window.jupyterapp.shell", timeout=60_000)
+    chat = page.locator('[data-testid="athena-chat"]')
+    page.wait_for_function(
+        "id => document.querySelector('[data-testid=athena-chat]')?.dataset.conversationId === id",
+        arg=conversation,
+    )
+    show_chat(page)
+    assert TEXT_QUESTION in chat.locator('[data-testid="athena-user-message"]').first.inner_text()
+    assert chat.locator(ANSWER_DONE).count() >= 1
+    assert chat.locator('[data-testid="athena-citation"]').count() >= 1
+
+
+def test_hostile_document_scripts_never_run(page):
+    answer = ask(page, "Where are zebra tokens stored?", prefix="docs/hostile")
+    for citation in answer.locator('[data-testid="athena-citation"]').all():
+        citation.hover()
+    page.wait_for_timeout(500)
+    assert page.evaluate("window.__athenaPwned") is None
+    chat = page.locator('[data-testid="athena-chat"]')
+    assert chat.locator("script").count() == 0
+    assert chat.locator("[onerror]").count() == 0
+    assert chat.locator('a[href^="javascript:"]').count() == 0
+    assert "Zebra" in answer.inner_text() or "zebra" in answer.inner_text()
+
+
+def test_shortcut_focuses_the_chat_input(page):
+    page.locator(".jp-LabShell").click(position={"x": 700, "y": 400})
+    page.keyboard.press("Control+Shift+A")
+    assert page.evaluate("document.activeElement?.dataset.testid") == "athena-input"
