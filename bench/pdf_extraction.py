@@ -11,6 +11,7 @@ Files an extractor cannot open count as zero pages with text for it.
 
 from __future__ import annotations
 
+import logging
 import sys
 import time
 from collections.abc import Callable
@@ -65,6 +66,7 @@ def readable(folder: Path) -> list[tuple[Path, int]]:
 
 
 def run(folder: Path) -> None:
+    logging.disable(logging.WARNING)  # pypdf and pdfminer log every odd font; only the table matters
     files = readable(folder)
     total_pages = sum(n for _, n in files)
     print(f"{len(files)} PDFs, {total_pages} pages in {folder}\n")

@@ -98,7 +98,8 @@ def page_chars(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage) -> list[Char 
         y_a, y_b = d * left + e * bottom + f, d * right + e * top + f
         x0, x1 = (x_a, x_b) if x_a <= x_b else (x_b, x_a)
         y0, y1 = (y_a, y_b) if y_a <= y_b else (y_b, y_a)
-        if _turned(get_angle(raw, i), upright):
+        angle = get_angle(raw, i)
+        if angle != upright and _turned(angle, upright):
             continue  # rotated margin text (arXiv stamps, side labels) is not body text
         if ch in HYPHEN_MARKS:
             text = "\u00ad" if ch == "\u00ad" else "-"  # soft kept distinct for hyphen repair
@@ -125,7 +126,12 @@ def _turned(angle: float, upright: float) -> bool:
 
 
 def fragments(chars: list[Char | None]) -> list[Fragment]:
-    """Split pdfium's character stream where the baseline changes or a wide gap opens."""
+    """Split pdfium's character stream where the baseline changes or a wide gap opens.
+
+    The gap is measured in either direction: right-to-left scripts come from pdfium in
+    logical order, each character left of the one before. Wider than an em is a new
+    fragment (column gutter, table cell); a fifth of an em is a word space.
+    """
     runs: list[list[Char]] = []
     current: list[Char] = []
     space_pending = False
@@ -133,12 +139,15 @@ def fragments(chars: list[Char | None]) -> list[Fragment]:
         if ch is None:
             space_pending = True
             continue
-        if current and _breaks(current[-1], ch):
-            runs.append(current)
-            current = []
-        elif current and (space_pending or _gap(current[-1], ch) > 0.2 * _em(ch)):
+        if current:
             prev = current[-1]
-            current.append(Char(" ", prev.x1, prev.y0, max(prev.x1, ch.x0), prev.y1, prev.size, prev.bold))
+            gap = max(ch.x0 - prev.x1, prev.x0 - ch.x1)
+            em = ch.size if ch.size > 4.0 else 4.0  # size is the loose box height
+            if gap > em or not _same_line(prev, ch):
+                runs.append(current)
+                current = []
+            elif space_pending or gap > 0.2 * em:
+                current.append(Char(" ", prev.x1, prev.y0, max(prev.x1, ch.x0), prev.y1, prev.size, prev.bold))
         space_pending = False
         current.append(ch)
     if current:
@@ -146,24 +155,10 @@ def fragments(chars: list[Char | None]) -> list[Fragment]:
     return [strip_spaces(run) for run in runs if any(c.text != " " for c in run)]
 
 
-def _em(ch: Char) -> float:
-    return max(ch.size, ch.y1 - ch.y0, 4.0)
-
-
-def _gap(prev: Char, ch: Char) -> float:
-    """Horizontal distance between two boxes in either direction: right-to-left scripts
-    come from pdfium in logical order, each character left of the one before."""
-    return max(ch.x0 - prev.x1, prev.x0 - ch.x1)
-
-
-def _breaks(prev: Char, ch: Char) -> bool:
-    """A new fragment starts on another baseline or after a wide gap."""
+def _same_line(prev: Char, ch: Char) -> bool:
     mid = (ch.y0 + ch.y1) / 2
     prev_mid = (prev.y0 + prev.y1) / 2
-    same_line = prev.y0 <= mid <= prev.y1 or ch.y0 <= prev_mid <= ch.y1
-    if not same_line:
-        return True
-    return _gap(prev, ch) > 1.0 * _em(ch)
+    return prev.y0 <= mid <= prev.y1 or ch.y0 <= prev_mid <= ch.y1
 
 
 def strip_spaces(chars: list[Char]) -> Fragment:
