@@ -23,7 +23,7 @@ from athena_lab.index.embeddings import make_embedder
 from athena_lab.ingest.pipeline import run_index
 from athena_lab.workspace import Athena
 
-BATCH = 32
+BATCH = 16
 
 
 def _worker(index_dir: str, root: str, overrides: dict[str, str], part: int, parts: int) -> int:
