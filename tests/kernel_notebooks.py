@@ -51,12 +51,13 @@ def notebook(*cells: str) -> nbformat.NotebookNode:
     return nb
 
 
-def execute(nb: nbformat.NotebookNode, cwd: Path, timeout: int = 300,
-            allow_errors: bool = False) -> nbformat.NotebookNode:
+def execute(nb: nbformat.NotebookNode, cwd: Path, timeout: int = 300, allow_errors: bool = False,
+            env: dict[str, str] | None = None) -> nbformat.NotebookNode:
     """Execute ``nb`` top to bottom in a fresh python3 kernel, keeping the widget state."""
     ensure_kernelspec()
-    saved = {k: os.environ.get(k) for k in OFFLINE_ENV}
-    os.environ.update(OFFLINE_ENV)
+    extra = {**OFFLINE_ENV, **(env or {})}
+    saved = {k: os.environ.get(k) for k in extra}
+    os.environ.update(extra)
     try:
         client = NotebookClient(nb, timeout=timeout, kernel_name="python3", allow_errors=allow_errors,
                                 store_widget_state=True, resources={"metadata": {"path": str(cwd)}})

@@ -24,9 +24,9 @@ def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root / "notebooks"
 
 
-def run(workdir: Path, name: str) -> nbformat.NotebookNode:
+def run(workdir: Path, name: str, env: dict[str, str] | None = None) -> nbformat.NotebookNode:
     nb = nbformat.read(workdir / name, as_version=4)
-    return execute(nb, workdir, timeout=600)
+    return execute(nb, workdir, timeout=600, env=env)
 
 
 def _errors(nb: nbformat.NotebookNode) -> list[str]:
@@ -65,10 +65,12 @@ def test_pdf_archive_cites_pages_with_regions_and_shows_a_preview(workdir: Path)
     assert any(WIDGET_VIEW in o.get("data", {}) for o in outputs_of(magic))
 
 
-def test_evaluation_reports_recall_per_k(workdir: Path) -> None:
-    nb = run(workdir, "evaluation.ipynb")
-    recall = outputs_of(_cell(nb, "a = Athena(DEMO)"), "execute_result")[0]["data"]["text/plain"]
-    values = ast.literal_eval(recall)
-    assert set(values) == {1, 3, 5, 10} and values[10] >= values[1] and values[10] >= 0.7
+def test_evaluation_reports_recall_and_ndcg_per_k(workdir: Path, corpora: Path) -> None:
+    nb = run(workdir, "evaluation.ipynb", env={"ATHENA_SCIFACT": str(corpora / "scifact")})
+    demo = ast.literal_eval(outputs_of(_cell(nb, "a = Athena(DEMO)"), "execute_result")[0]["data"]["text/plain"])
+    assert set(demo) == {1, 3, 5, 10} and demo[10] >= demo[1] and demo[10] >= 0.7
+    scifact = ast.literal_eval(outputs_of(_cell(nb, "scifact_rows = {}"), "execute_result")[0]["data"]["text/plain"])
+    assert set(scifact) == {1, 3, 5, 10}
+    assert scifact[10]["recall"] >= scifact[1]["recall"] and scifact[10]["ndcg"] > 0.3, scifact
     last = nb.cells[-1]
-    assert outputs_of(last, "display_data") or "demo recall" in stream_text(last, "stdout")
+    assert outputs_of(last, "display_data") or "SciFact nDCG" in stream_text(last, "stdout")
