@@ -4,6 +4,7 @@
  */
 import { IRenderMimeRegistry } from '@jupyterlab/rendermime';
 
+import { citationLabel } from '../citations';
 import { linkMarkers, markUnsupported, renderMarkdown } from '../markdown';
 import { ICitation, IDoneEvent, ITraceEvent } from '../types';
 import { button, h } from './dom';
@@ -156,6 +157,8 @@ export class AnswerView {
       },
       text
     );
+    const first = this.citations.find(c => c.id === ids[0]);
+    marker.title = first ? citationLabel(first) : '';
     marker.addEventListener('click', () => {
       const citation = this.citations.find(c => c.id === ids[0]);
       if (citation) {
