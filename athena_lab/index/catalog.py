@@ -194,21 +194,18 @@ class Catalog:
             "SELECT * FROM chunks WHERE path=? ORDER BY ordinal", (path,))]
 
     def chunks_by_id(self, ids: list[str]) -> dict[str, ChunkRow]:
-        out: dict[str, ChunkRow] = {}
-        for start in range(0, len(ids), 500):
-            part = ids[start:start + 500]
-            marks = ",".join("?" * len(part))
-            for r in self.conn.execute(f"SELECT * FROM chunks WHERE chunk_id IN ({marks})", part):
-                out[r["chunk_id"]] = _chunk(r)
-        return out
+        return self._chunks_where_in("chunk_id", ids)
 
     def chunks_by_label(self, labels: list[int]) -> dict[int, ChunkRow]:
-        out: dict[int, ChunkRow] = {}
-        for start in range(0, len(labels), 500):
-            part = labels[start:start + 500]
+        return self._chunks_where_in("label", labels)
+
+    def _chunks_where_in(self, column: str, values: list) -> dict:
+        out: dict = {}
+        for start in range(0, len(values), 500):  # SQLite caps bound parameters
+            part = values[start:start + 500]
             marks = ",".join("?" * len(part))
-            for r in self.conn.execute(f"SELECT * FROM chunks WHERE label IN ({marks})", part):
-                out[r["label"]] = _chunk(r)
+            for r in self.conn.execute(f"SELECT * FROM chunks WHERE {column} IN ({marks})", part):
+                out[r[column]] = _chunk(r)
         return out
 
     def iter_chunks(self, where: str = "", params: tuple = ()) -> Iterator[ChunkRow]:

@@ -52,7 +52,7 @@ def _key(*parts: object) -> str:
     return hashlib.sha1(json.dumps(parts, sort_keys=True).encode()).hexdigest()[:12]
 
 
-def _sha256(path: Path) -> str:
+def file_sha256(path: Path) -> str:
     digest = hashlib.sha256()
     with path.open("rb") as fh:
         for block in iter(lambda: fh.read(1 << 20), b""):
@@ -154,7 +154,7 @@ def _verified(path: Path) -> str:
     st = path.stat()
     key = (str(path), st.st_size, st.st_mtime_ns)
     if key not in _VERIFIED:
-        _VERIFIED[key] = _sha256(path)
+        _VERIFIED[key] = file_sha256(path)
     return _VERIFIED[key]
 
 

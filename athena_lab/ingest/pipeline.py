@@ -7,7 +7,6 @@ vectors are cached in SQLite batch by batch, so the next run embeds only what is
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import json
 import time
@@ -19,7 +18,7 @@ import numpy as np
 
 from athena_lab.config import Config
 from athena_lab.index.catalog import ChunkRow, SourceRow
-from athena_lab.index.embeddings import Embedder, EmbedderError, make_embedder
+from athena_lab.index.embeddings import Embedder, EmbedderError, file_sha256, make_embedder
 from athena_lab.index.store import IndexStore
 from athena_lab.ingest.chunking import CHUNKER_VERSION, Chunk, chunk_document, text_hash
 from athena_lab.ingest.discover import DiscoveredFile, discover
@@ -95,14 +94,6 @@ def read_text(abs_path: Path) -> tuple[str, list[str]]:
     except UnicodeDecodeError as exc:
         text = data.decode("utf-8", errors="replace")
         return text, [f"invalid UTF-8 at byte {exc.start}: undecodable bytes were replaced with �"]
-
-
-def file_sha256(abs_path: Path) -> str:
-    digest = hashlib.sha256()
-    with abs_path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def run_index(config: Config, *, progress: Progress | None = None, wait_s: float = 0.0,
