@@ -14,6 +14,7 @@ import { IRenderMimeRegistry } from '@jupyterlab/rendermime';
 import { ISettingRegistry } from '@jupyterlab/settingregistry';
 import { IStateDB } from '@jupyterlab/statedb';
 
+import { getInfo } from './api';
 import { ChatPanel, IChatSettings } from './chatPanel';
 import { athenaIcon } from './icon';
 import { ConversationMemory } from './state';
@@ -120,7 +121,16 @@ const plugin: JupyterFrontEndPlugin<void> = {
       }
     }
     // Not awaited: app.restored waits for every plugin, including this one.
-    void app.restored.then(() => panel.start());
+    void app.restored.then(async () => {
+      await panel.start();
+      try {
+        if ((await getInfo()).open_chat) {
+          app.shell.activateById(panel.id);
+        }
+      } catch {
+        // No index info yet: the panel shows its own status; nothing to open.
+      }
+    });
   }
 };
 

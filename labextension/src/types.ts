@@ -103,6 +103,8 @@ export interface IIndexInfo {
     last_indexed: number | string | null;
     warnings: number;
   };
+  /** Set when Lab was started by `athena lab`: open the chat on start. */
+  open_chat?: boolean;
 }
 
 /** A file named in the status with the warnings the indexer recorded for it. */
