@@ -108,6 +108,21 @@ def test_parser_version_bump_reparses_only_that_kind(folder: Path, monkeypatch) 
     assert summary.embedded == 0  # same text, cached vectors
 
 
+def test_lexical_format_change_rebuilds_tantivy_from_the_catalog_only(folder: Path, monkeypatch) -> None:
+    from athena_lab.index import store as store_module
+
+    Athena(folder).index()
+    monkeypatch.setattr(store_module, "LEXICAL_VERSION", "next")
+    monkeypatch.setattr(pipeline, "LEXICAL_VERSION", "next")
+    ws = Athena(folder)
+    summary = ws.index()
+    assert (summary.unchanged, summary.chunks_written, summary.embedded) == (5, 0, 0)
+    assert (folder / ".athena" / "tantivy-vnext").is_dir()
+    assert not list((folder / ".athena").glob("tantivy-v1"))
+    assert ws.search("register_blueprint", k=1, mode="lexical").hits[0].chunk.path == "blueprints.rst"
+    _stores_agree(ws)
+
+
 def test_embedder_change_reembeds_without_reparsing(folder: Path, tmp_path: Path) -> None:
     from athena_lab.index.embeddings import minilm_paths
 

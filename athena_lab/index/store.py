@@ -1,6 +1,6 @@
 """The three stores of one index directory, opened together.
 
-Layout of the index directory: ``catalog.sqlite``, ``tantivy/``, ``vectors/<key>.hnsw``,
+Layout of the index directory: ``catalog.sqlite``, ``tantivy-vN/``, ``vectors/<key>.hnsw``,
 ``previews/`` and ``index.lock``. The lock is held by whoever writes (``athena index``,
 a reindex job); readers never take it.
 """
@@ -14,7 +14,7 @@ from typing import Iterator
 import filelock
 
 from athena_lab.index.catalog import Catalog
-from athena_lab.index.lexical import LexicalIndex
+from athena_lab.index.lexical import LEXICAL_VERSION, LexicalIndex
 from athena_lab.index.vectors import VectorIndex
 
 
@@ -32,7 +32,8 @@ class IndexStore:
     @property
     def lexical(self) -> LexicalIndex:
         if self._lexical is None:
-            self._lexical = LexicalIndex(self.index_dir / "tantivy")
+            # A new lexical format gets a fresh directory, rebuilt from the catalog.
+            self._lexical = LexicalIndex(self.index_dir / f"tantivy-v{LEXICAL_VERSION}")
         return self._lexical
 
     def vectors(self, embedder_key: str, dimensions: int, ef: int = 100) -> VectorIndex:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import shutil
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -19,10 +20,11 @@ import numpy as np
 from athena_lab.config import Config
 from athena_lab.index.catalog import ChunkRow, SourceRow
 from athena_lab.index.embeddings import Embedder, EmbedderError, file_sha256, make_embedder
+from athena_lab.index.lexical import LEXICAL_VERSION
 from athena_lab.index.store import IndexStore
 from athena_lab.ingest.chunking import CHUNKER_VERSION, Chunk, chunk_document, text_hash
 from athena_lab.ingest.discover import DiscoveredFile, discover
-from athena_lab.ingest.model import ParsedDocument, ParseError
+from athena_lab.ingest.model import ParsedDocument, ParseError, citation_kind
 
 Progress = Callable[[str, int, int], None]  # (phase, done, total)
 
@@ -118,9 +120,37 @@ def run_index(config: Config, *, progress: Progress | None = None, wait_s: float
     return summary
 
 
+def _rebuild_lexical_if_outdated(store: IndexStore, report: Progress) -> None:
+    """A new Tantivy format or analyzer re-indexes the catalog's chunks: no parsing, no embedding."""
+    catalog = store.catalog
+    if catalog.get_manifest("lexical_version") == LEXICAL_VERSION:
+        return
+    lexical = store.lexical
+    titles = {p: s.title or "" for p, s in catalog.sources().items()}
+    total = catalog.counts()["chunks"]
+    report("lexical", 0, total)
+    try:
+        lexical.writer().delete_all_documents()
+        for n, c in enumerate(catalog.iter_chunks(), 1):
+            lexical.add_chunk(chunk_id=c.chunk_id, path=c.path, doc_kind=c.doc_kind,
+                              cite_kind=citation_kind(c.doc_kind), title=titles.get(c.path, ""),
+                              heading=c.heading, text=c.text)
+            if n % 500 == 0:
+                report("lexical", n, total)
+        lexical.commit()
+    except BaseException:
+        lexical.rollback()
+        raise
+    for old in store.index_dir.glob("tantivy*"):
+        if old != lexical.directory and old.is_dir():
+            shutil.rmtree(old, ignore_errors=True)
+    catalog.set_manifest("lexical_version", LEXICAL_VERSION)
+
+
 def _update_documents(config: Config, store: IndexStore, summary: IndexSummary,
                       report: Progress) -> None:
     catalog = store.catalog
+    _rebuild_lexical_if_outdated(store, report)
     found = discover(config.root, config.settings.index, config.index_dir)
     for path, message in found.warnings.items():
         summary.warnings.setdefault(path, []).append(message)
