@@ -7,6 +7,7 @@ vectors are cached in SQLite batch by batch, so the next run embeds only what is
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import json
 import shutil
@@ -186,6 +187,7 @@ def _update_documents(config: Config, store: IndexStore, summary: IndexSummary,
     try:
         with catalog.transaction():
             for path in removed:
+                shutil.rmtree(_tables_dir(store, path), ignore_errors=True)
                 lexical.delete_path(path)
                 catalog.delete_source(path)
                 summary.removed += 1
@@ -282,17 +284,40 @@ def _store_parsed(store: IndexStore, item: _Parsed, summary: IndexSummary) -> No
             warnings.append("no text to index")
     if warnings:
         summary.warnings.setdefault(f.path, []).extend(warnings)
+    metadata = dict(doc.metadata) if doc else {}
+    tables = _write_table_sidecars(store, doc) if doc else []
+    if tables:
+        metadata["tables"] = tables
     title = (doc.title if doc else None) or ""
     catalog.put_source(SourceRow(
         path=f.path, doc_kind=f.doc_kind, size=f.size, mtime_ns=f.mtime_ns, sha256=item.sha256,
         parser=name, parser_version=version, status=status, title=doc.title if doc else None,
-        metadata=doc.metadata if doc else {}, warnings=warnings,
+        metadata=metadata, warnings=warnings,
         pages=doc.pages if doc else None, chunks=len(chunks), indexed_at=time.time()))
     catalog.put_chunks(_chunk_row(c, old_rows.get(c.chunk_id)) for c in chunks)
     for c in chunks:
         lexical.add_chunk(chunk_id=c.chunk_id, path=c.path, doc_kind=c.doc_kind, cite_kind=c.kind,
                           title=title, heading=c.heading, text=c.text)
     summary.chunks_written += len(chunks)
+
+
+def _tables_dir(store: IndexStore, path: str) -> Path:
+    return store.index_dir / "tables" / hashlib.sha1(path.encode()).hexdigest()[:16]
+
+
+def _write_table_sidecars(store: IndexStore, doc: ParsedDocument) -> list[dict]:
+    """Detected tables as CSV files under the index dir, so a citation can offer the data."""
+    found = [(b.page, b.extra["csv"]) for s in doc.sections for b in s.blocks
+             if b.kind == "table" and b.extra.get("csv")]
+    folder = _tables_dir(store, doc.path)
+    shutil.rmtree(folder, ignore_errors=True)
+    out = []
+    for n, (page, csv_text) in enumerate(found, 1):
+        folder.mkdir(parents=True, exist_ok=True)
+        target = folder / f"p{page or 0}-table{n}.csv"
+        target.write_text(csv_text, encoding="utf-8")
+        out.append({"page": page, "csv": str(target.relative_to(store.index_dir))})
+    return out
 
 
 def _chunk_row(c: Chunk, old: ChunkRow | None) -> tuple:
