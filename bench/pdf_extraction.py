@@ -21,7 +21,7 @@ import pypdfium2 as pdfium
 
 from athena_lab.pdf.pages import extract_page
 
-DEFAULT_DIR = Path("/work/shared/corpora/pdfs")
+DEFAULT_DIR = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "pdfs"
 
 
 def athena_pages(path: Path) -> list[str]:

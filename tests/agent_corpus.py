@@ -12,7 +12,7 @@ import pytest
 
 from athena_lab.workspace import Athena
 
-FLASK_DOCS = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "docs" / "flask" / "docs"
+from corpus_files import FLASK_DOCS  # noqa: E402
 PAGES = ["quickstart.rst", "blueprints.rst", "config.rst", "testing.rst", "cli.rst", "errorhandling.rst"]
 LEXICAL = {"embedding.provider": "none"}
 _built: dict[str, Path] = {}

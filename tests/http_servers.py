@@ -23,7 +23,7 @@ from typing import Any, Iterator
 
 import httpx
 
-from conftest import CORPORA, copy_flask_subset
+from corpus_files import CORPORA, copy_flask_subset
 
 PDF_NAME = "misc_pypdf_crazyones-pdfa.pdf"
 

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from athena_lab.evaluation import ndcg_at, read_qrels, recall_at
-from conftest import copy_flask_subset
+from corpus_files import copy_flask_subset
 
 
 def _scifact_slice(corpora: Path, dest: Path, queries: int = 8, distractors: int = 60) -> Path:

@@ -13,7 +13,7 @@ import pytest
 from athena_lab.index.store import IndexBusyError
 from athena_lab.ingest import pipeline
 from athena_lab.workspace import Athena
-from conftest import copy_flask_subset
+from corpus_files import copy_flask_subset
 
 PAGES = ["quickstart.rst", "blueprints.rst", "config.rst", "testing.rst"]
 

@@ -11,7 +11,7 @@ import pytest
 
 from athena_lab.search.hybrid import SearchError, citation
 from athena_lab.workspace import Athena
-from conftest import copy_flask_subset
+from corpus_files import copy_flask_subset
 
 NOTEBOOK = {
     "nbformat": 4, "nbformat_minor": 5, "metadata": {},

@@ -13,7 +13,9 @@ from pathlib import Path
 from athena_lab.ingest.model import Block, ParsedDocument
 from athena_lab.ingest.parsers._common import SectionBuilder, line_block, strip_tags
 
-CORPUS = Path("/work/shared/corpora/docs")
+from corpus_files import CORPORA  # noqa: E402
+
+CORPUS = CORPORA / "docs"
 _WORD_RE = re.compile(r"\w+")
 _TAG_RE = re.compile(r"<[^>]*>")
 

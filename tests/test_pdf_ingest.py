@@ -23,7 +23,9 @@ from athena_lab.pdf.pool import parse_pdfs
 from athena_lab.pdf.preview import render_page_preview
 from athena_lab.pdf.source import read_pdf_source
 
-CORPUS = Path("/work/shared/corpora/pdfs")
+from corpus_files import CORPORA  # noqa: E402
+
+CORPUS = CORPORA / "pdfs"
 
 
 def _manifest() -> dict[str, dict[str, str]]:

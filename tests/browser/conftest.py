@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-CORPORA = Path("/work/shared/corpora")
+from corpus_files import CORPORA  # noqa: E402
 FLASK_PAGES = ["quickstart.rst", "config.rst", "testing.rst"]
 PDF_NAME = "docling_multi_page.pdf"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
