@@ -234,7 +234,7 @@ def _register_extensions(sub: Any, common: argparse.ArgumentParser) -> None:
     """Subcommands that live in their own modules (ask, serve, mcp, lab)."""
     import importlib
 
-    for module_name in ("athena_lab.cli_agent", "athena_lab.cli_server", "athena_lab.cli_lab"):
+    for module_name in ("athena_lab.cli_agent", "athena_lab.cli_server", "athena_lab.cli_lab", "athena_lab.mcp"):
         try:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError as exc:

@@ -325,6 +325,13 @@ class Athena:
 
         return collect(self.ask_events(question, **options))
 
+    def toolbox(self, filters: dict[str, Any] | None = None) -> Any:
+        """The six retrieval tools bound to this folder, for agent hosts (the MCP server)."""
+        from athena_lab.agent.citations import Evidence
+        from athena_lab.agent.tools import Toolbox
+
+        return Toolbox(self, Evidence(), filters)
+
     @property
     def conversations(self) -> Any:
         """Persisted conversations (list, get, delete) in the catalog."""
