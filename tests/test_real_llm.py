@@ -48,7 +48,7 @@ def gemma_server(tmp_path_factory: pytest.TempPathFactory):
                 sys.executable, "-m", "llama_cpp.server",
                 "--model", str(gguf), "--model_alias", "gemma-3-270m",
                 "--host", "127.0.0.1", "--port", str(port),
-                "--n_ctx", "2048", "--n_threads", "2",
+                "--n_ctx", "2048", "--n_threads", "1",  # 2 threads collapse to <1 tok/s on a busy 2-core box
                 "--chat_format", "gemma",  # the GGUF has no template; llama-2 would be guessed
             ],
             stdout=log_file,
