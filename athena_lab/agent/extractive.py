@@ -107,6 +107,8 @@ def candidates(question: str, evidence: list[EvidenceItem]) -> list[Candidate]:
                 if overlap < need:
                     continue
                 score = overlap / len(wanted) + 0.5 / (rank + 1) + 0.1 / position
+                if sentence.endswith(":"):
+                    score *= 0.7  # it introduces an example this answer cannot show
                 found.append(Candidate(item.number, rank, position, sentence, score))
     return found
 

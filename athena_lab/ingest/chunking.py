@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from athena_lab.ingest.model import ATOMIC_BLOCK_KINDS, Block, ParsedDocument, citation_kind
 
-CHUNKER_VERSION = "1"
+CHUNKER_VERSION = "2"
 MAX_CHARS = 1800
 MIN_CHARS = 280
 
@@ -168,7 +168,7 @@ def _join(first: _Piece, second: _Piece) -> _Piece:
     labelled = list(second.blocks)
     if title and labelled:
         b = labelled[0]
-        labelled[0] = Block(f"{title}\n{b.text}", b.start_line, b.end_line, b.kind, b.cell,
+        labelled[0] = Block(f"{title}\n\n{b.text}", b.start_line, b.end_line, b.kind, b.cell,
                             b.page, b.regions, b.confidence, b.warnings)
     return _Piece(first.heading_path, first.blocks + labelled, first.label)
 
