@@ -57,6 +57,12 @@ class Athena(Workspace):
         with ProgressBars() as bars:
             return super().index(bars, wait_s)
 
+    def ask(self, question: str, **options: Any) -> Any:
+        """The workspace's Answer, remembering which folder it came from for its display."""
+        answer = super().ask(question, **options)
+        answer._athena_workspace = weakref.ref(self)  # previews read cited lines from this folder
+        return answer
+
     def ask_widget(self, question: str, **options: Any) -> AnswerWidget:
         """Ask and return the answer as a widget that streams while the loop runs."""
         widget = AnswerWidget(self, question=question)
@@ -129,7 +135,9 @@ def answer_plain(answer: Any) -> str:
 
 def answer_bundle(answer: Any) -> dict[str, Any]:
     """An Answer shown as the widget (with text/HTML fallbacks inside the bundle)."""
-    return AnswerWidget.from_answer(answer, last_workspace())._repr_mimebundle_()
+    ref = getattr(answer, "_athena_workspace", None)
+    workspace = (ref() if ref else None) or last_workspace()
+    return AnswerWidget.from_answer(answer, workspace)._repr_mimebundle_()
 
 
 _FORMATTED: "weakref.WeakSet[Any]" = weakref.WeakSet()
