@@ -127,3 +127,18 @@ def test_question_mark_at_the_end_is_part_of_the_question_not_a_help_request() -
     manager.cleanup_transforms.append(keep_question_marks)
     code = manager.transform_cell("%athena what's a path parameter?\n")
     assert code == "get_ipython().run_line_magic('athena', \"what's a path parameter?\")\n"
+
+
+def test_terminal_ipython_streams_plain_text_with_numbered_sources(tmp_path_factory, capsys) -> None:
+    from IPython.core.interactiveshell import InteractiveShell
+
+    demo = copy_demo(tmp_path_factory, tmp_path_factory.mktemp("terminal") / "demo")
+    shell = InteractiveShell.instance()
+    try:
+        shell.run_line_magic("load_ext", "athena_lab")
+        shell.run_cell(f"%athena --root {demo} What does abort do in Flask?")
+        out = capsys.readouterr()
+    finally:
+        InteractiveShell.clear_instance()
+    assert out.out.startswith("Extractive answer") and "Sources:\n  [1] flask/" in out.out, out
+    assert "athena:" not in out.err
