@@ -19,7 +19,7 @@ import { button, h } from './components/dom';
 import { IndexStatusView } from './components/indexStatus';
 import { openCitation } from './open';
 import { ConversationMemory } from './state';
-import { ChatEvent, IChatFilters, IIndexInfo, IStoredMessage } from './types';
+import { ChatEvent, IChatFilters, ICitation, IIndexInfo, IStoredMessage } from './types';
 
 export interface IChatSettings {
   provider: string;
@@ -223,14 +223,18 @@ export class ChatPanel extends Widget {
     this._mode.textContent = info.mode === 'extractive' ? 'extractive' : `${info.provider}:${info.model}`;
   }
 
+  /** Open a citation's evidence in Lab (the chat's sources, the notebook widget's chips). */
+  openCitation(citation: ICitation): Promise<void> {
+    return openCitation(
+      { app: this._options.app, docManager: this._options.docManager, labPathPrefix: this._labPathPrefix },
+      citation
+    );
+  }
+
   private _addAnswer(): AnswerView {
     const answer = new AnswerView({
       rendermime: this._options.rendermime,
-      onOpen: citation =>
-        void openCitation(
-          { app: this._options.app, docManager: this._options.docManager, labPathPrefix: this._labPathPrefix },
-          citation
-        ),
+      onOpen: citation => void this.openCitation(citation),
       onCopy: a => this.copy(a),
       onInsert: a => void this.insert(a)
     });

@@ -15,6 +15,7 @@ import { ISettingRegistry } from '@jupyterlab/settingregistry';
 import { IStateDB } from '@jupyterlab/statedb';
 
 import { getInfo } from './api';
+import { ICitation } from './types';
 import { ChatPanel, IChatSettings } from './chatPanel';
 import { athenaIcon } from './icon';
 import { ConversationMemory } from './state';
@@ -74,6 +75,19 @@ function addCommands(app: JupyterFrontEnd, panel: ChatPanel, palette: ICommandPa
     commands.addCommand(id, { label, icon: athenaIcon, execute });
     palette?.addItem({ command: id, category: 'Athena' });
   }
+  // For the notebook answer widget: its citation chips open sources exactly as the chat does,
+  // by command or by a window event (the widget cannot import this extension).
+  commands.addCommand('athena:open-citation', {
+    label: 'Athena: Open Citation',
+    execute: args => panel.openCitation(args as unknown as ICitation)
+  });
+  window.addEventListener('athena:open-citation', event => {
+    const detail = (event as CustomEvent<ICitation>).detail;
+    if (detail && typeof detail.path === 'string') {
+      event.preventDefault();
+      void panel.openCitation(detail);
+    }
+  });
 }
 
 const plugin: JupyterFrontEndPlugin<void> = {

@@ -1,7 +1,7 @@
 """The inline answer widget in a real JupyterLab: a notebook executed by nbclient (widget
-state saved) is opened, the answer renders from that state, and a citation chip asks Lab
-to open the source (``athena:open-citation``), falling back to the inline preview of the
-cited lines when no extension takes it."""
+state saved) is opened, the answer renders from that state, and a citation chip asks Lab's
+athena extension to open the source (``athena:open-citation``) in an editor tab with the
+cited lines selected, exactly as the sidebar does."""
 
 from __future__ import annotations
 
@@ -32,12 +32,8 @@ def answer_notebook(corpus: Path) -> dict:
     return answer_widget_state(nb, nb.cells[0])
 
 
-def test_saved_answer_widget_renders_and_a_chip_falls_back_to_the_inline_preview(page, answer_notebook,
-                                                                                  corpus: Path) -> None:
-    page.evaluate("""() => {
-        window.__athenaOpened = [];
-        window.addEventListener('athena:open-citation', e => window.__athenaOpened.push(e.detail));
-    }""")
+def test_saved_answer_widget_renders_and_a_chip_opens_the_source_at_the_cited_lines(page, answer_notebook,
+                                                                                    corpus: Path) -> None:
     page.evaluate(f"() => window.jupyterapp.commands.execute('docmanager:open', {{path: '{NOTEBOOK}'}})")
     widget = page.locator(".athena-widget")
     widget.wait_for(timeout=60_000)
@@ -45,14 +41,16 @@ def test_saved_answer_widget_renders_and_a_chip_falls_back_to_the_inline_preview
     assert widget.locator(".athena-marker").count() >= 1, "[n] markers render as chips inside the text"
     chips = widget.locator(".athena-chip")
     assert chips.count() == len(answer_notebook["citations"]) >= 1
-    first = answer_notebook["citations"][0]
-    chips.first.click()
-    opened = page.evaluate("() => window.__athenaOpened")
-    assert opened and opened[0]["path"] == first["path"] and opened[0]["start_line"] == first["start_line"]
-    cited = widget.locator(".athena-preview .athena-cited")
-    cited.first.wait_for(timeout=10_000)
-    source = (corpus / first["path"]).read_text(encoding="utf-8").splitlines()
-    assert cited.count() == first["end_line"] - first["start_line"] + 1
-    assert cited.first.locator(".athena-linetext").inner_text() == source[first["start_line"] - 1]
+    first = next(c for c in answer_notebook["citations"] if c["kind"] == "text")
+    chips.nth(answer_notebook["citations"].index(first)).click()
+    page.wait_for_function(
+        "(path) => { const w = window.jupyterapp.shell.currentWidget;"
+        " return w && w.content && w.content.editor && w.context.path.endsWith(path); }",
+        arg=first["path"], timeout=30_000)
+    selected = page.evaluate(
+        """() => { const w = window.jupyterapp.shell.currentWidget;
+                   const s = w.content.editor.getSelection();
+                   return {start: s.start.line, end: s.end.line}; }""")
+    assert selected == {"start": first["start_line"] - 1, "end": first["end_line"] - 1}
     assert page.evaluate("() => window.__athenaPwned") is None
     assert not page.athena_errors  # type: ignore[attr-defined]
