@@ -315,7 +315,7 @@ def _write_table_sidecars(store: IndexStore, doc: ParsedDocument) -> list[dict]:
     for n, (page, csv_text) in enumerate(found, 1):
         folder.mkdir(parents=True, exist_ok=True)
         target = folder / f"p{page or 0}-table{n}.csv"
-        target.write_text(csv_text, encoding="utf-8")
+        target.write_text(csv_text, encoding="utf-8", errors="replace")
         out.append({"page": page, "csv": str(target.relative_to(store.index_dir))})
     return out
 

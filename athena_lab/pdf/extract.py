@@ -85,9 +85,18 @@ def page_chars(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage) -> list[Char 
     get_angle, get_weight = pdfium_c.FPDFText_GetCharAngle, pdfium_c.FPDFText_GetFontWeight
     upright = _upright_angle(raw)
     chars: list[Char | None] = []
-    for i in range(pdfium_c.FPDFText_CountChars(raw)):
+    count = pdfium_c.FPDFText_CountChars(raw)
+    low_half = False
+    for i in range(count):
+        if low_half:  # second half of a surrogate pair, already composed into the first
+            low_half = False
+            continue
         code = get_unicode(raw, i)
-        ch = chr(code) if code < 0x110000 else "\ufffd"
+        if 0xD800 <= code <= 0xDBFF and i + 1 < count and 0xDC00 <= get_unicode(raw, i + 1) <= 0xDFFF:
+            # pdfium speaks UTF-16: math letters and emoji arrive as surrogate pairs.
+            code = 0x10000 + ((code - 0xD800) << 10) + (get_unicode(raw, i + 1) - 0xDC00)
+            low_half = True
+        ch = chr(code) if code < 0x110000 and not 0xD800 <= code <= 0xDFFF else "\ufffd"
         if ch in _SKIP or ch.isspace():
             chars.append(None)
             continue

@@ -16,7 +16,7 @@ from athena_lab.pdf.pages import PageText, extract_page
 from athena_lab.pdf.structure import hidden_lines, sections
 
 NAME = "pypdfium2"
-VERSION = "1"
+VERSION = "2"
 
 
 @dataclass
