@@ -163,13 +163,16 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--root", default=str(CORPORA / "docs"))
     ap.add_argument("--work", help="the work dir of bench/indexing.py (its index is reused)")
+    ap.add_argument("--index-dir", help="time this index instead (e.g. the SciFact one; --root is its folder)")
     ap.add_argument("--queries", type=int, default=100)
     ap.add_argument("--synthetic-chunks", type=int, default=100_000, help="0 to skip")
     ap.add_argument("--out", help="also write the JSON result here")
     args = ap.parse_args()
     work = work_dir(args.work, "docs")
     result: dict[str, Any] = {"benchmark": "query_latency", **context()}
-    result["docs_index"], ws = real_index(work / "index", Path(args.root), args.queries)
+    index_dir = Path(args.index_dir) if args.index_dir else work / "index"
+    result["index_dir"] = str(index_dir)
+    result["real_index"], ws = real_index(index_dir, Path(args.root), args.queries)
     if args.synthetic_chunks:
         lexical, queries = synthetic_lexical(work, args.synthetic_chunks)
         vectors = synthetic_vectors(work, ws, args.synthetic_chunks, queries)
