@@ -21,6 +21,7 @@ from typing import Any
 from _common import CORPORA, context, emit, work_dir
 from scifact import load_split, score
 
+from athena_lab.config import SearchSettings
 from athena_lab.search.grep import query_identifiers
 from athena_lab.workspace import Athena
 
@@ -111,8 +112,10 @@ def main() -> None:
         "SELECT chunk_id, path FROM chunks")}
     rows = grid(raw, qrels, doc_of)
     rows.sort(key=lambda r: r["ndcg@10"], reverse=True)
-    defaults = [r for r in rows if r["heading_boost"] == 2.0 and r.get("rrf_k", 60) == 60
-                and r.get("vector_weight", 1.0) == 1.0]
+    current = SearchSettings()
+    defaults = [r for r in rows if r["heading_boost"] == current.heading_boost
+                and r.get("rrf_k", current.rrf_k) == current.rrf_k
+                and r.get("vector_weight", current.vector_weight) == current.vector_weight]
     hybrid = [r for r in rows if r["mode"] == "hybrid"]
     emit({"benchmark": "scifact-tuning", "split": args.split, **context(), "queries": len(queries),
           "current_defaults": defaults,
