@@ -26,6 +26,7 @@ from athena_lab.agent.providers import (
     TextDelta,
     make_provider,
 )
+from http_servers import stop
 from wire_servers import free_port
 
 pytest.importorskip("llama_cpp.server.app", reason="llama-cpp-python[server] is not installed (optional extra `llm`)")
@@ -59,12 +60,7 @@ def gemma_server(tmp_path_factory: pytest.TempPathFactory):
         _wait_until_serving(url, process, log)
         yield url
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop(process)
 
 
 def _wait_until_serving(url: str, process: subprocess.Popen, log: Path) -> None:

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from corpus_files import CORPORA  # noqa: E402
+from http_servers import stop  # noqa: E402
 FLASK_PAGES = ["quickstart.rst", "config.rst", "testing.rst"]
 PDF_NAME = "docling_multi_page.pdf"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -115,11 +116,7 @@ def lab(server_extension: str, corpus: Path) -> Iterator[str]:
         _wait_until_up(f"{base}/api/status?token={token}", process, log)
         yield f"{base}/lab?token={token}"
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        stop(process)
 
 
 @pytest.fixture(scope="session")
