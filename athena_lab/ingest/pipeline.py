@@ -332,6 +332,11 @@ def _chunk_row(c: Chunk, old: ChunkRow | None) -> tuple:
 
 def _update_vectors(config: Config, store: IndexStore, summary: IndexSummary,
                     report: Progress) -> None:
+    catalog = store.catalog
+    settings_key = json.dumps(config.settings.embedding.__dict__, sort_keys=True)
+    if _vectors_current(store, settings_key):
+        summary.embedder = catalog.get_manifest("embedder_name")
+        return  # nothing to embed: do not pay for loading the model
     try:
         embedder = make_embedder(config.settings.embedding)
     except EmbedderError as exc:
@@ -340,7 +345,6 @@ def _update_vectors(config: Config, store: IndexStore, summary: IndexSummary,
     if embedder is None:
         return
     summary.embedder = embedder.name
-    catalog = store.catalog
     vectors = store.vectors(embedder.key, embedder.dimensions, config.settings.search.ef)
     if vectors.graph() is None and vectors.dimension_mismatch is not None:
         vectors.path.unlink(missing_ok=True)
@@ -354,7 +358,7 @@ def _update_vectors(config: Config, store: IndexStore, summary: IndexSummary,
     if not needing:
         if stale - vectors.deleted_labels():
             vectors.update({}, stale)
-        _record_embedder(catalog, embedder)
+        _record_embedder(catalog, embedder, settings_key)
         return
     try:
         fresh = _embed_missing(catalog, embedder, needing, titles, summary, report)
@@ -367,10 +371,24 @@ def _update_vectors(config: Config, store: IndexStore, summary: IndexSummary,
     with catalog.transaction():
         catalog.set_vectors([(label, h, embedder.key, cid)
                              for label, (cid, h, *_rest) in zip(labels, needing)])
-    _record_embedder(catalog, embedder)
+    _record_embedder(catalog, embedder, settings_key)
 
 
-def _record_embedder(catalog, embedder: Embedder) -> None:
+def _vectors_current(store: IndexStore, settings_key: str) -> bool:
+    """Same embedder settings as the last complete run, and every chunk has its vector."""
+    catalog = store.catalog
+    key = catalog.get_manifest("embedder_key")
+    if key is None or catalog.get_manifest("embedder_settings") != settings_key:
+        return False
+    dims = int(catalog.get_manifest("embedder_dimensions") or 0)
+    vectors = store.vectors(key, dims)
+    if not vectors.exists() or catalog.chunks_needing_vectors(key):
+        return False
+    return not (vectors.labels() - vectors.deleted_labels() - catalog.live_labels(key))
+
+
+def _record_embedder(catalog, embedder: Embedder, settings_key: str) -> None:
+    catalog.set_manifest("embedder_settings", settings_key)
     catalog.set_manifest("embedder_key", embedder.key)
     catalog.set_manifest("embedder_name", embedder.name)
     catalog.set_manifest("embedder_dimensions", str(embedder.dimensions))

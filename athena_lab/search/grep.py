@@ -19,9 +19,17 @@ _QUOTED = re.compile(r"[\"“”']([^\"“”'\n]{4,200})[\"“”']")
 _ERROR_LINE = re.compile(r"\b\w*(?:Error|Exception|Warning)\b:?\s*[^\n]{0,160}")
 
 
+_ACRONYM = re.compile(r"\b[A-Z]{2,4}s?\b")
+
+
 def query_identifiers(query: str) -> list[str]:
-    """Identifier-like tokens of a query: backticked words plus snake/Camel/--flag shapes."""
-    found = set(identifiers(query))
+    """Identifier-like tokens of a query: backticked words plus snake/Camel/--flag shapes.
+
+    Short all-caps words (DNA, HTTP, API) are acronyms, not identifiers: they occur in too
+    many chunks for an exact-match list to rank anything, so BM25 handles them.
+    """
+    acronyms = {m.group(0).lower() for m in _ACRONYM.finditer(query)}
+    found = set(identifiers(query)) - acronyms
     for m in _BACKTICKED.finditer(query):
         found.update(identifiers(m.group(1)) or [m.group(1).strip().lower()])
     return sorted(found)

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import nbformat
-
 from athena_lab.ingest.model import Block, ParsedDocument, ParseError
 from athena_lab.ingest.parsers._common import SectionBuilder, line_block
 from athena_lab.ingest.parsers.markdown import add_markdown
@@ -46,6 +44,10 @@ def parse(text: str, path: str) -> ParsedDocument:
 
 
 def _read(text: str, path: str) -> Any:
+    # Imported here: nbformat pulls in jsonschema (~1 s), and a run that parses no notebook
+    # only needs this module's NAME and VERSION.
+    import nbformat
+
     try:
         return nbformat.reads(text, as_version=4)
     except Exception as exc:  # nbformat raises JSON, validation and key errors alike
