@@ -112,14 +112,20 @@ def test_lexical_format_change_rebuilds_tantivy_from_the_catalog_only(folder: Pa
     from athena_lab.index import store as store_module
 
     Athena(folder).index()
+    from athena_lab.search import hybrid
+
     monkeypatch.setattr(store_module, "LEXICAL_VERSION", "next")
     monkeypatch.setattr(pipeline, "LEXICAL_VERSION", "next")
+    monkeypatch.setattr(hybrid, "LEXICAL_VERSION", "next")
     ws = Athena(folder)
+    before = ws.search("register_blueprint", k=1)
+    assert any("run `athena index` to rebuild" in w for w in before.warnings)
     summary = ws.index()
     assert (summary.unchanged, summary.chunks_written, summary.embedded) == (5, 0, 0)
     assert (folder / ".athena" / "tantivy-vnext").is_dir()
     assert not list((folder / ".athena").glob("tantivy-v1"))
-    assert ws.search("register_blueprint", k=1, mode="lexical").hits[0].chunk.path == "blueprints.rst"
+    after = ws.search("register_blueprint", k=1, mode="lexical")
+    assert after.hits[0].chunk.path == "blueprints.rst" and not after.warnings
     _stores_agree(ws)
 
 

@@ -16,6 +16,7 @@ from typing import Any
 from athena_lab.config import SearchSettings
 from athena_lab.index.catalog import ChunkRow
 from athena_lab.index.embeddings import Embedder
+from athena_lab.index.lexical import LEXICAL_VERSION
 from athena_lab.index.store import IndexStore
 from athena_lab.ingest.model import citation_kind
 from athena_lab.search.grep import grep_phrases, query_identifiers, quoted_phrases
@@ -80,6 +81,7 @@ class HybridSearcher:
         ranked: dict[str, list[str]] = {}
         t0 = time.perf_counter()
         if mode in ("hybrid", "lexical"):
+            self._check_lexical_format(result)
             lex = self.store.lexical
             ranked["bm25"] = [h.chunk_id for h in lex.search(
                 query, depth, kinds=kinds, dir_prefix=dir_prefix,
@@ -102,6 +104,14 @@ class HybridSearcher:
         result.timings_ms = {"lexical": round((t1 - t0) * 1e3, 2), "vector": round((t2 - t1) * 1e3, 2),
                              "fuse": round((t3 - t2) * 1e3, 2)}
         return result
+
+    def _check_lexical_format(self, result: SearchResult) -> None:
+        """An index from an older lexical format answers nothing lexical until rebuilt: say so."""
+        found = self.store.catalog.get_manifest("lexical_version")
+        if found is not None and found != LEXICAL_VERSION:
+            result.warnings.append("the keyword index was built by another version of athena_lab; "
+                                   "run `athena index` to rebuild it (no re-parsing or re-embedding)")
+            result.degraded = result.degraded or "keyword index out of date; results are from vectors only"
 
     def _vector_ranking(self, query: str, depth: int, kinds: list[str] | None,
                         prefix: str | None, result: SearchResult) -> list[str]:
