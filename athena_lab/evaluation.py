@@ -68,14 +68,35 @@ def mrr_at(ranked: list[str], gold: dict[str, int], k: int) -> float:
     return 0.0
 
 
-def _doc_ranking(ws: Athena, query: str, depth: int, mode: str) -> list[str]:
-    """Documents in the order of their best chunk."""
-    seen: list[str] = []
+def doc_ranking(ws: Athena, query: str, depth: int = 100, mode: str = "hybrid") -> list[str]:
+    """Documents in the order of their best chunk (a long abstract may be several chunks)."""
+    seen: dict[str, None] = {}
     for hit in ws.search(query, k=depth, mode=mode).hits:
-        doc = hit.chunk.path.rsplit("/", 1)[-1].removesuffix(".md")
-        if doc not in seen:
-            seen.append(doc)
-    return seen
+        seen.setdefault(hit.chunk.path.rsplit("/", 1)[-1].removesuffix(".md"), None)
+    return list(seen)
+
+
+def beir_scores(rankings: dict[str, list[str]], qrels: dict[str, dict[str, int]]) -> dict[str, float]:
+    """Mean nDCG@10, recall@10, recall@100 and MRR@10 over the ranked queries."""
+    metrics = {"ndcg@10": (ndcg_at, 10), "recall@10": (recall_at, 10),
+               "recall@100": (recall_at, 100), "mrr@10": (mrr_at, 10)}
+    n = max(1, len(rankings))
+    return {name: round(sum(fn(r, qrels[q], k) for q, r in rankings.items()) / n, 4)
+            for name, (fn, k) in metrics.items()}
+
+
+def open_beir_index(folder: Path, work: Path, overrides: dict[str, Any] | None = None) -> tuple[Athena, Any, float]:
+    """Write the corpus under ``work`` (first run only) and bring its index up to date.
+
+    Returns the workspace, the index summary and the seconds the index run took.
+    """
+    docs_dir = work / "corpus"
+    if not docs_dir.is_dir():
+        write_beir_corpus(read_jsonl(folder / "corpus.jsonl"), docs_dir)
+    ws = Athena(docs_dir, work / "index", overrides=overrides)
+    t0 = time.perf_counter()
+    summary = ws.index()
+    return ws, summary, time.perf_counter() - t0
 
 
 def eval_beir(folder: str | Path, *, split: str = "test", index_dir: str | None = None,
@@ -89,27 +110,13 @@ def eval_beir(folder: str | Path, *, split: str = "test", index_dir: str | None 
     queries = {q["_id"]: q["text"] for q in read_jsonl(folder / "queries.jsonl") if q["_id"] in qrels}
     ids = sorted(queries)[:limit] if limit else sorted(queries)
     work = Path(index_dir) if index_dir else Path(tempfile.mkdtemp(prefix="athena-beir-"))
-    docs_dir = work / "corpus"
-    if not docs_dir.is_dir():
-        write_beir_corpus(read_jsonl(folder / "corpus.jsonl"), docs_dir)
-    ws = Athena(docs_dir, work / "index", overrides=overrides)
+    ws, summary, index_s = open_beir_index(folder, work, overrides)
     t0 = time.perf_counter()
-    summary = ws.index()
-    index_s = time.perf_counter() - t0
-    totals = {"ndcg@10": 0.0, "recall@10": 0.0, "recall@100": 0.0, "mrr@10": 0.0}
-    t0 = time.perf_counter()
-    for qid in ids:
-        ranked = _doc_ranking(ws, queries[qid], 100, mode)
-        gold = qrels[qid]
-        totals["ndcg@10"] += ndcg_at(ranked, gold, 10)
-        totals["recall@10"] += recall_at(ranked, gold, 10)
-        totals["recall@100"] += recall_at(ranked, gold, 100)
-        totals["mrr@10"] += mrr_at(ranked, gold, 10)
+    rankings = {qid: doc_ranking(ws, queries[qid], 100, mode) for qid in ids}
     query_s = time.perf_counter() - t0
-    n = max(1, len(ids))
-    out: dict[str, Any] = {k: round(v / n, 4) for k, v in totals.items()}
+    out: dict[str, Any] = beir_scores(rankings, qrels)
     out.update(queries=len(ids), mode=mode, embedder=summary.embedder or ws.config.settings.embedding.provider,
-               index_seconds=round(index_s, 1), ms_per_query=round(query_s * 1e3 / n, 2))
+               index_seconds=round(index_s, 1), ms_per_query=round(query_s * 1e3 / max(1, len(ids)), 2))
     ws.close()
     return out
 

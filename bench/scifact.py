@@ -17,8 +17,7 @@ from typing import Any, Callable
 
 from _common import CORPORA, context, emit, parse_sets, peak_rss_mb, work_dir
 
-from athena_lab.evaluation import (mrr_at, ndcg_at, read_jsonl, read_qrels, recall_at,
-                                   write_beir_corpus)
+from athena_lab.evaluation import beir_scores, doc_ranking, open_beir_index, read_jsonl, read_qrels
 from athena_lab.workspace import Athena
 
 MODES = ("lexical", "vector", "hybrid")
@@ -31,32 +30,10 @@ def load_split(folder: Path, split: str) -> tuple[dict[str, str], dict[str, dict
     return queries, qrels
 
 
-def score(rankings: dict[str, list[str]], qrels: dict[str, dict[str, int]]) -> dict[str, float]:
-    """Mean nDCG@10, recall@10, recall@100 and MRR@10 over the queries ranked."""
-    metrics = {"ndcg@10": (ndcg_at, 10), "recall@10": (recall_at, 10),
-               "recall@100": (recall_at, 100), "mrr@10": (mrr_at, 10)}
-    n = max(1, len(rankings))
-    return {name: round(sum(fn(r, qrels[q], k) for q, r in rankings.items()) / n, 4)
-            for name, (fn, k) in metrics.items()}
-
-
-def doc_ranking(ws: Athena, query: str, mode: str) -> list[str]:
-    """Documents in the order of their best chunk (a long abstract may be several chunks)."""
-    seen: dict[str, None] = {}
-    for hit in ws.search(query, k=DEPTH, mode=mode).hits:
-        seen.setdefault(Path(hit.chunk.path).stem, None)
-    return list(seen)
-
-
 def prepare(folder: Path, work: Path, overrides: dict[str, Any]) -> tuple[Athena, dict[str, Any]]:
     """Write the corpus (first run only) and bring its index up to date."""
-    docs = work / "corpus"
-    if not docs.is_dir():
-        write_beir_corpus(read_jsonl(folder / "corpus.jsonl"), docs)
-    ws = Athena(docs, work / "index", overrides=overrides)
-    t0 = time.perf_counter()
-    summary = ws.index()
-    info = {"index_seconds": round(time.perf_counter() - t0, 1), "files": len(list(docs.iterdir())),
+    ws, summary, seconds = open_beir_index(folder, work, overrides)
+    info = {"index_seconds": round(seconds, 1), "files": len(list((work / "corpus").iterdir())),
             "chunks": summary.chunks, "embedded_now": summary.embedded,
             "embedder": ws.embedder().name if ws.embedder() else "none"}
     return ws, info
@@ -67,8 +44,8 @@ def run_modes(ws: Athena, queries: dict[str, str], qrels: dict[str, dict[str, in
     out = {}
     for mode in modes:
         t0 = time.perf_counter()
-        rankings = {qid: doc_ranking(ws, text, mode) for qid, text in queries.items()}
-        out[mode] = score(rankings, qrels)
+        rankings = {qid: doc_ranking(ws, text, DEPTH, mode) for qid, text in queries.items()}
+        out[mode] = beir_scores(rankings, qrels)
         out[mode]["ms_per_query"] = round((time.perf_counter() - t0) * 1e3 / max(1, len(queries)), 2)
     return out
 
@@ -120,7 +97,7 @@ def main() -> None:
     if not args.no_bm25s:
         t0 = time.perf_counter()
         rankings, stem_name = bm25s_rankings(folder, queries)
-        result["bm25s"] = {**score(rankings, qrels), "stemmer": stem_name,
+        result["bm25s"] = {**beir_scores(rankings, qrels), "stemmer": stem_name,
                            "seconds_index_and_search": round(time.perf_counter() - t0, 1)}
     result["peak_rss_mb"] = round(peak_rss_mb())
     result["load_average_end"] = context()["load_average"]

@@ -19,9 +19,10 @@ from pathlib import Path
 from typing import Any
 
 from _common import CORPORA, context, emit, work_dir
-from scifact import load_split, score
+from scifact import load_split
 
 from athena_lab.config import SearchSettings
+from athena_lab.evaluation import beir_scores
 from athena_lab.search.grep import query_identifiers
 from athena_lab.workspace import Athena
 
@@ -68,12 +69,12 @@ def grid(raw: dict[str, dict[str, list[str]]], qrels: dict[str, dict[str, int]],
     rows = []
     for boost in HEADING_BOOSTS:
         lexical = {q: to_docs(fuse(l, {f"bm25@{boost}": 1.0, "ident": 1.0}, 60), doc_of) for q, l in raw.items()}
-        rows.append({"mode": "lexical", "heading_boost": boost, **score(lexical, qrels)})
+        rows.append({"mode": "lexical", "heading_boost": boost, **beir_scores(lexical, qrels)})
     for boost, rrf_k, vw in itertools.product(HEADING_BOOSTS, RRF_KS, VECTOR_WEIGHTS):
         weights = {f"bm25@{boost}": 1.0, "ident": 1.0, "vector": vw}
         fused = {q: to_docs(fuse(l, weights, rrf_k), doc_of) for q, l in raw.items()}
         rows.append({"mode": "hybrid", "heading_boost": boost, "rrf_k": rrf_k,
-                     "vector_weight": vw, **score(fused, qrels)})
+                     "vector_weight": vw, **beir_scores(fused, qrels)})
     return rows
 
 
@@ -85,7 +86,7 @@ def depth_check(raw: dict[str, dict[str, list[str]]], qrels: dict[str, dict[str,
     for depth in (20, 30, 50, 100, 300):
         cut = {q: {name: ids[:depth] for name, ids in lists.items()} for q, lists in raw.items()}
         fused = {q: to_docs(fuse(l, weights, best["rrf_k"]), doc_of) for q, l in cut.items()}
-        rows.append({"candidates": depth, **score(fused, qrels)})
+        rows.append({"candidates": depth, **beir_scores(fused, qrels)})
     return rows
 
 
