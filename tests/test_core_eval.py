@@ -65,3 +65,51 @@ def test_eval_questions_counts_hits_overlapping_gold_spans(tmp_path: Path) -> No
     assert proc.returncode == 0, proc.stderr
     metrics = json.loads(proc.stdout)
     assert metrics["questions"] == 2 and metrics["recall@5"] == 0.5
+
+
+def test_a_two_part_question_scores_half_when_one_part_is_found() -> None:
+    from athena_lab.evaluation import Span, question_score
+
+    gold = [{"path": "a.md", "start_line": 10, "end_line": 20, "part": 0},
+            {"path": "a.md", "start_line": 100, "end_line": 120, "part": 0},  # an alternative
+            {"path": "b.md", "start_line": 1, "end_line": 5, "part": 1}]
+    ranked = [Span("c.md", 1, 50), Span("a.md", 110, 130), Span("b.md", 40, 60)]
+    score = question_score(ranked, gold)
+    assert score["recall@1"] == 0.0 and score["recall@5"] == 0.5
+    assert score["mrr@10"] == 0.5 and score["file@5"] == 1.0
+    assert question_score([Span("p.pdf", pages=(3, 4))], [{"path": "p.pdf", "page": 4}])["recall@1"] == 1.0
+
+
+def test_eval_questions_reports_by_kind_and_language_for_one_split(tmp_path: Path) -> None:
+    root = copy_flask_subset(tmp_path / "docs", ["blueprints.rst", "config.rst", "quickstart.rst"])
+    lines = (root / "blueprints.rst").read_text().splitlines()
+    register = next(i for i, l in enumerate(lines, 1) if l.startswith("Registering Blueprints"))
+    gold = [{"path": "blueprints.rst", "start_line": register, "end_line": register + 30}]
+    questions = tmp_path / "q.jsonl"
+    rows = [{"question": "how do I register a blueprint with the app", "kind": "concept", "lang": "en",
+             "split": "test", "gold": gold},
+            {"question": "¿Cómo registro un blueprint en la aplicación?", "kind": "concept", "lang": "es",
+             "split": "test", "gold": gold},
+            {"question": "zzzz qqqq", "split": "dev", "gold": gold}]
+    questions.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
+    proc = subprocess.run([sys.executable, "-m", "athena_lab.cli", "eval", "questions", str(questions),
+                           "--path", str(root), "--split", "test", "--json",
+                           "--details", str(tmp_path / "d.json")],
+                          capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stderr
+    metrics = json.loads(proc.stdout)
+    assert metrics["questions"] == 2 and metrics["split"] == "test"
+    assert set(metrics["by"]) >= {"kind:concept", "lang:english", "lang:other-language", "lang:es"}
+    assert metrics["by"]["lang:english"]["recall@5"] == 1.0
+    details = json.loads((tmp_path / "d.json").read_text())
+    assert [d["lang"] for d in details] == ["en", "es"]
+
+
+def test_a_question_file_without_gold_names_the_question(tmp_path: Path) -> None:
+    root = copy_flask_subset(tmp_path / "docs", ["config.rst"])
+    questions = tmp_path / "q.jsonl"
+    questions.write_text(json.dumps({"question": "where is the config"}) + "\n")
+    proc = subprocess.run([sys.executable, "-m", "athena_lab.cli", "eval", "questions", str(questions),
+                           "--path", str(root)], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 2
+    assert "question 1" in proc.stderr and "gold" in proc.stderr and "Traceback" not in proc.stderr

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import tantivy
 
+from athena_lab.search.language import content_words
+
 ANALYZER = "athena_en"
 LEXICAL_VERSION = "1"
 _WORD = re.compile(r"\w+", re.UNICODE)
@@ -126,8 +128,10 @@ class LexicalIndex:
 
     def search(self, text: str, limit: int, *, kinds: list[str] | None = None,
                dir_prefix: str | None = None, heading_boost: float = 2.0,
-               path_boost: float = 1.5) -> list[LexicalHit]:
-        words = query_words(text)
+               path_boost: float = 1.5, language: str = "en") -> list[LexicalHit]:
+        """BM25 over title, heading, body and path; ``language`` drops that language's stop
+        words first (a Spanish "de", "la", "que" would otherwise match English text by chance)."""
+        words = query_words(text) if language == "en" else content_words(text, language)
         if not words:
             return []
         parsed = self.index.parse_query(

@@ -1,6 +1,6 @@
 """Hybrid retrieval: BM25 ⊕ vectors ⊕ exact identifiers, fused by reciprocal rank.
 
-BM25 and cosine share no scale, so ranks are fused, not scores (RRF, k=60). Identifiers
+BM25 and cosine share no scale, so ranks are fused, not scores (``fusion.fuse``). Identifiers
 and error strings are where BM25 and grep shine; paraphrase and cross-language questions
 are the vectors'. If the embedder is missing or fails, search still answers from the
 lexical half and says so in ``degraded``.
@@ -19,11 +19,14 @@ from athena_lab.index.embeddings import Embedder
 from athena_lab.index.lexical import LEXICAL_VERSION
 from athena_lab.index.store import IndexStore
 from athena_lab.ingest.model import citation_kind
+from athena_lab.search.fusion import fuse
+from athena_lab.search.language import query_language
 from athena_lab.search.grep import grep_phrases, query_identifiers, quoted_phrases
 
 CITATION_KINDS = ("text", "notebook", "pdf")
 DOC_KINDS = ("markdown", "rst", "asciidoc", "text", "html", "notebook", "pdf")
 LOW_CONFIDENCE = 0.6
+SEARCH_MODES = ("hybrid", "lexical", "vector")
 
 
 class SearchError(ValueError):
@@ -73,11 +76,29 @@ class HybridSearcher:
             raise SearchError("the query is empty: say what to look for")
         k = k or self.settings.k
         kinds = check_kind(kind)
+        if mode not in SEARCH_MODES:
+            raise SearchError(f"unknown search mode {mode!r}; use one of: {', '.join(SEARCH_MODES)}")
         prefix = (path_prefix or "").lstrip("./") or None
-        dir_prefix = prefix if prefix and prefix.endswith("/") else (
-            prefix.rsplit("/", 1)[0] + "/" if prefix and "/" in prefix else None)
         depth = max(self.settings.candidates, k * 3)
         result = SearchResult(query, [])
+        t0 = time.perf_counter()
+        ranked = self.rankings(query, depth, kinds=kinds, prefix=prefix, mode=mode, result=result)
+        t2 = time.perf_counter()
+        result.hits = self._fuse(ranked, k, prefix, query)
+        if neighbours:
+            self._attach_neighbours(result.hits, neighbours)
+        t3 = time.perf_counter()
+        result.timings_ms = {**result.timings_ms, "fuse": round((t3 - t2) * 1e3, 2),
+                             "total": round((t3 - t0) * 1e3, 2)}
+        return result
+
+    def rankings(self, query: str, depth: int, *, kinds: list[str] | None = None,
+                 prefix: str | None = None, mode: str = "hybrid",
+                 result: SearchResult | None = None) -> dict[str, list[str]]:
+        """Each retriever's ranked chunk ids, before fusion (the benchmarks replay fusion on these)."""
+        result = result if result is not None else SearchResult(query, [])
+        dir_prefix = prefix if prefix and prefix.endswith("/") else (
+            prefix.rsplit("/", 1)[0] + "/" if prefix and "/" in prefix else None)
         ranked: dict[str, list[str]] = {}
         t0 = time.perf_counter()
         if mode in ("hybrid", "lexical"):
@@ -85,7 +106,8 @@ class HybridSearcher:
             lex = self.store.lexical
             ranked["bm25"] = [h.chunk_id for h in lex.search(
                 query, depth, kinds=kinds, dir_prefix=dir_prefix,
-                heading_boost=self.settings.heading_boost, path_boost=self.settings.path_boost)]
+                heading_boost=self.settings.heading_boost, path_boost=self.settings.path_boost,
+                language=query_language(query))]
             idents = query_identifiers(query)
             if idents:
                 ranked["ident"] = [h.chunk_id for h in lex.search_identifiers(
@@ -97,13 +119,8 @@ class HybridSearcher:
         if mode in ("hybrid", "vector"):
             ranked["vector"] = self._vector_ranking(query, depth, kinds, prefix, result)
         t2 = time.perf_counter()
-        result.hits = self._fuse(ranked, k, prefix, query)
-        if neighbours:
-            self._attach_neighbours(result.hits, neighbours)
-        t3 = time.perf_counter()
-        result.timings_ms = {"lexical": round((t1 - t0) * 1e3, 2), "vector": round((t2 - t1) * 1e3, 2),
-                             "fuse": round((t3 - t2) * 1e3, 2)}
-        return result
+        result.timings_ms.update(lexical=round((t1 - t0) * 1e3, 2), vector=round((t2 - t1) * 1e3, 2))
+        return ranked
 
     def _check_lexical_format(self, result: SearchResult) -> None:
         """An index from an older lexical format answers nothing lexical until rebuilt: say so."""
@@ -173,15 +190,16 @@ class HybridSearcher:
         sql = f"SELECT label FROM chunks WHERE {' AND '.join(where)}"
         return {r[0] for r in self.store.catalog.conn.execute(sql, params)}
 
+    def weights(self) -> dict[str, float]:
+        return {"bm25": self.settings.lexical_weight, "vector": self.settings.vector_weight,
+                "ident": self.settings.grep_weight, "grep": self.settings.grep_weight}
+
     def _fuse(self, ranked: dict[str, list[str]], k: int, prefix: str | None,
               query: str) -> list[Hit]:
-        weights = {"bm25": self.settings.lexical_weight, "vector": self.settings.vector_weight,
-                   "ident": self.settings.grep_weight, "grep": self.settings.grep_weight}
-        scores: dict[str, float] = {}
+        scores = fuse(ranked, self.weights(), self.settings.rrf_k)
         ranks: dict[str, dict[str, int]] = {}
         for name, ids in ranked.items():
             for rank, cid in enumerate(ids, 1):
-                scores[cid] = scores.get(cid, 0.0) + weights[name] / (self.settings.rrf_k + rank)
                 ranks.setdefault(cid, {})[name] = rank
         if not scores:
             return []
