@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from _common import CORPORA, REPO, context, emit, parse_sets, work_dir
+from _common import CORPORA, REPO, context, cpu_seconds, emit, parse_sets, work_dir
 
 from athena_lab.evaluation import Span, chunk_span, load_questions, score_questions
 from athena_lab.workspace import Athena
@@ -38,9 +38,10 @@ SETS = {
 }
 # name → (search mode, setting overrides). Search settings change no index: one index serves all.
 CONFIGS: dict[str, tuple[str, dict[str, Any]]] = {
-    "athena hybrid (default)": ("hybrid", {}),
+    "athena hybrid, multilingual vectors built": ("hybrid", {}),
+    "athena hybrid, no multilingual vectors": ("hybrid", {"multilingual.build": "off"}),
     "athena lexical only": ("lexical", {}),
-    "athena vectors only": ("vector", {}),
+    "athena vectors only (MiniLM)": ("vector", {"multilingual.build": "off"}),
 }
 
 
@@ -166,6 +167,8 @@ def main() -> None:
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                     help="an extra configuration 'athena + KEY=VALUE' (repeatable, combined)")
     ap.add_argument("--peers", default="", help="bm25s,llamaindex")
+    ap.add_argument("--multilingual", action="store_true",
+                    help="build the multilingual channel too (slow the first time: see docs/embeddings.md)")
     ap.add_argument("--peers-python", default=str(REPO / ".venv-peers" / "bin" / "python"))
     ap.add_argument("--details", action="store_true", help="keep each question's ranks in the output")
     ap.add_argument("--write-docs", action="store_true", help="print the Markdown table for docs/benchmarks.md")
@@ -183,9 +186,12 @@ def main() -> None:
         qfile, root = SETS[set_name]
         rows = load_questions(qfile, args.split)
         index_dir = work / set_name / "index"
-        t0 = time.perf_counter()
-        summary = open_index(set_name, root, index_dir, {}).index()
-        result.setdefault("index_seconds", {})[set_name] = round(time.perf_counter() - t0, 1)
+        t0, c0 = time.perf_counter(), cpu_seconds()
+        summary = open_index(set_name, root, index_dir,
+                             {"multilingual.build": "always"} if args.multilingual else {}).index()
+        result.setdefault("index", {})[set_name] = {
+            "wall_s": round(time.perf_counter() - t0, 1), "cpu_s": round(cpu_seconds() - c0, 1),
+            "chunks": summary.chunks, "embedded": summary.embedded, "files": summary.new + summary.changed + summary.unchanged}
         factory = lambda o, n=set_name, r=root, i=index_dir: open_index(n, r, i, o)  # noqa: E731
         for name, (mode, overrides) in configs.items():
             r = athena_config(factory, mode, overrides, rows)
@@ -202,7 +208,6 @@ def main() -> None:
                     llamaindex_peer(ws, rows, work, args.peers_python, set_name)
         finally:
             ws.close()
-        del summary
     if not args.details:
         for sets in result["systems"].values():
             for r in sets.values():

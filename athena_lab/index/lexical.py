@@ -18,12 +18,13 @@ import tantivy
 from athena_lab.search.language import content_words
 
 ANALYZER = "athena_en"
-LEXICAL_VERSION = "1"
+LEXICAL_VERSION = "2"
 _WORD = re.compile(r"\w+", re.UNICODE)
 _IDENT = re.compile(
-    r"--?[A-Za-z][\w-]+"  # --flags, -x
+    r"(?<![\w-])--?[A-Za-z][\w-]+"  # --flags, -x (not the "-time" of "real-time")
     r"|[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)+(?:\(\))?"  # dotted.names, module.func()
     r"|[A-Za-z]*_[\w]+|[a-z]+[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*"  # snake_case, camelCase, CamelCase
+    r"|[A-Z]{2,}[a-z]\w*"  # HTTPException, XMLParser
     r"|[A-Z]{2,}[A-Z0-9_]*"  # CONSTANTS, HTTP codes names
 )
 
@@ -140,7 +141,13 @@ class LexicalIndex:
         return self._run(parsed, limit, kinds, dir_prefix)
 
     def search_identifiers(self, tokens: list[str], limit: int, *, kinds: list[str] | None = None,
-                           dir_prefix: str | None = None) -> list[LexicalHit]:
+                           dir_prefix: str | None = None, max_share: float = 0.01) -> list[LexicalHit]:
+        """Chunks holding any of the identifiers exactly. An identifier found in more than
+        ``max_share`` of all chunks (a product name like FastAPI) distinguishes nothing and
+        is left to BM25."""
+        searcher = self._fresh_searcher()
+        ceiling = max(20, int(searcher.num_docs * max_share))
+        tokens = [t for t in tokens if searcher.doc_freq("ident", t) <= ceiling]
         if not tokens:
             return []
         terms = [(tantivy.Occur.Should, tantivy.Query.term_query(self.schema, "ident", t))

@@ -15,11 +15,12 @@ from athena_lab.index.lexical import identifiers
 from athena_lab.ingest.model import citation_kind
 
 _BACKTICKED = re.compile(r"`([^`\n]{2,80})`")
-_QUOTED = re.compile(r"[\"“”']([^\"“”'\n]{4,200})[\"“”']")
-_ERROR_LINE = re.compile(r"\b\w*(?:Error|Exception|Warning)\b:?\s*[^\n]{0,160}")
+# Double quotes anywhere; single quotes only as quotes, never the apostrophe of "don't".
+_QUOTED = re.compile(r"[\"“”]([^\"“”\n]{4,200})[\"“”]|(?<![\w])'([^'\n]{4,200})'(?![\w])")
+_ERROR_LINE = re.compile(r"\b\w*(?:Error|Exception|Warning)\b:\s*[^\n]{0,160}")  # a pasted "KeyError: 'x'" line
 
 
-_ACRONYM = re.compile(r"\b[A-Z]{2,4}s?\b")
+_ACRONYM = re.compile(r"\b[A-Z][A-Za-z]{1,3}\b")
 
 
 def query_identifiers(query: str) -> list[str]:
@@ -28,7 +29,11 @@ def query_identifiers(query: str) -> list[str]:
     Short all-caps words (DNA, HTTP, API) are acronyms, not identifiers: they occur in too
     many chunks for an exact-match list to rank anything, so BM25 handles them.
     """
-    acronyms = {m.group(0).lower() for m in _ACRONYM.finditer(query)}
+    acronyms = set()
+    for m in _ACRONYM.finditer(query):
+        word = m.group(0)
+        if sum(ch.isupper() for ch in word) >= 2:  # DNS, URLs, IoT: not MyIdentifierName
+            acronyms.update({word.lower(), word[:-1].lower() if word.endswith("s") else word.lower()})
     found = set(identifiers(query)) - acronyms
     for m in _BACKTICKED.finditer(query):
         found.update(identifiers(m.group(1)) or [m.group(1).strip().lower()])
@@ -37,7 +42,7 @@ def query_identifiers(query: str) -> list[str]:
 
 def quoted_phrases(query: str) -> list[str]:
     """Text the user wants matched verbatim: quoted strings and pasted error lines."""
-    phrases = [m.group(1).strip() for m in _QUOTED.finditer(query)]
+    phrases = [(m.group(1) or m.group(2)).strip() for m in _QUOTED.finditer(query)]
     phrases += [m.group(0).strip() for m in _ERROR_LINE.finditer(query) if len(m.group(0)) > 12]
     return [p for p in dict.fromkeys(phrases) if p]
 
