@@ -158,7 +158,8 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     ws = _workspace(args)
     report = ws.doctor()
     if args.json:
-        _print_json({"ok": report.ok, "checks": [c.__dict__ for c in report.checks]})
+        _print_json({"ok": report.ok, "checks": [c.__dict__ for c in report.checks],
+                     "embedding_runtime": report.embedding_runtime})
         return 0 if report.ok else 1
     for c in report.checks:
         mark = "ok " if c.ok else ("warn" if c.warn else "FAIL")

