@@ -119,9 +119,9 @@ class Athena:
 
     def search(self, query: str, *, k: int | None = None, kind: str | None = None,
                path_prefix: str | None = None, neighbours: int = 0,
-               mode: str = "hybrid") -> SearchResult:
+               mode: str = "hybrid", also: list[str] | None = None) -> SearchResult:
         return self.searcher().search(query, k=k, kind=kind, path_prefix=path_prefix,
-                                      neighbours=neighbours, mode=mode)
+                                      neighbours=neighbours, mode=mode, also=also)
 
     def search_citations(self, query: str, **kwargs: Any) -> list[dict[str, Any]]:
         result = self.search(query, **kwargs)

@@ -79,10 +79,11 @@ def test_step_limit_stops_a_model_that_calls_tools_forever(root):
 
 def test_anthropic_answer_in_the_question_language(root, monkeypatch):
     monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
-    server = AnthropicWireServer([Turn(text=["Usa register_blueprint con url_prefix ", "para montar el blueprint [1]."])])
+    server = AnthropicWireServer([Turn(text=["How do I mount a blueprint with a URL prefix?"]),  # retrieval's translation
+                                  Turn(text=["Usa register_blueprint con url_prefix ", "para montar el blueprint [1]."])])
     with server as url:
         _, answer, _ = _ask(root, url, "¿Cómo monto un blueprint con un prefijo de URL?", kind="anthropic")
-    body = server.chat_requests[0].body
+    body = server.chat_requests[1].body
     assert body["system"].rstrip().endswith("Answer in Spanish.")
     assert all(m["role"] != "system" for m in body["messages"])
     assert answer.answer == "Usa register_blueprint con url_prefix para montar el blueprint [1]."
@@ -166,3 +167,31 @@ def test_unreachable_provider_is_one_clear_error(root):
     stream, answer, _ = _ask(root, f"http://127.0.0.1:{free_port()}/v1")
     assert [e.type for e in stream][-1] == "error"
     assert "127.0.0.1" in answer.error and "Traceback" not in answer.error
+
+
+def test_a_question_in_another_language_is_also_searched_in_english(root):
+    spanish = "¿Cómo monto un blueprint bajo un prefijo de URL?"
+
+    def script(request: RecordedRequest) -> Turn:
+        system = request.body["messages"][0]["content"]
+        if system.startswith("Translate the user's message into English"):
+            return Turn(text=["How do I mount a blueprint ", "at a URL prefix?"])
+        return Turn(text=["Pasa url_prefix a register_blueprint [1]."])
+
+    server = OpenAIWireServer(script)
+    with server as url:
+        _, answer, _ = _ask(root, url, question=spanish)
+    translation = server.chat_requests[0]
+    assert translation.body["messages"][-1]["content"] == spanish
+    search = answer.trace[0]
+    assert search["tool"] == "searchDocs"
+    assert search["input"]["translated"] == "How do I mount a blueprint at a URL prefix?"
+    assert "register_blueprint" in answer.answer and answer.citations
+
+
+def test_an_english_question_is_not_sent_for_translation(root):
+    server = OpenAIWireServer([Turn(text=["Use url_prefix [1]."])])
+    with server as url:
+        _, answer, _ = _ask(root, url)
+    assert len(server.chat_requests) == 1
+    assert "translated" not in answer.trace[0]["input"]

@@ -23,7 +23,7 @@ from athena_lab.agent.citations import (
 from athena_lab.agent.events import Event
 from athena_lab.agent.extractive import extractive_answer, stream_pieces
 from athena_lab.agent.memory import PastTurn, fit_history, history_messages, past_turns, retrieval_query
-from athena_lab.agent.prompts import evidence_block, summary_request, system_prompt
+from athena_lab.agent.prompts import TRANSLATE_PROMPT, evidence_block, summary_request, system_prompt
 from athena_lab.agent.providers import (
     Message,
     Provider,
@@ -37,6 +37,7 @@ from athena_lab.agent.providers import (
     make_provider,
 )
 from athena_lab.agent.tools import Toolbox
+from athena_lab.search.language import query_language
 
 DEFAULT_BASE_URLS = {"openai": "http://127.0.0.1:8080/v1", "ollama": "http://127.0.0.1:11434",
                      "anthropic": "https://api.anthropic.com"}
@@ -175,7 +176,9 @@ class _Turn:
     def _retrieve(self) -> Event:
         query = retrieval_query(self.question, self.past)
         kind, prefix = self.filters.get("kind"), self.filters.get("path_prefix")
-        result = self.ws.search(query, k=self.k, kind=kind, path_prefix=prefix)
+        translated = self._translated(query)
+        result = self.ws.search(query, k=self.k, kind=kind, path_prefix=prefix,
+                                also=[translated] if translated else None)
         for hit in result.hits:
             self.evidence.add_hit(hit, query)
         hits = [{"ref": i.number, "path": i.citation["path"], "where": i.where,
@@ -185,8 +188,26 @@ class _Turn:
             self.notes["degraded"] = result.degraded
         summary = (f"{len(hits)} hit(s) for the question" + (f" ({result.degraded})" if result.degraded else "")
                    if hits else "no hits: the index has nothing on this")
-        return events.trace("searchDocs", {"query": query, "filters": {"pathPrefix": prefix, "kind": kind},
-                                           "limit": self.k}, summary, hits=hits)
+        inputs = {"query": query, "filters": {"pathPrefix": prefix, "kind": kind}, "limit": self.k}
+        if translated:
+            inputs["translated"] = translated
+        return events.trace("searchDocs", inputs, summary, hits=hits)
+
+    def _translated(self, query: str) -> str | None:
+        """The question in English, when it is in another language and a model is configured.
+
+        English documents match an English wording far better, whatever the embedder; the
+        original is searched too, so a poor translation costs nothing but a little time.
+        """
+        if self.llm is None or query_language(query) == "en":
+            return None
+        try:
+            reply = self.llm.complete([Message("system", TRANSLATE_PROMPT), Message("user", query)])
+        except Exception as exc:  # the question still gets its own search
+            self.notes["translation_failed"] = str(exc)
+            return None
+        text = " ".join(reply.text.split())
+        return text[:500] or None
 
     # -- the model and its tools -----------------------------------------------------
     def _converse(self, llm: Provider) -> Iterator[Event]:

@@ -97,3 +97,7 @@ def summary_request(transcript: str) -> list[dict[str, Any]]:
                                       "the answers given and the file paths cited. Write nothing else."},
         {"role": "user", "content": transcript},
     ]
+
+# Retrieval-side only: the answer itself is still written in the user's language.
+TRANSLATE_PROMPT = ("Translate the user's message into English, keeping code, identifiers, "
+                    "names and numbers exactly as written. Reply with the translation only.")

@@ -25,7 +25,7 @@ def channel_embedding_settings(settings: Settings) -> EmbeddingSettings:
     """The multilingual model's settings, with the main embedder's thread and batch choices."""
     m, base = settings.multilingual, settings.embedding
     shared = {f.name: getattr(base, f.name) for f in dataclasses.fields(EmbeddingSettings)
-              if f.name in ("batch_size", "threads", "runtime")}
+              if f.name in ("batch_size", "threads", "runtime", "precision")}
     return EmbeddingSettings(provider=m.provider, model_dir=m.model_dir, query_prefix=m.query_prefix,
                              passage_prefix=m.passage_prefix, pooling=m.pooling,
                              max_tokens=m.max_tokens, **shared)

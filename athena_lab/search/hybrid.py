@@ -74,7 +74,9 @@ class HybridSearcher:
 
     def search(self, query: str, *, k: int | None = None, kind: str | None = None,
                path_prefix: str | None = None, neighbours: int = 0,
-               mode: str = "hybrid") -> SearchResult:
+               mode: str = "hybrid", also: list[str] | None = None) -> SearchResult:
+        """``also``: other wordings of the same question (a translation into the corpus's
+        language, say), searched alike and fused with it."""
         query = (query or "").strip()
         if not query:
             raise SearchError("the query is empty: say what to look for")
@@ -87,6 +89,10 @@ class HybridSearcher:
         result = SearchResult(query, [])
         t0 = time.perf_counter()
         ranked = self.rankings(query, depth, kinds=kinds, prefix=prefix, mode=mode, result=result)
+        for n, other in enumerate(q for q in (also or []) if q and q.strip() and q.strip() != query):
+            extra = self.rankings(other.strip(), depth, kinds=kinds, prefix=prefix, mode=mode,
+                                  result=SearchResult(other, []))
+            ranked.update({f"{name}@{n + 1}": ids for name, ids in extra.items()})
         t2 = time.perf_counter()
         result.hits = self._fuse(ranked, k, prefix, query, result.language)
         if neighbours:
@@ -227,7 +233,9 @@ class HybridSearcher:
 
     def _fuse(self, ranked: dict[str, list[str]], k: int, prefix: str | None,
               query: str, language: str = "en") -> list[Hit]:
-        scores = fuse(ranked, self.weights(language), self.settings.rrf_k)
+        base = self.weights(language)
+        weights = {name: base.get(name.split("@", 1)[0], 1.0) for name in ranked}
+        scores = fuse(ranked, weights, self.settings.rrf_k)
         ranks: dict[str, dict[str, int]] = {}
         for name, ids in ranked.items():
             for rank, cid in enumerate(ids, 1):
