@@ -16,7 +16,7 @@ from athena_lab.pdf.pages import PageText, extract_page
 from athena_lab.pdf.structure import hidden_lines, sections
 
 NAME = "pypdfium2"
-VERSION = "2"
+VERSION = "3"  # 3: PDF chunks of at most 1,000 characters (chunking.MAX_CHARS_BY_KIND)
 
 
 @dataclass
