@@ -130,7 +130,7 @@ def search_html(result: SearchResult) -> str:
 
 def answer_plain(answer: Any) -> str:
     return answer_text(answer.answer or "", answer.citations or [], answer.unsupported or [],
-                       getattr(answer, "error", None) or "")
+                       getattr(answer, "error", None) or "", getattr(answer, "degraded", None) or "")
 
 
 def answer_bundle(answer: Any) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from athena_lab.config import ConfigError
 from athena_lab.index.catalog import CatalogError
 from athena_lab.index.embeddings import EmbedderError
 from athena_lab.index.store import IndexBusyError
+from athena_lab.ingest.interrupt import IndexInterrupted, StopRequest, exit_code, graceful_signals
 from athena_lab.search.hybrid import SearchError, citation
 from athena_lab.workspace import Athena, PathError
 
@@ -74,12 +75,17 @@ def cmd_index(args: argparse.Namespace) -> int:
     ws = _workspace(args, {"multilingual.build": "always"} if args.multilingual else None)
     bar = _Bar(sys.stderr.isatty() and not args.json)
     try:
-        summary = ws.index(progress=bar, wait_s=args.wait)
+        # Ctrl-C or SIGTERM while embedding: finish the batch, save, and report (interrupt.py).
+        with graceful_signals(StopRequest()) as stop:
+            summary = ws.index(progress=bar, wait_s=args.wait, stop=stop)
     finally:
         bar.close()
+    stopped = _interrupted_message(summary)
     if args.json:
         _print_json(summary.as_dict())
-        return 0
+        if stopped:
+            print(f"athena: {stopped}", file=sys.stderr)
+        return exit_code(summary.interrupted) if stopped else 0
     print(f"indexed {ws.root} → {ws.index_dir}")
     print(f"  files: {summary.new} new, {summary.changed} changed, {summary.unchanged} unchanged, "
           f"{summary.removed} removed, {summary.failed} failed, {summary.pending} pending")
@@ -95,7 +101,19 @@ def cmd_index(args: argparse.Namespace) -> int:
             print(f"  warning: {path}: {w}")
     for err in summary.errors:
         print(f"  warning: {err}")
+    if stopped:
+        print(f"athena: {stopped}", file=sys.stderr)
+        return exit_code(summary.interrupted)
     return 0
+
+
+def _interrupted_message(summary: Any) -> str:
+    if not summary.interrupted:
+        return ""
+    left = summary.vectors_total - summary.vectors_done
+    return (f"stopped by {summary.interrupted} while embedding; vectors {summary.vectors_done:,} / "
+            f"{summary.vectors_total:,} are saved and searchable. Run `athena index` again to embed "
+            f"the remaining {left:,}.")
 
 
 @command("search")
@@ -143,6 +161,11 @@ def cmd_status(args: argparse.Namespace) -> int:
     print(f"{status['root']} (index: {status['index_dir']})")
     print(f"  {counts['files']} files, {counts['chunks']} chunks, {counts['failed']} failed, "
           f"{counts['pending']} pending; last indexed {when}; embedder {status['embedder'] or 'none'}")
+    print(f"  {status['vectors']['message']}")
+    run = status["run"]
+    if run:
+        print(f"  index run in progress (pid {run['pid']}): {run['phase']} {run['done']:,} / {run['total']:,}, "
+              f"started {time.strftime('%H:%M:%S', time.localtime(run['started_at']))}")
     by_kind: dict[str, int] = {}
     for f in status["files"]:
         by_kind[f["doc_kind"]] = by_kind.get(f["doc_kind"], 0) + 1
@@ -297,10 +320,11 @@ def main(argv: list[str] | None = None) -> int:
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
-    except KeyboardInterrupt:
-        print("athena: interrupted; the previous index still answers, run the command again to finish",
-              file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as exc:
+        reason = exc.reason if isinstance(exc, IndexInterrupted) else "SIGINT"
+        print(f"athena: interrupted ({reason}); the previous index still answers, run the command "
+              "again to finish", file=sys.stderr)
+        return exit_code(reason)
 
 
 if __name__ == "__main__":  # pragma: no cover

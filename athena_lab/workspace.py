@@ -19,7 +19,9 @@ from athena_lab.config import Config, load_config
 from athena_lab.index.catalog import ChunkRow, CatalogError
 from athena_lab.index.channel import MultilingualChannel, channel_state
 from athena_lab.index.embeddings import Embedder, EmbedderError, make_embedder
+from athena_lab.index.progress import VectorState, read_run, vector_state
 from athena_lab.index.store import IndexStore
+from athena_lab.ingest.interrupt import StopRequest
 from athena_lab.ingest.model import citation_kind
 from athena_lab.ingest.pipeline import IndexSummary, Progress, parser_for, run_index
 from athena_lab.search.grep import grep_chunks
@@ -106,8 +108,22 @@ class Athena:
         return self._embedder_error
 
     # indexing ---------------------------------------------------------------
-    def index(self, progress: Progress | None = None, wait_s: float = 0.0) -> IndexSummary:
-        return run_index(self.config, progress=progress, wait_s=wait_s, store=self.store)
+    def index(self, progress: Progress | None = None, wait_s: float = 0.0,
+              stop: StopRequest | None = None, embed: bool = True) -> IndexSummary:
+        """Bring the index up to date; ``embed=False`` commits the text only (searchable at
+        once) and leaves the vectors to a later run, e.g. one in the background."""
+        return run_index(self.config, progress=progress, wait_s=wait_s, store=self.store, stop=stop,
+                         embed=embed)
+
+    def index_in_background(self) -> Any:
+        """Start an index run in a child process and return its handle (``BackgroundIndex``).
+
+        For servers: the child holds the GIL-heavy parsing and the embedding, the server
+        keeps answering; progress is read from the catalog like any other run's.
+        """
+        from athena_lab.ingest.background import start_background_index
+
+        return start_background_index(self.config)
 
     # searching --------------------------------------------------------------
     def searcher(self) -> HybridSearcher:
@@ -224,6 +240,23 @@ class Athena:
                            case_sensitive=case_sensitive, limit=limit, prefix=path_prefix)
 
     # status and health ------------------------------------------------------
+    def vector_state(self) -> VectorState:
+        """How many chunks have a vector of the configured embedder, and whether a run is
+        filling in the rest — without loading the embedder (status stays fast)."""
+        catalog = self._require_index().catalog
+        settings = self.config.settings.embedding
+        settings_key = json.dumps(settings.__dict__, sort_keys=True)
+        # The manifest's embedder is this config's only if its settings are the same.
+        same = catalog.get_manifest("embedder_settings") == settings_key
+        key = catalog.get_manifest("embedder_key") if same else None
+        return vector_state(catalog, key, catalog.get_manifest("embedder_name") if same else None,
+                            provider_off=settings.provider == "none")
+
+    def index_run(self) -> dict[str, Any] | None:
+        """The live index run writing this index (any process), or None."""
+        run = read_run(self._require_index().catalog)
+        return run.as_dict() if run is not None else None
+
     def status(self) -> dict[str, Any]:
         store = self._require_index()
         catalog = store.catalog
@@ -237,6 +270,8 @@ class Athena:
             "embedder": manifest.get("embedder_name"),
             "counts": catalog.counts(),
             "multilingual": channel_state(store, self.config.settings),
+            "vectors": self.vector_state().as_dict(),
+            "run": self.index_run(),
             "files": [{"path": s.path, "doc_kind": s.doc_kind, "status": s.status,
                        "chunks": s.chunks, "pages": s.pages, "warnings": s.warnings,
                        "indexed_at": s.indexed_at} for s in sources],

@@ -59,6 +59,7 @@ class Answer:
     conversation_id: str | None = None
     usage: dict[str, int] = field(default_factory=dict)
     error: str | None = None
+    degraded: str | None = None  # search ran without (all) vectors, and why — e.g. still embedding
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -80,6 +81,7 @@ def collect(stream: Iterable[Event]) -> Answer:
             answer.citations = data["citations"]
         elif event.type == "done":
             answer.usage, answer.unsupported, answer.mode = data["usage"], data["unsupported"], data["mode"]
+            answer.degraded = data.get("degraded")
         elif event.type == "error":
             answer.error = data["message"]
     answer.answer = "".join(text)

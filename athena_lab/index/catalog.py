@@ -44,6 +44,7 @@ CREATE TABLE IF NOT EXISTS channel_vectors (
   text_hash TEXT NOT NULL, PRIMARY KEY (embedder, label)
 );
 CREATE INDEX IF NOT EXISTS channel_by_chunk ON channel_vectors(embedder, chunk_id);
+CREATE INDEX IF NOT EXISTS chunks_by_vector ON chunks(vec_embedder, label);
 CREATE TABLE IF NOT EXISTS embeddings (
   text_hash TEXT NOT NULL, embedder TEXT NOT NULL, vector BLOB NOT NULL,
   PRIMARY KEY (text_hash, embedder)
@@ -236,6 +237,25 @@ class Catalog:
         """(label, vec_hash, embedder_key, chunk_id) per chunk now present in the graph."""
         self.conn.executemany(
             "UPDATE chunks SET label=?, vec_hash=?, vec_embedder=? WHERE chunk_id=?", updates)
+
+    def vector_counts(self, embedder_key: str) -> tuple[int, int]:
+        """(chunks with a current vector of this embedder, all chunks).
+
+        Asked on every search to say how complete the vectors are, so it is cached until
+        this connection or another one commits (``data_version`` / ``total_changes``).
+        A vector is current when its label is set for this embedder: a chunk whose text
+        changes is written with no label, so the label alone decides.
+        """
+        conn = self.conn
+        stamp = (embedder_key, conn.execute("PRAGMA data_version").fetchone()[0], conn.total_changes)
+        cached = getattr(self._local, "vector_counts", None)
+        if cached is not None and cached[0] == stamp:
+            return cached[1]
+        done = conn.execute("SELECT COUNT(*) FROM chunks WHERE vec_embedder=? AND label IS NOT NULL",
+                            (embedder_key,)).fetchone()[0]
+        total = conn.execute("SELECT COUNT(*) FROM chunks").fetchone()[0]
+        self._local.vector_counts = (stamp, (done, total))
+        return done, total
 
     def counts(self) -> dict[str, int]:
         c = self.conn

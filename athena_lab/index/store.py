@@ -42,6 +42,14 @@ class IndexStore:
                                                       dimensions, ef)
         return self._vectors[embedder_key]
 
+    def vector_writer(self, embedder_key: str, dimensions: int, ef: int = 100) -> VectorIndex:
+        """A private copy of the graph for an index run to grow and save.
+
+        Searches keep using their own copy (``vectors``), which reloads when the saved file
+        changes: hnswlib is not safe to resize while another thread queries the same graph.
+        """
+        return VectorIndex(self.index_dir / "vectors", embedder_key, dimensions, ef)
+
     @property
     def previews_dir(self) -> Path:
         return self.index_dir / "previews"

@@ -2,7 +2,10 @@
 
 Order is chosen for crash safety. Lexical postings and the catalog are committed before
 any embedding starts, so a Ctrl-C during the slow part leaves a complete lexical index;
-vectors are cached in SQLite batch by batch, so the next run embeds only what is left.
+vectors are cached in SQLite batch by batch and committed to the graph in checkpoints
+(checkpoints.py), so they become searchable while the run goes on and the next run embeds
+only what is left. The run keeps a progress row in the catalog (index/progress.py) that
+every reader uses to say how far the vectors are.
 """
 
 from __future__ import annotations
@@ -16,15 +19,16 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable
 
-import numpy as np
-
 from athena_lab.config import Config
 from athena_lab.index.catalog import ChunkRow, SourceRow
 from athena_lab.index.embeddings import Embedder, EmbedderError, file_sha256, make_embedder
 from athena_lab.index.lexical import LEXICAL_VERSION
+from athena_lab.index.progress import RunProgress
 from athena_lab.index.store import IndexStore
+from athena_lab.ingest.checkpoints import VectorCheckpointer
 from athena_lab.ingest.chunking import CHUNKER_VERSION, Chunk, chunk_document, text_hash
 from athena_lab.ingest.discover import DiscoveredFile, discover
+from athena_lab.ingest.interrupt import StopRequest
 from athena_lab.ingest.model import ParsedDocument, ParseError, citation_kind
 
 Progress = Callable[[str, int, int], None]  # (phase, done, total)
@@ -33,7 +37,7 @@ _PARSER_MODULES = {
     "markdown": "markdown", "rst": "rst", "asciidoc": "asciidoc", "text": "text",
     "html": "html", "notebook": "notebook", "pdf": "pdf",
 }
-EMBED_BATCH = 64
+EMBED_BATCH = 32  # texts per embedding call: a stop waits for at most one batch
 
 
 @dataclass
@@ -51,6 +55,9 @@ class IndexSummary:
     seconds: float = 0.0
     embedder: str | None = None
     multilingual: dict | None = None  # the multilingual channel's run, when it was built
+    vectors_done: int = 0  # chunks with a current vector after this run
+    vectors_total: int = 0
+    interrupted: str | None = None  # the signal (or reason) that stopped embedding early
     warnings: dict[str, list[str]] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
 
@@ -101,22 +108,39 @@ def read_text(abs_path: Path) -> tuple[str, list[str]]:
 
 
 def run_index(config: Config, *, progress: Progress | None = None, wait_s: float = 0.0,
-              embed: bool = True, store: IndexStore | None = None) -> IndexSummary:
-    """Bring the index of ``config.root`` up to date and say what changed."""
+              embed: bool = True, store: IndexStore | None = None,
+              stop: StopRequest | None = None) -> IndexSummary:
+    """Bring the index of ``config.root`` up to date and say what changed.
+
+    ``stop``: when it is set during embedding, the run commits what it has embedded and
+    returns early with ``summary.interrupted`` set (see interrupt.py).
+    """
     started = time.perf_counter()
     own_store = store is None
     store = store or IndexStore(config.index_dir)
     summary = IndexSummary()
-    report = progress or (lambda *_: None)
     try:
         with store.write_lock(wait_s):
-            _update_documents(config, store, summary, report)
-            if embed:
-                _update_vectors(config, store, summary, report)
-                if config.settings.multilingual.build == "always":
-                    _update_multilingual(config, store, summary, report)
-            store.catalog.set_manifest("last_indexed", str(time.time()))
-            summary.chunks = store.catalog.counts()["chunks"]
+            run = RunProgress(store.catalog)
+
+            def report(phase: str, done: int, total: int) -> None:
+                run.report(phase, done, total)
+                if progress is not None:
+                    progress(phase, done, total)
+
+            try:
+                _update_documents(config, store, summary, report)
+                if embed:
+                    _update_vectors(config, store, summary, report, run, stop)
+                    if config.settings.multilingual.build == "always" and not summary.interrupted:
+                        _update_multilingual(config, store, summary, report, stop)
+                store.catalog.set_manifest("last_indexed", str(time.time()))
+                summary.chunks = store.catalog.counts()["chunks"]
+                key = store.catalog.get_manifest("embedder_key")
+                if key:
+                    summary.vectors_done, summary.vectors_total = store.catalog.vector_counts(key)
+            finally:
+                run.finish()
     finally:
         if own_store:
             store.close()
@@ -125,10 +149,10 @@ def run_index(config: Config, *, progress: Progress | None = None, wait_s: float
 
 
 def _update_multilingual(config: Config, store: IndexStore, summary: IndexSummary,
-                         report: Progress) -> None:
+                         report: Progress, stop: StopRequest | None = None) -> None:
     from athena_lab.ingest.multilingual import update_channel  # loads no model unless needed
 
-    channel = update_channel(config, store, report)
+    channel = update_channel(config, store, report, stop.is_set if stop is not None else None)
     summary.multilingual = asdict(channel)
     summary.errors.extend(channel.errors)
 
@@ -343,7 +367,8 @@ def _chunk_row(c: Chunk, old: ChunkRow | None) -> tuple:
 
 
 def _update_vectors(config: Config, store: IndexStore, summary: IndexSummary,
-                    report: Progress) -> None:
+                    report: Progress, run: RunProgress | None = None,
+                    stop: StopRequest | None = None) -> None:
     catalog = store.catalog
     settings_key = json.dumps(config.settings.embedding.__dict__, sort_keys=True)
     if _vectors_current(store, settings_key):
@@ -357,7 +382,11 @@ def _update_vectors(config: Config, store: IndexStore, summary: IndexSummary,
     if embedder is None:
         return
     summary.embedder = embedder.name
-    vectors = store.vectors(embedder.key, embedder.dimensions, config.settings.search.ef)
+    # Recorded first, so status and search know which vectors this run is writing.
+    _record_embedder(catalog, embedder, settings_key)
+    if run is not None:
+        run.embedder(embedder.key, embedder.name)
+    vectors = store.vector_writer(embedder.key, embedder.dimensions, config.settings.search.ef)
     if vectors.graph() is None and vectors.dimension_mismatch is not None:
         vectors.path.unlink(missing_ok=True)
         vectors.meta_path.unlink(missing_ok=True)
@@ -370,20 +399,20 @@ def _update_vectors(config: Config, store: IndexStore, summary: IndexSummary,
     if not needing:
         if stale - vectors.deleted_labels():
             vectors.update({}, stale)
-        _record_embedder(catalog, embedder, settings_key)
         return
+    checkpoints = VectorCheckpointer(catalog, vectors, embedder.key, needing,
+                                     stale - vectors.deleted_labels(),
+                                     config.settings.index.vector_checkpoint_s)
     try:
-        fresh = _embed_missing(catalog, embedder, needing, titles, summary, report)
+        _embed_missing(catalog, embedder, needing, titles, summary, report, checkpoints, run, stop)
     except EmbedderError as exc:
         summary.errors.append(f"embedding failed: {exc}. Search is lexical-only for new text.")
-        return
-    labels = catalog.next_labels(len(needing))
-    add = {label: fresh[h] for label, (_, h, *_rest) in zip(labels, needing)}
-    vectors.update(add, stale)
-    with catalog.transaction():
-        catalog.set_vectors([(label, h, embedder.key, cid)
-                             for label, (cid, h, *_rest) in zip(labels, needing)])
-    _record_embedder(catalog, embedder, settings_key)
+    finally:
+        if run is not None:
+            run.report("save", checkpoints.committed, len(needing))
+        checkpoints.commit()  # also on Ctrl-C: what was embedded stays searchable
+        if stop is not None:
+            stop.deferrable = False
 
 
 def _vectors_current(store: IndexStore, settings_key: str) -> bool:
@@ -407,25 +436,39 @@ def _record_embedder(catalog, embedder: Embedder, settings_key: str) -> None:
 
 
 def _embed_missing(catalog, embedder: Embedder, needing: list[tuple], titles: dict[str, str],
-                   summary: IndexSummary, report: Progress) -> dict[str, np.ndarray]:
-    """Vectors for every needed text hash: from the cache, else embedded and cached."""
+                   summary: IndexSummary, report: Progress, checkpoints: VectorCheckpointer,
+                   run: RunProgress | None = None, stop: StopRequest | None = None) -> None:
+    """Vectors for every needed text hash: from the cache, else embedded and cached;
+    handed to ``checkpoints``, which commits them as the run goes."""
+    if stop is not None:
+        stop.deferrable = True  # from here a signal stops the run cleanly between batches
     by_hash: dict[str, str] = {}
     for _cid, digest, text, heading, path in needing:
         head = heading or titles.get(path, "")
         by_hash.setdefault(digest, f"{head}\n\n{text}" if head else text)
     vectors = catalog.cached_vectors(embedder.key, list(by_hash))
     summary.embedded_from_cache += len(vectors)
+    checkpoints.add(vectors.items(), fresh=False)
+    checkpoints.commit()  # cached vectors are searchable at once
     # Shortest first: each call then holds texts of similar length, and the embedder pads a
     # batch only to its longest text (12 % fewer token positions on docs chunks).
     missing = sorted((h for h in by_hash if h not in vectors), key=lambda h: len(by_hash[h]))
     report("embed", 0, len(missing))
+    if run is not None:
+        run.start_rate()
     for start in range(0, len(missing), EMBED_BATCH):
+        if stop is not None and stop.is_set():
+            summary.interrupted = stop.reason
+            return
         batch = missing[start:start + EMBED_BATCH]
         embedded = embedder.embed_documents([by_hash[h] for h in batch])
         items = list(zip(batch, embedded))
         with catalog.transaction():
             catalog.cache_vectors(embedder.key, items)
-        vectors.update(items)
+        checkpoints.add(items)
         summary.embedded += len(batch)
+        if run is not None:
+            run.embedded(checkpoints.fresh_chunks)
         report("embed", min(start + EMBED_BATCH, len(missing)), len(missing))
-    return vectors
+        if checkpoints.due():
+            checkpoints.commit()

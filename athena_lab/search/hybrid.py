@@ -18,6 +18,7 @@ from athena_lab.index.catalog import ChunkRow
 from athena_lab.index.channel import MultilingualChannel
 from athena_lab.index.embeddings import Embedder
 from athena_lab.index.lexical import LEXICAL_VERSION
+from athena_lab.index.progress import COMPLETE, vector_state
 from athena_lab.index.store import IndexStore
 from athena_lab.ingest.model import citation_kind
 from athena_lab.search.fusion import fuse
@@ -152,15 +153,24 @@ class HybridSearcher:
                                if self.embedder_error else None)
             return []
         vectors = self.store.vectors(self.embedder.key, self.embedder.dimensions, self.settings.ef)
+        # How many chunks have a vector, and whether a run is embedding the rest: a search
+        # during indexing says so, and uses the vectors committed so far.
+        state = vector_state(self.store.catalog, self.embedder.key, self.embedder.name)
         if vectors.graph() is None:
             if vectors.dimension_mismatch is not None:
                 result.warnings.append(
                     f"vector index has {vectors.dimension_mismatch} dimensions, the embedder "
                     f"{self.embedder.dimensions}: vectors skipped — run `athena index` to rebuild")
                 result.degraded = "vectors skipped (dimension mismatch); results are lexical only"
-            else:
-                result.degraded = "no vectors yet (run `athena index`); results are lexical only"
+            elif state.state == COMPLETE and state.total:
+                result.degraded = "lexical only: the vector graph is missing; run `athena index` to rebuild it"
+            elif state.total or state.running:
+                result.degraded = f"lexical only: {state.message}"
             return []
+        if state.state != COMPLETE:
+            result.degraded = (f"hybrid over {state.counts}{state.activity}; the rest is lexical only"
+                               if state.running else
+                               f"hybrid over {state.counts}, the rest lexical only{state.activity}")
         try:
             qvec = self.embedder.embed_query(query)
         except Exception as exc:  # the embedder failing must not fail the search

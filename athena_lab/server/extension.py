@@ -52,8 +52,16 @@ def _load_jupyter_server_extension(serverapp: Any) -> None:
     if state.startup_error:
         serverapp.log.error("athena_lab: %s (the /athena/ API answers 503 until it is fixed)",
                             state.startup_error)
-    else:
-        serverapp.log.info("athena_lab: serving %s at %sathena/", root, web_app.settings["base_url"])
+        return
+    serverapp.log.info("athena_lab: serving %s at %sathena/", root, web_app.settings["base_url"])
+    if os.environ.get("ATHENA_EMBED_IN_BACKGROUND") == "1":  # set by `athena lab`
+        try:
+            job = state.embed_in_background()
+        except Exception as exc:  # never stop Lab from starting over this
+            serverapp.log.warning("athena_lab: could not start embedding in the background: %s", exc)
+        else:
+            if job is not None:
+                serverapp.log.info("athena_lab: embedding the vectors in the background (pid %s)", job["pid"])
 
 
 def _unload_jupyter_server_extension(serverapp: Any) -> None:

@@ -155,12 +155,14 @@ class InfoRoute(AthenaRoute):
     def _info(self) -> dict[str, Any]:
         ws = self.ws
         llm = ws.config.settings.llm
-        index: dict[str, Any] = {"files": 0, "chunks": 0, "last_indexed": None, "warnings": 0}
+        index: dict[str, Any] = {"files": 0, "chunks": 0, "last_indexed": None, "warnings": 0,
+                                 "vectors": None, "run": None}
         if ws.has_index():
             status = ws.status()
             index.update(files=status["counts"]["files"], chunks=status["counts"]["chunks"],
                          last_indexed=status["last_indexed"],
-                         warnings=sum(len(f["warnings"]) for f in status["files"] + status["skipped"]))
+                         warnings=sum(len(f["warnings"]) for f in status["files"] + status["skipped"]),
+                         vectors=status["vectors"], run=status["run"])
         mode = "extractive" if llm.provider == "extractive" else f"{llm.provider}:{llm.model}"
         return {"version": __version__, "root": str(ws.root), "index_dir": str(ws.index_dir),
                 "lab_path_prefix": self.state.lab_path_prefix(), "provider": llm.provider,
@@ -178,14 +180,16 @@ class StatusRoute(AthenaRoute):
     def _status(self) -> dict[str, Any]:
         ws = self.ws
         if not ws.has_index():
-            return {"files": [], "pending": [], "failed": [], "skipped": [], "last_indexed": None}
+            return {"files": [], "pending": [], "failed": [], "skipped": [], "last_indexed": None,
+                    "vectors": None, "run": None}
         status = ws.status()
         files = status["files"]
         by_state = {s: [{"path": f["path"], "warnings": f["warnings"]} for f in files if f["status"] == s]
                     for s in ("pending", "failed")}
         return {"files": [{k: f[k] for k in ("path", "doc_kind", "status", "chunks", "pages", "warnings",
                                              "indexed_at")} for f in files],
-                **by_state, "skipped": status["skipped"], "last_indexed": status["last_indexed"]}
+                **by_state, "skipped": status["skipped"], "last_indexed": status["last_indexed"],
+                "vectors": status["vectors"], "run": status["run"]}
 
 
 class SearchRoute(AthenaRoute):
@@ -229,13 +233,22 @@ class PdfPageRoute(AthenaRoute):
 
 
 class ReindexRoute(AthenaRoute):
+    """POST starts a background run and returns at once; GET follows it; DELETE stops it
+    (it saves what it has embedded first)."""
+
     @authenticated
     async def post(self) -> None:
-        self.send_json({"job": self.state.jobs.start()}, 202)
+        self.send_json({"job": await self.blocking(self.state.jobs.start)}, 202)
 
     @authenticated
     async def get(self) -> None:
-        self.send_json({"job": self.state.jobs.current()})
+        self.send_json({"job": await self.blocking(self.state.jobs.current)})
+
+    @authenticated
+    async def delete(self) -> None:
+        if not await self.blocking(self.state.jobs.stop):
+            raise api_error(409, "no reindex job is running")
+        self.send_json({"job": await self.blocking(self.state.jobs.current)}, 202)
 
 
 class ConversationsRoute(AthenaRoute):

@@ -12,7 +12,6 @@ import time
 from dataclasses import replace
 from typing import Any
 
-
 LLM_PROBE_TIMEOUT_S = 2.0
 
 
@@ -37,9 +36,13 @@ def probe_index(ws: Any) -> dict[str, Any]:
     try:
         counts = ws.store.catalog.counts()
         docs = ws.store.lexical.num_docs()
+        vectors = ws.vector_state()
     except Exception as exc:
         return _component("down", started, f"cannot open the index: {exc}")
-    return _component("up", started, files=counts["files"], chunks=counts["chunks"], lexical_docs=docs)
+    # How far the vectors are is reported, not judged: an index whose vectors are still being
+    # embedded (or were interrupted) answers searches, hybrid over what is there.
+    return _component("up", started, files=counts["files"], chunks=counts["chunks"], lexical_docs=docs,
+                      vectors=vectors.as_dict())
 
 
 def probe_embedder(ws: Any) -> dict[str, Any]:

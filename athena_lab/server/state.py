@@ -19,7 +19,7 @@ from tornado.web import HTTPError
 from athena_lab.config import ConfigError
 
 from . import health
-from .jobs import ReindexJobs
+from .jobs import STOP_WAIT_S, ReindexJobs
 
 
 @dataclass(frozen=True)
@@ -44,7 +44,7 @@ class ServerState:
         if limits is None and self._ws is not None:
             limits = Limits(max_body_bytes=self._ws.config.settings.server.max_body_kb * 1024)
         self.limits = limits or Limits()
-        self.jobs = ReindexJobs(lambda progress: self.workspace().index(progress=progress))
+        self.jobs = ReindexJobs(lambda: self.workspace().index_in_background(), self.index_progress)
         self.executor = ThreadPoolExecutor(max_workers=8, thread_name_prefix="athena-io")
         workers = chat_workers or min(8, (os.cpu_count() or 2) * 2)
         self.chat_executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="athena-chat")
@@ -72,6 +72,21 @@ class ServerState:
             return None
         return root.relative_to(lab).as_posix() + "/"
 
+    def index_progress(self) -> dict[str, Any] | None:
+        """The live index run (any process) and the vectors' state, or None without an index."""
+        ws = self.workspace()
+        if not ws.has_index():
+            return None
+        return {"run": ws.index_run(), "vectors": ws.vector_state().as_dict()}
+
+    def embed_in_background(self) -> dict[str, Any] | None:
+        """Start a background run if the index lacks vectors and no run is filling them in;
+        the job's snapshot, or None when there was nothing to do."""
+        live = self.index_progress()
+        if live is None or live["run"] is not None or live["vectors"]["state"] not in ("partial", "missing"):
+            return None
+        return self.jobs.start()
+
     def health(self) -> dict[str, Any]:
         if self._ws is None:
             down = {"status": "down", "latency_ms": 0.0, "error": self.startup_error}
@@ -85,6 +100,8 @@ class ServerState:
         return {"status": health.overall(components), "components": components}
 
     def close(self) -> None:
+        # A reindex in progress saves what it has embedded and exits; the next one resumes.
+        self.jobs.stop(wait_s=STOP_WAIT_S)
         self.executor.shutdown(wait=False, cancel_futures=True)
         self.chat_executor.shutdown(wait=False, cancel_futures=True)
         if self._ws is not None:

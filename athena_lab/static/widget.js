@@ -213,6 +213,9 @@ function draw(model, root, preview) {
   const footer = element("div", "athena-footer");
   const mode = model.get("mode");
   if (mode) footer.append(element("span", "athena-mode", mode));
+  // e.g. "hybrid over vectors 2,310 / 7,050, embedding (…)": the search was not full hybrid
+  const notice = model.get("notice");
+  if (notice) footer.append(element("span", "athena-notice", notice));
   const trace = model.get("trace") ?? [];
   if (trace.length) footer.append(traceBox(trace));
   parts.push(footer);
@@ -239,7 +242,7 @@ function render({ model, el }) {
       preview.append(element("div", "athena-error", msg.error));
     }
   };
-  const names = ["answer", "citations", "unsupported", "mode", "trace", "streaming", "error", "question"];
+  const names = ["answer", "citations", "unsupported", "mode", "trace", "streaming", "error", "question", "notice"];
   for (const name of names) model.on(`change:${name}`, redraw);
   model.on("msg:custom", onMessage);
   redraw();

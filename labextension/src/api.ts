@@ -85,14 +85,17 @@ export async function deleteConversation(id: string): Promise<void> {
   await send(athenaUrl(`conversations/${encodeURIComponent(id)}`), { method: 'DELETE' });
 }
 
-/** Start a reindex; a job already running (409) is reported, not treated as a failure. */
+/** Start a reindex; a job already running (409) is reported, not treated as a failure.
+ * (A run started elsewhere, e.g. `athena index` in a terminal, also answers 409: its
+ * progress shows in the status strip, which follows any live run.) */
 export async function startReindex(): Promise<IReindexJob> {
   try {
     const response = await send(athenaUrl('reindex'), { method: 'POST' });
     return ((await response.json()) as { job: IReindexJob }).job;
   } catch (err) {
     if (err instanceof AthenaError && err.status === 409) {
-      return getReindex();
+      const job = await getReindex();
+      return job.state === 'running' ? job : { state: 'running', error: err.message };
     }
     throw err;
   }

@@ -102,6 +102,10 @@ export interface IIndexInfo {
     chunks: number;
     last_indexed: number | string | null;
     warnings: number;
+    /** How many chunks have vectors and what is happening to the rest (null: no index). */
+    vectors?: IVectorState | null;
+    /** The index run writing right now (from the sidebar or a terminal), if any. */
+    run?: IIndexRun | null;
   };
   /** Set when Lab was started by `athena lab`: open the chat on start. */
   open_chat?: boolean;
@@ -129,9 +133,43 @@ export interface IIndexStatus {
   last_indexed?: number | string | null;
 }
 
+/** GET /athena/status `vectors`: see docs/http-api.md. */
+export interface IVectorState {
+  state: 'complete' | 'embedding' | 'indexing' | 'partial' | 'missing' | 'off';
+  done: number;
+  total: number;
+  embedder?: string | null;
+  /** Chunks per second over the last minute, while embedding. */
+  rate?: number | null;
+  eta_s?: number | null;
+  phase?: string | null;
+  pid?: number | null;
+  message?: string;
+}
+
+export interface IIndexRun {
+  pid: number;
+  phase: string;
+  done: number;
+  total: number;
+  started_at: number;
+  heartbeat: number;
+  rate?: number | null;
+}
+
 export interface IReindexJob {
-  id?: string;
-  state: 'idle' | 'running' | 'done' | 'failed';
-  progress?: { done: number; total: number; phase: string };
+  id?: string | null;
+  state: 'idle' | 'running' | 'done' | 'stopped' | 'failed';
+  pid?: number | null;
+  progress?: {
+    done: number;
+    total: number;
+    phase: string;
+    vectors?: IVectorState | null;
+    rate?: number | null;
+    eta_s?: number | null;
+    message?: string | null;
+  } | null;
   summary?: unknown;
+  error?: string | null;
 }

@@ -68,6 +68,22 @@ def _wait_until_up(url: str, process: subprocess.Popen, log: Path, timeout: floa
     raise RuntimeError(f"jupyter lab did not answer in {timeout}s:\n{log.read_text()[-4000:]}")
 
 
+def _checkout_labextension(scratch: Path) -> dict[str, str]:
+    """Lab loads the sidebar built in this checkout (athena_lab/labextension, what the wheel
+    ships) rather than a copy an earlier install left in the environment: JUPYTER_PATH
+    comes first when Lab looks for extensions."""
+    built = Path(__file__).resolve().parents[2] / "athena_lab" / "labextension"
+    if not (built / "package.json").is_file():
+        return {}
+    data = scratch / "jupyter-data"
+    (data / "labextensions").mkdir(parents=True, exist_ok=True)
+    link = data / "labextensions" / "athena-lab"
+    if not link.exists():
+        link.symlink_to(built, target_is_directory=True)
+    paths = [str(data), os.environ.get("JUPYTER_PATH", "")]
+    return {"JUPYTER_PATH": os.pathsep.join(p for p in paths if p)}
+
+
 @pytest.fixture(scope="session")
 def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A small real folder: three Flask pages, one PDF, one hostile Markdown page, indexed."""
@@ -101,6 +117,7 @@ def lab(server_extension: str, corpus: Path) -> Iterator[str]:
     port, token = _free_port(), secrets.token_hex(16)
     log = corpus.parent / "jupyter.log"
     env = {**os.environ, "ATHENA_ROOT": str(corpus), "ATHENA_LLM__PROVIDER": "extractive"}
+    env.update(_checkout_labextension(corpus.parent))
     command = [
         sys.executable, "-m", "jupyter", "lab", "--allow-root", "--no-browser",
         "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",

@@ -5,6 +5,7 @@ document ever running."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -150,3 +151,12 @@ def test_shortcut_focuses_the_chat_input(page):
     page.locator(".jp-LabShell").click(position={"x": 700, "y": 400})
     page.keyboard.press("Control+Shift+A")
     assert page.evaluate("document.activeElement?.dataset.testid") == "athena-input"
+
+
+def test_index_status_says_how_far_the_vectors_are(page):
+    """The corpus was fully indexed with MiniLM: the strip says every chunk has its vector."""
+    line = page.locator('[data-testid="athena-index-vectors"]')
+    line.wait_for(state="visible")
+    text = line.inner_text().strip()
+    match = re.fullmatch(r"vectors ([\d,]+) / ([\d,]+)", text)
+    assert match and match.group(1) == match.group(2) and match.group(1) != "0", text

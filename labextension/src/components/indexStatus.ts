@@ -1,12 +1,17 @@
 /**
- * Index status strip: files, chunks, last indexed, a warnings badge that opens the
- * per-file list, and a reindex button that shows the job's progress until it ends.
+ * Index status strip: files, chunks, last indexed, how far the vectors are, a warnings
+ * badge that opens the per-file list, and a reindex button that shows the job's progress
+ * (phase, vectors done / total, rate, time left) until it ends. While any index run is
+ * changing the index — this sidebar's, or `athena index` in a terminal — the strip
+ * refreshes itself, so the numbers move without a click.
  */
 import * as api from '../api';
-import { IFileWarnings, IIndexInfo, IReindexJob } from '../types';
+import { isRunning, jobProgressText, vectorsLine } from '../progressText';
+import { IFileWarnings, IIndexInfo, IReindexJob, IVectorState } from '../types';
 import { button, h } from './dom';
 
 const POLL_MS = 1000;
+const FOLLOW_MS = 2000;
 
 /** The server reports epoch seconds; ISO strings are accepted too. */
 function formatWhen(value: number | string | null): string {
@@ -27,14 +32,12 @@ function fileWarnings(item: IFileWarnings, failed = false): HTMLElement {
   );
 }
 
-function progressText(job: IReindexJob): string {
-  const p = job.progress;
-  return p ? `${p.phase} ${p.done}/${p.total}` : job.state;
-}
-
 export class IndexStatusView {
   readonly node: HTMLElement;
   private _summary = h('span', { class: 'athena-index-summary', 'data-testid': 'athena-index-summary' });
+  private _vectors = h('div', { class: 'athena-index-vectors', 'data-testid': 'athena-index-vectors' });
+  private _followTimer: number | null = null;
+  private _reindexing = false;
   private _badge: HTMLButtonElement;
   private _reindex: HTMLButtonElement;
   private _progress = h('progress', { class: 'athena-reindex-progress', max: '1' });
@@ -58,6 +61,7 @@ export class IndexStatusView {
       'section',
       { class: 'athena-index-status', 'aria-label': 'Index status' },
       h('div', { class: 'athena-index-row' }, this._summary, this._badge, this._reindex),
+      this._vectors,
       this._progress,
       this._message,
       this._warnings
@@ -72,41 +76,71 @@ export class IndexStatusView {
       this._badge.hidden = !index.warnings;
       this._badge.textContent = `\u26a0 ${index.warnings}`;
       this._badge.setAttribute('aria-label', `${index.warnings} files with warnings: show them`);
-      this._message.textContent = '';
+      this._showVectors(index.vectors);
+      if (!this._reindexing) {
+        this._message.textContent = '';
+      }
       this._onInfo(info);
+      this._follow(isRunning(index.vectors) || Boolean(index.run));
     } catch (err) {
       this._summary.textContent = 'Index unavailable';
       this._message.textContent = (err as Error).message;
     }
   }
 
+  private _showVectors(vectors: IVectorState | null | undefined): void {
+    this._vectors.textContent = vectorsLine(vectors);
+    this._vectors.hidden = !this._vectors.textContent;
+  }
+
+  /** While a run changes the index, refresh every FOLLOW_MS (the reindex loop polls on its own). */
+  private _follow(running: boolean): void {
+    if (!running || this._reindexing || this._followTimer !== null) {
+      return;
+    }
+    this._followTimer = window.setTimeout(() => {
+      this._followTimer = null;
+      void this.refresh();
+    }, FOLLOW_MS);
+  }
+
   /** Start a reindex (or follow the one running) and poll until it finishes. */
   async reindex(): Promise<void> {
     this._reindex.disabled = true;
     this._progress.hidden = false;
+    this._reindexing = true;
+    let message = '';
     try {
       let job = await api.startReindex();
-      while (job.state === 'running') {
-        this._showProgress(job);
-        await new Promise(resolve => setTimeout(resolve, POLL_MS));
-        job = await api.getReindex();
+      if (!job.id && job.error) {
+        message = job.error; // another process's run: the strip follows it after refresh()
+      } else {
+        while (job.state === 'running') {
+          this._showProgress(job);
+          await new Promise(resolve => setTimeout(resolve, POLL_MS));
+          job = await api.getReindex();
+        }
+        message = finishedText(job);
       }
-      this._message.textContent =
-        job.state === 'failed' ? `Reindex failed: ${describeSummary(job.summary)}` : 'Reindex done.';
     } catch (err) {
-      this._message.textContent = `Reindex failed: ${(err as Error).message}`;
+      message = `Reindex failed: ${(err as Error).message}`;
     } finally {
       this._reindex.disabled = false;
       this._progress.hidden = true;
+      this._reindexing = false;
       await this.refresh();
+      this._message.textContent = message;
     }
   }
 
   private _showProgress(job: IReindexJob): void {
     const p = job.progress;
-    this._progress.max = p?.total || 1;
-    this._progress.value = p?.done ?? 0;
-    this._message.textContent = `Reindexing: ${progressText(job)}`;
+    const vectors = p?.vectors;
+    const embedding = vectors && (p?.phase === 'embed' || p?.phase === 'save');
+    this._progress.max = (embedding ? vectors.total : p?.total) || 1;
+    this._progress.value = (embedding ? vectors.done : p?.done) ?? 0;
+    this._showVectors(vectors);
+    this._message.textContent = `Reindexing: ${jobProgressText(job)}`;
   }
 
   private async _toggleWarnings(): Promise<void> {
@@ -130,6 +164,16 @@ export class IndexStatusView {
       this._warnings.replaceChildren(h('p', { class: 'athena-error' }, (err as Error).message));
     }
   }
+}
+
+function finishedText(job: IReindexJob): string {
+  if (job.state === 'failed') {
+    return `Reindex failed: ${job.error ?? describeSummary(job.summary)}`;
+  }
+  if (job.state === 'stopped') {
+    return 'Reindex stopped; what it embedded is saved. Reindex again to finish.';
+  }
+  return 'Reindex done.';
 }
 
 function describeSummary(value: unknown): string {

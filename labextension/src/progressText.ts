@@ -1,0 +1,73 @@
+/**
+ * The words the sidebar uses for index progress: how many chunks have vectors, whether a
+ * run is embedding the rest, how fast and how long. Pure functions (no DOM), so the
+ * wording is unit-tested in node and matches what `athena status` says.
+ */
+import { IReindexJob, IVectorState } from './types';
+
+/** 2310 → "2,310", whatever the browser's locale (the CLI and the API say it this way). */
+export function formatCount(value: number): string {
+  return Math.round(value).toLocaleString('en-US');
+}
+
+/** Seconds → "45 s", "2 min 5 s", "12 min", "1 h 4 min". */
+export function formatDuration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 60) {
+    return `${s} s`;
+  }
+  if (s < 3600) {
+    const minutes = Math.floor(s / 60);
+    const rest = s % 60;
+    return minutes >= 10 || rest === 0 ? `${minutes} min` : `${minutes} min ${rest} s`;
+  }
+  return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
+}
+
+/** " · 31 chunks/s · about 2 min left", or "" before the first rate is measured. */
+export function paceText(rate?: number | null, etaSeconds?: number | null): string {
+  if (!rate) {
+    return '';
+  }
+  const speed = rate >= 10 ? formatCount(rate) : rate.toFixed(1);
+  const left = etaSeconds === null || etaSeconds === undefined ? '' : ` \u00b7 about ${formatDuration(etaSeconds)} left`;
+  return ` \u00b7 ${speed} chunks/s${left}`;
+}
+
+/** One line for the status strip: "vectors 2,310 / 7,050 · embedding · 31 chunks/s · about 2 min left". */
+export function vectorsLine(vectors: IVectorState | null | undefined): string {
+  if (!vectors) {
+    return '';
+  }
+  const counts = `vectors ${formatCount(vectors.done)} / ${formatCount(vectors.total)}`;
+  switch (vectors.state) {
+    case 'off':
+      return 'vectors off (lexical search only)';
+    case 'complete':
+      return counts;
+    case 'embedding':
+      return `${counts} \u00b7 embedding${paceText(vectors.rate, vectors.eta_s)}`;
+    case 'indexing':
+      return `${counts} \u00b7 indexing (${vectors.phase ?? 'starting'}), embedding follows`;
+    case 'missing':
+      return `no vectors yet (${formatCount(vectors.done)} / ${formatCount(vectors.total)}) \u00b7 reindex to embed them`;
+    default:
+      return `${counts} \u00b7 search is partly lexical; reindex to finish`;
+  }
+}
+
+/** True while some index run (the sidebar's or a terminal's) is changing the index. */
+export function isRunning(vectors: IVectorState | null | undefined): boolean {
+  return vectors?.state === 'embedding' || vectors?.state === 'indexing';
+}
+
+/** The reindex message while a job runs: its phase, then the vectors line. */
+export function jobProgressText(job: IReindexJob): string {
+  const p = job.progress;
+  if (!p) {
+    return job.state;
+  }
+  const vectors = vectorsLine(p.vectors);
+  const phase = p.phase === 'embed' || p.phase === 'save' || !p.total ? p.phase : `${p.phase} ${formatCount(p.done)}/${formatCount(p.total)}`;
+  return vectors ? `${phase} \u00b7 ${vectors}` : phase;
+}
