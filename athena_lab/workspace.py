@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from athena_lab.config import Config, load_config
 from athena_lab.index.catalog import ChunkRow, CatalogError
@@ -67,6 +67,9 @@ class Athena:
         self._embedder_error: str | None = None
         self._embedder_loaded = False
         self._channel: MultilingualChannel | None = None
+        # Set by servers: called with a result for a question not in English, so a missing
+        # multilingual channel can be built in the background (multilingual.build = "auto").
+        self.on_foreign_question: Callable[[SearchResult], None] | None = None
 
     @property
     def root(self) -> Path:
@@ -115,7 +118,7 @@ class Athena:
         return run_index(self.config, progress=progress, wait_s=wait_s, store=self.store, stop=stop,
                          embed=embed)
 
-    def index_in_background(self) -> Any:
+    def index_in_background(self, multilingual: bool = False) -> Any:
         """Start an index run in a child process and return its handle (``BackgroundIndex``).
 
         For servers: the child holds the GIL-heavy parsing and the embedding, the server
@@ -123,7 +126,7 @@ class Athena:
         """
         from athena_lab.ingest.background import start_background_index
 
-        return start_background_index(self.config)
+        return start_background_index(self.config, multilingual=multilingual)
 
     # searching --------------------------------------------------------------
     def searcher(self) -> HybridSearcher:
@@ -136,8 +139,11 @@ class Athena:
     def search(self, query: str, *, k: int | None = None, kind: str | None = None,
                path_prefix: str | None = None, neighbours: int = 0,
                mode: str = "hybrid", also: list[str] | None = None) -> SearchResult:
-        return self.searcher().search(query, k=k, kind=kind, path_prefix=path_prefix,
-                                      neighbours=neighbours, mode=mode, also=also)
+        result = self.searcher().search(query, k=k, kind=kind, path_prefix=path_prefix,
+                                        neighbours=neighbours, mode=mode, also=also)
+        if result.language != "en" and self.on_foreign_question is not None:
+            self.on_foreign_question(result)
+        return result
 
     def search_citations(self, query: str, **kwargs: Any) -> list[dict[str, Any]]:
         result = self.search(query, **kwargs)
@@ -240,6 +246,10 @@ class Athena:
                            case_sensitive=case_sensitive, limit=limit, prefix=path_prefix)
 
     # status and health ------------------------------------------------------
+    def multilingual_state(self) -> dict[str, Any]:
+        """How far the multilingual channel is: ``{build, done, total, model}``."""
+        return channel_state(self._require_index(), self.config.settings)
+
     def vector_state(self) -> VectorState:
         """How many chunks have a vector of the configured embedder, and whether a run is
         filling in the rest — without loading the embedder (status stays fast)."""
@@ -269,7 +279,7 @@ class Athena:
             "last_indexed": float(last) if last else None,
             "embedder": manifest.get("embedder_name"),
             "counts": catalog.counts(),
-            "multilingual": channel_state(store, self.config.settings),
+            "multilingual": self.multilingual_state(),
             "vectors": self.vector_state().as_dict(),
             "run": self.index_run(),
             "files": [{"path": s.path, "doc_kind": s.doc_kind, "status": s.status,

@@ -59,7 +59,7 @@ def test_background_reindex_reports_progress_answers_meanwhile_and_stops_cleanly
         health = httpx.get(f"{server.url}/health", timeout=60)
 
         vectors, total = status["vectors"], status["vectors"]["total"]
-        assert total == 114 and 0 < vectors["done"] < total
+        assert total == 119 and 0 < vectors["done"] < total
         assert vectors["rate"] > 0 and vectors["eta_s"] > 0 and vectors["embedder"]
         assert status["run"]["pid"] == job["pid"] and status["run"]["phase"] in ("embed", "save")
         assert search.status_code == 200 and search.json()["hits"]

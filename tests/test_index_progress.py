@@ -1,7 +1,7 @@
 """Where the vectors are: status and search during and after real `athena index` runs, and
 Ctrl-C / SIGTERM sent to a real process keeping everything embedded so far.
 
-Runs index a private copy of the repo's demo/ folder (114 chunks, no two with the same
+Runs index a private copy of the repo's demo/ folder (119 chunks, no two with the same
 text) with the real MiniLM embedder, committing vectors after every batch
 (ATHENA_INDEX__VECTOR_CHECKPOINT_S=0) so a run has several checkpoints to be caught between.
 """
@@ -86,7 +86,7 @@ def test_signal_while_embedding_keeps_vectors_and_the_next_run_embeds_only_the_r
         raise
     vectors, run = during["vectors"], during["run"]
     total = vectors["total"]
-    assert total == during["counts"]["chunks"] == 114
+    assert total == during["counts"]["chunks"] == 119
     assert total > 3 * EMBED_BATCH, "the folder must take several batches to embed"
     # While it runs: vectors done / total, state, rate and ETA, and which process is writing.
     assert vectors["state"] == "embedding" and 0 < vectors["done"] < total

@@ -18,7 +18,7 @@ import tantivy
 from athena_lab.search.language import content_words
 
 ANALYZER = "athena_en"
-LEXICAL_VERSION = "2"
+LEXICAL_VERSION = "3"
 _WORD = re.compile(r"\w+", re.UNICODE)
 _IDENT = re.compile(
     r"(?<![\w-])--?[A-Za-z][\w-]+"  # --flags, -x (not the "-time" of "real-time")
@@ -31,7 +31,13 @@ _IDENT = re.compile(
 
 def identifiers(text: str) -> list[str]:
     """Identifier-like tokens, lowercased, for the exact-match field and for grep."""
-    found = {m.group(0).rstrip("()").lower() for m in _IDENT.finditer(text)}
+    found = set()
+    for m in _IDENT.finditer(text):
+        token = m.group(0).rstrip("()").lower()
+        found.add(token)
+        if "." in token and not token.startswith("-"):
+            # app.register_blueprint is also register_blueprint: a user names the method alone.
+            found.update(part for part in token.split(".")[1:] if "_" in part or len(part) > 3)
     return sorted(t for t in found if 2 < len(t) <= 80)
 
 

@@ -28,7 +28,7 @@ from typing import Any
 from athena_lab.config import Config
 
 NICE = 5  # the child's CPU priority below the server's
-INDEXING_SECTIONS = ("index", "embedding", "search", "pdf")  # what a run reads; no LLM or server keys
+INDEXING_SECTIONS = ("index", "embedding", "search", "pdf", "multilingual")  # what a run reads; no LLM or server keys
 PACKAGE_PARENT = str(Path(__file__).resolve().parents[2])
 
 
@@ -80,13 +80,16 @@ class BackgroundIndex:
         return Outcome("failed", None, last, code)
 
 
-def start_background_index(config: Config, nice: int = NICE) -> BackgroundIndex:
-    """Start ``run_index(config)`` in a child process and return at once."""
+def start_background_index(config: Config, nice: int = NICE, multilingual: bool = False) -> BackgroundIndex:
+    """Start ``run_index(config)`` in a child process and return at once; ``multilingual``
+    builds the multilingual channel in the same run."""
     payload = {
         "root": str(config.root), "index_dir": str(config.index_dir), "nice": nice,
         "settings": {section: dataclasses.asdict(getattr(config.settings, section))
                      for section in INDEXING_SECTIONS},
     }
+    if multilingual:
+        payload["settings"]["multilingual"]["build"] = "always"
     env = dict(os.environ)
     # The child imports this very athena_lab, whichever way the parent found it.
     env["PYTHONPATH"] = os.pathsep.join(p for p in (PACKAGE_PARENT, env.get("PYTHONPATH")) if p)

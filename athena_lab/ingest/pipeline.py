@@ -152,7 +152,15 @@ def _update_multilingual(config: Config, store: IndexStore, summary: IndexSummar
                          report: Progress, stop: StopRequest | None = None) -> None:
     from athena_lab.ingest.multilingual import update_channel  # loads no model unless needed
 
-    channel = update_channel(config, store, report, stop.is_set if stop is not None else None)
+    if stop is not None:
+        stop.deferrable = True  # a signal stops the build cleanly between batches
+    try:
+        channel = update_channel(config, store, report, stop.is_set if stop is not None else None)
+    finally:
+        if stop is not None:
+            stop.deferrable = False
+            if stop.is_set():
+                summary.interrupted = stop.reason
     summary.multilingual = asdict(channel)
     summary.errors.extend(channel.errors)
 

@@ -181,7 +181,7 @@ class StatusRoute(AthenaRoute):
         ws = self.ws
         if not ws.has_index():
             return {"files": [], "pending": [], "failed": [], "skipped": [], "last_indexed": None,
-                    "vectors": None, "run": None}
+                    "vectors": None, "run": None, "multilingual": None}
         status = ws.status()
         files = status["files"]
         by_state = {s: [{"path": f["path"], "warnings": f["warnings"]} for f in files if f["status"] == s]
@@ -189,7 +189,7 @@ class StatusRoute(AthenaRoute):
         return {"files": [{k: f[k] for k in ("path", "doc_kind", "status", "chunks", "pages", "warnings",
                                              "indexed_at")} for f in files],
                 **by_state, "skipped": status["skipped"], "last_indexed": status["last_indexed"],
-                "vectors": status["vectors"], "run": status["run"]}
+                "vectors": status["vectors"], "run": status["run"], "multilingual": status["multilingual"]}
 
 
 class SearchRoute(AthenaRoute):

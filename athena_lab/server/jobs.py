@@ -54,15 +54,16 @@ class ReindexJobs:
     there is no index yet) — the live state every snapshot reports.
     """
 
-    def __init__(self, start_run: Callable[[], Any],
+    def __init__(self, start_run: Callable[..., Any],
                  read_progress: Callable[[], dict[str, Any] | None]) -> None:
         self._start_run = start_run
         self._read_progress = read_progress
         self._lock = threading.Lock()
         self._job: _Job | None = None
 
-    def start(self) -> dict[str, Any]:
-        """Start a run unless one is going (ours: 409 with it; another process's: 409 naming it)."""
+    def start(self, **options: Any) -> dict[str, Any]:
+        """Start a run unless one is going (ours: 409 with it; another process's: 409 naming it).
+        ``options`` go to ``start_run`` (``multilingual=True`` builds that channel too)."""
         with self._lock:
             if self._job is not None and self._job.state == "running":
                 raise JobRunning(self._snapshot(self._job))
@@ -77,7 +78,7 @@ class ReindexJobs:
                 raise JobRunning(self._snapshot(self._job))
             job = self._job = _Job(id=uuid.uuid4().hex)
             try:
-                job.handle = self._start_run()
+                job.handle = self._start_run(**options)
             except Exception as exc:
                 job.state, job.error, job.finished_at = "failed", f"could not start: {exc}", time.time()
                 return self._snapshot(job)

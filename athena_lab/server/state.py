@@ -19,7 +19,7 @@ from tornado.web import HTTPError
 from athena_lab.config import ConfigError
 
 from . import health
-from .jobs import STOP_WAIT_S, ReindexJobs
+from .jobs import STOP_WAIT_S, JobRunning, ReindexJobs
 
 
 @dataclass(frozen=True)
@@ -44,7 +44,9 @@ class ServerState:
         if limits is None and self._ws is not None:
             limits = Limits(max_body_bytes=self._ws.config.settings.server.max_body_kb * 1024)
         self.limits = limits or Limits()
-        self.jobs = ReindexJobs(lambda: self.workspace().index_in_background(), self.index_progress)
+        self.jobs = ReindexJobs(lambda **o: self.workspace().index_in_background(**o), self.index_progress)
+        if self._ws is not None:
+            self._ws.on_foreign_question = self.build_multilingual_on_demand
         self.executor = ThreadPoolExecutor(max_workers=8, thread_name_prefix="athena-io")
         workers = chat_workers or min(8, (os.cpu_count() or 2) * 2)
         self.chat_executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="athena-chat")
@@ -86,6 +88,24 @@ class ServerState:
         if live is None or live["run"] is not None or live["vectors"]["state"] not in ("partial", "missing"):
             return None
         return self.jobs.start()
+
+    def build_multilingual_on_demand(self, result: Any) -> None:
+        """A question in another language and no multilingual vectors yet: with
+        ``multilingual.build = "auto"``, build them in the background, and say so."""
+        ws = self.workspace()
+        if ws.config.settings.multilingual.build != "auto":
+            return
+        state = ws.multilingual_state()
+        if state["total"] and state["done"] >= state["total"]:
+            return
+        try:
+            self.jobs.start(multilingual=True)
+        except JobRunning:
+            pass  # a run is going: it (or the next question) builds the channel
+        result.warnings = [w for w in result.warnings if "athena index --multilingual" not in w]
+        result.warnings.append(
+            f"multilingual vectors {state['done']:,} / {state['total']:,} are being built in the "
+            "background; until they are, questions in other languages rely on the English model")
 
     def health(self) -> dict[str, Any]:
         if self._ws is None:
