@@ -31,7 +31,12 @@ GRID = {
     "agreement": [0.0, 0.15, 0.3],
     "file_lift": [0.0, 0.1, 0.25],
     "foreign_lexical": [0.0, 0.25, 0.5, 1.0],
+    "multilingual_weight": [1.0, 2.0, 3.0],
 }
+# --foreign: only the weights that questions in other languages see, the rest at the defaults.
+FOREIGN_GRID = {"rrf_k": [20], "lexical_weight": [0.5], "vector_weight": [1.0], "grep_weight": [1.0],
+                "agreement": [0.0], "file_lift": [0.0], "foreign_lexical": [0.0, 0.25, 0.5, 1.0],
+                "multilingual_weight": [0.5, 1.0, 1.5, 2.0, 3.0]}
 DEPTH = 50
 
 
@@ -55,7 +60,8 @@ def replay(rows, lists, spans, p: dict[str, float]) -> dict[str, float]:
     for row, ranked in zip(rows, lists):
         foreign = query_language(row["question"]) != "en"
         lw = p["lexical_weight"] * (p["foreign_lexical"] if foreign else 1.0)
-        weights = {"bm25": lw, "vector": p["vector_weight"], "ident": p["grep_weight"], "grep": p["grep_weight"]}
+        weights = {"bm25": lw, "vector": p["vector_weight"], "ident": p["grep_weight"], "grep": p["grep_weight"],
+                   "multilingual": p["multilingual_weight"]}
         scores = fuse(ranked, weights, p["rrf_k"], agreement=p["agreement"])
         scores = lift_by_file(scores, lambda c: spans[c].path if c in spans else None, p["file_lift"])
         s = question_score([spans[c] for c in order(scores)[:10] if c in spans], row["gold"])
@@ -69,15 +75,19 @@ def main() -> None:
     ap.add_argument("--work", default=None)
     ap.add_argument("--sets", default="docs")
     ap.add_argument("--top", type=int, default=15)
+    ap.add_argument("--foreign", action="store_true", help="tune only the other-language weights, on those questions")
     args = ap.parse_args()
     work = work_dir(args.work, "retrieval")
     result: dict[str, Any] = context()
     for set_name in args.sets.split(","):
         rows = load_questions(SETS[set_name][0], "dev")
+        grid = FOREIGN_GRID if args.foreign else GRID
+        if args.foreign:
+            rows = [r for r in rows if r.get("lang", "en") != "en"]
         lists, spans = cached_rankings(set_name, work, rows)
-        keys = list(GRID)
+        keys = list(grid)
         table = []
-        for values in itertools.product(*(GRID[k] for k in keys)):
+        for values in itertools.product(*(grid[k] for k in keys)):
             p = dict(zip(keys, values))
             table.append({**p, **replay(rows, lists, spans, p)})
         table.sort(key=lambda r: (r["recall@5"], r["mrr@10"]), reverse=True)
