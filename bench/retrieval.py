@@ -38,8 +38,8 @@ SETS = {
 }
 # name → (search mode, setting overrides). Search settings change no index: one index serves all.
 CONFIGS: dict[str, tuple[str, dict[str, Any]]] = {
-    "athena hybrid, multilingual vectors built": ("hybrid", {}),
-    "athena hybrid, no multilingual vectors": ("hybrid", {"multilingual.build": "off"}),
+    "athena hybrid (default) + multilingual vectors": ("hybrid", {}),
+    "athena hybrid (default) before multilingual vectors": ("hybrid", {"multilingual.build": "off"}),
     "athena lexical only": ("lexical", {}),
     "athena vectors only (MiniLM)": ("vector", {"multilingual.build": "off"}),
 }
@@ -163,7 +163,7 @@ def main() -> None:
     ap.add_argument("--work", type=Path, default=None)
     ap.add_argument("--split", choices=("dev", "test", "all"), default="dev")
     ap.add_argument("--sets", default="docs,pdf")
-    ap.add_argument("--configs", default=",".join(CONFIGS), help="comma-separated names from CONFIGS")
+    ap.add_argument("--configs", default=";".join(CONFIGS), help="semicolon-separated names from CONFIGS")
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                     help="an extra configuration 'athena + KEY=VALUE' (repeatable, combined)")
     ap.add_argument("--peers", default="", help="bm25s,llamaindex")
@@ -177,7 +177,7 @@ def main() -> None:
     work = work_dir(args.work, "retrieval")
     result: dict[str, Any] = context()
     result.update(split=args.split, systems={})
-    configs = {name: CONFIGS[name] for name in args.configs.split(",") if name}
+    configs = {name: CONFIGS[name] for name in args.configs.split(";") if name}
     if args.set:
         extra = parse_sets(args.set)
         configs["athena + " + ", ".join(args.set)] = ("hybrid", extra)

@@ -21,7 +21,8 @@ from retrieval import SETS, open_index
 
 from athena_lab.evaluation import chunk_span, load_questions, question_score
 from athena_lab.search.fusion import fuse, lift_by_file, order
-from athena_lab.search.language import query_language
+from athena_lab.config import SearchSettings
+from athena_lab.search.language import content_words, query_language
 
 GRID = {
     "rrf_k": [5, 10, 20, 60],
@@ -58,8 +59,10 @@ def cached_rankings(set_name: str, work, rows: list[dict[str, Any]]) -> tuple[li
 def replay(rows, lists, spans, p: dict[str, float]) -> dict[str, float]:
     total = {"recall@5": 0.0, "recall@1": 0.0, "mrr@10": 0.0}
     for row, ranked in zip(rows, lists):
-        foreign = query_language(row["question"]) != "en"
-        lw = p["lexical_weight"] * (p["foreign_lexical"] if foreign else 1.0)
+        language = query_language(row["question"])
+        long = len(content_words(row["question"], language)) > SearchSettings().long_question_words
+        # lexical_weight here is the product's long_question_lexical_weight; short questions keep 1.0.
+        lw = (p["lexical_weight"] if long else 1.0) * (p["foreign_lexical"] if language != "en" else 1.0)
         weights = {"bm25": lw, "vector": p["vector_weight"], "ident": p["grep_weight"], "grep": p["grep_weight"],
                    "multilingual": p["multilingual_weight"]}
         scores = fuse(ranked, weights, p["rrf_k"], agreement=p["agreement"])

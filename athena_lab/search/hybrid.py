@@ -22,7 +22,7 @@ from athena_lab.index.progress import COMPLETE, vector_state
 from athena_lab.index.store import IndexStore
 from athena_lab.ingest.model import citation_kind
 from athena_lab.search.fusion import fuse
-from athena_lab.search.language import LANGUAGE_NAMES, query_language
+from athena_lab.search.language import LANGUAGE_NAMES, content_words, query_language
 from athena_lab.search.grep import grep_phrases, query_identifiers, quoted_phrases
 
 CITATION_KINDS = ("text", "notebook", "pdf")
@@ -235,15 +235,17 @@ class HybridSearcher:
         sql = f"SELECT label FROM chunks WHERE {' AND '.join(where)}"
         return {r[0] for r in self.store.catalog.conn.execute(sql, params)}
 
-    def weights(self, language: str = "en") -> dict[str, float]:
-        lexical = self.settings.lexical_weight * (1.0 if language == "en" else self.settings.foreign_lexical_weight)
+    def weights(self, language: str = "en", query: str = "") -> dict[str, float]:
+        long = len(content_words(query, language)) > self.settings.long_question_words
+        lexical = (self.settings.long_question_lexical_weight if long else self.settings.lexical_weight) * (
+            1.0 if language == "en" else self.settings.foreign_lexical_weight)
         return {"bm25": lexical, "vector": self.settings.vector_weight,
                 "ident": self.settings.grep_weight, "grep": self.settings.grep_weight,
                 "multilingual": self.settings.multilingual_weight}
 
     def _fuse(self, ranked: dict[str, list[str]], k: int, prefix: str | None,
               query: str, language: str = "en") -> list[Hit]:
-        base = self.weights(language)
+        base = self.weights(language, query)
         weights = {name: base.get(name.split("@", 1)[0], 1.0) for name in ranked}
         scores = fuse(ranked, weights, self.settings.rrf_k)
         ranks: dict[str, dict[str, int]] = {}
