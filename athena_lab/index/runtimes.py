@@ -42,8 +42,9 @@ class RuntimeInfo:
     fallback: str = ""  # what failed before this runtime was used ("" when nothing did)
 
     def describe(self) -> str:
+        single = ", 1 for a query" if self.name == "openvino" and self.threads > 1 else ""
         text = (f"{self.name} {self.version} ({self.precision}, {self.threads} "
-                f"thread{'s' if self.threads != 1 else ''}): {self.reason}")
+                f"thread{'s' if self.threads != 1 else ''}{single}): {self.reason}")
         return text + (f" — fallback after: {self.fallback}" if self.fallback else "")
 
     def as_dict(self) -> dict[str, Any]:
@@ -126,19 +127,20 @@ def openvino_cache_dir() -> Path | None:
 
 
 class OpenVinoRunner:
-    """OpenVINO compiling the same ONNX file for the CPU: one stream on all ``threads``.
+    """OpenVINO compiling the same ONNX file for the CPU, in two shapes of the same model.
 
-    One latency-tuned request serves both queries and bulk batches. Two streams (two
-    requests in flight through ``AsyncInferQueue``, one thread each) were measured too: no
-    faster on a busy 2-core machine, and the process intermittently aborted at exit while
-    tearing the second compiled model down — not worth it (docs/embeddings.md).
+    A single text (a query) runs on one thread: a short query is too little work to share,
+    and on a busy machine waiting for a second thread cost more than it saved (p50 11 ms on
+    one thread against 20 ms on two, docs/benchmarks.md). Batches run on ``threads``; that
+    compiled model is made on first use, so a search process never pays for it. Two
+    streams through ``AsyncInferQueue`` were tried for batches: no faster here, and the
+    process intermittently aborted at exit while tearing it down.
     """
 
     def __init__(self, model_path: Path, threads: int, precision: str = "auto",
                  cache_dir: Path | None = None) -> None:
         import openvino as ov
         import openvino.properties as props
-        import openvino.properties.hint as hints
 
         core = ov.Core()
         if precision == "auto":
@@ -146,18 +148,31 @@ class OpenVinoRunner:
             precision = "bf16" if "BF16" in capabilities else "f32"
         if cache_dir is not None:
             core.set_property({props.cache_dir: str(cache_dir)})
-        config = {hints.performance_mode: hints.PerformanceMode.LATENCY,
-                  hints.inference_precision: ov.Type.bf16 if precision == "bf16" else ov.Type.f32,
-                  props.num_streams: 1, props.inference_num_threads: threads}
-        # Compiled from the path, not from a read ov.Model, so a cache hit skips ONNX parsing too.
-        # The input shapes stay dynamic: every batch has its own padded length.
-        self._compiled = core.compile_model(str(model_path), "CPU", config)
-        self._request = self._compiled.create_infer_request()
-        self.input_names = {name for i in self._compiled.inputs for name in i.get_names()}
+        self._core, self._path, self._threads = core, str(model_path), threads
+        self._precision = ov.Type.bf16 if precision == "bf16" else ov.Type.f32
+        self._single = self._compile(1)
+        self._batch = self._single if threads == 1 else None
+        self.input_names = {name for i in self._single[0].inputs for name in i.get_names()}
         self.info = RuntimeInfo("openvino", ov.get_version().split("-")[0], precision, threads)
 
+    def _compile(self, threads: int) -> tuple[Any, Any]:
+        import openvino.properties as props
+        import openvino.properties.hint as hints
+
+        config = {hints.performance_mode: hints.PerformanceMode.LATENCY,
+                  hints.inference_precision: self._precision,
+                  props.num_streams: 1, props.inference_num_threads: threads}
+        # From the path, not a read ov.Model, so a cache hit skips ONNX parsing too. Input
+        # shapes stay dynamic: every batch has its own padded length.
+        compiled = self._core.compile_model(self._path, "CPU", config)
+        return compiled, compiled.create_infer_request()
+
     def infer(self, feeds: Feeds) -> np.ndarray:
-        return self._request.infer(feeds)[0]
+        if feeds["input_ids"].shape[0] == 1:
+            return self._single[1].infer(feeds)[0]
+        if self._batch is None:
+            self._batch = self._compile(self._threads)
+        return self._batch[1].infer(feeds)[0]
 
 
 def load_runner(model_path: Path, runtime: str = "auto", precision: str = "auto",
