@@ -115,7 +115,7 @@ class OnnxEmbedder:
         weights = mask[:, :, None].astype(np.float32)
         return _normalise((hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None))
 
-    def _embed(self, texts: list[str]) -> np.ndarray:
+    def _embed(self, texts: list[str], query: bool = False) -> np.ndarray:
         """Vectors in input order. Batches are formed by *token* length, so each is padded to
         texts of nearly its own length: 800 docs chunks sent as the pipeline sends them are
         95 % real tokens, against 84 % with the old character sort (bench/embed_runtimes.py).
@@ -128,7 +128,7 @@ class OnnxEmbedder:
             group = order[start:start + self.batch_size]
             feeds, mask = self._feeds([encodings[i] for i in group])
             with self._lock:
-                hidden = self._runner.infer(feeds)
+                hidden = self._runner.infer(feeds, query)
             pooled = self._pool(hidden, mask)
             if out is None:
                 out = np.zeros((len(texts), pooled.shape[1]), dtype=np.float32)
@@ -142,7 +142,7 @@ class OnnxEmbedder:
         return self._embed([self.passage_prefix + t for t in texts])
 
     def embed_query(self, text: str) -> np.ndarray:
-        return self._embed([self.query_prefix + text])[0]
+        return self._embed([self.query_prefix + text], query=True)[0]
 
 
 def minilm_paths() -> tuple[Path, Path]:

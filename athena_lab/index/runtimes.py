@@ -36,14 +36,16 @@ class RuntimeInfo:
 
     name: str  # "openvino" | "onnxruntime"
     version: str
-    precision: str  # "bf16" | "f32": the precision the engine computes in
+    precision: str  # "bf16" | "f32": the precision batches are computed in
     threads: int
+    small_inputs: str = ""  # how a query runs when that differs from a batch
     reason: str = ""
     fallback: str = ""  # what failed before this runtime was used ("" when nothing did)
 
     def describe(self) -> str:
+        small = f"; queries {self.small_inputs}" if self.small_inputs else ""
         text = (f"{self.name} {self.version} ({self.precision}, {self.threads} "
-                f"thread{'s' if self.threads != 1 else ''}): {self.reason}")
+                f"thread{'s' if self.threads != 1 else ''}{small}): {self.reason}")
         return text + (f" — fallback after: {self.fallback}" if self.fallback else "")
 
     def as_dict(self) -> dict[str, Any]:
@@ -54,8 +56,10 @@ class Runner(Protocol):
     info: RuntimeInfo
     input_names: set[str]
 
-    def infer(self, feeds: Feeds) -> np.ndarray:
-        """The last hidden state for one batch (not thread-safe: the embedder holds a lock)."""
+    def infer(self, feeds: Feeds, query: bool = False) -> np.ndarray:
+        """The last hidden state for one batch (not thread-safe: the embedder holds a lock).
+
+        ``query``: the batch is one search query, which may run differently from documents."""
 
 
 def usable_cores() -> int:
@@ -79,7 +83,7 @@ def _probe(runner: Runner) -> None:
     feeds: Feeds = {"input_ids": ids, "attention_mask": np.ones_like(ids)}
     if "token_type_ids" in runner.input_names:
         feeds["token_type_ids"] = np.zeros_like(ids)
-    hidden = np.asarray(runner.infer(feeds))
+    hidden = np.asarray(runner.infer(feeds, query=True))
     if hidden.ndim != 3 or hidden.shape[:2] != (1, 3) or not np.isfinite(hidden).all():
         raise RuntimeUnavailable(f"{runner.info.name} returned an unusable output {hidden.shape} for a probe")
 
@@ -105,7 +109,7 @@ class OnnxRuntimeRunner:
         self.input_names = {i.name for i in self._session.get_inputs()}
         self.info = RuntimeInfo("onnxruntime", ort.__version__, "f32", threads)
 
-    def infer(self, feeds: Feeds) -> np.ndarray:
+    def infer(self, feeds: Feeds, query: bool = False) -> np.ndarray:
         return self._session.run(None, feeds)[0]
 
 
@@ -126,38 +130,60 @@ def openvino_cache_dir() -> Path | None:
 
 
 class OpenVinoRunner:
-    """OpenVINO compiling the same ONNX file for the CPU: one stream on all ``threads``.
+    """OpenVINO compiling the same ONNX file for the CPU, twice: for queries and for documents.
 
-    One latency-tuned request serves both queries and bulk batches. Two streams (two
-    requests in flight through ``AsyncInferQueue``, one thread each) were measured too: no
-    faster on a busy 2-core machine, and the process intermittently aborted at exit while
-    tearing the second compiled model down — not worth it (docs/embeddings.md).
+    A query (one text of a few tokens) is too little work to share between threads, and on
+    a busy machine waiting for a second thread cost more than it saved; in bf16 the
+    conversions cost more than they save too. So with ``precision = "auto"`` queries run in
+    f32 on one thread (short-query p50 4.2 ms against onnxruntime's 7.1 ms) and documents
+    in bf16 on ``threads`` (2.3x onnxruntime's chunks/s); docs/embeddings.md. Documents
+    always take the document model, so a vector never depends on how texts were batched.
+    That model is compiled on first use, so a search process never pays for it. Two
+    streams through ``AsyncInferQueue`` were tried for batches: no faster here, and the
+    process intermittently aborted at exit while tearing them down.
     """
 
     def __init__(self, model_path: Path, threads: int, precision: str = "auto",
                  cache_dir: Path | None = None) -> None:
         import openvino as ov
         import openvino.properties as props
-        import openvino.properties.hint as hints
 
         core = ov.Core()
+        batch_precision = precision
         if precision == "auto":
             capabilities = core.get_property("CPU", props.device.capabilities())
-            precision = "bf16" if "BF16" in capabilities else "f32"
+            batch_precision = "bf16" if "BF16" in capabilities else "f32"
         if cache_dir is not None:
             core.set_property({props.cache_dir: str(cache_dir)})
+        self._core, self._path, self._threads = core, str(model_path), threads
+        self._batch_precision = batch_precision
+        self._small_precision = "f32" if precision == "auto" else precision
+        self._small = self._compile(1, self._small_precision)
+        same = threads == 1 and batch_precision == self._small_precision
+        self._batch: tuple[Any, Any] | None = self._small if same else None
+        self.input_names = {name for i in self._small[0].inputs for name in i.get_names()}
+        self.info = RuntimeInfo("openvino", ov.get_version().split("-")[0], batch_precision, threads,
+                                small_inputs="" if same else f"{self._small_precision} on 1 thread")
+
+    def _compile(self, threads: int, precision: str) -> tuple[Any, Any]:
+        import openvino as ov
+        import openvino.properties as props
+        import openvino.properties.hint as hints
+
         config = {hints.performance_mode: hints.PerformanceMode.LATENCY,
                   hints.inference_precision: ov.Type.bf16 if precision == "bf16" else ov.Type.f32,
                   props.num_streams: 1, props.inference_num_threads: threads}
-        # Compiled from the path, not from a read ov.Model, so a cache hit skips ONNX parsing too.
-        # The input shapes stay dynamic: every batch has its own padded length.
-        self._compiled = core.compile_model(str(model_path), "CPU", config)
-        self._request = self._compiled.create_infer_request()
-        self.input_names = {name for i in self._compiled.inputs for name in i.get_names()}
-        self.info = RuntimeInfo("openvino", ov.get_version().split("-")[0], precision, threads)
+        # From the path, not a read ov.Model, so a cache hit skips ONNX parsing too. Input
+        # shapes stay dynamic: every batch has its own padded length.
+        compiled = self._core.compile_model(self._path, "CPU", config)
+        return compiled, compiled.create_infer_request()
 
-    def infer(self, feeds: Feeds) -> np.ndarray:
-        return self._request.infer(feeds)[0]
+    def infer(self, feeds: Feeds, query: bool = False) -> np.ndarray:
+        if query:
+            return self._small[1].infer(feeds)[0]
+        if self._batch is None:
+            self._batch = self._compile(self._threads, self._batch_precision)
+        return self._batch[1].infer(feeds)[0]
 
 
 def load_runner(model_path: Path, runtime: str = "auto", precision: str = "auto",
