@@ -25,12 +25,13 @@ if str(REPO) not in sys.path:  # run as `python bench/x.py` from a checkout
 
 def embedding_jobs(catalog: Any) -> dict[str, str]:
     """text hash → the exact string the pipeline embeds: heading (or file title), blank line, text."""
+    from athena_lab.ingest.chunking import embedding_text  # after sys.path points at the checkout
+
     titles = {p: s.title or "" for p, s in catalog.sources().items()}
     out: dict[str, str] = {}
     for digest, text, heading, path in catalog.conn.execute(
             "SELECT text_hash, text, heading, path FROM chunks ORDER BY path, ordinal"):
-        head = heading or titles.get(path, "")
-        out.setdefault(digest, f"{head}\n\n{text}" if head else text)
+        out.setdefault(digest, embedding_text(heading, text, titles.get(path)))
     return out
 
 

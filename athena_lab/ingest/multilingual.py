@@ -15,6 +15,7 @@ from athena_lab.config import Config
 from athena_lab.index import channel
 from athena_lab.index.embeddings import EmbedderError
 from athena_lab.index.store import IndexStore
+from athena_lab.ingest.chunking import embedding_text
 
 BATCH = 32
 FLUSH_SECONDS = 10.0  # how often the graph is saved: searches see new vectors this soon
@@ -101,8 +102,7 @@ def update_channel(config: Config, store: IndexStore, report: Progress | None = 
             batch = missing[start:start + BATCH]
             texts = {}
             for _cid, digest, text, heading, path in batch:
-                head = heading or titles.get(path, "")
-                texts.setdefault(digest, f"{head}\n\n{text}" if head else text)
+                texts.setdefault(digest, embedding_text(heading, text, titles.get(path)))
             vectors = catalog.cached_vectors(embedder.key, list(texts))
             summary.from_cache += len(vectors)
             todo = [h for h in texts if h not in vectors]

@@ -26,7 +26,7 @@ from athena_lab.index.lexical import LEXICAL_VERSION
 from athena_lab.index.progress import RunProgress
 from athena_lab.index.store import IndexStore
 from athena_lab.ingest.checkpoints import VectorCheckpointer
-from athena_lab.ingest.chunking import CHUNKER_VERSION, Chunk, chunk_document, text_hash
+from athena_lab.ingest.chunking import CHUNKER_VERSION, Chunk, chunk_document, embedding_text, text_hash
 from athena_lab.ingest.discover import DiscoveredFile, discover
 from athena_lab.ingest.interrupt import StopRequest
 from athena_lab.ingest.model import ParsedDocument, ParseError, citation_kind
@@ -452,8 +452,7 @@ def _embed_missing(catalog, embedder: Embedder, needing: list[tuple], titles: di
         stop.deferrable = True  # from here a signal stops the run cleanly between batches
     by_hash: dict[str, str] = {}
     for _cid, digest, text, heading, path in needing:
-        head = heading or titles.get(path, "")
-        by_hash.setdefault(digest, f"{head}\n\n{text}" if head else text)
+        by_hash.setdefault(digest, embedding_text(heading, text, titles.get(path)))
     vectors = catalog.cached_vectors(embedder.key, list(by_hash))
     summary.embedded_from_cache += len(vectors)
     checkpoints.add(vectors.items(), fresh=False)
