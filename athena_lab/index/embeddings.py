@@ -66,7 +66,7 @@ class OnnxEmbedder:
     """A sentence-embedding ONNX model: a tokenizers tokenizer, then OpenVINO or onnxruntime.
 
     The runtime (``runtime``/``precision``/``threads``) changes speed, not vectors beyond
-    float noise (min cosine ≥ 0.9999 measured, docs/embeddings.md), so it is left out of
+    float noise (min cosine ≥ 0.999 measured, docs/embeddings.md), so it is left out of
     ``key``: switching runtime keeps the embedding cache and the vector graph.
     """
 
