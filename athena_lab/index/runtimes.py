@@ -46,7 +46,7 @@ class RuntimeInfo:
         small = f"; queries {self.small_inputs}" if self.small_inputs else ""
         text = (f"{self.name} {self.version} ({self.precision}, {self.threads} "
                 f"thread{'s' if self.threads != 1 else ''}{small}): {self.reason}")
-        return text + (f" — fallback after: {self.fallback}" if self.fallback else "")
+        return text + (f" — {self.fallback}" if self.fallback else "")
 
     def as_dict(self) -> dict[str, Any]:
         return dict(self.__dict__, summary=self.describe())
@@ -79,7 +79,7 @@ def _version(dist: str) -> str:
 
 def _probe(runner: Runner) -> None:
     """A tiny real inference: a runtime that imports but cannot run this model is refused here."""
-    ids = np.array([[101, 7592, 102]], dtype=np.int64)  # [CLS] hello [SEP] in BERT vocabularies
+    ids = np.array([[1, 2, 3]], dtype=np.int64)  # in range for any vocabulary; meaning is not tested
     feeds: Feeds = {"input_ids": ids, "attention_mask": np.ones_like(ids)}
     if "token_type_ids" in runner.input_names:
         feeds["token_type_ids"] = np.zeros_like(ids)
@@ -208,7 +208,7 @@ def load_runner(model_path: Path, runtime: str = "auto", precision: str = "auto"
         if runtime == "openvino":
             raise
         fallback = _checked(lambda: OnnxRuntimeRunner(model_path, threads), "onnxruntime")
-        fallback.info.reason = "fallback (embedding.runtime = auto)"
+        fallback.info.reason = "fallback of embedding.runtime = auto"
         fallback.info.fallback = str(exc)
         return fallback
     runner.info.reason = ("set by embedding.runtime" if runtime == "openvino" else
