@@ -198,8 +198,10 @@ class HybridSearcher:
     def _channel_ranking(self, query: str, depth: int, kinds: list[str] | None, prefix: str | None,
                          result: SearchResult) -> list[str] | None:
         """The multilingual channel's ranking for a question not in English, or None if absent."""
+        if self.channel is None or self.channel.settings.multilingual.build == "off":
+            return None  # switched off on purpose: nothing to say
         language = LANGUAGE_NAMES.get(result.language, result.language)
-        ids = self.channel.ranking(query, depth * 2 if kinds or prefix else depth) if self.channel else None
+        ids = self.channel.ranking(query, depth * 2 if kinds or prefix else depth)
         if ids is None:
             result.warnings.append(
                 f"this question looks {language}: the multilingual vectors that match it to text in "
