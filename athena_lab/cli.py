@@ -162,6 +162,10 @@ def cmd_status(args: argparse.Namespace) -> int:
     print(f"  {counts['files']} files, {counts['chunks']} chunks, {counts['failed']} failed, "
           f"{counts['pending']} pending; last indexed {when}; embedder {status['embedder'] or 'none'}")
     print(f"  {status['vectors']['message']}")
+    ml = status["multilingual"]
+    if ml["build"] != "off":
+        print(f"  multilingual vectors {ml['done']:,} / {ml['total']:,}" + (f" ({ml['model']})" if ml["model"] else
+              " (built by `athena index --multilingual`, or by a server on the first question in another language)"))
     run = status["run"]
     if run:
         print(f"  index run in progress (pid {run['pid']}): {run['phase']} {run['done']:,} / {run['total']:,}, "

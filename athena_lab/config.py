@@ -7,6 +7,7 @@ from one place. A bad value names the file, the key and what is allowed.
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import sys
 from dataclasses import dataclass, field
@@ -76,6 +77,16 @@ class EmbeddingSettings:
     runtime: str = "auto"
     precision: str = "auto"  # OpenVINO's compute precision: auto = bf16 where the CPU has it
     allow_remote_document_text: bool = False
+
+
+# How the vectors are computed, not what they are: changing these re-embeds nothing.
+EMBEDDING_RUN_FIELDS = ("runtime", "precision", "threads", "batch_size")
+
+
+def embedding_settings_key(settings: EmbeddingSettings) -> str:
+    """The embedding settings that decide the vectors, as recorded with an index."""
+    return json.dumps({k: v for k, v in settings.__dict__.items() if k not in EMBEDDING_RUN_FIELDS},
+                      sort_keys=True)
 
 
 MULTILINGUAL_BUILDS = ("auto", "always", "off")

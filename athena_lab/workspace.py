@@ -15,7 +15,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from athena_lab.config import Config, load_config
+from athena_lab.config import Config, embedding_settings_key, load_config
 from athena_lab.index.catalog import ChunkRow, CatalogError
 from athena_lab.index.channel import MultilingualChannel, channel_state
 from athena_lab.index.embeddings import Embedder, EmbedderError, make_embedder
@@ -255,7 +255,7 @@ class Athena:
         filling in the rest — without loading the embedder (status stays fast)."""
         catalog = self._require_index().catalog
         settings = self.config.settings.embedding
-        settings_key = json.dumps(settings.__dict__, sort_keys=True)
+        settings_key = embedding_settings_key(settings)
         # The manifest's embedder is this config's only if its settings are the same.
         same = catalog.get_manifest("embedder_settings") == settings_key
         key = catalog.get_manifest("embedder_key") if same else None

@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from athena_lab.config import Config
+from athena_lab.config import Config, embedding_settings_key
 from athena_lab.index.catalog import ChunkRow, SourceRow
 from athena_lab.index.embeddings import Embedder, EmbedderError, file_sha256, make_embedder
 from athena_lab.index.lexical import LEXICAL_VERSION
@@ -378,7 +378,7 @@ def _update_vectors(config: Config, store: IndexStore, summary: IndexSummary,
                     report: Progress, run: RunProgress | None = None,
                     stop: StopRequest | None = None) -> None:
     catalog = store.catalog
-    settings_key = json.dumps(config.settings.embedding.__dict__, sort_keys=True)
+    settings_key = embedding_settings_key(config.settings.embedding)
     if _vectors_current(store, settings_key):
         summary.embedder = catalog.get_manifest("embedder_name")
         return  # nothing to embed: do not pay for loading the model
