@@ -1,6 +1,7 @@
 """Build or update the multilingual channel (see ``athena_lab.index.channel``).
 
-Runs under the index's write lock like ``athena index``. Vectors are cached in SQLite and
+Runs inside ``athena index`` (``--multilingual`` or ``multilingual.build = "always"``),
+under its write lock. Vectors are cached in SQLite and
 added to the graph batch by batch, so a stop at any point keeps what was done and the
 next run embeds only the rest; searches use the part already built meanwhile.
 """
@@ -29,31 +30,13 @@ class ChannelSummary:
     removed: int = 0
     total: int = 0
     model: str | None = None
-    seconds: float = 0.0
     errors: list[str] = field(default_factory=list)
-
-
-def build_multilingual(config: Config, *, progress: Progress | None = None, wait_s: float = 0.0,
-                       store: IndexStore | None = None,
-                       should_stop: Callable[[], bool] | None = None) -> ChannelSummary:
-    """Give every chunk a current multilingual vector; drop vectors of changed or gone chunks."""
-    started = time.perf_counter()
-    own = store is None
-    store = store or IndexStore(config.index_dir)
-    summary = ChannelSummary()
-    try:
-        with store.write_lock(wait_s):
-            summary = update_channel(config, store, progress, should_stop)
-    finally:
-        if own:
-            store.close()
-    summary.seconds = round(time.perf_counter() - started, 3)
-    return summary
 
 
 def update_channel(config: Config, store: IndexStore, report: Progress | None = None,
                    should_stop: Callable[[], bool] | None = None) -> ChannelSummary:
-    """The work of ``build_multilingual``, for a caller that already holds the write lock."""
+    """Give every chunk a current multilingual vector and drop those of changed or gone
+    chunks. The caller holds the index's write lock (``run_index`` does)."""
     summary = ChannelSummary()
     report = report or (lambda *_: None)
     should_stop = should_stop or (lambda: False)
