@@ -13,7 +13,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 import numpy as np
 
@@ -246,16 +246,22 @@ class Catalog:
         A vector is current when its label is set for this embedder: a chunk whose text
         changes is written with no label, so the label alone decides.
         """
+        return self._until_commit(("vectors", embedder_key), lambda conn: (
+            conn.execute("SELECT COUNT(*) FROM chunks WHERE vec_embedder=? AND label IS NOT NULL",
+                         (embedder_key,)).fetchone()[0],
+            conn.execute("SELECT COUNT(*) FROM chunks").fetchone()[0]))
+
+    def _until_commit(self, key: tuple, compute: Callable[[sqlite3.Connection], Any]) -> Any:
+        """``compute(conn)``, cached until this connection or another one commits
+        (``data_version`` / ``total_changes``): counts asked on every search stay cheap."""
         conn = self.conn
-        stamp = (embedder_key, conn.execute("PRAGMA data_version").fetchone()[0], conn.total_changes)
-        cached = getattr(self._local, "vector_counts", None)
-        if cached is not None and cached[0] == stamp:
-            return cached[1]
-        done = conn.execute("SELECT COUNT(*) FROM chunks WHERE vec_embedder=? AND label IS NOT NULL",
-                            (embedder_key,)).fetchone()[0]
-        total = conn.execute("SELECT COUNT(*) FROM chunks").fetchone()[0]
-        self._local.vector_counts = (stamp, (done, total))
-        return done, total
+        stamp = (conn.execute("PRAGMA data_version").fetchone()[0], conn.total_changes)
+        cache = getattr(self._local, "until_commit", None)
+        if cache is None or cache[0] != stamp:
+            cache = self._local.until_commit = (stamp, {})
+        if key not in cache[1]:
+            cache[1][key] = compute(conn)
+        return cache[1][key]
 
     def counts(self) -> dict[str, int]:
         c = self.conn
@@ -337,11 +343,12 @@ class Catalog:
                 out[label] = cid
         return out
 
-    def channel_count(self, embedder_key: str) -> int:
-        """How many chunks have a current vector in the channel."""
-        return self.conn.execute(
-            "SELECT COUNT(*) FROM channel_vectors v JOIN chunks c ON c.chunk_id=v.chunk_id "
-            "AND c.text_hash=v.text_hash WHERE v.embedder=?", (embedder_key,)).fetchone()[0]
+    def channel_counts(self, embedder_key: str) -> tuple[int, int]:
+        """(chunks with a current vector in the channel, all chunks), cached until a commit."""
+        return self._until_commit(("channel", embedder_key), lambda conn: (
+            conn.execute("SELECT COUNT(*) FROM channel_vectors v JOIN chunks c ON c.chunk_id=v.chunk_id "
+                         "AND c.text_hash=v.text_hash WHERE v.embedder=?", (embedder_key,)).fetchone()[0],
+            conn.execute("SELECT COUNT(*) FROM chunks").fetchone()[0]))
 
     def close(self) -> None:
         conn = getattr(self._local, "conn", None)

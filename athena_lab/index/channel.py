@@ -63,9 +63,8 @@ def channel_graph(store: IndexStore, key: str, dimensions: int, ef: int) -> Vect
 
 def channel_state(store: IndexStore, settings: Settings) -> dict[str, int | str | None]:
     """How far the channel is: vectors done out of all chunks, and which model."""
-    total = store.catalog.counts()["chunks"]
     found = recorded(store, settings)
-    done = store.catalog.channel_count(found[0]) if found else 0
+    done, total = store.catalog.channel_counts(found[0] if found else "")
     name = json.loads(store.catalog.get_manifest(MANIFEST_KEY) or "{}").get("name") if found else None
     return {"build": settings.multilingual.build, "done": done, "total": total, "model": name}
 
