@@ -15,7 +15,9 @@ from typing import Any, Callable
 
 from athena_lab.ingest.pipeline import IndexSummary, Progress
 from athena_lab.search.hybrid import SearchResult, citation
-from athena_lab.widget import AnswerWidget, answer_text, citation_label
+from athena_lab.models import citation_location
+from athena_lab.render import answer_text
+from athena_lab.widget import AnswerWidget
 from athena_lab.workspace import Athena as Workspace
 
 _LAST: list[weakref.ref] = []  # the most recent Athena made in this process (for %athena)
@@ -108,7 +110,7 @@ def search_text(result: SearchResult) -> str:
         lines.append(f"(degraded: {result.degraded})")
     for n, hit in enumerate(result.hits, 1):
         c = citation(hit, result.query)
-        lines.append(f"{n:>2}. {c['score']:.4f}  {citation_label(c)}  {c.get('heading_path') or ''}".rstrip())
+        lines.append(f"{n:>2}. {c['score']:.4f}  {citation_location(c)}  {c.get('heading_path') or ''}".rstrip())
         lines.append(f"      {' '.join((c.get('snippet') or '').split())[:160]}")
     return "\n".join(lines)
 
@@ -119,7 +121,7 @@ def search_html(result: SearchResult) -> str:
     rows = []
     for n, hit in enumerate(result.hits, 1):
         c = citation(hit, result.query)
-        rows.append(f"<tr><td>{n}</td><td>{c['score']:.4f}</td><td><code>{esc(citation_label(c))}</code></td>"
+        rows.append(f"<tr><td>{n}</td><td>{c['score']:.4f}</td><td><code>{esc(citation_location(c))}</code></td>"
                     f"<td>{esc(c.get('heading_path') or '')}</td>"
                     f"<td style='text-align:left'>{esc((c.get('snippet') or '')[:300])}</td></tr>")
     note = f"<p><i>degraded: {esc(result.degraded)}</i></p>" if result.degraded else ""
@@ -151,8 +153,8 @@ def register_formatters(shell: Any) -> None:
     plain: Callable[..., None] = lambda fn: (lambda obj, p, cycle: p.text(fn(obj)))  # noqa: E731
     formatters["text/plain"].for_type(SearchResult, plain(search_text))
     formatters["text/html"].for_type(SearchResult, search_html)
-    formatters["text/plain"].for_type_by_name("athena_lab.agent.loop", "Answer", plain(answer_plain))
+    formatters["text/plain"].for_type_by_name("athena_lab.models", "Answer", plain(answer_plain))
     if type(shell).__name__ == "ZMQInteractiveShell":
         shell.display_formatter.mimebundle_formatter.for_type_by_name(
-            "athena_lab.agent.loop", "Answer", answer_bundle)
+            "athena_lab.models", "Answer", answer_bundle)
     _FORMATTED.add(shell)

@@ -17,6 +17,7 @@ from athena_lab.index.catalog import CatalogError
 from athena_lab.index.embeddings import EmbedderError
 from athena_lab.index.store import IndexBusyError
 from athena_lab.ingest.interrupt import IndexInterrupted, StopRequest, exit_code, graceful_signals
+from athena_lab.models import citation_location
 from athena_lab.search.hybrid import SearchError, citation
 from athena_lab.workspace import Athena, PathError
 
@@ -134,19 +135,11 @@ def cmd_search(args: argparse.Namespace) -> int:
     if not cites:
         print("no results")
     for n, c in enumerate(cites, 1):
-        where = _where(c)
+        where = citation_location(c)
         heading = f"  {c['heading_path']}" if c.get("heading_path") else ""
         print(f"{n:>2}. {where}{heading}  (score {c['score']:.4f})")
         print(f"    {c['snippet']}")
     return 0
-
-
-def _where(c: dict[str, Any]) -> str:
-    if c["kind"] == "pdf":
-        return f"{c['path']} p. {c.get('page')}"
-    if c["kind"] == "notebook":
-        return f"{c['path']} cell {c.get('cell')} lines {c['start_line']}–{c['end_line']}"
-    return f"{c['path']}:{c['start_line']}–{c['end_line']}"
 
 
 @command("status")

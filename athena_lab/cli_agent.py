@@ -11,8 +11,8 @@ import json
 import sys
 from typing import Any, Callable
 
-from athena_lab.agent.citations import location
-from athena_lab.agent.loop import collect
+from athena_lab.models import collect
+from athena_lab.render import stream_text
 
 
 def register(sub: Any, common: argparse.ArgumentParser, command: Callable) -> None:
@@ -50,29 +50,8 @@ def cmd_ask(args: argparse.Namespace) -> int:
 
 def _render(stream: Any) -> int:
     """Print chunks as they arrive; the numbered sources and any warnings after them."""
-    for event in stream:
-        data = event.data
-        if event.type == "chunk":
-            sys.stdout.write(data["content"])
-            sys.stdout.flush()
-        elif event.type == "compaction":
-            print(f"(older turns compacted: {data['dropped_turns']} dropped)", file=sys.stderr)
-        elif event.type == "citations":
-            sys.stdout.write("\n")
-            if data["citations"]:
-                print("\nSources:")
-            for c in data["citations"]:
-                heading = f"  {c['heading_path']}" if c.get("heading_path") else ""
-                print(f"  [{c['id']}] {location(c)}{heading}")
-        elif event.type == "done":
-            for sentence in data["unsupported"]:
-                print(f"unsupported: {sentence}", file=sys.stderr)
-            if data.get("degraded"):
-                print(f"note: {data['degraded']}", file=sys.stderr)
-            print(f"(mode: {data['mode']}; conversation {data['conversation_id']})", file=sys.stderr)
-        elif event.type == "error":
-            return _fail(data["message"])
-    return 0
+    answer = stream_text(stream)
+    return _fail(answer.error) if answer.error else 0
 
 
 def _fail(message: str) -> int:

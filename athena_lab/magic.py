@@ -158,20 +158,11 @@ class AthenaMagics(Magics):
             print(f"athena: {widget.error}", file=sys.stderr)
 
     def _stream_text(self, events: Any) -> None:
-        from athena_lab.widget import answer_text
+        from athena_lab.render import stream_text
 
-        citations: list[dict[str, Any]] = []
-        for event in events:
-            self._remember(event)
-            if event.type == "chunk":
-                print(event.data.get("content", ""), end="", flush=True)
-            elif event.type == "citations":
-                citations = event.data.get("citations") or []
-            elif event.type == "done":
-                print("\n\n" + answer_text("", citations, event.data.get("unsupported") or [],
-                                          notice=event.data.get("degraded") or ""))
-            elif event.type == "error":
-                print(f"\nathena: {event.data.get('message')}", file=sys.stderr)
+        answer = stream_text(events, on_event=self._remember)
+        if answer.error:
+            print(f"\nathena: {answer.error}", file=sys.stderr)
 
 
 def status_line(status: dict[str, Any]) -> str:

@@ -9,12 +9,14 @@ JupyterLab's athena extension is not there to open the file.
 from __future__ import annotations
 
 import base64
-import html
 from pathlib import Path
 from typing import Any, Iterable
 
 import anywidget
 import traitlets
+
+from athena_lab.models import Answer, fold
+from athena_lab.render import answer_html, answer_text
 
 STATIC = Path(__file__).parent / "static"
 PREVIEW_CONTEXT = 3  # lines shown around a cited range
@@ -41,12 +43,14 @@ class AnswerWidget(anywidget.AnyWidget):
     def __init__(self, workspace: Any = None, **state: Any) -> None:
         super().__init__(**state)
         self._workspace = workspace
+        self._turn = Answer(answer=self.answer, conversation_id=self.conversation_id or None)
         self.on_msg(self._on_message)
 
     @classmethod
     def from_answer(cls, answer: Any, workspace: Any = None, question: str = "") -> "AnswerWidget":
         """A finished Answer (from ``Athena.ask``) as a widget."""
         widget = cls(workspace, question=question)
+        widget._turn = answer
         widget.answer = answer.answer or ""
         widget.citations = with_previews(workspace, answer.citations or [])
         widget.unsupported = list(answer.unsupported or [])
@@ -58,25 +62,15 @@ class AnswerWidget(anywidget.AnyWidget):
         return widget
 
     def apply(self, event: Any) -> None:
-        """Fold one loop event into the state; the view re-renders as it streams."""
-        kind, data = event.type, event.data or {}
-        if kind == "start":
-            self.streaming = True
-            self.conversation_id = data.get("conversation_id") or ""
-        elif kind == "trace":
-            self.trace = [*self.trace, {k: data.get(k) for k in ("tool", "input", "summary")}]
-        elif kind == "chunk":
-            self.answer += data.get("content", "")
-        elif kind == "citations":
-            self.citations = with_previews(self._workspace, data.get("citations") or [])
-        elif kind == "done":
-            self.unsupported = list(data.get("unsupported") or [])
-            self.mode = data.get("mode") or self.mode
-            self.notice = data.get("degraded") or ""
-            self.streaming = False
-        elif kind == "error":
-            self.error = data.get("message") or "the answer failed"
-            self.streaming = False
+        """Fold one loop event into the state (``models.fold``); the view re-renders as it streams."""
+        turn = fold(self._turn, event)
+        kind = event["type"] if isinstance(event, dict) else event.type
+        self.answer, self.mode, self.streaming = turn.answer, turn.mode, turn.streaming
+        self.conversation_id = turn.conversation_id or ""
+        self.trace = [{k: step.get(k) for k in ("tool", "input", "summary")} for step in turn.trace]
+        if kind == "citations":
+            self.citations = with_previews(self._workspace, turn.citations)
+        self.unsupported, self.notice, self.error = list(turn.unsupported), turn.degraded or "", turn.error or ""
 
     def _on_message(self, _widget: Any, content: dict[str, Any], _buffers: list[bytes]) -> None:
         if content.get("type") == "preview":
@@ -89,11 +83,8 @@ class AnswerWidget(anywidget.AnyWidget):
             return {"error": f"no PDF citation [{citation_id}]"}
         if self._workspace is None:
             return {"error": "the page image needs the kernel that produced this answer"}
-        try:
-            from athena_lab.pdf.preview import render_page_preview
-
-            png = render_page_preview(self._workspace.resolve(citation["path"]), int(citation["page"]),
-                                      citation.get("regions") or [], self._workspace.index_dir / "previews")
+        try:  # through the facade, so an encrypted PDF's password is used here as in Lab
+            png = self._workspace.pdf_page_png(citation["path"], int(citation["page"]), citation.get("chunk_id"))
             return {"png": base64.b64encode(png.read_bytes()).decode("ascii")}
         except Exception as exc:  # shown in the widget: a preview must never break the answer
             return {"error": f"{citation['path']} page {citation.get('page')}: {exc}"}
@@ -134,57 +125,3 @@ def _preview(workspace: Any, c: dict[str, Any]) -> dict[str, Any]:
     if chunk is None:
         return {}
     return {"preview": chunk.text.splitlines()[:PREVIEW_MAX_LINES]}
-
-
-def citation_label(c: dict[str, Any]) -> str:
-    """``path:12-40``, ``paper.pdf p.3`` or ``nb.ipynb cell 4``, as the view labels a chip."""
-    if c.get("kind") == "pdf":
-        return f"{c.get('path')} p.{c.get('page')}"
-    if c.get("kind") == "notebook":
-        return f"{c.get('path')} cell {c.get('cell')}"
-    start, end = c.get("start_line"), c.get("end_line")
-    if start is None:
-        return str(c.get("path"))
-    return f"{c.get('path')}:{start}-{end}" if end and end != start else f"{c.get('path')}:{start}"
-
-
-def claim_text(claim: Any) -> str:
-    if isinstance(claim, dict):
-        return str(claim.get("text") or claim.get("claim") or claim)
-    return str(claim)
-
-
-def answer_text(answer: str, citations: list[dict[str, Any]], unsupported: list[Any], error: str = "",
-                notice: str = "") -> str:
-    """The answer for a terminal: text, then numbered sources, then unsupported claims."""
-    parts = [answer.strip()] if answer.strip() else []
-    if error:
-        parts.append(f"error: {error}")
-    if notice:
-        parts.append(f"note: {notice}")
-    if citations:
-        parts.append("Sources:\n" + "\n".join(f"  [{c.get('id')}] {citation_label(c)}" for c in citations))
-    if unsupported:
-        parts.append("Not supported by the sources:\n" + "\n".join(f"  - {claim_text(u)}" for u in unsupported))
-    return "\n\n".join(parts)
-
-
-def answer_html(answer: str, citations: list[dict[str, Any]], unsupported: list[Any], error: str = "",
-                notice: str = "") -> str:
-    """A static, fully escaped rendering for viewers that run no widget code."""
-    esc = html.escape
-    parts = [f'<div class="athena-static"><div style="white-space:pre-wrap">{esc(answer)}</div>']
-    if error:
-        parts.append(f"<p><b>error:</b> {esc(error)}</p>")
-    if notice:
-        parts.append(f"<p><i>note: {esc(notice)}</i></p>")
-    if unsupported:
-        items = "".join(f"<li>{esc(claim_text(u))}</li>" for u in unsupported)
-        parts.append(f"<p>&#9888; Not supported by the sources:</p><ul>{items}</ul>")
-    if citations:
-        items = "".join(
-            f"<li><details><summary>[{esc(str(c.get('id')))}] {esc(citation_label(c))}</summary>"
-            f"<pre>{esc(c.get('snippet') or '')}</pre></details></li>" for c in citations)
-        parts.append(f"<ol style='list-style:none;padding-left:0'>{items}</ol>")
-    parts.append("</div>")
-    return "".join(parts)

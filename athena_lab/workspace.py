@@ -386,7 +386,7 @@ class Athena:
 
     def ask(self, question: str, **options: Any) -> Any:
         """Run one turn to completion and return its Answer (text, citations, unsupported, trace)."""
-        from athena_lab.agent.loop import collect
+        from athena_lab.models import collect
 
         return collect(self.ask_events(question, **options))
 

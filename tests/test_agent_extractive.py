@@ -12,7 +12,7 @@ from agent_corpus import indexed_flask, workspace
 from athena_lab.agent.citations import MARKER, marker_numbers
 from athena_lab.agent.events import Event
 from athena_lab.agent.extractive import LABEL, NO_EVIDENCE
-from athena_lab.agent.loop import collect
+from athena_lab.models import collect
 from athena_lab.agent.memory import PastTurn, retrieval_query
 
 

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from athena_lab.widget import STATIC, AnswerWidget, answer_html, with_previews
+from athena_lab.render import answer_html
+from athena_lab.widget import STATIC, AnswerWidget, with_previews
 from athena_lab.workspace import Athena
 from kernel_notebooks import WIDGET_VIEW, answer_widget_state, copy_demo, execute, notebook, outputs_of
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from athena_lab.agent.prompts import STOPWORDS
+from athena_lab.models import citation_location, labelled
 from athena_lab.search.hybrid import Hit, citation
 
 SUPPORT_THRESHOLD = 0.4  # share of a claim's key terms its cited evidence must contain
@@ -97,17 +98,7 @@ class EvidenceItem:
 
     @property
     def where(self) -> str:
-        return location(self.citation)
-
-
-def location(c: dict[str, Any]) -> str:
-    """path:start–end, path p. N, or path cell N — how memory and prompts name a source."""
-    if c.get("kind") == "pdf":
-        return f"{c['path']} p. {c.get('page')}"
-    where = f"{c['path']}:{c.get('start_line')}-{c.get('end_line')}"
-    if c.get("kind") == "notebook" and c.get("cell") is not None:
-        where += f" (cell {c['cell']})"
-    return where
+        return citation_location(self.citation)
 
 
 @dataclass
@@ -134,8 +125,8 @@ class Evidence:
 
     def add_range(self, path: str, start: int, end: int, lines: list[str], kind: str = "text") -> int:
         text = "\n".join(lines)
-        cite = {"kind": kind, "path": path, "start_line": start, "end_line": end,
-                "heading_path": None, "chunk_id": None, "snippet": _flat(text)}
+        cite = labelled({"kind": kind, "path": path, "start_line": start, "end_line": end,
+                         "heading_path": None, "chunk_id": None, "snippet": _flat(text)})
         return self._add(f"{path}:{start}-{end}", cite, text)
 
     def add_pdf_page(self, path: str, page: int, text: str, regions: list[dict[str, Any]],

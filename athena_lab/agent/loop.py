@@ -9,8 +9,7 @@ here, in the order they happen.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterator
 
 from athena_lab.agent import events
 from athena_lab.agent.citations import (
@@ -47,45 +46,6 @@ HISTORY_LIMIT = 10
 LAST_CALL_NOTE = "\n\n(That was the last tool call allowed in this turn: answer now from the evidence.)"
 # Errors from the search/catalog layers and bad options: shown to the user as one line.
 TURN_ERRORS = (ProviderError, ValueError, RuntimeError, OSError, KeyError)
-
-
-@dataclass
-class Answer:
-    answer: str = ""
-    citations: list[dict[str, Any]] = field(default_factory=list)
-    unsupported: list[str] = field(default_factory=list)
-    mode: str = ""
-    trace: list[dict[str, Any]] = field(default_factory=list)
-    conversation_id: str | None = None
-    usage: dict[str, int] = field(default_factory=dict)
-    error: str | None = None
-    degraded: str | None = None  # search ran without (all) vectors, and why — e.g. still embedding
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-def collect(stream: Iterable[Event]) -> Answer:
-    """Run a turn's events to the end and gather them into one Answer."""
-    answer = Answer()
-    text: list[str] = []
-    for event in stream:
-        data = event.data
-        if event.type == "start":
-            answer.conversation_id = data["conversation_id"]
-        elif event.type == "trace":
-            answer.trace.append(data)
-        elif event.type == "chunk":
-            text.append(data["content"])
-        elif event.type == "citations":
-            answer.citations = data["citations"]
-        elif event.type == "done":
-            answer.usage, answer.unsupported, answer.mode = data["usage"], data["unsupported"], data["mode"]
-            answer.degraded = data.get("degraded")
-        elif event.type == "error":
-            answer.error = data["message"]
-    answer.answer = "".join(text)
-    return answer
 
 
 def resolve_provider(ws: Any, provider: str | Provider | None = None, model: str | None = None,

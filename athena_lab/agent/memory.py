@@ -14,9 +14,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from athena_lab.agent.citations import MARKER, key_terms, location, split_sentences
+from athena_lab.agent.citations import MARKER, key_terms, split_sentences
 from athena_lab.agent.extractive import LABEL
 from athena_lab.agent.providers import Message
+from athena_lab.models import citation_location
 
 SUMMARY_SENTENCES = 2
 SUMMARY_CHARS = 400
@@ -57,7 +58,7 @@ def past_turns(conversation: dict[str, Any] | None, limit: int) -> list[PastTurn
             turns.append(PastTurn(message["content"], ""))
         elif message["role"] == "assistant" and turns and not turns[-1].summary:
             turns[-1].summary = summarize_answer(message["content"])
-            turns[-1].sources = [location(c) for c in message.get("citations") or []]
+            turns[-1].sources = [citation_location(c) for c in message.get("citations") or []]
     return turns[-limit:] if limit > 0 else []
 
 

@@ -21,6 +21,7 @@ from athena_lab.index.lexical import LEXICAL_VERSION
 from athena_lab.index.progress import COMPLETE, vector_state
 from athena_lab.index.store import IndexStore
 from athena_lab.ingest.model import citation_kind
+from athena_lab.models import labelled
 from athena_lab.search.fusion import fuse
 from athena_lab.search.language import LANGUAGE_NAMES, content_words, query_language
 from athena_lab.search.grep import grep_phrases, query_identifiers, quoted_phrases
@@ -327,7 +328,7 @@ def snippet(text: str, query: str, width: int = 280) -> str:
 
 
 def citation(hit: Hit, query: str = "", number: int | None = None) -> dict[str, Any]:
-    """The citation JSON of DESIGN.md (plus ``score`` and ``title``)."""
+    """The citation JSON of docs/contract.md (with ``score``, ``title`` and the one ``label``)."""
     row = hit.chunk
     kind = citation_kind(row.doc_kind)
     out: dict[str, Any] = {"id": number, "kind": kind, "path": row.path, "doc_kind": row.doc_kind}
@@ -346,4 +347,4 @@ def citation(hit: Hit, query: str = "", number: int | None = None) -> dict[str, 
                snippet=snippet(row.text, query), score=round(hit.score, 6))
     if number is None:
         out.pop("id")
-    return out
+    return labelled(out)

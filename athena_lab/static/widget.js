@@ -75,12 +75,15 @@ export function renderMarkdown(text, citationIds = new Set()) {
   return html.join("");
 }
 
+// The server labels every citation once (athena_lab/models.py); older saved answers
+// without a label get the same style here: 1-based cells, "p. 3", en dashes.
 export function citationLabel(c) {
-  if (c.kind === "pdf") return `${c.path} p.${c.page}`;
-  if (c.kind === "notebook") return `${c.path} cell ${c.cell ?? "?"}`;
+  if (c.label) return c.label;
+  if (c.kind === "pdf") return `${c.path} p. ${c.page ?? "?"}`;
+  if (c.kind === "notebook") return `${c.path} cell ${c.cell == null ? "?" : c.cell + 1}`;
   if (c.start_line == null) return c.path;
   return c.end_line && c.end_line !== c.start_line
-    ? `${c.path}:${c.start_line}-${c.end_line}` : `${c.path}:${c.start_line}`;
+    ? `${c.path}:${c.start_line}\u2013${c.end_line}` : `${c.path}:${c.start_line}`;
 }
 
 function element(tag, className, text) {

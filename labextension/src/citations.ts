@@ -15,11 +15,22 @@ export function cellNumber(citation: ICitation): number {
 
 /** "path:40–58", "paper.pdf p. 3", "nb.ipynb cell 4" — what a source list shows. */
 export function citationLocation(citation: ICitation): string {
-  if (citation.kind === 'pdf') {
-    return `${citation.path} p. ${citation.page ?? '?'}`;
+  if (citation.label) {
+    return citation.label; // the server's one label (athena_lab/models.py)
   }
-  if (citation.kind === 'notebook') {
-    return `${citation.path} cell ${cellNumber(citation)}`;
+  if (citation.kind === 'pdf') {
+    const pages = (citation.pages ?? []).filter(p => p != null);
+    const first = pages.length ? Math.min(...pages) : citation.page;
+    const last = pages.length ? Math.max(...pages) : citation.page;
+    return first != null && last != null && last !== first
+      ? `${citation.path} pp. ${first}\u2013${last}`
+      : `${citation.path} p. ${first ?? '?'}`;
+  }
+  if (citation.kind === 'notebook' && citation.cell != null) {
+    const end = citation.end_cell;
+    return end != null && end !== citation.cell
+      ? `${citation.path} cells ${cellNumber(citation)}\u2013${end + 1}`
+      : `${citation.path} cell ${cellNumber(citation)}`;
   }
   const start = citation.start_line;
   const end = citation.end_line;

@@ -23,7 +23,11 @@ export interface ICitation {
   start_line?: number | null;
   end_line?: number | null;
   cell?: number | null;
+  end_cell?: number | null;
   page?: number | null;
+  pages?: number[];
+  /** The server's one label: "guide.md:40–58", "paper.pdf p. 3", "nb.ipynb cell 4". */
+  label?: string;
   regions?: IRegion[];
   confidence?: number | null;
   warnings?: string[];

@@ -1,9 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 import {
   answerAsMarkdown,
   citationLabel,
+  citationLocation,
   findMarkers,
   normalisePrefix,
   relativePath
@@ -50,4 +53,19 @@ test('an empty or slash-ended lab path prefix stays usable', () => {
   assert.equal(normalisePrefix(null), '');
   assert.equal(normalisePrefix('a/b'), 'a/b/');
   assert.equal(normalisePrefix('a/b/'), 'a/b/');
+});
+
+// The same fixture pins athena_lab/models.py: every front end labels a citation alike.
+const shared: { citation: ICitation; label: string }[] = JSON.parse(
+  readFileSync(join(process.cwd(), '..', 'tests', 'fixtures', 'citation_labels.json'), 'utf8')
+);
+
+test('labels match the Python contract for every kind of citation', () => {
+  for (const { citation, label } of shared) {
+    assert.equal(citationLocation(citation), label);
+  }
+});
+
+test("the server's label wins over the one derived here", () => {
+  assert.equal(citationLocation({ ...notebook, label: 'nb/a.ipynb cell 99' }), 'nb/a.ipynb cell 99');
 });

@@ -1,0 +1,114 @@
+"""The contract every front end shares: how a citation is labelled and how a turn's
+events fold into an answer.
+
+The CLI, the magic, the widget, the HTTP API and the sidebar used to label the same
+notebook cell differently ("cell 12" in one, "cell 13" in another) and to fold the event
+stream five times over. Here is the one label (1-based cells, ``p. 3``, en dashes) and
+the one fold; the citation JSON also carries the label, so the JavaScript front ends
+show the same text without re-deriving it. See docs/contract.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Iterable, Mapping
+
+DASH = "\u2013"
+
+
+def cell_number(cell: int) -> int:
+    """nbformat counts cells from 0; people count them from 1, like lines and pages."""
+    return int(cell) + 1
+
+
+def citation_location(c: Mapping[str, Any]) -> str:
+    """``guide.md:40–58``, ``paper.pdf p. 3`` (``pp. 3–4``), ``nb.ipynb cell 4`` (``cells 4–6``)."""
+    path = str(c.get("path") or "?")
+    kind = c.get("kind")
+    if kind == "pdf":
+        pages = [p for p in (c.get("pages") or []) if p is not None]
+        first, last = (min(pages), max(pages)) if pages else (c.get("page"), c.get("page"))
+        if first is not None and last is not None and last != first:
+            return f"{path} pp. {first}{DASH}{last}"
+        return f"{path} p. {first if first is not None else '?'}"
+    if kind == "notebook" and c.get("cell") is not None:
+        first = cell_number(c["cell"])
+        end = c.get("end_cell")
+        if end is not None and int(end) != int(c["cell"]):
+            return f"{path} cells {first}{DASH}{cell_number(end)}"
+        return f"{path} cell {first}"
+    start, end = c.get("start_line"), c.get("end_line")
+    if start is None:
+        return path
+    return f"{path}:{start}{DASH}{end}" if end is not None and end != start else f"{path}:{start}"
+
+
+def citation_label(c: Mapping[str, Any]) -> str:
+    """What a source list shows: the location, then the heading path when there is one."""
+    location = citation_location(c)
+    heading = c.get("heading_path")
+    return f"{location} \u00b7 {heading}" if heading else location
+
+
+def labelled(c: dict[str, Any]) -> dict[str, Any]:
+    """The citation JSON with its ``label``, so no front end re-derives it."""
+    c["label"] = citation_location(c)
+    return c
+
+
+@dataclass
+class Answer:
+    """One finished turn, as ``Athena.ask``, ``athena ask --json`` and the API return it."""
+
+    answer: str = ""
+    citations: list[dict[str, Any]] = field(default_factory=list)
+    unsupported: list[str] = field(default_factory=list)
+    mode: str = ""
+    trace: list[dict[str, Any]] = field(default_factory=list)
+    conversation_id: str | None = None
+    usage: dict[str, int] = field(default_factory=dict)
+    error: str | None = None
+    degraded: str | None = None  # search ran without (all) vectors, and why — e.g. still embedding
+    streaming: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data.pop("streaming")
+        return data
+
+
+def fold(answer: Answer, event: Any) -> Answer:
+    """Apply one turn event (an ``Event`` or its ``{"type", "data"}`` dict) to ``answer``.
+
+    Every Python front end folds the stream with this, so a field added to the events
+    reaches the CLI, the magic, the widget and the API at once. Returns ``answer``.
+    """
+    kind = event["type"] if isinstance(event, Mapping) else event.type
+    data = (event.get("data") if isinstance(event, Mapping) else event.data) or {}
+    if kind == "start":
+        answer.streaming = True
+        answer.conversation_id = data.get("conversation_id") or answer.conversation_id
+    elif kind == "trace":
+        answer.trace.append(dict(data))
+    elif kind == "chunk":
+        answer.answer += data.get("content", "")
+    elif kind == "citations":
+        answer.citations = list(data.get("citations") or [])
+    elif kind == "done":
+        answer.usage = dict(data.get("usage") or {})
+        answer.unsupported = list(data.get("unsupported") or [])
+        answer.mode = data.get("mode") or answer.mode
+        answer.degraded = data.get("degraded")
+        answer.streaming = False
+    elif kind == "error":
+        answer.error = data.get("message") or "the answer failed"
+        answer.streaming = False
+    return answer
+
+
+def collect(stream: Iterable[Any]) -> Answer:
+    """Run a turn's events to the end and gather them into one Answer."""
+    answer = Answer()
+    for event in stream:
+        fold(answer, event)
+    return answer

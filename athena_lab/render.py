@@ -1,0 +1,95 @@
+"""An answer as text or HTML, and a turn streamed to a terminal: one renderer for the
+CLI, the magic outside a kernel, the widget's fallbacks and ``Athena.ask``'s display."""
+
+from __future__ import annotations
+
+import html
+import sys
+from typing import Any, Iterable, TextIO
+
+from athena_lab.models import Answer, citation_location, fold
+
+
+def claim_text(claim: Any) -> str:
+    if isinstance(claim, dict):
+        return str(claim.get("text") or claim.get("claim") or claim)
+    return str(claim)
+
+
+def sources_text(citations: list[dict[str, Any]]) -> str:
+    return "Sources:\n" + "\n".join(
+        f"  [{c.get('id')}] {citation_location(c)}" + (f"  {c['heading_path']}" if c.get("heading_path") else "")
+        for c in citations)
+
+
+def answer_text(answer: str, citations: list[dict[str, Any]], unsupported: list[Any], error: str = "",
+                notice: str = "") -> str:
+    """The answer for a terminal: text, then numbered sources, then unsupported claims."""
+    parts = [answer.strip()] if answer.strip() else []
+    if error:
+        parts.append(f"error: {error}")
+    if notice:
+        parts.append(f"note: {notice}")
+    if citations:
+        parts.append(sources_text(citations))
+    if unsupported:
+        parts.append("Not supported by the sources:\n" + "\n".join(f"  - {claim_text(u)}" for u in unsupported))
+    return "\n\n".join(parts)
+
+
+def answer_html(answer: str, citations: list[dict[str, Any]], unsupported: list[Any], error: str = "",
+                notice: str = "") -> str:
+    """A static, fully escaped rendering for viewers that run no widget code."""
+    esc = html.escape
+    parts = [f'<div class="athena-static"><div style="white-space:pre-wrap">{esc(answer)}</div>']
+    if error:
+        parts.append(f"<p><b>error:</b> {esc(error)}</p>")
+    if notice:
+        parts.append(f"<p><i>note: {esc(notice)}</i></p>")
+    if unsupported:
+        items = "".join(f"<li>{esc(claim_text(u))}</li>" for u in unsupported)
+        parts.append(f"<p>&#9888; Not supported by the sources:</p><ul>{items}</ul>")
+    if citations:
+        items = "".join(
+            f"<li><details><summary>[{esc(str(c.get('id')))}] {esc(citation_location(c))}</summary>"
+            f"<pre>{esc(c.get('snippet') or '')}</pre></details></li>" for c in citations)
+        parts.append(f"<ol style='list-style:none;padding-left:0'>{items}</ol>")
+    parts.append("</div>")
+    return "".join(parts)
+
+
+def stream_text(events: Iterable[Any], out: TextIO | None = None, err: TextIO | None = None,
+                on_event: Any = None) -> Answer:
+    """Print the answer as it streams, then its sources, notes and unsupported claims.
+
+    The text goes to ``out``; what is about the answer rather than part of it (notes,
+    unsupported claims, the mode) goes to ``err``, so ``athena ask … > answer.md`` keeps
+    only the answer and its sources. Returns the folded Answer; stops at an error event.
+    """
+    out = out or sys.stdout
+    err = err or sys.stderr
+    answer = Answer()
+    for event in events:
+        fold(answer, event)
+        if on_event is not None:
+            on_event(event)
+        kind, data = event.type, event.data
+        if kind == "chunk":
+            out.write(data["content"])
+            out.flush()
+        elif kind == "compaction":
+            print(f"(older turns compacted: {data['dropped_turns']} dropped)", file=err)
+        elif kind == "error":
+            break
+    if answer.error:
+        return answer
+    out.write("\n")
+    if answer.citations:
+        out.write("\n" + sources_text(answer.citations) + "\n")
+    for sentence in answer.unsupported:
+        print(f"unsupported: {claim_text(sentence)}", file=err)
+    if answer.degraded:
+        print(f"note: {answer.degraded}", file=err)
+    if answer.mode:
+        print(f"(mode: {answer.mode}; conversation {answer.conversation_id})", file=err)
+    return answer

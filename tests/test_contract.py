@@ -1,0 +1,76 @@
+"""One contract across front ends: the same citation gets the same label everywhere, and
+one fold turns a turn's events into the same answer for every Python front end."""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from athena_lab.agent import events
+from athena_lab.models import Answer, citation_location, collect, fold
+from athena_lab.render import answer_text, stream_text
+from athena_lab.widget import AnswerWidget
+
+FIXTURES = Path(__file__).parent / "fixtures"
+LABELEXT = Path(__file__).parent.parent / "labextension"
+LABELS = json.loads((FIXTURES / "citation_labels.json").read_text())
+
+NB_CITE = {"id": 1, "kind": "notebook", "path": "nb/a.ipynb", "cell": 12, "start_line": 3, "end_line": 9,
+           "label": "nb/a.ipynb cell 13", "snippet": "x = 1"}
+STREAM = [events.start("c-1"), events.trace("searchDocs", {"query": "x"}, "2 hits"),
+          events.chunk("Set x to one "), events.chunk("[1]."),
+          events.Event("citations", {"citations": [NB_CITE]}),
+          events.Event("done", {"usage": {"input": 3}, "unsupported": [], "mode": "extractive",
+                                "conversation_id": "c-1", "degraded": None})]
+
+
+@pytest.mark.parametrize("case", LABELS, ids=[c["label"] for c in LABELS])
+def test_citation_labels_are_one_style_with_one_based_cells(case) -> None:
+    assert citation_location(case["citation"]) == case["label"]
+
+
+def test_every_python_front_end_folds_the_stream_to_the_same_answer() -> None:
+    folded = collect(STREAM)
+    assert (folded.answer, folded.mode, folded.conversation_id) == ("Set x to one [1].", "extractive", "c-1")
+
+    widget = AnswerWidget(None, question="q")
+    for event in STREAM:
+        widget.apply(event)
+    assert (widget.answer, widget.mode, widget.conversation_id, widget.streaming) == (
+        folded.answer, folded.mode, folded.conversation_id, False)
+
+    out, err = io.StringIO(), io.StringIO()
+    printed = stream_text(STREAM, out, err)
+    assert printed.to_dict() == folded.to_dict()
+    assert "[1] nb/a.ipynb cell 13" in out.getvalue()
+    assert "[1] nb/a.ipynb cell 13" in answer_text(folded.answer, folded.citations, [])
+    assert "mode: extractive" in err.getvalue() and "mode" not in out.getvalue()
+
+
+def test_an_error_event_ends_the_answer_with_its_message() -> None:
+    answer = fold(Answer(), events.error("the model server at 127.0.0.1:9 refused the connection"))
+    assert answer.error.startswith("the model server") and not answer.streaming
+
+
+def test_search_citations_carry_the_label(tmp_path) -> None:
+    from athena_lab.workspace import Athena
+
+    (tmp_path / "guide.md").write_text("# Guide\n\nTokens expire after one hour.\n")
+    ws = Athena(tmp_path, tmp_path / ".idx", overrides={"embedding.provider": "none"})
+    ws.index()
+    cites = ws.search_citations("tokens expire", k=1)
+    assert cites[0]["label"] == citation_location(cites[0]) == "guide.md:3"
+    ws.close()
+
+
+@pytest.mark.skipif(not shutil.which("npm") or not (LABELEXT / "node_modules").is_dir(),
+                    reason="the labextension's node modules are installed by the package build")
+def test_labextension_unit_tests_pass() -> None:
+    """The TypeScript core (labels, markers, SSE parsing) under node's test runner."""
+    done = subprocess.run(["npm", "test", "--silent"], cwd=LABELEXT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
