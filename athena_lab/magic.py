@@ -18,11 +18,14 @@ from typing import Any
 from IPython.core.magic import Magics, line_cell_magic, magics_class
 from IPython.display import display
 
-USAGE = ("usage: %athena [--root DIR] [--path PREFIX] [-k N] [--kind KIND] [--provider NAME] "
+USAGE = ("usage: %athena [--path DIR] [--path-prefix PREFIX] [-k N] [--kind KIND] [--provider NAME] "
          "[--model NAME] [--new] QUESTION   (or %%athena with the question as the cell body); "
-         "%athena --status says what is indexed and how far the vectors are")
-_VALUE_OPTIONS = {"--root": "root", "--path": "path", "-k": "top_k", "--top-k": "top_k",
-                  "--kind": "kind", "--provider": "provider", "--model": "model"}
+         "%athena --status says what is indexed and how far the vectors are. The options mean what "
+         "they mean for `athena ask`: --path is the folder (indexed on first use), --path-prefix "
+         "keeps sources under that path")
+# The same names as `athena ask`; --root is the magic's old name for the folder.
+_VALUE_OPTIONS = {"--path": "root", "--root": "root", "--path-prefix": "path_prefix", "-k": "top_k",
+                  "--top-k": "top_k", "--kind": "kind", "--provider": "provider", "--model": "model"}
 UPDATE_EVERY_S = 0.2  # display updates per second while streaming, not one per token
 
 
@@ -34,7 +37,7 @@ class MagicError(ValueError):
 class Request:
     question: str = ""
     root: str | None = None
-    path: str | None = None
+    path_prefix: str | None = None
     top_k: int | None = None
     kind: str | None = None
     provider: str | None = None
@@ -76,7 +79,7 @@ def parse(line: str, cell: str | None = None) -> Request:
             request.top_k = int(request.top_k)
         except ValueError:
             raise MagicError(f"-k/--top-k needs a whole number, not {request.top_k!r}") from None
-    request.filters = {k: v for k, v in (("path_prefix", request.path), ("kind", request.kind)) if v}
+    request.filters = {k: v for k, v in (("path_prefix", request.path_prefix), ("kind", request.kind)) if v}
     return request
 
 
@@ -91,6 +94,17 @@ class AthenaMagics(Magics):
 
     @line_cell_magic
     def athena(self, line: str, cell: str | None = None) -> None:
+        """Ask the indexed folder; the answer streams in with numbered, clickable sources.
+
+        %athena [--path DIR] [--path-prefix PREFIX] [-k N] [--kind KIND]
+                [--provider NAME] [--model NAME] [--new] QUESTION
+        %%athena [options]      (the question is the cell body)
+        %athena --status        (files, chunks, how far the vectors are)
+
+        --path is the folder (indexed on first use), --path-prefix keeps sources under
+        that path, --new starts a new conversation; follow-ups continue the last one.
+        The options mean what they mean for `athena ask`.
+        """
         try:
             request = parse(line, cell)
             if request.new:
@@ -108,17 +122,21 @@ class AthenaMagics(Magics):
             print(f"athena: {one_line(exc)}", file=sys.stderr)
 
     def _workspace_for(self, request: Request) -> Any:
+        """The folder's workspace, indexed on first use (with a progress bar), like ``Athena(path)``."""
         from athena_lab.api import Athena, last_workspace
 
         if request.root:
+            if not os.path.isdir(request.root):
+                raise MagicError(f"--path {request.root}: no such folder (to keep only sources under a "
+                                 f"path of the indexed folder, use --path-prefix)")
             if self.workspace is None or str(self.workspace.root) != os.path.realpath(request.root):
                 self.workspace = Athena(request.root, auto_index=False)
                 self.conversation_id = None
         elif self.workspace is None:
             self.workspace = last_workspace() or Athena(os.environ.get("ATHENA_PATH", "."), auto_index=False)
         if not self.workspace.has_index():
-            raise MagicError(f"no index for {self.workspace.root}: run Athena({str(self.workspace.root)!r}) "
-                             f"or `athena index {self.workspace.root}` first")
+            print(f"athena: indexing {self.workspace.root} (first use)", file=sys.stderr)
+            self.workspace.index()
         return self.workspace
 
     def _ask(self, request: Request) -> None:

@@ -21,17 +21,21 @@ def _closed_port() -> int:
 def session_nb(tmp_path_factory: pytest.TempPathFactory):
     """One kernel session exercising the magic cell by cell (kernels are slow to start)."""
     demo = copy_demo(tmp_path_factory, tmp_path_factory.mktemp("magic") / "demo")
+    fresh = demo.parent / "fresh"
+    fresh.mkdir()
+    (fresh / "notes.md").write_text("# Lab notes\n\nThe centrifuge runs at 4 degrees overnight.\n")
     port = _closed_port()
     nb = notebook(
         "%load_ext athena_lab",
-        f"%athena --root {demo} How do I declare a path parameter with a type?",
+        f"%athena --path {demo} How do I declare a path parameter with a type?",
         "%athena and what about query parameters?",
         "%athena --new What does abort do in Flask?",
-        "%%athena --path flask/ -k 3\nHow do I register an error handler?",
+        "%%athena --path-prefix flask/ -k 3\nHow do I register an error handler?",
         "%athena --bogus what",
         f"import os; os.environ['ATHENA_LLM__BASE_URL'] = 'http://127.0.0.1:{port}/v1'",
         f"%athena --root {demo} --provider openai --model tiny what's a background task?",
-        f"%athena --root {demo.parent} anything",
+        f"%athena --path {fresh} what temperature does the centrifuge run at?",
+        f"%athena --path {demo.parent / 'missing'} anything",
     )
     return execute(nb, demo.parent)
 
@@ -84,11 +88,17 @@ def test_provider_down_is_one_clear_line(session_nb) -> None:
     assert not outputs_of(cell, "error")
 
 
-def test_folder_without_index_is_one_clear_line(session_nb) -> None:
+def test_a_folder_without_an_index_is_indexed_on_first_use(session_nb) -> None:
     cell = session_nb.cells[8]
-    err = stream_text(cell, "stderr").strip()
-    assert err.startswith("athena: no index for") and "\n" not in err, err
-    assert not any(WIDGET_VIEW in o.get("data", {}) for o in outputs_of(cell))
+    assert "indexing" in stream_text(cell, "stderr") and "first use" in stream_text(cell, "stderr")
+    state = answer_widget_state(session_nb, cell)
+    assert state["citations"] and state["citations"][0]["path"] == "notes.md"
+
+
+def test_path_is_the_folder_as_in_the_cli_and_a_missing_one_points_at_path_prefix(session_nb) -> None:
+    err = stream_text(session_nb.cells[9], "stderr").strip()
+    assert err.startswith("athena: --path ") and "no such folder" in err and "--path-prefix" in err, err
+    assert "\n" not in err
 
 
 def test_question_keeps_apostrophes_and_quotes_verbatim() -> None:
@@ -98,8 +108,8 @@ def test_question_keeps_apostrophes_and_quotes_verbatim() -> None:
 
 
 def test_options_accept_equals_form_and_new_flag() -> None:
-    request = parse("--new --path=fastapi/ --provider ollama --model qwen question")
-    assert request.new and request.filters == {"path_prefix": "fastapi/"}
+    request = parse("--new --path-prefix=fastapi/ --path=/data/docs --provider ollama --model qwen question")
+    assert request.new and request.filters == {"path_prefix": "fastapi/"} and request.root == "/data/docs"
     assert (request.provider, request.model, request.question) == ("ollama", "qwen", "question")
 
 
@@ -109,7 +119,7 @@ def test_non_numeric_top_k_is_refused() -> None:
 
 
 def test_cell_body_wins_over_line_text() -> None:
-    assert parse("--path docs/", "  the body question \n").question == "the body question"
+    assert parse("--path-prefix docs/", "  the body question \n").question == "the body question"
 
 
 def test_demo_folder_is_small() -> None:
@@ -136,9 +146,16 @@ def test_terminal_ipython_streams_plain_text_with_numbered_sources(tmp_path_fact
     shell = InteractiveShell.instance()
     try:
         shell.run_line_magic("load_ext", "athena_lab")
-        shell.run_cell(f"%athena --root {demo} What does abort do in Flask?")
+        shell.run_cell(f"%athena --path {demo} What does abort do in Flask?")
         out = capsys.readouterr()
     finally:
         InteractiveShell.clear_instance()
     assert out.out.startswith("Extractive answer") and "Sources:\n  [1] flask/" in out.out, out
     assert "athena:" not in out.err
+
+
+def test_magic_help_names_the_cli_options() -> None:
+    from athena_lab.magic import AthenaMagics
+
+    doc = AthenaMagics.athena.__doc__ or ""
+    assert "--path DIR" in doc and "--path-prefix PREFIX" in doc and "--new" in doc
