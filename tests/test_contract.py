@@ -74,3 +74,24 @@ def test_labextension_unit_tests_pass() -> None:
     """The TypeScript core (labels, markers, SSE parsing) under node's test runner."""
     done = subprocess.run(["npm", "test", "--silent"], cwd=LABELEXT, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+
+
+def test_the_contract_page_names_every_event_citation_and_answer_field(tmp_path) -> None:
+    """docs/contract.md is the users' copy of the contract: it must not drift from the code."""
+    from dataclasses import fields
+
+    from athena_lab.agent.events import EVENT_TYPES
+    from athena_lab.workspace import Athena
+
+    page = (Path(__file__).parent.parent / "docs" / "contract.md").read_text()
+    for name in EVENT_TYPES:
+        assert f"| `{name}` |" in page, f"event {name} missing from docs/contract.md"
+    for f in fields(Answer):
+        if f.name != "streaming":
+            assert f"| `{f.name}` |" in page, f"Answer.{f.name} missing from docs/contract.md"
+    (tmp_path / "a.md").write_text("# A\n\nAlpha beta gamma.\n")
+    ws = Athena(tmp_path, tmp_path / ".idx", overrides={"embedding.provider": "none"})
+    ws.index()
+    for key in ws.search_citations("alpha", k=1)[0]:
+        assert f"`{key}`" in page, f"citation field {key} missing from docs/contract.md"
+    ws.close()

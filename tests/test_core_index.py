@@ -98,6 +98,19 @@ def test_deleted_file_leaves_all_three_stores(folder: Path) -> None:
     _stores_agree(ws)
 
 
+def test_embedding_cache_forgets_text_that_left_the_folder(folder: Path) -> None:
+    ws = Athena(folder)
+    ws.index()
+    cached = lambda: ws.store.catalog.conn.execute("SELECT COUNT(*) FROM embeddings").fetchone()[0]  # noqa: E731
+    before = cached()
+    (folder / "notes.md").unlink()
+    ws.index()
+    chunks = ws.store.catalog.counts()["chunks"]
+    orphans = ws.store.catalog.conn.execute(
+        "SELECT COUNT(*) FROM embeddings WHERE text_hash NOT IN (SELECT text_hash FROM chunks)").fetchone()[0]
+    assert orphans == 0 and 0 < cached() < before and cached() <= chunks
+
+
 def test_parser_version_bump_reparses_only_that_kind(folder: Path, monkeypatch) -> None:
     ws = Athena(folder)
     ws.index()

@@ -289,11 +289,15 @@ class Catalog:
             "INSERT OR REPLACE INTO embeddings(text_hash, embedder, vector) VALUES (?,?,?)",
             [(h, embedder_key, np.asarray(v, dtype=np.float32).tobytes()) for h, v in items])
 
-    def prune_embedding_cache(self, embedder_key: str) -> int:
-        """Drop cached vectors no chunk uses any more (for the current embedder)."""
+    def prune_embedding_cache(self) -> int:
+        """Drop cached vectors of text no chunk holds any more, for every embedder.
+
+        The cache exists so unchanged text is never embedded twice (a file moved, a model
+        switched back); text that left the folder only grows the catalog. Vectors of the
+        current text under other embedders are kept.
+        """
         cur = self.conn.execute(
-            "DELETE FROM embeddings WHERE embedder=? AND text_hash NOT IN (SELECT text_hash FROM chunks)",
-            (embedder_key,))
+            "DELETE FROM embeddings WHERE text_hash NOT IN (SELECT text_hash FROM chunks)")
         return cur.rowcount
 
     # the multilingual channel ------------------------------------------------

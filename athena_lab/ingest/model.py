@@ -77,7 +77,7 @@ class ParseError(Exception):
 
 
 def citation_kind(doc_kind: str) -> str:
-    """The citation ``kind`` of DESIGN.md: text, notebook or pdf."""
+    """The citation ``kind`` of docs/contract.md: text, notebook or pdf."""
     if doc_kind == "pdf":
         return "pdf"
     if doc_kind == "notebook":

@@ -134,6 +134,9 @@ def run_index(config: Config, *, progress: Progress | None = None, wait_s: float
                     _update_vectors(config, store, summary, report, run, stop)
                     if config.settings.multilingual.build == "always" and not summary.interrupted:
                         _update_multilingual(config, store, summary, report, stop)
+                    if not summary.interrupted:
+                        with store.catalog.transaction():
+                            store.catalog.prune_embedding_cache()
                 store.catalog.set_manifest("last_indexed", str(time.time()))
                 summary.chunks = store.catalog.counts()["chunks"]
                 key = store.catalog.get_manifest("embedder_key")
