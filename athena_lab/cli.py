@@ -12,16 +12,12 @@ import time
 from typing import Any, Callable
 
 from athena_lab import __version__
-from athena_lab.config import ConfigError
-from athena_lab.index.catalog import CatalogError
-from athena_lab.index.embeddings import EmbedderError
-from athena_lab.index.store import IndexBusyError
+from athena_lab.errors import AthenaError, BusyError, user_message
 from athena_lab.ingest.interrupt import IndexInterrupted, StopRequest, exit_code, graceful_signals
 from athena_lab.models import citation_location
-from athena_lab.search.hybrid import SearchError, citation
-from athena_lab.workspace import Athena, PathError
+from athena_lab.search.hybrid import citation
+from athena_lab.workspace import Athena
 
-USER_ERRORS = (ConfigError, CatalogError, EmbedderError, SearchError, PathError, FileNotFoundError)
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {}
 
 
@@ -32,7 +28,7 @@ def command(name: str) -> Callable:
     return register
 
 
-def _workspace(args: argparse.Namespace, overrides: dict[str, Any] | None = None) -> Athena:
+def open_workspace(args: argparse.Namespace, overrides: dict[str, Any] | None = None) -> Athena:
     root = getattr(args, "path_arg", None) or args.path or "."
     return Athena(root, args.index_dir, overrides=overrides)
 
@@ -42,7 +38,7 @@ def _print_json(data: Any) -> None:
     sys.stdout.write("\n")
 
 
-class _Bar:
+class ProgressBar:
     """A tqdm bar per phase on a terminal; silence when piped."""
 
     def __init__(self, enabled: bool) -> None:
@@ -73,8 +69,8 @@ class _Bar:
 
 @command("index")
 def cmd_index(args: argparse.Namespace) -> int:
-    ws = _workspace(args, {"multilingual.build": "always"} if args.multilingual else None)
-    bar = _Bar(sys.stderr.isatty() and not args.json)
+    ws = open_workspace(args, {"multilingual.build": "always"} if args.multilingual else None)
+    bar = ProgressBar(sys.stderr.isatty() and not args.json)
     try:
         # Ctrl-C or SIGTERM while embedding: finish the batch, save, and report (interrupt.py).
         with graceful_signals(StopRequest()) as stop:
@@ -119,7 +115,7 @@ def _interrupted_message(summary: Any) -> str:
 
 @command("search")
 def cmd_search(args: argparse.Namespace) -> int:
-    ws = _workspace(args)
+    ws = open_workspace(args)
     result = ws.search(args.query, k=args.k, kind=args.kind, path_prefix=args.path_prefix,
                        neighbours=args.neighbours, mode=args.mode)
     cites = [citation(h, args.query) for h in result.hits]
@@ -144,7 +140,7 @@ def cmd_search(args: argparse.Namespace) -> int:
 
 @command("status")
 def cmd_status(args: argparse.Namespace) -> int:
-    ws = _workspace(args)
+    ws = open_workspace(args)
     status = ws.status()
     if args.json:
         _print_json(status)
@@ -175,7 +171,7 @@ def cmd_status(args: argparse.Namespace) -> int:
 
 @command("doctor")
 def cmd_doctor(args: argparse.Namespace) -> int:
-    ws = _workspace(args)
+    ws = open_workspace(args)
     report = ws.doctor()
     if args.json:
         _print_json({"ok": report.ok, "checks": [c.__dict__ for c in report.checks],
@@ -306,12 +302,12 @@ def main(argv: list[str] | None = None) -> int:
         return handler(args)
     try:
         return COMMANDS[args.command](args)
-    except IndexBusyError as exc:
-        print(f"athena: {exc}", file=sys.stderr)
-        return 3
-    except USER_ERRORS as exc:
-        print(f"athena: error: {exc}", file=sys.stderr)
-        return 2
+    except BusyError as exc:
+        print(f"athena: {exc.user_message()}", file=sys.stderr)
+        return exc.exit_code
+    except (AthenaError, FileNotFoundError) as exc:
+        print(f"athena: error: {user_message(exc)}", file=sys.stderr)
+        return exc.exit_code if isinstance(exc, AthenaError) else 2
     except BrokenPipeError:  # output piped into `head` and closed early
         import os
 

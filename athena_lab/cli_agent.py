@@ -30,9 +30,9 @@ def register(sub: Any, common: argparse.ArgumentParser, command: Callable) -> No
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
-    from athena_lab.cli import _workspace
+    from athena_lab.cli import open_workspace
 
-    ws = _workspace(args)
+    ws = open_workspace(args)
     filters = {"kind": args.kind, "path_prefix": args.path_prefix}
     stream = ws.ask_events(args.question, conversation_id=args.conversation, filters=filters,
                            provider=args.provider, model=args.model, base_url=args.base_url, top_k=args.k)

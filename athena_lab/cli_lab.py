@@ -35,11 +35,11 @@ def cmd_default(args: argparse.Namespace) -> int:
 
 
 def cmd_lab(args: argparse.Namespace) -> int:
-    from athena_lab.cli import _Bar, _workspace
+    from athena_lab.cli import ProgressBar, open_workspace
 
-    ws = _workspace(args)
+    ws = open_workspace(args)
     if not args.skip_index:
-        bar = _Bar(sys.stderr.isatty())
+        bar = ProgressBar(sys.stderr.isatty())
         try:
             summary = ws.index(progress=bar, embed=False)
         finally:

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, get_args, get_origin, get_type_hints
 
+from athena_lab.errors import AthenaError
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover
@@ -36,7 +38,7 @@ DEFAULT_EXCLUDE = [
 ]
 
 
-class ConfigError(ValueError):
+class ConfigError(AthenaError, ValueError):
     """A configuration problem, worded for the user."""
 
 

@@ -14,10 +14,11 @@ from pathlib import Path
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from athena_lab.errors import AthenaError
 from athena_lab.workspace import Athena
 
 
-class QuestionFileError(ValueError):
+class QuestionFileError(AthenaError, ValueError):
     """A question or corpus file that cannot be read as given; the message names the line."""
 
 

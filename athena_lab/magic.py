@@ -18,6 +18,8 @@ from typing import Any
 from IPython.core.magic import Magics, line_cell_magic, magics_class
 from IPython.display import display
 
+from athena_lab.errors import AthenaError, user_message
+
 USAGE = ("usage: %athena [--path DIR] [--path-prefix PREFIX] [-k N] [--kind KIND] [--provider NAME] "
          "[--model NAME] [--new] QUESTION   (or %%athena with the question as the cell body); "
          "%athena --status says what is indexed and how far the vectors are. The options mean what "
@@ -29,7 +31,7 @@ _VALUE_OPTIONS = {"--path": "root", "--root": "root", "--path-prefix": "path_pre
 UPDATE_EVERY_S = 0.2  # display updates per second while streaming, not one per token
 
 
-class MagicError(ValueError):
+class MagicError(AthenaError, ValueError):
     """A problem with the magic's own input, shown as one line."""
 
 
@@ -194,8 +196,10 @@ def status_line(status: dict[str, Any]) -> str:
 
 
 def one_line(exc: BaseException) -> str:
-    text = " ".join(str(exc).split()) or type(exc).__name__
-    return text if isinstance(exc, (MagicError, OSError, ValueError)) else f"{type(exc).__name__}: {text}"
+    """The user's errors as their message; anything else is a bug, named by its type."""
+    if isinstance(exc, (AthenaError, OSError)):
+        return user_message(exc)
+    return f"{type(exc).__name__}: {' '.join(str(exc).split())} (a bug in athena_lab; please report it)"
 
 
 _LINE_MAGIC = re.compile(r"^(\s*)%athena(?:[ \t]+(.*?))?\s*$")

@@ -13,7 +13,14 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Iterable, Mapping
 
+from athena_lab.errors import AthenaError
+
 DASH = "\u2013"
+MAX_TOP_K = 50
+
+
+class RequestError(AthenaError):
+    """A question or search that cannot be run as given; the message names the field."""
 
 
 def cell_number(cell: int) -> int:
@@ -112,3 +119,39 @@ def collect(stream: Iterable[Any]) -> Answer:
     for event in stream:
         fold(answer, event)
     return answer
+
+
+@dataclass
+class AskRequest:
+    """One question and its options, as every front end passes them to the agent loop.
+
+    ``validate`` runs in the loop itself, before a conversation is created, so a bad
+    option is refused the same way from the CLI, the magic, the widget and HTTP — and
+    leaves no empty conversation behind.
+    """
+
+    question: str
+    conversation_id: str | None = None
+    filters: dict[str, str] = field(default_factory=dict)
+    provider: str | None = None
+    model: str | None = None
+    top_k: int | None = None
+
+    def validate(self) -> "AskRequest":
+        from athena_lab.config import LLM_PROVIDERS
+        from athena_lab.search.hybrid import check_kind
+
+        if not self.question or not self.question.strip():
+            raise RequestError("the question is empty: ask something")
+        if self.top_k is not None and (isinstance(self.top_k, bool) or not isinstance(self.top_k, int)
+                                       or not 1 <= self.top_k <= MAX_TOP_K):
+            raise RequestError(f"top_k must be a whole number between 1 and {MAX_TOP_K}, not {self.top_k!r}")
+        if self.provider is not None and not isinstance(self.provider, str):
+            return self  # a Provider object handed in by code (tests, notebooks)
+        if self.provider is not None and self.provider not in LLM_PROVIDERS:
+            raise RequestError(f"provider must be one of: {', '.join(LLM_PROVIDERS)}, not {self.provider!r}")
+        unknown = set(self.filters or {}) - {"path_prefix", "kind"}
+        if unknown:
+            raise RequestError(f"unknown filter(s) {', '.join(sorted(unknown))}: use path_prefix and kind")
+        check_kind((self.filters or {}).get("kind"))
+        return self

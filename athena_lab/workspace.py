@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from athena_lab.config import Config, embedding_settings_key, load_config
+from athena_lab.errors import AthenaError
 from athena_lab.index.catalog import ChunkRow, CatalogError
 from athena_lab.index.channel import MultilingualChannel, channel_state
 from athena_lab.index.embeddings import Embedder, EmbedderError, make_embedder
@@ -28,12 +29,14 @@ from athena_lab.search.grep import grep_chunks
 from athena_lab.search.hybrid import HybridSearcher, SearchResult, check_kind, citation
 
 
-class PathError(ValueError):
+class PathError(AthenaError, ValueError):
     """A path that is outside the indexed folder or cannot be read there."""
 
 
 class MissingPathError(PathError):
     """A file or chunk that does not exist (HTTP 404, not 400)."""
+
+    status = 404
 
 
 @dataclass

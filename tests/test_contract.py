@@ -95,3 +95,55 @@ def test_the_contract_page_names_every_event_citation_and_answer_field(tmp_path)
     for key in ws.search_citations("alpha", k=1)[0]:
         assert f"`{key}`" in page, f"citation field {key} missing from docs/contract.md"
     ws.close()
+
+
+@pytest.fixture(scope="module")
+def small_ws(tmp_path_factory):
+    from athena_lab.workspace import Athena
+
+    root = tmp_path_factory.mktemp("contract")
+    (root / "guide.md").write_text("# Guide\n\nTokens expire after one hour.\n")
+    ws = Athena(root, root / ".idx", overrides={"embedding.provider": "none"})
+    ws.index()
+    yield ws
+    ws.close()
+
+
+@pytest.mark.parametrize("options, field", [
+    ({"top_k": 500}, "top_k"), ({"top_k": 0}, "top_k"), ({"provider": "gpt"}, "provider"),
+    ({"filters": {"kind": "slides"}}, "unknown kind"), ({"filters": {"author": "x"}}, "unknown filter"),
+])
+def test_a_bad_option_is_refused_before_a_conversation_is_created(small_ws, options, field) -> None:
+    before = len(small_ws.conversations.list())
+    answer = small_ws.ask("when do tokens expire?", **options)
+    assert answer.error and field in answer.error and answer.conversation_id is None
+    assert len(small_ws.conversations.list()) == before, "no empty conversation is left behind"
+
+
+def test_user_errors_carry_their_http_status_exit_code_and_one_line() -> None:
+    from athena_lab.config import ConfigError
+    from athena_lab.errors import AthenaError, status_of, user_message
+    from athena_lab.index.catalog import CatalogError
+    from athena_lab.index.embeddings import EmbedderError
+    from athena_lab.index.store import IndexBusyError
+    from athena_lab.search.hybrid import SearchError
+    from athena_lab.workspace import MissingPathError, PathError
+
+    expected = {ConfigError: (400, 2), SearchError: (400, 2), PathError: (400, 2), MissingPathError: (404, 2),
+                CatalogError: (409, 2), IndexBusyError: (409, 3), EmbedderError: (503, 2)}
+    for kind, (status, code) in expected.items():
+        exc = kind("something\n  went wrong")
+        assert isinstance(exc, AthenaError) and (status_of(exc), exc.exit_code) == (status, code), kind
+        assert user_message(exc) == "something went wrong"
+    assert status_of(KeyError("chunk_id")) == 500, "a bug is a bug, not a user error"
+
+
+def test_a_bug_in_the_loop_is_raised_not_turned_into_an_answer(small_ws, monkeypatch) -> None:
+    from athena_lab.agent import loop
+
+    def broken(*_a, **_k):
+        raise KeyError("chunk_id")
+
+    monkeypatch.setattr(loop._Turn, "run", broken)
+    with pytest.raises(KeyError):
+        small_ws.ask("when do tokens expire?")

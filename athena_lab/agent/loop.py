@@ -36,6 +36,8 @@ from athena_lab.agent.providers import (
     make_provider,
 )
 from athena_lab.agent.tools import Toolbox
+from athena_lab.errors import AthenaError, user_message
+from athena_lab.models import AskRequest
 from athena_lab.search.language import query_language
 
 DEFAULT_BASE_URLS = {"openai": "http://127.0.0.1:8080/v1", "ollama": "http://127.0.0.1:11434",
@@ -44,8 +46,9 @@ EVIDENCE_K = 8
 EVIDENCE_SHARE = 0.4  # of the context size (in chars ≈ 4 × tokens) for the first retrieval's evidence
 HISTORY_LIMIT = 10
 LAST_CALL_NOTE = "\n\n(That was the last tool call allowed in this turn: answer now from the evidence.)"
-# Errors from the search/catalog layers and bad options: shown to the user as one line.
-TURN_ERRORS = (ProviderError, ValueError, RuntimeError, OSError, KeyError)
+# What a user can cause (athena_lab.errors) and the file system: one line for the user.
+# Anything else is a bug and is raised as one, not disguised as an answer.
+TURN_ERRORS = (AthenaError, OSError)
 
 
 def resolve_provider(ws: Any, provider: str | Provider | None = None, model: str | None = None,
@@ -75,10 +78,8 @@ def run_turn(ws: Any, question: str, conversation_id: str | None = None, filters
              base_url: str | None = None, history_limit: int = HISTORY_LIMIT) -> Iterator[Event]:
     """The events of one turn: start, trace…, compaction?, chunk…, citations, done — or error."""
     question = (question or "").strip()
-    if not question:
-        yield events.error("the question is empty: ask something")
-        return
     try:
+        AskRequest(question, conversation_id, dict(filters or {}), provider, model, top_k).validate()
         store = ws.conversations
         if conversation_id and not store.exists(conversation_id):
             yield events.error(f"unknown conversation {conversation_id!r}: start a new one without an id")
@@ -88,7 +89,7 @@ def run_turn(ws: Any, question: str, conversation_id: str | None = None, filters
         cid = conversation_id or store.create(question)
         store.add_message(cid, "user", question)
     except TURN_ERRORS as exc:
-        yield events.error(_message(exc))
+        yield events.error(user_message(exc))
         return
     yield events.start(cid)
     turn = _Turn(ws, question, filters or {}, top_k or EVIDENCE_K, past, llm)
@@ -98,14 +99,10 @@ def run_turn(ws: Any, question: str, conversation_id: str | None = None, filters
         yield Event("done", {"usage": turn.usage, "unsupported": turn.unsupported, "mode": turn.mode,
                              "conversation_id": cid, **turn.notes})
     except TURN_ERRORS as exc:
-        yield events.error(_message(exc))
+        yield events.error(user_message(exc))
     finally:
         if llm is not None and not isinstance(provider, Provider):
             llm.close()
-
-
-def _message(exc: BaseException) -> str:
-    return exc.message if isinstance(exc, ProviderError) else str(exc).strip("'\"")
 
 
 class _Turn:

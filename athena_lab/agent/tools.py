@@ -18,6 +18,7 @@ from typing import Any, Callable
 
 from athena_lab.agent.citations import Evidence
 from athena_lab.agent.providers import ToolSpec
+from athena_lab.errors import AthenaError
 from athena_lab.search.hybrid import DOC_KINDS, CITATION_KINDS, Hit
 
 MAX_RESULT_CHARS = 8000
@@ -27,7 +28,7 @@ _JSON_TYPES = {"object": dict, "string": str, "integer": int, "number": (int, fl
                "array": list}
 
 
-class ToolInputError(ValueError):
+class ToolInputError(AthenaError, ValueError):
     """Input that does not match a tool's schema; the message is for the model to act on."""
 
 

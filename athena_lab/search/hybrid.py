@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from athena_lab.config import SearchSettings
+from athena_lab.errors import AthenaError
 from athena_lab.index.catalog import ChunkRow
 from athena_lab.index.channel import MultilingualChannel
 from athena_lab.index.embeddings import Embedder
@@ -32,7 +33,7 @@ LOW_CONFIDENCE = 0.6
 SEARCH_MODES = ("hybrid", "lexical", "vector")
 
 
-class SearchError(ValueError):
+class SearchError(AthenaError, ValueError):
     """A search request that cannot be run as given (bad filter, empty query)."""
 
 

@@ -21,10 +21,12 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from athena_lab.errors import ConflictError
+
 STOP_WAIT_S = 20.0  # on shutdown, how long to let a stopping run save before leaving it
 
 
-class JobRunning(RuntimeError):
+class JobRunning(ConflictError, RuntimeError):
     """A reindex job (or another index run) is already running; carries its snapshot."""
 
     def __init__(self, job: dict[str, Any], message: str | None = None) -> None:
