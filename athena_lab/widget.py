@@ -89,11 +89,9 @@ class AnswerWidget(anywidget.AnyWidget):
             return {"error": f"no PDF citation [{citation_id}]"}
         if self._workspace is None:
             return {"error": "the page image needs the kernel that produced this answer"}
-        try:
-            from athena_lab.pdf.preview import render_page_preview
-
-            png = render_page_preview(self._workspace.resolve(citation["path"]), int(citation["page"]),
-                                      citation.get("regions") or [], self._workspace.index_dir / "previews")
+        try:  # through the workspace: the same read confinement as every route and tool
+            png = self._workspace.pdf_page_png(citation["path"], int(citation["page"]),
+                                               regions=citation.get("regions") or [])
             return {"png": base64.b64encode(png.read_bytes()).decode("ascii")}
         except Exception as exc:  # shown in the widget: a preview must never break the answer
             return {"error": f"{citation['path']} page {citation.get('page')}: {exc}"}

@@ -27,7 +27,7 @@ from athena_lab.index.catalog import CatalogError
 from athena_lab.index.store import IndexBusyError
 from athena_lab.ingest.model import ParseError
 from athena_lab.search.hybrid import SearchError, citation
-from athena_lab.workspace import MissingPathError, PathError
+from athena_lab.workspace import ForbiddenPathError, MissingPathError, PathError
 
 from . import health, sse
 from .errors import api_error
@@ -55,6 +55,8 @@ def _status_for(exc: BaseException) -> int:
         return exc.status_code
     if isinstance(exc, MissingPathError):
         return 404
+    if isinstance(exc, ForbiddenPathError):
+        return 403
     for kind, status in USER_ERRORS:
         if isinstance(exc, kind):
             return status
