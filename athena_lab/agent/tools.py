@@ -112,7 +112,8 @@ class Toolbox:
                                  "limit": {"type": "integer", "minimum": 1, "maximum": 20}}, ["query"]),
                            self.search_docs),
             "grepDocs": ("Exact string or regular-expression search for identifiers, flags and error "
-                         "messages. Returns matching lines with the ref of their chunk.",
+                         "messages. Returns matching lines with the ref of their chunk. Regexes use RE2 "
+                         "syntax: no backreferences or lookaround.",
                          _obj({"pattern": {"type": "string", "minLength": 1, "maxLength": 500},
                                "regex": {"type": "boolean"}, "caseSensitive": {"type": "boolean"},
                                "pathPrefix": _PREFIX,
