@@ -76,11 +76,22 @@ class Athena:
     # stores -----------------------------------------------------------------
     @property
     def store(self) -> IndexStore:
+        """The open index, reopened when its folder was deleted or replaced meanwhile.
+
+        A server outlives its index: a user may ``rm -rf .athena`` or rebuild it from a
+        terminal. Held connections would then read the ghost of the old file (stale
+        status) and new ones create an empty one ("no such table"). One fstat per access
+        notices, and the next access opens whatever is on disk now.
+        """
+        if self._store is not None and not self._store.catalog.is_current():
+            stale, self._store, self._channel = self._store, None, None
+            stale.close()
         if self._store is None:
             self._store = IndexStore(self.index_dir)
         return self._store
 
     def has_index(self) -> bool:
+        """True when an index is on disk now (not merely open: it may have been deleted)."""
         return (self.index_dir / "catalog.sqlite").is_file()
 
     def _require_index(self) -> IndexStore:

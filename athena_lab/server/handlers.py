@@ -203,6 +203,7 @@ class SearchRoute(AthenaRoute):
         mode = self.get_query_argument("mode", "hybrid")
         if mode not in ("hybrid", "lexical", "vector"):
             raise api_error(400, f"mode must be hybrid, lexical or vector, got {mode!r}")
+        require_index(self.ws)
         result = await self.blocking(lambda: self.ws.search(query, k=k, kind=kind, path_prefix=prefix, mode=mode))
         self.send_json({"query": query, "hits": [citation(h, query) for h in result.hits],
                         "degraded": result.degraded, "warnings": result.warnings})
