@@ -61,6 +61,7 @@ class Athena:
         self._embedder_error: str | None = None
         self._embedder_loaded = False
         self._channel: MultilingualChannel | None = None
+        self._index_rules: IndexRules | None = None
         # Set by servers: called with a result for a question not in English, so a missing
         # multilingual channel can be built in the background (multilingual.build = "auto").
         self.on_foreign_question: Callable[[SearchResult], None] | None = None
@@ -171,7 +172,7 @@ class Athena:
         full = (self.root / rel).resolve()
         if full != self.root and self.root not in full.parents:
             raise ForbiddenPathError(f"{path}: refused: it resolves outside the indexed folder (symlink?)")
-        rules = IndexRules(self.root, self.config.settings.index, self.index_dir)
+        rules = self._rules()
         if rules.is_index_dir(full):
             raise ForbiddenPathError(f"{path}: refused: it is inside the index folder")
         if is_hidden(full.relative_to(self.root).as_posix()):
@@ -186,6 +187,11 @@ class Athena:
         if too_big:
             raise ForbiddenPathError(f"{path}: refused: {too_big}")
         return full
+
+    def _rules(self) -> IndexRules:
+        if self._index_rules is None:
+            self._index_rules = IndexRules(self.root, self.config.settings.index, self.index_dir)
+        return self._index_rules
 
     def _indexed_source(self, rel: str) -> bool:
         return self.has_index() and self.store.catalog.source(rel) is not None
