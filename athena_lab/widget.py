@@ -83,8 +83,9 @@ class AnswerWidget(anywidget.AnyWidget):
             return {"error": f"no PDF citation [{citation_id}]"}
         if self._workspace is None:
             return {"error": "the page image needs the kernel that produced this answer"}
-        try:  # through the facade, so an encrypted PDF's password is used here as in Lab
-            png = self._workspace.pdf_page_png(citation["path"], int(citation["page"]), citation.get("chunk_id"))
+        try:  # through the workspace: the same read confinement as every route and tool
+            png = self._workspace.pdf_page_png(citation["path"], int(citation["page"]),
+                                               regions=citation.get("regions") or [])
             return {"png": base64.b64encode(png.read_bytes()).decode("ascii")}
         except Exception as exc:  # shown in the widget: a preview must never break the answer
             return {"error": f"{citation['path']} page {citation.get('page')}: {exc}"}

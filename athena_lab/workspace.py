@@ -16,27 +16,18 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from athena_lab.config import Config, embedding_settings_key, load_config
-from athena_lab.errors import AthenaError
 from athena_lab.index.catalog import ChunkRow, CatalogError
 from athena_lab.index.channel import MultilingualChannel, channel_state
 from athena_lab.index.embeddings import Embedder, EmbedderError, make_embedder
 from athena_lab.index.progress import VectorState, read_run, vector_state
 from athena_lab.index.store import IndexStore
+from athena_lab.ingest.discover import HIDDEN, IndexRules, is_hidden
 from athena_lab.ingest.interrupt import StopRequest
 from athena_lab.ingest.model import citation_kind
 from athena_lab.ingest.pipeline import IndexSummary, Progress, parser_for, run_index
+from athena_lab.paths import ForbiddenPathError, MissingPathError, PathError, normalize_prefix
 from athena_lab.search.grep import grep_chunks
 from athena_lab.search.hybrid import HybridSearcher, SearchResult, check_kind, citation
-
-
-class PathError(AthenaError, ValueError):
-    """A path that is outside the indexed folder or cannot be read there."""
-
-
-class MissingPathError(PathError):
-    """A file or chunk that does not exist (HTTP 404, not 400)."""
-
-    status = 404
 
 
 @dataclass
@@ -70,6 +61,7 @@ class Athena:
         self._embedder_error: str | None = None
         self._embedder_loaded = False
         self._channel: MultilingualChannel | None = None
+        self._index_rules: IndexRules | None = None
         # Set by servers: called with a result for a question not in English, so a missing
         # multilingual channel can be built in the background (multilingual.build = "auto").
         self.on_foreign_question: Callable[[SearchResult], None] | None = None
@@ -85,11 +77,22 @@ class Athena:
     # stores -----------------------------------------------------------------
     @property
     def store(self) -> IndexStore:
+        """The open index, reopened when its folder was deleted or replaced meanwhile.
+
+        A server outlives its index: a user may ``rm -rf .athena`` or rebuild it from a
+        terminal. Held connections would then read the ghost of the old file (stale
+        status) and new ones create an empty one ("no such table"). One fstat per access
+        notices, and the next access opens whatever is on disk now.
+        """
+        if self._store is not None and not self._store.catalog.is_current():
+            stale, self._store, self._channel = self._store, None, None
+            stale.close()
         if self._store is None:
             self._store = IndexStore(self.index_dir)
         return self._store
 
     def has_index(self) -> bool:
+        """True when an index is on disk now (not merely open: it may have been deleted)."""
         return (self.index_dir / "catalog.sqlite").is_file()
 
     def _require_index(self) -> IndexStore:
@@ -153,26 +156,50 @@ class Athena:
         return [citation(h, query) for h in result.hits]
 
     # reading sources --------------------------------------------------------
-    def resolve(self, path: str) -> Path:
-        """An indexed-root-relative path made absolute, refusing anything that escapes the root."""
-        if not path or "\x00" in path:
-            raise PathError("a path relative to the indexed folder is required")
-        candidate = Path(path)
-        if candidate.is_absolute() or path.startswith(("/", "\\")):
-            raise PathError(f"{path}: absolute paths are not allowed; give a path relative to the indexed folder")
-        if ".." in candidate.parts:
-            raise PathError(f"{path}: '..' is not allowed; paths stay inside the indexed folder")
-        full = (self.root / candidate).resolve()
+    def source_path(self, path: str) -> Path:
+        """The absolute path of a document that may be read, or a PathError saying why not.
+
+        Every read of a file's bytes — routes, agent tools, MCP, magic, widget — comes here.
+        Reads are confined to what is (or would be) indexed, not merely to the folder:
+        inside Jupyter the root is often $HOME, and a prompt-injected model must not reach
+        ``.env``, ``.ssh`` or the index's own conversation history. Allowed: a source in the
+        catalog, or a file the include/exclude/.gitignore rules would index. Never a hidden
+        name, the index folder, or anything a symlink leads to outside the root.
+        """
+        rel = _relative(path)
+        if is_hidden(rel):
+            raise ForbiddenPathError(f"{path}: refused: {HIDDEN}")
+        full = (self.root / rel).resolve()
         if full != self.root and self.root not in full.parents:
-            raise PathError(f"{path}: resolves outside the indexed folder (symlink?); refused")
+            raise ForbiddenPathError(f"{path}: refused: it resolves outside the indexed folder (symlink?)")
+        rules = self._rules()
+        if rules.is_index_dir(full):
+            raise ForbiddenPathError(f"{path}: refused: it is inside the index folder")
+        if is_hidden(full.relative_to(self.root).as_posix()):
+            raise ForbiddenPathError(f"{path}: refused: it is a symlink to a hidden file or folder")
+        if not self._indexed_source(rel):
+            why = rules.refusal(rel)
+            if why:
+                raise ForbiddenPathError(f"{path}: refused: it is not an indexed document and {why}")
         if not full.is_file():
             raise MissingPathError(f"{path}: no such file in the indexed folder")
+        too_big = rules.size_refusal(full.stat().st_size)
+        if too_big:
+            raise ForbiddenPathError(f"{path}: refused: {too_big}")
         return full
+
+    def _rules(self) -> IndexRules:
+        if self._index_rules is None:
+            self._index_rules = IndexRules(self.root, self.config.settings.index, self.index_dir)
+        return self._index_rules
+
+    def _indexed_source(self, rel: str) -> bool:
+        return self.has_index() and self.store.catalog.source(rel) is not None
 
     def read_source(self, path: str, start_line: int = 1, end_line: int | None = None,
                     max_lines: int = 400) -> dict[str, Any]:
         """Exact lines of a text source, 1-based inclusive, clamped to the file."""
-        full = self.resolve(path)
+        full = self.source_path(path)
         if full.suffix.lower() == ".pdf":
             raise PathError(f"{path} is a PDF: read it by page (readPdfSource)")
         lines = full.read_text(encoding="utf-8", errors="replace").splitlines()
@@ -191,7 +218,7 @@ class Athena:
         from athena_lab.pdf.document import password_for
         from athena_lab.pdf.source import read_pdf_source
 
-        full = self.resolve(path)
+        full = self.source_path(path)
         if full.suffix.lower() != ".pdf":
             raise PathError(f"{path} is not a PDF; read it by lines (readSourceRange)")
         data = read_pdf_source(full, page, region, password_for(path, self.config.settings.pdf.passwords))
@@ -200,21 +227,22 @@ class Athena:
                                  if page in c.locator.get("pages", [c.page])]
         return data
 
-    def pdf_page_png(self, path: str, page: int, chunk_id: str | None = None) -> Path:
-        """Page ``page`` rendered to PNG with the regions of ``chunk_id`` highlighted (cached)."""
+    def pdf_page_png(self, path: str, page: int, chunk_id: str | None = None,
+                     regions: list[dict] | None = None) -> Path:
+        """Page ``page`` rendered to PNG with ``regions`` or those of ``chunk_id`` highlighted (cached)."""
         from athena_lab.pdf.document import password_for
         from athena_lab.pdf.preview import render_page_preview
 
-        full = self.resolve(path)
+        full = self.source_path(path)
         if full.suffix.lower() != ".pdf":
             raise PathError(f"{path} is not a PDF; read it by lines (/athena/source)")
-        regions: list[dict] = []
+        regions = list(regions or [])
         if chunk_id:
             chunk = self.chunk(chunk_id)
             if chunk is None or chunk.path != path:
                 raise MissingPathError(f"no chunk {chunk_id!r} in {path}")
             regions = [r for r in chunk.locator.get("regions", []) if r.get("page", chunk.page) == page]
-        return render_page_preview(full, page, regions, self.store.previews_dir,
+        return render_page_preview(full, page, regions, self.index_dir / "previews",
                                    password=password_for(path, self.config.settings.pdf.passwords))
 
     def chunk(self, chunk_id: str) -> ChunkRow | None:
@@ -232,6 +260,7 @@ class Athena:
 
     def list_docs(self, path_prefix: str | None = None, kind: str | None = None) -> list[dict[str, Any]]:
         kinds = check_kind(kind)
+        path_prefix = normalize_prefix(path_prefix)
         out = []
         for s in sorted(self._require_index().catalog.sources().values(), key=lambda s: s.path):
             if path_prefix and not s.path.startswith(path_prefix):
@@ -246,7 +275,7 @@ class Athena:
     def grep(self, pattern: str, *, regex: bool = False, case_sensitive: bool = False,
              limit: int = 20, path_prefix: str | None = None) -> list[dict[str, Any]]:
         return grep_chunks(self._require_index().catalog, pattern, regex=regex,
-                           case_sensitive=case_sensitive, limit=limit, prefix=path_prefix)
+                           case_sensitive=case_sensitive, limit=limit, prefix=normalize_prefix(path_prefix))
 
     # status and health ------------------------------------------------------
     def multilingual_state(self) -> dict[str, Any]:
@@ -385,6 +414,10 @@ class Athena:
         """
         from athena_lab.agent.loop import run_turn
 
+        filters = options.get("filters")
+        if filters:  # checked before the turn starts, so a bad filter never leaves a conversation behind
+            check_kind(filters.get("kind"))
+            options["filters"] = {**filters, "path_prefix": normalize_prefix(filters.get("path_prefix"))}
         return run_turn(self, question, **options)
 
     def ask(self, question: str, **options: Any) -> Any:
@@ -411,3 +444,17 @@ class Athena:
         if self._store is not None:
             self._store.close()
             self._store = None
+
+
+def _relative(path: str) -> str:
+    """``path`` as a clean root-relative POSIX path; refuses empty, absolute and '..' paths."""
+    if not isinstance(path, str) or not path.strip() or "\x00" in path:
+        raise PathError("a path relative to the indexed folder is required")
+    if path.startswith(("/", "\\")) or Path(path).is_absolute() or (len(path) > 1 and path[1] == ":"):
+        raise PathError(f"{path}: absolute paths are not allowed; give a path relative to the indexed folder")
+    parts = [p for p in path.split("/") if p not in ("", ".")]
+    if ".." in parts:
+        raise PathError(f"{path}: '..' is not allowed; paths stay inside the indexed folder")
+    if not parts:
+        raise PathError(f"{path}: names a folder; give the path of a document")
+    return "/".join(parts)

@@ -127,7 +127,7 @@ def test_user_errors_carry_their_http_status_exit_code_and_one_line() -> None:
     from athena_lab.index.embeddings import EmbedderError
     from athena_lab.index.store import IndexBusyError
     from athena_lab.search.hybrid import SearchError
-    from athena_lab.workspace import MissingPathError, PathError
+    from athena_lab.paths import MissingPathError, PathError
 
     expected = {ConfigError: (400, 2), SearchError: (400, 2), PathError: (400, 2), MissingPathError: (404, 2),
                 CatalogError: (409, 2), IndexBusyError: (409, 3), EmbedderError: (503, 2)}

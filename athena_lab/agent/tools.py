@@ -3,8 +3,9 @@
 A weak model sends wrong types, missing fields and out-of-range numbers; each of those
 comes back to it as a tool result saying exactly what was wrong, so it can retry,
 instead of an exception ending the turn. Paths go through the workspace's
-``resolve`` — absolute paths, ``..`` and symlinks leading out of the indexed folder are
-refused there, once, for every front end.
+``source_path`` — absolute paths, ``..``, symlinks leading out of the indexed folder,
+hidden files, the index folder and files that would not be indexed are refused there,
+once, for every front end (the MCP server included).
 
 Every chunk, range or page a tool returns is registered as evidence and shown to the
 model with its ``ref`` number: the only numbers an answer may cite.
@@ -19,6 +20,7 @@ from typing import Any, Callable
 from athena_lab.agent.citations import Evidence
 from athena_lab.agent.providers import ToolSpec
 from athena_lab.errors import AthenaError
+from athena_lab.paths import PathError, normalize_prefix
 from athena_lab.search.hybrid import DOC_KINDS, CITATION_KINDS, Hit
 
 MAX_RESULT_CHARS = 8000
@@ -111,7 +113,8 @@ class Toolbox:
                                  "limit": {"type": "integer", "minimum": 1, "maximum": 20}}, ["query"]),
                            self.search_docs),
             "grepDocs": ("Exact string or regular-expression search for identifiers, flags and error "
-                         "messages. Returns matching lines with the ref of their chunk.",
+                         "messages. Returns matching lines with the ref of their chunk. Regexes use RE2 "
+                         "syntax: no backreferences or lookaround.",
                          _obj({"pattern": {"type": "string", "minLength": 1, "maxLength": 500},
                                "regex": {"type": "boolean"}, "caseSensitive": {"type": "boolean"},
                                "pathPrefix": _PREFIX,
@@ -224,15 +227,11 @@ class Toolbox:
 
 
 def _prefix(prefix: str | None) -> str | None:
-    """A path filter may not point outside the indexed folder either."""
-    if not prefix:
-        return None
-    if prefix.startswith(("/", "\\")) or (len(prefix) > 1 and prefix[1] == ":"):
-        raise ToolInputError(f"pathPrefix {prefix!r}: absolute paths are not allowed; "
-                             "give a folder relative to the indexed root")
-    if ".." in prefix.replace("\\", "/").split("/"):
-        raise ToolInputError(f"pathPrefix {prefix!r}: '..' is not allowed; paths stay inside the indexed folder")
-    return prefix
+    """A path filter may not point outside the indexed folder either (``paths.normalize_prefix``)."""
+    try:
+        return normalize_prefix(prefix, "pathPrefix")
+    except PathError as exc:
+        raise ToolInputError(str(exc)) from None
 
 
 def _failed(message: str) -> ToolResult:

@@ -8,9 +8,11 @@ knows, never less, and anything the catalog does not know is ignored at search t
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 import time
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
@@ -126,7 +128,11 @@ class Catalog:
         path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
         self._local = threading.local()
+        self._identity: int | None = None  # an fd on the file we opened: its inode cannot be reused
         conn = self.conn
+        self._identity = os.open(path, os.O_RDONLY)
+        self._uri = path.resolve().as_uri() + "?mode=rw"  # later connections never create the file
+        self._release = weakref.finalize(self, os.close, self._identity)
         try:
             conn.executescript(_SCHEMA)
         except sqlite3.DatabaseError as exc:
@@ -139,12 +145,31 @@ class Catalog:
             raise CatalogError(f"{path} has schema {found}, this athena_lab needs {SCHEMA_VERSION}: "
                                "delete the index folder and run `athena index` again")
 
+    def is_current(self) -> bool:
+        """False once the file was deleted or replaced (the index folder removed while a
+        server holds it open): connections would read a ghost, so the owner reopens."""
+        if self._identity is None:
+            return True
+        if not self._release.alive:
+            return False
+        try:
+            opened, now = os.fstat(self._identity), os.stat(self.path)
+        except OSError:
+            return False
+        return opened.st_nlink > 0 and (opened.st_dev, opened.st_ino) == (now.st_dev, now.st_ino)
+
     @property
     def conn(self) -> sqlite3.Connection:
         conn = getattr(self._local, "conn", None)
         if conn is None:
-            conn = sqlite3.connect(self.path, timeout=30, isolation_level=None,
-                                   check_same_thread=False)
+            if self._identity is None:  # opening: the file may be created
+                conn = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
+            elif not self.is_current():  # a new thread must not create an empty file or join a new one
+                raise CatalogError(f"the index at {self.path.parent} was removed or replaced while open; "
+                                   "retry (it is reopened) or run `athena index`")
+            else:
+                conn = sqlite3.connect(self._uri, uri=True, timeout=30,
+                                       isolation_level=None, check_same_thread=False)
             conn.row_factory = sqlite3.Row
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
@@ -357,10 +382,14 @@ class Catalog:
             conn.execute("SELECT COUNT(*) FROM chunks").fetchone()[0]))
 
     def close(self) -> None:
+        """Close this thread's connection and the identity fd (other threads' connections
+        close when the catalog is garbage collected)."""
         conn = getattr(self._local, "conn", None)
         if conn is not None:
             conn.close()
             self._local.conn = None
+        if self._identity is not None and self._release.alive:
+            self._release()  # closes the fd; is_current() is False from now on
 
 
 class _Transaction:

@@ -3,6 +3,13 @@
 One file per embedder key, so switching models never mixes vector spaces, and a graph of
 another dimension is detected and skipped instead of crashing a search. Saves go to a
 temporary file first and replace the old one atomically.
+
+Readers and the writer never share a mutable graph. hnswlib does not support
+``resize_index`` (nor ``add_items`` / ``mark_deleted``) while another thread runs
+``knn_query`` on the same graph: it crashes or returns labels that were never added. So
+a search reads a published ``_View`` that nothing mutates, and ``update`` grows a private
+draft (its own copy, loaded from disk), saves it, and only then retires the view; the
+next search loads the saved graph. A search already running keeps its old view.
 """
 
 from __future__ import annotations
@@ -10,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import threading
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
@@ -17,6 +25,15 @@ import hnswlib
 import numpy as np
 
 M, EF_CONSTRUCTION = 32, 200
+INITIAL_CAPACITY = 1024
+
+
+@dataclass(frozen=True)
+class _View:
+    """A graph as searches see it: never mutated once published."""
+
+    graph: hnswlib.Index
+    deleted: frozenset[int]
 
 
 class VectorIndex:
@@ -26,10 +43,12 @@ class VectorIndex:
         self.meta_path = directory / f"{embedder_key}.json"
         self.dimensions = dimensions
         self.ef = ef
-        self._lock = threading.Lock()
-        self._graph: hnswlib.Index | None = None
-        self._loaded_mtime: int | None = None
-        self._deleted: set[int] = set()
+        self._lock = threading.Lock()  # guards the published view
+        self._write_lock = threading.Lock()  # one update at a time
+        self._view: _View | None = None
+        self._view_mtime: int | None = None
+        self._draft: _View | None = None  # the writer's private graph, as it saved it
+        self._draft_mtime: int | None = None
         self.dimension_mismatch: int | None = None  # dims found on disk, if they differ
 
     def exists(self) -> bool:
@@ -38,7 +57,11 @@ class VectorIndex:
     def _meta(self) -> dict:
         return json.loads(self.meta_path.read_text())
 
-    def _load(self) -> hnswlib.Index | None:
+    def _mtime(self) -> int | None:
+        return self.path.stat().st_mtime_ns if self.path.is_file() else None
+
+    def _load(self, capacity: int = 0) -> _View | None:
+        """A fresh graph object from disk, with room for ``capacity`` elements."""
         if not self.exists():
             return None
         meta = self._meta()
@@ -46,58 +69,74 @@ class VectorIndex:
             self.dimension_mismatch = meta["dim"]
             return None
         graph = hnswlib.Index(space="ip", dim=self.dimensions)
-        graph.load_index(str(self.path), max_elements=meta["max_elements"], allow_replace_deleted=False)
+        graph.load_index(str(self.path), max_elements=max(meta["max_elements"], capacity),
+                         allow_replace_deleted=False)
         graph.set_ef(self.ef)  # load_index resets ef to 10
-        return graph
+        return _View(graph, frozenset(meta.get("deleted", [])))
 
-    def graph(self, *, create: bool = False) -> hnswlib.Index | None:
-        """The graph, reloaded when another process has saved a newer one."""
+    def _current(self) -> _View | None:
+        """The published view, reloaded when the file on disk is newer (another process or
+        our own update saved it)."""
         with self._lock:
-            mtime = self.path.stat().st_mtime_ns if self.path.is_file() else None
-            if self._graph is None or mtime != self._loaded_mtime:
-                self._graph = self._load()
-                self._deleted = set(self._meta().get("deleted", [])) if self._graph else set()
-                self._loaded_mtime = mtime
-            if self._graph is None and create:
-                graph = hnswlib.Index(space="ip", dim=self.dimensions)
-                graph.init_index(max_elements=1024, M=M, ef_construction=EF_CONSTRUCTION)
-                graph.set_ef(self.ef)
-                self._graph = graph
-            return self._graph
+            mtime = self._mtime()
+            if self._view is None or mtime != self._view_mtime:
+                self._view = self._load()
+                self._view_mtime = mtime
+            return self._view
+
+    def graph(self) -> hnswlib.Index | None:
+        """The graph searches read (None when there is none or its dimensions differ)."""
+        view = self._current()
+        return view.graph if view is not None else None
 
     def live_count(self) -> int:
-        graph = self.graph()
-        if graph is None:
-            return 0
-        return graph.element_count - len(self.deleted_labels())
+        view = self._current()
+        return 0 if view is None else view.graph.element_count - len(view.deleted)
 
     def deleted_labels(self) -> set[int]:
-        return set(self._deleted)
+        view = self._current()
+        return set(view.deleted) if view is not None else set()
 
     def labels(self) -> set[int]:
-        graph = self.graph()
-        return set(graph.get_ids_list()) if graph is not None else set()
+        view = self._current()
+        return set(view.graph.get_ids_list()) if view is not None else set()
 
     def update(self, add: dict[int, np.ndarray], delete: set[int]) -> None:
-        """Add vectors under their labels and delete labels; then save atomically."""
-        graph = self.graph(create=True)
-        assert graph is not None
-        deleted = self.deleted_labels()
-        for label in delete - deleted:
-            try:
-                graph.mark_deleted(label)
-                deleted.add(label)
-            except RuntimeError:
-                pass  # the label never made it into this graph
-        if add:
-            needed = graph.element_count + len(add)
-            if needed > graph.get_max_elements():
-                graph.resize_index(max(needed, graph.get_max_elements() * 2))
-            labels = np.fromiter(add.keys(), dtype=np.int64, count=len(add))
-            data = np.vstack(list(add.values())).astype(np.float32)
-            graph.add_items(data, labels, num_threads=1)
-            deleted -= set(add)
-        self._save(graph, deleted)
+        """Add vectors under their labels and delete labels on a private graph; save it
+        atomically; then let searches move to it."""
+        with self._write_lock:
+            draft = self._draft_for(len(add))
+            graph, deleted = draft.graph, set(draft.deleted)
+            for label in delete - deleted:
+                try:
+                    graph.mark_deleted(label)
+                    deleted.add(label)
+                except RuntimeError:
+                    pass  # the label never made it into this graph
+            if add:
+                labels = np.fromiter(add.keys(), dtype=np.int64, count=len(add))
+                data = np.vstack(list(add.values())).astype(np.float32)
+                graph.add_items(data, labels, num_threads=1)
+                deleted -= set(add)
+            self._save(graph, deleted)
+
+    def _draft_for(self, adding: int) -> _View:
+        """The writer's graph with room for ``adding`` more: the one it saved last if the
+        file is still that one, else a new copy from disk (never the published object)."""
+        draft = self._draft
+        if draft is None or self._mtime() != self._draft_mtime:
+            needed = adding + (self._meta()["count"] if self.exists() else 0)
+            draft = self._load(capacity=needed)
+            if draft is None:
+                graph = hnswlib.Index(space="ip", dim=self.dimensions)
+                graph.init_index(max_elements=max(INITIAL_CAPACITY, adding), M=M, ef_construction=EF_CONSTRUCTION)
+                graph.set_ef(self.ef)
+                draft = _View(graph, frozenset())
+        graph = draft.graph
+        needed = graph.element_count + adding
+        if needed > graph.get_max_elements():
+            graph.resize_index(max(needed, graph.get_max_elements() * 2))  # private: no reader holds it
+        return draft
 
     def _save(self, graph: hnswlib.Index, deleted: set[int]) -> None:
         self.directory.mkdir(parents=True, exist_ok=True)
@@ -109,27 +148,25 @@ class VectorIndex:
         tmp_meta.write_text(json.dumps(meta))
         os.replace(tmp_meta, self.meta_path)
         os.replace(tmp, self.path)
+        self.dimension_mismatch = None
+        self._draft, self._draft_mtime = _View(graph, frozenset(deleted)), self._mtime()
         with self._lock:
-            self._graph = graph
-            self._deleted = set(deleted)
-            self._loaded_mtime = self.path.stat().st_mtime_ns
+            self._view, self._view_mtime = None, None  # the next search loads the saved graph
 
     def search(self, vector: np.ndarray, k: int,
                allowed: Callable[[int], bool] | None = None) -> list[tuple[int, float]]:
         """(label, cosine similarity) of the nearest live vectors."""
-        graph = self.graph()
-        if graph is None:
+        view = self._current()
+        if view is None:
             return []
-        live = graph.element_count - len(self._deleted)
-        k = min(k, live)
+        k = min(k, view.graph.element_count - len(view.deleted))
         if k <= 0:
             return []
-        graph.set_ef(max(self.ef, k))
         try:
-            labels, distances = graph.knn_query(vector.reshape(1, -1), k=k, filter=allowed)
+            labels, distances = view.graph.knn_query(vector.reshape(1, -1), k=k, filter=allowed)
         except RuntimeError:
             # Fewer than k items pass the filter: hnswlib refuses rather than returning fewer.
-            return self._search_small(graph, vector, k, allowed)
+            return self._search_small(view.graph, vector, k, allowed)
         return [(int(l), float(1.0 - d)) for l, d in zip(labels[0], distances[0])]
 
     def _search_small(self, graph: hnswlib.Index, vector: np.ndarray, k: int,

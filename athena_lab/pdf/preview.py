@@ -3,12 +3,27 @@
 Rendering costs tens of milliseconds and a UI asks for the same page repeatedly, so the
 PNG is cached under the index directory, keyed by the file's identity (path, size,
 mtime) plus page, regions and scale: a changed PDF never serves a stale preview.
+
+Two limits make the route safe to call from a browser:
+
+- a sidebar opening a citation fires several requests for the same page at once: one
+  renders (a per-page lock), the rest wait and read its file; each render writes a temp
+  file of its own and renames it into place, so no request can see, or rename away,
+  another's half-written file (another process sharing the index may render too);
+- a PDF page may be 14,400 pt on a side (200 inches): at scale 2 that is 829 million
+  pixels, gigabytes of memory for one request. Previews are scaled down to at most
+  ``MAX_PIXELS`` (16 MP: an A4 page at scale 2 is 2 MP, so ordinary pages are untouched).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import math
+import os
+import tempfile
+import threading
+import zlib
 from pathlib import Path
 
 from PIL import Image, ImageDraw
@@ -19,6 +34,8 @@ from .document import open_pdf
 
 FILL = (255, 213, 0, 90)  # translucent yellow: text stays readable under it
 OUTLINE = (230, 120, 0, 255)
+MAX_PIXELS = 16_000_000
+_LOCKS = [threading.Lock() for _ in range(64)]  # striped per page: bounded, no registry to clean up
 
 
 def render_page_preview(abs_pdf: Path, page: int, regions: list[dict], cache_dir: Path,
@@ -28,21 +45,51 @@ def render_page_preview(abs_pdf: Path, page: int, regions: list[dict], cache_dir
     target = Path(cache_dir) / f"{abs_pdf.stem[:40]}-p{page}-{_key(abs_pdf, page, regions, scale)}.png"
     if target.exists():
         return target
+    with _LOCKS[zlib.crc32(str(target).encode()) % len(_LOCKS)]:
+        if not target.exists():  # the request that held the lock may have rendered it
+            image = _render(abs_pdf, page, regions, scale, password)
+            _write_png(image, target)
+    return target
+
+
+def capped_scale(width_pt: float, height_pt: float, scale: float, max_pixels: int = MAX_PIXELS) -> float:
+    """``scale``, lowered so a ``width_pt`` × ``height_pt`` page renders to at most ``max_pixels``."""
+    def pixels(s: float) -> int:
+        return math.ceil(width_pt * s) * math.ceil(height_pt * s)
+
+    if width_pt <= 0 or height_pt <= 0 or pixels(scale) <= max_pixels:
+        return scale
+    fitted = math.sqrt(max_pixels / (width_pt * height_pt))
+    while pixels(fitted) > max_pixels:  # ceil() rounding may overshoot by a row or column
+        fitted *= 0.999
+    return fitted
+
+
+def _render(abs_pdf: Path, page: int, regions: list[dict], scale: float, password: str | None) -> Image.Image:
     doc = open_pdf(abs_pdf, abs_pdf.name, password)
     try:
         if not 1 <= page <= len(doc):
             raise ParseError(f"{abs_pdf.name} has no page {page} (it has {len(doc)})")
         pdf_page = doc[page - 1]
+        scale = capped_scale(*pdf_page.get_size(), scale)
         image = pdf_page.render(scale=scale).to_pil().convert("RGBA")
         pdf_page.close()
     finally:
         doc.close()
-    image = _highlight(image, regions, scale)
+    return _highlight(image, regions, scale).convert("RGB")
+
+
+def _write_png(image: Image.Image, target: Path) -> None:
+    """Write to a temp file of our own in the cache folder, then rename it into place."""
     target.parent.mkdir(parents=True, exist_ok=True)
-    partial = target.with_suffix(".tmp")
-    image.convert("RGB").save(partial, format="PNG")
-    partial.replace(target)  # readers never see a half-written file
-    return target
+    fd, partial = tempfile.mkstemp(prefix=target.stem + ".", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            image.save(fh, format="PNG")
+        os.replace(partial, target)  # readers never see a half-written file
+    except BaseException:
+        Path(partial).unlink(missing_ok=True)
+        raise
 
 
 def _key(abs_pdf: Path, page: int, regions: list[dict], scale: float) -> str:
@@ -53,6 +100,8 @@ def _key(abs_pdf: Path, page: int, regions: list[dict], scale: float) -> str:
 
 
 def _highlight(image: Image.Image, regions: list[dict], scale: float) -> Image.Image:
+    if not regions:
+        return image
     overlay = Image.new("RGBA", image.size, (0, 0, 0, 0))
     draw = ImageDraw.Draw(overlay)
     for r in regions:

@@ -23,6 +23,7 @@ from athena_lab.index.progress import COMPLETE, vector_state
 from athena_lab.index.store import IndexStore
 from athena_lab.ingest.model import citation_kind
 from athena_lab.models import labelled
+from athena_lab.paths import normalize_prefix
 from athena_lab.search.fusion import fuse
 from athena_lab.search.language import LANGUAGE_NAMES, content_words, query_language
 from athena_lab.search.grep import grep_phrases, query_identifiers, quoted_phrases
@@ -87,7 +88,7 @@ class HybridSearcher:
         kinds = check_kind(kind)
         if mode not in SEARCH_MODES:
             raise SearchError(f"unknown search mode {mode!r}; use one of: {', '.join(SEARCH_MODES)}")
-        prefix = (path_prefix or "").lstrip("./") or None
+        prefix = normalize_prefix(path_prefix)
         depth = max(self.settings.candidates, k * 3)
         result = SearchResult(query, [])
         t0 = time.perf_counter()

@@ -27,7 +27,7 @@ from athena_lab.index.catalog import CatalogError
 from athena_lab.index.store import IndexBusyError
 from athena_lab.ingest.model import ParseError
 from athena_lab.search.hybrid import SearchError, citation
-from athena_lab.workspace import MissingPathError, PathError
+from athena_lab.workspace import ForbiddenPathError, MissingPathError, PathError
 
 from . import health, sse
 from .errors import api_error
@@ -55,6 +55,8 @@ def _status_for(exc: BaseException) -> int:
         return exc.status_code
     if isinstance(exc, MissingPathError):
         return 404
+    if isinstance(exc, ForbiddenPathError):
+        return 403
     for kind, status in USER_ERRORS:
         if isinstance(exc, kind):
             return status
@@ -201,6 +203,7 @@ class SearchRoute(AthenaRoute):
         mode = self.get_query_argument("mode", "hybrid")
         if mode not in ("hybrid", "lexical", "vector"):
             raise api_error(400, f"mode must be hybrid, lexical or vector, got {mode!r}")
+        require_index(self.ws)
         result = await self.blocking(lambda: self.ws.search(query, k=k, kind=kind, path_prefix=prefix, mode=mode))
         self.send_json({"query": query, "hits": [citation(h, query) for h in result.hits],
                         "degraded": result.degraded, "warnings": result.warnings})
