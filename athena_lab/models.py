@@ -125,9 +125,9 @@ def collect(stream: Iterable[Any]) -> Answer:
 class AskRequest:
     """One question and its options, as every front end passes them to the agent loop.
 
-    ``validate`` runs in the loop itself, before a conversation is created, so a bad
-    option is refused the same way from the CLI, the magic, the widget and HTTP — and
-    leaves no empty conversation behind.
+    ``validate`` runs in ``Athena.ask_events``, before a conversation is created, so a
+    bad option is refused the same way from the CLI, the magic, the widget and HTTP (400
+    before any stream) — and leaves no empty conversation behind.
     """
 
     question: str
@@ -139,6 +139,7 @@ class AskRequest:
 
     def validate(self) -> "AskRequest":
         from athena_lab.config import LLM_PROVIDERS
+        from athena_lab.paths import normalize_prefix
         from athena_lab.search.hybrid import check_kind
 
         if not self.question or not self.question.strip():
@@ -154,4 +155,7 @@ class AskRequest:
         if unknown:
             raise RequestError(f"unknown filter(s) {', '.join(sorted(unknown))}: use path_prefix and kind")
         check_kind((self.filters or {}).get("kind"))
+        if self.filters:
+            self.filters = {"kind": self.filters.get("kind"),
+                            "path_prefix": normalize_prefix(self.filters.get("path_prefix"))}
         return self

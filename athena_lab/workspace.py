@@ -414,10 +414,14 @@ class Athena:
         """
         from athena_lab.agent.loop import run_turn
 
-        filters = options.get("filters")
-        if filters:  # checked before the turn starts, so a bad filter never leaves a conversation behind
-            check_kind(filters.get("kind"))
-            options["filters"] = {**filters, "path_prefix": normalize_prefix(filters.get("path_prefix"))}
+        from athena_lab.models import AskRequest
+
+        # Checked before the turn starts (HTTP answers 400, not a stream), so a bad option
+        # never leaves an empty conversation behind.
+        request = AskRequest(question, options.get("conversation_id"), dict(options.get("filters") or {}),
+                             options.get("provider"), options.get("model"), options.get("top_k")).validate()
+        if request.filters:
+            options["filters"] = request.filters
         return run_turn(self, question, **options)
 
     def ask(self, question: str, **options: Any) -> Any:

@@ -12,6 +12,7 @@ from agent_corpus import indexed_flask, workspace
 from athena_lab.agent.citations import MARKER, marker_numbers
 from athena_lab.agent.events import Event
 from athena_lab.agent.extractive import LABEL, NO_EVIDENCE
+from athena_lab.errors import AthenaError
 from athena_lab.models import collect
 from athena_lab.agent.memory import PastTurn, retrieval_query
 
@@ -81,7 +82,8 @@ def test_conversation_keeps_question_and_cited_answer(ws):
 
 def test_unknown_conversation_and_empty_question_are_clear_errors(ws):
     assert "unknown conversation" in collect(ws.ask_events("hi there", conversation_id="nope")).error
-    assert "empty" in collect(ws.ask_events("   ")).error
+    with pytest.raises(AthenaError, match="empty"):  # refused before a turn (HTTP: 400)
+        ws.ask_events("   ")
 
 
 def test_short_follow_up_borrows_the_previous_questions_terms():

@@ -25,7 +25,8 @@ def _ask(root, url, question=QUESTION, kind="openai", **options):
     ws = workspace(root, **options.pop("overrides", {}))
     try:
         stream = list(ws.ask_events(question, provider=kind, model="tiny", base_url=url, **options))
-        return stream, collect(stream), ws.conversations
+        answer = collect(stream)
+        return stream, answer, {answer.conversation_id: ws.conversations.get(answer.conversation_id)}
     finally:
         ws.close()
 
@@ -107,7 +108,7 @@ def test_follow_up_sees_questions_and_summaries_not_tool_traces(root):
     assert "Extra detail" not in memory and "Sources: " in memory
     assert not any(m.get("tool_calls") or m["role"] == "tool" for m in follow_up)
     assert "url_prefix" not in follow_up[0]["content"].split("Evidence retrieved")[0]
-    assert len(store.get(first.conversation_id)["messages"]) == 4
+    assert len(store[second.conversation_id]["messages"]) == 4 and second.conversation_id == first.conversation_id
 
 
 def _two_extractive_turns(root) -> str:
@@ -158,7 +159,7 @@ def test_user_message_is_kept_when_the_provider_dies_mid_stream(root):
         stream, answer, store = _ask(root, url)
     assert stream[0].type == "start" and stream[-1].type == "error"
     assert "ended unexpectedly" in answer.error or "closed" in answer.error
-    messages = store.get(answer.conversation_id)["messages"]
+    messages = store[answer.conversation_id]["messages"]
     assert [(m["role"], m["content"]) for m in messages] == [("user", QUESTION)]
 
 

@@ -114,9 +114,12 @@ def small_ws(tmp_path_factory):
     ({"filters": {"kind": "slides"}}, "unknown kind"), ({"filters": {"author": "x"}}, "unknown filter"),
 ])
 def test_a_bad_option_is_refused_before_a_conversation_is_created(small_ws, options, field) -> None:
+    from athena_lab.errors import AthenaError
+
     before = len(small_ws.conversations.list())
-    answer = small_ws.ask("when do tokens expire?", **options)
-    assert answer.error and field in answer.error and answer.conversation_id is None
+    with pytest.raises(AthenaError, match=field) as raised:
+        small_ws.ask("when do tokens expire?", **options)
+    assert raised.value.status == 400
     assert len(small_ws.conversations.list()) == before, "no empty conversation is left behind"
 
 

@@ -37,7 +37,6 @@ from athena_lab.agent.providers import (
 )
 from athena_lab.agent.tools import Toolbox
 from athena_lab.errors import AthenaError, user_message
-from athena_lab.models import AskRequest
 from athena_lab.search.language import query_language
 
 DEFAULT_BASE_URLS = {"openai": "http://127.0.0.1:8080/v1", "ollama": "http://127.0.0.1:11434",
@@ -78,8 +77,10 @@ def run_turn(ws: Any, question: str, conversation_id: str | None = None, filters
              base_url: str | None = None, history_limit: int = HISTORY_LIMIT) -> Iterator[Event]:
     """The events of one turn: start, trace…, compaction?, chunk…, citations, done — or error."""
     question = (question or "").strip()
+    if not question:
+        yield events.error("the question is empty: ask something")
+        return
     try:
-        AskRequest(question, conversation_id, dict(filters or {}), provider, model, top_k).validate()
         store = ws.conversations
         if conversation_id and not store.exists(conversation_id):
             yield events.error(f"unknown conversation {conversation_id!r}: start a new one without an id")
