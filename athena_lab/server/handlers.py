@@ -4,8 +4,9 @@ Every method is ``@authenticated``: jupyter_server (2.x) lets undecorated handle
 unauthenticated by default; standalone, the base handler's user is whoever passed the token.
 
 Inside Jupyter the base is ``jupyter_server``'s APIHandler (its login, token and XSRF
-rules apply); standalone it is ``middleware.StandaloneHandler`` (bearer token, CORS
-allowlist, rate limit, body limit). The route code never knows which: it reads the
+rules apply, and app.handlers adds its ``@authorized`` check to every verb); standalone it
+is ``middleware.StandaloneHandler`` (Host and Origin checks, token, rate limits, JSON-only
+bodies, body limit). The route code never knows which: it reads the
 workspace from ``self.state`` and answers JSON errors shaped
 ``{"error": {"message", "status"}}`` from any exception a user can cause.
 """
@@ -26,10 +27,10 @@ from athena_lab.config import LLM_PROVIDERS, ConfigError
 from athena_lab.index.catalog import CatalogError
 from athena_lab.index.store import IndexBusyError
 from athena_lab.ingest.model import ParseError
-from athena_lab.search.hybrid import SearchError, citation
+from athena_lab.search.hybrid import SearchError, check_kind, citation
 from athena_lab.workspace import MissingPathError, PathError
 
-from . import health, sse
+from . import health, jsonbody, sse
 from .errors import api_error
 from .jobs import JobRunning
 from .state import ServerState
@@ -105,17 +106,7 @@ class AthenaRoute:
         return self.state.workspace()
 
     def json_body(self) -> dict[str, Any]:
-        body = self.request.body or b""
-        limit = self.state.limits.max_body_bytes
-        if len(body) > limit:
-            raise api_error(413, f"request body is {len(body)} bytes; the limit is {limit}")
-        try:
-            data = json.loads(body or b"{}")
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise api_error(400, f"request body is not valid JSON: {exc}") from None
-        if not isinstance(data, dict):
-            raise api_error(400, "request body must be a JSON object")
-        return data
+        return jsonbody.parse_object(self.request.body or b"", self.state.limits.max_body_bytes)
 
     def int_arg(self, name: str, default: int | None, low: int, high: int) -> int | None:
         raw = self.get_query_argument(name, None)
@@ -312,6 +303,7 @@ def chat_request(body: dict[str, Any], max_chars: int, max_messages: int) -> dic
     if not isinstance(filters, dict) or set(filters) - {"path_prefix", "kind"} \
             or not all(isinstance(v, str) or v is None for v in filters.values()):
         raise api_error(400, "'filters' may hold only string 'path_prefix' and 'kind'")
+    check_filters(filters)  # before the turn starts, so a bad filter leaves no conversation behind
     if filters:
         options["filters"] = {k: v for k, v in filters.items() if v}
     for key in ("provider", "model"):
@@ -328,6 +320,19 @@ def chat_request(body: dict[str, Any], max_chars: int, max_messages: int) -> dic
             raise api_error(400, "'top_k' must be a whole number between 1 and 50")
         options["top_k"] = top_k
     return {"question": question, "stream": stream, "options": options}
+
+
+def check_filters(filters: dict[str, Any]) -> None:
+    """400 for a filter the search would refuse mid-turn: an unknown kind, or a path prefix
+    that is absolute or climbs out of the folder."""
+    try:
+        check_kind(filters.get("kind"))
+    except SearchError as exc:
+        raise api_error(400, f"filters.kind: {exc}") from None
+    prefix = (filters.get("path_prefix") or "").replace("\\", "/")
+    if prefix.startswith("/") or ".." in prefix.split("/"):
+        raise api_error(400, "filters.path_prefix must be a folder inside the indexed root, "
+                             f"like 'docs/', not {prefix[:100]!r}")
 
 
 class ChatRoute(AthenaRoute):
