@@ -146,13 +146,14 @@ def free_port() -> int:
 class JupyterServer:
     """`jupyter server` with a token, root_dir ``root``; url is its base URL (no trailing /)."""
 
-    def __init__(self, root: Path, token: str, env: dict[str, str]) -> None:
+    def __init__(self, root: Path, token: str, env: dict[str, str], *args: str) -> None:
+        """``args``: extra jupyter_server flags (e.g. ``--ServerApp.authorizer_class=…``)."""
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.token = token
         self.cmd = [sys.executable, "-m", "jupyter_server", "--ServerApp.ip=127.0.0.1",
                     f"--ServerApp.port={self.port}", f"--IdentityProvider.token={token}", "--allow-root",
-                    f"--ServerApp.root_dir={root}", "--no-browser", "--ServerApp.port_retries=0"]
+                    f"--ServerApp.root_dir={root}", "--no-browser", "--ServerApp.port_retries=0", *args]
         self.env = env
         self.proc: subprocess.Popen | None = None
 

@@ -59,8 +59,8 @@ def _authorized_verbs(route: type[AthenaRoute], resource: str) -> dict[str, Any]
 class _NotFound(AthenaRoute, StandaloneHandler):
     """Unknown paths answer the same JSON error shape as the routes."""
 
-    def prepare(self) -> None:
-        super().prepare()
+    def admit(self) -> None:
+        super().admit()
         from .errors import api_error
 
         raise api_error(404, f"no route {self.request.path}; the API lives under /{PREFIX}/")

@@ -160,8 +160,19 @@ class StandaloneHandler(RequestHandler):
     """Base of every route under ``athena serve``; reads the body itself to enforce the limit."""
 
     guard: Guard
+    _closing = False
 
     def prepare(self) -> None:
+        try:
+            self.admit()
+        except Exception:
+            # Refused before the body was read: tornado then closes the connection after the
+            # answer, so say so, or a keep-alive client sends its next request into a reset.
+            self._closing = True
+            raise
+
+    def admit(self) -> None:
+        """Every check of the front door, in order; raises the refusal."""
         self.guard = self.settings["athena_guard"]
         self._check_host()
         self._check_origin()
@@ -195,7 +206,7 @@ class StandaloneHandler(RequestHandler):
 
     def _refuse_body(self, size: int) -> None:
         # The rest of the upload is not read: close after answering.
-        self.set_header("Connection", "close")
+        self._closing = True
         raise api_error(413, f"request body of {size} bytes is over the limit of "
                           f"{self.guard.max_body_bytes} bytes")
 
@@ -282,6 +293,8 @@ class StandaloneHandler(RequestHandler):
         super().clear()
         if hasattr(self, "guard"):
             self._cors()
+        if self._closing:
+            self.set_header("Connection", "close")
 
     def finish(self, chunk: Any = None, set_content_type: str = "application/json") -> Any:
         # Same signature as jupyter_server's APIHandler.finish, so routes call it one way.
