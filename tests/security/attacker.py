@@ -12,17 +12,10 @@ from __future__ import annotations
 
 import json
 import threading
-from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-
-@dataclass(frozen=True)
-class Seen:
-    method: str
-    path: str
-    headers: dict[str, str]
-    body: bytes
+from wire_servers import RecordedRequest as Seen  # body: the raw bytes here
 
 
 class RecordingServer:
