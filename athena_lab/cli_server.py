@@ -1,27 +1,60 @@
-"""``athena serve``: the HTTP API standalone, on 127.0.0.1:4317 unless told otherwise."""
+"""``athena serve``: the HTTP API standalone, on 127.0.0.1:4317 unless told otherwise.
+
+It needs a token by default, as Jupyter does: a random one unless the user set their own
+(--token, ``server.token`` in their config, ATHENA_SERVER__TOKEN). It is printed in the URL
+on the first line, so opening that URL in a browser works (the server sets a cookie from it).
+``--no-token`` turns it off, and only on loopback: any page in the user's browser can send
+requests to 127.0.0.1, and the Host/Origin checks (middleware.py) are then all that stand
+between those pages and the API.
+"""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import secrets
 import sys
 from typing import Any, Callable
 
-LOOPBACK = ("127.0.0.1", "localhost", "::1")
+from athena_lab.config import ConfigError
+
+TOKEN_BYTES = 32
 
 
 def register(sub: Any, common: argparse.ArgumentParser, command: Callable) -> None:
     p = sub.add_parser("serve", parents=[common],
                        help="serve the HTTP API (/athena/chat, /athena/search, …) without Jupyter")
-    p.add_argument("--host", help="address to bind (default 127.0.0.1; anything else needs --token)")
+    p.add_argument("--host", help="address to bind (default 127.0.0.1)")
     p.add_argument("--port", type=int, help="port (default 4317; 0 picks a free one)")
-    p.add_argument("--token", help="require 'Authorization: Bearer TOKEN' (default: server.token, "
-                                   "env ATHENA_SERVER__TOKEN)")
+    p.add_argument("--token", help="the token clients must send as 'Authorization: Bearer TOKEN' (default: "
+                                   "server.token from your config or ATHENA_SERVER__TOKEN, else a random "
+                                   "one, printed in the URL at start)")
+    p.add_argument("--no-token", action="store_true",
+                   help="serve without a token, on a loopback address only: every program on this "
+                        "machine can then use the API")
     p.add_argument("--cors-origin", action="append", metavar="ORIGIN",
                    help="allow browser requests from this origin (repeatable)")
+    p.add_argument("--allow-host", action="append", metavar="HOST",
+                   help="also answer requests whose Host header names HOST (repeatable; default: "
+                        "loopback names and the bound address only; '*' for any)")
     p.add_argument("--rate-limit", type=int, metavar="N",
                    help="requests per minute per client address (default 60; 0 turns it off)")
     command("serve")(cmd_serve)
+
+
+def choose_token(flag: str | None, no_token: bool, configured: str, host: str) -> str:
+    """The token in force: --token, else the user's configured one, else a fresh random
+    one; "" with --no-token, which only a loopback address may use."""
+    from athena_lab.server.middleware import is_loopback
+
+    if no_token:
+        if flag:
+            raise ConfigError("--token and --no-token contradict each other; pass one of them")
+        if not is_loopback(host.strip("[]")):
+            raise ConfigError(f"--no-token is allowed only on a loopback address, and {host} is reachable "
+                              "from other machines; drop --no-token (a token is generated) or bind 127.0.0.1")
+        return ""
+    return flag or configured or secrets.token_urlsafe(TOKEN_BYTES)
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -30,26 +63,44 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from athena_lab.workspace import Athena
 
     overrides = {"server.host": args.host, "server.port": args.port,
-                 "server.cors_origins": args.cors_origin, "server.rate_limit_per_minute": args.rate_limit}
+                 "server.cors_origins": args.cors_origin, "server.allowed_hosts": args.allow_host,
+                 "server.rate_limit_per_minute": args.rate_limit}
     ws = Athena(args.path or ".", args.index_dir, overrides=overrides)
     settings = ws.config.settings.server
-    guard = guard_from(settings, args.token, settings.max_body_kb * 1024)
-    if settings.host not in LOOPBACK and not guard.token:
-        print(f"athena: error: refusing to serve on {settings.host} without a token; pass --token "
-              "(or bind 127.0.0.1)", file=sys.stderr)
-        return 2
+    token = choose_token(args.token, args.no_token, settings.token, settings.host)
+    generated = bool(token) and token not in (args.token, settings.token)
+    guard = guard_from(settings, token)
     state = ServerState(lambda: ws)
 
     def listening(port: int) -> None:
-        host = f"[{settings.host}]" if ":" in settings.host else settings.host
-        auth = "token required" if guard.token else "no token"
-        index = "" if ws.has_index() else "; no index yet: POST /athena/reindex builds it"
-        print(f"athena: serving {ws.root} at http://{host}:{port}/athena/ ({auth}){index}", flush=True)
+        print(f"athena: serving {ws.root} at {_url(settings.host, port, token if generated else '')} "
+              f"({_auth_note(token, generated)}){_index_note(ws)}", flush=True)
 
     try:
-        asyncio.run(serve_forever(state, guard, settings.host, settings.port, listening))
+        asyncio.run(serve_forever(state, guard, settings, listening))
     except OSError as exc:
         print(f"athena: error: cannot listen on {settings.host}:{settings.port}: {exc.strerror or exc}",
               file=sys.stderr)
         return 2
     return 0
+
+
+def _url(host: str, port: int, token: str) -> str:
+    """The URL to open: /athena/info, with the token when the user has not seen it elsewhere."""
+    from athena_lab.server.middleware import WILDCARD_ADDRESSES
+
+    host = "127.0.0.1" if host in WILDCARD_ADDRESSES else host
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}/athena/info" + (f"?token={token}" if token else "")
+
+
+def _auth_note(token: str, generated: bool) -> str:
+    if not token:
+        return "no token: every program on this machine can use it"
+    if generated:
+        return "token required: open this URL, or send 'Authorization: Bearer <the token in it>'"
+    return "token required: your configured token"
+
+
+def _index_note(ws: Any) -> str:
+    return "" if ws.has_index() else "; no index yet: POST /athena/reindex builds it"

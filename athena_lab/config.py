@@ -1,7 +1,14 @@
-"""Settings: defaults < athena.toml or [tool.athena] in pyproject.toml < ATHENA_* env < flags.
+"""Settings: defaults < your config.toml < the folder's athena.toml or [tool.athena] in its
+pyproject.toml < ATHENA_* env < flags.
 
 Every section is a dataclass, so the file format, validation messages and defaults come
 from one place. A bad value names the file, the key and what is allowed.
+
+Trust: the folder being indexed is not trusted (it may be a cloned repository or a
+downloaded archive), so its own config may only say what to index and how — see
+``FOLDER_KEYS``. Where data goes, which keys are sent and who may talk to the server come
+from the user: their config file (``$XDG_CONFIG_HOME/athena/config.toml``, by default
+``~/.config/athena/config.toml``), the environment, flags, or Lab's settings.
 """
 
 from __future__ import annotations
@@ -12,7 +19,7 @@ import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, get_args, get_origin, get_type_hints
+from typing import Any, Mapping, get_args, get_origin, get_type_hints
 
 from athena_lab.errors import AthenaError
 
@@ -174,8 +181,13 @@ class ServerSettings:
     port: int = 4317
     token: str = ""
     cors_origins: list[str] = field(default_factory=list)
+    # Host header values accepted besides loopback names (DNS rebinding defence); "*": any.
+    allowed_hosts: list[str] = field(default_factory=list)
     rate_limit_per_minute: int = 60
     max_body_kb: int = 256
+    # A connection that sends no complete request headers (or stays idle) this long is closed.
+    idle_timeout_s: float = 30.0
+    body_timeout_s: float = 30.0
 
 
 @dataclass
@@ -202,6 +214,25 @@ CHOICES: dict[str, tuple[str, ...]] = {
 }
 
 
+LOCAL_EMBEDDING_PROVIDERS = tuple(p for p in EMBEDDING_PROVIDERS if p != "openai")
+
+# What a folder's own config may set: what to index and how. Every other key — where text
+# or questions are sent, which API keys go with them, who may connect to the server, which
+# model files run here — is the user's alone. This is an allowlist so that a key added later
+# stays out of a folder's reach until someone decides it is safe there. ``None``: the whole
+# section (these sections only choose files, parsing and ranking).
+FOLDER_KEYS: dict[str, tuple[str, ...] | None] = {
+    "index": None,
+    "search": None,
+    "pdf": None,
+    "embedding": ("provider", "dimensions", "pooling", "query_prefix", "passage_prefix", "max_tokens",
+                  "batch_size", "threads", "runtime", "precision"),
+    "multilingual": ("build", "provider", "query_prefix", "passage_prefix", "pooling", "max_tokens"),
+}
+# Keys a folder may set only to some values: the embedder it picks must run on this machine.
+FOLDER_VALUES: dict[str, tuple[str, ...]] = {"embedding.provider": LOCAL_EMBEDDING_PROVIDERS}
+
+
 @dataclass
 class Config:
     """Where the folder is, where its index lives, and the settings in force."""
@@ -210,30 +241,104 @@ class Config:
     index_dir: Path
     settings: Settings
     sources: list[str] = field(default_factory=list)  # files the settings were read from
+    # Keys the folder's own config tried to set but may not, by the file that held them.
+    ignored: dict[str, list[str]] = field(default_factory=dict)
+
+    @property
+    def ignored_warning(self) -> str | None:
+        """The one line that tells the user which folder keys were ignored, or None."""
+        if not self.ignored:
+            return None
+        where = "; ".join(f"{origin}: {', '.join(keys)}" for origin, keys in self.ignored.items())
+        return (f"ignored in the folder's own config ({where}) — a folder may only say what to index "
+                f"and how; set these in {user_config_path()}, ATHENA_* environment variables or flags")
+
+
+def user_config_path(env: Mapping[str, str] | None = None) -> Path:
+    """The user's own settings file: $XDG_CONFIG_HOME/athena/config.toml, by default
+    ~/.config/athena/config.toml. The only file trusted with network and credential keys."""
+    environ = os.environ if env is None else env
+    xdg = environ.get("XDG_CONFIG_HOME", "")
+    base = Path(xdg) if xdg and Path(xdg).is_absolute() else Path(environ.get("HOME") or Path.home()) / ".config"
+    return base / "athena" / "config.toml"
 
 
 def load_config(
     root: str | os.PathLike[str] | None = None,
     index_dir: str | os.PathLike[str] | None = None,
     overrides: dict[str, Any] | None = None,
-    env: dict[str, str] | None = None,
+    env: Mapping[str, str] | None = None,
 ) -> Config:
-    """Read the settings for ``root``. ``overrides`` are dotted keys from CLI flags."""
+    """Read the settings for ``root``. ``overrides`` are dotted keys from CLI flags.
+
+    A folder's config that reaches for keys it may not set gets one warning on stderr
+    (once per process) and ``Config.ignored`` lists them, for ``athena doctor``."""
     root_path = Path(root or ".").expanduser().resolve()
     if not root_path.is_dir():
         raise ConfigError(f"{root_path}: not a folder — pass --path with a folder to index")
+    environ = os.environ if env is None else env
     settings = Settings()
-    sources: list[str] = []
+    config = Config(root=root_path, index_dir=root_path / ".athena", settings=settings)
+    user_file = user_config_path(environ)
+    if user_file.is_file():
+        _apply_table(settings, _read_toml(user_file), str(user_file))
+        config.sources.append(str(user_file))
     for name, table in _config_tables(root_path):
-        _apply_table(settings, table, name)
-        sources.append(name)
-    env_values = _env_overrides(os.environ if env is None else env)
+        refused = _apply_folder_table(settings, table, name)
+        if refused:
+            config.ignored[name] = refused
+        config.sources.append(name)
+    env_values = _env_overrides(environ)
     if env_values:
         _apply_dotted(settings, env_values, "environment")
     if overrides:
         _apply_dotted(settings, {k: v for k, v in overrides.items() if v is not None}, "flags")
-    index_path = Path(index_dir).expanduser().resolve() if index_dir else root_path / ".athena"
-    return Config(root=root_path, index_dir=index_path, settings=settings, sources=sources)
+    if index_dir:
+        config.index_dir = Path(index_dir).expanduser().resolve()
+    _warn_once(config.ignored_warning)
+    return config
+
+
+_WARNED: set[str] = set()
+
+
+def _warn_once(message: str | None) -> None:
+    """Servers and kernels load the config more than once; say each thing once."""
+    if message and message not in _WARNED:
+        _WARNED.add(message)
+        print(f"athena: warning: {message}", file=sys.stderr, flush=True)
+
+
+def folder_may_set(dotted: str) -> bool:
+    """True when a folder's own config may set this ``section.key`` (see FOLDER_KEYS)."""
+    section, _, key = dotted.partition(".")
+    if section not in FOLDER_KEYS:
+        return False
+    keys = FOLDER_KEYS[section]
+    return keys is None or key in keys
+
+
+def _apply_folder_table(settings: Settings, table: dict[str, Any], origin: str) -> list[str]:
+    """Apply what a folder may set; return the dotted keys it tried to set but may not.
+
+    Unknown sections, unknown keys and bad values of allowed keys are still errors, so a
+    typo is reported as before; a refused key is only named, never applied."""
+    refused: list[str] = []
+    for section_name, values in table.items():
+        section = _section(settings, section_name, values, origin)
+        for key, value in values.items():
+            dotted = f"{section_name}.{key}"
+            _require_key(section, section_name, key, origin)
+            if not folder_may_set(dotted):
+                refused.append(dotted)
+                continue
+            before = getattr(section, key)
+            _set_value(section, section_name, key, value, origin)
+            allowed = FOLDER_VALUES.get(dotted)
+            if allowed is not None and getattr(section, key) not in allowed:
+                setattr(section, key, before)
+                refused.append(f"{dotted} = {value!r}")
+    return refused
 
 
 def _config_tables(root: Path) -> list[tuple[str, dict[str, Any]]]:
@@ -259,14 +364,25 @@ def _read_toml(path: Path) -> dict[str, Any]:
 
 def _apply_table(settings: Settings, table: dict[str, Any], origin: str) -> None:
     for section_name, values in table.items():
-        section = getattr(settings, section_name, None)
-        if section is None or not dataclasses.is_dataclass(section):
-            allowed = ", ".join(f.name for f in dataclasses.fields(Settings))
-            raise ConfigError(f"{origin}: unknown section [{section_name}]; sections are: {allowed}")
-        if not isinstance(values, dict):
-            raise ConfigError(f"{origin}: [{section_name}] must be a table of settings")
+        section = _section(settings, section_name, values, origin)
         for key, value in values.items():
             _set_value(section, section_name, key, value, origin)
+
+
+def _section(settings: Settings, section_name: str, values: Any, origin: str) -> Any:
+    section = getattr(settings, section_name, None)
+    if section is None or not dataclasses.is_dataclass(section):
+        allowed = ", ".join(f.name for f in dataclasses.fields(Settings))
+        raise ConfigError(f"{origin}: unknown section [{section_name}]; sections are: {allowed}")
+    if not isinstance(values, dict):
+        raise ConfigError(f"{origin}: [{section_name}] must be a table of settings")
+    return section
+
+
+def _require_key(section: Any, section_name: str, key: str, origin: str) -> None:
+    if key not in get_type_hints(type(section)):
+        allowed = ", ".join(f.name for f in dataclasses.fields(section))
+        raise ConfigError(f"{origin}: unknown key '{section_name}.{key}'; keys of [{section_name}] are: {allowed}")
 
 
 def _apply_dotted(settings: Settings, values: dict[str, Any], origin: str) -> None:
@@ -276,11 +392,9 @@ def _apply_dotted(settings: Settings, values: dict[str, Any], origin: str) -> No
 
 
 def _set_value(section: Any, section_name: str, key: str, value: Any, origin: str) -> None:
+    _require_key(section, section_name, key, origin)
     hints = get_type_hints(type(section))
     dotted = f"{section_name}.{key}"
-    if key not in hints:
-        allowed = ", ".join(f.name for f in dataclasses.fields(section))
-        raise ConfigError(f"{origin}: unknown key '{dotted}'; keys of [{section_name}] are: {allowed}")
     coerced = _coerce(value, hints[key], dotted, origin)
     choices = CHOICES.get(dotted)
     if choices and coerced not in choices:
@@ -339,7 +453,7 @@ def _describe(hint: Any) -> str:
     return " or ".join(_describe(a) for a in args) if args else str(hint)
 
 
-def _env_overrides(env: dict[str, str] | os._Environ[str]) -> dict[str, str]:
+def _env_overrides(env: Mapping[str, str]) -> dict[str, str]:
     """ATHENA_EMBEDDING__PROVIDER=none → {"embedding.provider": "none"}."""
     out = {}
     for name, value in env.items():

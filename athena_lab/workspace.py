@@ -339,6 +339,9 @@ class Athena:
         add(Check("packages", not missing, ", ".join(versions),
                   fix="pip install the missing packages (pip install -e . in a checkout)" if missing else ""))
         add(Check("config", True, ", ".join(self.config.sources) or "defaults (no athena.toml)"))
+        if self.config.ignored_warning:
+            add(Check("folder config", False, self.config.ignored_warning, warn=True,
+                      fix="remove those keys from the folder's config, or set them in your own"))
         for kind in ("markdown", "rst", "asciidoc", "text", "html", "notebook", "pdf"):
             if parser_for(kind) is None:
                 add(Check(f"parser:{kind}", False, f"no {kind} parser importable",

@@ -25,6 +25,7 @@ import threading
 import time
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import httpx
 import psutil
@@ -55,7 +56,11 @@ class Server:
         line = self.proc.stdout.readline()
         if "serving" not in line:
             raise SystemExit(f"athena serve did not start: {line}")
-        self.url = line.split(" at ", 1)[1].split("/athena/", 1)[0] + "/athena"
+        printed = line.split(" at ", 1)[1].split(" ", 1)[0]
+        self.url = printed.split("/athena/", 1)[0] + "/athena"
+        # athena serve generates a token and prints it in the URL; every request sends it.
+        token = parse_qs(urlsplit(printed).query).get("token", [""])[0]
+        self.headers = {"Authorization": f"Bearer {token}"} if token else {}
 
     def stop(self) -> None:
         self.proc.terminate()
@@ -81,7 +86,7 @@ def overhead(root: Path, server: Server, qs: list[str]) -> dict[str, Any]:
         ws.search(q)
         direct.append((time.perf_counter() - t) * 1e3)
     http = []
-    with httpx.Client(timeout=30) as client:
+    with httpx.Client(timeout=30, headers=server.headers) as client:
         for q in qs[:10]:
             client.get(f"{server.url}/search", params={"q": q})
         for q in qs:
@@ -111,7 +116,7 @@ def stream_once(client: httpx.Client, url: str, question: str) -> tuple[float, f
 
 def first_chunk(server: Server, rounds: int) -> dict[str, Any]:
     firsts, totals = [], []
-    with httpx.Client(timeout=60) as client:
+    with httpx.Client(timeout=60, headers=server.headers) as client:
         stream_once(client, server.url, QUESTIONS[0])  # warm-up
         for i in range(rounds):
             f, total, _ = stream_once(client, server.url, QUESTIONS[i % len(QUESTIONS)])
@@ -138,7 +143,7 @@ def concurrent(server: Server, n: int) -> dict[str, Any]:
     lock = threading.Lock()
 
     def one(i: int) -> None:
-        with httpx.Client(timeout=300) as client:
+        with httpx.Client(timeout=300, headers=server.headers) as client:
             try:
                 out = stream_once(client, server.url, QUESTIONS[i % len(QUESTIONS)])
             except httpx.HTTPError:

@@ -1,10 +1,12 @@
 """Real `athena serve` and `jupyter server` processes on 127.0.0.1 for the HTTP API tests.
 
-    with AthenaServer(root, "--token", "t", env=fast_env()) as server:
-        httpx.get(server.url + "/health")       # server.url ends in /athena
+    with AthenaServer(root, env=fast_env()) as server:
+        server.client.get("/health")            # server.url ends in /athena; the client sends the token
+        httpx.get(server.url + "/health")       # 401: athena serve needs its token by default
 
 Each server is a subprocess started the way a user starts it; it binds a free port
-(athena: --port 0, read back from its first line) and is stopped with SIGTERM.
+(athena: --port 0, read back from its first line, with the token it generated) and is
+stopped with SIGTERM.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import threading
 import time
 from pathlib import Path
 from typing import Any, Iterator
+from urllib.parse import parse_qs, urlsplit
 
 import httpx
 
@@ -75,7 +78,10 @@ class AthenaServer:
         self.cmd = [sys.executable, "-m", "athena_lab.cli", "serve", "--path", str(root), "--port", "0", *args]
         self.env = env if env is not None else fast_env()
         self.url = ""
+        self.first_line = ""
+        self.token = ""  # the one it printed, or the --token it was given
         self.proc: subprocess.Popen | None = None
+        self.client: httpx.Client | None = None
         self.stdout: queue.Queue[str] = queue.Queue()
 
     def __enter__(self) -> AthenaServer:
@@ -90,11 +96,25 @@ class AthenaServer:
         if "serving" not in first:
             self.__exit__()
             raise RuntimeError(f"athena serve did not start: {first}{self.proc.stderr.read()}")
-        self.url = first.split(" at ", 1)[1].split("/athena/", 1)[0] + "/athena"
+        self.first_line = first
+        printed = first.split(" at ", 1)[1].split(" ", 1)[0]
+        self.url = printed.split("/athena/", 1)[0] + "/athena"
+        self.token = parse_qs(urlsplit(printed).query).get("token", [""])[0] or self._flag("--token")
+        self.client = httpx.Client(base_url=self.url, headers=self.auth)
         return self
 
     def __exit__(self, *exc: Any) -> None:
+        if self.client is not None:
+            self.client.close()
         stop(self.proc)
+
+    @property
+    def auth(self) -> dict[str, str]:
+        """The header that carries this server's token (none under --no-token)."""
+        return {"Authorization": f"Bearer {self.token}"} if self.token else {}
+
+    def _flag(self, name: str) -> str:
+        return self.cmd[self.cmd.index(name) + 1] if name in self.cmd else ""
 
     @property
     def pid(self) -> int:
@@ -126,13 +146,14 @@ def free_port() -> int:
 class JupyterServer:
     """`jupyter server` with a token, root_dir ``root``; url is its base URL (no trailing /)."""
 
-    def __init__(self, root: Path, token: str, env: dict[str, str]) -> None:
+    def __init__(self, root: Path, token: str, env: dict[str, str], *args: str) -> None:
+        """``args``: extra jupyter_server flags (e.g. ``--ServerApp.authorizer_class=…``)."""
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.token = token
         self.cmd = [sys.executable, "-m", "jupyter_server", "--ServerApp.ip=127.0.0.1",
                     f"--ServerApp.port={self.port}", f"--IdentityProvider.token={token}", "--allow-root",
-                    f"--ServerApp.root_dir={root}", "--no-browser", "--ServerApp.port_retries=0"]
+                    f"--ServerApp.root_dir={root}", "--no-browser", "--ServerApp.port_retries=0", *args]
         self.env = env
         self.proc: subprocess.Popen | None = None
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import threading
 import time
 
-import httpx
 import pytest
 
 from http_servers import PDF_NAME, AthenaServer, chat_body, indexed_corpus, sse_events
@@ -18,7 +17,7 @@ def api(tmp_path_factory):
 
 
 def test_health_is_healthy_with_an_index_and_extractive_mode(api):
-    r = httpx.get(f"{api.url}/health")
+    r = api.client.get("/health")
     assert r.status_code == 200
     body = r.json()
     assert body["status"] == "healthy"
@@ -29,14 +28,14 @@ def test_health_is_healthy_with_an_index_and_extractive_mode(api):
 
 
 def test_info_reports_mode_and_index_counts(api):
-    info = httpx.get(f"{api.url}/info").json()
+    info = api.client.get("/info").json()
     assert info["mode"] == "extractive" and info["provider"] == "extractive"
     assert info["index"]["files"] == 11 and info["index"]["chunks"] > 11
     assert info["lab_path_prefix"] is None  # standalone: there is no Jupyter root
 
 
 def test_search_returns_citations_with_scores(api):
-    r = httpx.get(f"{api.url}/search", params={"q": "register a blueprint", "k": 3})
+    r = api.client.get("/search", params={"q": "register a blueprint", "k": 3})
     assert r.status_code == 200
     hits = r.json()["hits"]
     assert len(hits) == 3
@@ -45,20 +44,20 @@ def test_search_returns_citations_with_scores(api):
 
 
 def test_search_filters_by_kind(api):
-    hits = httpx.get(f"{api.url}/search", params={"q": "crazy ones", "kind": "pdf"}).json()["hits"]
+    hits = api.client.get("/search", params={"q": "crazy ones", "kind": "pdf"}).json()["hits"]
     assert hits and all(h["kind"] == "pdf" and h["regions"] for h in hits)
 
 
 def test_search_bad_parameters_are_400_with_a_message(api):
     for params in ({}, {"q": "x", "k": "ten"}, {"q": "x", "k": "0"}, {"q": "x", "kind": "spreadsheet"}):
-        r = httpx.get(f"{api.url}/search", params=params)
+        r = api.client.get("/search", params=params)
         assert r.status_code == 400, params
         assert r.json()["error"]["status"] == 400 and r.json()["error"]["message"]
 
 
 def test_source_returns_the_exact_lines(api, tmp_path_factory):
     root = indexed_corpus(tmp_path_factory)
-    r = httpx.get(f"{api.url}/source", params={"path": "quickstart.rst", "start_line": 3, "end_line": 5})
+    r = api.client.get("/source", params={"path": "quickstart.rst", "start_line": 3, "end_line": 5})
     assert r.status_code == 200
     expected = (root / "quickstart.rst").read_text(encoding="utf-8").splitlines()[2:5]
     assert r.json()["lines"] == expected
@@ -67,39 +66,39 @@ def test_source_returns_the_exact_lines(api, tmp_path_factory):
 
 def test_source_refuses_paths_that_escape_the_root(api):
     for path in ("../../etc/passwd", "/etc/passwd", "tutorial/../../x"):
-        r = httpx.get(f"{api.url}/source", params={"path": path})
+        r = api.client.get("/source", params={"path": path})
         assert r.status_code == 400, path
         assert "not allowed" in r.json()["error"]["message"]
-    missing = httpx.get(f"{api.url}/source", params={"path": "nope.rst"})
+    missing = api.client.get("/source", params={"path": "nope.rst"})
     assert missing.status_code == 404
 
 
 def test_status_lists_indexed_files(api):
-    status = httpx.get(f"{api.url}/status").json()
+    status = api.client.get("/status").json()
     paths = {f["path"] for f in status["files"]}
     assert "quickstart.rst" in paths and f"papers/{PDF_NAME}" in paths
     assert status["failed"] == [] and status["pending"] == []
 
 
 def test_pdf_page_preview_is_a_png_of_the_cited_page(api):
-    hit = httpx.get(f"{api.url}/search", params={"q": "crazy ones", "kind": "pdf", "k": 1}).json()["hits"][0]
-    r = httpx.get(f"{api.url}/pdf/page", params={"path": hit["path"], "page": hit["page"],
-                                                   "chunk_id": hit["chunk_id"]})
+    hit = api.client.get("/search", params={"q": "crazy ones", "kind": "pdf", "k": 1}).json()["hits"][0]
+    r = api.client.get("/pdf/page", params={"path": hit["path"], "page": hit["page"],
+                                            "chunk_id": hit["chunk_id"]})
     assert r.status_code == 200
     assert r.headers["content-type"] == "image/png"
     assert r.content.startswith(b"\x89PNG")
-    wrong = httpx.get(f"{api.url}/pdf/page", params={"path": "quickstart.rst", "page": 1})
+    wrong = api.client.get("/pdf/page", params={"path": "quickstart.rst", "page": 1})
     assert wrong.status_code == 400
 
 
 def test_unknown_route_is_a_json_404(api):
-    r = httpx.get(f"{api.url}/nothing-here")
+    r = api.client.get("/nothing-here")
     assert r.status_code == 404 and r.json()["error"]["status"] == 404
 
 
 def test_chat_streams_start_trace_chunks_citations_done_in_order(api):
-    with httpx.stream("POST", f"{api.url}/chat", json=chat_body("How do I register a blueprint?"),
-                      timeout=60) as r:
+    with api.client.stream("POST", "/chat", json=chat_body("How do I register a blueprint?"),
+                           timeout=60) as r:
         assert r.status_code == 200
         assert r.headers["content-type"].startswith("text/event-stream")
         assert r.headers["cache-control"] == "no-cache"
@@ -118,8 +117,8 @@ def test_chat_streams_start_trace_chunks_citations_done_in_order(api):
 
 
 def test_chat_stream_false_returns_one_json_body(api):
-    r = httpx.post(f"{api.url}/chat", json=chat_body("What does the application factory do?", stream=False),
-                   timeout=60)
+    r = api.client.post("/chat", json=chat_body("What does the application factory do?", stream=False),
+                        timeout=60)
     assert r.status_code == 200
     body = r.json()
     assert set(body) >= {"conversation_id", "answer", "citations", "unsupported", "mode", "usage", "trace"}
@@ -128,20 +127,20 @@ def test_chat_stream_false_returns_one_json_body(api):
 
 
 def test_conversation_round_trip_list_get_delete(api):
-    first = httpx.post(f"{api.url}/chat", json=chat_body("How are tests written?", stream=False), timeout=60)
+    first = api.client.post("/chat", json=chat_body("How are tests written?", stream=False), timeout=60)
     cid = first.json()["conversation_id"]
-    follow = httpx.post(f"{api.url}/chat", timeout=60,
-                        json=chat_body("And the test client?", stream=False, conversation_id=cid))
+    follow = api.client.post("/chat", timeout=60,
+                             json=chat_body("And the test client?", stream=False, conversation_id=cid))
     assert follow.status_code == 200 and follow.json()["conversation_id"] == cid
-    listed = httpx.get(f"{api.url}/conversations", params={"limit": 5}).json()["conversations"]
+    listed = api.client.get("/conversations", params={"limit": 5}).json()["conversations"]
     assert listed[0]["id"] == cid and listed[0]["turns"] == 2
-    thread = httpx.get(f"{api.url}/conversations/{cid}").json()
+    thread = api.client.get(f"/conversations/{cid}").json()
     assert [m["role"] for m in thread["messages"]] == ["user", "assistant", "user", "assistant"]
     assert thread["messages"][1]["citations"]
-    assert httpx.delete(f"{api.url}/conversations/{cid}").status_code == 204
-    assert httpx.get(f"{api.url}/conversations/{cid}").status_code == 404
-    assert httpx.delete(f"{api.url}/conversations/{cid}").status_code == 404
-    unknown = httpx.post(f"{api.url}/chat", json=chat_body("x", conversation_id=cid))
+    assert api.client.delete(f"/conversations/{cid}").status_code == 204
+    assert api.client.get(f"/conversations/{cid}").status_code == 404
+    assert api.client.delete(f"/conversations/{cid}").status_code == 404
+    unknown = api.client.post("/chat", json=chat_body("x", conversation_id=cid))
     assert unknown.status_code == 404
 
 
@@ -159,13 +158,13 @@ def test_conversation_round_trip_list_get_delete(api):
     ({"messages": [{"role": "user", "content": "x"}], "conversation_id": "../x"}, "conversation_id"),
 ])
 def test_chat_rejects_invalid_bodies_with_400(api, body, fragment):
-    r = httpx.post(f"{api.url}/chat", json=body)
+    r = api.client.post("/chat", json=body)
     assert r.status_code == 400
     assert fragment in r.json()["error"]["message"]
 
 
 def test_chat_body_that_is_not_json_is_400(api):
-    r = httpx.post(f"{api.url}/chat", content=b"{not json", headers={"Content-Type": "application/json"})
+    r = api.client.post("/chat", content=b"{not json", headers={"Content-Type": "application/json"})
     assert r.status_code == 400 and "not valid JSON" in r.json()["error"]["message"]
 
 
@@ -175,8 +174,8 @@ def test_server_keeps_answering_while_chats_stream(api):
     done = threading.Event()
 
     def chat_and_hang_up():
-        with httpx.stream("POST", f"{api.url}/chat", json=chat_body("How is configuration loaded?"),
-                          timeout=60) as r:
+        with api.client.stream("POST", "/chat", json=chat_body("How is configuration loaded?"),
+                               timeout=60) as r:
             for event_type, _ in sse_events(r):
                 if event_type == "start":
                     break  # leave before the answer
@@ -185,9 +184,9 @@ def test_server_keeps_answering_while_chats_stream(api):
     worker = threading.Thread(target=chat_and_hang_up)
     worker.start()
     started = time.perf_counter()
-    assert httpx.get(f"{api.url}/health", timeout=10).status_code == 200
+    assert api.client.get("/health", timeout=10).status_code == 200
     worker.join(60)
     assert done.is_set()
     assert time.perf_counter() - started < 30
-    assert httpx.post(f"{api.url}/chat", json=chat_body("What is a blueprint?", stream=False),
-                      timeout=60).status_code == 200
+    assert api.client.post("/chat", json=chat_body("What is a blueprint?", stream=False),
+                           timeout=60).status_code == 200

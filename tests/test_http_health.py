@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import shutil
 
-import httpx
-
 from http_servers import AthenaServer, clean_env, fast_env, free_port, indexed_corpus
 
 
 def health(server: AthenaServer) -> tuple[int, dict]:
-    r = httpx.get(f"{server.url}/health", timeout=30)
+    r = server.client.get("/health", timeout=30)
     return r.status_code, r.json()
 
 
@@ -18,7 +16,7 @@ def test_health_is_degraded_when_the_embedder_cannot_load(tmp_path_factory, tmp_
     env = clean_env(ATHENA_EMBEDDING__PROVIDER="onnx", ATHENA_EMBEDDING__MODEL_DIR=str(tmp_path / "no-model"))
     with AthenaServer(indexed_corpus(tmp_path_factory), env=env) as server:
         status, body = health(server)
-        search = httpx.get(f"{server.url}/search", params={"q": "blueprint"})
+        search = server.client.get("/search", params={"q": "blueprint"})
     assert status == 200 and body["status"] == "degraded"
     embedder = body["components"]["embedder"]
     assert embedder["status"] == "down" and "no-model" in embedder["error"]
@@ -33,7 +31,7 @@ def test_health_is_degraded_when_the_llm_is_down(tmp_path_factory):
                    ATHENA_LLM__MODEL="tiny")
     with AthenaServer(indexed_corpus(tmp_path_factory), env=env) as server:
         status, body = health(server)
-        info = httpx.get(f"{server.url}/info").json()
+        info = server.client.get("/info").json()
     assert status == 200 and body["status"] == "degraded"
     llm = body["components"]["llm"]
     assert llm["status"] == "down" and str(dead) in llm["error"] and llm["latency_ms"] < 5000

@@ -10,7 +10,6 @@ import shutil
 import time
 from pathlib import Path
 
-import httpx
 import pytest
 
 from corpus_files import FLASK_DOCS
@@ -29,22 +28,22 @@ def test_a_foreign_question_starts_the_multilingual_build_and_later_ones_use_it(
         shutil.copy(FLASK_DOCS / page, root / page)
     env = clean_env(ATHENA_EMBEDDING__PROVIDER="none")
     with AthenaServer(root, "--rate-limit", "0", env=env) as server:
-        httpx.post(f"{server.url}/reindex", timeout=30)
+        server.client.post("/reindex", timeout=30)
         deadline = time.monotonic() + 300
-        while (httpx.get(f"{server.url}/status", timeout=30).json().get("files") or []) == [] \
-                or httpx.get(f"{server.url}/reindex", timeout=30).json()["job"]["state"] == "running":
+        while (server.client.get("/status", timeout=30).json().get("files") or []) == [] \
+                or server.client.get("/reindex", timeout=30).json()["job"]["state"] == "running":
             assert time.monotonic() < deadline
             time.sleep(0.2)
-        english = httpx.get(f"{server.url}/search", params={"q": "how do I add a favicon"}, timeout=60).json()
+        english = server.client.get("/search", params={"q": "how do I add a favicon"}, timeout=60).json()
         assert not any("multilingual" in w for w in english["warnings"])
-        first = httpx.get(f"{server.url}/search", params={"q": SPANISH}, timeout=60).json()
+        first = server.client.get("/search", params={"q": SPANISH}, timeout=60).json()
         assert any("being built in the background" in w for w in first["warnings"])
         while True:
-            status = httpx.get(f"{server.url}/status", timeout=30).json()["multilingual"]
+            status = server.client.get("/status", timeout=30).json()["multilingual"]
             if status["total"] and status["done"] == status["total"]:
                 break
             assert time.monotonic() < deadline + 300, status
             time.sleep(0.5)
-        later = httpx.get(f"{server.url}/search", params={"q": SPANISH}, timeout=120).json()
+        later = server.client.get("/search", params={"q": SPANISH}, timeout=120).json()
         assert not any("multilingual" in w for w in later["warnings"])
         assert later["hits"][0]["path"] == "patterns/favicon.rst"

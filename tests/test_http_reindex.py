@@ -4,22 +4,20 @@ from __future__ import annotations
 
 import time
 
-import httpx
-
 from http_servers import AthenaServer, make_corpus
 
 
 def test_reindex_job_builds_the_index_one_job_at_a_time(tmp_path):
     root = make_corpus(tmp_path / "fresh")
     with AthenaServer(root) as server:
-        health = httpx.get(f"{server.url}/health").json()
+        health = server.client.get("/health").json()
         assert health["status"] == "degraded" and health["components"]["index"]["status"] == "missing"
-        assert httpx.get(f"{server.url}/info").json()["index"]["files"] == 0
-        assert httpx.get(f"{server.url}/search", params={"q": "blueprint"}).status_code == 409
-        assert httpx.get(f"{server.url}/reindex").json()["job"]["state"] == "idle"
+        assert server.client.get("/info").json()["index"]["files"] == 0
+        assert server.client.get("/search", params={"q": "blueprint"}).status_code == 409
+        assert server.client.get("/reindex").json()["job"]["state"] == "idle"
 
-        started = httpx.post(f"{server.url}/reindex")
-        again = httpx.post(f"{server.url}/reindex")
+        started = server.client.post("/reindex")
+        again = server.client.post("/reindex")
         assert started.status_code == 202 and started.json()["job"]["state"] == "running"
         assert again.status_code == 409
         assert again.json()["job"]["id"] == started.json()["job"]["id"]
@@ -28,12 +26,12 @@ def test_reindex_job_builds_the_index_one_job_at_a_time(tmp_path):
         job = started.json()["job"]
         while job["state"] == "running" and time.monotonic() < deadline:
             time.sleep(0.2)
-            job = httpx.get(f"{server.url}/reindex").json()["job"]
+            job = server.client.get("/reindex").json()["job"]
         assert job["state"] == "done", job
         assert job["summary"]["new"] == 11 and job["progress"]["phase"] == "done"
 
-        assert httpx.get(f"{server.url}/info").json()["index"]["files"] == 11
-        hits = httpx.get(f"{server.url}/search", params={"q": "blueprint"}).json()["hits"]
+        assert server.client.get("/info").json()["index"]["files"] == 11
+        hits = server.client.get("/search", params={"q": "blueprint"}).json()["hits"]
         assert hits and hits[0]["path"]
-        assert httpx.get(f"{server.url}/health").json()["status"] == "healthy"
-        assert httpx.post(f"{server.url}/reindex").status_code == 202  # the slot is free again
+        assert server.client.get("/health").json()["status"] == "healthy"
+        assert server.client.post("/reindex").status_code == 202  # the slot is free again

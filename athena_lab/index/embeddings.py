@@ -25,6 +25,7 @@ import numpy as np
 from athena_lab.config import EmbeddingSettings
 from athena_lab.errors import UnavailableError
 from athena_lab.index.runtimes import RuntimeInfo, RuntimeUnavailable, load_runner
+from athena_lab.redact import redact_url, scrub
 
 MINILM_MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
 MINILM_TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
@@ -226,14 +227,16 @@ class OpenAIEmbedder:
             raise EmbedderError("embedding.provider = \"openai\" needs embedding.model")
         if not is_local_url(settings.base_url) and not settings.allow_remote_document_text:
             raise EmbedderError(
-                f"embedding.base_url {settings.base_url} is not on this machine: your documents "
+                f"embedding.base_url {redact_url(settings.base_url)} is not on this machine: your documents "
                 "would be sent there. Set embedding.allow_remote_document_text = true to allow it.")
         headers = {}
+        self._key: str | None = None
         if settings.api_key_env:
             key = os.environ.get(settings.api_key_env)
             if not key:
                 raise EmbedderError(f"environment variable {settings.api_key_env} is not set")
             headers["Authorization"] = f"Bearer {key}"
+            self._key = key
         self._client = httpx.Client(base_url=settings.base_url.rstrip("/"), headers=headers,
                                     timeout=60.0)
         self._settings = settings
@@ -249,9 +252,12 @@ class OpenAIEmbedder:
             response = self._client.post("/embeddings", json={"model": self._settings.model,
                                                               "input": texts})
         except httpx.HTTPError as exc:
-            raise EmbedderError(f"cannot reach the embedding server at {self._settings.base_url}: {exc}") from exc
+            raise EmbedderError(scrub(f"cannot reach the embedding server at {self._settings.base_url}: {exc}",
+                                      [self._key])) from exc
         if response.status_code != 200:
-            raise EmbedderError(f"embedding server answered {response.status_code}: {response.text[:200]}")
+            # The body may echo the request (its key, its URL): scrubbed and cut short.
+            raise EmbedderError(scrub(f"embedding server answered {response.status_code}: {response.text}",
+                                      [self._key]))
         try:
             data = sorted(response.json()["data"], key=lambda d: d["index"])
             return _normalise(np.array([d["embedding"] for d in data], dtype=np.float32))

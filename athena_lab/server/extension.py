@@ -2,7 +2,9 @@
 
 Enabled by the config file the wheel installs (etc/jupyter/jupyter_server_config.d/
 athena_lab.json), so ``pip install athena-lab`` is all a user does. The routes use
-jupyter_server's APIHandler: the server's token/login and XSRF rules apply unchanged.
+jupyter_server's APIHandler: the server's token/login and XSRF rules apply unchanged, and
+its authorizer decides per request on the resource "athena" (read: GET routes; write:
+chat, reindex, deleting conversations), so a read-only user can search but not write.
 
 Which folder is served: ``c.AthenaLab.root`` (or env ATHENA_ROOT), default the server's
 root_dir; its index at ``c.AthenaLab.index_dir`` (or env ATHENA_INDEX_DIR), default
@@ -19,6 +21,7 @@ from traitlets import Unicode, default
 from traitlets.config import Configurable
 
 STATE_KEY = "athena_state"
+AUTH_RESOURCE = "athena"  # what a jupyter_server Authorizer is asked about
 
 
 class AthenaLab(Configurable):
@@ -48,7 +51,7 @@ def _load_jupyter_server_extension(serverapp: Any) -> None:
     state = ServerState(lambda: Athena(root, settings.index_dir or None), lab_root=lab_root)
     web_app = serverapp.web_app
     web_app.settings[STATE_KEY] = state
-    web_app.add_handlers(".*$", handlers(web_app.settings["base_url"], state, APIHandler))
+    web_app.add_handlers(".*$", handlers(web_app.settings["base_url"], state, APIHandler, AUTH_RESOURCE))
     if state.startup_error:
         serverapp.log.error("athena_lab: %s (the /athena/ API answers 503 until it is fixed)",
                             state.startup_error)

@@ -4,8 +4,9 @@ Every method is ``@authenticated``: jupyter_server (2.x) lets undecorated handle
 unauthenticated by default; standalone, the base handler's user is whoever passed the token.
 
 Inside Jupyter the base is ``jupyter_server``'s APIHandler (its login, token and XSRF
-rules apply); standalone it is ``middleware.StandaloneHandler`` (bearer token, CORS
-allowlist, rate limit, body limit). The route code never knows which: it reads the
+rules apply, and app.handlers adds its ``@authorized`` check to every verb); standalone it
+is ``middleware.StandaloneHandler`` (Host and Origin checks, token, rate limits, JSON-only
+bodies, body limit). The route code never knows which: it reads the
 workspace from ``self.state`` and answers JSON errors shaped
 ``{"error": {"message", "status"}}`` from any exception a user can cause.
 """
@@ -22,25 +23,17 @@ from tornado.web import HTTPError, authenticated
 
 from athena_lab import __version__
 from athena_lab.agent import events
-from athena_lab.config import LLM_PROVIDERS, ConfigError
-from athena_lab.index.catalog import CatalogError
-from athena_lab.index.store import IndexBusyError
-from athena_lab.ingest.model import ParseError
-from athena_lab.search.hybrid import SearchError, citation
-from athena_lab.workspace import ForbiddenPathError, MissingPathError, PathError
+from athena_lab.errors import status_of, user_message
+from athena_lab.models import AskRequest
+from athena_lab.search.hybrid import citation
 
-from . import health, sse
+from . import health, jsonbody, sse
 from .errors import api_error
 from .jobs import JobRunning
 from .state import ServerState
 
 log = logging.getLogger("athena_lab.server")
 
-# Exceptions a request can cause and the status that says so; anything else is a bug (500).
-USER_ERRORS: tuple[tuple[type[BaseException], int], ...] = (
-    (SearchError, 400), (PathError, 400), (ParseError, 400), (ConfigError, 400),
-    (CatalogError, 409), (IndexBusyError, 409), (JobRunning, 409),
-)
 ROLES = ("user", "assistant", "system")
 CONVERSATION_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
@@ -51,16 +44,8 @@ def require_index(ws: Any) -> None:
 
 
 def _status_for(exc: BaseException) -> int:
-    if isinstance(exc, HTTPError):
-        return exc.status_code
-    if isinstance(exc, MissingPathError):
-        return 404
-    if isinstance(exc, ForbiddenPathError):
-        return 403
-    for kind, status in USER_ERRORS:
-        if isinstance(exc, kind):
-            return status
-    return 500
+    """Each user error carries its status (athena_lab.errors); anything else is a bug (500)."""
+    return exc.status_code if isinstance(exc, HTTPError) else status_of(exc)
 
 
 def _message_for(exc: BaseException | None, status: int) -> str:
@@ -68,7 +53,7 @@ def _message_for(exc: BaseException | None, status: int) -> str:
         return exc.log_message or exc.reason or f"HTTP {status}"
     if exc is None or status == 500:
         return "internal error; the server log has the details" if exc else f"HTTP {status}"
-    return str(exc)
+    return user_message(exc)
 
 
 class AthenaRoute:
@@ -107,17 +92,7 @@ class AthenaRoute:
         return self.state.workspace()
 
     def json_body(self) -> dict[str, Any]:
-        body = self.request.body or b""
-        limit = self.state.limits.max_body_bytes
-        if len(body) > limit:
-            raise api_error(413, f"request body is {len(body)} bytes; the limit is {limit}")
-        try:
-            data = json.loads(body or b"{}")
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise api_error(400, f"request body is not valid JSON: {exc}") from None
-        if not isinstance(data, dict):
-            raise api_error(400, "request body must be a JSON object")
-        return data
+        return jsonbody.parse_object(self.request.body or b"", self.state.limits.max_body_bytes)
 
     def int_arg(self, name: str, default: int | None, low: int, high: int) -> int | None:
         raw = self.get_query_argument(name, None)
@@ -312,24 +287,21 @@ def chat_request(body: dict[str, Any], max_chars: int, max_messages: int) -> dic
             raise api_error(400, "'conversation_id' must be 1-64 letters, digits, '-' or '_'")
         options["conversation_id"] = conversation_id
     filters = body.get("filters") or {}
-    if not isinstance(filters, dict) or set(filters) - {"path_prefix", "kind"} \
-            or not all(isinstance(v, str) or v is None for v in filters.values()):
-        raise api_error(400, "'filters' may hold only string 'path_prefix' and 'kind'")
-    if filters:
-        options["filters"] = {k: v for k, v in filters.items() if v}
+    if not isinstance(filters, dict) or not all(isinstance(v, str) or v is None for v in filters.values()):
+        raise api_error(400, "'filters' must be an object of strings: path_prefix, kind")
     for key in ("provider", "model"):
         value = body.get(key)
-        if value is not None:
-            if not isinstance(value, str) or not value.strip():
-                raise api_error(400, f"'{key}' must be a non-empty string")
-            options[key] = value
-    if options.get("provider", LLM_PROVIDERS[0]) not in LLM_PROVIDERS:
-        raise api_error(400, f"'provider' must be one of: {', '.join(LLM_PROVIDERS)}")
-    top_k = body.get("top_k")
-    if top_k is not None:
-        if not isinstance(top_k, int) or isinstance(top_k, bool) or not 1 <= top_k <= 50:
-            raise api_error(400, "'top_k' must be a whole number between 1 and 50")
-        options["top_k"] = top_k
+        if value is not None and (not isinstance(value, str) or not value.strip()):
+            raise api_error(400, f"'{key}' must be a non-empty string")
+    # The same validation as every front end, before the turn starts, so a bad option is a
+    # 400 and leaves no conversation behind.
+    request = AskRequest(question, conversation_id, {k: v for k, v in filters.items() if v},
+                         body.get("provider"), body.get("model"), body.get("top_k")).validate()
+    for key in ("provider", "model", "top_k"):
+        if getattr(request, key) is not None:
+            options[key] = getattr(request, key)
+    if request.filters:
+        options["filters"] = request.filters
     return {"question": question, "stream": stream, "options": options}
 
 

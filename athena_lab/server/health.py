@@ -4,19 +4,34 @@ The three statuses mean what a monitor needs to act on: ``healthy``; ``degraded`
 search still answers but the embedder or the LLM is down (or no index has been built yet,
 which POST /athena/reindex fixes); ``unhealthy`` — the index exists but cannot be read,
 so nothing works (HTTP 503).
+
+Every error and URL in a report passes through ``redact.scrub``: anyone who may call
+/health sees it, and a provider's error body or a base_url may hold a credential.
 """
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import replace
 from typing import Any
 
+from athena_lab.redact import redact_url, scrub
+
 LLM_PROBE_TIMEOUT_S = 2.0
+# Keys a provider adapter may send without being told to (providers._DEFAULT_KEY_ENV).
+DEFAULT_KEY_ENVS = ("ANTHROPIC_API_KEY", "OPENAI_API_KEY")
 
 
 def _ms(started: float) -> float:
     return round((time.perf_counter() - started) * 1000, 2)
+
+
+def secrets_of(ws: Any) -> list[str]:
+    """The key values this workspace may send, so a message that echoes one can mask it."""
+    settings = ws.config.settings
+    names = {settings.llm.api_key_env, settings.embedding.api_key_env, *DEFAULT_KEY_ENVS}
+    return [os.environ[n] for n in names if n and os.environ.get(n)]
 
 
 def _component(status: str, started: float | None, error: str | None = None, **details: Any) -> dict[str, Any]:
@@ -73,7 +88,7 @@ def probe_llm(ws: Any) -> dict[str, Any]:
     try:
         configured = resolve_provider(ws)
         configured.close()
-        details["base_url"] = configured.base_url
+        details["base_url"] = redact_url(configured.base_url)
         probe = make_provider(replace(configured.config, timeout_s=LLM_PROBE_TIMEOUT_S, retry_delay_s=0.1))
     except ProviderError as exc:
         return _component("down", started, exc.message, **details)
@@ -84,6 +99,12 @@ def probe_llm(ws: Any) -> dict[str, Any]:
     up = result["reachable"] and result["model_present"] is not False
     return {**_component("up" if up else "down", started, result.get("error"), **details),
             "latency_ms": result["latency_ms"]}
+
+
+def scrub_errors(components: dict[str, dict[str, Any]], secrets: list[str]) -> dict[str, dict[str, Any]]:
+    """The components with every ``error`` made safe to show (no secrets, bounded length)."""
+    return {name: {**c, "error": scrub(c["error"], secrets)} if c.get("error") else c
+            for name, c in components.items()}
 
 
 def overall(components: dict[str, dict[str, Any]]) -> str:

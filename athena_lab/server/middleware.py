@@ -1,15 +1,31 @@
-"""The standalone server's front door: token, CORS allowlist, per-IP rate limit, body limit.
+"""The standalone server's front door: Host, Origin, token, rate limits, body type and size.
 
-Inside Jupyter the server's own login and XSRF rules do this job; ``athena serve`` has
-no Jupyter in front of it, so its base handler checks, before any route runs:
-an optional bearer token (401), the request body size (413, decided from the headers so
-a huge upload is refused before it is read), and a sliding one-minute window of requests
-per client address (429 with Retry-After). CORS headers go only to allowlisted origins.
+Inside Jupyter the server's own login, XSRF and Host/Origin rules do this job; ``athena
+serve`` has no Jupyter in front of it, and it runs next to the user's browser, where any
+web page can send it requests. So its base handler checks, before any route runs:
+
+- ``Host`` is a loopback name, the bound address, or one the user allowed (403): a page
+  that rebinds its own domain to 127.0.0.1 (DNS rebinding) sends its own name here;
+- ``Origin``, when a browser sends one, is this server's own or on the allowlist (403):
+  a foreign page's request never reaches a route, whatever the method;
+- the token (401), unless the user opted out with ``--no-token`` on loopback. It is
+  accepted as ``Authorization: Bearer``, ``?token=`` (which also sets an HttpOnly,
+  SameSite=Strict cookie so a browser page opened from the printed URL keeps working) or
+  that cookie. More than ``TOKEN_FAILURES_PER_MINUTE`` wrong tokens from one address in a
+  minute answer 429 (with Retry-After) without being checked, so guessing is slow;
+- a sliding one-minute window of requests per client address (429 with Retry-After);
+- a request body is JSON (415): an HTML form or a ``text/plain`` fetch can send a
+  cross-site POST without a CORS preflight, a JSON body cannot;
+- the body size (413), decided from the headers so a huge upload is refused before it is read.
+
+CORS headers go only to allowlisted origins.
 """
 
 from __future__ import annotations
 
+import hashlib
 import hmac
+import ipaddress
 import math
 import threading
 import time
@@ -22,10 +38,15 @@ from tornado.web import RequestHandler, stream_request_body
 from .errors import api_error
 
 WINDOW_S = 60.0
+TOKEN_FAILURES_PER_MINUTE = 10
+LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
+BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+JSON_MEDIA_TYPE = "application/json"
+WILDCARD_ADDRESSES = frozenset({"0.0.0.0", "::", ""})
 
 
 class RateLimiter:
-    """At most ``per_minute`` requests per address in any 60 s window; 0 disables it."""
+    """At most ``per_minute`` events per address in any 60 s window; 0 disables it."""
 
     def __init__(self, per_minute: int) -> None:
         self.per_minute = per_minute
@@ -34,28 +55,104 @@ class RateLimiter:
 
     def retry_after(self, address: str, now: float | None = None) -> int:
         """0 if the request may go ahead (and counts it), else seconds until it may."""
+        with self._lock:
+            wait = self._wait(address, now)
+            if not wait:
+                self._note(address, now)
+            return wait
+
+    def blocked_for(self, address: str, now: float | None = None) -> int:
+        """Seconds until ``address`` may try again (0: now), without counting this look."""
+        with self._lock:
+            return self._wait(address, now)
+
+    def note(self, address: str, now: float | None = None) -> None:
+        """Count one event (a failed token) against ``address``."""
+        with self._lock:
+            self._note(address, now)
+
+    def _wait(self, address: str, now: float | None) -> int:
         if self.per_minute <= 0:
             return 0
         now = time.monotonic() if now is None else now
-        with self._lock:
-            stamps = self._seen.setdefault(address, deque())
-            while stamps and stamps[0] <= now - WINDOW_S:
-                stamps.popleft()
-            if len(stamps) >= self.per_minute:
-                return max(1, math.ceil(stamps[0] + WINDOW_S - now))
-            stamps.append(now)
-            if len(self._seen) > 10_000:  # forget idle addresses so the table stays small
-                for key in [k for k, v in self._seen.items() if not v]:
-                    del self._seen[key]
+        stamps = self._seen.get(address)
+        if not stamps:
             return 0
+        while stamps and stamps[0] <= now - WINDOW_S:
+            stamps.popleft()
+        if len(stamps) >= self.per_minute:
+            return max(1, math.ceil(stamps[0] + WINDOW_S - now))
+        return 0
+
+    def _note(self, address: str, now: float | None) -> None:
+        if self.per_minute <= 0:
+            return
+        self._seen.setdefault(address, deque()).append(time.monotonic() if now is None else now)
+        if len(self._seen) > 10_000:  # forget idle addresses so the table stays small
+            for key in [k for k, v in self._seen.items() if not v]:
+                del self._seen[key]
+
+
+def host_name(host: str) -> str:
+    """The name part of a Host header: ``[::1]:4317`` → ``::1``, ``Example.org:80`` → ``example.org``."""
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[1:].partition("]")[0]
+    name, colon, port = host.rpartition(":")
+    return name if colon and port.isdigit() and ":" not in name else host
+
+
+def is_ip_address(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
+
+
+def is_loopback(name: str) -> bool:
+    """True for loopback names and addresses (localhost, 127.0.0.0/8, ::1)."""
+    if name in LOOPBACK_NAMES:
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
 
 
 @dataclass
 class Guard:
+    """What the front door lets in; one per ``athena serve`` process."""
+
     token: str = ""
     cors_origins: list[str] = field(default_factory=list)
+    # Host names accepted besides loopback and the bound address; "*" accepts any.
+    allowed_hosts: list[str] = field(default_factory=list)
+    bound_host: str = "127.0.0.1"
     limiter: RateLimiter = field(default_factory=lambda: RateLimiter(0))
+    failures: RateLimiter = field(default_factory=lambda: RateLimiter(TOKEN_FAILURES_PER_MINUTE))
     max_body_bytes: int = 256 * 1024
+    port: int = 0  # set once listening: names the cookie, so two servers keep theirs apart
+
+    @property
+    def cookie_name(self) -> str:
+        return f"athena-token-{self.port}"
+
+    def cookie_value(self) -> str:
+        """A value derived from the token, so the cookie never holds the token itself."""
+        return hmac.new(self.token.encode(), b"athena-serve-cookie", hashlib.sha256).hexdigest()
+
+    def host_allowed(self, host_header: str) -> bool:
+        """Loopback, the bound address, a name the user allowed — or, when bound to every
+        address, any IP address: only a DNS name can be rebound, an address cannot."""
+        name = host_name(host_header)
+        allowed = {host_name(h) for h in self.allowed_hosts}
+        if "*" in allowed or name in allowed or is_loopback(name):
+            return True
+        bound = host_name(self.bound_host)
+        if bound in WILDCARD_ADDRESSES:
+            return is_ip_address(name)
+        return name == bound
 
 
 @stream_request_body
@@ -63,9 +160,22 @@ class StandaloneHandler(RequestHandler):
     """Base of every route under ``athena serve``; reads the body itself to enforce the limit."""
 
     guard: Guard
+    _closing = False
 
     def prepare(self) -> None:
+        try:
+            self.admit()
+        except Exception:
+            # Refused before the body was read: tornado then closes the connection after the
+            # answer, so say so, or a keep-alive client sends its next request into a reset.
+            self._closing = True
+            raise
+
+    def admit(self) -> None:
+        """Every check of the front door, in order; raises the refusal."""
         self.guard = self.settings["athena_guard"]
+        self._check_host()
+        self._check_origin()
         self._cors()
         if self.request.method == "OPTIONS":
             return
@@ -74,6 +184,7 @@ class StandaloneHandler(RequestHandler):
         if wait:
             raise api_error(429, f"rate limit of {self.guard.limiter.per_minute} requests per minute "
                               f"exceeded; retry in {wait} s", {"Retry-After": str(wait)})
+        self._check_content_type()
         declared = self.request.headers.get("Content-Length")
         if declared and declared.isdigit() and int(declared) > self.guard.max_body_bytes:
             self._refuse_body(int(declared))
@@ -95,21 +206,74 @@ class StandaloneHandler(RequestHandler):
 
     def _refuse_body(self, size: int) -> None:
         # The rest of the upload is not read: close after answering.
-        self.set_header("Connection", "close")
+        self._closing = True
         raise api_error(413, f"request body of {size} bytes is over the limit of "
                           f"{self.guard.max_body_bytes} bytes")
+
+    def _check_host(self) -> None:
+        host = self.request.host
+        if not self.guard.host_allowed(host):
+            name = host_name(host)[:100]
+            raise api_error(403, f"Host {name!r} is not allowed: athena serve answers loopback names only; "
+                                 f"start it with --allow-host {name} if you reach it by that name")
+
+    def _check_origin(self) -> None:
+        origin = self.request.headers.get("Origin")
+        if origin is None or origin in self.guard.cors_origins:
+            return
+        if origin == f"{self.request.protocol}://{self.request.host}":
+            return  # same origin: a page this server served itself
+        shown = origin[:100]
+        raise api_error(403, f"Origin {shown!r} is not allowed; start athena serve with "
+                             f"--cors-origin {shown} to let pages from it use this server")
+
+    def _check_content_type(self) -> None:
+        if self.request.method not in BODY_METHODS:
+            return
+        headers = self.request.headers
+        declared = headers.get("Content-Length", "0")
+        has_body = "Transfer-Encoding" in headers or not declared.isdigit() or int(declared) > 0
+        content_type = headers.get("Content-Type")
+        if content_type is None and not has_body:
+            return  # a body-less POST or DELETE (reindex, delete a conversation)
+        media = (content_type or "").partition(";")[0].strip().lower()
+        if media != JSON_MEDIA_TYPE:
+            raise api_error(415, f"Content-Type {media or 'missing'!r} is not accepted: send the body as "
+                                 "JSON with 'Content-Type: application/json'")
 
     def _check_token(self) -> None:
         expected = self.guard.token
         if not expected:
             return
-        header = self.request.headers.get("Authorization", "")
-        scheme, _, given = header.partition(" ")
-        if scheme.lower() not in ("bearer", "token"):
-            given = self.get_query_argument("token", "")
-        if not hmac.compare_digest(given.strip().encode(), expected.encode()):
-            raise api_error(401, "missing or wrong token: send 'Authorization: Bearer <token>'",
-                         {"WWW-Authenticate": 'Bearer realm="athena"'})
+        given, source = self._presented_token()
+        if not given:
+            raise api_error(401, "missing token: send 'Authorization: Bearer <token>' (the token is "
+                                 "printed by athena serve when it starts)", {"WWW-Authenticate": 'Bearer realm="athena"'})
+        address = self.request.remote_ip or "?"
+        wait = self.guard.failures.blocked_for(address)
+        if wait:
+            raise api_error(429, f"too many wrong tokens from {address}; retry in {wait} s",
+                            {"Retry-After": str(wait)})
+        wanted = self.guard.cookie_value() if source == "cookie" else expected
+        if not hmac.compare_digest(given.encode(), wanted.encode()):
+            self.guard.failures.note(address)
+            if source == "cookie":  # stale (the server restarted): drop it so it is not sent again
+                self.clear_cookie(self.guard.cookie_name, path="/")
+            raise api_error(401, "wrong token: send the token athena serve printed when it started, as "
+                                 "'Authorization: Bearer <token>'", {"WWW-Authenticate": 'Bearer realm="athena"'})
+        if source == "query":
+            self.set_cookie(self.guard.cookie_name, self.guard.cookie_value(), path="/",
+                            httponly=True, samesite="Strict")
+
+    def _presented_token(self) -> tuple[str, str]:
+        """(token, where it came from): the header, then ``?token=``, then the cookie."""
+        scheme, _, value = self.request.headers.get("Authorization", "").partition(" ")
+        if scheme.lower() in ("bearer", "token") and value.strip():
+            return value.strip(), "header"
+        query = self.get_query_argument("token", "")
+        if query:
+            return query, "query"
+        return self.get_cookie(self.guard.cookie_name, "") or "", "cookie"
 
     def _cors(self) -> None:
         origin = self.request.headers.get("Origin")
@@ -129,6 +293,8 @@ class StandaloneHandler(RequestHandler):
         super().clear()
         if hasattr(self, "guard"):
             self._cors()
+        if self._closing:
+            self.set_header("Connection", "close")
 
     def finish(self, chunk: Any = None, set_content_type: str = "application/json") -> Any:
         # Same signature as jupyter_server's APIHandler.finish, so routes call it one way.

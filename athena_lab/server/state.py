@@ -116,7 +116,8 @@ class ServerState:
                   "llm": lambda: health.probe_llm(ws)}
         with ThreadPoolExecutor(max_workers=len(probes)) as pool:
             futures = {name: pool.submit(fn) for name, fn in probes.items()}
-            components = {name: f.result() for name, f in futures.items()}
+            components = health.scrub_errors({name: f.result() for name, f in futures.items()},
+                                             health.secrets_of(ws))
         return {"status": health.overall(components), "components": components}
 
     def close(self) -> None:

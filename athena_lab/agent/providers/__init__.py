@@ -10,6 +10,8 @@ from __future__ import annotations
 import os
 from dataclasses import replace
 
+from athena_lab.redact import redact_url
+
 from .anthropic import AnthropicProvider
 from .base import (
     Completion,
@@ -46,7 +48,7 @@ def make_provider(cfg: ProviderConfig) -> Provider:
             f"unknown provider kind '{cfg.kind}'; use one of: {', '.join(_ADAPTERS)}", "config"
         )
     if not cfg.base_url.startswith(("http://", "https://")):
-        raise ProviderError(f"provider base_url must start with http:// or https://, got '{cfg.base_url}'", "config")
+        raise ProviderError(f"provider base_url must start with http:// or https://, got '{redact_url(cfg.base_url)}'", "config")
     if cfg.api_key_env is None and cfg.kind in _DEFAULT_KEY_ENV and not cfg.api_key:
         cfg = replace(cfg, api_key_env=_DEFAULT_KEY_ENV[cfg.kind])
     return adapter(cfg, _api_key(cfg))

@@ -15,6 +15,8 @@ from typing import Any, Callable, ClassVar, Iterable, Iterator, Literal, NamedTu
 
 import httpx
 
+from athena_lab.redact import redact_url
+
 from .errors import ProviderError
 from .transport import Transport, error_detail
 
@@ -183,11 +185,12 @@ class Provider(ABC):
     def __init__(self, config: ProviderConfig, api_key: str | None = None) -> None:
         self.config = config
         self.model = config.model
-        self.base_url = config.base_url.rstrip("/")
+        # Messages name the server; credentials in its URL must not reach them.
+        self.base_url = redact_url(config.base_url.rstrip("/"))
         self._api_key = api_key
         self._transport = Transport(
             self.name,
-            self.base_url,
+            config.base_url.rstrip("/"),
             timeout_s=config.timeout_s,
             retry_delay_s=config.retry_delay_s,
             headers={**self.auth_headers(api_key), **config.extra_headers},

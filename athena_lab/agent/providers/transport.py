@@ -16,6 +16,8 @@ from typing import Any, Iterator
 
 import httpx
 
+from athena_lab.redact import redact_url
+
 from .errors import ProviderError
 
 # Errors that mean "the request got no response at all": refused, reset, or the
@@ -36,7 +38,7 @@ class Transport:
         secret: str | None,
     ) -> None:
         self.provider = provider
-        self.base_url = base_url
+        self.base_url = redact_url(base_url)  # for messages; the client uses the real one
         self.timeout_s = timeout_s
         self.retry_delay_s = retry_delay_s
         self._secret = secret
