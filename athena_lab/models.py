@@ -146,16 +146,19 @@ class AskRequest:
             raise RequestError("the question is empty: ask something")
         if self.top_k is not None and (isinstance(self.top_k, bool) or not isinstance(self.top_k, int)
                                        or not 1 <= self.top_k <= MAX_TOP_K):
-            raise RequestError(f"top_k must be a whole number between 1 and {MAX_TOP_K}, not {self.top_k!r}")
+            raise RequestError(f"'top_k' must be a whole number between 1 and {MAX_TOP_K}, not {self.top_k!r}")
         if self.provider is not None and not isinstance(self.provider, str):
             return self  # a Provider object handed in by code (tests, notebooks)
         if self.provider is not None and self.provider not in LLM_PROVIDERS:
-            raise RequestError(f"provider must be one of: {', '.join(LLM_PROVIDERS)}, not {self.provider!r}")
+            raise RequestError(f"'provider' must be one of: {', '.join(LLM_PROVIDERS)}, not {self.provider!r}")
         unknown = set(self.filters or {}) - {"path_prefix", "kind"}
         if unknown:
-            raise RequestError(f"unknown filter(s) {', '.join(sorted(unknown))}: use path_prefix and kind")
-        check_kind((self.filters or {}).get("kind"))
+            raise RequestError(f"'filters' may hold only path_prefix and kind, not {', '.join(sorted(unknown))}")
         if self.filters:
+            try:
+                check_kind(self.filters.get("kind"))
+            except AthenaError as exc:
+                raise RequestError(f"filters.kind: {exc}") from None
             self.filters = {"kind": self.filters.get("kind"),
-                            "path_prefix": normalize_prefix(self.filters.get("path_prefix"))}
+                            "path_prefix": normalize_prefix(self.filters.get("path_prefix"), "filters.path_prefix")}
         return self

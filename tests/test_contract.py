@@ -111,7 +111,7 @@ def small_ws(tmp_path_factory):
 
 @pytest.mark.parametrize("options, field", [
     ({"top_k": 500}, "top_k"), ({"top_k": 0}, "top_k"), ({"provider": "gpt"}, "provider"),
-    ({"filters": {"kind": "slides"}}, "unknown kind"), ({"filters": {"author": "x"}}, "unknown filter"),
+    ({"filters": {"kind": "slides"}}, "unknown kind"), ({"filters": {"author": "x"}}, "only path_prefix and kind"),
 ])
 def test_a_bad_option_is_refused_before_a_conversation_is_created(small_ws, options, field) -> None:
     from athena_lab.errors import AthenaError
