@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -45,8 +46,14 @@ async def _tee(source: Any, sink: Any, seen: list[Any]) -> None:
             await sink.send(item)
 
 
-async def _client_session(root: Path, body: Any) -> Any:
-    """Run ``body(session, write, seen)`` against a fresh `athena mcp` process."""
+def _client_session(root: Path, body: Any) -> Any:
+    """Run ``body(session, write, seen)`` against a fresh `athena mcp` process. On its own
+    thread: a session-wide Playwright (browser tests) keeps an event loop running on this one."""
+    with ThreadPoolExecutor(max_workers=1) as thread:
+        return thread.submit(asyncio.run, _drive(root, body)).result()
+
+
+async def _drive(root: Path, body: Any) -> Any:
     async with stdio_client(_server(root)) as (read, write):
         forward, session_read = anyio.create_memory_object_stream[Any](16)
         seen: list[Any] = []
@@ -74,7 +81,7 @@ def test_an_agent_lists_searches_and_reads_with_the_sdk_client(root: Path) -> No
         return {"tools": listed.tools, "search": search, "hit": hit, "read": read, "outside": outside,
                 "unknown": unknown}
 
-    out = asyncio.run(_client_session(root, body))
+    out = _client_session(root, body)
     assert {tool.name for tool in out["tools"]} == TOOLS
     assert all(tool.annotations.read_only_hint and not tool.annotations.destructive_hint for tool in out["tools"])
     assert all(tool.input_schema["type"] == "object" for tool in out["tools"])
@@ -103,7 +110,7 @@ def test_a_malformed_message_does_not_end_the_server(root: Path) -> None:
         errors = {m.id: m.error.code for m in seen if isinstance(m, types.JSONRPCError)}
         return {"after": after, "errors": errors}
 
-    out = asyncio.run(_client_session(root, body))
+    out = _client_session(root, body)
     assert not out["after"].is_error and "register_blueprint" in _text(out["after"])
     # The SDK answers what it can attribute to a request with "invalid params" and drops
     # what is not a JSON-RPC request at all; either way the next request is served.

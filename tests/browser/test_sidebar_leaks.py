@@ -175,10 +175,12 @@ def leak_page(hostile_lab: str, open_lab_page, attacker: Attacker, request) -> I
 
 
 def ask(page) -> object:
+    """Ask the question; the new answer once it has finished (a restored one may precede it)."""
+    before = page.locator(ANSWER_DONE).count()
     box = page.locator('[data-testid="athena-input"]')
     box.fill(QUESTION)
     box.press("Enter")
-    answer = page.locator(ANSWER_DONE).first
+    answer = page.locator(ANSWER_DONE).nth(before)
     answer.wait_for(timeout=60_000)
     return answer
 
@@ -233,6 +235,8 @@ def test_hostile_answer_and_snippets_fetch_nothing_and_run_no_command(leak_page,
 
 
 def test_inserting_a_hostile_answer_in_a_notebook_fetches_nothing(leak_page, attacker: Attacker) -> None:
+    """A notebook's Markdown cell renders with Lab's default sanitizer, which keeps remote
+    images and the command linker: the inserted Markdown must carry neither."""
     page = leak_page
     page.evaluate(f"() => window.jupyterapp.commands.execute('docmanager:open', {{path: '{NOTEBOOK}'}})")
     page.locator(".jp-Notebook .jp-MarkdownCell").first.wait_for(timeout=60_000)
@@ -241,6 +245,7 @@ def test_inserting_a_hostile_answer_in_a_notebook_fetches_nothing(leak_page, att
     cell = page.locator(".jp-Notebook .jp-MarkdownCell.jp-mod-rendered").nth(1).locator(".jp-RenderedMarkdown")
     cell.wait_for(timeout=30_000)
     assert "rotate_tokens" in cell.locator("pre").inner_text()
+    cell.screenshot(path=str(ARTIFACTS / "notebook-inserted-hostile-answer.png"))
     assert_nothing_left(page, attacker)
     cell.get_by_text("Quokka settings").first.click()
     page.wait_for_timeout(500)
