@@ -23,9 +23,9 @@ import pytest
 
 pytest.importorskip("playwright", reason="pip install playwright (Python package; the browser is Debian's chromium)")
 
+from chat_page import ask  # noqa: E402
 from wire_servers import OpenAIWireServer, Turn  # noqa: E402
 
-ANSWER_DONE = '[data-testid="athena-answer"]:not(.athena-streaming)'
 QUESTION = "How are quokka tokens minted and rotated?"
 NOTEBOOK = "quokka-notes.ipynb"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -174,17 +174,6 @@ def leak_page(hostile_lab: str, open_lab_page, attacker: Attacker, request) -> I
         yield tab
 
 
-def ask(page) -> object:
-    """Ask the question; the new answer once it has finished (a restored one may precede it)."""
-    before = page.locator(ANSWER_DONE).count()
-    box = page.locator('[data-testid="athena-input"]')
-    box.fill(QUESTION)
-    box.press("Enter")
-    answer = page.locator(ANSWER_DONE).nth(before)
-    answer.wait_for(timeout=60_000)
-    return answer
-
-
 def assert_nothing_left(page, attacker: Attacker) -> None:
     page.wait_for_timeout(1500)  # lazy loads, MathJax, CSS
     assert attacker.hits == [], f"the attacker's server was reached: {attacker.hits}"
@@ -193,7 +182,7 @@ def assert_nothing_left(page, attacker: Attacker) -> None:
 
 def test_hostile_answer_and_snippets_fetch_nothing_and_run_no_command(leak_page, attacker: Attacker) -> None:
     page = leak_page
-    answer = ask(page)
+    answer = ask(page, QUESTION)
     body = answer.locator(".athena-answer-body")
     for citation in answer.locator('[data-testid="athena-citation"]').all():
         citation.hover()
@@ -240,7 +229,7 @@ def test_inserting_a_hostile_answer_in_a_notebook_fetches_nothing(leak_page, att
     page = leak_page
     page.evaluate(f"() => window.jupyterapp.commands.execute('docmanager:open', {{path: '{NOTEBOOK}'}})")
     page.locator(".jp-Notebook .jp-MarkdownCell").first.wait_for(timeout=60_000)
-    answer = ask(page)
+    answer = ask(page, QUESTION)
     answer.locator(".athena-insert").click()
     cell = page.locator(".jp-Notebook .jp-MarkdownCell.jp-mod-rendered").nth(1).locator(".jp-RenderedMarkdown")
     cell.wait_for(timeout=30_000)
