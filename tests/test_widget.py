@@ -52,6 +52,16 @@ def test_renderer_escapes_document_html_and_keeps_only_http_links() -> None:
     assert "<ul><li>one</li>" in out and "<pre><code>&lt;b&gt;code&lt;/b&gt;</code></pre>" in out
 
 
+def test_renderer_fetches_nothing_and_links_no_command() -> None:
+    """Issue 10, finding 4, for the widget: remote images and command-linker buttons stay text."""
+    out = _node_render('![chart](http://attacker.example/c.png) <img src="http://attacker.example/i">'
+                       ' <button data-commandlinker-command="help:about">go</button>'
+                       ' <span style="background:url(http://attacker.example/s)">x</span>', [])
+    assert "<img" not in out and "<button" not in out and "<span" not in out
+    assert 'data-commandlinker-command="' not in out and "data-commandlinker-command=&quot;" in out  # text only
+    assert '!<a href="http://attacker.example/c.png" target="_blank" rel="noopener noreferrer">chart</a>' in out
+
+
 def test_renderer_turns_known_markers_into_chips_and_leaves_unknown_ones() -> None:
     out = _node_render("A claim [1], another [7].", [1])
     assert '<button type="button" class="athena-marker" data-citation="1">1</button>' in out

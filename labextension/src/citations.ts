@@ -3,6 +3,7 @@
  * answer text, and how an answer is written out as Markdown with links. No DOM, no
  * Lab imports, so they are unit-tested under plain node.
  */
+import { inertMarkdown } from './inertMarkdown';
 import { ICitation } from './types';
 
 /**
@@ -96,8 +97,9 @@ function linkTarget(citation: ICitation, labPath: string, fromFile: string): str
 }
 
 /**
- * The answer as Markdown for a notebook cell: the text, then one link per citation,
- * relative to the notebook at `fromFile` so the links open in Lab.
+ * The answer as Markdown for a notebook cell or the clipboard: the text (made inert, see
+ * ./inertMarkdown.ts: a notebook renders it with Lab's default sanitizer), then one link
+ * per citation, relative to the notebook at `fromFile` so the links open in Lab.
  */
 export function answerAsMarkdown(
   answer: string,
@@ -105,6 +107,7 @@ export function answerAsMarkdown(
   labPathPrefix: string,
   fromFile: string
 ): string {
+  answer = inertMarkdown(answer);
   if (!citations.length) {
     return answer;
   }

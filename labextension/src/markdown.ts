@@ -1,13 +1,27 @@
 /**
- * Renders model output and document snippets as Markdown through Lab's own renderer,
- * always untrusted, so Lab's sanitizer strips scripts, event handlers and iframes:
- * nothing a document or a model writes can run.
+ * Renders model output and document snippets as Markdown through Lab's own renderer
+ * (its Markdown parser, code highlighting and math), always untrusted and through the
+ * sidebar's own sanitizer (./sanitizer.ts): nothing a document or a model writes can
+ * run, fetch from another host or trigger a Lab command.
  */
 import { IRenderMimeRegistry, MimeModel } from '@jupyterlab/rendermime';
 
 import { findMarkers } from './citations';
+import { untrustedSanitizer } from './sanitizer';
 
 const MIME = 'text/markdown';
+
+const untrustedRegistries = new WeakMap<IRenderMimeRegistry, IRenderMimeRegistry>();
+
+/** `rendermime` with the untrusted sanitizer, made once per registry. */
+function untrusted(rendermime: IRenderMimeRegistry): IRenderMimeRegistry {
+  let registry = untrustedRegistries.get(rendermime);
+  if (!registry) {
+    registry = rendermime.clone({ sanitizer: untrustedSanitizer });
+    untrustedRegistries.set(rendermime, registry);
+  }
+  return registry;
+}
 
 /** Render `text` into `host`, replacing what was there. */
 export async function renderMarkdown(
@@ -15,7 +29,7 @@ export async function renderMarkdown(
   host: HTMLElement,
   text: string
 ): Promise<void> {
-  const renderer = rendermime.createRenderer(MIME);
+  const renderer = untrusted(rendermime).createRenderer(MIME);
   const model = new MimeModel({ data: { [MIME]: text }, trusted: false });
   await renderer.renderModel(model);
   host.replaceChildren(...Array.from(renderer.node.childNodes));

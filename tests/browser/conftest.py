@@ -13,6 +13,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -113,21 +114,37 @@ def server_extension() -> str:
 @pytest.fixture(scope="session")
 def lab(server_extension: str, corpus: Path) -> Iterator[str]:
     """A running Lab whose root is the parent of the indexed folder; yields its base URL."""
-    module = server_extension
+    with running_lab(server_extension, corpus, {"ATHENA_LLM__PROVIDER": "extractive"}) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def start_lab(server_extension: str):
+    """``start_lab(folder, settings)``: another Lab, for tests that need their own folder or
+    provider (a context manager yielding its URL)."""
+    return lambda folder, settings: running_lab(server_extension, folder, settings)
+
+
+@contextmanager
+def running_lab(module: str, folder: Path, settings: dict[str, str]) -> Iterator[str]:
+    """Lab with athena's server extension on ``folder`` (its root is the folder's parent),
+    ``settings`` added to the environment; yields the /lab URL with its token."""
     port, token = _free_port(), secrets.token_hex(16)
-    log = corpus.parent / "jupyter.log"
-    env = {**os.environ, "ATHENA_ROOT": str(corpus), "ATHENA_LLM__PROVIDER": "extractive"}
-    env.update(_checkout_labextension(corpus.parent))
+    log = folder.parent / "jupyter.log"
+    # Lab's own settings (e.g. a theme a test switches to) stay with this server, not in ~/.jupyter.
+    env = {**os.environ, "ATHENA_ROOT": str(folder), "JUPYTERLAB_SETTINGS_DIR": str(folder.parent / "lab-settings"),
+           "JUPYTERLAB_WORKSPACES_DIR": str(folder.parent / "lab-workspaces"), **settings}
+    env.update(_checkout_labextension(folder.parent))
     command = [
         sys.executable, "-m", "jupyter", "lab", "--allow-root", "--no-browser",
         "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
-        f"--ServerApp.root_dir={corpus.parent}", f"--IdentityProvider.token={token}",
+        f"--ServerApp.root_dir={folder.parent}", f"--IdentityProvider.token={token}",
         f"--ServerApp.jpserver_extensions={{'{module}': True}}",
         "--LabApp.expose_app_in_browser=True", "--LabApp.news_url=None",
         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
     ]
     with log.open("w") as out:
-        process = subprocess.Popen(command, cwd=corpus, env=env, stdout=out, stderr=subprocess.STDOUT)
+        process = subprocess.Popen(command, cwd=folder, env=env, stdout=out, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:
         _wait_until_up(f"{base}/api/status?token={token}", process, log)
@@ -166,19 +183,32 @@ def show_chat():
 @pytest.fixture
 def page(browser, lab: str, request: pytest.FixtureRequest) -> Iterator[object]:
     """A fresh browser context on Lab with the athena panel open; screenshot at the end."""
+    with lab_page(browser, lab, request.node.name) as tab:
+        yield tab
+
+
+@pytest.fixture(scope="session")
+def open_lab_page(browser):
+    """``open_lab_page(url, name)``: a page on another Lab (a context manager)."""
+    return lambda url, name: lab_page(browser, url, name)
+
+
+@contextmanager
+def lab_page(browser, url: str, name: str) -> Iterator[object]:
+    """A fresh browser context on the Lab at ``url`` with the athena panel open; its page
+    errors in ``tab.athena_errors``; a screenshot named ``name`` when it closes."""
     context = browser.new_context(viewport={"width": 1400, "height": 900})
     context.grant_permissions(["clipboard-read", "clipboard-write"])
     tab = context.new_page()
     errors: list[str] = []
     tab.on("pageerror", lambda exc: errors.append(str(exc)))
     ARTIFACTS.mkdir(exist_ok=True)
-    shot = str(ARTIFACTS / f"{request.node.name}.png")
     try:
-        tab.goto(lab)
+        tab.goto(url)
         tab.wait_for_function("window.jupyterapp && window.jupyterapp.shell", timeout=60_000)
         open_chat(tab)
         tab.athena_errors = errors  # type: ignore[attr-defined]
         yield tab
     finally:
-        tab.screenshot(path=shot)
+        tab.screenshot(path=str(ARTIFACTS / f"{name}.png"))
         context.close()

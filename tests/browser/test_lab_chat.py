@@ -11,22 +11,10 @@ import pytest
 
 pytest.importorskip("playwright", reason="pip install playwright (Python package; the browser is Debian's chromium)")
 
-ANSWER_DONE = '[data-testid="athena-answer"]:not(.athena-streaming)'
+from chat_page import ANSWER_DONE, ask  # noqa: E402
+
 TEXT_QUESTION = "How do I configure the SECRET_KEY in Flask?"
 PDF_QUESTION = "When was the typewriter invented?"
-
-
-def ask(page, question: str, kind: str = "", prefix: str = "") -> object:
-    """Type a question (with filters), press Enter, wait for the finished answer."""
-    page.locator(".athena-filter-kind").select_option(kind)
-    page.locator(".athena-filter-prefix").fill(prefix)
-    before = page.locator(ANSWER_DONE).count()
-    box = page.locator('[data-testid="athena-input"]')
-    box.fill(question)
-    box.press("Enter")
-    answer = page.locator(ANSWER_DONE).nth(before)
-    answer.wait_for(timeout=60_000)
-    return answer
 
 
 def current_editor_selection(page) -> dict:

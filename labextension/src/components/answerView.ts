@@ -37,7 +37,7 @@ export class AnswerView {
   private _renderQueued = false;
 
   constructor(private _options: IAnswerActions) {
-    this._body = h('div', { class: 'athena-answer-body', 'aria-live': 'polite' });
+    this._body = h('div', { class: 'athena-answer-body jp-RenderedHTMLCommon', 'aria-live': 'polite' });
     this._mode = h('span', { class: 'athena-mode', 'data-testid': 'athena-mode' });
     this._sources = h('div');
     this._notes = h('div', { class: 'athena-answer-notes' });

@@ -20,7 +20,7 @@ function attachSnippet(
   rendermime: IRenderMimeRegistry
 ): HTMLElement {
   const popover = h('div', {
-    class: 'athena-snippet',
+    class: 'athena-snippet jp-RenderedHTMLCommon',
     role: 'tooltip',
     'data-testid': 'athena-snippet'
   });
