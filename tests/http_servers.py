@@ -56,6 +56,18 @@ def run_cli(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=300, check=True)
 
 
+def index_folder(root: Path) -> Path:
+    """``athena index ROOT`` as a user runs it; ROOT, for a fixture to return."""
+    run_cli("index", str(root), env=fast_env())
+    return root
+
+
+def served(folder: Path, token: str) -> Iterator["AthenaServer"]:
+    """A module fixture's body: ``athena serve`` on ``folder`` with a known token."""
+    with AthenaServer(folder, "--token", token, env=fast_env()) as running:
+        yield running
+
+
 def stop(proc: subprocess.Popen | None) -> None:
     """SIGTERM (a clean shutdown), then SIGKILL if it hangs."""
     if proc is None:

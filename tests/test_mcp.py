@@ -22,12 +22,14 @@ from corpus_files import copy_flask_subset
 
 REPO = Path(__file__).resolve().parents[1]
 LEXICAL = {"ATHENA_EMBEDDING__PROVIDER": "none"}
+SECRET = "mcp-must-not-read-this-secret"
 TOOLS = {"searchDocs", "grepDocs", "readSourceRange", "readPdfSource", "listDocs", "relatedChunks"}
 
 
 @pytest.fixture(scope="module")
 def root(tmp_path_factory) -> Path:
     folder = copy_flask_subset(tmp_path_factory.mktemp("mcp") / "docs", ["blueprints.rst", "config.rst"])
+    (folder / ".env").write_text(f"AWS_SECRET_ACCESS_KEY={SECRET}\n")
     Athena(folder, overrides={"embedding.provider": "none"}).index()
     return folder
 
@@ -131,3 +133,13 @@ def test_mcp_without_the_sdk_says_which_extra_to_install(root: Path) -> None:
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr.strip().splitlines() == ["athena: error: athena mcp needs the MCP SDK: "
                                                 "pip install 'athena-lab[mcp]'"]
+
+
+def test_an_agent_cannot_read_hidden_files_through_mcp(root: Path) -> None:
+    async def body(session: ClientSession, _write: Any, seen: list[Any]) -> tuple[types.CallToolResult, str]:
+        result = await session.call_tool("readSourceRange", {"path": ".env", "startLine": 1})
+        return result, json.dumps([m.model_dump(mode="json") if hasattr(m, "model_dump") else str(m) for m in seen])
+
+    result, wire = _client_session(root, body)
+    assert result.is_error and ".env" in _text(result) and "hidden" in _text(result)
+    assert SECRET not in wire, "the secret never crosses the wire"

@@ -18,7 +18,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from http_servers import AthenaServer, fast_env, run_cli
+from http_servers import AthenaServer, fast_env, index_folder, run_cli, served
 
 TOKEN = "index-removed-token"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
@@ -30,14 +30,12 @@ def folder(tmp_path: Path) -> Path:
     root.mkdir()
     (root / "animals.md").write_text("# Animals\n\nThe quokka lives on Rottnest Island.\n", encoding="utf-8")
     (root / "plants.md").write_text("# Plants\n\nThe banksia flowers in winter.\n", encoding="utf-8")
-    run_cli("index", str(root), env=fast_env())
-    return root
+    return index_folder(root)
 
 
 @pytest.fixture
 def server(folder: Path):
-    with AthenaServer(folder, "--token", TOKEN, env=fast_env()) as running:
-        yield running
+    yield from served(folder, TOKEN)
 
 
 def _get(server: AthenaServer, route: str, **params: object) -> httpx.Response:

@@ -17,7 +17,7 @@ from athena_lab.agent.citations import Evidence
 from athena_lab.agent.tools import Toolbox
 from athena_lab.paths import PathError, normalize_prefix
 from athena_lab.workspace import Athena
-from http_servers import AthenaServer, chat_body, fast_env, run_cli
+from http_servers import AthenaServer, chat_body, index_folder, served
 
 TOKEN = "prefix-token"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
@@ -31,14 +31,12 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(f"# {rel}\n\nThe {WORD} mineral is described here.\n", encoding="utf-8")
-    run_cli("index", str(root), env=fast_env())
-    return root
+    return index_folder(root)
 
 
 @pytest.fixture(scope="module")
 def server(folder: Path):
-    with AthenaServer(folder, "--token", TOKEN, env=fast_env()) as running:
-        yield running
+    yield from served(folder, TOKEN)
 
 
 def _search(server: AthenaServer, prefix: str) -> httpx.Response:

@@ -20,7 +20,7 @@ import pytest
 from PIL import Image
 
 from athena_lab.pdf.preview import MAX_PIXELS, capped_scale
-from http_servers import AthenaServer, fast_env, run_cli
+from http_servers import AthenaServer, index_folder, served
 
 TOKEN = "preview-token"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
@@ -41,14 +41,12 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root.mkdir()
     _pdf(root / "posters.pdf", [(1500, 1500)] * PAGES)  # 3000 × 3000 px at scale 2: slow enough to overlap
     _pdf(root / "huge.pdf", [(14400, 14400), (14400, 200)])
-    run_cli("index", str(root), env=fast_env())
-    return root
+    return index_folder(root)
 
 
 @pytest.fixture(scope="module")
 def server(folder: Path):
-    with AthenaServer(folder, "--token", TOKEN, env=fast_env()) as running:
-        yield running
+    yield from served(folder, TOKEN)
 
 
 def _page(server: AthenaServer, path: str, page: int) -> httpx.Response:

@@ -9,9 +9,6 @@ secret comes back.
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import httpx
@@ -21,7 +18,7 @@ from athena_lab.agent.citations import Evidence
 from athena_lab.agent.tools import Toolbox
 from athena_lab.widget import AnswerWidget, with_previews
 from athena_lab.workspace import Athena, ForbiddenPathError, MissingPathError
-from http_servers import AthenaServer, fast_env, run_cli
+from http_servers import AthenaServer, fast_env, index_folder, served
 
 SECRET = "sk-live-DO-NOT-LEAK-4242"
 TOKEN = "read-confinement-token"
@@ -67,14 +64,12 @@ def make_folder(root: Path) -> Path:
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = make_folder(tmp_path_factory.mktemp("confine") / "home")
-    run_cli("index", str(root), env=fast_env())
-    return root
+    return index_folder(root)
 
 
 @pytest.fixture(scope="module")
 def server(folder: Path):
-    with AthenaServer(folder, "--token", TOKEN, env=fast_env()) as running:
-        yield running
+    yield from served(folder, TOKEN)
 
 
 @pytest.fixture(scope="module")
@@ -148,27 +143,6 @@ def test_agent_pdf_tool_refuses_a_hidden_pdf(folder, ws):
     (folder / ".private" / "scan.pdf").write_bytes(b"%PDF-1.4\n" + SECRET.encode())
     result = Toolbox(ws, Evidence()).call("readPdfSource", {"path": ".private/scan.pdf", "page": 1})
     assert not result.ok and "hidden" in result.content["error"]
-
-
-def test_mcp_read_source_range_refuses_dot_env(folder):
-    messages = [
-        {"jsonrpc": "2.0", "id": 1, "method": "initialize",
-         "params": {"protocolVersion": "2025-06-18", "capabilities": {},
-                    "clientInfo": {"name": "attacker", "version": "1"}}},
-        {"jsonrpc": "2.0", "method": "notifications/initialized"},
-        {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-         "params": {"name": "readSourceRange", "arguments": {"path": ".env", "startLine": 1}}},
-    ]
-    stdin = "".join(json.dumps(m) + "\n" for m in messages)
-    proc = subprocess.run([sys.executable, "-m", "athena_lab.cli", "mcp", "--path", str(folder)],
-                          input=stdin, capture_output=True, text=True, timeout=120,
-                          env=fast_env())
-    replies = {r.get("id"): r for r in map(json.loads, proc.stdout.splitlines())}
-    result = replies[2]["result"]
-    assert result["isError"]
-    text = result["content"][0]["text"]
-    assert ".env" in text and "hidden" in text
-    assert SECRET not in proc.stdout
 
 
 def test_widget_previews_and_page_images_refuse_hidden_paths(folder, ws):
