@@ -21,6 +21,8 @@ def register(sub: Any, common: argparse.ArgumentParser, command: Callable) -> No
                    help="allow browser requests from this origin (repeatable)")
     p.add_argument("--rate-limit", type=int, metavar="N",
                    help="requests per minute per client address (default 60; 0 turns it off)")
+    p.add_argument("--watch", action="store_true",
+                   help="keep the index following edits in the folder (re-indexed within about 2 s)")
     command("serve")(cmd_serve)
 
 
@@ -39,12 +41,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
               "(or bind 127.0.0.1)", file=sys.stderr)
         return 2
     state = ServerState(lambda: ws)
+    if args.watch:
+        state.live.start()
 
     def listening(port: int) -> None:
         host = f"[{settings.host}]" if ":" in settings.host else settings.host
         auth = "token required" if guard.token else "no token"
         index = "" if ws.has_index() else "; no index yet: POST /athena/reindex builds it"
-        print(f"athena: serving {ws.root} at http://{host}:{port}/athena/ ({auth}){index}", flush=True)
+        live = "; following edits" if args.watch else ""
+        print(f"athena: serving {ws.root} at http://{host}:{port}/athena/ ({auth}){index}{live}", flush=True)
 
     try:
         asyncio.run(serve_forever(state, guard, settings.host, settings.port, listening))

@@ -2,7 +2,13 @@
 
 Excluded folders are pruned while walking so a big node_modules costs nothing; every file
 skipped for a reason the user may not expect (symlink out of the folder, loop, too big)
-is reported rather than silently dropped.
+is reported rather than silently dropped. Hidden files (a name starting with ".") are
+never indexed: editors and Jupyter write their temporary and lock files that way
+(``.~name.ipynb`` during an atomic save, ``.#name.md``).
+
+One set of rules (``Rules``) decides for a whole walk (``discover``), for a few paths
+(``discover_paths``, what the live index re-reads after a save) and for a file watcher's
+events (``Rules.may_matter``), so a live update never indexes what a full run would not.
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ import re
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Iterable
 
 import pathspec
 
@@ -24,6 +31,7 @@ _KIND_BY_SUFFIX = {
     ".ipynb": "notebook", ".pdf": "pdf",
 }
 _NEGOTIATED_HTML = re.compile(r"\.html?\.[a-z]{2}(?:-[a-z]{2,})?(?:\.[\w-]+)?$", re.IGNORECASE)
+GITIGNORE = ".gitignore"
 
 
 @dataclass(frozen=True)
@@ -52,93 +60,207 @@ def doc_kind_for(name: str) -> str:
     return "text"
 
 
-def discover(root: Path, settings: IndexSettings, index_dir: Path | None = None) -> Discovery:
-    """Walk ``root`` and return the files to index, sorted by path."""
-    include = pathspec.PathSpec.from_lines("gitignore", settings.include + settings.extra_include)
-    exclude = pathspec.PathSpec.from_lines("gitignore", settings.exclude + settings.extra_exclude)
-    max_bytes = int(settings.max_file_mb * 1024 * 1024)
-    result = Discovery()
-    root = root.resolve()
-    skip_dir = index_dir.resolve() if index_dir else None
-    seen_dirs: set[tuple[int, int]] = set()
-    ignores: list[tuple[str, pathspec.PathSpec]] = []  # (dir prefix, its .gitignore)
+def is_hidden(name: str) -> bool:
+    """A dot-name: editors' and Jupyter's temporary files look like this."""
+    return name.startswith(".")
 
-    def ignored(rel: str, is_dir: bool) -> bool:
+
+def in_scope(path: str, scope: Iterable[str]) -> bool:
+    """``path`` is one of ``scope`` or lies under one of them ("" is the whole folder)."""
+    return any(not s or path == s or path.startswith(s + "/") for s in scope)
+
+
+def collapse(paths: Iterable[str]) -> list[str]:
+    """Sorted, deduplicated, without paths that lie under another one of the set."""
+    out: list[str] = []
+    for p in sorted({p.strip("/") for p in paths}):
+        if not out or not in_scope(p, out[-1:]):
+            out.append(p)
+    return out
+
+
+def _relative(path: Path, root: Path) -> str | None:
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return None
+
+
+class Rules:
+    """Include/exclude globs and the .gitignore files of one folder, as one decision.
+
+    .gitignore files are read once per folder and kept; ``forget_gitignores`` drops them
+    when one changed (the watcher calls it).
+    """
+
+    def __init__(self, root: Path, settings: IndexSettings, index_dir: Path | None = None) -> None:
+        self.root = root.resolve()
+        self.settings = settings
+        self.include = pathspec.PathSpec.from_lines("gitignore", settings.include + settings.extra_include)
+        self.exclude = pathspec.PathSpec.from_lines("gitignore", settings.exclude + settings.extra_exclude)
+        self.max_bytes = int(settings.max_file_mb * 1024 * 1024)
+        self.index_dir = index_dir.resolve() if index_dir else None
+        # The index folder's path inside the root (None when it lies elsewhere).
+        self.index_rel = (_relative(self.index_dir, self.root) or None) if self.index_dir else None
+        self._gitignores: dict[str, pathspec.PathSpec | None] = {}  # dir prefix → its spec
+        self.unreadable: dict[str, str] = {}  # .gitignore files that could not be read
+
+    def forget_gitignores(self) -> None:
+        self._gitignores.clear()
+
+    def _gitignore(self, prefix: str) -> pathspec.PathSpec | None:
+        if prefix not in self._gitignores:
+            spec = None
+            path = self.root / prefix / GITIGNORE
+            if self.settings.respect_gitignore and path.is_file():
+                try:
+                    lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+                    spec = pathspec.GitIgnoreSpec.from_lines(lines)
+                except OSError:
+                    self.unreadable[prefix + GITIGNORE] = "not readable; its rules were not applied"
+            self._gitignores[prefix] = spec
+        return self._gitignores[prefix]
+
+    def ignored(self, rel: str, is_dir: bool) -> bool:
+        """Excluded by a glob or by the .gitignore of any folder above ``rel``."""
         probe = rel + "/" if is_dir else rel
-        if exclude.match_file(probe):
+        if self.exclude.match_file(probe):
             return True
-        for prefix, spec in ignores:
-            if (not prefix or rel.startswith(prefix)) and spec.match_file(probe[len(prefix):]):
+        parts = rel.split("/")
+        for depth in range(len(parts)):
+            prefix = "".join(p + "/" for p in parts[:depth])
+            spec = self._gitignore(prefix)
+            if spec is not None and spec.match_file(probe[len(prefix):]):
                 return True
         return False
 
-    def walk(dir_abs: Path, dir_rel: str) -> None:
+    def wants_file(self, rel: str) -> bool:
+        """The file name and globs say index it (size, symlinks and readability aside)."""
+        name = rel.rsplit("/", 1)[-1]
+        return not is_hidden(name) and self.include.match_file(rel) and not self.ignored(rel, False)
+
+    def outside(self, rel: str) -> bool:
+        """``rel`` is the index folder, lies in it, or lies in an ignored folder."""
+        if self.index_rel is not None and in_scope(rel, [self.index_rel]):
+            return True
+        parts = rel.split("/")
+        return any(self.ignored("/".join(parts[:depth]), True) for depth in range(1, len(parts)))
+
+    def may_matter(self, rel: str, exists_as_dir: bool | None) -> bool:
+        """Could a change at ``rel`` change the index? For a file watcher's events.
+
+        A deleted path may have been a folder of indexed files, so it matters unless its
+        name or an ignore rule rules it out; a changed .gitignore always matters.
+        """
+        if not rel or rel == "." or self.outside(rel):
+            return False
+        name = rel.rsplit("/", 1)[-1]
+        if name == GITIGNORE:
+            return True
+        if is_hidden(name):
+            return False
+        if exists_as_dir is None:  # gone: a file or a folder
+            return not self.ignored(rel, True) or self.wants_file(rel)
+        if exists_as_dir:
+            return not self.ignored(rel, True)
+        return self.wants_file(rel)
+
+
+class _Walker:
+    """One discovery: walks folders (or single files) and collects what ``Rules`` admits."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.result = Discovery()
+        self.seen_dirs: set[tuple[int, int]] = set()
+
+    def walk(self, dir_abs: Path, dir_rel: str) -> None:
+        result = self.result
         try:
             st = dir_abs.stat()
         except OSError as exc:
             result.warnings[dir_rel or "."] = f"folder not readable: {exc.strerror}"
             return
         key = (st.st_dev, st.st_ino)
-        if key in seen_dirs:
+        if key in self.seen_dirs:
             result.warnings[dir_rel] = "skipped: symlink loop (this folder was already visited)"
             return
-        seen_dirs.add(key)
+        self.seen_dirs.add(key)
         prefix = f"{dir_rel}/" if dir_rel else ""
-        if settings.respect_gitignore:
-            gi = dir_abs / ".gitignore"
-            if gi.is_file():
-                try:
-                    lines = gi.read_text(encoding="utf-8", errors="replace").splitlines()
-                    ignores.append((prefix, pathspec.GitIgnoreSpec.from_lines(lines)))
-                except OSError:
-                    result.warnings[prefix + ".gitignore"] = "not readable; its rules were not applied"
         try:
             entries = sorted(os.scandir(dir_abs), key=lambda e: e.name)
         except OSError as exc:
             result.warnings[dir_rel or "."] = f"folder not readable: {exc.strerror}"
             return
         for entry in entries:
-            rel = prefix + entry.name
-            entry_abs = Path(entry.path)
-            is_link = entry.is_symlink()
-            if is_link:
-                if not settings.follow_symlinks:
-                    continue
-                try:
-                    target = entry_abs.resolve(strict=True)
-                except (OSError, RuntimeError):
-                    result.warnings[rel] = "skipped: broken or looping symlink"
-                    continue
-                if target != root and root not in target.parents:
-                    result.warnings[rel] = "skipped: symlink points outside the indexed folder"
-                    continue
-            try:
-                is_dir = entry.is_dir()
-            except OSError:
-                is_dir = False
-            if is_dir:
-                if skip_dir is not None and entry_abs.resolve() == skip_dir:
-                    continue
-                if not ignored(rel, True):
-                    walk(entry_abs, rel)
-                continue
-            if ignored(rel, False) or not include.match_file(rel):
-                continue
-            try:
-                st = entry_abs.stat()
-            except OSError as exc:
-                result.warnings[rel] = f"not readable: {exc.strerror}"
-                continue
-            if not stat.S_ISREG(st.st_mode):
-                continue
-            if st.st_size > max_bytes:
-                result.warnings[rel] = (
-                    f"skipped: {st.st_size / 1e6:.0f} MB is over the {settings.max_file_mb:g} MB limit "
-                    "(raise index.max_file_mb in athena.toml to index it)")
-                continue
-            result.files.append(DiscoveredFile(rel, entry_abs, doc_kind_for(entry.name),
-                                               st.st_size, st.st_mtime_ns))
+            self.consider(Path(entry.path), prefix + entry.name, entry.is_symlink())
 
-    walk(root, "")
-    result.files.sort(key=lambda f: f.path)
-    return result
+    def consider(self, entry_abs: Path, rel: str, is_link: bool) -> None:
+        """Walk into a folder or admit a file, as the rules and the file's state say."""
+        rules, result = self.rules, self.result
+        if is_link:
+            if not rules.settings.follow_symlinks:
+                return
+            try:
+                target = entry_abs.resolve(strict=True)
+            except (OSError, RuntimeError):
+                result.warnings[rel] = "skipped: broken or looping symlink"
+                return
+            if target != rules.root and rules.root not in target.parents:
+                result.warnings[rel] = "skipped: symlink points outside the indexed folder"
+                return
+        try:
+            is_dir = entry_abs.is_dir()
+        except OSError:
+            is_dir = False
+        if is_dir:
+            if rules.index_dir is not None and entry_abs.resolve() == rules.index_dir:
+                return
+            if not rules.ignored(rel, True):
+                self.walk(entry_abs, rel)
+            return
+        if not rules.wants_file(rel):
+            return
+        try:
+            st = entry_abs.stat()
+        except OSError as exc:
+            result.warnings[rel] = f"not readable: {exc.strerror}"
+            return
+        if not stat.S_ISREG(st.st_mode):
+            return
+        if st.st_size > rules.max_bytes:
+            result.warnings[rel] = (
+                f"skipped: {st.st_size / 1e6:.0f} MB is over the {rules.settings.max_file_mb:g} MB limit "
+                "(raise index.max_file_mb in athena.toml to index it)")
+            return
+        result.files.append(DiscoveredFile(rel, entry_abs, doc_kind_for(entry_abs.name),
+                                           st.st_size, st.st_mtime_ns))
+
+    def finish(self) -> Discovery:
+        self.result.warnings.update(self.rules.unreadable)
+        self.result.files.sort(key=lambda f: f.path)
+        return self.result
+
+
+def discover(root: Path, settings: IndexSettings, index_dir: Path | None = None) -> Discovery:
+    """Walk ``root`` and return the files to index, sorted by path."""
+    walker = _Walker(Rules(root, settings, index_dir))
+    walker.walk(walker.rules.root, "")
+    return walker.finish()
+
+
+def discover_paths(root: Path, settings: IndexSettings, index_dir: Path | None,
+                   paths: Iterable[str], rules: Rules | None = None) -> Discovery:
+    """What ``discover`` would find at or under each of ``paths`` (root-relative POSIX;
+    files or folders; ones that no longer exist find nothing; "" is the whole folder)."""
+    walker = _Walker(rules or Rules(root, settings, index_dir))
+    for rel in collapse(paths):
+        if not rel:
+            walker.walk(walker.rules.root, "")
+            continue
+        if ".." in rel.split("/") or walker.rules.outside(rel):
+            continue
+        full = walker.rules.root / rel
+        if full.is_symlink() or full.exists():
+            walker.consider(full, rel, full.is_symlink())
+    return walker.finish()

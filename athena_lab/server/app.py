@@ -18,6 +18,7 @@ from tornado.netutil import bind_sockets
 from tornado.web import RequestHandler
 
 from .handlers import ROUTES, AthenaRoute
+from .live_routes import LIVE_ROUTES
 from .middleware import Guard, RateLimiter, StandaloneHandler
 from .state import ServerState
 
@@ -27,7 +28,7 @@ PREFIX = "athena"
 
 def handlers(base_url: str, state: ServerState, base_class: type[RequestHandler]) -> list[tuple[Any, ...]]:
     out = []
-    for path, route in ROUTES:
+    for path, route in ROUTES + LIVE_ROUTES:
         cls = type(route.__name__, (route, base_class), {})
         out.append((f"{base_url.rstrip('/')}/{PREFIX}/{path}/?", cls, {"state": state}))
     return out
