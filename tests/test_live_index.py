@@ -178,6 +178,20 @@ def test_a_citation_whose_passage_changed_or_vanished_says_so(following):
     wait_for(lambda: state() == "gone", "deleted passage")
 
 
+def test_the_notebook_athena_follows_edits_too(tmp_path):
+    from athena_lab import Athena as NotebookAthena
+
+    root = copy_flask_subset(tmp_path / "docs", PAGES[:1])
+    athena = NotebookAthena(root, overrides={"embedding.provider": "none"})
+    live = athena.follow()
+    try:
+        (root / "notes.md").write_text("# Notes\n\nThe tapir schedule.\n")
+        wait_for(lambda: [h.chunk.path for h in athena.search("tapir").hits] == ["notes.md"], "notebook follow")
+    finally:
+        live.stop()
+        athena.close()
+
+
 def test_run_index_with_paths_leaves_the_rest_of_the_index_alone(tmp_path):
     root = copy_flask_subset(tmp_path / "docs", PAGES)
     ws = Athena(root, overrides={"embedding.provider": "none"})
