@@ -17,10 +17,11 @@ from athena_lab.index.catalog import CatalogError
 from athena_lab.index.embeddings import EmbedderError
 from athena_lab.index.store import IndexBusyError
 from athena_lab.ingest.interrupt import IndexInterrupted, StopRequest, exit_code, graceful_signals
+from athena_lab.ingest.watch import WatchError
 from athena_lab.search.hybrid import SearchError, citation
 from athena_lab.workspace import Athena, PathError
 
-USER_ERRORS = (ConfigError, CatalogError, EmbedderError, SearchError, PathError, FileNotFoundError)
+USER_ERRORS = (ConfigError, CatalogError, EmbedderError, SearchError, PathError, FileNotFoundError, WatchError)
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {}
 
 

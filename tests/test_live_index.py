@@ -274,3 +274,14 @@ def test_the_jupyter_setting_turns_the_live_index_on_by_default(monkeypatch):
 def _no_polling_env(monkeypatch):
     monkeypatch.delenv("WATCHFILES_FORCE_POLLING", raising=False)
     os.environ.pop("ATHENA_WATCH", None)
+
+
+def test_a_folder_that_cannot_be_watched_is_one_clear_error(tmp_path):
+    from athena_lab.config import IndexSettings
+    from athena_lab.ingest.discover import Rules
+    from athena_lab.ingest.watch import LiveIndex, WatchError
+
+    live = LiveIndex(Rules(tmp_path / "gone", IndexSettings()), lambda paths, stop: {})
+    with pytest.raises(WatchError, match=r"^cannot watch .*gone: ") as caught:
+        live.start()
+    assert "\n" not in str(caught.value)

@@ -43,6 +43,10 @@ LOCK_WAIT_S = 1.0  # how long an in-process batch waits for the index lock befor
 Apply = Callable[[list[str], StopRequest], dict[str, Any]]
 
 
+class WatchError(RuntimeError):
+    """The folder cannot be watched (e.g. the system's limit on watched folders)."""
+
+
 @dataclass
 class Batch:
     """One applied batch: which paths, what the index run said, how long it took."""
@@ -100,6 +104,7 @@ class LiveIndex:
         self.batches = 0  # batches applied (no-op ones included)
         self.last: Batch | None = None
         self.busy = False  # a batch is being applied right now
+        self.error: str | None = None  # why watching stopped, if it stopped by itself
 
     # lifecycle --------------------------------------------------------------------
     def start(self, *, paused: bool = False) -> "LiveIndex":
@@ -109,7 +114,18 @@ class LiveIndex:
 
         force_polling = os.environ.get("WATCHFILES_FORCE_POLLING", "").lower() in ("1", "true", "yes")
         # Created here, not in the thread: when start() returns, the watch is in place.
-        self._notify = RustNotify([str(self.root)], False, force_polling, 300, True, True)
+        # Unreadable subfolders are skipped (they cannot be indexed either); any other
+        # failure — the system's limit on watched folders, a missing folder — is one line.
+        def notify(ignore_permission_denied: bool) -> Any:
+            return RustNotify([str(self.root)], False, force_polling, 300, True, ignore_permission_denied)
+
+        try:
+            try:
+                self._notify = notify(False)
+            except PermissionError:
+                self._notify = notify(True)
+        except Exception as exc:
+            raise WatchError(f"cannot watch {self.root}: {exc}") from None
         if not paused:
             self._resumed.set()
         for target, name in ((self._watch_loop, "athena-watch"), (self._apply_loop, "athena-live-index")):
@@ -123,10 +139,11 @@ class LiveIndex:
 
     @property
     def watching(self) -> bool:
-        return bool(self._threads) and not self._stop.is_set()
+        return bool(self._threads) and self._threads[0].is_alive() and not self._stop.is_set()
 
     def stop(self, timeout: float = 30.0) -> None:
-        """Stop watching; a batch being applied finishes first (its run is not cut short)."""
+        """Stop watching. A batch being applied ends first: one that is embedding saves
+        what it embedded at its next embedding batch (the next run embeds the rest)."""
         self._stop.set()
         self._stop_request.request("stop")
         self._resumed.set()
@@ -153,7 +170,8 @@ class LiveIndex:
                     continue
                 self._add(self._relevant(raw))
         except Exception as exc:  # the watcher must never take its host down
-            log.error("athena: live index stopped watching %s: %s", self.root, exc)
+            self.error = f"stopped watching {self.root}: {exc}"
+            log.error("athena: live index %s", self.error)
 
     def _relevant(self, raw: set[tuple[int, str]]) -> set[str]:
         """The root-relative paths among ``raw`` that can change the index; a changed

@@ -57,7 +57,7 @@ class ServerLive:
         try:
             self.live = ws.follow(self._logged, apply=self._apply)
         except Exception as exc:  # e.g. the system's limit on watched folders: say so, serve on
-            self.error = f"live index off: cannot watch {ws.root}: {exc}"
+            self.error = f"live index off: {exc}"
             log.warning("athena_lab: %s", self.error)
             return
         if self._closing.is_set():  # the server closed while the watch was being set up
@@ -104,7 +104,7 @@ class ServerLive:
                     "error": self.error}
         return {"watching": live.watching, "batches": live.batches, "busy": live.busy,
                 "pending": len(live.pending()), "last": live.last.as_dict() if live.last else None,
-                "error": self.error}
+                "error": self.error or live.error}
 
     def stop(self) -> None:
         self._closing.set()
