@@ -295,3 +295,23 @@ def test_a_folder_that_cannot_be_watched_is_one_clear_error(tmp_path):
     with pytest.raises(WatchError, match=r"^cannot watch .*gone: ") as caught:
         live.start()
     assert "\n" not in str(caught.value)
+
+
+def test_a_reindex_asked_for_during_a_live_batch_queues_behind_its_lock():
+    from athena_lab.server.jobs import OWN_RUN_WAIT_S, JobRunning, ReindexJobs
+
+    class Handle:  # stands in for the background process
+        pid = 4242
+
+        def wait(self):
+            from athena_lab.ingest.background import Outcome
+            return Outcome("done", {"new": 0}, None, 0)
+
+    started: list[dict] = []
+    run = {"pid": os.getpid(), "phase": "parse", "done": 0, "total": 1}  # this process: a live batch
+    jobs = ReindexJobs(lambda **o: started.append(o) or Handle(), lambda: {"run": run, "vectors": None})
+    assert jobs.start()["state"] in ("running", "done")
+    assert started == [{"wait_s": OWN_RUN_WAIT_S}]
+    run["pid"] = 1  # another process's run is still refused
+    with pytest.raises(JobRunning):
+        ReindexJobs(lambda **o: Handle(), lambda: {"run": run, "vectors": None}).start()
