@@ -140,6 +140,13 @@ class Athena:
 
         return follow(self, on_batch, paused=paused, apply=apply)
 
+    def chunk_states(self, chunk_ids: list[str]) -> list[dict[str, Any]]:
+        """Where each chunk is now (path, lines, text hash) or ``found: false``: lets a
+        client re-open an old citation at its passage's new lines, or say it changed."""
+        from athena_lab.search.freshness import chunk_states
+
+        return chunk_states(self._require_index().catalog, chunk_ids)
+
     # searching --------------------------------------------------------------
     def searcher(self) -> HybridSearcher:
         store = self._require_index()
@@ -228,13 +235,6 @@ class Athena:
 
     def chunk(self, chunk_id: str) -> ChunkRow | None:
         return self._require_index().catalog.chunks_by_id([chunk_id]).get(chunk_id)
-
-    def chunk_states(self, chunk_ids: list[str]) -> list[dict[str, Any]]:
-        """Where each chunk is now (path, lines, text hash) or ``found: false``: lets a
-        client re-open an old citation at its passage's new lines, or say it changed."""
-        from athena_lab.search.freshness import chunk_states
-
-        return chunk_states(self._require_index().catalog, chunk_ids)
 
     def related(self, chunk_id: str, before: int = 1, after: int = 1) -> list[ChunkRow]:
         """The chunk and its neighbours in reading order."""
