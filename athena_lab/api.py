@@ -52,12 +52,13 @@ class Athena(Workspace):
         if auto_index and not self.has_index():
             self.index()
 
-    def index(self, progress: Progress | None = None, wait_s: float = 0.0) -> IndexSummary:
-        """Bring the index up to date; in a notebook, with a progress bar per phase."""
-        if progress is not None or ipython() is None:
-            return super().index(progress, wait_s)
+    def index(self, progress: Progress | None = None, wait_s: float = 0.0, **options: Any) -> IndexSummary:
+        """Bring the index up to date; in a notebook, with a progress bar per phase (not for
+        the live index's batches, ``paths=...``: they are small and run in a thread)."""
+        if progress is not None or ipython() is None or options.get("paths") is not None:
+            return super().index(progress, wait_s, **options)
         with ProgressBars() as bars:
-            return super().index(bars, wait_s)
+            return super().index(bars, wait_s, **options)
 
     def ask(self, question: str, **options: Any) -> Any:
         """The workspace's Answer, remembering which folder it came from for its display."""

@@ -70,6 +70,19 @@ class ProgressBar:
 @command("index")
 def cmd_index(args: argparse.Namespace) -> int:
     ws = open_workspace(args, {"multilingual.build": "always"} if args.multilingual else None)
+    if not args.watch:
+        return _index_once(ws, args)
+    from athena_lab.cli_watch import keep_following, start_following
+
+    live = start_following(ws, args.json)  # before the first run: no save is missed
+    try:
+        code = _index_once(ws, args)
+        return code if code else keep_following(ws, live, args.json)
+    finally:
+        live.stop()
+
+
+def _index_once(ws: Athena, args: argparse.Namespace) -> int:
     bar = ProgressBar(sys.stderr.isatty() and not args.json)
     try:
         # Ctrl-C or SIGTERM while embedding: finish the batch, save, and report (interrupt.py).
@@ -147,9 +160,10 @@ def cmd_status(args: argparse.Namespace) -> int:
         return 0
     counts = status["counts"]
     when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(status["last_indexed"])) if status["last_indexed"] else "never"
+    updated = f" (updated {ago(status['updated_at'])})" if status["updated_at"] else ""
     print(f"{status['root']} (index: {status['index_dir']})")
     print(f"  {counts['files']} files, {counts['chunks']} chunks, {counts['failed']} failed, "
-          f"{counts['pending']} pending; last indexed {when}; embedder {status['embedder'] or 'none'}")
+          f"{counts['pending']} pending; last indexed {when}{updated}; embedder {status['embedder'] or 'none'}")
     print(f"  {status['vectors']['message']}")
     ml = status["multilingual"]
     if ml["build"] != "off":
@@ -167,6 +181,13 @@ def cmd_status(args: argparse.Namespace) -> int:
         for w in f["warnings"]:
             print(f"  warning: {f['path']}: {w}")
     return 0
+
+
+def ago(when: float) -> str:
+    """``3 s ago``, ``5 min ago`` — how the sidebar says it too."""
+    from athena_lab.index.progress import duration
+
+    return f"{duration(max(0.0, time.time() - when))} ago"
 
 
 @command("doctor")
@@ -246,6 +267,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="if another index run holds the lock, wait this long for it")
     p.add_argument("--multilingual", action="store_true",
                    help="also build the multilingual vectors that questions in other languages use")
+    p.add_argument("--watch", action="store_true",
+                   help="after indexing, keep re-indexing what changes until Ctrl-C (one line per batch)")
 
     p = sub.add_parser("search", parents=[common], help="hybrid search with citations")
     p.add_argument("query")

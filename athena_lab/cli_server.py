@@ -39,6 +39,8 @@ def register(sub: Any, common: argparse.ArgumentParser, command: Callable) -> No
                         "loopback names and the bound address only; '*' for any)")
     p.add_argument("--rate-limit", type=int, metavar="N",
                    help="requests per minute per client address (default 60; 0 turns it off)")
+    p.add_argument("--watch", action="store_true",
+                   help="keep the index following edits in the folder (re-indexed within about 2 s)")
     command("serve")(cmd_serve)
 
 
@@ -71,10 +73,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     generated = bool(token) and token not in (args.token, settings.token)
     guard = guard_from(settings, token)
     state = ServerState(lambda: ws)
+    if args.watch:
+        state.live.start()
 
     def listening(port: int) -> None:
+        live = "; following edits" if args.watch else ""
         print(f"athena: serving {ws.root} at {_url(settings.host, port, token if generated else '')} "
-              f"({_auth_note(token, generated)}){_index_note(ws)}", flush=True)
+              f"({_auth_note(token, generated)}){_index_note(ws)}{live}", flush=True)
 
     try:
         asyncio.run(serve_forever(state, guard, settings, listening))

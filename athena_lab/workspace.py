@@ -21,7 +21,7 @@ from athena_lab.index.channel import MultilingualChannel, channel_state
 from athena_lab.index.embeddings import Embedder, EmbedderError, make_embedder
 from athena_lab.index.progress import VectorState, read_run, vector_state
 from athena_lab.index.store import IndexStore
-from athena_lab.ingest.discover import HIDDEN, IndexRules, is_hidden
+from athena_lab.ingest.discover import HIDDEN, Rules, is_hidden
 from athena_lab.ingest.interrupt import StopRequest
 from athena_lab.ingest.model import citation_kind
 from athena_lab.ingest.pipeline import IndexSummary, Progress, parser_for, run_index
@@ -61,7 +61,7 @@ class Athena:
         self._embedder_error: str | None = None
         self._embedder_loaded = False
         self._channel: MultilingualChannel | None = None
-        self._index_rules: IndexRules | None = None
+        self._index_rules: Rules | None = None
         # Set by servers: called with a result for a question not in English, so a missing
         # multilingual channel can be built in the background (multilingual.build = "auto").
         self.on_foreign_question: Callable[[SearchResult], None] | None = None
@@ -118,13 +118,17 @@ class Athena:
 
     # indexing ---------------------------------------------------------------
     def index(self, progress: Progress | None = None, wait_s: float = 0.0,
-              stop: StopRequest | None = None, embed: bool = True) -> IndexSummary:
+              stop: StopRequest | None = None, embed: bool = True,
+              paths: list[str] | None = None) -> IndexSummary:
         """Bring the index up to date; ``embed=False`` commits the text only (searchable at
-        once) and leaves the vectors to a later run, e.g. one in the background."""
+        once) and leaves the vectors to a later run, e.g. one in the background.
+        ``paths`` (root-relative files or folders) limits the run to them: the live index's
+        way of applying a batch of saves."""
         return run_index(self.config, progress=progress, wait_s=wait_s, store=self.store, stop=stop,
-                         embed=embed)
+                         embed=embed, paths=paths)
 
-    def index_in_background(self, multilingual: bool = False) -> Any:
+    def index_in_background(self, multilingual: bool = False, paths: list[str] | None = None,
+                            wait_s: float = 0.0) -> Any:
         """Start an index run in a child process and return its handle (``BackgroundIndex``).
 
         For servers: the child holds the GIL-heavy parsing and the embedding, the server
@@ -132,7 +136,22 @@ class Athena:
         """
         from athena_lab.ingest.background import start_background_index
 
-        return start_background_index(self.config, multilingual=multilingual)
+        return start_background_index(self.config, multilingual=multilingual, paths=paths, wait_s=wait_s)
+
+    def follow(self, on_batch: Callable[[Any], None] | None = None, *, paused: bool = False,
+               apply: Callable[..., dict[str, Any]] | None = None) -> Any:
+        """Keep the index following the folder's edits until ``.stop()`` (a ``LiveIndex``,
+        ingest/watch.py): each batch of saves is re-indexed within about 2 s."""
+        from athena_lab.ingest.watch import follow
+
+        return follow(self, on_batch, paused=paused, apply=apply)
+
+    def chunk_states(self, chunk_ids: list[str]) -> list[dict[str, Any]]:
+        """Where each chunk is now (path, lines, text hash) or ``found: false``: lets a
+        client re-open an old citation at its passage's new lines, or say it changed."""
+        from athena_lab.search.freshness import chunk_states
+
+        return chunk_states(self._require_index().catalog, chunk_ids)
 
     # searching --------------------------------------------------------------
     def searcher(self) -> HybridSearcher:
@@ -188,9 +207,9 @@ class Athena:
             raise ForbiddenPathError(f"{path}: refused: {too_big}")
         return full
 
-    def _rules(self) -> IndexRules:
+    def _rules(self) -> Rules:
         if self._index_rules is None:
-            self._index_rules = IndexRules(self.root, self.config.settings.index, self.index_dir)
+            self._index_rules = Rules(self.root, self.config.settings.index, self.index_dir)
         return self._index_rules
 
     def _indexed_source(self, rel: str) -> bool:
@@ -305,10 +324,14 @@ class Athena:
         manifest = catalog.manifest()
         sources = sorted(catalog.sources().values(), key=lambda s: s.path)
         last = manifest.get("last_indexed")
+        # When the index last changed (a run that found nothing to do leaves it alone);
+        # indexes made before it was recorded report their last run.
+        updated = manifest.get("updated_at") or last
         discovery = json.loads(manifest.get("discovery_warnings", "{}"))
         return {
             "root": str(self.root), "index_dir": str(self.index_dir),
             "last_indexed": float(last) if last else None,
+            "updated_at": float(updated) if updated else None,
             "embedder": manifest.get("embedder_name"),
             "counts": catalog.counts(),
             "multilingual": self.multilingual_state(),

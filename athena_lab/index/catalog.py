@@ -214,6 +214,11 @@ class Catalog:
     def touch_source(self, path: str, size: int, mtime_ns: int) -> None:
         self.conn.execute("UPDATE sources SET size=?, mtime_ns=? WHERE path=?", (size, mtime_ns, path))
 
+    def restamp_source(self, path: str, size: int, mtime_ns: int, sha256: str) -> None:
+        """New bytes, same indexed content: record the file's new stamp and nothing else."""
+        self.conn.execute("UPDATE sources SET size=?, mtime_ns=?, sha256=? WHERE path=?",
+                          (size, mtime_ns, sha256, path))
+
     def delete_source(self, path: str) -> None:
         self.conn.execute("DELETE FROM chunks WHERE path=?", (path,))
         self.conn.execute("DELETE FROM sources WHERE path=?", (path,))

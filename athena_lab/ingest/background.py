@@ -80,11 +80,15 @@ class BackgroundIndex:
         return Outcome("failed", None, last, code)
 
 
-def start_background_index(config: Config, nice: int = NICE, multilingual: bool = False) -> BackgroundIndex:
+def start_background_index(config: Config, nice: int = NICE, multilingual: bool = False,
+                           paths: list[str] | None = None, wait_s: float = 0.0) -> BackgroundIndex:
     """Start ``run_index(config)`` in a child process and return at once; ``multilingual``
-    builds the multilingual channel in the same run."""
+    builds the multilingual channel in the same run; ``paths`` limits the run to those
+    files or folders (the live index's big batches); ``wait_s`` queues it behind another
+    writer that holds the index lock for at most that long."""
     payload = {
         "root": str(config.root), "index_dir": str(config.index_dir), "nice": nice,
+        "paths": paths, "wait_s": wait_s,
         "settings": {section: dataclasses.asdict(getattr(config.settings, section))
                      for section in INDEXING_SECTIONS},
     }
@@ -122,7 +126,8 @@ def _child_main() -> int:
     try:
         config = load_config(payload["root"], payload["index_dir"], overrides)
         with graceful_signals(StopRequest()) as stop:
-            summary = run_index(config, stop=stop)
+            summary = run_index(config, stop=stop, paths=payload.get("paths"),
+                                wait_s=float(payload.get("wait_s") or 0.0))
     except IndexBusyError as exc:
         print(json.dumps({"error": str(exc)}))
         return 3

@@ -1,14 +1,17 @@
-"""Find the files to index: include/exclude globs, .gitignore files, hidden names, symlink safety.
+"""Find the files to index: include/exclude globs, .gitignore files, symlink safety.
 
 Excluded folders are pruned while walking so a big node_modules costs nothing; every file
 skipped for a reason the user may not expect (symlink out of the folder, loop, too big)
-is reported rather than silently dropped.
+is reported rather than silently dropped. Hidden files and folders (a name starting with
+".") are never indexed nor read: that is where ``.env``, ``.ssh``, ``.git`` and the index
+live, and how editors and Jupyter name their temporary and lock files (``.~name.ipynb``
+during an atomic save, ``.#name.md``).
 
-The rules live in ``IndexRules``, which answers both for the walk and for one path
-(``IndexRules.refusal``): the workspace asks it before reading a file that is not yet in
-the catalog, so "what a tool or route may read" and "what would be indexed" are one rule
-and cannot drift apart. Hidden files and folders (a name starting with '.') are never
-indexed nor read: that is where ``.env``, ``.ssh``, ``.git`` and the index itself live.
+One set of rules (``Rules``) decides for a whole walk (``discover``), for a few paths
+(``discover_paths``, what the live index re-reads after a save), for a file watcher's
+events (``Rules.may_matter``) and for one path a tool or route wants to read
+(``Rules.refusal``): a live update never indexes what a full run would not, and "what may
+be read" and "what would be indexed" cannot drift apart.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import re
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Iterable
 
 import pathspec
 
@@ -30,8 +34,8 @@ _KIND_BY_SUFFIX = {
     ".ipynb": "notebook", ".pdf": "pdf",
 }
 _NEGOTIATED_HTML = re.compile(r"\.html?\.[a-z]{2}(?:-[a-z]{2,})?(?:\.[\w-]+)?$", re.IGNORECASE)
+GITIGNORE = ".gitignore"
 HIDDEN = "it is hidden (a name starting with '.'); hidden files and folders are never indexed or read"
-Ignores = list[tuple[str, pathspec.PathSpec]]  # (folder prefix, that folder's .gitignore)
 
 
 @dataclass(frozen=True)
@@ -61,48 +65,89 @@ def doc_kind_for(name: str) -> str:
 
 
 def is_hidden(rel: str) -> bool:
-    """True when any component of a root-relative POSIX path starts with '.'."""
+    """True when any part of a root-relative POSIX path (or a bare name) starts with '.'."""
     return any(part.startswith(".") for part in rel.split("/") if part not in ("", "."))
 
 
-class IndexRules:
-    """Which paths under ``root`` are indexed: include/exclude globs, .gitignore files,
-    hidden names, the index folder, symlinks and the size limit."""
+def in_scope(path: str, scope: Iterable[str]) -> bool:
+    """``path`` is one of ``scope`` or lies under one of them ("" is the whole folder)."""
+    return any(not s or path == s or path.startswith(s + "/") for s in scope)
 
-    def __init__(self, root: Path, settings: IndexSettings, index_dir: Path | None = None) -> None:
-        self.root = Path(root).resolve()
-        self.settings = settings
-        self.index_dir = Path(index_dir).resolve() if index_dir else None
-        self._include = pathspec.PathSpec.from_lines("gitignore", settings.include + settings.extra_include)
-        self._exclude = pathspec.PathSpec.from_lines("gitignore", settings.exclude + settings.extra_exclude)
-        self.max_bytes = int(settings.max_file_mb * 1024 * 1024)
 
-    # single rules, shared by the walk and by refusal() ---------------------------
-    def excluded(self, rel: str, is_dir: bool, ignores: Ignores) -> str | None:
-        """Why index.exclude or a .gitignore drops ``rel``, or None."""
-        probe = rel + "/" if is_dir else rel
-        if self._exclude.match_file(probe):
-            return "it is excluded by index.exclude"
-        for prefix, spec in ignores:
-            if (not prefix or rel.startswith(prefix)) and spec.match_file(probe[len(prefix):]):
-                return f"it is ignored by {prefix}.gitignore"
+def collapse(paths: Iterable[str]) -> list[str]:
+    """Sorted, deduplicated, without paths that lie under another one of the set."""
+    out: list[str] = []
+    for p in sorted({p.strip("/") for p in paths}):
+        if not out or not in_scope(p, out[-1:]):
+            out.append(p)
+    return out
+
+
+def _relative(path: Path, root: Path) -> str | None:
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
         return None
 
-    def included(self, rel: str) -> bool:
-        return bool(self._include.match_file(rel))
+
+class Rules:
+    """Include/exclude globs and the .gitignore files of one folder, as one decision.
+
+    .gitignore files are read once per folder and kept; ``forget_gitignores`` drops them
+    when one changed (the watcher calls it).
+    """
+
+    def __init__(self, root: Path, settings: IndexSettings, index_dir: Path | None = None) -> None:
+        self.root = root.resolve()
+        self.settings = settings
+        self.include = pathspec.PathSpec.from_lines("gitignore", settings.include + settings.extra_include)
+        self.exclude = pathspec.PathSpec.from_lines("gitignore", settings.exclude + settings.extra_exclude)
+        self.max_bytes = int(settings.max_file_mb * 1024 * 1024)
+        self.index_dir = index_dir.resolve() if index_dir else None
+        # The index folder's path inside the root (None when it lies elsewhere).
+        self.index_rel = (_relative(self.index_dir, self.root) or None) if self.index_dir else None
+        self._gitignores: dict[str, pathspec.PathSpec | None] = {}  # dir prefix → its spec
+        self.unreadable: dict[str, str] = {}  # .gitignore files that could not be read
+
+    def forget_gitignores(self) -> None:
+        self._gitignores.clear()
+
+    def _gitignore(self, prefix: str) -> pathspec.PathSpec | None:
+        if prefix not in self._gitignores:
+            spec = None
+            path = self.root / prefix / GITIGNORE
+            if self.settings.respect_gitignore and path.is_file():
+                try:
+                    lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+                    spec = pathspec.GitIgnoreSpec.from_lines(lines)
+                except OSError:
+                    self.unreadable[prefix + GITIGNORE] = "not readable; its rules were not applied"
+            self._gitignores[prefix] = spec
+        return self._gitignores[prefix]
+
+    def why_ignored(self, rel: str, is_dir: bool) -> str | None:
+        """Why a glob or the .gitignore of a folder above ``rel`` excludes it, or None."""
+        probe = rel + "/" if is_dir else rel
+        if self.exclude.match_file(probe):
+            return "it is excluded by index.exclude"
+        parts = rel.split("/")
+        for depth in range(len(parts)):
+            prefix = "".join(p + "/" for p in parts[:depth])
+            spec = self._gitignore(prefix)
+            if spec is not None and spec.match_file(probe[len(prefix):]):
+                return f"it is ignored by {prefix}{GITIGNORE}"
+        return None
+
+    def ignored(self, rel: str, is_dir: bool) -> bool:
+        return self.why_ignored(rel, is_dir) is not None
+
+    def wants_file(self, rel: str) -> bool:
+        """The file name and globs say index it (size, symlinks and readability aside)."""
+        return not is_hidden(rel) and self.include.match_file(rel) and not self.ignored(rel, False)
 
     def is_index_dir(self, abs_path: Path) -> bool:
         """True for the index folder and anything inside it (``abs_path`` resolved)."""
         return self.index_dir is not None and (abs_path == self.index_dir or self.index_dir in abs_path.parents)
-
-    def gitignore(self, dir_abs: Path, prefix: str) -> pathspec.PathSpec | None:
-        """The folder's .gitignore rules, when gitignore files are respected; raises OSError."""
-        if not self.settings.respect_gitignore:
-            return None
-        gi = dir_abs / ".gitignore"
-        if not gi.is_file():
-            return None
-        return pathspec.GitIgnoreSpec.from_lines(gi.read_text(encoding="utf-8", errors="replace").splitlines())
 
     def symlink_refusal(self, link: Path) -> str | None:
         """Why a symlink may not be followed: off, broken, out of the folder, hidden or the index."""
@@ -126,92 +171,109 @@ class IndexRules:
                     "(raise index.max_file_mb in athena.toml to index it)")
         return None
 
-    # one path ------------------------------------------------------------------------
     def refusal(self, rel: str) -> str | None:
         """Why discovery would not index the file at root-relative POSIX ``rel``, or None
-        when it would (it need not exist: a missing file is the caller's 404)."""
+        when it would (it need not exist: a missing file is the caller's 404). Reads the
+        .gitignore files afresh, so a long-running server follows edits to them."""
         if is_hidden(rel):
             return HIDDEN
+        self.forget_gitignores()
         parts = rel.split("/")
-        ignores: Ignores = []
-        dir_abs, prefix = self.root, ""
-        for depth, name in enumerate(parts):
-            try:
-                spec = self.gitignore(dir_abs, prefix)
-            except OSError:
-                spec = None
-            if spec is not None:
-                ignores.append((prefix, spec))
-            here, entry = prefix + name, dir_abs / name
-            last = depth == len(parts) - 1
+        for depth in range(1, len(parts) + 1):
+            here = "/".join(parts[:depth])
+            entry = self.root / here
             if entry.is_symlink():
                 why = self.symlink_refusal(entry)
                 if why:
                     return why
             if self.is_index_dir(entry.resolve()):
                 return "it is inside the index folder"
-            why = self.excluded(here, not last, ignores)
+            why = self.why_ignored(here, depth < len(parts))
             if why:
                 return why
-            dir_abs, prefix = entry, here + "/"
-        if not self.included(rel):
+        if not self.include.match_file(rel):
             return "no index.include pattern matches it"
         return None
 
+    def outside(self, rel: str) -> bool:
+        """``rel`` is the index folder, lies in it, or lies in an ignored folder."""
+        if self.index_rel is not None and in_scope(rel, [self.index_rel]):
+            return True
+        parts = rel.split("/")
+        return any(self.ignored("/".join(parts[:depth]), True) for depth in range(1, len(parts)))
 
-def discover(root: Path, settings: IndexSettings, index_dir: Path | None = None) -> Discovery:
-    """Walk ``root`` and return the files to index, sorted by path."""
-    rules = IndexRules(root, settings, index_dir)
-    result = Discovery()
-    seen_dirs: set[tuple[int, int]] = set()
-    ignores: Ignores = []
+    def may_matter(self, rel: str, exists_as_dir: bool | None) -> bool:
+        """Could a change at ``rel`` change the index? For a file watcher's events.
 
-    def walk(dir_abs: Path, dir_rel: str) -> None:
+        A deleted path may have been a folder of indexed files, so it matters unless its
+        name or an ignore rule rules it out; a changed .gitignore always matters.
+        """
+        if not rel or rel == "." or self.outside(rel):
+            return False
+        name = rel.rsplit("/", 1)[-1]
+        if name == GITIGNORE:
+            return True
+        if is_hidden(rel):
+            return False
+        if exists_as_dir is None:  # gone: a file or a folder
+            return not self.ignored(rel, True) or self.wants_file(rel)
+        if exists_as_dir:
+            return not self.ignored(rel, True)
+        return self.wants_file(rel)
+
+
+class _Walker:
+    """One discovery: walks folders (or single files) and collects what ``Rules`` admits."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.result = Discovery()
+        self.seen_dirs: set[tuple[int, int]] = set()
+
+    def walk(self, dir_abs: Path, dir_rel: str) -> None:
+        result = self.result
         try:
             st = dir_abs.stat()
         except OSError as exc:
             result.warnings[dir_rel or "."] = f"folder not readable: {exc.strerror}"
             return
         key = (st.st_dev, st.st_ino)
-        if key in seen_dirs:
+        if key in self.seen_dirs:
             result.warnings[dir_rel] = "skipped: symlink loop (this folder was already visited)"
             return
-        seen_dirs.add(key)
+        self.seen_dirs.add(key)
         prefix = f"{dir_rel}/" if dir_rel else ""
-        try:
-            spec = rules.gitignore(dir_abs, prefix)
-            if spec is not None:
-                ignores.append((prefix, spec))
-        except OSError:
-            result.warnings[prefix + ".gitignore"] = "not readable; its rules were not applied"
         try:
             entries = sorted(os.scandir(dir_abs), key=lambda e: e.name)
         except OSError as exc:
             result.warnings[dir_rel or "."] = f"folder not readable: {exc.strerror}"
             return
         for entry in entries:
-            visit(entry, prefix + entry.name)
+            self.consider(Path(entry.path), prefix + entry.name, entry.is_symlink())
 
-    def visit(entry: os.DirEntry, rel: str) -> None:
-        if entry.name.startswith("."):
-            return  # hidden: never indexed (IndexRules.refusal says the same for one path)
-        entry_abs = Path(entry.path)
-        if entry.is_symlink():
-            if not settings.follow_symlinks:
+    def consider(self, entry_abs: Path, rel: str, is_link: bool) -> None:
+        """Walk into a folder or admit a file, as the rules and the file's state say."""
+        rules, result = self.rules, self.result
+        if is_hidden(rel):
+            return  # never indexed (Rules.refusal says the same for one path)
+        if is_link:
+            if not rules.settings.follow_symlinks:
                 return
             why = rules.symlink_refusal(entry_abs)
             if why:
                 result.warnings[rel] = f"skipped: {why.removeprefix('it is ')}"
                 return
         try:
-            is_dir = entry.is_dir()
+            is_dir = entry_abs.is_dir()
         except OSError:
             is_dir = False
         if is_dir:
-            if not rules.is_index_dir(entry_abs.resolve()) and not rules.excluded(rel, True, ignores):
-                walk(entry_abs, rel)
+            if rules.is_index_dir(entry_abs.resolve()):
+                return
+            if not rules.ignored(rel, True):
+                self.walk(entry_abs, rel)
             return
-        if rules.excluded(rel, False, ignores) or not rules.included(rel):
+        if not rules.wants_file(rel):
             return
         try:
             st = entry_abs.stat()
@@ -224,8 +286,34 @@ def discover(root: Path, settings: IndexSettings, index_dir: Path | None = None)
         if too_big:
             result.warnings[rel] = f"skipped: {too_big.removeprefix('it is ')}"
             return
-        result.files.append(DiscoveredFile(rel, entry_abs, doc_kind_for(entry.name), st.st_size, st.st_mtime_ns))
+        result.files.append(DiscoveredFile(rel, entry_abs, doc_kind_for(entry_abs.name),
+                                           st.st_size, st.st_mtime_ns))
 
-    walk(rules.root, "")
-    result.files.sort(key=lambda f: f.path)
-    return result
+    def finish(self) -> Discovery:
+        self.result.warnings.update(self.rules.unreadable)
+        self.result.files.sort(key=lambda f: f.path)
+        return self.result
+
+
+def discover(root: Path, settings: IndexSettings, index_dir: Path | None = None) -> Discovery:
+    """Walk ``root`` and return the files to index, sorted by path."""
+    walker = _Walker(Rules(root, settings, index_dir))
+    walker.walk(walker.rules.root, "")
+    return walker.finish()
+
+
+def discover_paths(root: Path, settings: IndexSettings, index_dir: Path | None,
+                   paths: Iterable[str], rules: Rules | None = None) -> Discovery:
+    """What ``discover`` would find at or under each of ``paths`` (root-relative POSIX;
+    files or folders; ones that no longer exist find nothing; "" is the whole folder)."""
+    walker = _Walker(rules or Rules(root, settings, index_dir))
+    for rel in collapse(paths):
+        if not rel:
+            walker.walk(walker.rules.root, "")
+            continue
+        if ".." in rel.split("/") or walker.rules.outside(rel):
+            continue
+        full = walker.rules.root / rel
+        if full.is_symlink() or full.exists():
+            walker.consider(full, rel, full.is_symlink())
+    return walker.finish()

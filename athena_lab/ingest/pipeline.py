@@ -27,7 +27,7 @@ from athena_lab.index.progress import RunProgress
 from athena_lab.index.store import IndexStore
 from athena_lab.ingest.checkpoints import VectorCheckpointer
 from athena_lab.ingest.chunking import CHUNKER_VERSION, Chunk, chunk_document, embedding_text, text_hash
-from athena_lab.ingest.discover import DiscoveredFile, discover
+from athena_lab.ingest.discover import DiscoveredFile, Discovery, discover, discover_paths, in_scope
 from athena_lab.ingest.interrupt import StopRequest
 from athena_lab.ingest.model import ParsedDocument, ParseError, citation_kind
 
@@ -58,6 +58,7 @@ class IndexSummary:
     vectors_done: int = 0  # chunks with a current vector after this run
     vectors_total: int = 0
     interrupted: str | None = None  # the signal (or reason) that stopped embedding early
+    resaved: int = 0  # files whose bytes changed but whose indexed content did not (counted unchanged)
     warnings: dict[str, list[str]] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
 
@@ -109,11 +110,13 @@ def read_text(abs_path: Path) -> tuple[str, list[str]]:
 
 def run_index(config: Config, *, progress: Progress | None = None, wait_s: float = 0.0,
               embed: bool = True, store: IndexStore | None = None,
-              stop: StopRequest | None = None) -> IndexSummary:
+              stop: StopRequest | None = None, paths: list[str] | None = None) -> IndexSummary:
     """Bring the index of ``config.root`` up to date and say what changed.
 
     ``stop``: when it is set during embedding, the run commits what it has embedded and
     returns early with ``summary.interrupted`` set (see interrupt.py).
+    ``paths``: only look at these root-relative files or folders (existing or not) — what
+    the live index passes after a save; the rest of the index is left as it is.
     """
     started = time.perf_counter()
     own_store = store is None
@@ -129,7 +132,7 @@ def run_index(config: Config, *, progress: Progress | None = None, wait_s: float
                     progress(phase, done, total)
 
             try:
-                _update_documents(config, store, summary, report)
+                _update_documents(config, store, summary, report, paths)
                 if embed:
                     _update_vectors(config, store, summary, report, run, stop)
                     if config.settings.multilingual.build == "always" and not summary.interrupted:
@@ -138,6 +141,8 @@ def run_index(config: Config, *, progress: Progress | None = None, wait_s: float
                         with store.catalog.transaction():
                             store.catalog.prune_embedding_cache()
                 store.catalog.set_manifest("last_indexed", str(time.time()))
+                if summary.new or summary.changed or summary.removed or summary.failed or summary.embedded:
+                    store.catalog.set_manifest("updated_at", str(time.time()))
                 summary.chunks = store.catalog.counts()["chunks"]
                 key = store.catalog.get_manifest("embedder_key")
                 if key:
@@ -195,14 +200,28 @@ def _rebuild_lexical_if_outdated(store: IndexStore, report: Progress) -> None:
     catalog.set_manifest("lexical_version", LEXICAL_VERSION)
 
 
+def _discover(config: Config, catalog, paths: list[str] | None) -> Discovery:
+    """The whole folder, or only ``paths``; the discovery warnings kept for ``status``
+    are replaced for the part that was looked at."""
+    settings = config.settings.index
+    if paths is None:
+        found = discover(config.root, settings, config.index_dir)
+        kept: dict[str, str] = {}
+    else:
+        found = discover_paths(config.root, settings, config.index_dir, paths)
+        old = json.loads(catalog.get_manifest("discovery_warnings") or "{}")
+        kept = {p: w for p, w in old.items() if not in_scope(p, paths)}
+    catalog.set_manifest("discovery_warnings", json.dumps({**kept, **found.warnings}))
+    return found
+
+
 def _update_documents(config: Config, store: IndexStore, summary: IndexSummary,
-                      report: Progress) -> None:
+                      report: Progress, paths: list[str] | None = None) -> None:
     catalog = store.catalog
     _rebuild_lexical_if_outdated(store, report)
-    found = discover(config.root, config.settings.index, config.index_dir)
+    found = _discover(config, catalog, paths)
     for path, message in found.warnings.items():
         summary.warnings.setdefault(path, []).append(message)
-    catalog.set_manifest("discovery_warnings", json.dumps(found.warnings))
     known = catalog.sources()
     to_parse: list[tuple[DiscoveredFile, str]] = []
     report("scan", 0, len(found.files))
@@ -228,7 +247,8 @@ def _update_documents(config: Config, store: IndexStore, summary: IndexSummary,
             report("scan", i, len(found.files))
     report("scan", len(found.files), len(found.files))
 
-    removed = sorted(set(known) - {f.path for f in found.files})
+    looked_at = known if paths is None else {p: s for p, s in known.items() if in_scope(p, paths)}
+    removed = sorted(set(looked_at) - {f.path for f in found.files})
     parsed = _parse_all(config, to_parse, report)
     lexical = store.lexical
     try:
@@ -239,15 +259,59 @@ def _update_documents(config: Config, store: IndexStore, summary: IndexSummary,
                 catalog.delete_source(path)
                 summary.removed += 1
             for item in parsed:
-                is_new = item.file.path not in known
-                _store_parsed(store, item, summary)
-                if item.error is None and item.pending is None:
-                    summary.new += is_new
-                    summary.changed += not is_new
+                old = known.get(item.file.path)
+                chunks = chunk_document(item.doc) if _parsed_ok(item) else []
+                if old is not None and _same_content(catalog, old, item, chunks):
+                    # Re-saved with nothing indexed changed (a notebook's execution counts or
+                    # metadata): only the file's stamp moves; nothing is re-indexed.
+                    catalog.restamp_source(item.file.path, item.file.size, item.file.mtime_ns, item.sha256)
+                    summary.unchanged += 1
+                    summary.resaved += 1
+                    continue
+                _store_parsed(store, item, chunks, summary)
+                if _parsed_ok(item):
+                    summary.new += old is None
+                    summary.changed += old is not None
             lexical.commit()
     except BaseException:
         lexical.rollback()
         raise
+
+
+def _parsed_ok(item: _Parsed) -> bool:
+    return item.doc is not None and item.error is None and item.pending is None
+
+
+def _same_content(catalog, old: SourceRow, item: _Parsed, chunks: list[Chunk]) -> bool:
+    """What the index holds for this file is exactly what it would write now: the same
+    chunks (ids, text hashes, locators, headings, neighbours), title, metadata and warnings."""
+    doc = item.doc
+    if doc is None or not _parsed_ok(item) or old.status != "ok":
+        return False
+    if (old.parser, old.parser_version) != parser_signature(item.file.doc_kind) or old.title != doc.title:
+        return False
+    meta = {k: v for k, v in old.metadata.items() if k != "tables"}
+    if meta != dict(doc.metadata) or old.warnings != _warnings_for(item, chunks):
+        return False
+    rows = catalog.chunks_for_path(old.path)
+    return len(rows) == len(chunks) and all(
+        (r.chunk_id, r.ordinal, r.text_hash, r.heading, r.locator, r.prev_id, r.next_id, r.warnings,
+         r.confidence) ==
+        (c.chunk_id, c.ordinal, text_hash(c.text), c.heading, json.loads(json.dumps(c.locator())),
+         c.prev_id, c.next_id, c.warnings, c.confidence)
+        for r, c in zip(rows, chunks))
+
+
+def _warnings_for(item: _Parsed, chunks: list[Chunk]) -> list[str]:
+    """The warnings a parsed file is stored with (one place, for storing and comparing)."""
+    warnings = list(item.warnings)
+    if item.error is not None:
+        warnings.append(item.error)
+    elif item.pending is not None:
+        warnings.append(item.pending)
+    elif not chunks and not warnings:
+        warnings.append("no text to index")
+    return warnings
 
 
 def _parse_all(config: Config, jobs: list[tuple[DiscoveredFile, str]],
@@ -309,26 +373,21 @@ def _parse_pdfs(config: Config, jobs: list[tuple[DiscoveredFile, str]]) -> list[
     return results
 
 
-def _store_parsed(store: IndexStore, item: _Parsed, summary: IndexSummary) -> None:
+def _store_parsed(store: IndexStore, item: _Parsed, chunks: list[Chunk], summary: IndexSummary) -> None:
     catalog, lexical = store.catalog, store.lexical
     f = item.file
     name, version = parser_signature(f.doc_kind)
     lexical.delete_path(f.path)
     old_rows = {c.chunk_id: c for c in catalog.chunks_for_path(f.path)}
     catalog.delete_source(f.path)
-    warnings = list(item.warnings)
-    status, chunks, doc = "ok", [], item.doc
+    warnings = _warnings_for(item, chunks)
+    status, doc = "ok", item.doc
     if item.error is not None:
-        status, warnings = "failed", warnings + [item.error]
+        status = "failed"
         summary.failed += 1
     elif item.pending is not None:
-        status, warnings = "pending", warnings + [item.pending]
+        status = "pending"
         summary.pending += 1
-    else:
-        assert doc is not None
-        chunks = chunk_document(doc)
-        if not chunks and not warnings:
-            warnings.append("no text to index")
     if warnings:
         summary.warnings.setdefault(f.path, []).extend(warnings)
     metadata = dict(doc.metadata) if doc else {}

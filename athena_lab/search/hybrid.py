@@ -346,7 +346,7 @@ def citation(hit: Hit, query: str = "", number: int | None = None) -> dict[str, 
     if kind != "pdf":
         out.update(start_line=row.start_line, end_line=row.end_line)
     out.update(heading_path=row.heading, title=hit.title, chunk_id=row.chunk_id,
-               snippet=snippet(row.text, query), score=round(hit.score, 6))
+               text_hash=row.text_hash, snippet=snippet(row.text, query), score=round(hit.score, 6))
     if number is None:
         out.pop("id")
     return labelled(out)

@@ -21,6 +21,7 @@ from tornado.netutil import bind_sockets
 from tornado.web import RequestHandler, authenticated
 
 from .handlers import ROUTES, AthenaRoute
+from .live_routes import LIVE_ROUTES
 from .middleware import Guard, RateLimiter, StandaloneHandler
 from .state import ServerState
 
@@ -40,7 +41,7 @@ def handlers(base_url: str, state: ServerState, base_class: type[RequestHandler]
     """The routes under ``base_url``; with ``resource``, each verb asks the host's
     authorizer for read (GET) or write (POST, DELETE) permission on it."""
     out = []
-    for path, route in ROUTES:
+    for path, route in ROUTES + LIVE_ROUTES:
         methods = _authorized_verbs(route, resource) if resource else {}
         cls = type(route.__name__, (route, base_class), methods)
         out.append((f"{base_url.rstrip('/')}/{PREFIX}/{path}/?", cls, {"state": state}))

@@ -17,7 +17,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from traitlets import Unicode, default
+from traitlets import Bool, Unicode, default
 from traitlets.config import Configurable
 
 STATE_KEY = "athena_state"
@@ -27,6 +27,7 @@ AUTH_RESOURCE = "athena"  # what a jupyter_server Authorizer is asked about
 class AthenaLab(Configurable):
     root = Unicode(help="Folder to index and answer from (default: the server's root_dir).").tag(config=True)
     index_dir = Unicode(help="Where its index lives (default: ROOT/.athena).").tag(config=True)
+    watch = Bool(help="Re-index files as they are saved (default on; env ATHENA_WATCH=0 turns it off).").tag(config=True)
 
     @default("root")
     def _root_default(self) -> str:
@@ -35,6 +36,10 @@ class AthenaLab(Configurable):
     @default("index_dir")
     def _index_dir_default(self) -> str:
         return os.environ.get("ATHENA_INDEX_DIR", "")
+
+    @default("watch")
+    def _watch_default(self) -> bool:
+        return os.environ.get("ATHENA_WATCH", "1").lower() not in ("0", "false", "no", "off")
 
 
 def _load_jupyter_server_extension(serverapp: Any) -> None:
@@ -57,6 +62,8 @@ def _load_jupyter_server_extension(serverapp: Any) -> None:
                             state.startup_error)
         return
     serverapp.log.info("athena_lab: serving %s at %sathena/", root, web_app.settings["base_url"])
+    if settings.watch:
+        state.live.start()
     if os.environ.get("ATHENA_EMBED_IN_BACKGROUND") == "1":  # set by `athena lab`
         try:
             job = state.embed_in_background()

@@ -132,12 +132,12 @@ class InfoRoute(AthenaRoute):
     def _info(self) -> dict[str, Any]:
         ws = self.ws
         llm = ws.config.settings.llm
-        index: dict[str, Any] = {"files": 0, "chunks": 0, "last_indexed": None, "warnings": 0,
-                                 "vectors": None, "run": None}
+        index: dict[str, Any] = {"files": 0, "chunks": 0, "last_indexed": None, "updated_at": None,
+                                 "warnings": 0, "vectors": None, "run": None}
         if ws.has_index():
             status = ws.status()
             index.update(files=status["counts"]["files"], chunks=status["counts"]["chunks"],
-                         last_indexed=status["last_indexed"],
+                         last_indexed=status["last_indexed"], updated_at=status["updated_at"],
                          warnings=sum(len(f["warnings"]) for f in status["files"] + status["skipped"]),
                          vectors=status["vectors"], run=status["run"])
         mode = "extractive" if llm.provider == "extractive" else f"{llm.provider}:{llm.model}"
@@ -145,6 +145,7 @@ class InfoRoute(AthenaRoute):
                 "lab_path_prefix": self.state.lab_path_prefix(), "provider": llm.provider,
                 "model": llm.model or None, "mode": mode,
                 "embedding": ws.config.settings.embedding.provider, "index": index,
+                "live": self.state.live.status(),
                 # `athena lab` asks the sidebar to open itself on start.
                 "open_chat": os.environ.get("ATHENA_OPEN_CHAT") == "1"}
 
@@ -158,7 +159,7 @@ class StatusRoute(AthenaRoute):
         ws = self.ws
         if not ws.has_index():
             return {"files": [], "pending": [], "failed": [], "skipped": [], "last_indexed": None,
-                    "vectors": None, "run": None, "multilingual": None}
+                    "updated_at": None, "vectors": None, "run": None, "multilingual": None}
         status = ws.status()
         files = status["files"]
         by_state = {s: [{"path": f["path"], "warnings": f["warnings"]} for f in files if f["status"] == s]
@@ -166,6 +167,7 @@ class StatusRoute(AthenaRoute):
         return {"files": [{k: f[k] for k in ("path", "doc_kind", "status", "chunks", "pages", "warnings",
                                              "indexed_at")} for f in files],
                 **by_state, "skipped": status["skipped"], "last_indexed": status["last_indexed"],
+                "updated_at": status["updated_at"],
                 "vectors": status["vectors"], "run": status["run"], "multilingual": status["multilingual"]}
 
 

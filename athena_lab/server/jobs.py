@@ -15,6 +15,7 @@ finishes its batch, saves what it has embedded and exits; the next run resumes.
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 import uuid
@@ -24,6 +25,9 @@ from typing import Any, Callable
 from athena_lab.errors import ConflictError
 
 STOP_WAIT_S = 20.0  # on shutdown, how long to let a stopping run save before leaving it
+# A run of this very process (the live index applying a batch of saves) is short: a reindex
+# asked for meanwhile queues behind its lock for up to this long instead of being refused.
+OWN_RUN_WAIT_S = 60.0
 
 
 class JobRunning(ConflictError, RuntimeError):
@@ -71,7 +75,9 @@ class ReindexJobs:
                 raise JobRunning(self._snapshot(self._job))
         live = self._read_progress()
         run = (live or {}).get("run")
-        if run is not None:
+        if run is not None and run["pid"] == os.getpid():
+            options.setdefault("wait_s", OWN_RUN_WAIT_S)
+        elif run is not None:
             raise JobRunning({"id": None, "state": "running", "pid": run["pid"], "progress": self._progress(live)},
                              f"an index run (pid {run['pid']}) is already updating this index; "
                              "GET /athena/status shows its progress")

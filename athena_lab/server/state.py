@@ -20,6 +20,7 @@ from athena_lab.config import ConfigError
 
 from . import health
 from .jobs import STOP_WAIT_S, JobRunning, ReindexJobs
+from .live import ServerLive
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,7 @@ class ServerState:
             limits = Limits(max_body_bytes=self._ws.config.settings.server.max_body_kb * 1024)
         self.limits = limits or Limits()
         self.jobs = ReindexJobs(lambda **o: self.workspace().index_in_background(**o), self.index_progress)
+        self.live = ServerLive(self)  # the live index; its host starts it (live.py)
         if self._ws is not None:
             self._ws.on_foreign_question = self.build_multilingual_on_demand
         self.executor = ThreadPoolExecutor(max_workers=8, thread_name_prefix="athena-io")
@@ -121,6 +123,7 @@ class ServerState:
         return {"status": health.overall(components), "components": components}
 
     def close(self) -> None:
+        self.live.stop()
         # A reindex in progress saves what it has embedded and exits; the next one resumes.
         self.jobs.stop(wait_s=STOP_WAIT_S)
         self.executor.shutdown(wait=False, cancel_futures=True)

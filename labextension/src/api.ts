@@ -9,6 +9,7 @@ import { SSEParser } from './sse';
 import {
   ChatEvent,
   IChatRequest,
+  IChunkState,
   ICitation,
   IConversation,
   IConversationSummary,
@@ -103,6 +104,14 @@ export async function startReindex(): Promise<IReindexJob> {
 
 export async function getReindex(): Promise<IReindexJob> {
   return (await getJSON<{ job: IReindexJob }>('reindex')).job;
+}
+
+/** Where the cited chunks are now (GET /athena/chunks), in the order asked. */
+export async function getChunks(ids: string[]): Promise<IChunkState[]> {
+  if (!ids.length) {
+    return [];
+  }
+  return (await getJSON<{ chunks: IChunkState[] }>('chunks', { ids: ids.join(',') })).chunks;
 }
 
 /** The server-rendered page image (cited regions highlighted) as an object URL. */

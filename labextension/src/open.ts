@@ -10,6 +10,8 @@ import { NotebookPanel } from '@jupyterlab/notebook';
 import { CodeEditor } from '@jupyterlab/codeeditor';
 import { showErrorMessage } from '@jupyterlab/apputils';
 
+import { getChunks } from './api';
+import { checkable, followCitation } from './freshness';
 import { createPdfPreview } from './pdfPreview';
 import { ICitation } from './types';
 
@@ -85,13 +87,42 @@ function openPdfPreview(ctx: IOpenContext, path: string, citation: ICitation): v
   ctx.app.shell.activateById(preview.id);
 }
 
+/**
+ * The citation at its chunk's current place (the live index may have moved its lines since
+ * the answer), or null after telling the user the passage is gone.
+ */
+async function followed(citation: ICitation): Promise<ICitation | null> {
+  if (!checkable(citation) || citation.kind === 'pdf') {
+    return citation;
+  }
+  let current;
+  try {
+    [current] = await getChunks([citation.chunk_id!]);
+  } catch {
+    return citation; // cannot check: open where the answer said
+  }
+  const result = followCitation(citation, current);
+  if (result.freshness === 'gone') {
+    await showErrorMessage(
+      'The cited passage is gone',
+      `${citation.path} no longer holds the passage this answer cited: it was removed or rewritten since.`
+    );
+    return null;
+  }
+  return result.citation;
+}
+
 /** Open the source of `citation`; problems are shown to the user, never thrown. */
-export async function openCitation(ctx: IOpenContext, citation: ICitation): Promise<void> {
+export async function openCitation(ctx: IOpenContext, cited: ICitation): Promise<void> {
   if (ctx.labPathPrefix === null) {
     await showErrorMessage(
       'Cannot open the source',
-      `The indexed folder lies outside the folder Jupyter serves, so ${citation.path} cannot be opened in Lab.`
+      `The indexed folder lies outside the folder Jupyter serves, so ${cited.path} cannot be opened in Lab.`
     );
+    return;
+  }
+  const citation = await followed(cited);
+  if (citation === null) {
     return;
   }
   const path = ctx.labPathPrefix + citation.path;

@@ -24,6 +24,18 @@ export function formatDuration(seconds: number): string {
   return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
 }
 
+/** "updated 3 s ago", "updated 5 min ago", "updated 2 days ago" — for the status strip. */
+export function updatedAgo(updatedAt: number, now: number = Date.now() / 1000): string {
+  const seconds = Math.max(0, now - updatedAt);
+  if (seconds < 1) {
+    return 'updated just now';
+  }
+  if (seconds >= 2 * 86400) {
+    return `updated ${Math.floor(seconds / 86400)} days ago`;
+  }
+  return `updated ${formatDuration(seconds)} ago`;
+}
+
 /** " · 31 chunks/s · about 2 min left", or "" before the first rate is measured. */
 export function paceText(rate?: number | null, etaSeconds?: number | null): string {
   if (!rate) {

@@ -18,6 +18,8 @@ export interface ICitation {
   kind: CitationKind;
   path: string;
   chunk_id?: string;
+  /** Hash of the chunk's text when it was cited: tells whether the source changed since. */
+  text_hash?: string;
   snippet?: string;
   heading_path?: string | null;
   start_line?: number | null;
@@ -105,6 +107,8 @@ export interface IIndexInfo {
     files: number;
     chunks: number;
     last_indexed: number | string | null;
+    /** When the index last changed (epoch seconds): "updated 3 s ago". */
+    updated_at?: number | null;
     warnings: number;
     /** How many chunks have vectors and what is happening to the rest (null: no index). */
     vectors?: IVectorState | null;
@@ -113,6 +117,26 @@ export interface IIndexInfo {
   };
   /** Set when Lab was started by `athena lab`: open the chat on start. */
   open_chat?: boolean;
+  /** The live index: whether the server re-indexes files as they are saved. */
+  live?: ILiveIndex | null;
+}
+
+export interface ILiveIndex {
+  watching: boolean;
+  batches: number;
+  error?: string | null;
+}
+
+/** GET /athena/chunks: where a cited chunk is now, or `found: false`. */
+export interface IChunkState {
+  chunk_id: string;
+  found: boolean;
+  path?: string;
+  text_hash?: string;
+  start_line?: number;
+  end_line?: number;
+  cell?: number | null;
+  page?: number | null;
 }
 
 /** A file named in the status with the warnings the indexer recorded for it. */

@@ -1,17 +1,20 @@
 /**
- * Index status strip: files, chunks, last indexed, how far the vectors are, a warnings
+ * Index status strip: files, chunks, when the index last changed ("updated 3 s ago",
+ * ticking locally; re-read every LIVE_MS while the server follows edits), how far the vectors are, a warnings
  * badge that opens the per-file list, and a reindex button that shows the job's progress
  * (phase, vectors done / total, rate, time left) until it ends. While any index run is
  * changing the index — this sidebar's, or `athena index` in a terminal — the strip
  * refreshes itself, so the numbers move without a click.
  */
 import * as api from '../api';
-import { isRunning, jobProgressText, vectorsLine } from '../progressText';
+import { isRunning, jobProgressText, updatedAgo, vectorsLine } from '../progressText';
 import { IFileWarnings, IIndexInfo, IReindexJob, IVectorState } from '../types';
 import { button, h } from './dom';
 
 const POLL_MS = 1000;
 const FOLLOW_MS = 2000;
+const LIVE_MS = 10000; // the live index changes the index on saves: re-read it this often
+const TICK_MS = 1000;
 
 /** The server reports epoch seconds; ISO strings are accepted too. */
 function formatWhen(value: number | string | null): string {
@@ -37,6 +40,7 @@ export class IndexStatusView {
   private _summary = h('span', { class: 'athena-index-summary', 'data-testid': 'athena-index-summary' });
   private _vectors = h('div', { class: 'athena-index-vectors', 'data-testid': 'athena-index-vectors' });
   private _followTimer: number | null = null;
+  private _info: IIndexInfo | null = null;
   private _reindexing = false;
   private _badge: HTMLButtonElement;
   private _reindex: HTMLButtonElement;
@@ -57,6 +61,7 @@ export class IndexStatusView {
     });
     this._progress.hidden = true;
     this._warnings.hidden = true;
+    window.setInterval(() => this._showSummary(), TICK_MS);
     this.node = h(
       'section',
       { class: 'athena-index-status', 'aria-label': 'Index status' },
@@ -72,7 +77,8 @@ export class IndexStatusView {
     try {
       const info = await api.getInfo();
       const index = info.index;
-      this._summary.textContent = `${index.files} files \u00b7 ${index.chunks} chunks \u00b7 indexed ${formatWhen(index.last_indexed)}`;
+      this._info = info;
+      this._showSummary();
       this._badge.hidden = !index.warnings;
       this._badge.textContent = `\u26a0 ${index.warnings}`;
       this._badge.setAttribute('aria-label', `${index.warnings} files with warnings: show them`);
@@ -81,11 +87,23 @@ export class IndexStatusView {
         this._message.textContent = '';
       }
       this._onInfo(info);
-      this._follow(isRunning(index.vectors) || Boolean(index.run));
+      this._follow(isRunning(index.vectors) || Boolean(index.run), Boolean(info.live?.watching));
     } catch (err) {
+      this._info = null;
       this._summary.textContent = 'Index unavailable';
       this._message.textContent = (err as Error).message;
     }
+  }
+
+  /** "12 files · 340 chunks · updated 3 s ago" (the exact time in the tooltip). */
+  private _showSummary(): void {
+    const index = this._info?.index;
+    if (!index) {
+      return;
+    }
+    const when = index.updated_at ? updatedAgo(index.updated_at) : `indexed ${formatWhen(index.last_indexed)}`;
+    this._summary.textContent = `${index.files} files \u00b7 ${index.chunks} chunks \u00b7 ${when}`;
+    this._summary.title = `last indexed ${formatWhen(index.last_indexed)}`;
   }
 
   private _showVectors(vectors: IVectorState | null | undefined): void {
@@ -93,15 +111,16 @@ export class IndexStatusView {
     this._vectors.hidden = !this._vectors.textContent;
   }
 
-  /** While a run changes the index, refresh every FOLLOW_MS (the reindex loop polls on its own). */
-  private _follow(running: boolean): void {
-    if (!running || this._reindexing || this._followTimer !== null) {
+  /** While a run changes the index, refresh every FOLLOW_MS (the reindex loop polls on its
+   * own); while the live index follows edits, every LIVE_MS. */
+  private _follow(running: boolean, watching: boolean): void {
+    if (!(running || watching) || this._reindexing || this._followTimer !== null) {
       return;
     }
     this._followTimer = window.setTimeout(() => {
       this._followTimer = null;
       void this.refresh();
-    }, FOLLOW_MS);
+    }, running ? FOLLOW_MS : LIVE_MS);
   }
 
   /** Start a reindex (or follow the one running) and poll until it finishes. */

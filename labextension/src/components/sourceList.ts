@@ -1,10 +1,13 @@
 /**
  * The numbered source list under an answer. Each entry is a button that opens the
  * evidence; hovering or focusing it shows the snippet (rendered as sanitised Markdown).
+ * Entries whose passage changed or vanished since the answer say so (live index).
  */
 import { IRenderMimeRegistry } from '@jupyterlab/rendermime';
 
+import { getChunks } from '../api';
 import { citationLabel } from '../citations';
+import { checkable, followCitation, freshnessNote } from '../freshness';
 import { renderMarkdown } from '../markdown';
 import { ICitation } from '../types';
 import { h } from './dom';
@@ -74,7 +77,31 @@ function sourceItem(citation: ICitation, options: ISourceListOptions): HTMLEleme
 /** An ordered list of the answer's citations, or nothing when there are none. */
 export function sourceList(citations: ICitation[], options: ISourceListOptions): HTMLElement {
   const list = h('ol', { class: 'athena-sources', 'aria-label': 'Sources' });
-  citations.forEach(citation => list.append(sourceItem(citation, options)));
+  const items = citations.map(citation => sourceItem(citation, options));
+  list.append(...items);
   list.hidden = citations.length === 0;
+  void markChangedSources(citations, items);
   return list;
+}
+
+/** Ask the server where the cited chunks are now; note the ones that changed or went. */
+async function markChangedSources(citations: ICitation[], items: HTMLElement[]): Promise<void> {
+  const checked = citations.filter(checkable);
+  if (!checked.length) {
+    return;
+  }
+  let states;
+  try {
+    states = await getChunks(checked.map(c => c.chunk_id!));
+  } catch {
+    return; // no index, server gone: the list stays as it was answered
+  }
+  const byId = new Map(states.map(state => [state.chunk_id, state]));
+  citations.forEach((citation, n) => {
+    const note = freshnessNote(followCitation(citation, byId.get(citation.chunk_id ?? '')).freshness);
+    if (note) {
+      items[n].classList.add('athena-source-stale');
+      items[n].append(h('span', { class: 'athena-citation-stale', 'data-testid': 'athena-citation-stale' }, note));
+    }
+  });
 }

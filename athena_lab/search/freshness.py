@@ -1,0 +1,61 @@
+"""Where passages cited earlier are now: the same text at new lines, changed text, or gone.
+
+An answer keeps its citations (in a conversation, in a notebook), while the live index
+keeps changing under them. A citation carries its ``chunk_id`` and the ``text_hash`` of
+the text it quoted; chunk ids hash the file, the heading path and the position under that
+heading — not line numbers — so lines added above a passage leave its id alone. Looking
+the id up again gives the passage's current lines (open it there), and comparing hashes
+says whether its text changed since the answer ("source changed since this answer").
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from athena_lab.index.catalog import Catalog, ChunkRow
+from athena_lab.ingest.model import citation_kind
+
+MAX_IDS = 200  # one request checks at most this many chunks
+
+CURRENT, MOVED, CHANGED, GONE = "current", "moved", "changed", "gone"
+
+
+def chunk_states(catalog: Catalog, chunk_ids: list[str]) -> list[dict[str, Any]]:
+    """Each id's chunk as the index holds it now, in the order asked; ``found: false`` when
+    the passage is no longer indexed (deleted, rewritten past recognition, file renamed)."""
+    rows = catalog.chunks_by_id(list(dict.fromkeys(chunk_ids)))
+    return [_state(cid, rows.get(cid)) for cid in chunk_ids]
+
+
+def _state(chunk_id: str, row: ChunkRow | None) -> dict[str, Any]:
+    if row is None:
+        return {"chunk_id": chunk_id, "found": False}
+    loc = row.locator
+    out: dict[str, Any] = {"chunk_id": chunk_id, "found": True, "path": row.path,
+                           "kind": citation_kind(row.doc_kind), "text_hash": row.text_hash,
+                           "heading_path": row.heading, "start_line": row.start_line,
+                           "end_line": row.end_line}
+    if row.cell is not None:
+        out["cell"] = loc.get("cell", row.cell)
+    if out["kind"] == "pdf":
+        out.update(page=loc.get("page", row.page), regions=loc.get("regions", []))
+    return out
+
+
+def follow(citation: dict[str, Any], current: dict[str, Any]) -> dict[str, Any]:
+    """``citation`` updated to where its chunk is now, with ``freshness``: current (same text,
+    same place), moved (same text, other lines), changed (its text changed since the answer)
+    or gone. A citation without a chunk id or text hash (a raw line range) stays as it is."""
+    if not citation.get("chunk_id") or not citation.get("text_hash"):
+        return {**citation, "freshness": CURRENT}
+    if not current.get("found"):
+        return {**citation, "freshness": GONE}
+    place = {k: current[k] for k in ("path", "start_line", "end_line", "cell", "page", "regions")
+             if k in current}
+    if current["text_hash"] != citation["text_hash"]:
+        state = CHANGED
+    elif any(citation.get(k) != v for k, v in place.items() if k != "regions"):
+        state = MOVED
+    else:
+        state = CURRENT
+    return {**citation, **place, "freshness": state}

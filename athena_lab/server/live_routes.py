@@ -1,0 +1,43 @@
+"""Routes of the live index: ``GET /athena/chunks`` — where cited passages are now.
+
+In a module of their own (app.py appends them to handlers.ROUTES) so the live index adds
+routes without touching the shared route table.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from tornado.web import authenticated
+
+from athena_lab.search.freshness import MAX_IDS
+
+from .errors import api_error
+from .handlers import AthenaRoute, require_index
+
+CHUNK_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+
+
+class ChunksRoute(AthenaRoute):
+    """``?ids=a,b,c`` → ``{"chunks": [{"chunk_id", "found", "path", "text_hash", "start_line", …}]}``."""
+
+    @authenticated
+    async def get(self) -> None:
+        raw = self.str_arg("ids", required=True) or ""
+        ids = [part.strip() for part in raw.split(",") if part.strip()]
+        if len(ids) > MAX_IDS:
+            raise api_error(400, f"ids holds {len(ids)} chunk ids; the limit is {MAX_IDS}")
+        bad = next((i for i in ids if not CHUNK_ID.match(i)), None)
+        if bad is not None:
+            raise api_error(400, f"{bad[:80]!r} is not a chunk id")
+        self.send_json({"chunks": await self.blocking(self._states, ids)})
+
+    def _states(self, ids: list[str]) -> list[dict[str, Any]]:
+        require_index(self.ws)
+        return self.ws.chunk_states(ids)
+
+
+LIVE_ROUTES: tuple[tuple[str, type[AthenaRoute]], ...] = (
+    ("chunks", ChunksRoute),
+)
