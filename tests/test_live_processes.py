@@ -75,10 +75,10 @@ def test_athena_serve_watch_follows_edits_and_reports_updated_at(tmp_path):
     env = fast_env()
     run_cli("index", str(root), env=env)
     with AthenaServer(root, "--watch", "--rate-limit", "0", env=env) as server:
-        info = poll(lambda: (i := httpx.get(f"{server.url}/info").json())["live"]["watching"] and i,
+        info = poll(lambda: (i := server.client.get("/info").json())["live"]["watching"] and i,
                     "the watch in place", 20)
         before = info["index"]["updated_at"]
-        hit = next(h for h in httpx.get(f"{server.url}/search", params={"q": "blueprint resource folder"}).json()["hits"]
+        hit = next(h for h in server.client.get("/search", params={"q": "blueprint resource folder"}).json()["hits"]
                    if h["path"] == "blueprints.rst")
         assert hit["text_hash"]
         page = root / "blueprints.rst"
@@ -88,15 +88,15 @@ def test_athena_serve_watch_follows_edits_and_reports_updated_at(tmp_path):
         page.write_text("\n".join(lines) + "\n")
 
         def current() -> dict:
-            return httpx.get(f"{server.url}/chunks", params={"ids": f"{hit['chunk_id']},0000000000000000"}).json()["chunks"]
+            return server.client.get("/chunks", params={"ids": f"{hit['chunk_id']},0000000000000000"}).json()["chunks"]
 
         now, missing = poll(lambda: (c := current())[0]["start_line"] == hit["start_line"] + 3 and c, "moved lines")
         assert now["text_hash"] == hit["text_hash"] and missing == {"chunk_id": "0000000000000000", "found": False}
-        info = httpx.get(f"{server.url}/info").json()
+        info = server.client.get("/info").json()
         assert info["index"]["updated_at"] > before and info["live"]["batches"] == 1
         assert info["live"]["last"]["line"].startswith("updated 1 file (1 changed)")
-        assert httpx.get(f"{server.url}/status").json()["updated_at"] == info["index"]["updated_at"]
-        assert httpx.get(f"{server.url}/chunks", params={"ids": "no spaces"}).status_code == 400
+        assert server.client.get("/status").json()["updated_at"] == info["index"]["updated_at"]
+        assert server.client.get("/chunks", params={"ids": "no spaces"}).status_code == 400
 
 
 def test_a_big_batch_under_a_server_is_indexed_by_a_background_process(tmp_path):
@@ -104,13 +104,13 @@ def test_a_big_batch_under_a_server_is_indexed_by_a_background_process(tmp_path)
     env = fast_env()
     run_cli("index", str(root), env=env)
     with AthenaServer(root, "--watch", "--rate-limit", "0", env=env) as server:
-        poll(lambda: httpx.get(f"{server.url}/info").json()["live"]["watching"], "the watch in place", 20)
+        poll(lambda: server.client.get("/info").json()["live"]["watching"], "the watch in place", 20)
         for n in range(60):  # over the in-process limit of 50 paths
             (root / f"note{n}.md").write_text(f"# Note {n}\n\nsaxophone note {n}\n")
-        job = poll(lambda: (j := httpx.get(f"{server.url}/reindex").json()["job"])["state"] == "done" and j,
+        job = poll(lambda: (j := server.client.get("/reindex").json()["job"])["state"] == "done" and j,
                    "the background job", 60)
         assert job["pid"] != server.pid and job["summary"]["new"] == 60
-        assert httpx.get(f"{server.url}/info").json()["index"]["files"] == len(PAGES) + 60
+        assert server.client.get("/info").json()["index"]["files"] == len(PAGES) + 60
 
 
 def test_jupyter_follows_edits_by_default(tmp_path):

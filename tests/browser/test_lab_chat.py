@@ -62,10 +62,15 @@ def test_text_citation_opens_the_file_with_the_cited_lines_selected(page):
         "() => { const w = window.jupyterapp.shell.currentWidget;"
         " return w && w.content && w.content.editor && w.context.path.endsWith('.rst'); }"
     )
-    selected = current_editor_selection(page)
     location = label.split("]", 1)[1].split("\u00b7")[0].strip()  # "docs/config.rst:40–58"
     path, lines = location.rsplit(":", 1)
     start, _, end = lines.partition("\u2013")
+    # The sidebar first asks where the chunk is now (the live index may have moved it), so
+    # the selection lands a moment after the tab opens.
+    page.wait_for_function(
+        "(line) => window.jupyterapp.shell.currentWidget.content.editor.getSelection().start.line === line",
+        arg=int(start) - 1, timeout=10_000)
+    selected = current_editor_selection(page)
     assert selected["path"] == f"project/{path}"
     assert selected["start"] == int(start) - 1
     assert selected["end"] == int(end or start) - 1
