@@ -14,7 +14,7 @@ import weakref
 from typing import Any, Callable
 
 from athena_lab.ingest.pipeline import IndexSummary, Progress
-from athena_lab.search.hybrid import SearchResult, citation
+from athena_lab.search.hybrid import SearchResult
 from athena_lab.models import citation_location
 from athena_lab.render import answer_text
 from athena_lab.widget import AnswerWidget
@@ -109,8 +109,7 @@ def search_text(result: SearchResult) -> str:
     lines = [f"{len(result.hits)} hits for {result.query!r}"]
     if result.degraded:
         lines.append(f"(degraded: {result.degraded})")
-    for n, hit in enumerate(result.hits, 1):
-        c = citation(hit, result.query)
+    for n, c in enumerate(result.citations(), 1):
         lines.append(f"{n:>2}. {c['score']:.4f}  {citation_location(c)}  {c.get('heading_path') or ''}".rstrip())
         lines.append(f"      {' '.join((c.get('snippet') or '').split())[:160]}")
     return "\n".join(lines)
@@ -120,8 +119,7 @@ def search_html(result: SearchResult) -> str:
     """Search hits as an escaped HTML table for notebooks."""
     esc = html.escape
     rows = []
-    for n, hit in enumerate(result.hits, 1):
-        c = citation(hit, result.query)
+    for n, c in enumerate(result.citations(), 1):
         rows.append(f"<tr><td>{n}</td><td>{c['score']:.4f}</td><td><code>{esc(citation_location(c))}</code></td>"
                     f"<td>{esc(c.get('heading_path') or '')}</td>"
                     f"<td style='text-align:left'>{esc((c.get('snippet') or '')[:300])}</td></tr>")

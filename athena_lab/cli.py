@@ -15,7 +15,6 @@ from athena_lab import __version__
 from athena_lab.errors import AthenaError, BusyError, user_message
 from athena_lab.ingest.interrupt import IndexInterrupted, StopRequest, exit_code, graceful_signals
 from athena_lab.models import citation_location
-from athena_lab.search.hybrid import citation
 from athena_lab.workspace import Athena
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {}
@@ -131,7 +130,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     ws = open_workspace(args)
     result = ws.search(args.query, k=args.k, kind=args.kind, path_prefix=args.path_prefix,
                        neighbours=args.neighbours, mode=args.mode)
-    cites = [citation(h, args.query) for h in result.hits]
+    cites = result.citations()
     if args.json:
         _print_json(cites)
         if result.degraded:

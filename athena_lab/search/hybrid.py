@@ -56,6 +56,10 @@ class SearchResult:
     timings_ms: dict[str, float] = field(default_factory=dict)
     language: str = "en"
 
+    def citations(self) -> list[dict[str, Any]]:
+        """The hits as citation JSON (docs/contract.md): what every front end shows."""
+        return [citation(h, self.query) for h in self.hits]
+
 
 def check_kind(kind: str | None) -> list[str] | None:
     if not kind:

@@ -25,9 +25,8 @@ from athena_lab import __version__
 from athena_lab.agent import events
 from athena_lab.errors import status_of, user_message
 from athena_lab.models import AskRequest
-from athena_lab.search.hybrid import citation
 
-from . import health, jsonbody, sse
+from . import jsonbody, sse
 from .errors import api_error
 from .jobs import JobRunning
 from .state import ServerState
@@ -177,12 +176,10 @@ class SearchRoute(AthenaRoute):
         query = self.str_arg("q", required=True)
         k = self.int_arg("k", None, 1, 100)
         kind, prefix = self.str_arg("kind"), self.str_arg("path_prefix")
-        mode = self.get_query_argument("mode", "hybrid")
-        if mode not in ("hybrid", "lexical", "vector"):
-            raise api_error(400, f"mode must be hybrid, lexical or vector, got {mode!r}")
+        mode = self.get_query_argument("mode", "hybrid")  # checked by the searcher (400)
         require_index(self.ws)
         result = await self.blocking(lambda: self.ws.search(query, k=k, kind=kind, path_prefix=prefix, mode=mode))
-        self.send_json({"query": query, "hits": [citation(h, query) for h in result.hits],
+        self.send_json({"query": query, "hits": result.citations(),
                         "degraded": result.degraded, "warnings": result.warnings})
 
 

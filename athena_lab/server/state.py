@@ -18,7 +18,6 @@ from tornado.web import HTTPError
 
 from athena_lab.config import ConfigError
 
-from . import health
 from .jobs import STOP_WAIT_S, JobRunning, ReindexJobs
 from .live import ServerLive
 
@@ -113,14 +112,7 @@ class ServerState:
         if self._ws is None:
             down = {"status": "down", "latency_ms": 0.0, "error": self.startup_error}
             return {"status": "unhealthy", "components": {"index": down, "embedder": down, "llm": down}}
-        ws = self._ws
-        probes = {"index": lambda: health.probe_index(ws), "embedder": lambda: health.probe_embedder(ws),
-                  "llm": lambda: health.probe_llm(ws)}
-        with ThreadPoolExecutor(max_workers=len(probes)) as pool:
-            futures = {name: pool.submit(fn) for name, fn in probes.items()}
-            components = health.scrub_errors({name: f.result() for name, f in futures.items()},
-                                             health.secrets_of(ws))
-        return {"status": health.overall(components), "components": components}
+        return self._ws.health()
 
     def close(self) -> None:
         self.live.stop()

@@ -1,5 +1,8 @@
 """Health probes: is the index usable, is the embedder answering, is the LLM reachable.
 
+One module for ``Athena.health()`` (what ``/athena/health`` serves) and ``athena doctor``:
+the two used to probe separately and could disagree.
+
 The three statuses mean what a monitor needs to act on: ``healthy``; ``degraded`` —
 search still answers but the embedder or the LLM is down (or no index has been built yet,
 which POST /athena/reindex fixes); ``unhealthy`` — the index exists but cannot be read,
@@ -13,6 +16,7 @@ from __future__ import annotations
 
 import os
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from typing import Any
 
@@ -113,3 +117,13 @@ def overall(components: dict[str, dict[str, Any]]) -> str:
     if any(c["status"] in ("down", "missing") for c in components.values()):
         return "degraded"
     return "healthy"
+
+
+def report(ws: Any) -> dict[str, Any]:
+    """``{"status", "components": {"index", "embedder", "llm"}}``, the probes run in parallel
+    (the LLM probe may wait on a network timeout) and every error scrubbed."""
+    probes = {"index": probe_index, "embedder": probe_embedder, "llm": probe_llm}
+    with ThreadPoolExecutor(max_workers=len(probes)) as pool:
+        futures = {name: pool.submit(fn, ws) for name, fn in probes.items()}
+        components = scrub_errors({name: f.result() for name, f in futures.items()}, secrets_of(ws))
+    return {"status": overall(components), "components": components}
