@@ -139,8 +139,8 @@ class AskRequest:
 
     def validate(self) -> "AskRequest":
         from athena_lab.config import LLM_PROVIDERS
+        from athena_lab.document import CITATION_KINDS, DOC_KINDS
         from athena_lab.paths import normalize_prefix
-        from athena_lab.search.hybrid import check_kind
 
         if not self.question or not self.question.strip():
             raise RequestError("the question is empty: ask something")
@@ -155,10 +155,10 @@ class AskRequest:
         if unknown:
             raise RequestError(f"'filters' may hold only path_prefix and kind, not {', '.join(sorted(unknown))}")
         if self.filters:
-            try:
-                check_kind(self.filters.get("kind"))
-            except AthenaError as exc:
-                raise RequestError(f"filters.kind: {exc}") from None
+            kind = self.filters.get("kind")
+            if kind and kind not in CITATION_KINDS + DOC_KINDS:
+                raise RequestError(f"filters.kind: unknown kind {kind!r}; use one of: {', '.join(DOC_KINDS)} "
+                                   f"(or a citation kind: {', '.join(CITATION_KINDS)})")
             self.filters = {"kind": self.filters.get("kind"),
                             "path_prefix": normalize_prefix(self.filters.get("path_prefix"), "filters.path_prefix")}
         return self

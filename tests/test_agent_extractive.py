@@ -10,7 +10,7 @@ import pytest
 
 from agent_corpus import indexed_flask, workspace
 from athena_lab.agent.citations import MARKER, marker_numbers
-from athena_lab.agent.events import Event
+from athena_lab.events import Event
 from athena_lab.agent.extractive import LABEL, NO_EVIDENCE
 from athena_lab.errors import AthenaError
 from athena_lab.models import collect

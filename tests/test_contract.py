@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from athena_lab.agent import events
+from athena_lab import events
 from athena_lab.models import Answer, citation_location, collect, fold
 from athena_lab.render import answer_text, stream_text
 from athena_lab.widget import AnswerWidget
@@ -80,7 +80,7 @@ def test_the_contract_page_names_every_event_citation_and_answer_field(tmp_path)
     """docs/contract.md is the users' copy of the contract: it must not drift from the code."""
     from dataclasses import fields
 
-    from athena_lab.agent.events import EVENT_TYPES
+    from athena_lab.events import EVENT_TYPES
     from athena_lab.workspace import Athena
 
     page = (Path(__file__).parent.parent / "docs" / "contract.md").read_text()

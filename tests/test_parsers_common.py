@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from athena_lab.ingest.model import Block, ParsedDocument
+from athena_lab.document import Block, ParsedDocument
 from athena_lab.ingest.parsers._common import SectionBuilder, line_block, strip_tags
 
 from corpus_files import CORPORA  # noqa: E402

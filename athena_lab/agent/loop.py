@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from athena_lab.agent import events
+from athena_lab import events
 from athena_lab.agent.citations import (
     Evidence,
     MarkerRewriter,
@@ -19,7 +19,7 @@ from athena_lab.agent.citations import (
     numbered,
     unsupported_sentences,
 )
-from athena_lab.agent.events import Event
+from athena_lab.events import Event
 from athena_lab.agent.extractive import extractive_answer, stream_pieces
 from athena_lab.agent.memory import PastTurn, fit_history, history_messages, past_turns, retrieval_query
 from athena_lab.agent.prompts import TRANSLATE_PROMPT, evidence_block, summary_request, system_prompt
@@ -37,7 +37,7 @@ from athena_lab.agent.providers import (
 )
 from athena_lab.agent.tools import Toolbox
 from athena_lab.errors import AthenaError, user_message
-from athena_lab.search.language import query_language
+from athena_lab.index.language import query_language
 
 DEFAULT_BASE_URLS = {"openai": "http://127.0.0.1:8080/v1", "ollama": "http://127.0.0.1:11434",
                      "anthropic": "https://api.anthropic.com"}

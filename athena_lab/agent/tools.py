@@ -21,7 +21,8 @@ from athena_lab.agent.citations import Evidence
 from athena_lab.agent.providers import ToolSpec
 from athena_lab.errors import AthenaError
 from athena_lab.paths import PathError, normalize_prefix
-from athena_lab.search.hybrid import DOC_KINDS, CITATION_KINDS, Hit
+from athena_lab.document import CITATION_KINDS, DOC_KINDS
+from athena_lab.search.hybrid import Hit
 
 MAX_RESULT_CHARS = 8000
 TEXT_PREVIEW = 800

@@ -29,7 +29,7 @@ from athena_lab.ingest.checkpoints import VectorCheckpointer
 from athena_lab.ingest.chunking import CHUNKER_VERSION, Chunk, chunk_document, embedding_text, text_hash
 from athena_lab.ingest.discover import DiscoveredFile, Discovery, discover, discover_paths, in_scope
 from athena_lab.ingest.interrupt import StopRequest
-from athena_lab.ingest.model import ParsedDocument, ParseError, citation_kind
+from athena_lab.document import ParsedDocument, ParseError, citation_kind
 
 Progress = Callable[[str, int, int], None]  # (phase, done, total)
 
@@ -353,7 +353,7 @@ def _parse_pdfs(config: Config, jobs: list[tuple[DiscoveredFile, str]]) -> list[
         return []
     module = parser_for("pdf")
     try:
-        pool = importlib.import_module("athena_lab.pdf.pool")
+        pool = importlib.import_module("athena_lab.ingest.pdf_pool")
     except ImportError:
         pool = None
     if module is None or pool is None:

@@ -12,7 +12,7 @@ event (or after ``DEBOUNCE_MS`` of continuous events), so a ``git checkout`` of 
 one set; and whatever piles up during a run is one more batch, not many.
 
 Another writer (a manual reindex, ``athena index`` in a terminal) holds the index lock:
-``apply`` raises ``IndexBusyError`` and the batch waits, merging new events, until the lock
+``apply`` raises ``BusyError`` and the batch waits, merging new events, until the lock
 is free. There is never a second writer: the lock is the index's own (``IndexStore``).
 """
 
@@ -26,8 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from athena_lab.errors import UnavailableError
-from athena_lab.index.store import IndexBusyError
+from athena_lab.errors import BusyError, UnavailableError
 from athena_lab.ingest.discover import GITIGNORE, Rules, collapse
 from athena_lab.ingest.interrupt import StopRequest
 
@@ -39,7 +38,7 @@ TIMEOUT_MS = 1000  # the watching thread looks at its stop flag at least this of
 BUSY_RETRY_S = 0.5  # pause before trying a batch again while another writer holds the lock
 LOCK_WAIT_S = 1.0  # how long an in-process batch waits for the index lock before retrying
 
-# (paths, stop) -> the index run's summary (IndexSummary.as_dict()); raises IndexBusyError
+# (paths, stop) -> the index run's summary (IndexSummary.as_dict()); raises BusyError
 # while another writer holds the index. ``stop`` is set when the live index is stopped.
 Apply = Callable[[list[str], StopRequest], dict[str, Any]]
 
@@ -225,7 +224,7 @@ class LiveIndex:
         started, clock = time.time(), time.perf_counter()
         try:
             summary, error = self._apply(paths, self._stop_request), None
-        except IndexBusyError:
+        except BusyError:
             # Another writer: keep the paths, merge what arrives meanwhile, try again.
             self._add(set(paths))
             self._stop.wait(BUSY_RETRY_S)

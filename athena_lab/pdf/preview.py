@@ -28,7 +28,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw
 
-from athena_lab.ingest.model import ParseError
+from athena_lab.document import ParseError
 
 from .document import open_pdf
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from athena_lab.ingest.model import ParseError
+from athena_lab.document import ParseError
 
 from .document import open_pdf
 from .pages import extract_page

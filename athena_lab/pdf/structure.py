@@ -13,7 +13,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from athena_lab.ingest.model import Block, Region, Section
+from athena_lab.document import Block, Region, Section
 
 from .layout import Line
 from .pages import PageText, garbled_reason

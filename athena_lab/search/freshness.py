@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from athena_lab.index.catalog import Catalog, ChunkRow
-from athena_lab.ingest.model import citation_kind
+from athena_lab.document import citation_kind
 
 MAX_IDS = 200  # one request checks at most this many chunks
 

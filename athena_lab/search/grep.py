@@ -19,7 +19,7 @@ except ImportError:  # pragma: no cover - Python 3.10
 
 from athena_lab.index.catalog import Catalog
 from athena_lab.index.lexical import identifiers
-from athena_lab.ingest.model import citation_kind
+from athena_lab.document import citation_kind
 
 _BACKTICKED = re.compile(r"`([^`\n]{2,80})`")
 # Double quotes anywhere; single quotes only as quotes, never the apostrophe of "don't".

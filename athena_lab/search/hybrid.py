@@ -21,15 +21,13 @@ from athena_lab.index.embeddings import Embedder
 from athena_lab.index.lexical import LEXICAL_VERSION
 from athena_lab.index.progress import COMPLETE, vector_state
 from athena_lab.index.store import IndexStore
-from athena_lab.ingest.model import citation_kind
+from athena_lab.document import CITATION_KINDS, DOC_KINDS, citation_kind
 from athena_lab.models import labelled
 from athena_lab.paths import normalize_prefix
 from athena_lab.search.fusion import fuse
-from athena_lab.search.language import LANGUAGE_NAMES, content_words, query_language
+from athena_lab.index.language import LANGUAGE_NAMES, content_words, query_language
 from athena_lab.search.grep import grep_phrases, query_identifiers, quoted_phrases
 
-CITATION_KINDS = ("text", "notebook", "pdf")
-DOC_KINDS = ("markdown", "rst", "asciidoc", "text", "html", "notebook", "pdf")
 LOW_CONFIDENCE = 0.6
 SEARCH_MODES = ("hybrid", "lexical", "vector")
 

@@ -22,7 +22,7 @@ from typing import Any, Callable
 from tornado.web import HTTPError, authenticated
 
 from athena_lab import __version__
-from athena_lab.agent import events
+from athena_lab import events
 from athena_lab.errors import status_of, user_message
 from athena_lab.models import AskRequest
 

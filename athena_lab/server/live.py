@@ -18,9 +18,8 @@ import threading
 import time
 from typing import Any
 
-from athena_lab.index.store import IndexBusyError
-from athena_lab.ingest.interrupt import StopRequest
-from athena_lab.ingest.watch import LOCK_WAIT_S, Batch
+from athena_lab.errors import BusyError
+from athena_lab.workspace import LOCK_WAIT_S, Batch, StopRequest
 
 from .jobs import JobRunning
 
@@ -83,7 +82,7 @@ class ServerLive:
         try:
             job = self.state.jobs.start(paths=paths, wait_s=LOCK_WAIT_S)
         except JobRunning as exc:  # a manual reindex: the watcher retries after it
-            raise IndexBusyError(str(exc)) from None
+            raise BusyError(str(exc)) from None
         while job["state"] == "running":
             if stop.is_set():
                 self.state.jobs.stop()
@@ -91,7 +90,7 @@ class ServerLive:
             job = self.state.jobs.current()
         error = job.get("error") or ""
         if job["state"] == "failed" and "is updating" in error:
-            raise IndexBusyError(error)
+            raise BusyError(error)
         if job["state"] == "failed":
             raise RuntimeError(error)
         return job.get("summary") or {}

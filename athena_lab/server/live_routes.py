@@ -11,7 +11,7 @@ from typing import Any
 
 from tornado.web import authenticated
 
-from athena_lab.search.freshness import MAX_IDS
+from athena_lab.workspace import MAX_IDS
 
 from .errors import api_error
 from .handlers import AthenaRoute, require_index

@@ -10,7 +10,7 @@ from __future__ import annotations
 import html
 import re
 
-from athena_lab.ingest.model import Block, Section
+from athena_lab.document import Block, Section
 
 _TAG_RE = re.compile(r"<[^>]*>")
 _SPACE_RE = re.compile(r"[ \t\r\f\v]+")

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from html.parser import HTMLParser
 
-from athena_lab.ingest.model import Block, ParsedDocument
+from athena_lab.document import Block, ParsedDocument
 from athena_lab.ingest.parsers._common import SectionBuilder, normalize_space
 
 NAME = "html-stdlib"

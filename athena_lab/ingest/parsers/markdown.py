@@ -13,7 +13,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from mdit_py_plugins.front_matter import front_matter_plugin
 
-from athena_lab.ingest.model import Block, ParsedDocument
+from athena_lab.document import Block, ParsedDocument
 from athena_lab.ingest.parsers._common import SectionBuilder, line_block, strip_tags
 
 NAME = "markdown-it"

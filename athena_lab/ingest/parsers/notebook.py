@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from athena_lab.ingest.model import Block, ParsedDocument, ParseError
+from athena_lab.document import Block, ParsedDocument, ParseError
 from athena_lab.ingest.parsers._common import SectionBuilder, line_block
 from athena_lab.ingest.parsers.markdown import add_markdown
 

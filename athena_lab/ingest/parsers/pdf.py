@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from athena_lab.ingest.model import ParsedDocument
+from athena_lab.document import ParsedDocument
 from athena_lab.pdf.document import open_pdf, password_for, structure_warnings
 from athena_lab.pdf.meta import citation_label, document_authors, document_title, document_year
 from athena_lab.pdf.pages import PageText, extract_page
@@ -23,7 +23,7 @@ VERSION = "3"  # 3: PDF chunks of at most 1,000 characters (chunking.MAX_CHARS_B
 class PdfOptions:
     #: relative path or bare file name → user password
     passwords: dict[str, str] = field(default_factory=dict)
-    #: per-file limit enforced by ``athena_lab.pdf.pool``
+    #: per-file limit enforced by ``athena_lab.ingest.pdf_pool``
     timeout_s: float = 60.0
     #: "auto" reads scanned pages with OCR when the ocr extra is installed; "off" never
     ocr: str = "auto"

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from athena_lab.ingest.model import Block, ParsedDocument
+from athena_lab.document import Block, ParsedDocument
 from athena_lab.ingest.parsers._common import SectionBuilder, line_block
 
 NAME = "rst-lines"

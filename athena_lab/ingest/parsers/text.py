@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from athena_lab.ingest.model import ParsedDocument, Section
+from athena_lab.document import ParsedDocument, Section
 from athena_lab.ingest.parsers._common import line_block
 
 NAME = "plain-text"

@@ -78,6 +78,10 @@ class ParseError(AthenaError):
     """A file that cannot be parsed at all. The message is shown to the user as-is."""
 
 
+CITATION_KINDS = ("text", "notebook", "pdf")
+DOC_KINDS = ("markdown", "rst", "asciidoc", "text", "html", "notebook", "pdf")
+
+
 def citation_kind(doc_kind: str) -> str:
     """The citation ``kind`` of docs/contract.md: text, notebook or pdf."""
     if doc_kind == "pdf":
