@@ -489,7 +489,7 @@ class Athena:
     @property
     def conversations(self) -> Any:
         """Persisted conversations (list, get, delete) in the catalog."""
-        from athena_lab.agent.conversations import ConversationStore
+        from athena_lab.index.conversations import ConversationStore
 
         return ConversationStore(self._require_index().catalog)
 

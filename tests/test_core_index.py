@@ -243,3 +243,37 @@ def test_read_only_folder_can_be_indexed_elsewhere(folder: Path, tmp_path: Path)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["new"] == 5
     assert not (folder / ".athena").exists() and (elsewhere / "catalog.sqlite").is_file()
+
+
+def test_an_index_from_the_previous_schema_is_upgraded_in_place_with_its_history(folder: Path) -> None:
+    import sqlite3
+
+    ws = Athena(folder, overrides={"embedding.provider": "none"})
+    ws.index()
+    cid = ws.conversations.create("how do I deploy?")
+    chunks = ws.store.catalog.counts()["chunks"]
+    ws.close()
+    db = sqlite3.connect(folder / ".athena" / "catalog.sqlite")  # back to how version 1 left it
+    db.execute("UPDATE manifest SET value='1' WHERE key='schema_version'")
+    db.commit()
+    db.close()
+    again = Athena(folder, overrides={"embedding.provider": "none"})
+    assert again.store.catalog.get_manifest("schema_version") == "2"
+    assert again.store.catalog.counts()["chunks"] == chunks and again.conversations.exists(cid)
+    again.close()
+
+
+def test_an_index_from_a_newer_athena_is_refused_with_what_to_do(folder: Path) -> None:
+    import sqlite3
+
+    from athena_lab.index.catalog import CatalogError
+
+    ws = Athena(folder, overrides={"embedding.provider": "none"})
+    ws.index()
+    ws.close()
+    db = sqlite3.connect(folder / ".athena" / "catalog.sqlite")
+    db.execute("UPDATE manifest SET value='99' WHERE key='schema_version'")
+    db.commit()
+    db.close()
+    with pytest.raises(CatalogError, match="newer than this athena_lab.*upgrade athena-lab"):
+        Athena(folder, overrides={"embedding.provider": "none"}).status()

@@ -21,7 +21,7 @@ import numpy as np
 
 from athena_lab.errors import ConflictError
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS manifest (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -54,6 +54,25 @@ CREATE TABLE IF NOT EXISTS embeddings (
   PRIMARY KEY (text_hash, embedder)
 );
 """
+
+# Each step brings a catalog from the version before it to its own; a catalog written by an
+# older athena_lab is upgraded in place on open (its chunks, vectors and conversations kept).
+# Version 1 catalogs had the conversation tables created unversioned by the agent, or not at
+# all; the IF NOT EXISTS makes step 2 right for both.
+MIGRATIONS: dict[int, str] = {
+    2: """
+CREATE TABLE IF NOT EXISTS conversations (
+  id TEXT PRIMARY KEY, title TEXT NOT NULL, created_at REAL NOT NULL, updated_at REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS messages (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+  role TEXT NOT NULL, content TEXT NOT NULL, citations TEXT, unsupported TEXT, mode TEXT,
+  created_at REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS messages_by_conversation ON messages(conversation_id, id);
+""",
+}
 
 CHUNK_COLUMNS = ("chunk_id", "path", "ordinal", "doc_kind", "heading", "text", "text_hash",
                  "start_line", "end_line", "cell", "page", "locator", "confidence", "warnings",
@@ -138,12 +157,24 @@ class Catalog:
         except sqlite3.DatabaseError as exc:
             raise CatalogError(f"{path} is not a usable catalog ({exc}); delete the index folder "
                                "and run `athena index` again") from exc
+        self._migrate(path)
+
+    def _migrate(self, path: Path) -> None:
+        """Bring the schema up to ``SCHEMA_VERSION``; refuse a catalog from a newer athena_lab."""
         found = self.get_manifest("schema_version")
-        if found is None:
-            self.set_manifest("schema_version", SCHEMA_VERSION)
-        elif found != SCHEMA_VERSION:
-            raise CatalogError(f"{path} has schema {found}, this athena_lab needs {SCHEMA_VERSION}: "
-                               "delete the index folder and run `athena index` again")
+        version = 1 if found is None or not found.isdigit() else int(found)
+        if found is not None and version > int(SCHEMA_VERSION):
+            raise CatalogError(f"{path} has schema {found}, newer than this athena_lab's {SCHEMA_VERSION}: "
+                               "upgrade athena-lab, or delete the index folder and run `athena index` again")
+        for step in range(version + 1, int(SCHEMA_VERSION) + 1):
+            with self.transaction():
+                self._run_script(MIGRATIONS[step])
+                self.set_manifest("schema_version", str(step))
+
+    def _run_script(self, script: str) -> None:
+        for statement in (s.strip() for s in script.split(";")):
+            if statement:
+                self.conn.execute(statement)
 
     def is_current(self) -> bool:
         """False once the file was deleted or replaced (the index folder removed while a
@@ -246,6 +277,44 @@ class Catalog:
             for r in self.conn.execute(f"SELECT * FROM chunks WHERE {column} IN ({marks})", part):
                 out[r[column]] = _chunk(r)
         return out
+
+    def chunk_ids_containing(self, needle: str, prefix: str | None, limit: int) -> Iterator[str]:
+        """Ids of chunks whose lower-cased text contains ``needle`` (already lower-case)."""
+        sql, params = "SELECT chunk_id FROM chunks WHERE instr(lower(text), ?) > 0", [needle]
+        if prefix:
+            sql += " AND substr(path, 1, ?) = ?"
+            params += [len(prefix), prefix]
+        for (cid,) in self.conn.execute(sql + " LIMIT ?", (*params, limit)):
+            yield cid
+
+    def chunk_texts(self, prefix: str | None = None) -> Iterator[tuple]:
+        """(chunk_id, path, text, start_line, cell, doc_kind, page) in reading order."""
+        sql, params = "SELECT chunk_id, path, text, start_line, cell, doc_kind, page FROM chunks", []
+        if prefix:
+            sql += " WHERE substr(path, 1, ?) = ?"
+            params = [len(prefix), prefix]
+        yield from self.conn.execute(sql + " ORDER BY path, ordinal", params)
+
+    def labels_where(self, doc_kinds: list[str] | None, prefix: str | None) -> set[int]:
+        """Vector labels of the chunks of these parser kinds under ``prefix`` (filters for the graph)."""
+        where, params = ["label IS NOT NULL"], []
+        if doc_kinds:
+            where.append(f"doc_kind IN ({','.join('?' * len(doc_kinds))})")
+            params += doc_kinds
+        if prefix:
+            where.append("substr(path, 1, ?) = ?")
+            params += [len(prefix), prefix]
+        return {r[0] for r in self.conn.execute(f"SELECT label FROM chunks WHERE {' AND '.join(where)}", params)}
+
+    def titles(self, paths: set[str]) -> dict[str, str | None]:
+        if not paths:
+            return {}
+        marks = ",".join("?" * len(paths))
+        return dict(self.conn.execute(f"SELECT path, title FROM sources WHERE path IN ({marks})", list(paths)))
+
+    def forget_vectors(self, embedder_key: str) -> None:
+        """Mark every chunk as needing a vector of ``embedder_key`` (its graph was rebuilt)."""
+        self.conn.execute("UPDATE chunks SET vec_embedder=NULL WHERE vec_embedder=?", (embedder_key,))
 
     def iter_chunks(self, where: str = "", params: tuple = ()) -> Iterator[ChunkRow]:
         for r in self.conn.execute(f"SELECT * FROM chunks {where} ORDER BY path, ordinal", params):

@@ -461,7 +461,7 @@ def _update_vectors(config: Config, store: IndexStore, summary: IndexSummary,
         vectors.path.unlink(missing_ok=True)
         vectors.meta_path.unlink(missing_ok=True)
     if not vectors.exists():  # a new or rebuilt graph: every chunk needs its vector in it
-        catalog.conn.execute("UPDATE chunks SET vec_embedder=NULL WHERE vec_embedder=?", (embedder.key,))
+        catalog.forget_vectors(embedder.key)
     needing = catalog.chunks_needing_vectors(embedder.key)
     titles = {p: s.title or "" for p, s in catalog.sources().items()}
     live = catalog.live_labels(embedder.key)

@@ -70,13 +70,7 @@ def grep_phrases(catalog: Catalog, phrases: list[str], limit: int,
 
 def _scan(catalog: Catalog, phrases: list[str], limit: int, prefix: str | None) -> Iterator[str]:
     for phrase in phrases:
-        sql = "SELECT chunk_id FROM chunks WHERE instr(lower(text), ?) > 0"
-        params: list = [phrase.lower()]
-        if prefix:
-            sql += " AND substr(path, 1, ?) = ?"
-            params += [len(prefix), prefix]
-        for (cid,) in catalog.conn.execute(sql + " LIMIT ?", (*params, limit)):
-            yield cid
+        yield from catalog.chunk_ids_containing(phrase.lower(), prefix, limit)
 
 
 def grep_chunks(catalog: Catalog, pattern: str, *, regex: bool = False, case_sensitive: bool = False,
@@ -89,12 +83,7 @@ def grep_chunks(catalog: Catalog, pattern: str, *, regex: bool = False, case_sen
     line_pattern = compile_pattern(pattern, regex=regex, case_sensitive=case_sensitive)
     chunk_pattern = compile_pattern(pattern, regex=regex, case_sensitive=case_sensitive, multiline=True)
     out: list[dict] = []
-    sql = "SELECT chunk_id, path, text, start_line, cell, doc_kind, page FROM chunks"
-    params: list = []
-    if prefix:
-        sql += " WHERE substr(path, 1, ?) = ?"
-        params = [len(prefix), prefix]
-    for cid, path, text, start, cell, doc_kind, page in catalog.conn.execute(sql + " ORDER BY path, ordinal", params):
+    for cid, path, text, start, cell, doc_kind, page in catalog.chunk_texts(prefix):
         if not chunk_pattern.search(text):
             continue
         for offset, line in enumerate(text.split("\n")):

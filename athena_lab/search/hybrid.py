@@ -223,24 +223,8 @@ class HybridSearcher:
         return ids
 
     def _allowed_labels(self, kinds: list[str] | None, prefix: str | None) -> set[int]:
-        where, params = ["label IS NOT NULL"], []
-        if kinds:
-            doc_kinds = [k for k in kinds if k in DOC_KINDS]
-            cite = [k for k in kinds if k in CITATION_KINDS]
-            ors = []
-            if doc_kinds:
-                ors.append(f"doc_kind IN ({','.join('?' * len(doc_kinds))})")
-                params += doc_kinds
-            for c in cite:
-                members = [d for d in DOC_KINDS if citation_kind(d) == c]
-                ors.append(f"doc_kind IN ({','.join('?' * len(members))})")
-                params += members
-            where.append("(" + " OR ".join(ors) + ")")
-        if prefix:
-            where.append("substr(path, 1, ?) = ?")
-            params += [len(prefix), prefix]
-        sql = f"SELECT label FROM chunks WHERE {' AND '.join(where)}"
-        return {r[0] for r in self.store.catalog.conn.execute(sql, params)}
+        doc_kinds = sorted({d for d in DOC_KINDS for k in (kinds or []) if k == d or k == citation_kind(d)})
+        return self.store.catalog.labels_where(doc_kinds or None, prefix)
 
     def weights(self, language: str = "en", query: str = "") -> dict[str, float]:
         long = len(content_words(query, language)) > self.settings.long_question_words
@@ -278,12 +262,7 @@ class HybridSearcher:
         return hits[:k]
 
     def _titles(self, paths: set[str]) -> dict[str, str | None]:
-        if not paths:
-            return {}
-        marks = ",".join("?" * len(paths))
-        rows = self.store.catalog.conn.execute(
-            f"SELECT path, title FROM sources WHERE path IN ({marks})", list(paths))
-        return {p: t for p, t in rows}
+        return self.store.catalog.titles(paths)
 
     def _attach_neighbours(self, hits: list[Hit], n: int) -> None:
         catalog = self.store.catalog

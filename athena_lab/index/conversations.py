@@ -1,5 +1,8 @@
 """Conversations kept in the index's SQLite catalog, beside the chunks they cite.
 
+The tables are part of the catalog's versioned schema (``catalog.MIGRATIONS``), so an
+index from an older athena_lab is upgraded in place with its history kept.
+
 The user's message is written before the model runs and the answer after it completes,
 so a crash or a dead provider mid-answer never loses what the user asked.
 """
@@ -12,18 +15,6 @@ import uuid
 from datetime import datetime, timezone
 from typing import Any
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS conversations (
-  id TEXT PRIMARY KEY, title TEXT NOT NULL, created_at REAL NOT NULL, updated_at REAL NOT NULL
-);
-CREATE TABLE IF NOT EXISTS messages (
-  id INTEGER PRIMARY KEY AUTOINCREMENT,
-  conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
-  role TEXT NOT NULL, content TEXT NOT NULL, citations TEXT, unsupported TEXT, mode TEXT,
-  created_at REAL NOT NULL
-);
-CREATE INDEX IF NOT EXISTS messages_by_conversation ON messages(conversation_id, id);
-"""
 TITLE_CHARS = 80
 
 
@@ -36,7 +27,6 @@ class ConversationStore:
 
     def __init__(self, catalog: Any) -> None:
         self.catalog = catalog
-        self.catalog.conn.executescript(_SCHEMA)
 
     @property
     def _conn(self) -> Any:
