@@ -19,7 +19,7 @@ from athena_lab.agent.citations import (
     numbered,
     unsupported_sentences,
 )
-from athena_lab.events import Event
+from athena_lab.agent.corpus import Corpus
 from athena_lab.agent.extractive import extractive_answer, stream_pieces
 from athena_lab.agent.memory import PastTurn, fit_history, history_messages, past_turns, retrieval_query
 from athena_lab.agent.prompts import TRANSLATE_PROMPT, evidence_block, summary_request, system_prompt
@@ -37,6 +37,7 @@ from athena_lab.agent.providers import (
 )
 from athena_lab.agent.tools import Toolbox
 from athena_lab.errors import AthenaError, user_message
+from athena_lab.events import Event
 from athena_lab.index.language import query_language
 
 DEFAULT_BASE_URLS = {"openai": "http://127.0.0.1:8080/v1", "ollama": "http://127.0.0.1:11434",
@@ -50,7 +51,7 @@ LAST_CALL_NOTE = "\n\n(That was the last tool call allowed in this turn: answer 
 TURN_ERRORS = (AthenaError, OSError)
 
 
-def resolve_provider(ws: Any, provider: str | Provider | None = None, model: str | None = None,
+def resolve_provider(ws: Corpus, provider: str | Provider | None = None, model: str | None = None,
                      base_url: str | None = None) -> Provider | None:
     """The configured (or overridden) LLM, or None for extractive mode."""
     if provider is not None and not isinstance(provider, str):
@@ -72,7 +73,7 @@ def resolve_provider(ws: Any, provider: str | Provider | None = None, model: str
                                         timeout_s=llm.timeout_s, sampling=sampling))
 
 
-def run_turn(ws: Any, question: str, conversation_id: str | None = None, filters: dict[str, Any] | None = None,
+def run_turn(ws: Corpus, question: str, conversation_id: str | None = None, filters: dict[str, Any] | None = None,
              provider: str | Provider | None = None, model: str | None = None, top_k: int | None = None,
              base_url: str | None = None, history_limit: int = HISTORY_LIMIT) -> Iterator[Event]:
     """The events of one turn: start, trace…, compaction?, chunk…, citations, done — or error."""
@@ -109,7 +110,7 @@ def run_turn(ws: Any, question: str, conversation_id: str | None = None, filters
 class _Turn:
     """The state of one turn while its events stream."""
 
-    def __init__(self, ws: Any, question: str, filters: dict[str, Any], k: int,
+    def __init__(self, ws: Corpus, question: str, filters: dict[str, Any], k: int,
                  past: list[PastTurn], llm: Provider | None) -> None:
         self.ws, self.question, self.filters, self.k, self.past, self.llm = ws, question, filters, k, past, llm
         self.evidence = Evidence()

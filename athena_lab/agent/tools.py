@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from athena_lab.agent.citations import Evidence
+from athena_lab.agent.corpus import Corpus
 from athena_lab.agent.providers import ToolSpec
 from athena_lab.errors import AthenaError
 from athena_lab.paths import PathError, normalize_prefix
@@ -102,7 +103,7 @@ _REGION = _obj({k: {"type": "number", "minimum": 0} for k in ("x", "y", "width",
 class Toolbox:
     """The tools bound to one workspace and one turn's evidence."""
 
-    def __init__(self, workspace: Any, evidence: Evidence, filters: dict[str, Any] | None = None) -> None:
+    def __init__(self, workspace: Corpus, evidence: Evidence, filters: dict[str, Any] | None = None) -> None:
         self.ws = workspace
         self.evidence = evidence
         self.filters = filters or {}

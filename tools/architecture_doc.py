@@ -1,0 +1,59 @@
+"""Write docs/architecture.md: the layers, and one line per module from its docstring.
+
+    python tools/architecture_doc.py        # rewrite the page
+tests/test_layers.py fails when a module is missing from the page, so run this after
+adding, moving or re-describing a module.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+PACKAGE = REPO / "athena_lab"
+GROUPS = [
+    ("Front ends (they talk to the workspace only)",
+     ["cli.py", "cli_agent.py", "cli_lab.py", "cli_server.py", "cli_watch.py", "server/", "mcp.py", "magic.py",
+      "api.py", "widget.py", "evaluation.py", "render.py"]),
+    ("The facade", ["workspace.py", "health.py"]),
+    ("Agent (sees the folder through agent/corpus.py's protocol)", ["agent/"]),
+    ("Ingest (writes into the index)", ["ingest/"]),
+    ("Search", ["search/"]),
+    ("PDF and index", ["pdf/", "index/"]),
+    ("The contract and shared leaves", ["events.py", "models.py", "document.py", "config.py", "redact.py",
+                                        "paths.py", "errors.py"]),
+]
+INTRO = """# Architecture: the layers and what each module holds
+
+Imports flow one way. Front ends (CLI, HTTP server, MCP, magic, widget, notebook API) use
+one facade, `athena_lab.workspace.Athena`; the facade drives the agent, search, ingest and
+index layers; the contract (`events`, `models`) and the shared leaves sit at the bottom.
+`pyproject.toml`'s `[tool.importlinter]` contract states the layers and
+`tests/test_layers.py` fails when an import goes upwards or a front end reaches past the
+facade. The shapes front ends exchange are in [contract.md](contract.md). This page is
+written by `tools/architecture_doc.py`.
+"""
+
+
+def first_paragraph(path: Path) -> str:
+    doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+    return " ".join(doc.split("\n\n")[0].split()).replace("|", "\\|")
+
+
+def render() -> str:
+    out = [INTRO]
+    for title, members in GROUPS:
+        out += [f"## {title}", "", "| module | holds |", "|---|---|"]
+        for member in members:
+            paths = sorted((PACKAGE / member).rglob("*.py")) if member.endswith("/") else [PACKAGE / member]
+            for path in paths:
+                text = first_paragraph(path)
+                if text:
+                    out.append(f"| `{path.relative_to(PACKAGE).as_posix()}` | {text} |")
+        out.append("")
+    return "\n".join(out)
+
+
+if __name__ == "__main__":
+    (REPO / "docs" / "architecture.md").write_text(render(), encoding="utf-8")
