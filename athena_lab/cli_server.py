@@ -91,12 +91,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def _url(host: str, port: int, token: str) -> str:
-    """The URL to open: /athena/info, with the token when the user has not seen it elsewhere."""
+    """The URL to open: the chat page at /, with the token when the user has not seen it
+    elsewhere (opening it sets the cookie the page's requests then carry)."""
     from athena_lab.server.middleware import WILDCARD_ADDRESSES
 
     host = "127.0.0.1" if host in WILDCARD_ADDRESSES else host
     shown = f"[{host}]" if ":" in host else host
-    return f"http://{shown}:{port}/athena/info" + (f"?token={token}" if token else "")
+    return f"http://{shown}:{port}/" + (f"?token={token}" if token else "")
 
 
 def _auth_note(token: str, generated: bool) -> str:

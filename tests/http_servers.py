@@ -90,6 +90,7 @@ class AthenaServer:
         self.cmd = [sys.executable, "-m", "athena_lab.cli", "serve", "--path", str(root), "--port", "0", *args]
         self.env = env if env is not None else fast_env()
         self.url = ""
+        self.page_url = ""
         self.first_line = ""
         self.token = ""  # the one it printed, or the --token it was given
         self.proc: subprocess.Popen | None = None
@@ -110,7 +111,8 @@ class AthenaServer:
             raise RuntimeError(f"athena serve did not start: {first}{self.proc.stderr.read()}")
         self.first_line = first
         printed = first.split(" at ", 1)[1].split(" ", 1)[0]
-        self.url = printed.split("/athena/", 1)[0] + "/athena"
+        self.page_url = printed  # the chat page at /, with ?token= when one was generated
+        self.url = printed.split("?", 1)[0].rstrip("/") + "/athena"
         self.token = parse_qs(urlsplit(printed).query).get("token", [""])[0] or self._flag("--token")
         self.client = httpx.Client(base_url=self.url, headers=self.auth)
         return self

@@ -23,6 +23,7 @@ from tornado.web import RequestHandler, authenticated
 from .handlers import ROUTES, AthenaRoute
 from .live_routes import LIVE_ROUTES
 from .middleware import Guard, RateLimiter, StandaloneHandler
+from .page import PAGE_ROUTES, page_handlers
 from .state import ServerState
 
 log = logging.getLogger("athena_lab.server")
@@ -41,7 +42,7 @@ def handlers(base_url: str, state: ServerState, base_class: type[RequestHandler]
     """The routes under ``base_url``; with ``resource``, each verb asks the host's
     authorizer for read (GET) or write (POST, DELETE) permission on it."""
     out = []
-    for path, route in ROUTES + LIVE_ROUTES:
+    for path, route in ROUTES + LIVE_ROUTES + PAGE_ROUTES:
         methods = _authorized_verbs(route, resource) if resource else {}
         cls = type(route.__name__, (route, base_class), methods)
         out.append((f"{base_url.rstrip('/')}/{PREFIX}/{path}/?", cls, {"state": state}))
@@ -69,7 +70,7 @@ class _NotFound(AthenaRoute, StandaloneHandler):
 
 def make_app(state: ServerState, guard: Guard) -> tornado.web.Application:
     return tornado.web.Application(
-        handlers("/", state, StandaloneHandler),
+        page_handlers(state) + handlers("/", state, StandaloneHandler),
         default_handler_class=_NotFound, default_handler_args={"state": state},
         athena_guard=guard,
     )

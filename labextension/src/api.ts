@@ -5,7 +5,7 @@
 import { URLExt } from '@jupyterlab/coreutils';
 import { ServerConnection } from '@jupyterlab/services';
 
-import { SSEParser } from './sse';
+import { chatBody, readChatEvents } from './core/stream';
 import {
   ChatEvent,
   IChatRequest,
@@ -127,32 +127,6 @@ export async function pdfPageImage(citation: ICitation): Promise<string> {
   return URL.createObjectURL(await response.blob());
 }
 
-function chatBody(request: IChatRequest): string {
-  const body: Record<string, unknown> = {
-    messages: [{ role: 'user', content: request.question }],
-    stream: true
-  };
-  if (request.conversationId) {
-    body.conversation_id = request.conversationId;
-  }
-  const filters = Object.fromEntries(
-    Object.entries(request.filters ?? {}).filter(([, value]) => value)
-  );
-  if (Object.keys(filters).length) {
-    body.filters = filters;
-  }
-  if (request.provider) {
-    body.provider = request.provider;
-  }
-  if (request.model) {
-    body.model = request.model;
-  }
-  if (request.topK) {
-    body.top_k = request.topK;
-  }
-  return JSON.stringify(body);
-}
-
 /**
  * Ask a question and hand each chat event to `onEvent` as it arrives.
  * Resolves when the stream ends; aborting `signal` stops it.
@@ -171,19 +145,5 @@ export async function streamChat(
   if (!response.body) {
     throw new AthenaError('The chat answer had no body to stream.', response.status);
   }
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  const parser = new SSEParser();
-  const emit = (raw: { event: string; data: string }) => {
-    onEvent({ type: raw.event, data: JSON.parse(raw.data) } as ChatEvent);
-  };
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) {
-      break;
-    }
-    parser.push(decoder.decode(value, { stream: true })).forEach(emit);
-  }
-  parser.push(decoder.decode()).forEach(emit);
-  parser.flush().forEach(emit);
+  await readChatEvents(response.body, onEvent);
 }

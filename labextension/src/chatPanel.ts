@@ -11,11 +11,12 @@ import { IRenderMimeRegistry } from '@jupyterlab/rendermime';
 import { Widget } from '@lumino/widgets';
 
 import * as api from './api';
-import { answerAsMarkdown, normalisePrefix } from './citations';
+import { answerAsMarkdown, normalisePrefix } from './core/citations';
+import { button, h } from './core/dom';
+import { emptyAnswer, foldEvent, IAnswerState, storedAnswer } from './core/answer';
 import { AnswerView } from './components/answerView';
 import { Composer } from './components/composer';
 import { ConversationList } from './components/conversationList';
-import { button, h } from './components/dom';
 import { IndexStatusView } from './components/indexStatus';
 import { openCitation } from './open';
 import { ConversationMemory } from './state';
@@ -119,6 +120,7 @@ export class ChatPanel extends Widget {
   async ask(question: string): Promise<void> {
     this._messages.append(h('div', { class: 'athena-user-message', 'data-testid': 'athena-user-message' }, question));
     const answer = this._addAnswer();
+    let state = emptyAnswer();
     const settings = this._options.settings();
     this._abort = new AbortController();
     this._composer.busy = true;
@@ -132,7 +134,9 @@ export class ChatPanel extends Widget {
           model: settings.model,
           topK: settings.topK
         },
-        event => this._onEvent(answer, event),
+        event => {
+          state = this._onEvent(answer, state, event);
+        },
         this._abort.signal
       );
     } catch (err) {
@@ -249,39 +253,40 @@ export class ChatPanel extends Widget {
       return;
     }
     const answer = this._addAnswer();
-    answer.appendChunk(message.content);
-    answer.setCitations(message.citations ?? []);
-    void answer.finish({ unsupported: message.unsupported ?? [], mode: message.mode });
+    const stored = storedAnswer(message);
+    answer.appendChunk(stored.text);
+    answer.setCitations(stored.citations);
+    void answer.finish({ unsupported: stored.unsupported, mode: stored.mode ?? undefined });
   }
 
-  private _onEvent(answer: AnswerView, event: ChatEvent): void {
-    switch (event.type) {
-      case 'start':
-        void this._setConversation(event.data.conversation_id);
-        break;
-      case 'trace':
-        answer.addTrace(event.data);
-        break;
-      case 'chunk':
-        answer.appendChunk(event.data.content);
-        this._messages.scrollTop = this._messages.scrollHeight;
-        break;
-      case 'citations':
-        answer.setCitations(event.data.citations);
-        break;
-      case 'compaction':
-        this._messages.insertBefore(
-          h('p', { class: 'athena-compaction' }, `Older turns summarised (${event.data.dropped_turns} dropped).`),
-          answer.node
-        );
-        break;
-      case 'done':
-        void answer.finish(event.data);
-        break;
-      case 'error':
-        answer.fail(event.data.message);
-        break;
+  /** Fold `event` into the answer (core/answer.ts) and show what it changed. */
+  private _onEvent(answer: AnswerView, before: IAnswerState, event: ChatEvent): IAnswerState {
+    const after = foldEvent(before, event);
+    if (after.conversationId !== before.conversationId) {
+      void this._setConversation(after.conversationId);
     }
+    if (after.trace.length > before.trace.length) {
+      answer.addTrace(after.trace[after.trace.length - 1]);
+    }
+    if (after.text !== before.text) {
+      answer.appendChunk(after.text.slice(before.text.length));
+      this._messages.scrollTop = this._messages.scrollHeight;
+    }
+    if (after.citations !== before.citations) {
+      answer.setCitations(after.citations);
+    }
+    if (after.droppedTurns !== before.droppedTurns) {
+      this._messages.insertBefore(
+        h('p', { class: 'athena-compaction' }, `Older turns summarised (${after.droppedTurns} dropped).`),
+        answer.node
+      );
+    }
+    if (after.error !== null && before.error === null) {
+      answer.fail(after.error);
+    } else if (after.finished && !before.finished) {
+      void answer.finish({ unsupported: after.unsupported, mode: after.mode ?? undefined });
+    }
+    return after;
   }
 
   private async _setConversation(id: string | null): Promise<void> {

@@ -6,7 +6,7 @@ import { MainAreaWidget } from '@jupyterlab/apputils';
 import { Widget } from '@lumino/widgets';
 
 import { pdfPageImage } from './api';
-import { citationLabel } from './citations';
+import { citationLabel } from './core/citations';
 import { athenaIcon } from './icon';
 import { ICitation } from './types';
 

@@ -10,7 +10,7 @@ import {
   findMarkers,
   normalisePrefix,
   relativePath
-} from '../src/citations';
+} from '../src/core/citations';
 import { ICitation } from '../src/types';
 
 const text: ICitation = {

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { answerAsMarkdown } from '../src/citations';
-import { inertMarkdown } from '../src/inertMarkdown';
+import { answerAsMarkdown } from '../src/core/citations';
+import { inertMarkdown } from '../src/core/inertMarkdown';
 
 test('raw HTML becomes text a notebook shows instead of renders', () => {
   assert.equal(

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { SSEParser } from '../src/sse';
+import { SSEParser } from '../src/core/sse';
 
 test('events split across reads are reassembled in order', () => {
   const parser = new SSEParser();

@@ -4,10 +4,11 @@
  */
 import { IRenderMimeRegistry } from '@jupyterlab/rendermime';
 
-import { citationLabel } from '../citations';
-import { linkMarkers, markUnsupported, renderMarkdown } from '../markdown';
+import { citationLabel } from '../core/citations';
+import { linkMarkers, markUnsupported } from '../core/markers';
+import { renderMarkdown } from '../markdown';
 import { ICitation, IDoneEvent, ITraceEvent } from '../types';
-import { button, h } from './dom';
+import { button, h } from '../core/dom';
 import { sourceList } from './sourceList';
 import { TraceDrawer } from './traceDrawer';
 

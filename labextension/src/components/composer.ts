@@ -3,7 +3,7 @@
  * answer streams the send button becomes a stop button.
  */
 import { IChatFilters } from '../types';
-import { button, h } from './dom';
+import { button, h } from '../core/dom';
 
 /** Citation kinds and document kinds the server's `kind` filter accepts. */
 export const KIND_CHOICES: Array<[string, string]> = [

@@ -3,7 +3,7 @@
  * deletable; the current one is marked.
  */
 import { IConversationSummary } from '../types';
-import { button, h } from './dom';
+import { button, h } from '../core/dom';
 
 export interface IConversationListOptions {
   onSwitch: (id: string) => void;

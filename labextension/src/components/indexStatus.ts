@@ -9,7 +9,7 @@
 import * as api from '../api';
 import { isRunning, jobProgressText, updatedAgo, vectorsLine } from '../progressText';
 import { IFileWarnings, IIndexInfo, IReindexJob, IVectorState } from '../types';
-import { button, h } from './dom';
+import { button, h } from '../core/dom';
 
 const POLL_MS = 1000;
 const FOLLOW_MS = 2000;

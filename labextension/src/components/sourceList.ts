@@ -6,11 +6,11 @@
 import { IRenderMimeRegistry } from '@jupyterlab/rendermime';
 
 import { getChunks } from '../api';
-import { citationLabel } from '../citations';
+import { citationLabel } from '../core/citations';
 import { checkable, followCitation, freshnessNote } from '../freshness';
 import { renderMarkdown } from '../markdown';
 import { ICitation } from '../types';
-import { h } from './dom';
+import { h } from '../core/dom';
 
 export interface ISourceListOptions {
   rendermime: IRenderMimeRegistry;

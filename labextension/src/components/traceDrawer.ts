@@ -3,7 +3,7 @@
  * (queries, hit paths and scores), as the server's `trace` events report it.
  */
 import { ITraceEvent } from '../types';
-import { h } from './dom';
+import { h } from '../core/dom';
 
 interface IHitLike {
   path?: string;

@@ -4,7 +4,7 @@
  * Lab imports, so they are unit-tested under plain node.
  */
 import { inertMarkdown } from './inertMarkdown';
-import { ICitation } from './types';
+import { ICitation } from '../types';
 
 /**
  * Notebook citations carry the cell index as nbformat counts it (0-based); people count

@@ -1,0 +1,83 @@
+/**
+ * The one fold of the chat event stream into an answer (docs/http-api.md, "Chat events").
+ * Pure: no DOM, no I/O. The sidebar, the chat page and the widget each keep an
+ * `IAnswerState` per answer, fold every event into it, and redraw from what changed, so
+ * they cannot disagree on what an answer is. Python has its own fold for the CLI and
+ * magic (athena_lab/models.py); this is its front-end twin.
+ */
+import { ChatEvent, ICitation, IStoredMessage, ITraceEvent } from '../types';
+
+export interface IAnswerState {
+  /** Set by the `start` event: the conversation this answer belongs to. */
+  conversationId: string | null;
+  text: string;
+  citations: ICitation[];
+  trace: ITraceEvent[];
+  /** Sentences the checker found no support for (from `done`). */
+  unsupported: string[];
+  /** "extractive" or "provider:model" (from `done`). */
+  mode: string | null;
+  /** How many older turns the server summarised before this answer, if it did. */
+  droppedTurns: number | null;
+  error: string | null;
+  /** True once `done` or `error` arrived: nothing more will change. */
+  finished: boolean;
+}
+
+export function emptyAnswer(): IAnswerState {
+  return {
+    conversationId: null,
+    text: '',
+    citations: [],
+    trace: [],
+    unsupported: [],
+    mode: null,
+    droppedTurns: null,
+    error: null,
+    finished: false
+  };
+}
+
+/** `state` with `event` applied; never mutates `state` (so callers can diff old and new). */
+export function foldEvent(state: IAnswerState, event: ChatEvent): IAnswerState {
+  switch (event.type) {
+    case 'start':
+      return { ...state, conversationId: event.data.conversation_id };
+    case 'trace':
+      return { ...state, trace: [...state.trace, event.data] };
+    case 'chunk':
+      return { ...state, text: state.text + event.data.content };
+    case 'citations':
+      return { ...state, citations: event.data.citations };
+    case 'compaction':
+      return { ...state, droppedTurns: event.data.dropped_turns };
+    case 'done':
+      return {
+        ...state,
+        unsupported: event.data.unsupported ?? [],
+        mode: event.data.mode ?? state.mode,
+        finished: true
+      };
+    case 'error':
+      return { ...state, error: event.data.message, finished: true };
+    default:
+      return state; // an event this front end does not know yet: ignored, not fatal
+  }
+}
+
+/** Fold a whole recorded stream (tests, replay). */
+export function foldEvents(events: ChatEvent[], state: IAnswerState = emptyAnswer()): IAnswerState {
+  return events.reduce(foldEvent, state);
+}
+
+/** A saved assistant message (GET /athena/conversations/{id}) as a finished answer. */
+export function storedAnswer(message: IStoredMessage): IAnswerState {
+  return {
+    ...emptyAnswer(),
+    text: message.content,
+    citations: message.citations ?? [],
+    unsupported: message.unsupported ?? [],
+    mode: message.mode ?? null,
+    finished: true
+  };
+}

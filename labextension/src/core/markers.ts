@@ -1,0 +1,77 @@
+/**
+ * The `[n]` markers and unsupported-sentence marks, applied to answer HTML that is
+ * already rendered and sanitised. Working on the DOM (not on the Markdown) means a
+ * document or a model can never forge a marker element: markers are made here, from
+ * text nodes. Needs only `document` (no Lab), so the sidebar, the chat page at `/` and
+ * the notebook widget share it.
+ */
+import { findMarkers } from './citations';
+
+/** Text nodes under `root` that are prose (not code), in document order. */
+function proseTextNodes(root: HTMLElement): Text[] {
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT, {
+    acceptNode: node =>
+      node.parentElement?.closest('code, pre, button, mark.athena-unsupported')
+        ? NodeFilter.FILTER_REJECT
+        : NodeFilter.FILTER_ACCEPT
+  });
+  const nodes: Text[] = [];
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    nodes.push(node as Text);
+  }
+  return nodes;
+}
+
+/**
+ * Replace each `[n]` marker naming a known citation with an element from `make`.
+ * Works on the rendered DOM so Markdown can never forge a marker element.
+ */
+export function linkMarkers(
+  root: HTMLElement,
+  known: Set<number>,
+  make: (ids: number[], text: string) => HTMLElement
+): void {
+  for (const node of proseTextNodes(root)) {
+    const text = node.data;
+    const matches = findMarkers(text, known);
+    if (!matches.length) {
+      continue;
+    }
+    const fragment = document.createDocumentFragment();
+    let cursor = 0;
+    for (const match of matches) {
+      fragment.append(text.slice(cursor, match.index));
+      fragment.append(make(match.ids, text.substr(match.index, match.length)));
+      cursor = match.index + match.length;
+    }
+    fragment.append(text.slice(cursor));
+    node.replaceWith(fragment);
+  }
+}
+
+/**
+ * Wrap each unsupported sentence in a visible mark where it lies within one text node.
+ * Returns the sentences that could not be located, so the caller can list them.
+ */
+export function markUnsupported(root: HTMLElement, sentences: string[]): string[] {
+  const missing: string[] = [];
+  for (const sentence of sentences) {
+    const needle = sentence.trim();
+    const node = needle
+      ? proseTextNodes(root).find(candidate => candidate.data.includes(needle))
+      : undefined;
+    if (!node) {
+      missing.push(sentence);
+      continue;
+    }
+    const start = node.data.indexOf(needle);
+    const target = node.splitText(start);
+    target.splitText(needle.length);
+    const mark = document.createElement('mark');
+    mark.className = 'athena-unsupported';
+    mark.title = 'Not supported by the cited sources';
+    target.replaceWith(mark);
+    mark.append(target);
+  }
+  return missing;
+}

@@ -1,0 +1,148 @@
+/**
+ * One answer on the chat page, redrawn from its folded state (core/answer.ts): the text
+ * with `[n]` buttons, unsupported sentences marked and listed, the numbered sources (a
+ * button each, with the snippet as plain text), the mode, the trace drawer, Copy.
+ */
+import { IAnswerState } from '../core/answer';
+import { answerAsMarkdown, citationLabel } from '../core/citations';
+import { button, h } from '../core/dom';
+import { TraceDrawer } from '../components/traceDrawer';
+import { ICitation } from '../types';
+import { renderAnswer } from './render';
+
+export type OpenCitation = (citation: ICitation, trigger: HTMLElement) => void;
+
+export class PageAnswer {
+  readonly node: HTMLElement;
+  private _state: IAnswerState | null = null;
+  private _body = h('div', { class: 'answer-body', 'data-testid': 'answer-body' });
+  private _mode = h('span', { class: 'answer-mode', 'data-testid': 'answer-mode' });
+  private _notes = h('div', { class: 'answer-notes' });
+  private _sources = h('ol', { class: 'sources', 'aria-label': 'Sources', 'data-testid': 'sources' });
+  private _trace = new TraceDrawer();
+  private _actions: HTMLElement;
+  private _frame = 0;
+
+  constructor(private _open: OpenCitation) {
+    this._sources.hidden = true;
+    this._actions = h(
+      'div',
+      { class: 'answer-actions' },
+      button('Copy as Markdown', () => void this._copy(), { class: 'answer-copy' })
+    );
+    this._actions.hidden = true;
+    this.node = h(
+      'article',
+      { class: 'answer streaming', 'data-testid': 'answer', 'aria-busy': 'true' },
+      h('header', { class: 'answer-header' }, 'Athena ', this._mode),
+      this._body,
+      this._notes,
+      this._sources,
+      this._trace.node,
+      this._actions
+    );
+  }
+
+  /** Show `next`; the text is re-rendered at most once per frame while it streams. */
+  update(next: IAnswerState): void {
+    const before = this._state;
+    this._state = next;
+    for (const step of next.trace.slice(before?.trace.length ?? 0)) {
+      this._trace.add(step);
+    }
+    if (next.citations !== before?.citations) {
+      this._showSources(next.citations);
+    }
+    if (next.mode) {
+      this._mode.textContent = next.mode === 'extractive' ? 'extractive (no model)' : next.mode;
+      this.node.dataset.mode = next.mode;
+    }
+    if (next.finished) {
+      this.node.classList.remove('streaming');
+      this.node.setAttribute('aria-busy', 'false');
+      this._actions.hidden = !next.text;
+      this._render(); // at once: tests and screen readers see the final text
+    } else if (!this._frame) {
+      this._frame = requestAnimationFrame(() => this._render());
+    }
+  }
+
+  private _render(): void {
+    if (this._frame) {
+      cancelAnimationFrame(this._frame);
+      this._frame = 0;
+    }
+    const state = this._state;
+    if (!state) {
+      return;
+    }
+    const known = new Set(state.citations.map(c => c.id));
+    const missing = renderAnswer(this._body, state.text, state.unsupported, known, (ids, text) =>
+      this._marker(ids, text)
+    );
+    const notes: HTMLElement[] = [];
+    if (state.unsupported.length) {
+      const n = state.unsupported.length;
+      notes.push(
+        h(
+          'div',
+          { class: 'unsupported-list', 'data-testid': 'unsupported' },
+          h('strong', {}, `\u26a0 ${n} sentence${n === 1 ? '' : 's'} not supported by the sources`),
+          missing.length ? h('ul', {}, ...missing.map(s => h('li', {}, s))) : null
+        )
+      );
+    }
+    if (state.error) {
+      this.node.classList.add('failed');
+      notes.push(h('p', { class: 'error', role: 'alert' }, state.error));
+    }
+    this._notes.replaceChildren(...notes);
+  }
+
+  private _citation(id: number): ICitation | undefined {
+    return this._state?.citations.find(c => c.id === id);
+  }
+
+  private _marker(ids: number[], text: string): HTMLElement {
+    const first = this._citation(ids[0]);
+    const marker = button(text, () => {
+      const citation = this._citation(ids[0]);
+      if (citation) {
+        this._open(citation, marker);
+      }
+    }, {
+      class: 'marker',
+      'data-citation-id': String(ids[0]),
+      'aria-label': `Open source ${ids.join(', ')}${first ? `: ${citationLabel(first)}` : ''}`,
+      title: first ? citationLabel(first) : undefined
+    });
+    return marker;
+  }
+
+  private _showSources(citations: ICitation[]): void {
+    this._sources.hidden = citations.length === 0;
+    this._sources.replaceChildren(
+      ...citations.map(citation => {
+        const open = button('', () => this._open(citation, open), {
+          class: 'source',
+          'data-testid': 'source',
+          'data-citation-id': String(citation.id),
+          'data-kind': citation.kind
+        });
+        open.append(
+          h('span', { class: 'source-number' }, `[${citation.id}]`),
+          h('span', { class: 'source-label' }, citationLabel(citation))
+        );
+        const snippet = citation.snippet ? h('p', { class: 'source-snippet' }, citation.snippet) : null;
+        return h('li', { 'data-kind': citation.kind }, open, snippet);
+      })
+    );
+  }
+
+  private async _copy(): Promise<void> {
+    const state = this._state;
+    if (state) {
+      await navigator.clipboard?.writeText(answerAsMarkdown(state.text, state.citations, '', ''));
+    }
+  }
+}

@@ -1,0 +1,119 @@
+/**
+ * The chat page's requests. Same origin as the page, so no CORS; the server's HttpOnly
+ * cookie (set when the page was opened from the printed `?token=` URL) authenticates
+ * them. The URL base is taken from the page's own address, so a reverse proxy may put the
+ * page under a sub-path.
+ */
+import { chatBody, readChatEvents } from '../core/stream';
+import {
+  ChatEvent,
+  IChatRequest,
+  ICitation,
+  IConversation,
+  IConversationSummary,
+  IIndexInfo
+} from '../types';
+
+/** A non-success answer from the server, with the server's own message. */
+export class PageError extends Error {
+  constructor(
+    message: string,
+    readonly status: number
+  ) {
+    super(message);
+  }
+}
+
+function athenaUrl(path: string, query: Record<string, string | number | null | undefined> = {}): string {
+  const url = new URL(`athena/${path}`, document.baseURI);
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== null && value !== undefined && value !== '') {
+      url.searchParams.set(key, String(value));
+    }
+  }
+  return url.toString();
+}
+
+async function send(url: string, init: RequestInit = {}): Promise<Response> {
+  let response: Response;
+  try {
+    response = await fetch(url, { credentials: 'same-origin', ...init });
+  } catch (err) {
+    throw new PageError(`Cannot reach the athena server: ${String(err)}`, 0);
+  }
+  if (!response.ok) {
+    let message = `athena server answered ${response.status}`;
+    try {
+      message = (await response.json())?.error?.message ?? message;
+    } catch {
+      // not JSON: keep the status line
+    }
+    if (response.status === 401) {
+      message += ' Open the page again from the URL athena serve printed (it ends in ?token=…).';
+    }
+    throw new PageError(message, response.status);
+  }
+  return response;
+}
+
+async function getJSON<T>(path: string, query?: Record<string, string | number | null | undefined>): Promise<T> {
+  return (await (await send(athenaUrl(path, query))).json()) as T;
+}
+
+export const getInfo = (): Promise<IIndexInfo> => getJSON<IIndexInfo>('info');
+
+export async function listConversations(limit = 30): Promise<IConversationSummary[]> {
+  return (await getJSON<{ conversations: IConversationSummary[] }>('conversations', { limit })).conversations;
+}
+
+export const getConversation = (id: string): Promise<IConversation> =>
+  getJSON<IConversation>(`conversations/${encodeURIComponent(id)}`);
+
+export async function deleteConversation(id: string): Promise<void> {
+  await send(athenaUrl(`conversations/${encodeURIComponent(id)}`), { method: 'DELETE' });
+}
+
+export interface ISourceLines {
+  path: string;
+  start_line: number;
+  end_line: number;
+  total_lines: number;
+  lines: string[];
+}
+
+export const getSource = (path: string, start: number, end: number): Promise<ISourceLines> =>
+  getJSON<ISourceLines>('source', { path, start_line: start, end_line: end });
+
+export interface ICell {
+  index: number;
+  cell_type: string;
+  source: string;
+}
+
+export async function getCells(citation: ICitation): Promise<ICell[]> {
+  const query = { path: citation.path, cell: citation.cell ?? 0, end_cell: citation.end_cell ?? citation.cell ?? 0 };
+  return (await getJSON<{ cells: ICell[] }>('cell', query)).cells;
+}
+
+/** The page image, cited regions highlighted by the server; an <img> loads it with the cookie. */
+export function pdfPageUrl(citation: ICitation): string {
+  return athenaUrl('pdf/page', { path: citation.path, page: citation.page ?? 1, chunk_id: citation.chunk_id });
+}
+
+/** Ask; each event goes to `onEvent` as it arrives. Resolves when the stream ends. */
+export async function streamChat(
+  request: IChatRequest,
+  onEvent: (event: ChatEvent) => void,
+  signal?: AbortSignal
+): Promise<void> {
+  const response = await send(athenaUrl('chat'), {
+    method: 'POST',
+    body: chatBody(request),
+    headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' },
+    signal
+  });
+  if (!response.body) {
+    throw new PageError('The chat answer had no body to stream.', response.status);
+  }
+  await readChatEvents(response.body, onEvent);
+}

@@ -1,0 +1,201 @@
+/**
+ * The chat page: header (title, index status, New, History), the conversation with the
+ * composer (filters included), the history drawer and the source viewer. Answers are
+ * folded from the event stream by the core (core/answer.ts), like the sidebar's.
+ */
+import { emptyAnswer, foldEvent, IAnswerState, storedAnswer } from '../core/answer';
+import { button, h } from '../core/dom';
+import { Composer } from '../components/composer';
+import { ConversationList } from '../components/conversationList';
+import { IStoredMessage } from '../types';
+import * as api from './api';
+import { PageAnswer } from './answerView';
+import { StatusLine } from './status';
+import { SourceViewer } from './viewer';
+
+const REMEMBER = 'athena-page:conversation';
+
+export class ChatPage {
+  readonly node: HTMLElement;
+  private _conversationId: string | null = null;
+  private _messages = h('div', { class: 'messages', role: 'log', 'aria-label': 'Conversation', 'data-testid': 'messages' });
+  private _status = new StatusLine();
+  private _viewer = new SourceViewer();
+  private _history: ConversationList;
+  private _historyToggle: HTMLButtonElement;
+  private _composer: Composer;
+  private _abort: AbortController | null = null;
+
+  constructor() {
+    this._history = new ConversationList({
+      onSwitch: id => void this.switchTo(id),
+      onDelete: id => void this._delete(id)
+    });
+    this._composer = new Composer({
+      onSend: question => void this.ask(question),
+      onStop: () => this._abort?.abort()
+    });
+    this._composer.input.placeholder = 'Ask about your documents (Enter to send, Shift+Enter for a new line)';
+    this._historyToggle = button('History', () => void this._toggleHistory(), {
+      class: 'history-toggle',
+      'aria-expanded': 'false',
+      'aria-controls': 'history'
+    });
+    this._history.node.id = 'history';
+    this._history.node.classList.add('history');
+    const welcome = h(
+      'div',
+      { class: 'welcome' },
+      h('p', {}, 'Ask a question about the indexed folder. Answers cite their sources as [n]: select one to see the passage.')
+    );
+    this._messages.append(welcome);
+    this.node = h(
+      'div',
+      { class: 'app' },
+      h(
+        'header',
+        { class: 'top' },
+        h('h1', {}, 'Athena'),
+        this._status.node,
+        h(
+          'nav',
+          { class: 'top-actions', 'aria-label': 'Conversations' },
+          button('New', () => void this.newConversation(), { class: 'new', 'aria-label': 'Start a new conversation' }),
+          this._historyToggle
+        )
+      ),
+      h(
+        'div',
+        { class: 'columns' },
+        this._history.node,
+        h('main', { class: 'chat' }, this._messages, this._composer.node),
+        this._viewer.node
+      )
+    );
+  }
+
+  async start(): Promise<void> {
+    this._status.start();
+    const remembered = window.localStorage.getItem(REMEMBER);
+    if (remembered) {
+      await this.switchTo(remembered);
+    }
+    this._composer.input.focus();
+  }
+
+  async ask(question: string): Promise<void> {
+    this._messages.querySelector('.welcome')?.remove();
+    this._messages.append(h('div', { class: 'question', 'data-testid': 'question' }, question));
+    const view = this._addAnswer();
+    let state = emptyAnswer();
+    this._abort = new AbortController();
+    this._composer.busy = true;
+    const show = (next: IAnswerState) => {
+      if (next.conversationId && next.conversationId !== this._conversationId) {
+        this._setConversation(next.conversationId);
+      }
+      view.update(next);
+      this._messages.scrollTop = this._messages.scrollHeight;
+    };
+    try {
+      await api.streamChat(
+        { question, conversationId: this._conversationId, filters: this._composer.filters },
+        event => {
+          state = foldEvent(state, event);
+          show(state);
+        },
+        this._abort.signal
+      );
+      if (!state.finished) {
+        show({ ...state, finished: true });
+      }
+    } catch (err) {
+      const aborted = (err as Error).name === 'AbortError';
+      show({ ...state, error: aborted ? 'Stopped.' : (err as Error).message, finished: true });
+    } finally {
+      this._abort = null;
+      this._composer.busy = false;
+      if (this._history.open) {
+        await this._refreshHistory();
+      }
+    }
+  }
+
+  async newConversation(): Promise<void> {
+    this._abort?.abort();
+    this._setConversation(null);
+    this._messages.replaceChildren();
+    this._composer.input.focus();
+  }
+
+  async switchTo(id: string): Promise<void> {
+    try {
+      const conversation = await api.getConversation(id);
+      this._messages.replaceChildren();
+      conversation.messages.forEach(message => this._showStored(message));
+      this._setConversation(conversation.id);
+      if (this._history.open) {
+        await this._refreshHistory();
+      }
+    } catch (err) {
+      if ((err as api.PageError).status === 404) {
+        this._setConversation(null);
+      } else {
+        this._messages.append(h('p', { class: 'error', role: 'alert' }, (err as Error).message));
+      }
+    }
+  }
+
+  private _addAnswer(): PageAnswer {
+    const view = new PageAnswer((citation, trigger) => void this._viewer.open(citation, trigger));
+    this._messages.append(view.node);
+    return view;
+  }
+
+  private _showStored(message: IStoredMessage): void {
+    if (message.role === 'user') {
+      this._messages.append(h('div', { class: 'question', 'data-testid': 'question' }, message.content));
+    } else {
+      this._addAnswer().update(storedAnswer(message));
+    }
+  }
+
+  private _setConversation(id: string | null): void {
+    this._conversationId = id;
+    this.node.dataset.conversationId = id ?? '';
+    if (id) {
+      window.localStorage.setItem(REMEMBER, id);
+    } else {
+      window.localStorage.removeItem(REMEMBER);
+    }
+  }
+
+  private async _delete(id: string): Promise<void> {
+    try {
+      await api.deleteConversation(id);
+    } catch (err) {
+      this._history.showError((err as Error).message);
+      return;
+    }
+    if (id === this._conversationId) {
+      await this.newConversation();
+    }
+    await this._refreshHistory();
+  }
+
+  private async _toggleHistory(): Promise<void> {
+    this._history.open = !this._history.open;
+    this._historyToggle.setAttribute('aria-expanded', String(this._history.open));
+    if (this._history.open) {
+      await this._refreshHistory();
+    }
+  }
+
+  private async _refreshHistory(): Promise<void> {
+    try {
+      this._history.show(await api.listConversations(), this._conversationId);
+    } catch (err) {
+      this._history.showError((err as Error).message);
+    }
+  }
+}

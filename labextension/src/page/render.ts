@@ -1,0 +1,33 @@
+/**
+ * Untrusted Markdown (model answers, document text) to DOM for the chat page: `marked`
+ * parses it, the core sanitizer (core/sanitizer.ts, the sidebar's rules) keeps only inert
+ * prose, then the core marks unsupported sentences and turns `[n]` into buttons.
+ */
+import { marked } from 'marked';
+
+import { linkMarkers, markUnsupported } from '../core/markers';
+import { sanitizeUntrustedHtml } from '../core/sanitizer';
+
+/** `text` rendered into `host` (replacing what was there), made safe. */
+export function renderMarkdown(host: HTMLElement, text: string): void {
+  const html = marked.parse(text, { async: false, gfm: true }) as string;
+  const clean = new DOMParser().parseFromString(sanitizeUntrustedHtml(html), 'text/html');
+  host.replaceChildren(...Array.from(clean.body.childNodes));
+}
+
+/**
+ * An answer: Markdown, unsupported sentences marked, markers made by `marker`.
+ * Returns the unsupported sentences that could not be found in the text.
+ */
+export function renderAnswer(
+  host: HTMLElement,
+  text: string,
+  unsupported: string[],
+  known: Set<number>,
+  marker: (ids: number[], text: string) => HTMLElement
+): string[] {
+  renderMarkdown(host, text);
+  const missing = markUnsupported(host, unsupported);
+  linkMarkers(host, known, marker);
+  return missing;
+}

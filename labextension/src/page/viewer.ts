@@ -1,0 +1,147 @@
+/**
+ * The source viewer beside the chat (a full-screen sheet at phone width). It opens a
+ * citation where the evidence is: a text source at the cited lines (line numbers, the
+ * cited ones highlighted, scrolled into view), a notebook citation as its cells, a PDF
+ * citation as the server-rendered page with the cited regions outlined. Escape closes it
+ * and gives focus back to the button that opened it.
+ */
+import { citationLabel, cellNumber } from '../core/citations';
+import { button, h } from '../core/dom';
+import { ICitation, IRegion } from '../types';
+import { getCells, getSource, pdfPageUrl } from './api';
+import { renderMarkdown } from './render';
+
+/** Lines shown above and below the cited ones. */
+const CONTEXT = 12;
+/** The server renders PDF pages at 2 px per point (athena_lab/pdf/preview.py). */
+const PDF_SCALE = 2;
+
+export class SourceViewer {
+  readonly node: HTMLElement;
+  private _title = h('h2', { class: 'viewer-title', id: 'viewer-title', tabindex: '-1' });
+  private _body = h('div', { class: 'viewer-body', 'data-testid': 'viewer-body' });
+  private _trigger: HTMLElement | null = null;
+
+  constructor() {
+    this.node = h(
+      'aside',
+      { class: 'viewer', 'aria-labelledby': 'viewer-title', 'data-testid': 'viewer' },
+      h(
+        'header',
+        { class: 'viewer-header' },
+        this._title,
+        button('Close', () => this.close(), { class: 'viewer-close', 'aria-label': 'Close the source' })
+      ),
+      this._body
+    );
+    this.node.hidden = true;
+    this.node.addEventListener('keydown', event => {
+      if (event.key === 'Escape') {
+        this.close();
+      }
+    });
+  }
+
+  async open(citation: ICitation, trigger: HTMLElement | null): Promise<void> {
+    this._trigger = trigger;
+    this.node.hidden = false;
+    this.node.dataset.kind = citation.kind;
+    document.body.classList.add('viewer-open');
+    this._title.textContent = `[${citation.id}] ${citationLabel(citation)}`;
+    this._body.replaceChildren(h('p', { class: 'muted' }, 'Loading\u2026'));
+    this._title.focus();
+    try {
+      const view =
+        citation.kind === 'pdf'
+          ? pdfView(citation)
+          : citation.kind === 'notebook'
+            ? await notebookView(citation)
+            : await textView(citation);
+      this._body.replaceChildren(view);
+      this._body.querySelector('.cited')?.scrollIntoView({ block: 'center' });
+    } catch (err) {
+      this._body.replaceChildren(h('p', { class: 'error', role: 'alert' }, (err as Error).message));
+    }
+  }
+
+  close(): void {
+    this.node.hidden = true;
+    document.body.classList.remove('viewer-open');
+    this._trigger?.focus();
+    this._trigger = null;
+  }
+}
+
+async function textView(citation: ICitation): Promise<HTMLElement> {
+  const first = citation.start_line ?? 1;
+  const last = citation.end_line ?? first;
+  const source = await getSource(citation.path, Math.max(1, first - CONTEXT), last + CONTEXT);
+  const lines = source.lines.map((text, n) => {
+    const number = source.start_line + n;
+    const cited = number >= first && number <= last;
+    return h(
+      'div',
+      { class: cited ? 'line cited' : 'line', 'data-line': String(number) },
+      h('span', { class: 'line-number', 'aria-hidden': 'true' }, String(number)),
+      h('code', {}, text || ' ')
+    );
+  });
+  return h(
+    'div',
+    { class: 'code', role: 'region', 'aria-label': `Lines ${first}\u2013${last} of ${citation.path}`, tabindex: '0' },
+    ...lines
+  );
+}
+
+async function notebookView(citation: ICitation): Promise<HTMLElement> {
+  const cells = await getCells(citation);
+  return h(
+    'div',
+    { class: 'notebook' },
+    ...cells.map(cell => {
+      const body = h('div', { class: 'cell-body' });
+      if (cell.cell_type === 'markdown') {
+        renderMarkdown(body, cell.source);
+      } else {
+        body.append(h('pre', {}, h('code', {}, cell.source)));
+      }
+      const number = cellNumber({ ...citation, cell: cell.index });
+      return h(
+        'section',
+        { class: 'cell cited', 'data-cell-type': cell.cell_type, 'data-testid': 'notebook-cell' },
+        h('header', { class: 'cell-header' }, `cell ${number} \u00b7 ${cell.cell_type}`),
+        body
+      );
+    })
+  );
+}
+
+function pdfView(citation: ICitation): HTMLElement {
+  const image = h('img', {
+    class: 'pdf-image',
+    'data-testid': 'pdf-image',
+    alt: `Page ${citation.page ?? 1} of ${citation.path}, cited regions highlighted`
+  });
+  const page = h('div', { class: 'pdf-page cited' }, image);
+  image.addEventListener('load', () => {
+    // Outlines over the server's highlight, so the regions stand out at any zoom.
+    const widthPt = image.naturalWidth / PDF_SCALE;
+    const heightPt = image.naturalHeight / PDF_SCALE;
+    const regions = (citation.regions ?? []).filter(r => (r.page ?? citation.page) === citation.page);
+    page.append(...regions.map(region => regionBox(region, widthPt, heightPt)));
+  });
+  image.addEventListener('error', () => {
+    page.replaceWith(h('p', { class: 'error', role: 'alert' }, `Cannot show page ${citation.page} of ${citation.path}.`));
+  });
+  image.src = pdfPageUrl(citation);
+  return page;
+}
+
+function regionBox(region: IRegion, widthPt: number, heightPt: number): HTMLElement {
+  const box = h('div', { class: 'pdf-region', 'data-testid': 'pdf-region' });
+  box.style.left = `${(100 * region.x) / widthPt}%`;
+  box.style.top = `${(100 * region.y) / heightPt}%`;
+  box.style.width = `${(100 * region.width) / widthPt}%`;
+  box.style.height = `${(100 * region.height) / heightPt}%`;
+  return box;
+}

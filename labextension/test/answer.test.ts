@@ -1,0 +1,64 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { emptyAnswer, foldEvent, foldEvents, storedAnswer } from '../src/core/answer';
+import { chatBody } from '../src/core/stream';
+import { ChatEvent } from '../src/types';
+
+const CITATION = { id: 1, kind: 'text' as const, path: 'guide.md', label: 'guide.md:3\u20134' };
+
+const STREAM: ChatEvent[] = [
+  { type: 'start', data: { conversation_id: 'c1' } },
+  { type: 'trace', data: { tool: 'searchDocs', input: { q: 'x' }, summary: { hits: [] } } },
+  { type: 'chunk', data: { content: 'Tokens rotate ' } },
+  { type: 'chunk', data: { content: 'nightly [1].' } },
+  { type: 'citations', data: { citations: [CITATION] } },
+  { type: 'done', data: { unsupported: ['Tokens rotate nightly.'], mode: 'extractive' } }
+];
+
+test('a recorded stream folds into one answer', () => {
+  const answer = foldEvents(STREAM);
+  assert.equal(answer.conversationId, 'c1');
+  assert.equal(answer.text, 'Tokens rotate nightly [1].');
+  assert.deepEqual(answer.citations, [CITATION]);
+  assert.equal(answer.trace.length, 1);
+  assert.deepEqual(answer.unsupported, ['Tokens rotate nightly.']);
+  assert.equal(answer.mode, 'extractive');
+  assert.equal(answer.finished, true);
+  assert.equal(answer.error, null);
+});
+
+test('folding never mutates the state it is given', () => {
+  const before = emptyAnswer();
+  const after = foldEvent(before, { type: 'chunk', data: { content: 'a' } });
+  assert.equal(before.text, '');
+  assert.equal(after.text, 'a');
+});
+
+test('an error finishes the answer and keeps the text so far', () => {
+  const answer = foldEvents([
+    { type: 'chunk', data: { content: 'partial' } },
+    { type: 'error', data: { message: 'model went away' } }
+  ]);
+  assert.equal(answer.text, 'partial');
+  assert.equal(answer.error, 'model went away');
+  assert.equal(answer.finished, true);
+});
+
+test('unknown events are ignored', () => {
+  const state = emptyAnswer();
+  assert.equal(foldEvent(state, { type: 'future', data: {} } as unknown as ChatEvent), state);
+});
+
+test('a stored message is a finished answer', () => {
+  const answer = storedAnswer({ role: 'assistant', content: 'x [1]', citations: [CITATION], mode: 'extractive' });
+  assert.equal(answer.finished, true);
+  assert.equal(answer.citations.length, 1);
+});
+
+test('the chat body leaves out empty filters', () => {
+  const body = JSON.parse(chatBody({ question: 'q', filters: { path_prefix: '', kind: 'pdf' }, topK: 5 }));
+  assert.deepEqual(body.filters, { kind: 'pdf' });
+  assert.equal(body.top_k, 5);
+  assert.equal(body.stream, true);
+});
