@@ -183,7 +183,7 @@ class ServerSettings:
     cors_origins: list[str] = field(default_factory=list)
     # Host header values accepted besides loopback names (DNS rebinding defence); "*": any.
     allowed_hosts: list[str] = field(default_factory=list)
-    rate_limit_per_minute: int = 60
+    rate_limit_per_minute: int = 600  # a chat page polls status and streams answers; one user, one address
     max_body_kb: int = 256
     # A connection that sends no complete request headers (or stays idle) this long is closed.
     idle_timeout_s: float = 30.0
