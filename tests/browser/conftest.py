@@ -122,13 +122,14 @@ def lab(server_extension: str, corpus: Path) -> Iterator[str]:
 def start_lab(server_extension: str):
     """``start_lab(folder, settings)``: another Lab, for tests that need their own folder or
     provider (a context manager yielding its URL)."""
-    return lambda folder, settings: running_lab(server_extension, folder, settings)
+    return lambda folder, settings, expose_app=True: running_lab(server_extension, folder, settings, expose_app)
 
 
 @contextmanager
-def running_lab(module: str, folder: Path, settings: dict[str, str]) -> Iterator[str]:
+def running_lab(module: str, folder: Path, settings: dict[str, str], expose_app: bool = True) -> Iterator[str]:
     """Lab with athena's server extension on ``folder`` (its root is the folder's parent),
-    ``settings`` added to the environment; yields the /lab URL with its token."""
+    ``settings`` added to the environment; yields the /lab URL with its token. Tests read
+    Lab's state through ``window.jupyterapp`` (``expose_app``); a normal install has none."""
     port, token = _free_port(), secrets.token_hex(16)
     log = folder.parent / "jupyter.log"
     # Lab's own settings (e.g. a theme a test switches to) stay with this server, not in ~/.jupyter.
@@ -140,7 +141,7 @@ def running_lab(module: str, folder: Path, settings: dict[str, str]) -> Iterator
         "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
         f"--ServerApp.root_dir={folder.parent}", f"--IdentityProvider.token={token}",
         f"--ServerApp.jpserver_extensions={{'{module}': True}}",
-        "--LabApp.expose_app_in_browser=True", "--LabApp.news_url=None",
+        f"--LabApp.expose_app_in_browser={expose_app}", "--LabApp.news_url=None",
         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
     ]
     with log.open("w") as out:
