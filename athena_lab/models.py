@@ -8,10 +8,12 @@ the one fold; the citation JSON also carries the label, so the JavaScript front 
 show the same text without re-deriving it. See docs/contract.md.
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations`: the TypedDicts below must see NotRequired at
+# class creation (tools/contract_schema.py reads their required keys).
 from dataclasses import asdict, dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Literal, Mapping
+
+from typing_extensions import NotRequired, TypedDict
 
 from athena_lab.errors import AthenaError
 
@@ -21,6 +23,83 @@ MAX_TOP_K = 50
 
 class RequestError(AthenaError):
     """A question or search that cannot be run as given; the message names the field."""
+
+
+# -- the JSON shapes (docs/contract.md; docs/contract.schema.json and the labextension's
+# core/contract.ts are generated from these by tools/contract_schema.py) -------------
+class Region(TypedDict):
+    """A highlight box on a PDF page, in PDF points from the page's top-left corner."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+    page: NotRequired[int]
+
+
+class Citation(TypedDict):
+    """One source of an answer or one search hit (search hits have no ``id``)."""
+
+    id: NotRequired[int]
+    kind: Literal["text", "notebook", "pdf"]
+    path: str
+    label: NotRequired[str]  # every citation since the label existed; not in older saved answers
+    doc_kind: NotRequired[str]
+    chunk_id: NotRequired[str | None]
+    text_hash: NotRequired[str]
+    snippet: NotRequired[str]
+    heading_path: NotRequired[str | None]
+    title: NotRequired[str | None]
+    start_line: NotRequired[int | None]
+    end_line: NotRequired[int | None]
+    cell: NotRequired[int | None]
+    end_cell: NotRequired[int | None]
+    page: NotRequired[int | None]
+    pages: NotRequired[list[int]]
+    regions: NotRequired[list[Region]]
+    confidence: NotRequired[float | None]
+    warnings: NotRequired[list[str]]
+    score: NotRequired[float]
+
+
+class StartData(TypedDict):
+    conversation_id: str
+
+
+class TraceData(TypedDict):
+    tool: str
+    input: dict[str, Any]
+    summary: str
+
+
+class ChunkData(TypedDict):
+    content: str
+
+
+class CitationsData(TypedDict):
+    citations: list[Citation]
+
+
+class CompactionData(TypedDict):
+    dropped_turns: int
+    summary: NotRequired[str]
+
+
+class DoneData(TypedDict):
+    usage: NotRequired[dict[str, int]]
+    unsupported: NotRequired[list[str]]
+    mode: NotRequired[str]
+    conversation_id: NotRequired[str]
+    degraded: NotRequired[str | None]
+
+
+class ErrorData(TypedDict):
+    message: str
+
+
+EVENT_DATA: dict[str, type] = {"start": StartData, "trace": TraceData, "chunk": ChunkData,
+                               "citations": CitationsData, "compaction": CompactionData, "done": DoneData,
+                               "error": ErrorData}
 
 
 def cell_number(cell: int) -> int:

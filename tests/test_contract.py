@@ -150,3 +150,32 @@ def test_a_bug_in_the_loop_is_raised_not_turned_into_an_answer(small_ws, monkeyp
     monkeypatch.setattr(loop._Turn, "run", broken)
     with pytest.raises(KeyError):
         small_ws.ask("when do tokens expire?")
+
+
+def test_the_schema_and_the_typescript_types_are_generated_from_the_models() -> None:
+    """docs/contract.schema.json and labextension/src/core/contract.ts are written by
+    tools/contract_schema.py from athena_lab/models.py; a hand edit or a model change
+    without regenerating fails here."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parent.parent / "tools"))
+    try:
+        from contract_schema import rendered
+    finally:
+        sys.path.pop(0)
+    for path, text in rendered().items():
+        assert path.read_text(encoding="utf-8") == text, f"{path.name} is stale: run python tools/contract_schema.py"
+
+
+def test_what_the_server_sends_matches_the_schema(small_ws) -> None:
+    import jsonschema
+
+    schema = json.loads((Path(__file__).parent.parent / "docs" / "contract.schema.json").read_text())
+    events_seen = [e.to_dict() for e in small_ws.ask_events("when do tokens expire?")]
+    event_schema = {**schema, "$ref": "#/$defs/Event"}
+    for event in events_seen:
+        jsonschema.validate(event, event_schema)
+    citation_schema = {**schema, "$ref": "#/$defs/Citation"}
+    for hit in small_ws.search_citations("tokens expire", k=3):
+        jsonschema.validate(hit, citation_schema)
+    assert {e["type"] for e in events_seen} >= {"start", "chunk", "citations", "done"}

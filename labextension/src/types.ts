@@ -3,37 +3,26 @@
  * components and the API module agree on what the server sends.
  */
 
-export type CitationKind = 'text' | 'notebook' | 'pdf';
+import {
+  ICitation as IContractCitation,
+  ICompactionData,
+  IDoneData,
+  IErrorData,
+  IRegion,
+  IStartData,
+  ITraceData
+} from './core/contract';
 
-export interface IRegion {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-  page?: number;
-}
+export type { IRegion };
 
-export interface ICitation {
+export type CitationKind = IContractCitation['kind'];
+
+/**
+ * A citation of an answer (core/contract.ts, generated from athena_lab/models.py): always
+ * numbered, since `[n]` markers name it.
+ */
+export interface ICitation extends IContractCitation {
   id: number;
-  kind: CitationKind;
-  path: string;
-  chunk_id?: string;
-  /** Hash of the chunk's text when it was cited: tells whether the source changed since. */
-  text_hash?: string;
-  snippet?: string;
-  heading_path?: string | null;
-  start_line?: number | null;
-  end_line?: number | null;
-  cell?: number | null;
-  end_cell?: number | null;
-  page?: number | null;
-  pages?: number[];
-  /** The server's one label: "guide.md:40–58", "paper.pdf p. 3", "nb.ipynb cell 4". */
-  label?: string;
-  regions?: IRegion[];
-  confidence?: number | null;
-  warnings?: string[];
-  score?: number;
 }
 
 export interface IChatFilters {
@@ -50,27 +39,18 @@ export interface IChatRequest {
   topK?: number;
 }
 
-export interface ITraceEvent {
-  tool: string;
-  input: unknown;
-  summary: unknown;
-}
+export type ITraceEvent = ITraceData;
+export type IDoneEvent = Partial<IDoneData>;
 
-export interface IDoneEvent {
-  usage?: unknown;
-  unsupported?: string[];
-  mode?: string;
-}
-
-/** One parsed server-sent event of the chat stream. */
+/** One parsed server-sent event of the chat stream (core/contract.ts's, with numbered citations). */
 export type ChatEvent =
-  | { type: 'start'; data: { conversation_id: string } }
+  | { type: 'start'; data: IStartData }
   | { type: 'trace'; data: ITraceEvent }
   | { type: 'chunk'; data: { content: string } }
   | { type: 'citations'; data: { citations: ICitation[] } }
-  | { type: 'compaction'; data: { summary: string; dropped_turns: number } }
+  | { type: 'compaction'; data: ICompactionData }
   | { type: 'done'; data: IDoneEvent }
-  | { type: 'error'; data: { message: string } };
+  | { type: 'error'; data: IErrorData };
 
 export interface IConversationSummary {
   id: string;

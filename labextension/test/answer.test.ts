@@ -9,7 +9,7 @@ const CITATION = { id: 1, kind: 'text' as const, path: 'guide.md', label: 'guide
 
 const STREAM: ChatEvent[] = [
   { type: 'start', data: { conversation_id: 'c1' } },
-  { type: 'trace', data: { tool: 'searchDocs', input: { q: 'x' }, summary: { hits: [] } } },
+  { type: 'trace', data: { tool: 'searchDocs', input: { q: 'x' }, summary: '0 hits' } },
   { type: 'chunk', data: { content: 'Tokens rotate ' } },
   { type: 'chunk', data: { content: 'nightly [1].' } },
   { type: 'citations', data: { citations: [CITATION] } },

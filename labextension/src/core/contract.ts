@@ -1,0 +1,82 @@
+/**
+ * The contract's shapes (docs/contract.md), generated from athena_lab/models.py by
+ * tools/contract_schema.py — do not edit; tests/test_contract.py fails when it drifts.
+ */
+
+/** A highlight box on a PDF page, in PDF points from the page's top-left corner. */
+export interface IRegion {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  page?: number;
+}
+
+/** One source of an answer or one search hit (search hits have no ``id``). */
+export interface ICitation {
+  id?: number;
+  kind: 'text' | 'notebook' | 'pdf';
+  path: string;
+  label?: string;
+  doc_kind?: string;
+  chunk_id?: string | null;
+  text_hash?: string;
+  snippet?: string;
+  heading_path?: string | null;
+  title?: string | null;
+  start_line?: number | null;
+  end_line?: number | null;
+  cell?: number | null;
+  end_cell?: number | null;
+  page?: number | null;
+  pages?: number[];
+  regions?: IRegion[];
+  confidence?: number | null;
+  warnings?: string[];
+  score?: number;
+}
+
+export interface IStartData {
+  conversation_id: string;
+}
+
+export interface ITraceData {
+  tool: string;
+  input: { [key: string]: unknown };
+  summary: string;
+}
+
+export interface IChunkData {
+  content: string;
+}
+
+export interface ICitationsData {
+  citations: ICitation[];
+}
+
+export interface ICompactionData {
+  dropped_turns: number;
+  summary?: string;
+}
+
+export interface IDoneData {
+  usage?: { [key: string]: number };
+  unsupported?: string[];
+  mode?: string;
+  conversation_id?: string;
+  degraded?: string | null;
+}
+
+export interface IErrorData {
+  message: string;
+}
+
+/** One event of the chat stream, as the server sends it. */
+export type ChatEvent =
+  | { type: 'start'; data: IStartData }
+  | { type: 'trace'; data: ITraceData }
+  | { type: 'chunk'; data: IChunkData }
+  | { type: 'citations'; data: ICitationsData }
+  | { type: 'compaction'; data: ICompactionData }
+  | { type: 'done'; data: IDoneData }
+  | { type: 'error'; data: IErrorData };
