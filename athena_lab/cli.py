@@ -149,6 +149,28 @@ def cmd_search(args: argparse.Namespace) -> int:
     return 0
 
 
+@command("cite")
+def cmd_cite(args: argparse.Namespace) -> int:
+    from athena_lab.bibliography import render
+
+    targets: list[str] = []
+    for target in args.targets:
+        targets += _answer_sources(target) if target.endswith(".json") else [target]
+    print(render(open_workspace(args).cite(targets), args.format), end="")
+    return 0
+
+
+def _answer_sources(file: str) -> list[str]:
+    """The cited chunks (or paths) of an answer saved with `athena ask --json`."""
+    try:
+        with open(file, encoding="utf-8") as fh:
+            answer = json.load(fh)
+        citations = answer["citations"]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise AthenaError(f"{file}: not an answer saved by `athena ask --json` ({exc})") from None
+    return [c.get("chunk_id") or c["path"] for c in citations if isinstance(c, dict)]
+
+
 @command("status")
 def cmd_status(args: argparse.Namespace) -> int:
     ws = open_workspace(args)
@@ -275,6 +297,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--path-prefix", help="only files under this path")
     p.add_argument("--neighbours", type=int, default=0, help="attach N chunks of context each side")
     p.add_argument("--mode", choices=("hybrid", "lexical", "vector"), default="hybrid")
+
+    p = sub.add_parser("cite", parents=[common], help="BibTeX, RIS or CSL-JSON for sources, chunks or an answer")
+    p.add_argument("targets", nargs="+", metavar="CHUNK_OR_ANSWER",
+                   help="chunk ids, indexed paths, or an answer saved by `athena ask --json` (a .json file)")
+    p.add_argument("--format", choices=("bibtex", "ris", "csl-json"), default="bibtex")
 
     sub.add_parser("status", parents=[common], help="what is indexed, when, with which warnings")
     sub.add_parser("doctor", parents=[common], help="check versions, the embedder and the index")

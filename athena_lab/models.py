@@ -37,6 +37,18 @@ class Region(TypedDict):
     page: NotRequired[int]
 
 
+class BibRecord(TypedDict):
+    """What the parser found to cite a PDF by (athena_lab/bibliography.py); fields not
+    found are absent, never guessed."""
+
+    path: str
+    title: NotRequired[str]
+    authors: NotRequired[list[str]]
+    year: NotRequired[int]
+    doi: NotRequired[str]
+    arxiv: NotRequired[str]
+
+
 class Citation(TypedDict):
     """One source of an answer or one search hit (search hits have no ``id``)."""
 
@@ -60,6 +72,7 @@ class Citation(TypedDict):
     confidence: NotRequired[float | None]
     warnings: NotRequired[list[str]]
     score: NotRequired[float]
+    record: NotRequired[BibRecord]
 
 
 class StartData(TypedDict):

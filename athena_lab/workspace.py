@@ -270,6 +270,23 @@ class Athena:
         return render_page_preview(full, page, regions, self.index_dir / "previews",
                                    password=password_for(path, self.config.settings.pdf.passwords))
 
+    def cite(self, targets: list[str]) -> list[dict[str, Any]]:
+        """Bibliographic records (bibliography.py) for chunk ids or indexed paths, one per
+        source, in the order first named; an unknown target is a NotFound error naming it."""
+        from athena_lab.bibliography import record_of
+
+        catalog = self._require_index().catalog
+        paths: list[str] = []
+        for target in targets:
+            chunk = catalog.chunks_by_id([target]).get(target)
+            path = chunk.path if chunk is not None else normalize_prefix(target)
+            if path is None or catalog.source(path) is None:
+                raise MissingPathError(f"{target}: neither a chunk id nor an indexed file")
+            if path not in paths:
+                paths.append(path)
+        found = catalog.source_records(set(paths))
+        return [record_of(path, found.get(path) or {"title": catalog.source(path).title}) for path in paths]
+
     def chunk(self, chunk_id: str) -> ChunkRow | None:
         return self._require_index().catalog.chunks_by_id([chunk_id]).get(chunk_id)
 

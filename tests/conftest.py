@@ -39,7 +39,8 @@ SLOW = {"test_binder.py", "test_live_processes.py", "test_real_llm.py", "test_no
         "test_http_multilingual.py",
         # in-process, but they index whole corpora, build models or wait out debounce windows
         "test_pdf_ingest.py", "test_e5_small.py", "test_core_search.py", "test_core_pdf_index.py",
-        "test_core_index.py", "test_live_index.py", "test_embedding_runtimes.py", "test_core_embeddings.py"}
+        "test_core_index.py", "test_live_index.py", "test_embedding_runtimes.py", "test_core_embeddings.py",
+        "test_bibliography.py"}
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -312,6 +312,20 @@ class Catalog:
         marks = ",".join("?" * len(paths))
         return dict(self.conn.execute(f"SELECT path, title FROM sources WHERE path IN ({marks})", list(paths)))
 
+    def source_records(self, paths: set[str]) -> dict[str, dict[str, Any]]:
+        """The bibliographic fields the parser found per source (title, authors, year, DOI,
+        arXiv id), read out of the metadata JSON without loading its per-page details."""
+        if not paths:
+            return {}
+        marks = ",".join("?" * len(paths))
+        fields = ", ".join(f"json_extract(metadata, '$.{k}')" for k in ("title", "authors", "year", "doi", "arxiv"))
+        out = {}
+        for path, title, authors, year, doi, arxiv in self.conn.execute(
+                f"SELECT path, {fields} FROM sources WHERE path IN ({marks})", list(paths)):
+            out[path] = {"title": title, "authors": json.loads(authors) if authors else [], "year": year,
+                         "doi": doi, "arxiv": arxiv}
+        return out
+
     def forget_vectors(self, embedder_key: str) -> None:
         """Mark every chunk as needing a vector of ``embedder_key`` (its graph was rebuilt)."""
         self.conn.execute("UPDATE chunks SET vec_embedder=NULL WHERE vec_embedder=?", (embedder_key,))

@@ -19,6 +19,10 @@ _NOT_NAME = re.compile(r"university|institute|google|research|school|department|
                        r"abstract|college|center|centre|@|http", re.I)
 _NAME_SPLIT = re.compile(r"[,;∗*†‡§¶♯#\d]+|\band\b|\s{2,}")
 _YEAR = re.compile(r"\b(19[5-9]\d|20[0-4]\d)\b")
+_DOI = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>]+)", re.I)
+_ARXIV = re.compile(r"arXiv:\s*(\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})(v\d+)?", re.I)
+_ARXIV_NAME = re.compile(r"(?<!\d)(\d{4}\.\d{4,5})(v\d+)?(?!\d)")
+_MARKS = re.compile(r"[α-ωΑ-Ω∗*†‡§¶♯#\d]+$")
 
 
 def document_title(info: dict[str, str], first: PageText | None) -> str | None:
@@ -69,8 +73,30 @@ def document_authors(info: dict[str, str], first: PageText | None) -> list[str]:
 
 def _names(line: Line) -> list[str]:
     texts = line.cells if len(line.cells) > 1 else [line.text]
-    pieces = [p.strip() for text in texts for p in _NAME_SPLIT.split(text)]
+    pieces = [_MARKS.sub("", p.strip()) for text in texts for p in _NAME_SPLIT.split(text)]
     return [p for p in pieces if _NAME.match(p) and not _NOT_NAME.search(p)]
+
+
+def document_ids(info: dict[str, str], first: PageText | None, file_name: str = "") -> dict[str, str]:
+    """The DOI and arXiv identifier printed on the first page or in the metadata, when there
+    are any: what a reference manager needs to find the paper. The file name is the last
+    resort for arXiv ids (arXiv's own downloads are named ``2206.10883v3.pdf``)."""
+    text = " ".join([info.get("Subject") or "", info.get("Keywords") or "", info.get("doi") or "",
+                     *(ln.text for ln in (first.lines if first is not None else []))])
+    out: dict[str, str] = {}
+    doi = _DOI.search(text)
+    if doi:
+        out["doi"] = doi.group(1).rstrip(".,;)]}")
+    arxiv = _ARXIV.search(text) or _ARXIV_NAME.search(file_name)
+    if arxiv:
+        out["arxiv"] = arxiv.group(1)
+    return out
+
+
+def arxiv_year(arxiv_id: str | None) -> int | None:
+    """2206.10883 → 2022: new-style arXiv ids start with the submission's year and month."""
+    match = re.match(r"(\d{2})(\d{2})\.", arxiv_id or "")
+    return 2000 + int(match.group(1)) if match and 1 <= int(match.group(2)) <= 12 else None
 
 
 def document_year(info: dict[str, str], first: PageText | None) -> int | None:

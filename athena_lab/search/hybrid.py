@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from athena_lab.bibliography import record_of
 from athena_lab.config import SearchSettings
 from athena_lab.errors import AthenaError
 from athena_lab.index.catalog import ChunkRow
@@ -43,6 +44,7 @@ class Hit:
     ranks: dict[str, int] = field(default_factory=dict)  # rank in each retriever, 1-based
     title: str | None = None
     neighbours: list[ChunkRow] = field(default_factory=list)
+    record: dict[str, Any] | None = None  # a PDF's bibliographic fields (bibliography.py)
 
 
 @dataclass
@@ -248,6 +250,7 @@ class HybridSearcher:
         order = sorted(scores, key=scores.get, reverse=True)[: k * 3]
         rows = self.store.catalog.chunks_by_id(order)
         titles = self._titles({r.path for r in rows.values()})
+        records = self.store.catalog.source_records({r.path for r in rows.values() if r.doc_kind == "pdf"})
         lowered = query.lower()
         hits = []
         for cid in order:
@@ -257,7 +260,7 @@ class HybridSearcher:
             score = scores[cid]
             if row.confidence is not None and row.confidence < LOW_CONFIDENCE and not _targets(row.path, lowered):
                 score *= 0.5 + row.confidence / 2  # doubtful extraction ranks below good text
-            hits.append(Hit(row, score, ranks[cid], titles.get(row.path)))
+            hits.append(Hit(row, score, ranks[cid], titles.get(row.path), record=records.get(row.path)))
         hits.sort(key=lambda h: h.score, reverse=True)
         return hits[:k]
 
@@ -320,6 +323,8 @@ def citation(hit: Hit, query: str = "", number: int | None = None) -> dict[str, 
         out.update(page=loc.get("page", row.page), pages=loc.get("pages", []),
                    regions=loc.get("regions", []), confidence=row.confidence,
                    warnings=row.warnings)
+        if hit.record:
+            out["record"] = record_of(row.path, hit.record)
     if kind == "notebook":
         out["cell"] = loc.get("cell", row.cell)
         if "end_cell" in loc:

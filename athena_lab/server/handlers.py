@@ -192,6 +192,25 @@ class SourceRoute(AthenaRoute):
         self.send_json(await self.blocking(self.ws.read_source, path, start, end))
 
 
+class CiteRoute(AthenaRoute):
+    """``GET /athena/cite?target=CHUNK_OR_PATH[&target=…]&format=bibtex``: text to paste."""
+
+    @authenticated
+    async def get(self) -> None:
+        from athena_lab.bibliography import FORMATS, render
+
+        targets = [t for t in self.get_query_arguments("target") if t.strip()][:50]
+        if not targets:
+            raise api_error(400, "'target' is required: a chunk id or an indexed path (repeatable)")
+        fmt = self.str_arg("format") or "bibtex"
+        if fmt not in FORMATS:
+            raise api_error(400, f"'format' must be one of: {', '.join(FORMATS)}")
+        require_index(self.ws)
+        records = await self.blocking(self.ws.cite, targets)
+        self.finish(render(records, fmt),
+                    set_content_type="application/json" if fmt == "csl-json" else "text/plain; charset=utf-8")
+
+
 class PdfPageRoute(AthenaRoute):
     @authenticated
     async def get(self) -> None:
@@ -368,4 +387,5 @@ ROUTES: tuple[tuple[str, type[AthenaRoute]], ...] = (
     ("search", SearchRoute),
     ("source", SourceRoute),
     ("pdf/page", PdfPageRoute),
+    ("cite", CiteRoute),
 )

@@ -147,3 +147,13 @@ export async function streamChat(
   }
   await readChatEvents(response.body, onEvent);
 }
+
+/** BibTeX (or RIS, CSL-JSON) for cited chunks (GET /athena/cite), to paste into a paper. */
+export async function getCitationText(
+  chunkIds: string[],
+  format: 'bibtex' | 'ris' | 'csl-json' = 'bibtex'
+): Promise<string> {
+  const query = chunkIds.map(id => `target=${encodeURIComponent(id)}`).join('&');
+  const url = URLExt.join(settings.baseUrl, 'athena', 'cite') + `?${query}&format=${format}`;
+  return (await send(url)).text();
+}

@@ -153,3 +153,13 @@ def test_index_status_says_how_far_the_vectors_are(page):
     text = line.inner_text().strip()
     match = re.fullmatch(r"vectors ([\d,]+) / ([\d,]+)", text)
     assert match and match.group(1) == match.group(2) and match.group(1) != "0", text
+
+
+def test_a_pdf_source_copies_as_bibtex(page):
+    answer = ask(page, PDF_QUESTION, kind="pdf")
+    button = answer.locator('[data-testid="athena-copy-bibtex"]').first
+    button.click()
+    page.wait_for_function("() => document.querySelector('[data-testid=\"athena-copy-bibtex\"]')"
+                           ".textContent === 'Copied'", timeout=10_000)
+    pasted = page.evaluate("() => navigator.clipboard.readText()")
+    assert pasted.startswith("@") and "note = {file: papers/docling\\_multi\\_page.pdf}" in pasted, pasted

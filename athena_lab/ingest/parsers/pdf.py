@@ -11,12 +11,19 @@ from pathlib import Path
 
 from athena_lab.document import ParsedDocument
 from athena_lab.pdf.document import open_pdf, password_for, structure_warnings
-from athena_lab.pdf.meta import citation_label, document_authors, document_title, document_year
+from athena_lab.pdf.meta import (
+    arxiv_year,
+    citation_label,
+    document_authors,
+    document_ids,
+    document_title,
+    document_year,
+)
 from athena_lab.pdf.pages import PageText, extract_page
 from athena_lab.pdf.structure import hidden_lines, sections
 
 NAME = "pypdfium2"
-VERSION = "3"  # 3: PDF chunks of at most 1,000 characters (chunking.MAX_CHARS_BY_KIND)
+VERSION = "4"  # 3: PDF chunks of at most 1,000 characters; 4: DOI and arXiv id in the metadata
 
 
 @dataclass
@@ -40,14 +47,15 @@ def parse(abs_path: Path, path: str, options: PdfOptions) -> ParsedDocument:
     first = pages[0] if pages else None
     title = document_title(info, first)
     authors = document_authors(info, first)
-    year = document_year(info, first)
+    ids = document_ids(info, first, Path(path).name)
+    year = arxiv_year(ids.get("arxiv")) or document_year(info, first)  # a preprint is cited by its arXiv year
     return ParsedDocument(
         path=path,
         doc_kind="pdf",
         sections=sections(pages, hidden_lines(pages)),
         title=title or Path(path).stem,
         metadata={
-            "title": title, "authors": authors, "year": year,
+            "title": title, "authors": authors, "year": year, **ids,
             "label": citation_label(authors, year, title, Path(path).stem),
             "pages": [p.info() for p in pages],
         },

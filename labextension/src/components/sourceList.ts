@@ -5,7 +5,7 @@
  */
 import { IRenderMimeRegistry } from '@jupyterlab/rendermime';
 
-import { getChunks } from '../api';
+import { getChunks, getCitationText } from '../api';
 import { citationLabel } from '../core/citations';
 import { checkable, followCitation, freshnessNote } from '../freshness';
 import { renderMarkdown } from '../markdown';
@@ -70,8 +70,33 @@ function sourceItem(citation: ICitation, options: ISourceListOptions): HTMLEleme
     { class: 'athena-source', 'data-kind': citation.kind },
     open,
     warnings,
+    citation.record && citation.chunk_id ? copyBibtexButton(citation.chunk_id) : null,
     attachSnippet(open, citation, options.rendermime)
   );
+}
+
+/** "Copy BibTeX" for a paper the parser found a record for; says "Copied" when it did. */
+function copyBibtexButton(chunkId: string): HTMLElement {
+  const button = h(
+    'button',
+    {
+      type: 'button',
+      class: 'athena-copy-bibtex',
+      'data-testid': 'athena-copy-bibtex',
+      title: 'Copy this source as BibTeX'
+    },
+    'BibTeX'
+  );
+  button.addEventListener('click', async () => {
+    try {
+      await navigator.clipboard.writeText(await getCitationText([chunkId]));
+      button.textContent = 'Copied';
+    } catch {
+      button.textContent = 'Copy failed';
+    }
+    window.setTimeout(() => (button.textContent = 'BibTeX'), 2000);
+  });
+  return button;
 }
 
 /** An ordered list of the answer's citations, or nothing when there are none. */

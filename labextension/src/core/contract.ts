@@ -12,6 +12,16 @@ export interface IRegion {
   page?: number;
 }
 
+/** What the parser found to cite a PDF by (athena_lab/bibliography.py); fields not found are absent, never guessed. */
+export interface IBibRecord {
+  path: string;
+  title?: string;
+  authors?: string[];
+  year?: number;
+  doi?: string;
+  arxiv?: string;
+}
+
 /** One source of an answer or one search hit (search hits have no ``id``). */
 export interface ICitation {
   id?: number;
@@ -34,6 +44,7 @@ export interface ICitation {
   confidence?: number | null;
   warnings?: string[];
   score?: number;
+  record?: IBibRecord;
 }
 
 export interface IStartData {
