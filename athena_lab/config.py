@@ -188,6 +188,10 @@ class ServerSettings:
     # A connection that sends no complete request headers (or stays idle) this long is closed.
     idle_timeout_s: float = 30.0
     body_timeout_s: float = 30.0
+    # Behind a reverse proxy (docs/deploy.md): take the client's address and scheme from
+    # X-Forwarded-For / X-Forwarded-Proto, so rate limits are per user, not per proxy.
+    # Only ever on when a proxy you run sets those headers: a client could forge them.
+    behind_proxy: bool = False
 
 
 @dataclass

@@ -33,7 +33,7 @@ INTEGRATION = {
     "test_http_guard.py", "test_http_health.py", "test_http_jupyter.py", "test_http_multilingual.py",
     "test_http_reindex.py", "test_index_progress.py", "test_live_processes.py", "test_magic.py", "test_mcp.py",
     "test_multilingual_channel.py", "test_notebooks.py", "test_real_llm.py", "test_widget.py",
-    "test_ray_index.py", "test_layers.py", "test_contract_front_ends.py",
+    "test_ray_index.py", "test_layers.py", "test_contract_front_ends.py", "test_deploy.py",
 }
 SLOW = {"test_binder.py", "test_live_processes.py", "test_real_llm.py", "test_notebooks.py", "test_ray_index.py",
         "test_http_multilingual.py",

@@ -90,7 +90,7 @@ def http_server(app: tornado.web.Application, guard: Guard, settings: Any) -> HT
     # Tornado's own body cap sits well above ours so our 413 (with a message) answers first.
     return HTTPServer(app, max_body_size=max(guard.max_body_bytes * 4, 1 << 20),
                       idle_connection_timeout=settings.idle_timeout_s, body_timeout=settings.body_timeout_s,
-                      max_header_size=MAX_HEADER_BYTES)
+                      max_header_size=MAX_HEADER_BYTES, xheaders=bool(getattr(settings, "behind_proxy", False)))
 
 
 async def serve_forever(state: ServerState, guard: Guard, settings: Any,
