@@ -17,10 +17,10 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from athena_lab.agent.citations import MARKER, marker_numbers, split_sentences
-from athena_lab.agent.extractive import NO_EVIDENCE, clean_markup
+from athena_lab.agent.extractive import NO_EVIDENCE
+from athena_lab.agent.locate import squash
 from athena_lab.evaluation import QuestionFileError, read_jsonl
 
-_LETTERS = re.compile(r"[\W_]+", re.UNICODE)
 
 
 def normalised(text: str) -> str:
@@ -29,8 +29,8 @@ def normalised(text: str) -> str:
 
 
 def squashed(text: str) -> str:
-    """Letters and digits only, so hyphenation and line wrapping cannot hide a quote."""
-    return _LETTERS.sub("", clean_markup(text).lower().replace("\u00ad", ""))
+    """Letters and digits only (HTML tags dropped), so markup, hyphenation and wrapping cannot hide a quote."""
+    return squash(text)
 
 
 def contains_fact(answer: str, facts: list[str]) -> bool:
@@ -92,11 +92,13 @@ class LocatorText:
 
 
 def _bounded(doc: Any, page_no: int, r: dict[str, Any]) -> str:
-    """The text inside one region (top-left PDF points), slightly padded for rounding."""
+    """The text inside one line region (top-left PDF points), inset vertically so the
+    lines above and below cannot leak in."""
     page = doc[int(page_no) - 1]
-    height = page.get_height()
-    return page.get_textpage().get_text_bounded(left=r["x"] - 1, bottom=height - r["y"] - r["height"] - 1,
-                                                right=r["x"] + r["width"] + 1, top=height - r["y"] + 1)
+    top = page.get_height() - r["y"]
+    inset = r["height"] * 0.3
+    return page.get_textpage().get_text_bounded(left=r["x"] - 0.5, bottom=top - r["height"] + inset,
+                                                right=r["x"] + r["width"] + 0.5, top=top - inset)
 
 
 def sentence_locators(cite: dict[str, Any], sentence: str) -> list[dict[str, Any]]:

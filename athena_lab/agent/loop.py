@@ -20,7 +20,8 @@ from athena_lab.agent.citations import (
     unsupported_sentences,
 )
 from athena_lab.agent.events import Event
-from athena_lab.agent.extractive import extractive_answer, stream_pieces
+from athena_lab.agent.extractive import Reply, embedder_similarity, extractive_answer, stream_pieces
+from athena_lab.agent.locate import model_quotes, with_evidence
 from athena_lab.agent.memory import PastTurn, fit_history, history_messages, past_turns, retrieval_query
 from athena_lab.agent.prompts import TRANSLATE_PROMPT, evidence_block, summary_request, system_prompt
 from athena_lab.agent.providers import (
@@ -119,16 +120,20 @@ class _Turn:
         self.notes: dict[str, Any] = {}
         self.mode = "extractive" if llm is None else f"{llm.config.kind}:{llm.model}"
         self.answer, self.citations, self.unsupported = "", [], []
+        self.quotes: list[tuple[int, str]] | None = None  # extractive: what it quoted, by evidence number
 
     def run(self) -> Iterator[Event]:
         yield self._retrieve()
         if self.llm is None:
-            yield from self._say(extractive_answer(self.question, self.evidence.items))
+            yield from self._say_extractive()
         else:
             yield from self._converse(self.llm)
         yield from self._emit(self.rewriter.flush())
         self.answer = "".join(self.text)
-        self.citations = self.rewriter.citations()
+        quotes = self.quotes if self.quotes is not None else model_quotes(self.answer, self.evidence)
+        mapping = self.rewriter.mapping
+        self.citations = with_evidence(self.ws, self.rewriter.citations(),
+                                       [(mapping[n], q) for n, q in quotes if n in mapping])
         self.unsupported = unsupported_sentences(self.answer, cited_texts(self.rewriter))
         yield Event("citations", {"citations": self.citations})
 
@@ -215,13 +220,23 @@ class _Turn:
         if not "".join(self.text).strip():
             note = (f"The model reached the step limit ({max_steps} model calls) without answering; "
                     "here is what the retrieved evidence says.\n\n")
-            yield from self._say(note + extractive_answer(self.question, self.evidence.items))
+            yield from self._say_extractive(note)
 
     def _add_usage(self, usage: dict[str, int]) -> None:
         for key, value in usage.items():
             self.usage[key] = self.usage.get(key, 0) + int(value)
 
     # -- output -------------------------------------------------------------------------
+    def _say_extractive(self, note: str = "") -> Iterator[Event]:
+        """The extractive answer, remembering what it quoted so citations can point at it."""
+        reply: Reply = extractive_answer(self.question, self.evidence.items, self._similarity())
+        self.quotes = [(q.number, q.text) for q in reply.quotes]
+        yield from self._say(note + reply.text)
+
+    def _similarity(self) -> Any:
+        embedder = getattr(self.ws, "embedder", None)
+        return embedder_similarity(embedder() if callable(embedder) else None)
+
     def _say(self, text: str) -> Iterator[Event]:
         for piece in stream_pieces(text):
             yield from self._emit(self.rewriter.feed(piece))
