@@ -24,8 +24,10 @@ from athena_lab.evaluation import QuestionFileError, read_jsonl
 
 
 def normalised(text: str) -> str:
-    """Lowercase words joined with single spaces: markup, punctuation and case don't count."""
-    return " ".join(re.sub(r"[^\w.$%*]+|(?<!\w)\.|\.(?!\w)", " ", text.lower()).split())
+    """Lowercase words joined with single spaces: markup, punctuation and case don't count;
+    a decimal point (40.4), ``$``, ``%`` and a leading ``*`` (``*CHANGE``) do."""
+    text = re.sub(r"\*{2,}|(?<!\d)\.|\.(?!\d)", " ", text.lower())
+    return " ".join(re.sub(r"[^\w.$%*]+", " ", text).split())
 
 
 def squashed(text: str) -> str:
@@ -35,7 +37,7 @@ def squashed(text: str) -> str:
 
 def contains_fact(answer: str, facts: list[str]) -> bool:
     have = f" {normalised(answer)} "
-    return any(f" {normalised(f)} " in have or normalised(f) in have.replace(" ", "") for f in facts)
+    return any(f" {normalised(f)} " in have for f in facts)
 
 
 def load_answer_questions(file: str | Path, split: str = "all", set_name: str | None = None) -> list[dict[str, Any]]:

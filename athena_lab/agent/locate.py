@@ -26,7 +26,7 @@ def squash(text: str) -> str:
     """Letters and digits only, lowercased: what two renderings of one sentence share."""
     from athena_lab.agent.passages import clean_markup
 
-    text = html.unescape(_TAG.sub("", text.replace("\u00ad", "")))
+    text = _TAG.sub("", html.unescape(text.replace("\u00ad", "")))  # `&lt;Directory&gt;` and `<Directory>` alike
     return _NOT_LETTERS.sub("", clean_markup(text).lower())
 
 
