@@ -168,7 +168,7 @@ def score_answers(rows: list[dict[str, Any]], ask: Callable[[str], Any], reader:
 
 def eval_answers(file: str | Path, *, root: str = ".", index_dir: str | None = None, split: str = "all",
                  set_name: str | None = None, provider: str | None = None, model: str | None = None,
-                 details: bool = False) -> dict[str, Any]:
+                 model_path: str | None = None, details: bool = False) -> dict[str, Any]:
     """Answer the questions with the real agent loop on an existing (or fresh) index of ``root``."""
     from athena_lab.workspace import Athena
 
@@ -177,7 +177,9 @@ def eval_answers(file: str | Path, *, root: str = ".", index_dir: str | None = N
     try:
         if not ws.index_dir.joinpath("catalog.sqlite").is_file():
             ws.index()
-        result = score_answers(rows, lambda q: ws.ask(q, provider=provider, model=model), LocatorText(Path(root)))
+        extra = {"model_path": model_path} if model_path else {}
+        result = score_answers(rows, lambda q: ws.ask(q, provider=provider, model=model, **extra),
+                               LocatorText(Path(root)))
     finally:
         ws.close()
     result.update(split=split, set=set_name or "all", provider=provider or "configured")

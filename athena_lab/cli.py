@@ -246,7 +246,7 @@ def _run_answer_eval(args: argparse.Namespace) -> int:
     from athena_lab.answer_eval import eval_answers
 
     metrics = eval_answers(args.file, root=args.path or ".", index_dir=args.index_dir, split=args.split,
-                           set_name=args.set, provider=args.provider, model=args.model,
+                           set_name=args.set, provider=args.provider, model=args.model, model_path=args.model_path,
                            details=bool(args.details))
     if args.details:
         with open(args.details, "w", encoding="utf-8") as fh:
@@ -325,6 +325,7 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--set", help="only the questions whose \"set\" field is this (e.g. docs, pdfs)")
     a.add_argument("--provider", help="the answering provider (default: the configured one)")
     a.add_argument("--model", help="the model name for that provider")
+    a.add_argument("--model-path", metavar="FILE.gguf", help="local provider: the GGUF to serve in-process")
     a.add_argument("--details", metavar="FILE", help="write each question's outcome to FILE (JSON)")
     _register_extensions(sub, common)
     return parser

@@ -52,22 +52,32 @@ TURN_ERRORS = (AthenaError, OSError)
 
 
 def resolve_provider(ws: Any, provider: str | Provider | None = None, model: str | None = None,
-                     base_url: str | None = None) -> Provider | None:
+                     base_url: str | None = None, model_path: str | None = None) -> Provider | None:
     """The configured (or overridden) LLM, or None for extractive mode."""
     if provider is not None and not isinstance(provider, str):
         return provider
     llm = ws.config.settings.llm
     kind = provider or llm.provider
+    if kind == "extractive" and model_path and not provider:
+        kind = "local"  # a model file asked for implies the in-process server
     if kind == "extractive" and model and not provider:
         kind = "openai"  # a model asked for by name implies a model server; OpenAI-compatible is the common one
     if kind == "extractive":
         return None
-    name = model or llm.model
-    if not name:
-        raise ProviderError(f"no model configured for the {kind} provider: set llm.model or pass --model", "config")
     sampling = SamplingParams(temperature=llm.temperature, top_p=llm.top_p or None, top_k=llm.top_k or None,
                               repeat_penalty=llm.repeat_penalty or None, max_tokens=llm.max_tokens or None,
                               context_size=llm.context_size or None)
+    if kind == "local":
+        from athena_lab.agent.providers.local import make_local_provider
+
+        path = model_path or llm.model_path
+        if not path:
+            raise ProviderError("no model file for the local provider: set llm.model_path or pass --model-path FILE.gguf",
+                                "config")
+        return make_local_provider(path, llm.context_size or 8192, sampling, llm.timeout_s, llm.tool_protocol)
+    name = model or llm.model
+    if not name:
+        raise ProviderError(f"no model configured for the {kind} provider: set llm.model or pass --model", "config")
     url = base_url or llm.base_url or DEFAULT_BASE_URLS.get(kind, "")
     return make_provider(ProviderConfig(kind=kind, base_url=url, model=name, api_key_env=llm.api_key_env or None,
                                         timeout_s=llm.timeout_s, sampling=sampling))
@@ -75,7 +85,8 @@ def resolve_provider(ws: Any, provider: str | Provider | None = None, model: str
 
 def run_turn(ws: Any, question: str, conversation_id: str | None = None, filters: dict[str, Any] | None = None,
              provider: str | Provider | None = None, model: str | None = None, top_k: int | None = None,
-             base_url: str | None = None, history_limit: int = HISTORY_LIMIT) -> Iterator[Event]:
+             base_url: str | None = None, history_limit: int = HISTORY_LIMIT,
+             model_path: str | None = None) -> Iterator[Event]:
     """The events of one turn: start, trace…, compaction?, chunk…, citations, done — or error."""
     question = (question or "").strip()
     if not question:
@@ -87,7 +98,7 @@ def run_turn(ws: Any, question: str, conversation_id: str | None = None, filters
             yield events.error(f"unknown conversation {conversation_id!r}: start a new one without an id")
             return
         past = past_turns(store.get(conversation_id), history_limit) if conversation_id else []
-        llm = resolve_provider(ws, provider, model, base_url)
+        llm = resolve_provider(ws, provider, model, base_url, model_path)
         cid = conversation_id or store.create(question)
         store.add_message(cid, "user", question)
     except TURN_ERRORS as exc:
