@@ -75,6 +75,8 @@ def pdf_evidence(ws: Any, cite: dict[str, Any], quote: str) -> dict[str, Any] | 
 
     A quote that runs over a page break keeps both pages: each region carries its own page.
     """
+    if any(str(w).startswith(("scanned", "image-only")) for w in cite.get("warnings") or []):
+        return None  # its text came from OCR: re-reading the page would run OCR again while the user waits
     pages = [p for p in (cite.get("pages") or [cite.get("page")]) if p is not None]
     lines: list[tuple[int, str, dict[str, float]]] = []
     for page in pages:
@@ -136,6 +138,7 @@ def with_evidence(ws: Any, citations: list[dict[str, Any]], quotes: list[tuple[i
     """
     from athena_lab.models import labelled
 
+    ws = _PageCache(ws)
     by_number: dict[int, list[dict[str, Any]]] = {}
     for number, quote in quotes:
         cite = next((c for c in citations if c.get("id") == number), None)
@@ -147,3 +150,20 @@ def with_evidence(ws: Any, citations: list[dict[str, Any]], quotes: list[tuple[i
             cite["evidence"] = by_number[cite["id"]]
             labelled(cite)
     return citations
+
+
+class _PageCache:
+    """The workspace with each PDF page read once per answer: several quotes often share one."""
+
+    def __init__(self, ws: Any) -> None:
+        self._ws = ws
+        self._pages: dict[tuple[str, int], dict[str, Any]] = {}
+
+    def read_pdf_source(self, path: str, page: int) -> dict[str, Any]:
+        key = (path, int(page))
+        if key not in self._pages:
+            self._pages[key] = self._ws.read_pdf_source(path, int(page))
+        return self._pages[key]
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._ws, name)
