@@ -239,6 +239,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 
 def _run_eval(args: argparse.Namespace, evaluation: Any) -> int:
+    if args.eval_kind == "answers":
+        return _run_answer_eval(args)
     if args.eval_kind == "beir":
         metrics = evaluation.eval_beir(args.dir, split=args.split, index_dir=args.index_dir,
                                        mode=args.mode, limit=args.limit,
@@ -257,6 +259,26 @@ def _run_eval(args: argparse.Namespace, evaluation: Any) -> int:
     else:
         for key, value in metrics.items():
             print(f"{key:>14}: {value:.4f}" if isinstance(value, float) else f"{key:>14}: {value}")
+    return 0
+
+
+def _run_answer_eval(args: argparse.Namespace) -> int:
+    from athena_lab.answer_eval import eval_answers
+
+    metrics = eval_answers(args.file, root=args.path or ".", index_dir=args.index_dir, split=args.split,
+                           set_name=args.set, provider=args.provider, model=args.model, model_path=args.model_path,
+                           details=bool(args.details))
+    if args.details:
+        with open(args.details, "w", encoding="utf-8") as fh:
+            json.dump(metrics.pop("details"), fh, indent=1, ensure_ascii=False)
+    if args.json:
+        _print_json(metrics)
+        return 0
+    names = ["fact_in_answer", "locator_holds_sentence", "wrong_no_evidence"]
+    print(f"{'':<22}{'n':>5}" + "".join(f"{n:>24}" for n in names))
+    for label, row in [("all", metrics)] + list(metrics["by"].items()):
+        print(f"{label:<22}{row['questions']:>5}" + "".join(f"{row[n]:>24.3f}" for n in names))
+    print(f"split {metrics['split']}, set {metrics['set']}, provider {metrics['provider']}")
     return 0
 
 
@@ -306,7 +328,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("status", parents=[common], help="what is indexed, when, with which warnings")
     sub.add_parser("doctor", parents=[common], help="check versions, the embedder and the index")
 
-    p = sub.add_parser("eval", help="retrieval evaluation")
+    p = sub.add_parser("eval", help="retrieval and answer evaluation")
     eval_sub = p.add_subparsers(dest="eval_kind", metavar="KIND", required=True)
     b = eval_sub.add_parser("beir", parents=[common], help="BEIR folder: nDCG@10, recall@10/100, MRR@10")
     b.add_argument("dir")
@@ -321,6 +343,15 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--split", choices=("dev", "test", "all"), default="all",
                    help="only the questions marked with this split (unmarked ones are dev)")
     q.add_argument("--details", metavar="FILE", help="write each question's ranks to FILE (JSON)")
+    a = eval_sub.add_parser("answers", parents=[common],
+                            help="JSONL questions with reference facts: fact in answer, citations that hold their quote")
+    a.add_argument("file")
+    a.add_argument("--split", choices=("dev", "test", "all"), default="all")
+    a.add_argument("--set", help="only the questions whose \"set\" field is this (e.g. docs, pdfs)")
+    a.add_argument("--provider", help="the answering provider (default: the configured one)")
+    a.add_argument("--model", help="the model name for that provider")
+    a.add_argument("--model-path", metavar="FILE.gguf", help="local provider: the GGUF to serve in-process")
+    a.add_argument("--details", metavar="FILE", help="write each question's outcome to FILE (JSON)")
     _register_extensions(sub, common)
     return parser
 

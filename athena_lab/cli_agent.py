@@ -18,10 +18,12 @@ from athena_lab.render import stream_text
 def register(sub: Any, common: argparse.ArgumentParser, command: Callable) -> None:
     p = sub.add_parser("ask", parents=[common], help="answer a question from the index, with citations")
     p.add_argument("question")
-    p.add_argument("--provider", choices=("extractive", "openai", "anthropic", "ollama"),
+    p.add_argument("--provider", choices=("extractive", "openai", "anthropic", "ollama", "local"),
                    help="LLM provider (default: llm.provider from the config, extractive if none)")
     p.add_argument("--model", help="model name for the provider")
     p.add_argument("--base-url", help="provider endpoint, e.g. http://127.0.0.1:8080/v1")
+    p.add_argument("--model-path", metavar="FILE.gguf",
+                   help="local provider: a GGUF model served by llama.cpp in this process (pip install xllamacpp)")
     p.add_argument("--conversation", metavar="ID", help="continue this conversation (follow-up)")
     p.add_argument("--kind", help="only this document kind (markdown, rst, pdf, notebook, …)")
     p.add_argument("--path-prefix", help="only files under this path")
@@ -35,7 +37,8 @@ def cmd_ask(args: argparse.Namespace) -> int:
     ws = open_workspace(args)
     filters = {"kind": args.kind, "path_prefix": args.path_prefix}
     stream = ws.ask_events(args.question, conversation_id=args.conversation, filters=filters,
-                           provider=args.provider, model=args.model, base_url=args.base_url, top_k=args.k)
+                           provider=args.provider, model=args.model, base_url=args.base_url, top_k=args.k,
+                           **({"model_path": args.model_path} if args.model_path else {}))
     if args.json:
         answer = collect(stream)
         if answer.error:

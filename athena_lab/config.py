@@ -156,7 +156,7 @@ class PdfSettings:
     workers: int = 0  # 0: one per core
 
 
-LLM_PROVIDERS = ("extractive", "openai", "anthropic", "ollama")
+LLM_PROVIDERS = ("extractive", "openai", "anthropic", "ollama", "local")
 
 
 @dataclass
@@ -173,6 +173,8 @@ class LLMSettings:
     context_size: int = 8192
     max_steps: int = 4
     timeout_s: float = 120.0
+    model_path: str = ""  # local provider: the GGUF file llama.cpp serves in-process
+    tool_protocol: str = "auto"  # local provider: native tool calls, the text protocol, or by chat template
 
 
 @dataclass
@@ -215,6 +217,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "embedding.precision": EMBEDDING_PRECISIONS,
     "pdf.ocr": ("auto", "off"),
     "llm.provider": LLM_PROVIDERS,
+    "llm.tool_protocol": ("auto", "native", "text"),
 }
 
 

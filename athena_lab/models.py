@@ -49,6 +49,18 @@ class BibRecord(TypedDict):
     arxiv: NotRequired[str]
 
 
+class Evidence(TypedDict):
+    """Where a sentence the answer took from a source is: lines of a text file, lines of one
+    notebook cell (0-based ``cell``), or regions of a PDF page."""
+
+    quote: str
+    start_line: NotRequired[int]
+    end_line: NotRequired[int]
+    cell: NotRequired[int]
+    page: NotRequired[int]
+    regions: NotRequired[list[Region]]
+
+
 class Citation(TypedDict):
     """One source of an answer or one search hit (search hits have no ``id``)."""
 
@@ -73,6 +85,7 @@ class Citation(TypedDict):
     warnings: NotRequired[list[str]]
     score: NotRequired[float]
     record: NotRequired[BibRecord]
+    evidence: NotRequired[list[Evidence]]
 
 
 class StartData(TypedDict):
@@ -120,8 +133,34 @@ def cell_number(cell: int) -> int:
     return int(cell) + 1
 
 
+def narrowest(c: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The citation as its ``evidence`` entries narrow it: their lines, cell or pages.
+
+    A chunk is what search found; the evidence is where the quoted sentences are. The
+    label names the latter, so "p. 3" is the page the quote is printed on.
+    """
+    evidence = [e for e in (c.get("evidence") or []) if isinstance(e, Mapping)]
+    if not evidence:
+        return c
+    if c.get("kind") == "pdf":
+        pages = sorted({int(r.get("page", e.get("page"))) for e in evidence
+                        for r in (e.get("regions") or [e]) if r.get("page", e.get("page")) is not None})
+        return {"kind": "pdf", "path": c.get("path"), "page": pages[0] if pages else c.get("page"), "pages": pages}
+    if c.get("kind") == "notebook":
+        cells = sorted({int(e["cell"]) for e in evidence if e.get("cell") is not None})
+        if len(cells) != 1:
+            return {"kind": "notebook", "path": c.get("path"), "cell": cells[0], "end_cell": cells[-1]} if cells else c
+        return {"kind": "notebook", "path": c.get("path"), "cell": cells[0],
+                "cell_lines": (min(int(e["start_line"]) for e in evidence), max(int(e["end_line"]) for e in evidence))}
+    return {"kind": c.get("kind"), "path": c.get("path"),
+            "start_line": min(int(e["start_line"]) for e in evidence),
+            "end_line": max(int(e["end_line"]) for e in evidence)}
+
+
 def citation_location(c: Mapping[str, Any]) -> str:
-    """``guide.md:40–58``, ``paper.pdf p. 3`` (``pp. 3–4``), ``nb.ipynb cell 4`` (``cells 4–6``)."""
+    """``guide.md:40–58``, ``paper.pdf p. 3`` (``pp. 3–4``), ``nb.ipynb cell 4`` (``cells 4–6``,
+    ``cell 4:2–5`` for lines of one cell), narrowed to the citation's ``evidence`` when it has any."""
+    c = narrowest(c)
     path = str(c.get("path") or "?")
     kind = c.get("kind")
     if kind == "pdf":
@@ -135,6 +174,9 @@ def citation_location(c: Mapping[str, Any]) -> str:
         end = c.get("end_cell")
         if end is not None and int(end) != int(c["cell"]):
             return f"{path} cells {first}{DASH}{cell_number(end)}"
+        if c.get("cell_lines"):
+            start, end = c["cell_lines"]
+            return f"{path} cell {first}:{start}" + (f"{DASH}{end}" if end != start else "")
         return f"{path} cell {first}"
     start, end = c.get("start_line"), c.get("end_line")
     if start is None:

@@ -11,7 +11,7 @@ import pytest
 from agent_corpus import indexed_flask, workspace
 from athena_lab.agent.citations import MARKER, marker_numbers
 from athena_lab.events import Event
-from athena_lab.agent.extractive import LABEL, NO_EVIDENCE
+from athena_lab.agent.extractive import LEGACY_LABEL, NO_EVIDENCE
 from athena_lab.errors import AthenaError
 from athena_lab.models import collect
 from athena_lab.agent.memory import PastTurn, retrieval_query
@@ -27,18 +27,23 @@ def ws(tmp_path_factory):
 def test_extractive_answer_cites_real_lines_and_every_marker_resolves(ws):
     answer = ws.ask("How do I register a blueprint on an application?")
     assert answer.mode == "extractive"
-    assert answer.answer.startswith(LABEL)
+    assert LEGACY_LABEL not in answer.answer and "language model" not in answer.answer
     numbers = marker_numbers(answer.answer)
     ids = [c["id"] for c in answer.citations]
     assert ids == list(range(1, len(ids) + 1)) and set(numbers) == set(ids)
-    # every cited sentence is copied from the lines the citation names
-    for line in answer.answer.splitlines()[2:]:
+    bullets = [line for line in answer.answer.splitlines() if line.startswith("- ")]
+    # every cited sentence is copied from the lines its evidence names, and the label says so
+    for line in bullets:
         sentence = MARKER.sub("", line).strip(" -")
         cite = answer.citations[marker_numbers(line)[0] - 1]
-        source = (ws.root / cite["path"]).read_text().splitlines()[cite["start_line"] - 1:cite["end_line"]]
+        where = next(e for e in cite["evidence"] if e["quote"] == sentence)
+        assert cite["start_line"] <= where["start_line"] <= where["end_line"] <= cite["end_line"]
+        source = (ws.root / cite["path"]).read_text().splitlines()[where["start_line"] - 1:where["end_line"]]
         words = re.findall(r"\w+", sentence)[:6]
         assert " ".join(words) in " ".join(re.findall(r"\w+", " ".join(source))), sentence
-    assert 2 <= len(answer.answer.splitlines()[2:]) <= 5
+        first = min(e["start_line"] for e in cite["evidence"])
+        assert cite["label"].startswith(f"{cite['path']}:{first}")
+    assert 1 <= len(bullets) <= 6
     assert answer.unsupported == []
     assert any("blueprints.rst" == c["path"] for c in answer.citations)
 

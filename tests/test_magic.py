@@ -150,7 +150,7 @@ def test_terminal_ipython_streams_plain_text_with_numbered_sources(tmp_path_fact
         out = capsys.readouterr()
     finally:
         InteractiveShell.clear_instance()
-    assert out.out.startswith("Extractive answer") and "Sources:\n  [1] flask/" in out.out, out
+    assert out.out.startswith("- ") and "[1]" in out.out and "Sources:\n  [1] flask/" in out.out, out  # no mode preamble
     assert "athena:" not in out.err
 
 

@@ -14,6 +14,7 @@ from typing import Any, Protocol
 from athena_lab.config import Config
 from athena_lab.index.catalog import ChunkRow
 from athena_lab.index.conversations import ConversationStore
+from athena_lab.index.embeddings import Embedder
 from athena_lab.search.hybrid import SearchResult
 
 
@@ -26,6 +27,10 @@ class Corpus(Protocol):
 
     @property
     def conversations(self) -> ConversationStore: ...
+
+    def embedder(self) -> Embedder | None: ...
+
+    def source_path(self, path: str) -> Path: ...
 
     def search(self, query: str, *, k: int | None = None, kind: str | None = None,
                path_prefix: str | None = None, neighbours: int = 0, mode: str = "hybrid",

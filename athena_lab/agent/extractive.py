@@ -1,142 +1,185 @@
-"""The offline answer: the most relevant sentences of the retrieved evidence, cited.
+"""The offline answer: the sentences of the retrieved evidence that answer, cited.
 
 It is the default so the product answers on a fresh machine with nothing else running.
 It never writes a word the documents did not: every sentence is copied (markup cleaned)
 from a retrieved chunk and followed by that chunk's marker, so citation validation
-holds by construction. With no sentence that shares enough of the question's terms,
-it says the index has nothing on this rather than guessing.
+holds by construction. Sentences are chosen by meaning — the active embedder's
+similarity between the question and each sentence of the top chunks — so a question
+in other words, or in another language when the embedder is multilingual, still finds
+them; without an embedder, by the question's key terms. A sentence that introduces
+code or a table brings it along verbatim. When search found strong hits but no single
+sentence qualifies, the best passage is shown rather than "no evidence".
 """
 
 from __future__ import annotations
 
 import math
-import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any, Callable
 
-from athena_lab.agent.citations import EvidenceItem, key_terms, sentence_split
+import numpy as np
 
-LABEL = "Extractive answer (no language model configured) — the most relevant passages:"
+from athena_lab.agent.citations import EvidenceItem, key_terms
+from athena_lab.agent.passages import Block, Sentence, clean_markup, sentences
+
+__all__ = ["LEGACY_LABEL", "NO_EVIDENCE", "Quote", "Reply", "clean_markup", "extractive_answer", "stream_pieces"]
+
 NO_EVIDENCE = ("The index has no evidence for this question: none of the indexed documents "
                "contains a passage about it, so there is nothing to quote.")
-MIN_SENTENCES, MAX_SENTENCES = 2, 5
-MIN_COVERAGE = 1 / 3  # share of the question's key terms a sentence must contain
+# Extractive answers used to open with this; memory strips it from stored turns. The mode is in `mode`.
+LEGACY_LABEL = "Extractive answer (no language model configured) — the most relevant passages:"
+CLOSEST = "No sentence answers this directly; the closest passage found:"
+TOP_CHUNKS = 5
+MAX_SENTENCES = 6
+MIN_COVERAGE = 1 / 3   # lexical mode: share of the question's key terms a sentence must contain
+MIN_SIMILARITY = 0.35  # semantic mode: cosine a sentence needs to be quoted as an answer
+PASSAGE_SIMILARITY = 0.25 # ... and the best sentence needs for its passage to be shown at all
+# An English embedder scores a question in another language low against the right English
+# sentence (0.26–0.48 on the dev questions), so the passage floor is lower for those.
+PASSAGE_SIMILARITY_OTHER_LANGUAGE = 0.2
+PASSAGE_RANKS = 3      # ... from one of the top chunks
+PASSAGE_SENTENCES = 3  # the best sentence and its neighbours, not a whole release-notes list
+KEEP_RATIO = 0.75      # a further sentence must score this share of the best one
+MAX_BLOCK_LINES = 40
 
-_HEADING_RULE = re.compile(r"^\s*([=\-~^\"'`#*+_])\1{2,}\s*$")
-_CODE_START = re.compile(r"^\s*(```|~~~|>>>|\$ |\.\. )")
-_INLINE = [
-    (re.compile(r":[\w:+-]+:`~?([^`<]*?)(?:\s*<[^>]*>)?`"), r"\1"),  # :role:`text <target>`
-    (re.compile(r"`([^`<]+?)\s*<[^>]+>`_{1,2}"), r"\1"),           # `text <url>`_
-    (re.compile(r"\[([^\]]+)\]\([^)]*\)"), r"\1"),                 # [text](url)
-    (re.compile(r"``([^`]+)``"), r"\1"),
-    (re.compile(r"`([^`]+)`_{0,2}"), r"\1"),
-    (re.compile(r"(\*\*|__)(.+?)\1"), r"\2"),
-    (re.compile(r"\[\d[\d,;\s]*\]"), ""),                          # a document's own [1] refs
-]
+Similarity = Callable[[str, list[str]], list[float]]
 
 
-@dataclass(frozen=True)
+@dataclass
 class Candidate:
     number: int
     rank: int
-    position: int
-    text: str
+    sentence: Sentence
     score: float
+    similarity: float = 0.0
 
 
-def prose_paragraphs(text: str) -> list[str]:
-    """Paragraphs of running text: code blocks, directives, tables and headings dropped."""
-    out: list[str] = []
-    text = re.sub(r"^\s*(```|~~~).*?^\s*\1[^\n]*$", "", text, flags=re.DOTALL | re.MULTILINE)
-    for block in re.split(r"\n\s*\n", text):
-        lines = block.splitlines()
-        if not lines:
-            continue
-        if all(l.startswith((" ", "\t")) for l in lines if l.strip()):
-            continue  # an indented literal block (reST ::) or quoted code
-        if any(_CODE_START.match(l) or l.lstrip().startswith(("|", "+-")) for l in lines):
-            continue
-        for item in _list_items(_without_headings(lines)):
-            out.append(clean_markup(" ".join(item)))
-    return [p for p in out if p]
+@dataclass(frozen=True)
+class Quote:
+    """What the answer quotes from evidence ``number``: a sentence or a code block/table."""
+
+    number: int
+    text: str
 
 
-def _without_headings(lines: list[str]) -> list[str]:
-    """Drop markdown `#` headings and reST titles (a line over or under a rule)."""
-    rules = {i for i, l in enumerate(lines) if _HEADING_RULE.match(l)}
-    titles = {i - 1 for i in rules} | {i + 1 for i in rules}
-    return [l.strip() for i, l in enumerate(lines)
-            if i not in rules and i not in titles and not re.match(r"\s*#{1,6}\s", l)]
+@dataclass
+class Reply:
+    text: str
+    quotes: list[Quote] = field(default_factory=list)
 
 
-def _list_items(lines: list[str]) -> list[list[str]]:
-    """A paragraph split at bullet lines, so each list item reads as its own sentence(s)."""
-    items: list[list[str]] = []
-    for line in lines:
-        if _BULLET.match(line) or not items:
-            items.append([_BULLET.sub("", line)])
-        else:
-            items[-1].append(line)
-    return items
+def embedder_similarity(embedder: Any) -> Similarity | None:
+    """Cosine between a question and sentences with the index's own embedder, if it has one."""
+    if embedder is None:
+        return None
+
+    def similarity(question: str, texts: list[str]) -> list[float]:
+        if not texts:
+            return []
+        q = np.asarray(embedder.embed_query(question), dtype=np.float32)
+        docs = np.asarray(embedder.embed_documents(texts), dtype=np.float32)
+        return [float(x) for x in docs @ q]
+    return similarity
 
 
-def clean_markup(text: str) -> str:
-    for pattern, repl in _INLINE:
-        text = pattern.sub(repl, text)
-    text = re.sub(r"::$", ":", text.strip())
-    return re.sub(r"\s+", " ", text).strip()
-
-
-_BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)]|#\.)\s+")
-
-
-def candidates(question: str, evidence: list[EvidenceItem]) -> list[Candidate]:
-    """Every readable sentence of the evidence that covers enough of the question."""
-    wanted = key_terms(question)
-    if not wanted:
-        return []
-    need = max(1, math.ceil(len(wanted) * MIN_COVERAGE))
+def candidates(question: str, evidence: list[EvidenceItem], similarity: Similarity | None = None) -> list[Candidate]:
+    """Every readable sentence of the top chunks, scored by meaning (or key terms without an embedder)."""
     found: list[Candidate] = []
-    for rank, item in enumerate(evidence):
-        position = 0
-        for paragraph in prose_paragraphs(item.text):
-            for sentence in sentence_split(paragraph):
-                position += 1
-                if not 25 <= len(sentence) <= 400 or len(sentence.split()) < 4 or sentence.endswith("?"):
-                    continue
-                overlap = len(wanted & key_terms(sentence))
-                if overlap < need:
-                    continue
-                score = overlap / len(wanted) + 0.5 / (rank + 1) + 0.1 / position
-                if sentence.endswith(":"):
-                    score *= 0.7  # it introduces an example this answer cannot show
-                found.append(Candidate(item.number, rank, position, sentence, score))
+    for rank, item in enumerate(evidence[:TOP_CHUNKS]):
+        for s in sentences(item.text):
+            if 20 <= len(s.text) <= 500 and len(s.text.split()) >= 4 and not s.text.endswith("?"):
+                found.append(Candidate(item.number, rank, s, 0.0))
+    if not found:
+        return []
+    wanted = key_terms(question)
+    sims = similarity(question, [c.sentence.text for c in found]) if similarity else None
+    for n, cand in enumerate(found):
+        coverage = len(wanted & key_terms(cand.sentence.text)) / len(wanted) if wanted else 0.0
+        if sims is not None:
+            cand.similarity = sims[n]
+            cand.score = sims[n] + 0.2 * coverage + 0.1 / (cand.rank + 1)
+        else:
+            cand.similarity = coverage
+            cand.score = coverage + 0.5 / (cand.rank + 1) + 0.1 / cand.sentence.position
     return found
 
 
-def pick(found: list[Candidate]) -> list[Candidate]:
-    """The best 2–5 sentences, no repeats, in evidence order so the answer reads naturally."""
+def qualifies(cand: Candidate, semantic: bool, wanted: int) -> bool:
+    if semantic:
+        return cand.similarity >= MIN_SIMILARITY
+    return cand.similarity * wanted >= max(1, math.ceil(wanted * MIN_COVERAGE))
+
+
+def pick(found: list[Candidate], semantic: bool, wanted: int) -> list[Candidate]:
+    """The best sentences (no near-repeats) that qualify, in evidence order."""
     chosen: list[Candidate] = []
     seen: list[set[str]] = []
     for cand in sorted(found, key=lambda c: c.score, reverse=True):
-        terms = key_terms(cand.text)
-        if any(len(terms & s) / max(1, len(terms | s)) > 0.8 for s in seen):
+        if not qualifies(cand, semantic, wanted) or (chosen and cand.score < chosen[0].score * KEEP_RATIO):
+            continue
+        terms = key_terms(cand.sentence.text)
+        if any(len(terms & s) / max(1, len(terms | s)) > 0.7 for s in seen):
             continue
         chosen.append(cand)
         seen.append(terms)
         if len(chosen) >= MAX_SENTENCES:
             break
-    best = chosen[0].score if chosen else 0.0
-    chosen = [c for i, c in enumerate(chosen) if i < MIN_SENTENCES or c.score >= best * 0.6]
-    return sorted(chosen, key=lambda c: (c.rank, c.position))
+    return sorted(chosen, key=lambda c: (c.rank, c.sentence.position))
 
 
-def extractive_answer(question: str, evidence: list[EvidenceItem]) -> str:
-    """The answer text with `[n]` markers that use the evidence numbers."""
-    chosen = pick(candidates(question, evidence))
-    if not chosen:
-        return NO_EVIDENCE
-    lines = [LABEL, ""] + [f"- {c.text} [{c.number}]" for c in chosen]
-    return "\n".join(lines)
+def fenced(block: Block) -> str:
+    """A code block or table verbatim, fenced so it renders as written (long ones cut)."""
+    lines = block.lines[:MAX_BLOCK_LINES]
+    if block.kind == "table":
+        return "\n".join(lines)
+    ticks = "````" if any("```" in l for l in lines) else "```"
+    return "\n".join([ticks + block.lang, *lines, ticks])
+
+
+def render(chosen: list[Candidate]) -> Reply:
+    """Bullets ``- sentence [n]``; the block a sentence introduces follows it, cited the same."""
+    parts: list[str] = []
+    quotes: list[Quote] = []
+    for cand in chosen:
+        parts.append(f"- {cand.sentence.text} [{cand.number}]")
+        quotes.append(Quote(cand.number, cand.sentence.text))
+        block = cand.sentence.shows
+        if block is not None and block.lines:
+            parts.append("\n" + fenced(block) + "\n")
+            quotes.append(Quote(cand.number, "\n".join(block.lines[:MAX_BLOCK_LINES])))
+    return Reply("\n".join(parts), quotes)
+
+
+def closest_passage(best: Candidate) -> Reply:
+    """The paragraph around the best sentence, quoted whole, when no sentence qualifies alone."""
+    around = best.sentence.paragraph or [best.sentence.text]
+    at = around.index(best.sentence.text) if best.sentence.text in around else 0
+    paragraph = " ".join(around[max(0, at - 1):max(0, at - 1) + PASSAGE_SENTENCES])
+    reply = Reply(f"{CLOSEST}\n\n> {paragraph} [{best.number}]", [Quote(best.number, paragraph)])
+    if best.sentence.shows is not None:
+        reply.text += "\n\n" + fenced(best.sentence.shows)
+        reply.quotes.append(Quote(best.number, "\n".join(best.sentence.shows.lines[:MAX_BLOCK_LINES])))
+    return reply
+
+
+def passage_floor(question: str) -> float:
+    from athena_lab.index.language import query_language
+
+    return PASSAGE_SIMILARITY if query_language(question) == "en" else PASSAGE_SIMILARITY_OTHER_LANGUAGE
+
+
+def extractive_answer(question: str, evidence: list[EvidenceItem], similarity: Similarity | None = None) -> Reply:
+    """The answer text with `[n]` markers that use the evidence numbers, and what it quotes."""
+    found = candidates(question, evidence, similarity)
+    wanted = len(key_terms(question))
+    semantic = similarity is not None
+    chosen = pick(found, semantic, wanted)
+    if chosen:
+        return render(chosen)
+    best = max(found, key=lambda c: c.score, default=None)
+    if best is not None and semantic and best.rank < PASSAGE_RANKS and best.similarity >= passage_floor(question):
+        return closest_passage(best)
+    return Reply(NO_EVIDENCE)
 
 
 def stream_pieces(text: str) -> list[str]:

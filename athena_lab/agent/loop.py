@@ -20,7 +20,8 @@ from athena_lab.agent.citations import (
     unsupported_sentences,
 )
 from athena_lab.agent.corpus import Corpus
-from athena_lab.agent.extractive import extractive_answer, stream_pieces
+from athena_lab.agent.extractive import Reply, embedder_similarity, extractive_answer, stream_pieces
+from athena_lab.agent.locate import model_quotes, with_evidence
 from athena_lab.agent.memory import PastTurn, fit_history, history_messages, past_turns, retrieval_query
 from athena_lab.agent.prompts import TRANSLATE_PROMPT, evidence_block, summary_request, system_prompt
 from athena_lab.agent.providers import (
@@ -52,22 +53,32 @@ TURN_ERRORS = (AthenaError, OSError)
 
 
 def resolve_provider(ws: Corpus, provider: str | Provider | None = None, model: str | None = None,
-                     base_url: str | None = None) -> Provider | None:
+                     base_url: str | None = None, model_path: str | None = None) -> Provider | None:
     """The configured (or overridden) LLM, or None for extractive mode."""
     if provider is not None and not isinstance(provider, str):
         return provider
     llm = ws.config.settings.llm
     kind = provider or llm.provider
+    if kind == "extractive" and model_path and not provider:
+        kind = "local"  # a model file asked for implies the in-process server
     if kind == "extractive" and model and not provider:
         kind = "openai"  # a model asked for by name implies a model server; OpenAI-compatible is the common one
     if kind == "extractive":
         return None
-    name = model or llm.model
-    if not name:
-        raise ProviderError(f"no model configured for the {kind} provider: set llm.model or pass --model", "config")
     sampling = SamplingParams(temperature=llm.temperature, top_p=llm.top_p or None, top_k=llm.top_k or None,
                               repeat_penalty=llm.repeat_penalty or None, max_tokens=llm.max_tokens or None,
                               context_size=llm.context_size or None)
+    if kind == "local":
+        from athena_lab.agent.providers.local import make_local_provider
+
+        path = model_path or llm.model_path
+        if not path:
+            raise ProviderError("no model file for the local provider: set llm.model_path or pass --model-path FILE.gguf",
+                                "config")
+        return make_local_provider(path, llm.context_size or 8192, sampling, llm.timeout_s, llm.tool_protocol)
+    name = model or llm.model
+    if not name:
+        raise ProviderError(f"no model configured for the {kind} provider: set llm.model or pass --model", "config")
     url = base_url or llm.base_url or DEFAULT_BASE_URLS.get(kind, "")
     return make_provider(ProviderConfig(kind=kind, base_url=url, model=name, api_key_env=llm.api_key_env or None,
                                         timeout_s=llm.timeout_s, sampling=sampling))
@@ -75,7 +86,8 @@ def resolve_provider(ws: Corpus, provider: str | Provider | None = None, model: 
 
 def run_turn(ws: Corpus, question: str, conversation_id: str | None = None, filters: dict[str, Any] | None = None,
              provider: str | Provider | None = None, model: str | None = None, top_k: int | None = None,
-             base_url: str | None = None, history_limit: int = HISTORY_LIMIT) -> Iterator[Event]:
+             base_url: str | None = None, history_limit: int = HISTORY_LIMIT,
+             model_path: str | None = None) -> Iterator[Event]:
     """The events of one turn: start, trace…, compaction?, chunk…, citations, done — or error."""
     question = (question or "").strip()
     if not question:
@@ -87,7 +99,7 @@ def run_turn(ws: Corpus, question: str, conversation_id: str | None = None, filt
             yield events.error(f"unknown conversation {conversation_id!r}: start a new one without an id")
             return
         past = past_turns(store.get(conversation_id), history_limit) if conversation_id else []
-        llm = resolve_provider(ws, provider, model, base_url)
+        llm = resolve_provider(ws, provider, model, base_url, model_path)
         cid = conversation_id or store.create(question)
         store.add_message(cid, "user", question)
     except TURN_ERRORS as exc:
@@ -120,16 +132,20 @@ class _Turn:
         self.notes: dict[str, Any] = {}
         self.mode = "extractive" if llm is None else f"{llm.config.kind}:{llm.model}"
         self.answer, self.citations, self.unsupported = "", [], []
+        self.quotes: list[tuple[int, str]] | None = None  # extractive: what it quoted, by evidence number
 
     def run(self) -> Iterator[Event]:
         yield self._retrieve()
         if self.llm is None:
-            yield from self._say(extractive_answer(self.question, self.evidence.items))
+            yield from self._say_extractive()
         else:
             yield from self._converse(self.llm)
         yield from self._emit(self.rewriter.flush())
         self.answer = "".join(self.text)
-        self.citations = self.rewriter.citations()
+        quotes = self.quotes if self.quotes is not None else model_quotes(self.answer, self.evidence)
+        mapping = self.rewriter.mapping
+        self.citations = with_evidence(self.ws, self.rewriter.citations(),
+                                       [(mapping[n], q) for n, q in quotes if n in mapping])
         self.unsupported = unsupported_sentences(self.answer, cited_texts(self.rewriter))
         yield Event("citations", {"citations": self.citations})
 
@@ -216,13 +232,22 @@ class _Turn:
         if not "".join(self.text).strip():
             note = (f"The model reached the step limit ({max_steps} model calls) without answering; "
                     "here is what the retrieved evidence says.\n\n")
-            yield from self._say(note + extractive_answer(self.question, self.evidence.items))
+            yield from self._say_extractive(note)
 
     def _add_usage(self, usage: dict[str, int]) -> None:
         for key, value in usage.items():
             self.usage[key] = self.usage.get(key, 0) + int(value)
 
     # -- output -------------------------------------------------------------------------
+    def _say_extractive(self, note: str = "") -> Iterator[Event]:
+        """The extractive answer, remembering what it quoted so citations can point at it."""
+        reply: Reply = extractive_answer(self.question, self.evidence.items, self._similarity())
+        self.quotes = [(q.number, q.text) for q in reply.quotes]
+        yield from self._say(note + reply.text)
+
+    def _similarity(self) -> Any:
+        return embedder_similarity(self.ws.embedder())
+
     def _say(self, text: str) -> Iterator[Event]:
         for piece in stream_pieces(text):
             yield from self._emit(self.rewriter.feed(piece))

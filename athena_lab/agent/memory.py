@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from athena_lab.agent.citations import MARKER, key_terms, split_sentences
-from athena_lab.agent.extractive import LABEL
+from athena_lab.agent.extractive import LEGACY_LABEL
 from athena_lab.agent.providers import Message
 from athena_lab.models import citation_location
 
@@ -40,7 +40,7 @@ class PastTurn:
 
 def summarize_answer(answer: str) -> str:
     """The first sentences of an answer, markers and the extractive label removed."""
-    text = answer.replace(LABEL, "")
+    text = answer.replace(LEGACY_LABEL, "")
     sentences = split_sentences(text)[:SUMMARY_SENTENCES]
     summary = " ".join(re.sub(r"\s+([.,;:!?])", r"\1", MARKER.sub("", s)).strip() for s in sentences)
     return summary if len(summary) <= SUMMARY_CHARS else summary[:SUMMARY_CHARS].rstrip() + "…"

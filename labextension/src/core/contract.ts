@@ -22,6 +22,16 @@ export interface IBibRecord {
   arxiv?: string;
 }
 
+/** Where a sentence the answer took from a source is: lines of a text file, lines of one notebook cell (0-based ``cell``), or regions of a PDF page. */
+export interface IEvidence {
+  quote: string;
+  start_line?: number;
+  end_line?: number;
+  cell?: number;
+  page?: number;
+  regions?: IRegion[];
+}
+
 /** One source of an answer or one search hit (search hits have no ``id``). */
 export interface ICitation {
   id?: number;
@@ -45,6 +55,7 @@ export interface ICitation {
   warnings?: string[];
   score?: number;
   record?: IBibRecord;
+  evidence?: IEvidence[];
 }
 
 export interface IStartData {

@@ -1,0 +1,170 @@
+"""The narrowest locator of a quote inside a cited chunk: lines, cell + lines, or page + regions.
+
+A chunk can be forty lines, four notebook cells or most of a PDF page; a reader sent
+there still has to hunt for the sentence. The quote is found again in the source the
+chunk came from (the same lines, the same cells, the same pdfium extraction the index
+used), comparing letters and digits only, so markup cleaning, hyphenation and line
+wrapping do not hide it. A quote that cannot be found gets no narrower locator: the
+chunk's own remains, never a guess.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from typing import Any, Callable
+
+from athena_lab.agent.corpus import Corpus
+from athena_lab.errors import AthenaError
+
+_TAG = re.compile(r"<[^>]*>")
+_NOT_LETTERS = re.compile(r"[\W_]+", re.UNICODE)
+MIN_QUOTE = 12  # squashed characters: shorter quotes match by chance
+
+
+def squash(text: str) -> str:
+    """Letters and digits only, lowercased: what two renderings of one sentence share."""
+    from athena_lab.agent.passages import clean_markup
+
+    text = _TAG.sub("", html.unescape(text.replace("\u00ad", "")))  # `&lt;Directory&gt;` and `<Directory>` alike
+    return _NOT_LETTERS.sub("", clean_markup(text).lower())
+
+
+def find_lines(lines: list[str], quote: str) -> tuple[int, int] | None:
+    """0-based first and last index of the lines that hold ``quote``, or None."""
+    needle = squash(quote)
+    if len(needle) < MIN_QUOTE:
+        return None
+    starts, joined = [], ""
+    for line in lines:
+        starts.append(len(joined))
+        joined += squash(line)
+    at = joined.find(needle)
+    if at < 0:
+        return None
+    first = max(i for i, s in enumerate(starts) if s <= at)
+    last = max(i for i, s in enumerate(starts) if s <= at + len(needle) - 1)
+    return first, last
+
+
+def text_evidence(ws: Corpus, cite: dict[str, Any], quote: str) -> dict[str, Any] | None:
+    """``{start_line, end_line}`` of the quote within the chunk's lines of a text file."""
+    start, end = int(cite["start_line"]), int(cite["end_line"])
+    lines = ws.read_source(cite["path"], start, end, max_lines=end - start + 1)["lines"]
+    found = find_lines(lines, quote)
+    if found is None:
+        return None
+    return {"start_line": start + found[0], "end_line": start + found[1]}
+
+
+def notebook_evidence(ws: Corpus, cite: dict[str, Any], quote: str) -> dict[str, Any] | None:
+    """``{cell, start_line, end_line}``: the cell that holds the quote, lines within it (1-based)."""
+    cells = json.loads(ws.source_path(cite["path"]).read_text(encoding="utf-8")).get("cells", [])
+    first, last = int(cite["cell"]), int(cite.get("end_cell", cite["cell"]))
+    for index in range(first, min(last, len(cells) - 1) + 1):
+        source = cells[index].get("source", "")
+        lines = ("".join(source) if isinstance(source, list) else source).splitlines()
+        found = find_lines(lines, quote)
+        if found is not None:
+            return {"cell": index, "start_line": found[0] + 1, "end_line": found[1] + 1}
+    return None
+
+
+def pdf_evidence(ws: Corpus, cite: dict[str, Any], quote: str) -> dict[str, Any] | None:
+    """``{page, regions}``: the page the quote is printed on and one rectangle per line of it.
+
+    A quote that runs over a page break keeps both pages: each region carries its own page.
+    """
+    if any(str(w).startswith(("scanned", "image-only")) for w in cite.get("warnings") or []):
+        return None  # its text came from OCR: re-reading the page would run OCR again while the user waits
+    pages = [p for p in (cite.get("pages") or [cite.get("page")]) if p is not None]
+    lines: list[tuple[int, str, dict[str, float]]] = []
+    for page in pages:
+        for line in ws.read_pdf_source(cite["path"], int(page))["lines"]:
+            lines.append((int(page), line["text"], line["region"]))
+    found = find_lines([text for _, text, _ in lines], quote)
+    if found is None:
+        return None
+    chosen = lines[found[0]:found[1] + 1]
+    return {"page": chosen[0][0], "regions": [dict(region, page=page) for page, _, region in chosen]}
+
+
+LOCATORS: dict[str, Callable[[Any, dict[str, Any], str], dict[str, Any] | None]] = {
+    "pdf": pdf_evidence, "notebook": notebook_evidence}
+
+
+def narrow(ws: Corpus, cite: dict[str, Any], quote: str) -> dict[str, Any] | None:
+    """The evidence entry for ``quote`` in ``cite`` (with the quote), or None when not found."""
+    if cite.get("start_line") is None and cite.get("kind") != "pdf":
+        return None
+    locate = LOCATORS.get(cite.get("kind") or "", text_evidence)
+    try:
+        where = locate(ws, cite, quote)
+    except (AthenaError, OSError, ValueError, KeyError, IndexError):
+        return None  # a file changed or vanished since it was indexed: keep the chunk's locator
+    return None if where is None else {**where, "quote": quote}
+
+
+def best_sentence(claim: str, chunk_text: str) -> str | None:
+    """The chunk sentence sharing most key terms with a model's claim (at least two)."""
+    from athena_lab.agent.citations import key_terms
+    from athena_lab.agent.passages import sentences
+
+    terms = key_terms(claim)
+    scored = [(len(terms & key_terms(s.text)), s.text) for s in sentences(chunk_text)]
+    best = max(scored, default=(0, ""))
+    return best[1] if best[0] >= 2 else None
+
+
+def model_quotes(answer: str, evidence: Any) -> list[tuple[int, str]]:
+    """(evidence number, chunk sentence) for each cited claim of a model's answer."""
+    from athena_lab.agent.citations import MARKER, marker_numbers, split_sentences
+
+    out: list[tuple[int, str]] = []
+    for sentence in split_sentences(answer):
+        for n in marker_numbers(sentence):
+            item = evidence.get(n)
+            match = best_sentence(MARKER.sub(" ", sentence), item.text) if item else None
+            if match and (n, match) not in out:
+                out.append((n, match))
+    return out
+
+
+def with_evidence(ws: Corpus, citations: list[dict[str, Any]], quotes: list[tuple[int, str]]) -> list[dict[str, Any]]:
+    """Citations with ``evidence`` (narrowest locators of what the answer quotes) and the label it gives.
+
+    ``quotes`` are in citation numbers. A citation whose quotes cannot be found keeps
+    its chunk locator and no ``evidence`` field.
+    """
+    from athena_lab.models import labelled
+
+    ws = _PageCache(ws)
+    by_number: dict[int, list[dict[str, Any]]] = {}
+    for number, quote in quotes:
+        cite = next((c for c in citations if c.get("id") == number), None)
+        entry = narrow(ws, cite, quote) if cite is not None else None
+        if entry is not None and entry not in by_number.setdefault(number, []):
+            by_number[number].append(entry)
+    for cite in citations:
+        if by_number.get(cite.get("id")):
+            cite["evidence"] = by_number[cite["id"]]
+            labelled(cite)
+    return citations
+
+
+class _PageCache:
+    """The workspace with each PDF page read once per answer: several quotes often share one."""
+
+    def __init__(self, ws: Corpus) -> None:
+        self._ws = ws
+        self._pages: dict[tuple[str, int], dict[str, Any]] = {}
+
+    def read_pdf_source(self, path: str, page: int) -> dict[str, Any]:
+        key = (path, int(page))
+        if key not in self._pages:
+            self._pages[key] = self._ws.read_pdf_source(path, int(page))
+        return self._pages[key]
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._ws, name)

@@ -1,0 +1,188 @@
+"""Answer evaluation: does the answer state the fact, and does each citation hold its quote?
+
+Retrieval recall says the right chunk was found; a user reads the answer. Each question
+row carries short reference ``facts`` (any one counts); the answer must contain one
+after normalisation. Each cited sentence of the answer is looked up in the narrowest
+locator its citation gives (``evidence`` entries, else the citation's own lines, cell or
+page) and must be found there: a label that says ``p. 2`` for a sentence printed on p. 3
+is a wrong citation even if the chunk is right. Every question in the file has an
+answer in the corpus, so a "no evidence" reply is always wrong.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from athena_lab.agent.citations import MARKER, marker_numbers, split_sentences
+from athena_lab.agent.extractive import NO_EVIDENCE
+from athena_lab.agent.locate import squash
+from athena_lab.evaluation import QuestionFileError, read_jsonl
+
+
+
+def normalised(text: str) -> str:
+    """Lowercase words joined with single spaces: markup, punctuation and case don't count;
+    a decimal point (40.4), ``$``, ``%`` and a leading ``*`` (``*CHANGE``) do."""
+    text = re.sub(r"\*{2,}|(?<!\d)\.|\.(?!\d)", " ", text.lower())
+    return " ".join(re.sub(r"[^\w.$%*]+", " ", text).split())
+
+
+def squashed(text: str) -> str:
+    """Letters and digits only (HTML tags dropped), so markup, hyphenation and wrapping cannot hide a quote."""
+    return squash(text)
+
+
+def contains_fact(answer: str, facts: list[str]) -> bool:
+    have = f" {normalised(answer)} "
+    return any(f" {normalised(f)} " in have for f in facts)
+
+
+def load_answer_questions(file: str | Path, split: str = "all", set_name: str | None = None) -> list[dict[str, Any]]:
+    """Rows with a question and a non-empty ``facts`` list; filtered by split and set."""
+    if split not in ("all", "dev", "test"):
+        raise QuestionFileError(f"split {split!r}: use dev, test or all")
+    rows = []
+    for n, row in enumerate(read_jsonl(Path(file)), 1):
+        if not isinstance(row.get("question"), str) or not row["question"].strip():
+            raise QuestionFileError(f"{file}: question {n}: needs a non-empty \"question\" string")
+        if not isinstance(row.get("facts"), list) or not row["facts"]:
+            raise QuestionFileError(f"{file}: question {n}: needs a \"facts\" list of short strings")
+        if split != "all" and row.get("split", "dev") != split:
+            continue
+        if set_name and row.get("set") != set_name:
+            continue
+        rows.append(row)
+    return rows
+
+
+# -- what a locator holds ---------------------------------------------------------
+class LocatorText:
+    """The text a citation locator points at, read from the indexed folder."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._pdfs: dict[str, Any] = {}
+
+    def of(self, cite: dict[str, Any], where: dict[str, Any]) -> str:
+        path = self.root / cite["path"]
+        if cite.get("kind") == "pdf":
+            return self._pdf(path, where)
+        if cite.get("kind") == "notebook":
+            return self._cell(path, where)
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+        return "\n".join(lines[int(where["start_line"]) - 1:int(where["end_line"])])
+
+    def _cell(self, path: Path, where: dict[str, Any]) -> str:
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        first, last = int(where["cell"]), int(where.get("end_cell", where["cell"]))
+        if "end_cell" not in where and "start_line" in where and "evidence_of" in where:
+            source = "".join(cells[first]["source"]).splitlines()
+            return "\n".join(source[int(where["start_line"]) - 1:int(where["end_line"])])
+        return "\n".join("".join(c["source"]) for c in cells[first:last + 1])
+
+    def _pdf(self, path: Path, where: dict[str, Any]) -> str:
+        import pypdfium2 as pdfium
+
+        doc = self._pdfs.setdefault(str(path), pdfium.PdfDocument(str(path)))
+        regions = where.get("regions") or []
+        if "evidence_of" in where and regions:
+            return " ".join(_bounded(doc, r.get("page", where.get("page")), r) for r in regions)
+        return doc[int(where["page"]) - 1].get_textpage().get_text_range()
+
+
+def _bounded(doc: Any, page_no: int, r: dict[str, Any]) -> str:
+    """The text inside one line region (top-left PDF points), inset vertically so the
+    lines above and below cannot leak in."""
+    page = doc[int(page_no) - 1]
+    top = page.get_height() - r["y"]
+    inset = r["height"] * 0.3
+    return page.get_textpage().get_text_bounded(left=r["x"] - 0.5, bottom=top - r["height"] + inset,
+                                                right=r["x"] + r["width"] + 0.5, top=top - inset)
+
+
+def sentence_locators(cite: dict[str, Any], sentence: str) -> list[dict[str, Any]]:
+    """The locator a reader is sent to for this sentence: its evidence entry, or the citation."""
+    bare = squashed(MARKER.sub(" ", sentence))
+    for ev in cite.get("evidence") or []:
+        if squashed(ev.get("quote", "")) and (squashed(ev["quote"]) in bare or bare in squashed(ev["quote"])):
+            return [dict(ev, evidence_of=True)]
+    return [cite]
+
+
+def cited_sentences(answer: str) -> Iterable[tuple[str, list[int]]]:
+    for sentence in split_sentences(answer):
+        numbers = marker_numbers(sentence)
+        if numbers:
+            yield sentence, numbers
+
+
+def locator_holds(reader: LocatorText, cites: dict[int, dict[str, Any]], sentence: str, numbers: list[int]) -> bool:
+    """True when one of the sentence's cited locators contains the whole sentence."""
+    bare = squashed(MARKER.sub(" ", sentence))
+    for n in numbers:
+        cite = cites.get(n)
+        if cite is None:
+            continue
+        for where in sentence_locators(cite, sentence):
+            try:
+                if bare and bare in squashed(reader.of(cite, where)):
+                    return True
+            except (OSError, KeyError, IndexError, ValueError):
+                continue
+    return False
+
+
+# -- one run ----------------------------------------------------------------------------
+def score_answer(row: dict[str, Any], answer: Any, reader: LocatorText) -> dict[str, Any]:
+    text = answer.answer or ""
+    cites = {int(c["id"]): c for c in answer.citations if c.get("id") is not None}
+    checks = [locator_holds(reader, cites, s, ns) for s, ns in cited_sentences(text)]
+    return {"id": row.get("id"), "set": row.get("set"), "lang": row.get("lang", "en"),
+            "fact": contains_fact(text, row["facts"]), "no_evidence": NO_EVIDENCE in text or not cites,
+            "cited": len(checks), "held": sum(checks)}
+
+
+def summarise(scored: list[dict[str, Any]]) -> dict[str, Any]:
+    n = max(1, len(scored))
+    cited = sum(s["cited"] for s in scored)
+    return {"questions": len(scored), "fact_in_answer": round(sum(s["fact"] for s in scored) / n, 4),
+            "locator_holds_sentence": round(sum(s["held"] for s in scored) / max(1, cited), 4),
+            "cited_sentences": cited, "wrong_no_evidence": round(sum(s["no_evidence"] for s in scored) / n, 4)}
+
+
+def score_answers(rows: list[dict[str, Any]], ask: Callable[[str], Any], reader: LocatorText) -> dict[str, Any]:
+    """Metrics overall and per set and language, plus each question's outcome."""
+    scored = [score_answer(row, ask(row["question"]), reader) for row in rows]
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for s in scored:
+        for key in (f"set:{s['set']}", "lang:english" if s["lang"] == "en" else "lang:other-language"):
+            groups.setdefault(key, []).append(s)
+    result = summarise(scored)
+    result["by"] = {key: summarise(group) for key, group in sorted(groups.items())}
+    result["details"] = scored
+    return result
+
+
+def eval_answers(file: str | Path, *, root: str = ".", index_dir: str | None = None, split: str = "all",
+                 set_name: str | None = None, provider: str | None = None, model: str | None = None,
+                 model_path: str | None = None, details: bool = False) -> dict[str, Any]:
+    """Answer the questions with the real agent loop on an existing (or fresh) index of ``root``."""
+    from athena_lab.workspace import Athena
+
+    rows = load_answer_questions(file, split, set_name)
+    ws = Athena(root, index_dir)
+    try:
+        if not ws.index_dir.joinpath("catalog.sqlite").is_file():
+            ws.index()
+        extra = {"model_path": model_path} if model_path else {}
+        result = score_answers(rows, lambda q: ws.ask(q, provider=provider, model=model, **extra),
+                               LocatorText(Path(root)))
+    finally:
+        ws.close()
+    result.update(split=split, set=set_name or "all", provider=provider or "configured")
+    if not details:
+        result.pop("details")
+    return result
