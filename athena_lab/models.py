@@ -73,6 +73,9 @@ class Citation(TypedDict):
     warnings: NotRequired[list[str]]
     score: NotRequired[float]
     record: NotRequired[BibRecord]
+    # The docs site's page for this source, from the user's [widget] site_url_map
+    # (athena_lab/server/site_urls.py); added by the HTTP API, never stored.
+    url: NotRequired[str]
 
 
 class StartData(TypedDict):

@@ -45,6 +45,7 @@ export interface ICitation {
   warnings?: string[];
   score?: number;
   record?: IBibRecord;
+  url?: string;
 }
 
 export interface IStartData {
