@@ -25,6 +25,11 @@ export const WIDGET_CSS = `
     --mark: #5a4a00; --error: #ff7b72; --unsupported: #4d2323; --shadow: 0 12px 40px rgba(0,0,0,.6);
   }
 }
+/* On a dark panel, text in the accent colour is lightened so a dark accent stays readable. */
+@media (prefers-color-scheme: dark) {
+  .root[data-theme="auto"] :is(a, .source, .marker) { color: color-mix(in srgb, var(--accent) 55%, white); }
+}
+.root[data-theme="dark"] :is(a, .source, .marker) { color: color-mix(in srgb, var(--accent) 55%, white); }
 .root[data-theme="dark"] {
   --accent: #4493f8; --bg: #161b22; --fg: #e6edf3; --muted: #9198a1; --border: #3d444d; --soft: #21262d;
   --mark: #5a4a00; --error: #ff7b72; --unsupported: #4d2323; --shadow: 0 12px 40px rgba(0,0,0,.6);
