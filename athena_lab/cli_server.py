@@ -71,15 +71,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
     settings = ws.config.settings.server
     token = choose_token(args.token, args.no_token, settings.token, settings.host)
     generated = bool(token) and token not in (args.token, settings.token)
-    guard = guard_from(settings, token)
+    widget = ws.config.settings.widget
+    guard = guard_from(settings, token, widget)
     state = ServerState(lambda: ws)
     if args.watch:
         state.live.start()
 
     def listening(port: int) -> None:
         live = "; following edits" if args.watch else ""
+        public = _public_note(widget.public, settings.cors_origins) if token else ""
         print(f"athena: serving {ws.root} at {_url(settings.host, port, token if generated else '')} "
-              f"({_auth_note(token, generated)}){_index_note(ws)}{live}", flush=True)
+              f"({_auth_note(token, generated)}){_index_note(ws)}{live}{public}", flush=True)
 
     try:
         asyncio.run(serve_forever(state, guard, settings, listening))
@@ -98,6 +100,15 @@ def _url(host: str, port: int, token: str) -> str:
     host = "127.0.0.1" if host in WILDCARD_ADDRESSES else host
     shown = f"[{host}]" if ":" in host else host
     return f"http://{shown}:{port}/" + (f"?token={token}" if token else "")
+
+
+def _public_note(public: bool, origins: list[str]) -> str:
+    """Said at start, so nobody runs a public server without knowing it."""
+    if not public:
+        return ""
+    if not origins:
+        return "; [widget] public is on but server.cors_origins is empty, so no site can use it"
+    return f"; public read-only routes for pages on {', '.join(origins)} (docs/security.md)"
 
 
 def _auth_note(token: str, generated: bool) -> str:

@@ -197,6 +197,21 @@ class ServerSettings:
 
 
 @dataclass
+class WidgetSettings:
+    """The drop-in ``<script>`` widget for a docs site (docs/chat-page.md). User config only:
+    both keys decide who may ask and where readers are sent, so no folder may set them."""
+
+    # Let browsers on a ``server.cors_origins`` page use the read-only routes (chat, search,
+    # source, cite, the widget script) without the token; everything else still needs it.
+    public: bool = False
+    # Questions per minute from one address without a token (each may cost a model call).
+    public_chats_per_minute: int = 10
+    # Folder-path glob → site URL template, e.g. "docs/**.md" = "https://site/{path}"
+    # (athena_lab/server/site_urls.py has the rule).
+    site_url_map: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
 class Settings:
     index: IndexSettings = field(default_factory=IndexSettings)
     embedding: EmbeddingSettings = field(default_factory=EmbeddingSettings)
@@ -205,6 +220,7 @@ class Settings:
     pdf: PdfSettings = field(default_factory=PdfSettings)
     llm: LLMSettings = field(default_factory=LLMSettings)
     server: ServerSettings = field(default_factory=ServerSettings)
+    widget: WidgetSettings = field(default_factory=WidgetSettings)
 
 
 CHOICES: dict[str, tuple[str, ...]] = {

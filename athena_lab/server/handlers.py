@@ -26,7 +26,7 @@ from athena_lab import events
 from athena_lab.errors import status_of, user_message
 from athena_lab.models import AskRequest
 
-from . import jsonbody, sse
+from . import jsonbody, site_urls, sse
 from .errors import api_error
 from .jobs import JobRunning
 from .state import ServerState
@@ -111,6 +111,11 @@ class AthenaRoute:
             raise api_error(400, f"query parameter '{name}' is required")
         return value or None
 
+    def site_rules(self) -> list[site_urls.SiteRule]:
+        """The user's ``[widget] site_url_map``: every citation this server sends gets its
+        docs-site ``url`` from it (site_urls.py), in this one place per route."""
+        return site_urls.compile_rules(self.ws.config.settings.widget.site_url_map)
+
     async def blocking(self, fn: Callable[..., Any], *args: Any) -> Any:
         """Run index/disk work off the IOLoop so one slow request never stalls the others."""
         return await self.state.run(fn, *args)
@@ -171,6 +176,9 @@ class StatusRoute(AthenaRoute):
 
 
 class SearchRoute(AthenaRoute):
+    # Public mode (middleware.py): a docs site's readers may use this without a token.
+    public_verbs = frozenset({"GET"})
+
     @authenticated
     async def get(self) -> None:
         query = self.str_arg("q", required=True)
@@ -179,11 +187,15 @@ class SearchRoute(AthenaRoute):
         mode = self.get_query_argument("mode", "hybrid")  # checked by the searcher (400)
         require_index(self.ws)
         result = await self.blocking(lambda: self.ws.search(query, k=k, kind=kind, path_prefix=prefix, mode=mode))
-        self.send_json({"query": query, "hits": result.citations(),
+        hits = site_urls.with_site_urls(result.citations(), self.site_rules())
+        self.send_json({"query": query, "hits": hits,
                         "degraded": result.degraded, "warnings": result.warnings})
 
 
 class SourceRoute(AthenaRoute):
+    # Public mode (middleware.py): a docs site's readers may use this without a token.
+    public_verbs = frozenset({"GET"})
+
     @authenticated
     async def get(self) -> None:
         path = self.str_arg("path", required=True)
@@ -194,6 +206,9 @@ class SourceRoute(AthenaRoute):
 
 class CiteRoute(AthenaRoute):
     """``GET /athena/cite?target=CHUNK_OR_PATH[&target=…]&format=bibtex``: text to paste."""
+
+    # Public mode (middleware.py): a docs site's readers may use this without a token.
+    public_verbs = frozenset({"GET"})
 
     @authenticated
     async def get(self) -> None:
@@ -212,6 +227,9 @@ class CiteRoute(AthenaRoute):
 
 
 class PdfPageRoute(AthenaRoute):
+    # Public mode (middleware.py): a docs site's readers may use this without a token.
+    public_verbs = frozenset({"GET"})
+
     @authenticated
     async def get(self) -> None:
         path = self.str_arg("path", required=True)
@@ -325,11 +343,16 @@ def chat_request(body: dict[str, Any], max_chars: int, max_messages: int) -> dic
 
 class ChatRoute(AthenaRoute):
     _pump: sse.EventPump | None = None
+    # Public mode: a docs site's readers may ask (not list, read back or delete conversations).
+    public_verbs = frozenset({"POST"})
 
     @authenticated
     async def post(self) -> None:
         limits = self.state.limits
         request = chat_request(self.json_body(), limits.max_question_chars, limits.max_messages)
+        if getattr(self, "public_visitor", False) and {"provider", "model"} & request["options"].keys():
+            # Which model (and whose API key) answers is the server owner's choice.
+            raise api_error(403, "'provider' and 'model' need the token; public visitors get the server's model")
         ws = self.ws
         require_index(ws)
         cid = request["options"].get("conversation_id")
@@ -340,6 +363,7 @@ class ChatRoute(AthenaRoute):
             return
         answer = await self.state.run_chat(lambda: ws.ask(request["question"], **request["options"]))
         body = answer.to_dict()
+        body["citations"] = site_urls.with_site_urls(body["citations"], self.site_rules())
         error = body.pop("error")
         if error:
             self.send_error_body(502, f"the answer failed: {error}", conversation_id=body["conversation_id"])
@@ -347,6 +371,7 @@ class ChatRoute(AthenaRoute):
             self.send_json(body)
 
     async def _stream(self, ws: Any, request: dict[str, Any]) -> None:
+        rules = self.site_rules()
         self._pump = pump = sse.EventPump(lambda: ws.ask_events(request["question"], **request["options"]),
                                           self.state.chat_executor)
         sse.start_stream(self)
@@ -362,7 +387,7 @@ class ChatRoute(AthenaRoute):
                     log.error("chat failed", exc_info=item)
                     text = events.error(_message_for(item, _status_for(item))).to_sse()
                 else:
-                    text = item.to_sse()
+                    text = site_urls.event_with_site_urls(item, rules).to_sse()
                 if not await sse.send(self, text):
                     pump.cancel()
                     break

@@ -19,6 +19,15 @@ web page can send it requests. So its base handler checks, before any route runs
 - the body size (413), decided from the headers so a huge upload is refused before it is read.
 
 CORS headers go only to allowlisted origins.
+
+Public mode (``[widget] public = true`` in the user's config, off by default) is for a docs
+site that embeds the drop-in widget: its readers hold no token. A request with no token is
+then let through only to a verb its route lists in ``public_verbs`` (chat, search, source,
+cite, a PDF page, a notebook cell, the widget script — nothing that writes, lists or
+deletes), and only with an allowlisted ``Origin`` (the widget script, loaded by a
+``<script>`` tag that sends none, is the one exception). Public chats have their own, lower
+per-address limit. A wrong token is still a 401: public mode never turns a failed login
+into a visitor.
 """
 
 from __future__ import annotations
@@ -133,6 +142,10 @@ class Guard:
     failures: RateLimiter = field(default_factory=lambda: RateLimiter(TOKEN_FAILURES_PER_MINUTE))
     max_body_bytes: int = 256 * 1024
     port: int = 0  # set once listening: names the cookie, so two servers keep theirs apart
+    # [widget] public: token-less requests from cors_origins may use the read-only routes.
+    public: bool = False
+    # Chats per minute per address for those token-less visitors (each may cost an LLM call).
+    public_chats: RateLimiter = field(default_factory=lambda: RateLimiter(10))
 
     @property
     def cookie_name(self) -> str:
@@ -161,6 +174,12 @@ class StandaloneHandler(RequestHandler):
 
     guard: Guard
     _closing = False
+    # Verbs a token-less visitor may use in public mode (routes that only read set this).
+    public_verbs: frozenset[str] = frozenset()
+    # True for a route a <script> tag loads: browsers send no Origin with it.
+    public_without_origin = False
+    # Set by admit(): this request came in without a token, under public mode.
+    public_visitor = False
 
     def prepare(self) -> None:
         try:
@@ -246,6 +265,10 @@ class StandaloneHandler(RequestHandler):
         if not expected:
             return
         given, source = self._presented_token()
+        if not given and self._public_visit_allowed():
+            self.public_visitor = True
+            self._limit_public_chat()
+            return
         if not given:
             raise api_error(401, "missing token: send 'Authorization: Bearer <token>' (the token is "
                                  "printed by athena serve when it starts)", {"WWW-Authenticate": 'Bearer realm="athena"'})
@@ -264,6 +287,24 @@ class StandaloneHandler(RequestHandler):
         if source == "query":
             self.set_cookie(self.guard.cookie_name, self.guard.cookie_value(), path="/",
                             httponly=True, samesite="Strict")
+
+    def _public_visit_allowed(self) -> bool:
+        """Public mode, a read-only verb, and a browser on an allowlisted origin (its Origin
+        was checked by _check_origin; here it must also be present, so a page on this
+        server's own origin or a script without one does not count as a docs site)."""
+        if not self.guard.public or self.request.method not in self.public_verbs:
+            return False
+        origin = self.request.headers.get("Origin")
+        return self.public_without_origin or (origin is not None and origin in self.guard.cors_origins)
+
+    def _limit_public_chat(self) -> None:
+        if self.request.method != "POST":
+            return
+        address = self.request.remote_ip or "?"
+        wait = self.guard.public_chats.retry_after(address)
+        if wait:
+            raise api_error(429, f"public chat limit of {self.guard.public_chats.per_minute} questions per minute "
+                                 f"reached; retry in {wait} s", {"Retry-After": str(wait)})
 
     def _presented_token(self) -> tuple[str, str]:
         """(token, where it came from): the header, then ``?token=``, then the cookie."""

@@ -84,6 +84,8 @@ class CellRoute(AthenaRoute):
     """``?path=nb.ipynb&cell=3&end_cell=4`` (0-based, as citations carry them) →
     ``{"path", "cells": [{"index", "cell_type", "source"}]}``: what a notebook citation cites."""
 
+    public_verbs = frozenset({"GET"})  # read-only: the widget's viewer may show it (middleware.py)
+
     @authenticated
     async def get(self) -> None:
         path = self.str_arg("path", required=True) or ""
@@ -115,5 +117,8 @@ PAGE_ROUTES: tuple[tuple[str, type[AthenaRoute]], ...] = (("cell", CellRoute),)
 
 def page_handlers(state: Any) -> list[tuple[Any, ...]]:
     """The page and its assets, for the standalone app only (Jupyter has Lab)."""
+    from .dropin import WidgetScript  # it builds on _PageHandler above
+
     return [(r"/", ChatPage, {"state": state}),
-            (r"/page/(page\.js|page\.css)", PageAsset, {"state": state})]
+            (r"/page/(page\.js|page\.css)", PageAsset, {"state": state}),
+            (r"/athena/widget\.js", WidgetScript, {"state": state})]

@@ -56,6 +56,7 @@ export interface ICitation {
   score?: number;
   record?: IBibRecord;
   evidence?: IEvidence[];
+  url?: string;
 }
 
 export interface IStartData {

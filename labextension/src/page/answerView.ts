@@ -12,6 +12,14 @@ import { renderAnswer } from './render';
 
 export type OpenCitation = (citation: ICitation, trigger: HTMLElement) => void;
 
+/** What differs between the chat page and the drop-in widget (src/dropin/). */
+export interface IAnswerOptions {
+  /** A source with a docs-site `url` (server's site_url_map) is a link to it, not a viewer button. */
+  siteLinks?: boolean;
+  /** Show the tool trace (the page does; a docs site's readers have no use for it). */
+  trace?: boolean;
+}
+
 export class PageAnswer {
   readonly node: HTMLElement;
   private _state: IAnswerState | null = null;
@@ -23,8 +31,12 @@ export class PageAnswer {
   private _actions: HTMLElement;
   private _frame = 0;
 
-  constructor(private _open: OpenCitation) {
+  constructor(
+    private _open: OpenCitation,
+    private _options: IAnswerOptions = { trace: true }
+  ) {
     this._sources.hidden = true;
+    this._trace.node.classList.toggle('trace-off', !_options.trace);
     this._actions = h(
       'div',
       { class: 'answer-actions' },
@@ -47,7 +59,7 @@ export class PageAnswer {
   update(next: IAnswerState): void {
     const before = this._state;
     this._state = next;
-    for (const step of next.trace.slice(before?.trace.length ?? 0)) {
+    for (const step of this._options.trace ? next.trace.slice(before?.trace.length ?? 0) : []) {
       this._trace.add(step);
     }
     if (next.citations !== before?.citations) {
@@ -123,12 +135,16 @@ export class PageAnswer {
     this._sources.hidden = citations.length === 0;
     this._sources.replaceChildren(
       ...citations.map(citation => {
-        const open = button('', () => this._open(citation, open), {
+        const attrs = {
           class: 'source',
           'data-testid': 'source',
           'data-citation-id': String(citation.id),
           'data-kind': citation.kind
-        });
+        };
+        const open: HTMLElement =
+          this._options.siteLinks && citation.url
+            ? h('a', { ...attrs, href: citation.url, target: '_blank', rel: 'noopener noreferrer' })
+            : button('', () => this._open(citation, open), attrs);
         open.append(
           h('span', { class: 'source-number' }, `[${citation.id}]`),
           h('span', { class: 'source-label' }, citationLabel(citation))

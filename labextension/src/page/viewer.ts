@@ -8,7 +8,7 @@
 import { citationLabel, cellNumber } from '../core/citations';
 import { button, h } from '../core/dom';
 import { ICitation, IRegion } from '../types';
-import { getCells, getSource, pdfPageUrl } from './api';
+import { getCells, getSource, ICell, ISourceLines, pdfPageUrl } from './api';
 import { renderMarkdown } from './render';
 
 /** Lines shown above and below the cited ones. */
@@ -16,13 +16,34 @@ const CONTEXT = 12;
 /** The server renders PDF pages at 2 px per point (athena_lab/pdf/preview.py). */
 const PDF_SCALE = 2;
 
+/** Where the viewer reads sources: the page's same-origin API, or the widget's cross-origin one. */
+export interface IViewerSource {
+  getSource(path: string, start: number, end: number): Promise<ISourceLines>;
+  getCells(citation: ICitation): Promise<ICell[]>;
+  /** A URL an <img> can load: the page's own, or a blob: the widget fetched. */
+  pdfImageUrl(citation: ICitation): Promise<string>;
+}
+
+export const pageSource: IViewerSource = {
+  getSource,
+  getCells,
+  pdfImageUrl: async citation => pdfPageUrl(citation)
+};
+
 export class SourceViewer {
   readonly node: HTMLElement;
   private _title = h('h2', { class: 'viewer-title', id: 'viewer-title', tabindex: '-1' });
   private _body = h('div', { class: 'viewer-body', 'data-testid': 'viewer-body' });
   private _trigger: HTMLElement | null = null;
 
-  constructor() {
+  /**
+   * `onToggle` tells the host the viewer opened or closed; the page marks its <body> (the
+   * widget must not touch the host page's body).
+   */
+  constructor(
+    private _source: IViewerSource = pageSource,
+    private _onToggle: (open: boolean) => void = open => document.body.classList.toggle('viewer-open', open)
+  ) {
     this.node = h(
       'aside',
       { class: 'viewer', 'aria-labelledby': 'viewer-title', 'data-testid': 'viewer' },
@@ -46,17 +67,17 @@ export class SourceViewer {
     this._trigger = trigger;
     this.node.hidden = false;
     this.node.dataset.kind = citation.kind;
-    document.body.classList.add('viewer-open');
+    this._onToggle(true);
     this._title.textContent = `[${citation.id}] ${citationLabel(citation)}`;
     this._body.replaceChildren(h('p', { class: 'muted' }, 'Loading\u2026'));
     this._title.focus();
     try {
       const view =
         citation.kind === 'pdf'
-          ? pdfView(citation)
+          ? await pdfView(this._source, citation)
           : citation.kind === 'notebook'
-            ? await notebookView(citation)
-            : await textView(citation);
+            ? await notebookView(this._source, citation)
+            : await textView(this._source, citation);
       this._body.replaceChildren(view);
       this._body.querySelector('.cited')?.scrollIntoView({ block: 'center' });
     } catch (err) {
@@ -66,16 +87,20 @@ export class SourceViewer {
 
   close(): void {
     this.node.hidden = true;
-    document.body.classList.remove('viewer-open');
+    this._onToggle(false);
     this._trigger?.focus();
     this._trigger = null;
   }
+
+  get isOpen(): boolean {
+    return !this.node.hidden;
+  }
 }
 
-async function textView(citation: ICitation): Promise<HTMLElement> {
+async function textView(api: IViewerSource, citation: ICitation): Promise<HTMLElement> {
   const first = citation.start_line ?? 1;
   const last = citation.end_line ?? first;
-  const source = await getSource(citation.path, Math.max(1, first - CONTEXT), last + CONTEXT);
+  const source = await api.getSource(citation.path, Math.max(1, first - CONTEXT), last + CONTEXT);
   const lines = source.lines.map((text, n) => {
     const number = source.start_line + n;
     const cited = number >= first && number <= last;
@@ -93,8 +118,8 @@ async function textView(citation: ICitation): Promise<HTMLElement> {
   );
 }
 
-async function notebookView(citation: ICitation): Promise<HTMLElement> {
-  const cells = await getCells(citation);
+async function notebookView(api: IViewerSource, citation: ICitation): Promise<HTMLElement> {
+  const cells = await api.getCells(citation);
   return h(
     'div',
     { class: 'notebook' },
@@ -116,7 +141,7 @@ async function notebookView(citation: ICitation): Promise<HTMLElement> {
   );
 }
 
-function pdfView(citation: ICitation): HTMLElement {
+async function pdfView(api: IViewerSource, citation: ICitation): Promise<HTMLElement> {
   const image = h('img', {
     class: 'pdf-image',
     'data-testid': 'pdf-image',
@@ -133,7 +158,7 @@ function pdfView(citation: ICitation): HTMLElement {
   image.addEventListener('error', () => {
     page.replaceWith(h('p', { class: 'error', role: 'alert' }, `Cannot show page ${citation.page} of ${citation.path}.`));
   });
-  image.src = pdfPageUrl(citation);
+  image.src = await api.pdfImageUrl(citation);
   return page;
 }
 
