@@ -1,0 +1,74 @@
+"""Issue 12 §4, the chat's look and behaviour in a real Lab: the sidebar and the answer
+widget do not restyle each other, saved widgets render without a kernel, scrolling,
+interrupted turns, code blocks and buttons, and contrast in both themes."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("playwright", reason="pip install playwright (Python package; the browser is Debian's chromium)")
+
+from chat_page import ask  # noqa: E402
+from test_widget_lab import NOTEBOOK, QUESTION, answer_notebook  # noqa: E402,F401  (the fixture)
+
+# What the widget's CSS used to change in the sidebar (shared class names), and more.
+PROPS = ["font-family", "font-style", "font-size", "background-color", "color", "position",
+         "white-space", "border-top-width", "border-left-width", "padding-left", "margin-top"]
+SIDEBAR_PARTS = {
+    "answer": '[data-testid="athena-answer"]',
+    "body": ".athena-answer-body",
+    "mode": '[data-testid="athena-mode"]',
+    "snippet": '[data-testid="athena-snippet"]:not([hidden])',
+    "sources": ".athena-sources",
+    "source": ".athena-source",
+    "error": ".athena-error",
+    "trace": ".athena-trace",
+}
+
+
+def sidebar_styles(page) -> dict:
+    """Computed styles of the sidebar's answer parts, the snippet shown by hovering the
+    first source and the body as it looks while streaming."""
+    page.locator('.athena-chat [data-testid="athena-citation"]').first.hover()
+    page.locator('.athena-chat [data-testid="athena-snippet"]:visible').first.wait_for()
+    return page.evaluate(
+        """([parts, props]) => {
+          const chat = document.querySelector('.athena-chat');
+          const answer = chat.querySelector('[data-testid="athena-answer"]');
+          const probe = document.createElement('p');
+          probe.className = 'athena-error';
+          answer.append(probe);
+          const read = el => el ? Object.fromEntries(props.map(p => [p, getComputedStyle(el)[p]])) : null;
+          const out = {};
+          for (const [name, sel] of Object.entries(parts)) out[name] = read(chat.querySelector(sel));
+          answer.classList.add('athena-streaming');
+          out.streamingBody = read(answer.querySelector('.athena-answer-body'));
+          answer.classList.remove('athena-streaming');
+          probe.remove();
+          return out;
+        }""", [SIDEBAR_PARTS, PROPS])
+
+
+def open_widget_notebook(page):
+    page.evaluate(f"() => window.jupyterapp.commands.execute('docmanager:open', {{path: '{NOTEBOOK}'}})")
+    widget = page.locator(".athena-widget")
+    widget.wait_for(timeout=60_000)
+    return widget
+
+
+def test_widget_css_and_sidebar_css_do_not_restyle_each_other(page, answer_notebook):  # noqa: F811
+    ask(page, QUESTION)
+    before = sidebar_styles(page)
+    assert before["snippet"]["position"] == "absolute"
+    widget = open_widget_notebook(page)
+    after = sidebar_styles(page)
+    changed = {part: {p: (before[part][p], after[part][p]) for p in PROPS if before[part][p] != after[part][p]}
+               for part in before if before[part] != after[part]}
+    assert not changed, f"the widget's CSS restyled the sidebar: {changed}"
+    assert after["streamingBody"]["font-style"] == "normal"
+    # The other way round: the sidebar's popover rules must not float the widget's snippets.
+    widget.locator(".athena-snippet-box summary").first.click()
+    snippet = widget.locator(".athena-snippet").first
+    where = snippet.evaluate("el => { const out = []; for (let p = el; p; p = p.parentElement) out.push(p.className); return out.join(' < ').slice(0, 400); }")
+    assert snippet.evaluate("el => getComputedStyle(el).position") == "static", where
+    assert widget.locator(".athena-mode").evaluate("el => getComputedStyle(el).borderTopStyle") == "solid"
