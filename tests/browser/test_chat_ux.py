@@ -72,3 +72,33 @@ def test_widget_css_and_sidebar_css_do_not_restyle_each_other(page, answer_noteb
     where = snippet.evaluate("el => { const out = []; for (let p = el; p; p = p.parentElement) out.push(p.className); return out.join(' < ').slice(0, 400); }")
     assert snippet.evaluate("el => getComputedStyle(el).position") == "static", where
     assert widget.locator(".athena-mode").evaluate("el => getComputedStyle(el).borderTopStyle") == "solid"
+
+
+STATELESS_NOTEBOOK = "athena-answer-no-state.ipynb"
+
+
+@pytest.fixture(scope="module")
+def stateless_notebook(answer_notebook, corpus) -> str:  # noqa: F811
+    """The executed answer notebook as Lab saves it by default: without widget state, so
+    the widget's model is gone once the page reloads or the kernel restarts."""
+    import nbformat
+    from nbformat.sign import NotebookNotary
+
+    nb = nbformat.read(corpus.parent / NOTEBOOK, as_version=4)
+    nb.metadata.pop("widgets", None)
+    NotebookNotary().sign(nb)
+    nbformat.write(nb, corpus.parent / STATELESS_NOTEBOOK)
+    return STATELESS_NOTEBOOK
+
+
+def test_saved_widget_without_its_model_shows_the_saved_answer(page, stateless_notebook):
+    page.evaluate(f"() => window.jupyterapp.commands.execute('docmanager:open', {{path: '{stateless_notebook}'}})")
+    saved = page.locator('[data-testid="athena-saved-answer"]')
+    saved.wait_for(timeout=60_000)
+    assert saved.inner_text().startswith("Extractive answer")
+    assert "model not found" not in page.locator(".jp-OutputArea").first.inner_text()
+    assert saved.locator("details").count() >= 1, "the sources come along"
+    page.reload()
+    page.wait_for_function("window.jupyterapp && window.jupyterapp.shell", timeout=60_000)
+    page.locator('[data-testid="athena-saved-answer"]').wait_for(timeout=60_000)
+    assert page.evaluate("() => window.__athenaPwned") is None
