@@ -84,6 +84,10 @@ def resolve_provider(ws: Corpus, provider: str | Provider | None = None, model: 
                                         timeout_s=llm.timeout_s, sampling=sampling))
 
 
+# The stored mode of an answer cut short by its client (the sidebar offers Retry).
+INTERRUPTED = "interrupted"
+
+
 def run_turn(ws: Corpus, question: str, conversation_id: str | None = None, filters: dict[str, Any] | None = None,
              provider: str | Provider | None = None, model: str | None = None, top_k: int | None = None,
              base_url: str | None = None, history_limit: int = HISTORY_LIMIT,
@@ -107,13 +111,21 @@ def run_turn(ws: Corpus, question: str, conversation_id: str | None = None, filt
         return
     yield events.start(cid)
     turn = _Turn(ws, question, filters or {}, top_k or EVIDENCE_K, past, llm)
+    saved = False
     try:
         yield from turn.run()
         store.add_message(cid, "assistant", turn.answer, turn.citations, turn.unsupported, turn.mode)
+        saved = True
         yield Event("done", {"usage": turn.usage, "unsupported": turn.unsupported, "mode": turn.mode,
                              "conversation_id": cid, **turn.notes})
     except TURN_ERRORS as exc:
         yield events.error(user_message(exc))
+    except GeneratorExit:
+        # The client went away mid-stream (Stop, a reload): keep what it was shown, marked
+        # interrupted, so the question does not stay without an answer.
+        if not saved:
+            store.add_message(cid, "assistant", "".join(turn.text), turn.rewriter.citations(), [], INTERRUPTED)
+        raise
     finally:
         if llm is not None and not isinstance(provider, Provider):
             llm.close()

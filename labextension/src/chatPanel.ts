@@ -19,6 +19,10 @@ import { Composer } from './components/composer';
 import { ConversationList } from './components/conversationList';
 import { IndexStatusView } from './components/indexStatus';
 import { openCitation } from './open';
+import { BottomFollower } from './scrollFollow';
+
+/** The mode the server stores for an answer its client cut short (agent/loop.py). */
+const INTERRUPTED = 'interrupted';
 import { ConversationMemory } from './state';
 import { ChatEvent, IChatFilters, ICitation, IIndexInfo, IStoredMessage } from './types';
 
@@ -54,6 +58,8 @@ export class ChatPanel extends Widget {
   private _status: IndexStatusView;
   private _history: ConversationList;
   private _composer: Composer;
+  private _follower = new BottomFollower(this._messages);
+  private _lastStoredQuestion = '';
 
   constructor(private _options: IChatPanelOptions) {
     super();
@@ -120,6 +126,7 @@ export class ChatPanel extends Widget {
   async ask(question: string): Promise<void> {
     this._messages.append(h('div', { class: 'athena-user-message', 'data-testid': 'athena-user-message' }, question));
     const answer = this._addAnswer();
+    this._follower.follow();
     let state = emptyAnswer();
     const settings = this._options.settings();
     this._abort = new AbortController();
@@ -140,8 +147,12 @@ export class ChatPanel extends Widget {
         this._abort.signal
       );
     } catch (err) {
-      const aborted = (err as Error).name === 'AbortError';
-      answer.fail(aborted ? 'Stopped.' : (err as Error).message);
+      if ((err as Error).name === 'AbortError') {
+        answer.interrupt(() => void this.ask(question));
+      } else {
+        answer.fail((err as Error).message);
+      }
+      this._follower.update();
     } finally {
       this._abort = null;
       this._composer.busy = false;
@@ -165,6 +176,7 @@ export class ChatPanel extends Widget {
       conversation.messages.forEach(message => this._showStored(message));
       await this._setConversation(conversation.id);
       await Promise.all(this._answers.map(a => a.rendered()));
+      this._follower.follow();
     } catch (err) {
       if ((err as api.AthenaError).status === 404) {
         await this._setConversation(null);
@@ -240,7 +252,8 @@ export class ChatPanel extends Widget {
       rendermime: this._options.rendermime,
       onOpen: citation => void this.openCitation(citation),
       onCopy: a => this.copy(a),
-      onInsert: a => void this.insert(a)
+      onInsert: a => void this.insert(a),
+      onRendered: () => this._follower.update()
     });
     this._answers.push(answer);
     this._messages.append(answer.node);
@@ -249,6 +262,7 @@ export class ChatPanel extends Widget {
 
   private _showStored(message: IStoredMessage): void {
     if (message.role === 'user') {
+      this._lastStoredQuestion = message.content;
       this._messages.append(h('div', { class: 'athena-user-message', 'data-testid': 'athena-user-message' }, message.content));
       return;
     }
@@ -256,7 +270,12 @@ export class ChatPanel extends Widget {
     const stored = storedAnswer(message);
     answer.appendChunk(stored.text);
     answer.setCitations(stored.citations);
-    void answer.finish({ unsupported: stored.unsupported, mode: stored.mode ?? undefined });
+    if (stored.mode === INTERRUPTED) {
+      const question = this._lastStoredQuestion;
+      answer.interrupt(() => void this.ask(question));
+    } else {
+      void answer.finish({ unsupported: stored.unsupported, mode: stored.mode ?? undefined });
+    }
   }
 
   /** Fold `event` into the answer (core/answer.ts) and show what it changed. */
@@ -270,7 +289,6 @@ export class ChatPanel extends Widget {
     }
     if (after.text !== before.text) {
       answer.appendChunk(after.text.slice(before.text.length));
-      this._messages.scrollTop = this._messages.scrollHeight;
     }
     if (after.citations !== before.citations) {
       answer.setCitations(after.citations);

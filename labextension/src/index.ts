@@ -18,6 +18,7 @@ import { getInfo } from './api';
 import { ICitation } from './types';
 import { ChatPanel, IChatSettings } from './chatPanel';
 import { athenaIcon } from './icon';
+import { showSavedAnswers } from './savedWidget';
 import { ConversationMemory } from './state';
 
 const PLUGIN_ID = 'athena-lab:plugin';
@@ -121,6 +122,9 @@ const plugin: JupyterFrontEndPlugin<void> = {
     app.shell.add(panel, 'left', { rank: 150 });
     restorer?.add(panel, PANEL_ID);
     addCommands(app, panel, palette);
+    if (notebooks) {
+      showSavedAnswers(notebooks, rendermime);
+    }
 
     if (settingRegistry) {
       try {

@@ -9,6 +9,7 @@ import { linkMarkers, markUnsupported } from '../core/markers';
 import { renderMarkdown } from '../markdown';
 import { ICitation, IDoneEvent, ITraceEvent } from '../types';
 import { button, h } from '../core/dom';
+import { addCodeCopyButtons, flashCopied } from './codeBlocks';
 import { sourceList } from './sourceList';
 import { TraceDrawer } from './traceDrawer';
 
@@ -17,6 +18,8 @@ export interface IAnswerActions {
   onOpen: (citation: ICitation) => void;
   onCopy: (answer: AnswerView) => void;
   onInsert: (answer: AnswerView) => void;
+  /** Each render reached the DOM (the panel keeps the bottom in view while following). */
+  onRendered?: (answer: AnswerView) => void;
 }
 
 function modeLabel(mode: string): string {
@@ -32,6 +35,7 @@ export class AnswerView {
   private _sources: HTMLElement;
   private _notes: HTMLElement;
   private _actions: HTMLElement;
+  private _copy: HTMLButtonElement;
   private _trace = new TraceDrawer();
   private _unsupported: string[] = [];
   private _rendering: Promise<void> = Promise.resolve();
@@ -42,13 +46,19 @@ export class AnswerView {
     this._mode = h('span', { class: 'athena-mode', 'data-testid': 'athena-mode' });
     this._sources = h('div');
     this._notes = h('div', { class: 'athena-answer-notes' });
+    this._copy = button(
+      'Copy',
+      () => {
+        // Lab's Clipboard.copyToSystem reports nothing back: say "Copied" when it returns.
+        this._options.onCopy(this);
+        flashCopied(this._copy, 'Copy', true);
+      },
+      { class: 'athena-copy', 'aria-label': 'Copy answer', 'data-testid': 'athena-copy' }
+    );
     this._actions = h(
       'div',
       { class: 'athena-answer-actions' },
-      button('Copy', () => this._options.onCopy(this), {
-        class: 'athena-copy',
-        'aria-label': 'Copy answer'
-      }),
+      this._copy,
       button('Insert in notebook', () => this._options.onInsert(this), {
         class: 'athena-insert',
         'aria-label': 'Insert answer as a Markdown cell in the active notebook'
@@ -92,9 +102,36 @@ export class AnswerView {
       this.node.dataset.mode = done.mode;
     }
     this.node.classList.remove('athena-streaming');
-    this._actions.hidden = false;
+    // Nothing to copy or insert when no source backs the answer ("no evidence").
+    this._actions.hidden = this.citations.length === 0;
     this._scheduleRender();
     return this.rendered();
+  }
+
+  /**
+   * The turn was cut short (Stop, a reload mid-stream): keep the partial text, say so
+   * neutrally (it is not an error) and offer to ask again.
+   */
+  interrupt(onRetry: () => void): void {
+    this.node.classList.remove('athena-streaming');
+    this.node.classList.add('athena-interrupted');
+    this.node.dataset.mode = 'interrupted';
+    this._mode.textContent = 'interrupted';
+    this._actions.hidden = true;
+    this._notes.querySelector('.athena-interrupted-note')?.remove();
+    this._notes.append(
+      h(
+        'p',
+        { class: 'athena-interrupted-note', 'data-testid': 'athena-interrupted' },
+        'Stopped before the answer was complete. ',
+        button('Retry', onRetry, {
+          class: 'athena-retry',
+          'data-testid': 'athena-retry',
+          'aria-label': 'Ask this question again'
+        })
+      )
+    );
+    this._scheduleRender();
   }
 
   fail(message: string): void {
@@ -126,8 +163,10 @@ export class AnswerView {
     const missing = markUnsupported(host, this._unsupported);
     const known = new Set(this.citations.map(c => c.id));
     linkMarkers(host, known, (ids, text) => this._marker(ids, text));
+    addCodeCopyButtons(host);
     this._body.replaceChildren(...Array.from(host.childNodes));
     this._renderNotes(missing);
+    this._options.onRendered?.(this);
   }
 
   private _renderNotes(missing: string[]): void {

@@ -39,6 +39,7 @@ export class Composer {
       'aria-label': 'Question'
     });
     this.input.addEventListener('keydown', event => this._onKey(event));
+    this.input.addEventListener('input', () => this._updateSend());
     this._prefix = h('input', {
       type: 'text',
       class: 'athena-filter-prefix',
@@ -61,6 +62,7 @@ export class Composer {
       h('div', { class: 'athena-input-row' }, this.input, this._send)
     );
     this.node.addEventListener('submit', event => event.preventDefault());
+    this._updateSend();
   }
 
   get filters(): IChatFilters {
@@ -76,6 +78,12 @@ export class Composer {
     this._busy = value;
     this._send.textContent = value ? 'Stop' : 'Send';
     this._send.setAttribute('aria-label', value ? 'Stop the answer' : 'Send question');
+    this._updateSend();
+  }
+
+  /** Send stays disabled while there is no question; Stop is always available. */
+  private _updateSend(): void {
+    this._send.disabled = !this._busy && !this.input.value.trim();
   }
 
   private _onKey(event: KeyboardEvent): void {
@@ -101,6 +109,7 @@ export class Composer {
       return;
     }
     this.input.value = '';
+    this._updateSend();
     this._options.onSend(question);
   }
 }

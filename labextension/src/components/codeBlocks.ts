@@ -1,0 +1,35 @@
+/**
+ * Code blocks in a rendered answer: each <pre> gets a Copy button (the code only, not the
+ * answer around it). The background and horizontal scroll are in style/base.css.
+ */
+import { h } from '../core/dom';
+
+/** How long "Copied" stays on a copy button before it reads "Copy" again. */
+export const COPIED_MS = 2000;
+
+/** Show "Copied" (or the failure) on `button` for a moment. */
+export function flashCopied(button: HTMLButtonElement, label: string, ok: boolean): void {
+  button.textContent = ok ? 'Copied' : 'Copy failed';
+  window.setTimeout(() => (button.textContent = label), COPIED_MS);
+}
+
+export function addCodeCopyButtons(host: HTMLElement): void {
+  for (const pre of Array.from(host.querySelectorAll('pre'))) {
+    const copy = h(
+      'button',
+      { type: 'button', class: 'athena-code-copy', 'aria-label': 'Copy this code', 'data-testid': 'athena-code-copy' },
+      'Copy'
+    );
+    copy.addEventListener('click', async () => {
+      try {
+        await navigator.clipboard.writeText(pre.textContent ?? '');
+        flashCopied(copy, 'Copy', true);
+      } catch {
+        flashCopied(copy, 'Copy', false);
+      }
+    });
+    const block = h('div', { class: 'athena-code-block' });
+    pre.replaceWith(block);
+    block.append(copy, pre);
+  }
+}

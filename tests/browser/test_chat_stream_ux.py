@@ -1,0 +1,184 @@
+"""Issue 12 §4 with a model that streams slowly (a fake OpenAI-compatible server over real
+HTTP): scrolling while an answer streams, Stop and a reload mid-stream keep the partial
+answer marked interrupted with Retry, code blocks and the answer's buttons; screenshots of a
+long answer in a narrow panel, light and dark."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("playwright", reason="pip install playwright (Python package; the browser is Debian's chromium)")
+
+from chat_page import ANSWER_DONE, ask  # noqa: E402
+from wire_servers import OpenAIWireServer, Turn  # noqa: E402
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+QUESTION = "How are walrus tokens rotated?"
+LONG_LINE = "rotate_walrus_tokens(vault, schedule='hourly', keep_last=3, notify=['ops@example.org'], dry_run=False)"
+PARAGRAPHS = "\n\n".join(
+    f"Step {n}: walrus tokens are rotated by the vault job, which checks the schedule and keeps the "
+    f"last three tokens so that running clients can finish their requests [1]." for n in range(1, 19))
+ANSWER = f"""Walrus tokens rotate hourly [1].
+
+```python
+{LONG_LINE}
+```
+
+{PARAGRAPHS}
+"""
+DOC = """# Walrus tokens
+
+Walrus tokens are rotated every hour by the vault job. The job keeps the last three tokens
+so that running clients can finish their requests.
+"""
+
+
+def _pieces(text: str, size: int = 24) -> list[str]:
+    return [text[i:i + size] for i in range(0, len(text), size)]
+
+
+@pytest.fixture(scope="module")
+def slow_lab(tmp_path_factory, start_lab) -> Iterator[str]:
+    """Lab on a one-page folder, answering through a model that takes ~6 s per answer."""
+    folder = tmp_path_factory.mktemp("slow-root") / "project"
+    folder.mkdir()
+    (folder / "walrus.md").write_text(DOC, encoding="utf-8")
+    lexical = {"ATHENA_EMBEDDING__PROVIDER": "none"}
+    subprocess.run([sys.executable, "-m", "athena_lab.cli", "index", str(folder)], check=True, timeout=300,
+                   capture_output=True, env={**os.environ, **lexical})
+    model = OpenAIWireServer(lambda request: Turn(text=_pieces(ANSWER), event_delay_s=0.05), models=["tiny"])
+    with model as base_url:
+        settings = {**lexical, "ATHENA_LLM__PROVIDER": "openai", "ATHENA_LLM__BASE_URL": base_url,
+                    "ATHENA_LLM__MODEL": "tiny"}
+        with start_lab(folder, settings) as url:
+            yield url
+
+
+@pytest.fixture
+def chat(slow_lab: str, open_lab_page, request) -> Iterator[object]:
+    with open_lab_page(slow_lab, request.node.name) as tab:
+        tab.evaluate("() => window.jupyterapp.commands.execute('athena:new-conversation')"
+                     " .catch(() => undefined)")
+        yield tab
+
+
+def send(page, question: str, prefix: str = "") -> object:
+    """Type and send a question without waiting for the answer; the newest answer."""
+    page.locator(".athena-filter-prefix").fill(prefix)
+    box = page.locator('[data-testid="athena-input"]')
+    box.fill(question)
+    box.press("Enter")
+    return page.locator('[data-testid="athena-answer"]').last
+
+
+def scroll_state(page) -> dict:
+    return page.locator('[data-testid="athena-messages"]').evaluate(
+        "el => ({top: el.scrollTop, gap: el.scrollHeight - el.scrollTop - el.clientHeight,"
+        " scrollable: el.scrollHeight > el.clientHeight + 100})")
+
+
+def test_streaming_follows_the_bottom_only_while_the_reader_is_there(chat):
+    answer = send(chat, QUESTION)
+    chat.wait_for_function(
+        "() => { const m = document.querySelector('[data-testid=athena-messages]');"
+        " return m.scrollHeight > m.clientHeight + 100; }", timeout=30_000)
+    assert "athena-streaming" in answer.get_attribute("class")
+    assert scroll_state(chat)["gap"] <= 32, "a streaming answer keeps the bottom in view"
+    assert answer.locator(".athena-answer-actions").is_hidden(), "no Copy/Insert while streaming"
+    messages = chat.locator('[data-testid="athena-messages"]')
+    messages.hover()
+    chat.mouse.wheel(0, -5000)  # the reader scrolls up to read
+    chat.wait_for_timeout(1000)
+    assert "athena-streaming" in answer.get_attribute("class"), "the answer should still be streaming"
+    assert scroll_state(chat)["top"] < 50, "the panel yanked the reader back to the bottom"
+    # Back at the bottom (a jump: a wheel fling animates while the text grows under it).
+    messages.evaluate("el => { el.scrollTop = el.scrollHeight; }")
+    chat.locator(ANSWER_DONE).last.wait_for(timeout=60_000)
+    chat.wait_for_timeout(300)
+    assert scroll_state(chat)["gap"] <= 32
+    copy = answer.locator('[data-testid="athena-copy"]')
+    box, view = copy.bounding_box(), messages.bounding_box()
+    assert view["y"] <= box["y"] and box["y"] + box["height"] <= view["y"] + view["height"] + 1, \
+        "the finished answer's actions are in view"
+
+
+def test_stop_keeps_the_partial_answer_as_interrupted_with_retry_across_a_reload(chat, slow_lab, show_chat):
+    answer = send(chat, QUESTION)
+    answer.locator(".athena-answer-body p").first.wait_for(timeout=30_000)
+    stop = chat.locator('[data-testid="athena-send"]')
+    assert stop.inner_text() == "Stop"
+    stop.click()
+    note = answer.locator('[data-testid="athena-interrupted"]')
+    note.wait_for(timeout=10_000)
+    assert answer.locator(".athena-error").count() == 0, "Stop is not an error"
+    assert "athena-failed" not in answer.get_attribute("class")
+    partial = answer.locator(".athena-answer-body").inner_text()
+    assert partial.startswith("Walrus tokens rotate hourly")
+    # The server stored what was streamed, marked interrupted, and the reload shows it.
+    cid = chat.locator('[data-testid="athena-chat"]').get_attribute("data-conversation-id")
+    chat.wait_for_function(
+        """async (cid) => { const r = await fetch(`${location.origin}/athena/conversations/${cid}`);
+             const c = await r.json(); return c.messages.some(m => m.mode === 'interrupted'); }""",
+        arg=cid, timeout=20_000, polling=500)
+    chat.reload()
+    chat.wait_for_function("window.jupyterapp && window.jupyterapp.shell", timeout=60_000)
+    show_chat(chat)
+    restored = chat.locator('[data-testid="athena-answer"]').last
+    restored.locator('[data-testid="athena-interrupted"]').wait_for(timeout=30_000)
+    assert restored.locator(".athena-answer-body").inner_text().startswith("Walrus tokens rotate hourly")
+    answers = chat.locator('[data-testid="athena-answer"]')
+    before = answers.count()
+    restored.locator('[data-testid="athena-retry"]').click()
+    again = answers.nth(before)
+    again.wait_for(timeout=10_000)
+    chat.wait_for_function("(n) => { const a = document.querySelectorAll('[data-testid=athena-answer]')[n];"
+                           " return a && a.dataset.mode && !a.classList.contains('athena-streaming'); }",
+                           arg=before, timeout=60_000)
+    assert "Step 18" in again.locator(".athena-answer-body").inner_text()
+    assert chat.locator('[data-testid="athena-user-message"]').last.inner_text() == QUESTION
+
+
+def test_code_blocks_scroll_and_copy_and_the_answer_buttons(chat):
+    send_button = chat.locator('[data-testid="athena-send"]')
+    assert send_button.is_disabled(), "Send is disabled for an empty question"
+    chat.locator('[data-testid="athena-input"]').fill("   ")
+    assert send_button.is_disabled()
+    chat.locator('[data-testid="athena-input"]').fill("")
+    answer = ask(chat, QUESTION)
+    pre = answer.locator(".athena-answer-body pre").first
+    style = pre.evaluate("""el => ({bg: getComputedStyle(el).backgroundColor, x: getComputedStyle(el).overflowX,
+        wider: el.scrollWidth > el.clientWidth, page: getComputedStyle(el.closest('.athena-chat')).backgroundColor})""")
+    assert style["bg"] not in ("rgba(0, 0, 0, 0)", style["page"]), "code has its own background"
+    assert style["x"] == "auto" and style["wider"], "a long line scrolls sideways instead of being cut"
+    code_copy = answer.locator('[data-testid="athena-code-copy"]').first
+    code_copy.click()
+    assert code_copy.inner_text() == "Copied"
+    assert chat.evaluate("() => navigator.clipboard.readText()") == LONG_LINE
+    copy = answer.locator('[data-testid="athena-copy"]')
+    copy.click()
+    assert copy.inner_text() == "Copied"
+    # No evidence (a path prefix that matches nothing): nothing to copy or insert.
+    empty = send(chat, QUESTION, prefix="nowhere/")
+    chat.locator(ANSWER_DONE).last.wait_for(timeout=60_000)
+    assert empty.locator(".athena-answer-actions").is_hidden()
+
+
+def test_screenshots_long_answer_narrow_panel_light_and_dark(chat):
+    answer = ask(chat, QUESTION)
+    ARTIFACTS.mkdir(exist_ok=True)
+    panel = chat.locator('[data-testid="athena-chat"]')
+    answer.locator('[data-testid="athena-citation"]').first.hover()
+    panel.screenshot(path=str(ARTIFACTS / "chat-long-answer-narrow-light.png"))
+    chat.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Dark'})")
+    chat.wait_for_function("document.body.dataset.jpThemeLight === 'false'")
+    chat.wait_for_timeout(500)
+    answer.locator('[data-testid="athena-citation"]').first.hover()
+    panel.screenshot(path=str(ARTIFACTS / "chat-long-answer-narrow-dark.png"))
+    chat.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Light'})")
+    chat.wait_for_function("document.body.dataset.jpThemeLight === 'true'")

@@ -1,0 +1,145 @@
+"""Issue 12 §4, the chat's look and behaviour in a real Lab: the sidebar and the answer
+widget do not restyle each other, saved widgets render without a kernel, scrolling,
+interrupted turns, code blocks and buttons, and contrast in both themes."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("playwright", reason="pip install playwright (Python package; the browser is Debian's chromium)")
+
+from chat_page import ask  # noqa: E402
+from conftest import ARTIFACTS  # noqa: E402
+from test_widget_lab import NOTEBOOK, QUESTION, answer_notebook  # noqa: E402,F401  (the fixture)
+
+# What the widget's CSS used to change in the sidebar (shared class names), and more.
+PROPS = ["font-family", "font-style", "font-size", "background-color", "color", "position",
+         "white-space", "border-top-width", "border-left-width", "padding-left", "margin-top"]
+SIDEBAR_PARTS = {
+    "answer": '[data-testid="athena-answer"]',
+    "body": ".athena-answer-body",
+    "mode": '[data-testid="athena-mode"]',
+    "snippet": '[data-testid="athena-snippet"]:not([hidden])',
+    "sources": ".athena-sources",
+    "source": ".athena-source",
+    "error": ".athena-error",
+    "trace": ".athena-trace",
+}
+
+
+def sidebar_styles(page) -> dict:
+    """Computed styles of the sidebar's answer parts, the snippet shown by hovering the
+    first source and the body as it looks while streaming."""
+    page.locator('.athena-chat [data-testid="athena-citation"]').first.hover()
+    page.locator('.athena-chat [data-testid="athena-snippet"]:visible').first.wait_for()
+    return page.evaluate(
+        """([parts, props]) => {
+          const chat = document.querySelector('.athena-chat');
+          const answer = chat.querySelector('[data-testid="athena-answer"]');
+          const probe = document.createElement('p');
+          probe.className = 'athena-error';
+          answer.append(probe);
+          const read = el => el ? Object.fromEntries(props.map(p => [p, getComputedStyle(el)[p]])) : null;
+          const out = {};
+          for (const [name, sel] of Object.entries(parts)) out[name] = read(chat.querySelector(sel));
+          answer.classList.add('athena-streaming');
+          out.streamingBody = read(answer.querySelector('.athena-answer-body'));
+          answer.classList.remove('athena-streaming');
+          probe.remove();
+          return out;
+        }""", [SIDEBAR_PARTS, PROPS])
+
+
+def open_widget_notebook(page):
+    page.evaluate(f"() => window.jupyterapp.commands.execute('docmanager:open', {{path: '{NOTEBOOK}'}})")
+    widget = page.locator(".athena-widget")
+    widget.wait_for(timeout=60_000)
+    return widget
+
+
+def test_widget_css_and_sidebar_css_do_not_restyle_each_other(page, answer_notebook):  # noqa: F811
+    ask(page, QUESTION)
+    before = sidebar_styles(page)
+    assert before["snippet"]["position"] == "absolute"
+    widget = open_widget_notebook(page)
+    after = sidebar_styles(page)
+    changed = {part: {p: (before[part][p], after[part][p]) for p in PROPS if before[part][p] != after[part][p]}
+               for part in before if before[part] != after[part]}
+    assert not changed, f"the widget's CSS restyled the sidebar: {changed}"
+    assert after["streamingBody"]["font-style"] == "normal"
+    # The other way round: the sidebar's popover rules must not float the widget's snippets.
+    widget.locator(".athena-snippet-box summary").first.click()
+    snippet = widget.locator(".athena-snippet").first
+    where = snippet.evaluate("el => { const out = []; for (let p = el; p; p = p.parentElement) out.push(p.className); return out.join(' < ').slice(0, 400); }")
+    assert snippet.evaluate("el => getComputedStyle(el).position") == "static", where
+    assert widget.locator(".athena-mode").evaluate("el => getComputedStyle(el).borderTopStyle") == "solid"
+
+
+STATELESS_NOTEBOOK = "athena-answer-no-state.ipynb"
+
+
+@pytest.fixture(scope="module")
+def stateless_notebook(answer_notebook, corpus) -> str:  # noqa: F811
+    """The executed answer notebook as Lab saves it by default: without widget state, so
+    the widget's model is gone once the page reloads or the kernel restarts."""
+    import nbformat
+    from nbformat.sign import NotebookNotary
+
+    nb = nbformat.read(corpus.parent / NOTEBOOK, as_version=4)
+    nb.metadata.pop("widgets", None)
+    NotebookNotary().sign(nb)
+    nbformat.write(nb, corpus.parent / STATELESS_NOTEBOOK)
+    return STATELESS_NOTEBOOK
+
+
+def test_saved_widget_without_its_model_shows_the_saved_answer(page, stateless_notebook):
+    page.evaluate(f"() => window.jupyterapp.commands.execute('docmanager:open', {{path: '{stateless_notebook}'}})")
+    saved = page.locator('[data-testid="athena-saved-answer"]')
+    saved.wait_for(timeout=60_000)
+    assert saved.inner_text().startswith("Extractive answer")
+    assert "model not found" not in page.locator(".jp-OutputArea").first.inner_text()
+    assert saved.locator("details").count() >= 1, "the sources come along"
+    page.reload()
+    page.wait_for_function("window.jupyterapp && window.jupyterapp.shell", timeout=60_000)
+    page.locator('[data-testid="athena-saved-answer"]').wait_for(timeout=60_000)
+    assert page.evaluate("() => window.__athenaPwned") is None
+
+
+CONTRAST_JS = """(el) => {
+  const rgba = s => { const m = s.match(/[\\d.]+/g).map(Number); return {r: m[0], g: m[1], b: m[2], a: m.length > 3 ? m[3] : 1}; };
+  const lum = c => { const f = v => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+                     return 0.2126 * f(c.r) + 0.7152 * f(c.g) + 0.0722 * f(c.b); };
+  let node = el, bg = null;
+  while (node && !bg) { const c = rgba(getComputedStyle(node).backgroundColor); if (c.a > 0.5) bg = c; node = node.parentElement; }
+  bg = bg || {r: 255, g: 255, b: 255, a: 1};
+  const fg = rgba(getComputedStyle(el).color);
+  const [hi, lo] = [lum(fg), lum(bg)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}"""
+
+
+def set_theme(page, theme: str, light: bool) -> None:
+    page.evaluate(f"() => window.jupyterapp.commands.execute('apputils:change-theme', {{theme: '{theme}'}})")
+    page.wait_for_function(f"document.body.dataset.jpThemeLight === '{str(light).lower()}'")
+    page.wait_for_timeout(500)
+
+
+def test_hovered_source_and_widget_chips_read_at_4_5_to_1_in_both_themes(page, answer_notebook):  # noqa: F811
+    ask(page, QUESTION)
+    widget = open_widget_notebook(page)
+    ratios = {}
+    try:
+        for theme, light in (("JupyterLab Light", True), ("JupyterLab Dark", False)):
+            set_theme(page, theme, light)
+            source = page.locator('.athena-chat [data-testid="athena-citation"]').first
+            source.hover()
+            ratios[f"{theme}: hovered source"] = source.evaluate(CONTRAST_JS)
+            chip = widget.locator(".athena-chip").first
+            ratios[f"{theme}: widget chip"] = chip.evaluate(CONTRAST_JS)
+            chip.hover()
+            ratios[f"{theme}: hovered widget chip"] = chip.evaluate(CONTRAST_JS)
+            page.screenshot(path=str(ARTIFACTS / f"widget-beside-sidebar-{'light' if light else 'dark'}.png"))
+    finally:
+        set_theme(page, "JupyterLab Light", True)
+    low = {k: round(v, 2) for k, v in ratios.items() if v < 4.5}
+    assert not low, f"below 4.5:1: {low} (all: {ratios})"
