@@ -159,7 +159,6 @@ def test_a_pdf_source_copies_as_bibtex(page):
     answer = ask(page, PDF_QUESTION, kind="pdf")
     button = answer.locator('[data-testid="athena-copy-bibtex"]').first
     button.click()
-    page.wait_for_function("() => document.querySelector('[data-testid=\"athena-copy-bibtex\"]')"
-                           ".textContent === 'Copied'", timeout=10_000)
+    page.wait_for_function("(b) => b.textContent === 'Copied'", arg=button.element_handle(), timeout=10_000)
     pasted = page.evaluate("() => navigator.clipboard.readText()")
     assert pasted.startswith("@") and "note = {file: papers/docling\\_multi\\_page.pdf}" in pasted, pasted
