@@ -125,6 +125,26 @@ def use_stand_in() -> None:
 
 
 # ---------------------------------------------------------------- one size, one process
+class PhaseClock:
+    """Seconds spent in each phase of the run, from the pipeline's progress reports. A phase
+    lasts until the next one reports: "parse" includes storing the catalog rows and Tantivy
+    documents; "embed" includes adding to the hnswlib graph and its checkpoint saves."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = {}
+        self._phase, self._since = None, time.perf_counter()
+
+    def __call__(self, phase: str, done: int, total: int) -> None:
+        now = time.perf_counter()
+        if self._phase is not None:
+            self.seconds[self._phase] = self.seconds.get(self._phase, 0.0) + now - self._since
+        self._phase, self._since = phase, now
+
+    def rounded(self) -> dict[str, float]:
+        self("end", 0, 0)
+        return {k: round(v, 1) for k, v in self.seconds.items()}
+
+
 def disk_mb(folder: Path) -> dict[str, float]:
     parts: dict[str, float] = {}
     for p in folder.rglob("*"):
@@ -149,9 +169,9 @@ def measure_size(work: Path, chunks: int, queries: int) -> dict[str, Any]:
     index_dir = work / f"index-{chunks}"
     shutil.rmtree(index_dir, ignore_errors=True)
     ws = Athena(folder, index_dir)
-    t0 = time.perf_counter()
-    summary = ws.index()
-    build_s = time.perf_counter() - t0
+    clock, t0 = PhaseClock(), time.perf_counter()
+    summary = ws.index(progress=clock)
+    build_s, phases = time.perf_counter() - t0, clock.rounded()
     qs = [h.lower() for h in headings[:queries]]
     for q in qs[:20]:
         ws.search(q)
@@ -165,7 +185,7 @@ def measure_size(work: Path, chunks: int, queries: int) -> dict[str, Any]:
     out = {
         "chunks": summary.chunks, "files": summary.new, "vectors": summary.vectors_done,
         "embedder": summary.embedder, "build_seconds": round(build_s, 1),
-        "build_chunks_per_s": round(summary.chunks / build_s),
+        "build_chunks_per_s": round(summary.chunks / build_s), "phase_seconds": phases,
         "build_peak_rss_mb": round(peak_rss_mb()), "disk_mb": disk_mb(index_dir),
         "hnsw": {"M": vector_module.M, "ef_construction": vector_module.EF_CONSTRUCTION,
                  "ef_search": ws.config.settings.search.ef},
