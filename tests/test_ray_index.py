@@ -15,7 +15,7 @@ from athena_lab import cli
 from athena_lab.workspace import Athena
 
 ray = pytest.importorskip("ray")
-from athena_lab.ingest.distributed import CRASH_ENV, RayBackend  # noqa: E402
+from athena_lab.ingest.distributed import CRASH_ENV, RayBackend, RayUnavailable, check_reachable  # noqa: E402
 
 PAGES = ["index.rst", "quickstart.rst", "blueprints.rst", "testing.rst", "tutorial/views.rst"]
 EXTRA = {  # a markdown page and a two-column PDF beside the rst: three parsers, one a PDF pool
@@ -158,3 +158,9 @@ def test_without_ray_the_flag_says_what_to_install(tmp_path: Path, monkeypatch, 
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "pip install 'athena-lab[ray]'" in err[0]
     assert not (tmp_path / ".athena").exists()
+
+
+def test_an_unreachable_cluster_is_one_line_in_seconds() -> None:
+    with pytest.raises(RayUnavailable, match=r"cannot reach the Ray cluster at 127\.0\.0\.1:1: "):
+        check_reachable("127.0.0.1:1", timeout_s=2)
+    check_reachable("auto")  # Ray finds a running local cluster itself

@@ -24,6 +24,7 @@ the whole archive), which ``ray.get`` on a sliding window gives directly.
 from __future__ import annotations
 
 import os
+import socket
 import tempfile
 from dataclasses import replace
 from pathlib import Path
@@ -67,6 +68,19 @@ def _crash_once(folder: str | None, step: str) -> None:
         return
     os.close(fd)
     os._exit(1)
+
+
+def check_reachable(address: str, timeout_s: float = 5.0) -> None:
+    """Fail in seconds, in one line, when nothing listens at ``address``: Ray itself retries
+    an unreachable cluster for minutes while printing its own log lines."""
+    if address == "auto" or ":" not in address:
+        return
+    host, _, port = address.split("://")[-1].rpartition(":")
+    try:
+        socket.create_connection((host, int(port)), timeout=timeout_s).close()
+    except (OSError, ValueError) as exc:
+        reason = getattr(exc, "strerror", None) or exc
+        raise RayUnavailable(f"cannot reach the Ray cluster at {address}: {reason}") from None
 
 
 # ---------------------------------------------------------------- parsing
@@ -168,6 +182,7 @@ class RayBackend:
             return
         try:
             if self.address:
+                check_reachable(self.address)
                 ray.init(address=self.address, log_to_driver=False)
             else:
                 ray.init(num_cpus=self.num_cpus or os.cpu_count() or 1, include_dashboard=False,
