@@ -17,16 +17,16 @@ from athena_lab.workspace import Athena
 ray = pytest.importorskip("ray")
 from athena_lab.ingest.distributed import CRASH_ENV, RayBackend, RayUnavailable, check_reachable  # noqa: E402
 
-PAGES = ["index.rst", "quickstart.rst", "blueprints.rst", "testing.rst", "tutorial/views.rst"]
+PAGES = ["index.rst", "quickstart.rst", "testing.rst", "tutorial/views.rst"]  # each run embeds them all
 EXTRA = {  # a markdown page and a two-column PDF beside the rst: three parsers, one a PDF pool
-    "fastapi/async.md": CORPORA / "docs" / "fastapi" / "docs" / "en" / "docs" / "async.md",
+    "fastapi/body.md": CORPORA / "docs" / "fastapi" / "docs" / "en" / "docs" / "tutorial" / "body.md",
     "papers/multicol.pdf": CORPORA / "pdfs" / "multicol_pypdf_latex-multicolumn.pdf",
 }
 QUERIES = [
     "how do I register a blueprint", "test client for requests", "application factory",
     "url_for build a URL", "render a template", "debug mode", "route with variable rules",
-    "static files", "session cookie", "redirect and errors", "async def path operation",
-    "concurrency and parallelism", "burgers", "login required decorator", "pytest fixtures",
+    "static files", "session cookie", "redirect and errors", "request body with a Pydantic model",
+    "declare a body parameter", "burgers", "login required decorator", "pytest fixtures",
     "multiple columns", "request context", "flash messages", "HTTP methods POST", "json response",
 ]
 
@@ -50,7 +50,7 @@ def cluster():
 def local(tmp_path_factory) -> Athena:
     ws = Athena(make_folder(tmp_path_factory.mktemp("local")))
     summary = ws.index()
-    assert summary.vectors_done == summary.vectors_total > 50 and not summary.errors
+    assert summary.vectors_done == summary.vectors_total > 30 and not summary.errors
     return ws
 
 
@@ -58,7 +58,7 @@ def local(tmp_path_factory) -> Athena:
 def on_ray(tmp_path_factory, cluster) -> Athena:
     ws = Athena(make_folder(tmp_path_factory.mktemp("ray")))
     summary = ws.index(backend=RayBackend(ws.config.settings.embedding))
-    assert summary.vectors_done == summary.vectors_total > 50 and not summary.errors
+    assert summary.vectors_done == summary.vectors_total > 30 and not summary.errors
     return ws
 
 
