@@ -80,14 +80,24 @@ def cmd_index(args: argparse.Namespace) -> int:
         live.stop()
 
 
+def _ray_backend(ws: Athena, args: argparse.Namespace) -> Any:
+    """The Ray backend when ``--ray`` was given (raises one line if Ray is missing), else None."""
+    if getattr(args, "ray", None) is None:
+        return None
+    return ws.ray_backend(args.ray or None, args.ray_cpus)
+
+
 def _index_once(ws: Athena, args: argparse.Namespace) -> int:
+    backend = _ray_backend(ws, args)
     bar = ProgressBar(sys.stderr.isatty() and not args.json)
     try:
         # Ctrl-C or SIGTERM while embedding: finish the batch, save, and report (interrupt.py).
         with graceful_signals(StopRequest()) as stop:
-            summary = ws.index(progress=bar, wait_s=args.wait, stop=stop)
+            summary = ws.index(progress=bar, wait_s=args.wait, stop=stop, backend=backend)
     finally:
         bar.close()
+        if backend is not None:
+            backend.close()
     stopped = _interrupted_message(summary)
     if args.json:
         _print_json(summary.as_dict())
@@ -311,6 +321,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also build the multilingual vectors that questions in other languages use")
     p.add_argument("--watch", action="store_true",
                    help="after indexing, keep re-indexing what changes until Ctrl-C (one line per batch)")
+    p.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+                   help="parse and embed on Ray: the cluster at ADDRESS, or a local one "
+                        "(needs athena-lab[ray]); the index written is the same")
+    p.add_argument("--ray-cpus", type=int, default=None, metavar="N",
+                   help="CPUs of the local Ray cluster --ray starts (default: all)")
 
     p = sub.add_parser("search", parents=[common], help="hybrid search with citations")
     p.add_argument("query")

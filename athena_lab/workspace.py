@@ -22,7 +22,7 @@ from athena_lab.index.embeddings import Embedder, EmbedderError, make_embedder
 from athena_lab.index.progress import VectorState, duration, read_run, vector_state
 from athena_lab.index.store import IndexStore
 from athena_lab.ingest.discover import HIDDEN, Rules, is_hidden
-from athena_lab.ingest.pipeline import IndexSummary, Progress, parser_for, run_index
+from athena_lab.ingest.pipeline import Backend, IndexSummary, Progress, parser_for, run_index
 from athena_lab.paths import ForbiddenPathError, MissingPathError, PathError, normalize_prefix
 from athena_lab.search.grep import grep_chunks
 from athena_lab.search.freshness import MAX_IDS
@@ -126,13 +126,21 @@ class Athena:
     # indexing ---------------------------------------------------------------
     def index(self, progress: Progress | None = None, wait_s: float = 0.0,
               stop: StopRequest | None = None, embed: bool = True,
-              paths: list[str] | None = None) -> IndexSummary:
+              paths: list[str] | None = None, backend: Backend | None = None) -> IndexSummary:
         """Bring the index up to date; ``embed=False`` commits the text only (searchable at
         once) and leaves the vectors to a later run, e.g. one in the background.
         ``paths`` (root-relative files or folders) limits the run to them: the live index's
-        way of applying a batch of saves."""
+        way of applying a batch of saves. ``backend`` runs parsing and embedding elsewhere
+        (``ingest.distributed.RayBackend``); the index written is the same."""
         return run_index(self.config, progress=progress, wait_s=wait_s, store=self.store, stop=stop,
-                         embed=embed, paths=paths)
+                         embed=embed, paths=paths, backend=backend)
+
+    def ray_backend(self, address: str | None = None, num_cpus: int | None = None) -> Backend:
+        """Parsing and embedding on a Ray cluster (``address``; None starts a local one);
+        one clear error when Ray is not installed. Pass it to :meth:`index`."""
+        from athena_lab.ingest.distributed import RayBackend
+
+        return RayBackend(self.config.settings.embedding, address=address, num_cpus=num_cpus)
 
     def index_in_background(self, multilingual: bool = False, paths: list[str] | None = None,
                             wait_s: float = 0.0) -> Any:

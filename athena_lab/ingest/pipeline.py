@@ -17,7 +17,9 @@ import shutil
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator, Protocol
+
+import numpy as np
 
 from athena_lab.config import Config, embedding_settings_key
 from athena_lab.index.catalog import ChunkRow, SourceRow
@@ -38,6 +40,30 @@ _PARSER_MODULES = {
     "html": "html", "notebook": "notebook", "pdf": "pdf",
 }
 EMBED_BATCH = 32  # texts per embedding call: a stop waits for at most one batch
+
+
+class Backend(Protocol):
+    """Where parsing and embedding run. The run itself (scan, storing, checkpoints) stays
+    in this process, so any backend writes the same index; ingest/distributed.py is Ray's."""
+
+    def parse(self, config: Config, jobs: list[tuple[DiscoveredFile, str]],
+              report: Progress) -> list[_Parsed]: ...
+
+    def embed_batches(self, embedder: Embedder, batches: list[list[str]]) -> Iterator[np.ndarray]:
+        """One array of vectors per batch, in the order of ``batches``."""
+        ...
+
+
+class LocalBackend:
+    """This process: the parsers (PDFs in their own worker pool) and the embedder in turn."""
+
+    def parse(self, config: Config, jobs: list[tuple[DiscoveredFile, str]],
+              report: Progress) -> list[_Parsed]:
+        return _parse_all(config, jobs, report)
+
+    def embed_batches(self, embedder: Embedder, batches: list[list[str]]) -> Iterator[np.ndarray]:
+        for texts in batches:
+            yield embedder.embed_documents(texts)
 
 
 @dataclass
@@ -110,18 +136,21 @@ def read_text(abs_path: Path) -> tuple[str, list[str]]:
 
 def run_index(config: Config, *, progress: Progress | None = None, wait_s: float = 0.0,
               embed: bool = True, store: IndexStore | None = None,
-              stop: StopRequest | None = None, paths: list[str] | None = None) -> IndexSummary:
+              stop: StopRequest | None = None, paths: list[str] | None = None,
+              backend: Backend | None = None) -> IndexSummary:
     """Bring the index of ``config.root`` up to date and say what changed.
 
     ``stop``: when it is set during embedding, the run commits what it has embedded and
     returns early with ``summary.interrupted`` set (see interrupt.py).
     ``paths``: only look at these root-relative files or folders (existing or not) — what
     the live index passes after a save; the rest of the index is left as it is.
+    ``backend``: where parsing and embedding run (default: here); the index is the same.
     """
     started = time.perf_counter()
     own_store = store is None
     store = store or IndexStore(config.index_dir)
     summary = IndexSummary()
+    backend = backend or LocalBackend()
     try:
         with store.write_lock(wait_s):
             run = RunProgress(store.catalog)
@@ -132,9 +161,9 @@ def run_index(config: Config, *, progress: Progress | None = None, wait_s: float
                     progress(phase, done, total)
 
             try:
-                _update_documents(config, store, summary, report, paths)
+                _update_documents(config, store, summary, report, paths, backend)
                 if embed:
-                    _update_vectors(config, store, summary, report, run, stop)
+                    _update_vectors(config, store, summary, report, run, stop, backend)
                     if config.settings.multilingual.build == "always" and not summary.interrupted:
                         _update_multilingual(config, store, summary, report, stop)
                     if not summary.interrupted:
@@ -216,7 +245,8 @@ def _discover(config: Config, catalog, paths: list[str] | None) -> Discovery:
 
 
 def _update_documents(config: Config, store: IndexStore, summary: IndexSummary,
-                      report: Progress, paths: list[str] | None = None) -> None:
+                      report: Progress, paths: list[str] | None = None,
+                      backend: Backend | None = None) -> None:
     catalog = store.catalog
     _rebuild_lexical_if_outdated(store, report)
     found = _discover(config, catalog, paths)
@@ -249,7 +279,7 @@ def _update_documents(config: Config, store: IndexStore, summary: IndexSummary,
 
     looked_at = known if paths is None else {p: s for p, s in known.items() if in_scope(p, paths)}
     removed = sorted(set(looked_at) - {f.path for f in found.files})
-    parsed = _parse_all(config, to_parse, report)
+    parsed = (backend or LocalBackend()).parse(config, to_parse, report)
     lexical = store.lexical
     try:
         with catalog.transaction():
@@ -438,7 +468,7 @@ def _chunk_row(c: Chunk, old: ChunkRow | None) -> tuple:
 
 def _update_vectors(config: Config, store: IndexStore, summary: IndexSummary,
                     report: Progress, run: RunProgress | None = None,
-                    stop: StopRequest | None = None) -> None:
+                    stop: StopRequest | None = None, backend: Backend | None = None) -> None:
     catalog = store.catalog
     settings_key = embedding_settings_key(config.settings.embedding)
     if _vectors_current(store, settings_key):
@@ -474,7 +504,8 @@ def _update_vectors(config: Config, store: IndexStore, summary: IndexSummary,
                                      stale - vectors.deleted_labels(),
                                      config.settings.index.vector_checkpoint_s)
     try:
-        _embed_missing(catalog, embedder, needing, titles, summary, report, checkpoints, run, stop)
+        _embed_missing(catalog, embedder, needing, titles, summary, report, checkpoints, run, stop,
+                       backend or LocalBackend())
     except EmbedderError as exc:
         summary.errors.append(f"embedding failed: {exc}. Search is lexical-only for new text.")
     finally:
@@ -507,7 +538,8 @@ def _record_embedder(catalog, embedder: Embedder, settings_key: str) -> None:
 
 def _embed_missing(catalog, embedder: Embedder, needing: list[tuple], titles: dict[str, str],
                    summary: IndexSummary, report: Progress, checkpoints: VectorCheckpointer,
-                   run: RunProgress | None = None, stop: StopRequest | None = None) -> None:
+                   run: RunProgress | None = None, stop: StopRequest | None = None,
+                   backend: Backend | None = None) -> None:
     """Vectors for every needed text hash: from the cache, else embedded and cached;
     handed to ``checkpoints``, which commits them as the run goes."""
     if stop is not None:
@@ -525,13 +557,13 @@ def _embed_missing(catalog, embedder: Embedder, needing: list[tuple], titles: di
     report("embed", 0, len(missing))
     if run is not None:
         run.start_rate()
-    for start in range(0, len(missing), EMBED_BATCH):
+    batches = [missing[start:start + EMBED_BATCH] for start in range(0, len(missing), EMBED_BATCH)]
+    results = (backend or LocalBackend()).embed_batches(embedder, [[by_hash[h] for h in b] for b in batches])
+    for start, batch in zip(range(0, len(missing), EMBED_BATCH), batches):
         if stop is not None and stop.is_set():
             summary.interrupted = stop.reason
             return
-        batch = missing[start:start + EMBED_BATCH]
-        embedded = embedder.embed_documents([by_hash[h] for h in batch])
-        items = list(zip(batch, embedded))
+        items = list(zip(batch, next(results)))
         with catalog.transaction():
             catalog.cache_vectors(embedder.key, items)
         checkpoints.add(items)
