@@ -5,7 +5,7 @@
 import { URLExt } from '@jupyterlab/coreutils';
 import { ServerConnection } from '@jupyterlab/services';
 
-import { chatBody, readChatEvents } from './core/stream';
+import { postChat } from './core/stream';
 import {
   ChatEvent,
   IChatRequest,
@@ -136,16 +136,8 @@ export async function streamChat(
   onEvent: (event: ChatEvent) => void,
   signal?: AbortSignal
 ): Promise<void> {
-  const response = await send(athenaUrl('chat'), {
-    method: 'POST',
-    body: chatBody(request),
-    headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' },
-    signal
-  });
-  if (!response.body) {
-    throw new AthenaError('The chat answer had no body to stream.', response.status);
-  }
-  await readChatEvents(response.body, onEvent);
+  await postChat(init => send(athenaUrl('chat'), init), request, onEvent, signal,
+    status => new AthenaError('The chat answer had no body to stream.', status));
 }
 
 /** BibTeX (or RIS, CSL-JSON) for cited chunks (GET /athena/cite), to paste into a paper. */

@@ -81,3 +81,30 @@ export function storedAnswer(message: IStoredMessage): IAnswerState {
     finished: true
   };
 }
+
+/**
+ * Run one streamed turn (`run` calls its callback per event) and show each folded state;
+ * the last state is finished — with "Stopped." when the reader aborted, or the error.
+ * For front ends that show an answer as one state (the chat page, the drop-in widget).
+ */
+export async function showStreamedAnswer(
+  run: (onEvent: (event: ChatEvent) => void) => Promise<void>,
+  show: (state: IAnswerState) => void
+): Promise<IAnswerState> {
+  let state = emptyAnswer();
+  try {
+    await run(event => {
+      state = foldEvent(state, event);
+      show(state);
+    });
+    if (!state.finished) {
+      state = { ...state, finished: true };
+      show(state);
+    }
+  } catch (err) {
+    const aborted = (err as Error).name === 'AbortError';
+    state = { ...state, error: aborted ? 'Stopped.' : (err as Error).message, finished: true };
+    show(state);
+  }
+  return state;
+}

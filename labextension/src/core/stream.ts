@@ -55,3 +55,29 @@ export async function readChatEvents(
   parser.push(decoder.decode()).forEach(emit);
   parser.flush().forEach(emit);
 }
+
+/** How a front end POSTs one chat request: its own base URL, auth and error type. */
+export type ChatPoster = (init: RequestInit) => Promise<Response>;
+
+/**
+ * Ask through `post` and hand each chat event to `onEvent` as it arrives; resolves when the
+ * stream ends. `noBody` names the error a front end raises for an answer with no stream.
+ */
+export async function postChat(
+  post: ChatPoster,
+  request: IChatRequest,
+  onEvent: (event: ChatEvent) => void,
+  signal: AbortSignal | undefined,
+  noBody: (status: number) => Error
+): Promise<void> {
+  const response = await post({
+    method: 'POST',
+    body: chatBody(request),
+    headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' },
+    signal
+  });
+  if (!response.body) {
+    throw noBody(response.status);
+  }
+  await readChatEvents(response.body, onEvent);
+}

@@ -3,7 +3,7 @@
  * without cookies or a token (a docs site cannot keep a secret). The server lets them in
  * only in public mode, from an allowlisted origin (athena_lab/server/middleware.py).
  */
-import { chatBody, readChatEvents } from '../core/stream';
+import { postChat } from '../core/stream';
 import { ChatEvent, IChatRequest, ICitation } from '../types';
 import { ICell, ISourceLines } from '../page/api';
 import { IViewerSource } from '../page/viewer';
@@ -41,16 +41,8 @@ export class DropinApi implements IViewerSource {
   }
 
   async streamChat(request: IChatRequest, onEvent: (event: ChatEvent) => void, signal?: AbortSignal): Promise<void> {
-    const response = await this._send(this._url('chat'), {
-      method: 'POST',
-      body: chatBody(request),
-      headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' },
-      signal
-    });
-    if (!response.body) {
-      throw new Error('The answer had no body to stream.');
-    }
-    await readChatEvents(response.body, onEvent);
+    await postChat(init => this._send(this._url('chat'), init), request, onEvent, signal,
+      () => new Error('The answer had no body to stream.'));
   }
 
   async getSource(path: string, start: number, end: number): Promise<ISourceLines> {

@@ -8,7 +8,7 @@
  * takes focus on open; Enter sends, Shift+Enter is a new line; Escape closes the viewer if
  * it is open, else the panel, and focus returns to the button.
  */
-import { emptyAnswer, foldEvent, IAnswerState } from '../core/answer';
+import { IAnswerState, showStreamedAnswer } from '../core/answer';
 import { button, h } from '../core/dom';
 import { ICitation } from '../types';
 import { PageAnswer } from '../page/answerView';
@@ -144,29 +144,18 @@ export class DropinWidget {
       trace: false
     });
     this._messages.append(view.node);
-    let state = emptyAnswer();
     const show = (next: IAnswerState) => {
       this._conversationId = next.conversationId ?? this._conversationId;
       view.update(next);
       this._messages.scrollTop = this._messages.scrollHeight;
     };
-    this._abort = new AbortController();
+    const abort = (this._abort = new AbortController());
     this._busy(true);
     try {
-      await this._api.streamChat(
-        { question, conversationId: this._conversationId },
-        event => {
-          state = foldEvent(state, event);
-          show(state);
-        },
-        this._abort.signal
+      await showStreamedAnswer(
+        onEvent => this._api.streamChat({ question, conversationId: this._conversationId }, onEvent, abort.signal),
+        show
       );
-      if (!state.finished) {
-        show({ ...state, finished: true });
-      }
-    } catch (err) {
-      const aborted = (err as Error).name === 'AbortError';
-      show({ ...state, error: aborted ? 'Stopped.' : (err as Error).message, finished: true });
     } finally {
       this._abort = null;
       this._busy(false);

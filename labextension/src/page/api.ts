@@ -4,7 +4,7 @@
  * them. The URL base is taken from the page's own address, so a reverse proxy may put the
  * page under a sub-path.
  */
-import { chatBody, readChatEvents } from '../core/stream';
+import { postChat } from '../core/stream';
 import {
   ChatEvent,
   IChatRequest,
@@ -106,14 +106,6 @@ export async function streamChat(
   onEvent: (event: ChatEvent) => void,
   signal?: AbortSignal
 ): Promise<void> {
-  const response = await send(athenaUrl('chat'), {
-    method: 'POST',
-    body: chatBody(request),
-    headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' },
-    signal
-  });
-  if (!response.body) {
-    throw new PageError('The chat answer had no body to stream.', response.status);
-  }
-  await readChatEvents(response.body, onEvent);
+  await postChat(init => send(athenaUrl('chat'), init), request, onEvent, signal,
+    status => new PageError('The chat answer had no body to stream.', status));
 }

@@ -3,7 +3,7 @@
  * composer (filters included), the history drawer and the source viewer. Answers are
  * folded from the event stream by the core (core/answer.ts), like the sidebar's.
  */
-import { emptyAnswer, foldEvent, IAnswerState, storedAnswer } from '../core/answer';
+import { IAnswerState, showStreamedAnswer, storedAnswer } from '../core/answer';
 import { button, h } from '../core/dom';
 import { Composer } from '../components/composer';
 import { ConversationList } from '../components/conversationList';
@@ -87,8 +87,7 @@ export class ChatPage {
     this._messages.querySelector('.welcome')?.remove();
     this._messages.append(h('div', { class: 'question', 'data-testid': 'question' }, question));
     const view = this._addAnswer();
-    let state = emptyAnswer();
-    this._abort = new AbortController();
+    const abort = (this._abort = new AbortController());
     this._composer.busy = true;
     const show = (next: IAnswerState) => {
       if (next.conversationId && next.conversationId !== this._conversationId) {
@@ -98,20 +97,15 @@ export class ChatPage {
       this._messages.scrollTop = this._messages.scrollHeight;
     };
     try {
-      await api.streamChat(
-        { question, conversationId: this._conversationId, filters: this._composer.filters },
-        event => {
-          state = foldEvent(state, event);
-          show(state);
-        },
-        this._abort.signal
+      await showStreamedAnswer(
+        onEvent =>
+          api.streamChat(
+            { question, conversationId: this._conversationId, filters: this._composer.filters },
+            onEvent,
+            abort.signal
+          ),
+        show
       );
-      if (!state.finished) {
-        show({ ...state, finished: true });
-      }
-    } catch (err) {
-      const aborted = (err as Error).name === 'AbortError';
-      show({ ...state, error: aborted ? 'Stopped.' : (err as Error).message, finished: true });
     } finally {
       this._abort = null;
       this._composer.busy = false;
