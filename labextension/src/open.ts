@@ -11,6 +11,7 @@ import { CodeEditor } from '@jupyterlab/codeeditor';
 import { showErrorMessage } from '@jupyterlab/apputils';
 
 import { getChunks } from './api';
+import { narrowest } from './core/citations';
 import { checkable, followCitation } from './freshness';
 import { createPdfPreview } from './pdfPreview';
 import { ICitation } from './types';
@@ -109,7 +110,8 @@ async function followed(citation: ICitation): Promise<ICitation | null> {
     );
     return null;
   }
-  return result.citation;
+  // Unmoved: the answer's own citation, whose evidence lines still hold.
+  return result.freshness === 'current' ? citation : result.citation;
 }
 
 /** Open the source of `citation`; problems are shown to the user, never thrown. */
@@ -121,10 +123,13 @@ export async function openCitation(ctx: IOpenContext, cited: ICitation): Promise
     );
     return;
   }
-  const citation = await followed(cited);
-  if (citation === null) {
+  const found = await followed(cited);
+  if (found === null) {
     return;
   }
+  // Where the quoted sentences are, when the answer says (else the whole passage); the
+  // live index's follow-up only moves passages, so it is applied to the chunk first.
+  const citation = found === cited ? narrowest(cited) : found;
   const path = ctx.labPathPrefix + citation.path;
   try {
     if (citation.kind === 'pdf') {

@@ -7,6 +7,7 @@ import {
   answerAsMarkdown,
   citationLabel,
   citationLocation,
+  narrowest,
   findMarkers,
   normalisePrefix,
   relativePath
@@ -68,4 +69,39 @@ test('labels match the Python contract for every kind of citation', () => {
 
 test("the server's label wins over the one derived here", () => {
   assert.equal(citationLocation({ ...notebook, label: 'nb/a.ipynb cell 99' }), 'nb/a.ipynb cell 99');
+});
+
+test('an inserted answer ends with a reference list for the cited papers', () => {
+  const paper: ICitation = {
+    id: 3,
+    kind: 'pdf',
+    path: 'papers/attention.pdf',
+    page: 2,
+    record: {
+      path: 'papers/attention.pdf',
+      title: 'Attention Is All You Need',
+      authors: ['Ashish Vaswani', 'Noam Shazeer', 'Niki Parmar', 'Jakob Uszkoreit'],
+      year: 2017,
+      arxiv: '1706.03762'
+    }
+  };
+  const md = answerAsMarkdown('Heads attend [3].', [paper, { ...paper, id: 4, page: 3 }], '', 'a.ipynb');
+  assert.match(md, /\*\*References\*\*\n\n- Ashish Vaswani, Noam Shazeer, Niki Parmar et al\. \(2017\)\. \*Attention Is All You Need\*\. arXiv:1706\.03762\.\n$/);
+  assert.equal(md.split('Attention Is All You Need').length, 2, 'one entry per paper');
+});
+
+test('a citation opens where its evidence is, as its label says', () => {
+  const cited: ICitation = {
+    ...text,
+    evidence: [
+      { quote: 'b', start_line: 44, end_line: 45 },
+      { quote: 'a', start_line: 41, end_line: 41 }
+    ]
+  };
+  assert.deepEqual([narrowest(cited).start_line, narrowest(cited).end_line], [41, 45]);
+  const nb: ICitation = { ...notebook, end_cell: 14, evidence: [{ quote: 'x', cell: 13, start_line: 2, end_line: 3 }] };
+  assert.deepEqual([narrowest(nb).cell, narrowest(nb).start_line, narrowest(nb).end_line], [13, 2, 3]);
+  const page: ICitation = { ...pdf, evidence: [{ quote: 'y', page: 18, regions: [{ x: 1, y: 2, width: 3, height: 4, page: 19 }] }] };
+  assert.equal(narrowest(page).page, 19);
+  assert.equal(narrowest(text), text, 'no evidence: the passage itself');
 });

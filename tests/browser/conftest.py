@@ -133,8 +133,11 @@ def running_lab(module: str, folder: Path, settings: dict[str, str], expose_app:
     port, token = _free_port(), secrets.token_hex(16)
     log = folder.parent / "jupyter.log"
     # Lab's own settings (e.g. a theme a test switches to) stay with this server, not in ~/.jupyter.
-    env = {**os.environ, "ATHENA_ROOT": str(folder), "JUPYTERLAB_SETTINGS_DIR": str(folder.parent / "lab-settings"),
-           "JUPYTERLAB_WORKSPACES_DIR": str(folder.parent / "lab-workspaces"), **settings}
+    # Each Lab keeps its own settings and restored layout: one test's open tabs and theme
+    # must not reappear in another test's Lab on the same folder.
+    env = {**os.environ, "ATHENA_ROOT": str(folder),
+           "JUPYTERLAB_SETTINGS_DIR": str(folder.parent / f"lab-settings-{port}"),
+           "JUPYTERLAB_WORKSPACES_DIR": str(folder.parent / f"lab-workspaces-{port}"), **settings}
     env.update(_checkout_labextension(folder.parent))
     command = [
         sys.executable, "-m", "jupyter", "lab", "--allow-root", "--no-browser",

@@ -96,7 +96,7 @@ def test_saved_widget_without_its_model_shows_the_saved_answer(page, stateless_n
     page.evaluate(f"() => window.jupyterapp.commands.execute('docmanager:open', {{path: '{stateless_notebook}'}})")
     saved = page.locator('[data-testid="athena-saved-answer"]')
     saved.wait_for(timeout=60_000)
-    assert saved.inner_text().startswith("Extractive answer")
+    assert "[1]" in saved.inner_text() and "language model" not in saved.inner_text()
     assert "model not found" not in page.locator(".jp-OutputArea").first.inner_text()
     assert saved.locator("details").count() >= 1, "the sources come along"
     page.reload()

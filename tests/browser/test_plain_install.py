@@ -43,9 +43,12 @@ def test_without_the_exposed_app_the_sidebar_answers_and_a_widget_chip_opens_the
         tab.goto(url)
         assert tab.evaluate("() => window.jupyterapp") is None, "this Lab must not expose the app"
         box = tab.locator('[data-testid="athena-input"]')
-        tab.locator('.jp-SideBar [data-id="athena-chat"]').wait_for(timeout=60_000)
-        if not box.is_visible():  # a restored layout may already show the panel; a click would hide it
-            tab.locator('.jp-SideBar [data-id="athena-chat"]').click()
+        side_tab = tab.locator('.jp-SideBar .lm-TabBar-tab[data-id="athena-chat"]')
+        side_tab.wait_for(timeout=60_000)
+        tab.locator(".jp-LabShell").wait_for()
+        tab.wait_for_timeout(1000)  # let Lab restore its layout: the panel may come back open
+        if not box.is_visible() and "lm-mod-current" not in (side_tab.get_attribute("class") or ""):
+            side_tab.click()
         box.wait_for(state="visible")
         box.fill(QUESTION)
         box.press("Enter")

@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 
 import nbformat
+
+from athena_lab.models import narrowest
 import pytest
 from nbformat.sign import NotebookNotary
 
@@ -35,7 +37,7 @@ def answer_notebook(corpus: Path) -> dict:
 def test_saved_answer_widget_renders_and_a_chip_opens_the_source_at_the_cited_lines(page, answer_notebook,
                                                                                     corpus: Path) -> None:
     page.evaluate(f"() => window.jupyterapp.commands.execute('docmanager:open', {{path: '{NOTEBOOK}'}})")
-    widget = page.locator(".athena-widget")
+    widget = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .athena-widget").first
     widget.wait_for(timeout=60_000)
     assert "language model" not in widget.locator(".athena-answer").inner_text(), "the mode is in the chip, not the answer"
     assert widget.locator(".athena-marker").count() >= 1, "[n] markers render as chips inside the text"
@@ -47,10 +49,13 @@ def test_saved_answer_widget_renders_and_a_chip_opens_the_source_at_the_cited_li
         "(path) => { const w = window.jupyterapp.shell.currentWidget;"
         " return w && w.content && w.content.editor && w.context.path.endsWith(path); }",
         arg=first["path"], timeout=30_000)
-    selected = page.evaluate(
-        """() => { const w = window.jupyterapp.shell.currentWidget;
-                   const s = w.content.editor.getSelection();
-                   return {start: s.start.line, end: s.end.line}; }""")
-    assert selected == {"start": first["start_line"] - 1, "end": first["end_line"] - 1}
+    # The chip opens where the quoted sentences are (the label's lines: models.narrowest),
+    # once the sidebar has checked where the passage is now.
+    cited = narrowest(first)
+    expected = {"start": cited["start_line"] - 1, "end": cited["end_line"] - 1}
+    page.wait_for_function(
+        """(want) => { const s = window.jupyterapp.shell.currentWidget.content.editor.getSelection();
+                      return s.start.line === want.start && s.end.line === want.end; }""",
+        arg=expected, timeout=10_000)
     assert page.evaluate("() => window.__athenaPwned") is None
     assert not page.athena_errors  # type: ignore[attr-defined]

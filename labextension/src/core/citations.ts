@@ -14,6 +14,35 @@ export function cellNumber(citation: ICitation): number {
   return (citation.cell ?? 0) + 1;
 }
 
+/**
+ * The citation as its `evidence` narrows it (athena_lab/models.py `narrowest`): the lines
+ * of the quoted sentences in a text file, the cell and its lines in a notebook, the first
+ * page in a PDF. The label names this place, so opening a citation goes here too.
+ */
+export function narrowest(citation: ICitation): ICitation {
+  const evidence = citation.evidence ?? [];
+  if (!evidence.length) {
+    return citation;
+  }
+  if (citation.kind === 'pdf') {
+    const pages = evidence
+      .flatMap(e => (e.regions?.length ? e.regions.map(r => r.page ?? e.page) : [e.page]))
+      .filter((p): p is number => p != null);
+    return pages.length ? { ...citation, page: Math.min(...pages) } : citation;
+  }
+  const lined = evidence.filter(e => e.start_line != null && e.end_line != null);
+  if (!lined.length) {
+    return citation;
+  }
+  const first = citation.kind === 'notebook' ? lined.filter(e => e.cell === lined[0].cell) : lined;
+  return {
+    ...citation,
+    ...(citation.kind === 'notebook' ? { cell: first[0].cell, end_cell: null } : {}),
+    start_line: Math.min(...first.map(e => e.start_line!)),
+    end_line: Math.max(...first.map(e => e.end_line!))
+  };
+}
+
 /** "path:40–58", "paper.pdf p. 3", "nb.ipynb cell 4" — what a source list shows. */
 export function citationLocation(citation: ICitation): string {
   if (citation.label) {
@@ -116,7 +145,36 @@ export function answerAsMarkdown(
     const heading = citation.heading_path ? ` \u2014 ${citation.heading_path}` : '';
     return `${citation.id}. [${citationLocation(citation)}](${target})${heading}`;
   });
-  return `${answer.trim()}\n\n**Sources**\n\n${sources.join('\n')}\n`;
+  const references = referenceList(citations);
+  const refs = references.length ? `\n**References**\n\n${references.join('\n')}\n` : '';
+  return `${answer.trim()}\n\n**Sources**\n\n${sources.join('\n')}\n${refs}`;
+}
+
+/**
+ * "Vaswani, Shazeer, Parmar et al. (2017). *Attention Is All You Need*. arXiv:1706.03762."
+ * — one entry per cited paper whose record the parser found (citation.record), in the
+ * order first cited; the researcher's reference manager takes it from there (`athena cite`).
+ */
+export function referenceList(citations: ICitation[]): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const citation of citations) {
+    const record = citation.record;
+    if (!record || !record.title || seen.has(record.path)) {
+      continue;
+    }
+    seen.add(record.path);
+    const names = record.authors ?? [];
+    const who = names.length > 3 ? `${names.slice(0, 3).join(', ')} et al.` : names.join(', ');
+    const parts = [
+      `${who ? `${who} ` : ''}${record.year ? `(${record.year})` : '(n.d.)'}.`,
+      `*${inertMarkdown(record.title)}*.`,
+      record.doi ? `doi:${record.doi}.` : '',
+      record.arxiv ? `arXiv:${record.arxiv}.` : ''
+    ];
+    out.push(`- ${parts.filter(Boolean).join(' ')}`);
+  }
+  return out;
 }
 
 /** lab_path_prefix normalised so it can be prepended to a citation path. */

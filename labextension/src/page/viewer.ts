@@ -5,7 +5,7 @@
  * citation as the server-rendered page with the cited regions outlined. Escape closes it
  * and gives focus back to the button that opened it.
  */
-import { citationLabel, cellNumber } from '../core/citations';
+import { cellNumber, citationLabel, narrowest } from '../core/citations';
 import { button, h } from '../core/dom';
 import { ICitation, IRegion } from '../types';
 import { getCells, getSource, ICell, ISourceLines, pdfPageUrl } from './api';
@@ -63,7 +63,9 @@ export class SourceViewer {
     });
   }
 
-  async open(citation: ICitation, trigger: HTMLElement | null): Promise<void> {
+  async open(cited: ICitation, trigger: HTMLElement | null): Promise<void> {
+    // Where the quoted sentences are, as the label says (core/citations.ts narrowest).
+    const citation = narrowest(cited);
     this._trigger = trigger;
     this.node.hidden = false;
     this.node.dataset.kind = citation.kind;
