@@ -284,9 +284,9 @@ class AskRequest:
         if self.top_k is not None and (isinstance(self.top_k, bool) or not isinstance(self.top_k, int)
                                        or not 1 <= self.top_k <= MAX_TOP_K):
             raise RequestError(f"'top_k' must be a whole number between 1 and {MAX_TOP_K}, not {self.top_k!r}")
-        if self.provider is not None and not isinstance(self.provider, str):
-            return self  # a Provider object handed in by code (tests, notebooks)
-        if self.provider is not None and self.provider not in LLM_PROVIDERS:
+        # A Provider object handed in by code (tests, notebooks) needs no name check; its
+        # filters are checked like anyone's.
+        if isinstance(self.provider, str) and self.provider not in LLM_PROVIDERS:
             raise RequestError(f"'provider' must be one of: {', '.join(LLM_PROVIDERS)}, not {self.provider!r}")
         unknown = set(self.filters or {}) - {"path_prefix", "kind"}
         if unknown:
