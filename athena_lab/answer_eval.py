@@ -170,10 +170,10 @@ def eval_answers(file: str | Path, *, root: str = ".", index_dir: str | None = N
                  set_name: str | None = None, provider: str | None = None, model: str | None = None,
                  model_path: str | None = None, details: bool = False) -> dict[str, Any]:
     """Answer the questions with the real agent loop on an existing (or fresh) index of ``root``."""
-    from athena_lab.workspace import Athena
+    from athena_lab.workspace import Workspace
 
     rows = load_answer_questions(file, split, set_name)
-    ws = Athena(root, index_dir)
+    ws = Workspace(root, index_dir)
     try:
         if not ws.index_dir.joinpath("catalog.sqlite").is_file():
             ws.index()

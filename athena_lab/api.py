@@ -16,7 +16,7 @@ from typing import Any, Callable
 from athena_lab.models import citation_location
 from athena_lab.render import answer_text
 from athena_lab.widget import AnswerWidget
-from athena_lab.workspace import Athena as Workspace
+from athena_lab.workspace import Workspace
 from athena_lab.workspace import IndexSummary, Progress, SearchResult
 
 _LAST: list[weakref.ref] = []  # the most recent Athena made in this process (for %athena)

@@ -1,4 +1,4 @@
-"""The ``athena`` command. Each subcommand is a thin wrapper over ``Athena``.
+"""The ``athena`` command. Each subcommand is a thin wrapper over ``Workspace``.
 
 Errors a user can fix are printed as one line naming what to do; tracebacks are for bugs.
 """
@@ -14,7 +14,7 @@ from typing import Any, Callable
 from athena_lab import __version__
 from athena_lab.errors import AthenaError, BusyError, user_message
 from athena_lab.models import citation_location
-from athena_lab.workspace import Athena, IndexInterrupted, StopRequest, exit_code, graceful_signals
+from athena_lab.workspace import Workspace, IndexInterrupted, StopRequest, exit_code, graceful_signals
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {}
 
@@ -26,9 +26,9 @@ def command(name: str) -> Callable:
     return register
 
 
-def open_workspace(args: argparse.Namespace, overrides: dict[str, Any] | None = None) -> Athena:
+def open_workspace(args: argparse.Namespace, overrides: dict[str, Any] | None = None) -> Workspace:
     root = getattr(args, "path_arg", None) or args.path or "."
-    return Athena(root, args.index_dir, overrides=overrides)
+    return Workspace(root, args.index_dir, overrides=overrides)
 
 
 def _print_json(data: Any) -> None:
@@ -80,14 +80,14 @@ def cmd_index(args: argparse.Namespace) -> int:
         live.stop()
 
 
-def _ray_backend(ws: Athena, args: argparse.Namespace) -> Any:
+def _ray_backend(ws: Workspace, args: argparse.Namespace) -> Any:
     """The Ray backend when ``--ray`` was given (raises one line if Ray is missing), else None."""
     if getattr(args, "ray", None) is None:
         return None
     return ws.ray_backend(args.ray or None, args.ray_cpus)
 
 
-def _index_once(ws: Athena, args: argparse.Namespace) -> int:
+def _index_once(ws: Workspace, args: argparse.Namespace) -> int:
     backend = _ray_backend(ws, args)
     bar = ProgressBar(sys.stderr.isatty() and not args.json)
     try:

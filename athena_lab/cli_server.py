@@ -62,12 +62,12 @@ def choose_token(flag: str | None, no_token: bool, configured: str, host: str) -
 def cmd_serve(args: argparse.Namespace) -> int:
     from athena_lab.server.app import guard_from, serve_forever
     from athena_lab.server.state import ServerState
-    from athena_lab.workspace import Athena
+    from athena_lab.workspace import Workspace
 
     overrides = {"server.host": args.host, "server.port": args.port,
                  "server.cors_origins": args.cors_origin, "server.allowed_hosts": args.allow_host,
                  "server.rate_limit_per_minute": args.rate_limit}
-    ws = Athena(args.path or ".", args.index_dir, overrides=overrides)
+    ws = Workspace(args.path or ".", args.index_dir, overrides=overrides)
     settings = ws.config.settings.server
     token = choose_token(args.token, args.no_token, settings.token, settings.host)
     generated = bool(token) and token not in (args.token, settings.token)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from athena_lab.errors import AthenaError
-from athena_lab.workspace import Athena
+from athena_lab.workspace import Workspace
 
 
 class QuestionFileError(AthenaError, ValueError):
@@ -74,7 +74,7 @@ def mrr_at(ranked: list[str], gold: dict[str, int], k: int) -> float:
     return 0.0
 
 
-def doc_ranking(ws: Athena, query: str, depth: int = 100, mode: str = "hybrid") -> list[str]:
+def doc_ranking(ws: Workspace, query: str, depth: int = 100, mode: str = "hybrid") -> list[str]:
     """Documents in the order of their best chunk (a long abstract may be several chunks)."""
     seen: dict[str, None] = {}
     for hit in ws.search(query, k=depth, mode=mode).hits:
@@ -91,7 +91,7 @@ def beir_scores(rankings: dict[str, list[str]], qrels: dict[str, dict[str, int]]
             for name, (fn, k) in metrics.items()}
 
 
-def open_beir_index(folder: Path, work: Path, overrides: dict[str, Any] | None = None) -> tuple[Athena, Any, float]:
+def open_beir_index(folder: Path, work: Path, overrides: dict[str, Any] | None = None) -> tuple[Workspace, Any, float]:
     """Write the corpus under ``work`` (first run only) and bring its index up to date.
 
     Returns the workspace, the index summary and the seconds the index run took.
@@ -99,7 +99,7 @@ def open_beir_index(folder: Path, work: Path, overrides: dict[str, Any] | None =
     docs_dir = work / "corpus"
     if not docs_dir.is_dir():
         write_beir_corpus(read_jsonl(folder / "corpus.jsonl"), docs_dir)
-    ws = Athena(docs_dir, work / "index", overrides=overrides)
+    ws = Workspace(docs_dir, work / "index", overrides=overrides)
     t0 = time.perf_counter()
     summary = ws.index()
     return ws, summary, time.perf_counter() - t0
@@ -233,7 +233,7 @@ def score_questions(rows: list[dict[str, Any]], rank: Callable[[str], list[Span]
     return result
 
 
-def workspace_ranker(ws: Athena, mode: str = "hybrid", depth: int = 10) -> Callable[[str], list[Span]]:
+def workspace_ranker(ws: Workspace, mode: str = "hybrid", depth: int = 10) -> Callable[[str], list[Span]]:
     return lambda question: [chunk_span(h.chunk) for h in ws.search(question, k=depth, mode=mode).hits]
 
 
@@ -246,7 +246,7 @@ def eval_questions(file: str | Path, *, root: str = ".", index_dir: str | None =
     PDF, its pages include the gold page).
     """
     rows = load_questions(file, split)
-    ws = Athena(root, index_dir, overrides=overrides)
+    ws = Workspace(root, index_dir, overrides=overrides)
     try:
         ws.index()  # incremental: a no-op when the folder is already indexed
         result = score_questions(rows, workspace_ranker(ws, mode))

@@ -1,6 +1,6 @@
 """Health probes: is the index usable, is the embedder answering, is the LLM reachable.
 
-One module for ``Athena.health()`` (what ``/athena/health`` serves) and ``athena doctor``:
+One module for ``Workspace.health()`` (what ``/athena/health`` serves) and ``athena doctor``:
 the two used to probe separately and could disagree.
 
 The three statuses mean what a monitor needs to act on: ``healthy``; ``degraded`` —
@@ -20,6 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from typing import Any
 
+from athena_lab.models import Health
 from athena_lab.redact import redact_url, scrub
 
 LLM_PROBE_TIMEOUT_S = 2.0
@@ -119,7 +120,7 @@ def overall(components: dict[str, dict[str, Any]]) -> str:
     return "healthy"
 
 
-def report(ws: Any) -> dict[str, Any]:
+def report(ws: Any) -> Health:
     """``{"status", "components": {"index", "embedder", "llm"}}``, the probes run in parallel
     (the LLM probe may wait on a network timeout) and every error scrubbed."""
     probes = {"index": probe_index, "embedder": probe_embedder, "llm": probe_llm}

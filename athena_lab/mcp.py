@@ -106,9 +106,9 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     if not sdk_installed():
         print(f"athena: error: {INSTALL_HINT}", file=sys.stderr)
         return 2
-    from athena_lab.workspace import Athena
+    from athena_lab.workspace import Workspace
 
-    ws = Athena(args.path or ".", args.index_dir)
+    ws = Workspace(args.path or ".", args.index_dir)
     if not ws.has_index():
         print(f"athena: error: no index at {ws.index_dir}: run `athena index {ws.root}` first", file=sys.stderr)
         return 2

@@ -126,6 +126,102 @@ class ErrorData(TypedDict):
     message: str
 
 
+class IndexCounts(TypedDict):
+    files: int
+    failed: int
+    pending: int
+    chunks: int
+
+
+class VectorStatus(TypedDict):
+    """Vectors of the configured embedder: ``state`` is complete, embedding, indexing,
+    partial, missing or off; ``message`` says it in one line for a person."""
+
+    state: Literal["complete", "embedding", "indexing", "partial", "missing", "off"]
+    done: int
+    total: int
+    embedder: str | None
+    rate: float | None
+    eta_s: float | None
+    phase: str | None
+    pid: int | None
+    message: str
+
+
+class MultilingualStatus(TypedDict):
+    build: str
+    done: int
+    total: int
+    model: str | None
+
+
+class RunStatus(TypedDict):
+    """The live index run writing this index (any process)."""
+
+    pid: int
+    phase: str
+    done: int
+    total: int
+    started_at: float
+    heartbeat: float
+    embedder_key: str | None
+    embedder: str | None
+    rate: float | None
+    live: bool
+
+
+class FileStatus(TypedDict):
+    path: str
+    doc_kind: str
+    status: str
+    chunks: int
+    pages: int | None
+    warnings: list[str]
+    indexed_at: float
+
+
+class SkippedFile(TypedDict):
+    path: str
+    warnings: list[str]
+
+
+class IndexStatus(TypedDict):
+    """What ``athena status --json``, ``GET /athena/status`` and ``Workspace.status()`` give."""
+
+    root: str
+    index_dir: str
+    last_indexed: float | None
+    updated_at: float | None
+    embedder: str | None
+    counts: IndexCounts
+    multilingual: MultilingualStatus
+    vectors: VectorStatus
+    run: RunStatus | None
+    files: list[FileStatus]
+    skipped: list[SkippedFile]
+
+
+class ComponentHealth(TypedDict):
+    """One probed component: ``status`` is up, down, missing or off."""
+
+    status: str
+    latency_ms: float
+    error: NotRequired[str]
+    details: NotRequired[dict[str, Any]]
+
+
+class Health(TypedDict):
+    """``GET /athena/health`` and ``Workspace.health()``: ``status`` is healthy, degraded or
+    unhealthy; components ``index``, ``embedder`` and ``llm``."""
+
+    status: str
+    components: dict[str, ComponentHealth]
+
+
+# The status and health shapes: closed in the schema (no field a client does not know of).
+STATUS_SHAPES: tuple[type, ...] = (IndexCounts, VectorStatus, MultilingualStatus, RunStatus, FileStatus,
+                                   SkippedFile, IndexStatus, ComponentHealth, Health)
+
 EVENT_DATA: dict[str, type] = {"start": StartData, "trace": TraceData, "chunk": ChunkData,
                                "citations": CitationsData, "compaction": CompactionData, "done": DoneData,
                                "error": ErrorData}
@@ -202,7 +298,7 @@ def labelled(c: dict[str, Any]) -> dict[str, Any]:
 
 @dataclass
 class Answer:
-    """One finished turn, as ``Athena.ask``, ``athena ask --json`` and the API return it."""
+    """One finished turn, as ``Workspace.ask``, ``athena ask --json`` and the API return it."""
 
     answer: str = ""
     citations: list[dict[str, Any]] = field(default_factory=list)
@@ -262,7 +358,7 @@ def collect(stream: Iterable[Any]) -> Answer:
 class AskRequest:
     """One question and its options, as every front end passes them to the agent loop.
 
-    ``validate`` runs in ``Athena.ask_events``, before a conversation is created, so a
+    ``validate`` runs in ``Workspace.ask_events``, before a conversation is created, so a
     bad option is refused the same way from the CLI, the magic, the widget and HTTP (400
     before any stream) — and leaves no empty conversation behind.
     """

@@ -2,7 +2,7 @@
 
 A leaf module (it imports only the error family) so search, the agent tools and the
 workspace share one spelling of "path relative to the indexed folder". Which files may
-actually be *read* is decided by ``Athena.source_path`` with ``ingest.discover.Rules``.
+actually be *read* is decided by ``Workspace.source_path`` with ``ingest.discover.Rules``.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The one facade every front end uses: ``Athena(root)`` → index(), search(), status(), …
+"""The one facade every front end uses: ``Workspace(root)`` → index(), search(), status(), …
 
 CLI, HTTP server, MCP, magic and widget call this and nothing below it, so retrieval,
 citations and path safety are implemented once.
@@ -32,8 +32,9 @@ from athena_lab.search.hybrid import HybridSearcher, SearchResult, check_kind
 # the types and helpers they need from below are named here, once.
 from athena_lab.ingest.interrupt import IndexInterrupted, StopRequest, exit_code, graceful_signals  # noqa: E402
 from athena_lab.ingest.watch import LOCK_WAIT_S, Batch  # noqa: E402
+from athena_lab.models import Health, IndexStatus
 
-__all__ = ["Athena", "Batch", "IndexInterrupted", "IndexSummary", "LOCK_WAIT_S", "MAX_IDS", "Progress",
+__all__ = ["Workspace", "Batch", "IndexInterrupted", "IndexSummary", "LOCK_WAIT_S", "MAX_IDS", "Progress",
            "SearchResult", "StopRequest", "duration", "exit_code", "graceful_signals"]
 
 
@@ -57,7 +58,7 @@ class DoctorReport:
         return all(c.ok or c.warn for c in self.checks)
 
 
-class Athena:
+class Workspace:
     """A folder of documents and its index."""
 
     def __init__(self, root: str | os.PathLike[str] = ".", index_dir: str | os.PathLike[str] | None = None,
@@ -349,7 +350,7 @@ class Athena:
         run = read_run(self._require_index().catalog)
         return run.as_dict() if run is not None else None
 
-    def status(self) -> dict[str, Any]:
+    def status(self) -> IndexStatus:
         store = self._require_index()
         catalog = store.catalog
         manifest = catalog.manifest()
@@ -374,7 +375,7 @@ class Athena:
             "skipped": [{"path": p, "warnings": [w]} for p, w in sorted(discovery.items())],
         }
 
-    def health(self) -> dict[str, Any]:
+    def health(self) -> Health:
         """What a monitor needs: healthy / degraded / unhealthy, per component (athena_lab.health)."""
         from athena_lab import health
 

@@ -22,7 +22,7 @@ from typing import Any
 from _common import CORPORA, REPO, context, emit, load_average, work_dir
 
 from athena_lab.evaluation import eval_questions, read_jsonl
-from athena_lab.workspace import Athena
+from athena_lab.workspace import Workspace
 
 DATA = REPO / "bench" / "data" / "crosslingual.jsonl"
 DISTRACTOR_DIRS = ("flask/docs/patterns", "flask/docs/deploying", "flask/docs",
@@ -93,7 +93,7 @@ def main() -> None:
     for provider in args.embedders.split(","):
         index_dir = work / f"index-{provider}"
         shutil.rmtree(index_dir, ignore_errors=True)
-        ws = Athena(folder, index_dir, overrides={"embedding.provider": provider})
+        ws = Workspace(folder, index_dir, overrides={"embedding.provider": provider})
         t0 = time.perf_counter()
         summary = ws.index()
         seconds = time.perf_counter() - t0

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from _common import CORPORA, REPO, context, cpu_seconds, emit, peak_rss_mb, work_dir
 
-from athena_lab.workspace import Athena
+from athena_lab.workspace import Workspace
 
 
 def main() -> None:
@@ -33,7 +33,7 @@ def main() -> None:
     result = context()
     index_dir = work / "athena-index"
     shutil.rmtree(index_dir, ignore_errors=True)
-    ws = Athena(root, index_dir, overrides={"multilingual.build": "off"})
+    ws = Workspace(root, index_dir, overrides={"multilingual.build": "off"})
     t0, c0 = time.perf_counter(), cpu_seconds()
     summary = ws.index()
     result["athena"] = {"wall_s": round(time.perf_counter() - t0, 1), "cpu_s": round(cpu_seconds() - c0, 1),

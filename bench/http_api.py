@@ -1,7 +1,7 @@
 """The HTTP API's own cost, measured against a real `athena serve` process.
 
 1. API overhead per request: GET /athena/search over a keep-alive connection against
-   ``Athena.search`` called directly in this process, same queries, same index.
+   ``Workspace.search`` called directly in this process, same queries, same index.
 2. Time to first answer chunk and full-answer time of a streamed chat in extractive mode.
 3. N (default 50) chat requests at once: every status code, latency percentiles and the
    server's peak resident memory sampled while they run (a bounded chat thread pool
@@ -31,7 +31,7 @@ import httpx
 import psutil
 from _common import CORPORA, REPO, context, emit, percentile, work_dir
 
-from athena_lab.workspace import Athena
+from athena_lab.workspace import Workspace
 
 QUESTIONS = ["How do I register a blueprint?", "What does the application factory do?",
              "How are tests written with the test client?", "How is configuration loaded from files?",
@@ -69,7 +69,7 @@ class Server:
 
 def queries(root: Path, n: int) -> list[str]:
     """Section headings of the corpus, lower-cased like typed queries, repeated up to n."""
-    ws = Athena(root)
+    ws = Workspace(root)
     headings = sorted({h.chunk.heading.split(" > ")[-1].lower() for h in ws.search("flask", k=100).hits
                        if h.chunk.heading})
     ws.close()
@@ -77,7 +77,7 @@ def queries(root: Path, n: int) -> list[str]:
 
 
 def overhead(root: Path, server: Server, qs: list[str]) -> dict[str, Any]:
-    ws = Athena(root)
+    ws = Workspace(root)
     for q in qs[:10]:
         ws.search(q)
     direct = []
@@ -184,7 +184,7 @@ def main() -> None:
     args = parser.parse_args()
     env = {k: v for k, v in os.environ.items() if not k.startswith("ATHENA_")}
     env["ATHENA_EMBEDDING__PROVIDER"] = args.embedding
-    os.environ["ATHENA_EMBEDDING__PROVIDER"] = args.embedding  # the direct Athena in this process
+    os.environ["ATHENA_EMBEDDING__PROVIDER"] = args.embedding  # the direct Workspace in this process
     root = prepare(work_dir(args.work, f"http-{args.embedding}"), env)
     result: dict[str, Any] = {"context": context(), "embedding": args.embedding, "root": str(root)}
     server = Server(root, env, "--rate-limit", "0")

@@ -24,7 +24,7 @@ from _common import (CORPORA, context, cpu_seconds, embedding_jobs, emit, load_a
                      peak_rss_mb, work_dir)
 
 from athena_lab.index.embeddings import make_embedder
-from athena_lab.workspace import Athena
+from athena_lab.workspace import Workspace
 
 
 class PhaseClock:
@@ -43,7 +43,7 @@ class PhaseClock:
         return round(self.last.get(phase, 0.0) - self.first.get(phase, 0.0), 2)
 
 
-def raw_rate(ws: Athena, sample: int) -> dict[str, Any]:
+def raw_rate(ws: Workspace, sample: int) -> dict[str, Any]:
     """onnxruntime alone on the same texts (a random sample of them if ``sample``)."""
     texts = list(embedding_jobs(ws.store.catalog).values())
     if sample and sample < len(texts):
@@ -88,7 +88,7 @@ def main() -> None:
         shutil.rmtree(index_dir)
     result: dict[str, Any] = {"benchmark": "indexing", "root": str(root), **context(),
                               "overrides": overrides}
-    ws = Athena(root, index_dir, overrides=overrides)
+    ws = Workspace(root, index_dir, overrides=overrides)
     clock = PhaseClock()
     t0, c0 = time.perf_counter(), cpu_seconds()
     summary = ws.index(progress=clock)
@@ -111,7 +111,7 @@ def main() -> None:
                                               / result["raw_onnxruntime"]["chunks_per_cpu_s"], 3)
     ws.close()
     t0, c0 = time.perf_counter(), cpu_seconds()
-    again = Athena(root, index_dir, overrides=overrides).index()
+    again = Workspace(root, index_dir, overrides=overrides).index()
     wall, cpu = time.perf_counter() - t0, cpu_seconds() - c0
     cli_wall, cli_cpu = noop_cli_seconds(root, index_dir, overrides)
     result["noop_reindex"] = {"in_process_seconds": round(wall, 2), "in_process_cpu_seconds": round(cpu, 2),

@@ -3,7 +3,7 @@
 A copy of the shared Flask docs is indexed, followed by the live index in this process
 (what Jupyter's extension and ``athena serve --watch`` do for small batches), then edited
 N times: each edit appends a sentence with a new word to a page, and the clock runs from
-the write until ``Athena.search`` finds the word in that page (polled every 20 ms). With
+the write until ``Workspace.search`` finds the word in that page (polled every 20 ms). With
 ``--embedding minilm`` the edited chunk is re-embedded before the batch ends, so the
 figure includes that; the first figure of a run is reported apart (it loads the parser's
 imports the first time).
@@ -21,7 +21,7 @@ import time
 
 from _common import CORPORA, context, emit, percentile, work_dir
 
-from athena_lab.workspace import Athena
+from athena_lab.workspace import Workspace
 
 
 def main() -> None:
@@ -35,7 +35,7 @@ def main() -> None:
     root = work_dir(args.work, "live") / "flask-docs"
     shutil.rmtree(root, ignore_errors=True)
     shutil.copytree(CORPORA / "docs" / "flask" / "docs", root)
-    ws = Athena(root, overrides={"embedding.provider": args.embedding})
+    ws = Workspace(root, overrides={"embedding.provider": args.embedding})
     first = ws.index()
     batches: list = []
     live = ws.follow(batches.append)

@@ -2,7 +2,7 @@
 
 Real index: the docs index that bench/indexing.py builds; ~100 queries made from its own
 section headings (what a user types when they half-remember a page), each searched once
-after a warm-up, timing ``Athena.search`` end to end (query embedding, Tantivy, hnswlib,
+after a warm-up, timing ``Workspace.search`` end to end (query embedding, Tantivy, hnswlib,
 fusion, catalog reads).
 
 100k chunks: a folder of synthetic Markdown files whose sections are sentences sampled
@@ -30,13 +30,13 @@ from _common import CORPORA, context, emit, load_average, percentile, work_dir
 
 from athena_lab.evaluation import read_jsonl
 from athena_lab.index.vectors import VectorIndex
-from athena_lab.workspace import Athena
+from athena_lab.workspace import Workspace
 
 SECTIONS_PER_FILE = 10
 SENTENCES_PER_SECTION = 5
 
 
-def heading_queries(ws: Athena, n: int, seed: int = 0) -> list[str]:
+def heading_queries(ws: Workspace, n: int, seed: int = 0) -> list[str]:
     """Distinct last heading components of real chunks, lower-cased like typed queries."""
     rows = ws.store.catalog.conn.execute("SELECT DISTINCT heading FROM chunks WHERE heading != ''")
     leaves = sorted({h.split(" > ")[-1].strip().lower() for (h,) in rows})
@@ -64,8 +64,8 @@ def summarise(samples: list[tuple[float, float]]) -> dict[str, float]:
             "load_average": load_average()}
 
 
-def real_index(index_dir: Path, root: Path, n: int) -> tuple[dict[str, Any], Athena]:
-    ws = Athena(root, index_dir)
+def real_index(index_dir: Path, root: Path, n: int) -> tuple[dict[str, Any], Workspace]:
+    ws = Workspace(root, index_dir)
     queries = heading_queries(ws, n)
     parts: dict[str, list[float]] = {"lexical": [], "vector": [], "fuse": []}
 
@@ -120,7 +120,7 @@ def synthetic_lexical(work: Path, chunks: int) -> tuple[dict[str, Any], list[str
     else:
         headings = [line[3:].strip() for p in sorted(folder.glob("page0000*.md"))
                     for line in p.read_text().splitlines() if line.startswith("## ")]
-    ws = Athena(folder, index_dir, overrides={"embedding.provider": "none"})
+    ws = Workspace(folder, index_dir, overrides={"embedding.provider": "none"})
     t0 = time.perf_counter()
     summary = ws.index()
     queries = [h.lower() for h in rng.sample(headings, min(100, len(headings)))]
@@ -131,7 +131,7 @@ def synthetic_lexical(work: Path, chunks: int) -> tuple[dict[str, Any], list[str
     return out, queries
 
 
-def synthetic_vectors(work: Path, base: Athena, count: int, queries: list[str]) -> dict[str, Any]:
+def synthetic_vectors(work: Path, base: Workspace, count: int, queries: list[str]) -> dict[str, Any]:
     """A ``count``-vector graph of noisy copies of real vectors, searched with real query vectors."""
     embedder = base.embedder()
     if embedder is None:

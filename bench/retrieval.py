@@ -29,7 +29,7 @@ from typing import Any, Callable
 from _common import CORPORA, REPO, context, cpu_seconds, emit, parse_sets, work_dir
 
 from athena_lab.evaluation import Span, chunk_span, load_questions, score_questions
-from athena_lab.workspace import Athena
+from athena_lab.workspace import Workspace
 
 DATA = REPO / "bench" / "data"
 SETS = {
@@ -52,9 +52,9 @@ def pdf_passwords() -> dict[str, str]:
     return {m["file"]: m["password"] for m in json.loads(manifest.read_text()) if m.get("password")}
 
 
-def open_index(name: str, root: Path, index_dir: Path, overrides: dict[str, Any]) -> Athena:
+def open_index(name: str, root: Path, index_dir: Path, overrides: dict[str, Any]) -> Workspace:
     extra = {"pdf.passwords": pdf_passwords()} if name == "pdf" else {}
-    return Athena(root, index_dir, overrides={**extra, **overrides})
+    return Workspace(root, index_dir, overrides={**extra, **overrides})
 
 
 def timed_ranker(rank: Callable[[str], list[Span]], times: list[float]) -> Callable[[str], list[Span]]:
@@ -70,7 +70,7 @@ def p50_ms(times: list[float]) -> float:
     return round(sorted(times)[len(times) // 2] * 1e3, 1) if times else float("nan")
 
 
-def athena_config(ws_factory: Callable[[dict[str, Any]], Athena], mode: str, overrides: dict[str, Any],
+def athena_config(ws_factory: Callable[[dict[str, Any]], Workspace], mode: str, overrides: dict[str, Any],
                   rows: list[dict[str, Any]]) -> dict[str, Any]:
     ws = ws_factory(overrides)
     try:
@@ -84,7 +84,7 @@ def athena_config(ws_factory: Callable[[dict[str, Any]], Athena], mode: str, ove
         ws.close()
 
 
-def bm25s_peer(ws: Athena, rows: list[dict[str, Any]]) -> dict[str, Any]:
+def bm25s_peer(ws: Workspace, rows: list[dict[str, Any]]) -> dict[str, Any]:
     """bm25s (Lucene BM25, English stopwords, Snowball stemmer) over athena's own chunks."""
     import bm25s
 
@@ -111,7 +111,7 @@ def bm25s_peer(ws: Athena, rows: list[dict[str, Any]]) -> dict[str, Any]:
     return result
 
 
-def llamaindex_peer(ws: Athena, rows: list[dict[str, Any]], work: Path, peers_python: str,
+def llamaindex_peer(ws: Workspace, rows: list[dict[str, Any]], work: Path, peers_python: str,
                     set_name: str) -> dict[str, Any]:
     files = sorted(ws.store.catalog.sources())
     (work / f"{set_name}-files.json").write_text(json.dumps(files))

@@ -11,7 +11,7 @@ normalised (``StandIn`` below) — because MiniLM at ~35 chunks/s on 2 cores wou
 ~8 hours for 1M chunks. Texts sharing words get nearby vectors, so the graph is
 clustered like real embeddings, not uniform noise: its build and search cost are
 representative; its *relevance* is not, and is not measured here. Query latency is
-``Athena.search`` (hybrid) end to end, warm, with the stand-in's query vector (~0.05 ms,
+``Workspace.search`` (hybrid) end to end, warm, with the stand-in's query vector (~0.05 ms,
 where MiniLM's is ~2.2 ms: add that for the real figure).
 
 Ray (``--ray-chunks``): the same small archive indexed with the real MiniLM embedder,
@@ -162,13 +162,13 @@ def measure_size(work: Path, chunks: int, queries: int) -> dict[str, Any]:
     import shutil
 
     from athena_lab.index import vectors as vector_module
-    from athena_lab.workspace import Athena
+    from athena_lab.workspace import Workspace
 
     use_stand_in()
     folder, headings = archive(work, chunks)
     index_dir = work / f"index-{chunks}"
     shutil.rmtree(index_dir, ignore_errors=True)
-    ws = Athena(folder, index_dir)
+    ws = Workspace(folder, index_dir)
     clock, t0 = PhaseClock(), time.perf_counter()
     summary = ws.index(progress=clock)
     build_s, phases = time.perf_counter() - t0, clock.rounded()
@@ -212,12 +212,12 @@ def measure_ray(work: Path, chunks: int, cpus: int, use_ray: bool) -> dict[str, 
     """The small archive indexed with the real embedder, locally or on a local Ray cluster."""
     import shutil
 
-    from athena_lab.workspace import Athena
+    from athena_lab.workspace import Workspace
 
     folder, _ = archive(work, chunks)
     index_dir = work / f"ray-{chunks}-{'ray' if use_ray else 'local'}"
     shutil.rmtree(index_dir, ignore_errors=True)
-    ws = Athena(folder, index_dir, overrides={"embedding.threads": cpus})
+    ws = Workspace(folder, index_dir, overrides={"embedding.threads": cpus})
     backend, started = None, time.perf_counter()
     if use_ray:
         from athena_lab.ingest.distributed import RayBackend

@@ -18,7 +18,7 @@ from typing import Any, Callable
 from _common import CORPORA, context, emit, parse_sets, peak_rss_mb, work_dir
 
 from athena_lab.evaluation import beir_scores, doc_ranking, open_beir_index, read_jsonl, read_qrels
-from athena_lab.workspace import Athena
+from athena_lab.workspace import Workspace
 
 MODES = ("lexical", "vector", "hybrid")
 DEPTH = 100
@@ -30,7 +30,7 @@ def load_split(folder: Path, split: str) -> tuple[dict[str, str], dict[str, dict
     return queries, qrels
 
 
-def prepare(folder: Path, work: Path, overrides: dict[str, Any]) -> tuple[Athena, dict[str, Any]]:
+def prepare(folder: Path, work: Path, overrides: dict[str, Any]) -> tuple[Workspace, dict[str, Any]]:
     """Write the corpus (first run only) and bring its index up to date."""
     ws, summary, seconds = open_beir_index(folder, work, overrides)
     info = {"index_seconds": round(seconds, 1), "files": len(list((work / "corpus").iterdir())),
@@ -39,7 +39,7 @@ def prepare(folder: Path, work: Path, overrides: dict[str, Any]) -> tuple[Athena
     return ws, info
 
 
-def run_modes(ws: Athena, queries: dict[str, str], qrels: dict[str, dict[str, int]],
+def run_modes(ws: Workspace, queries: dict[str, str], qrels: dict[str, dict[str, int]],
               modes: tuple[str, ...] = MODES) -> dict[str, dict[str, float]]:
     out = {}
     for mode in modes:

@@ -25,7 +25,7 @@ from athena_lab.config import SearchSettings
 from athena_lab.evaluation import beir_scores
 from athena_lab.search.fusion import fuse as product_fuse, order
 from athena_lab.search.grep import query_identifiers
-from athena_lab.workspace import Athena
+from athena_lab.workspace import Workspace
 
 DEPTH = 300  # what a k=100 evaluation search asks each retriever for
 HEADING_BOOSTS = (0.125, 0.25, 0.5, 1.0, 2.0)
@@ -33,7 +33,7 @@ RRF_KS = (10, 20, 30, 60, 100)
 VECTOR_WEIGHTS = (0.6, 0.8, 1.0, 1.25, 1.5, 2.0)
 
 
-def raw_rankings(ws: Athena, queries: dict[str, str]) -> dict[str, dict[str, list[str]]]:
+def raw_rankings(ws: Workspace, queries: dict[str, str]) -> dict[str, dict[str, list[str]]]:
     """Per query, each retriever's chunk ids in rank order (BM25 once per heading boost)."""
     lex = ws.store.lexical
     out: dict[str, dict[str, list[str]]] = {}
@@ -100,7 +100,7 @@ def main() -> None:
         raise SystemExit("tune on train; test is for reporting only")
     work = work_dir(args.work, "scifact")
     queries, qrels = load_split(Path(args.corpus), args.split)
-    ws = Athena(work / "corpus", work / "index")
+    ws = Workspace(work / "corpus", work / "index")
     cache = work / f"raw-rankings-{args.split}.json"
     if cache.is_file():
         raw = json.loads(cache.read_text())

@@ -21,13 +21,13 @@ from _common import embedding_jobs, parse_sets
 from athena_lab.index.catalog import Catalog
 from athena_lab.index.embeddings import make_embedder
 from athena_lab.ingest.pipeline import run_index
-from athena_lab.workspace import Athena
+from athena_lab.workspace import Workspace
 
 BATCH = 16
 
 
 def _worker(index_dir: str, root: str, overrides: dict[str, str], part: int, parts: int) -> int:
-    ws = Athena(root, index_dir, overrides={**overrides, "embedding.threads": "1"})
+    ws = Workspace(root, index_dir, overrides={**overrides, "embedding.threads": "1"})
     embedder = make_embedder(ws.config.settings.embedding)
     assert embedder is not None
     catalog = Catalog(Path(index_dir) / "catalog.sqlite", create=False)
@@ -50,7 +50,7 @@ def main() -> None:
     ap.add_argument("--set", action="append", default=[], metavar="SECTION.KEY=VALUE")
     args = ap.parse_args()
     overrides = parse_sets(args.set)
-    ws = Athena(args.root, args.index_dir, overrides=overrides)
+    ws = Workspace(args.root, args.index_dir, overrides=overrides)
     run_index(ws.config, embed=False)  # catalog + Tantivy first, so the chunk texts exist
     t0 = time.perf_counter()
     with mp.get_context("spawn").Pool(args.workers) as pool:

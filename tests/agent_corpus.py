@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from athena_lab.workspace import Athena
+from athena_lab.workspace import Workspace
 
 from corpus_files import FLASK_DOCS  # noqa: E402
 PAGES = ["quickstart.rst", "blueprints.rst", "config.rst", "testing.rst", "cli.rst", "errorhandling.rst"]
@@ -26,12 +26,12 @@ def indexed_flask(factory: pytest.TempPathFactory) -> Path:
         root = factory.mktemp("flask-docs")
         for page in PAGES:
             shutil.copy(FLASK_DOCS / page, root / page)
-        ws = Athena(root, overrides=LEXICAL)
+        ws = Workspace(root, overrides=LEXICAL)
         ws.index()
         ws.close()
         _built["root"] = root
     return _built["root"]
 
 
-def workspace(root: Path, **overrides: Any) -> Athena:
-    return Athena(root, overrides={**LEXICAL, **overrides})
+def workspace(root: Path, **overrides: Any) -> Workspace:
+    return Workspace(root, overrides={**LEXICAL, **overrides})

@@ -27,11 +27,11 @@ _BUILT: dict[str, Path] = {}
 def indexed_demo(tmp_factory: Any) -> Path:
     """A session-wide copy of demo/ with its index in demo/.athena (built once)."""
     if "demo" not in _BUILT:
-        from athena_lab.workspace import Athena
+        from athena_lab.workspace import Workspace
 
         folder = tmp_factory.mktemp("demo-indexed") / "demo"
         shutil.copytree(DEMO, folder, ignore=shutil.ignore_patterns(".athena"))
-        workspace = Athena(folder)
+        workspace = Workspace(folder)
         summary = workspace.index()
         workspace.close()
         assert summary.failed == 0, summary.errors

@@ -12,7 +12,7 @@ import pytest
 from athena_lab.agent.locate import find_lines, narrow, with_evidence
 from athena_lab.models import citation_location
 from athena_lab.search.hybrid import citation
-from athena_lab.workspace import Athena
+from athena_lab.workspace import Workspace
 from corpus_files import CORPORA
 
 LEXICAL = {"embedding.provider": "none"}
@@ -36,13 +36,13 @@ def folder(tmp_path_factory):
     (root / "guide.md").write_text("# Guide\n\nIntro line one.\nThe cache keeps\nentries for ten minutes.\n"
                                    "Then it forgets them.\n")
     shutil.copy(CORPORA / "pdfs" / "docling_multi_page.pdf", root / "history.pdf")
-    ws = Athena(root, overrides=LEXICAL)
+    ws = Workspace(root, overrides=LEXICAL)
     ws.index()
     yield ws
     ws.close()
 
 
-def _cite(ws: Athena, query: str, path: str) -> dict:
+def _cite(ws: Workspace, query: str, path: str) -> dict:
     hit = next(h for h in ws.search(query, k=10).hits if h.chunk.path == path)
     return {"id": 1, **citation(hit, query)}
 

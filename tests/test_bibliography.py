@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from athena_lab.bibliography import render
-from athena_lab.workspace import Athena
+from athena_lab.workspace import Workspace
 from corpus_files import CORPORA
 
 KNOWN = {  # file → (title, year, arXiv id)
@@ -25,12 +25,12 @@ KNOWN = {  # file → (title, year, arXiv id)
 
 
 @pytest.fixture(scope="module")
-def papers(tmp_path_factory) -> Athena:
+def papers(tmp_path_factory) -> Workspace:
     root = tmp_path_factory.mktemp("papers") / "papers"
     root.mkdir()
     for name in KNOWN:
         shutil.copy(CORPORA / "pdfs" / name, root / name)
-    ws = Athena(root, overrides={"embedding.provider": "none"})
+    ws = Workspace(root, overrides={"embedding.provider": "none"})
     ws.index()
     yield ws
     ws.close()

@@ -58,10 +58,10 @@ def test_an_error_event_ends_the_answer_with_its_message() -> None:
 
 
 def test_search_citations_carry_the_label(tmp_path) -> None:
-    from athena_lab.workspace import Athena
+    from athena_lab.workspace import Workspace
 
     (tmp_path / "guide.md").write_text("# Guide\n\nTokens expire after one hour.\n")
-    ws = Athena(tmp_path, tmp_path / ".idx", overrides={"embedding.provider": "none"})
+    ws = Workspace(tmp_path, tmp_path / ".idx", overrides={"embedding.provider": "none"})
     ws.index()
     cites = ws.search_citations("tokens expire", k=1)
     assert cites[0]["label"] == citation_location(cites[0]) == "guide.md:3"
@@ -81,7 +81,7 @@ def test_the_contract_page_names_every_event_citation_and_answer_field(tmp_path)
     from dataclasses import fields
 
     from athena_lab.events import EVENT_TYPES
-    from athena_lab.workspace import Athena
+    from athena_lab.workspace import Workspace
 
     page = (Path(__file__).parent.parent / "docs" / "contract.md").read_text()
     for name in EVENT_TYPES:
@@ -90,7 +90,7 @@ def test_the_contract_page_names_every_event_citation_and_answer_field(tmp_path)
         if f.name != "streaming":
             assert f"| `{f.name}` |" in page, f"Answer.{f.name} missing from docs/contract.md"
     (tmp_path / "a.md").write_text("# A\n\nAlpha beta gamma.\n")
-    ws = Athena(tmp_path, tmp_path / ".idx", overrides={"embedding.provider": "none"})
+    ws = Workspace(tmp_path, tmp_path / ".idx", overrides={"embedding.provider": "none"})
     ws.index()
     for key in ws.search_citations("alpha", k=1)[0]:
         assert f"`{key}`" in page, f"citation field {key} missing from docs/contract.md"
@@ -99,11 +99,11 @@ def test_the_contract_page_names_every_event_citation_and_answer_field(tmp_path)
 
 @pytest.fixture(scope="module")
 def small_ws(tmp_path_factory):
-    from athena_lab.workspace import Athena
+    from athena_lab.workspace import Workspace
 
     root = tmp_path_factory.mktemp("contract")
     (root / "guide.md").write_text("# Guide\n\nTokens expire after one hour.\n")
-    ws = Athena(root, root / ".idx", overrides={"embedding.provider": "none"})
+    ws = Workspace(root, root / ".idx", overrides={"embedding.provider": "none"})
     ws.index()
     yield ws
     ws.close()
@@ -179,3 +179,18 @@ def test_what_the_server_sends_matches_the_schema(small_ws) -> None:
     for hit in small_ws.search_citations("tokens expire", k=3):
         jsonschema.validate(hit, citation_schema)
     assert {e["type"] for e in events_seen} >= {"start", "chunk", "citations", "done"}
+
+
+def test_status_and_health_match_their_closed_schemas(small_ws) -> None:
+    """``IndexStatus`` and ``Health`` are closed in the schema: a field added to
+    ``Workspace.status()`` or the health report without its model fails here."""
+    import jsonschema
+
+    schema = json.loads((Path(__file__).parent.parent / "docs" / "contract.schema.json").read_text())
+    status = small_ws.status()
+    jsonschema.validate(status, {**schema, "$ref": "#/$defs/IndexStatus"})
+    health = small_ws.health()
+    jsonschema.validate(health, {**schema, "$ref": "#/$defs/Health"})
+    assert status["counts"]["files"] == 1 and health["components"]["index"]["status"] == "up"
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({**status, "surprise": 1}, {**schema, "$ref": "#/$defs/IndexStatus"})

@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 from athena_lab.models import Answer, fold
-from athena_lab.workspace import Athena
+from athena_lab.workspace import Workspace
 from http_servers import AthenaServer, chat_body, fast_env, indexed_corpus, run_cli, sse_events
 
 QUESTION = "How do I register a blueprint with a URL prefix?"
@@ -39,7 +39,7 @@ def test_http_stream_cli_json_and_python_agree_on_one_answer(corpus) -> None:
         plain = server.client.post("/chat", json=chat_body(QUESTION, stream=False), timeout=120).json()
     cli = run_cli("ask", QUESTION, "--path", str(corpus), "--json", env=fast_env())
     assert cli.returncode == 0, cli.stderr
-    ws = Athena(corpus, overrides={"embedding.provider": "none"})
+    ws = Workspace(corpus, overrides={"embedding.provider": "none"})
     try:
         in_process = ws.ask(QUESTION).to_dict()
     finally:

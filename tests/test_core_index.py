@@ -12,7 +12,7 @@ import pytest
 
 from athena_lab.index.store import IndexBusyError
 from athena_lab.ingest import pipeline
-from athena_lab.workspace import Athena
+from athena_lab.workspace import Workspace
 from corpus_files import copy_flask_subset
 
 PAGES = ["quickstart.rst", "blueprints.rst", "config.rst", "testing.rst"]
@@ -27,7 +27,7 @@ def folder(tmp_path: Path) -> Path:
     return root
 
 
-def _stores_agree(ws: Athena) -> None:
+def _stores_agree(ws: Workspace) -> None:
     counts = ws.store.catalog.counts()
     assert ws.store.lexical.num_docs() == counts["chunks"]
     embedder = ws.embedder()
@@ -38,7 +38,7 @@ def _stores_agree(ws: Athena) -> None:
 
 
 def test_first_run_indexes_everything_into_three_consistent_stores(folder: Path) -> None:
-    ws = Athena(folder)
+    ws = Workspace(folder)
     summary = ws.index()
     assert (summary.new, summary.failed, summary.pending) == (5, 0, 0)
     assert summary.chunks > 20 and summary.embedded > 0
@@ -48,7 +48,7 @@ def test_first_run_indexes_everything_into_three_consistent_stores(folder: Path)
 
 
 def test_unchanged_files_are_not_reparsed_or_reembedded(folder: Path, monkeypatch) -> None:
-    ws = Athena(folder)
+    ws = Workspace(folder)
     ws.index()
     parsed = []
     monkeypatch.setattr(pipeline, "_parse_text", lambda *a: parsed.append(a) or pytest.fail("parsed"))
@@ -58,7 +58,7 @@ def test_unchanged_files_are_not_reparsed_or_reembedded(folder: Path, monkeypatc
 
 
 def test_touched_but_identical_file_is_confirmed_by_hash_not_reparsed(folder: Path) -> None:
-    ws = Athena(folder)
+    ws = Workspace(folder)
     ws.index()
     os.utime(folder / "notes.md", ns=(1, 1))
     summary = ws.index()
@@ -66,7 +66,7 @@ def test_touched_but_identical_file_is_confirmed_by_hash_not_reparsed(folder: Pa
 
 
 def test_edit_reembeds_only_the_changed_chunk_and_ids_elsewhere_survive(folder: Path) -> None:
-    ws = Athena(folder)
+    ws = Workspace(folder)
     ws.index()
     before = {c.chunk_id: c for c in ws.store.catalog.chunks_for_path("quickstart.rst")}
     text = (folder / "quickstart.rst").read_text()
@@ -88,7 +88,7 @@ def test_edit_reembeds_only_the_changed_chunk_and_ids_elsewhere_survive(folder: 
 
 
 def test_deleted_file_leaves_all_three_stores(folder: Path) -> None:
-    ws = Athena(folder)
+    ws = Workspace(folder)
     ws.index()
     (folder / "notes.md").unlink()
     summary = ws.index()
@@ -99,7 +99,7 @@ def test_deleted_file_leaves_all_three_stores(folder: Path) -> None:
 
 
 def test_embedding_cache_forgets_text_that_left_the_folder(folder: Path) -> None:
-    ws = Athena(folder)
+    ws = Workspace(folder)
     ws.index()
     cached = lambda: ws.store.catalog.conn.execute("SELECT COUNT(*) FROM embeddings").fetchone()[0]  # noqa: E731
     before = cached()
@@ -112,7 +112,7 @@ def test_embedding_cache_forgets_text_that_left_the_folder(folder: Path) -> None
 
 
 def test_parser_version_bump_reparses_only_that_kind(folder: Path, monkeypatch) -> None:
-    ws = Athena(folder)
+    ws = Workspace(folder)
     ws.index()
     markdown = pipeline.parser_for("markdown")
     monkeypatch.setattr(markdown, "VERSION", markdown.VERSION + "-next")
@@ -124,13 +124,13 @@ def test_parser_version_bump_reparses_only_that_kind(folder: Path, monkeypatch) 
 def test_lexical_format_change_rebuilds_tantivy_from_the_catalog_only(folder: Path, monkeypatch) -> None:
     from athena_lab.index import store as store_module
 
-    Athena(folder).index()
+    Workspace(folder).index()
     from athena_lab.search import hybrid
 
     monkeypatch.setattr(store_module, "LEXICAL_VERSION", "next")
     monkeypatch.setattr(pipeline, "LEXICAL_VERSION", "next")
     monkeypatch.setattr(hybrid, "LEXICAL_VERSION", "next")
-    ws = Athena(folder)
+    ws = Workspace(folder)
     before = ws.search("register_blueprint", k=1)
     assert any("run `athena index` to rebuild" in w for w in before.warnings)
     summary = ws.index()
@@ -145,7 +145,7 @@ def test_lexical_format_change_rebuilds_tantivy_from_the_catalog_only(folder: Pa
 def test_embedder_change_reembeds_without_reparsing(folder: Path, tmp_path: Path) -> None:
     from athena_lab.index.embeddings import minilm_paths
 
-    ws = Athena(folder)
+    ws = Workspace(folder)
     first = ws.index()
     # The same weights loaded as a generic local ONNX model folder: a different embedder config.
     model_dir = tmp_path / "local-model"
@@ -153,7 +153,7 @@ def test_embedder_change_reembeds_without_reparsing(folder: Path, tmp_path: Path
     model, tokenizer = minilm_paths()
     (model_dir / "model.onnx").symlink_to(model)
     (model_dir / "tokenizer.json").symlink_to(tokenizer)
-    other = Athena(folder, overrides={"embedding.provider": "onnx", "embedding.model_dir": str(model_dir),
+    other = Workspace(folder, overrides={"embedding.provider": "onnx", "embedding.model_dir": str(model_dir),
                                       "embedding.max_tokens": 128})
     summary = other.index()
     assert summary.unchanged == 5 and summary.chunks_written == 0
@@ -171,7 +171,7 @@ def test_bad_files_each_get_one_warning_and_the_rest_indexes(folder: Path) -> No
     (folder / "broken.ipynb").write_text('{"cells": [ {"cell_type": "markdown", ')
     (folder / "loop").symlink_to(folder, target_is_directory=True)
     (folder / "dangling.md").symlink_to(folder / "missing.md")
-    summary = Athena(folder).index()
+    summary = Workspace(folder).index()
     warnings = summary.warnings
     assert "binary data" in warnings["binary.md"][0]
     assert "invalid UTF-8" in warnings["latin1.md"][0]
@@ -183,7 +183,7 @@ def test_bad_files_each_get_one_warning_and_the_rest_indexes(folder: Path) -> No
     assert all(len(w) == 1 for w in warnings.values())
     assert summary.failed == 2  # binary.md and broken.ipynb
     assert summary.new >= 7
-    ws = Athena(folder)
+    ws = Workspace(folder)
     assert any(h.chunk.path == "latin1.md" for h in ws.search("recipe", k=5).hits)
     status = ws.status()
     flagged = {f["path"] for f in status["files"] + status["skipped"] if f["warnings"]}
@@ -191,10 +191,10 @@ def test_bad_files_each_get_one_warning_and_the_rest_indexes(folder: Path) -> No
 
 
 def test_second_concurrent_index_exits_with_a_clear_message(folder: Path) -> None:
-    ws = Athena(folder)
+    ws = Workspace(folder)
     with ws.store.write_lock():
         with pytest.raises(IndexBusyError, match="another `athena index`"):
-            Athena(folder).index()
+            Workspace(folder).index()
         proc = subprocess.run([sys.executable, "-m", "athena_lab.cli", "index", str(folder)],
                               capture_output=True, text=True, timeout=120)
     assert proc.returncode == 3
@@ -202,7 +202,7 @@ def test_second_concurrent_index_exits_with_a_clear_message(folder: Path) -> Non
 
 
 def test_interrupted_run_keeps_answering_and_the_next_run_finishes(folder: Path, monkeypatch) -> None:
-    ws = Athena(folder)
+    ws = Workspace(folder)
     embedder = ws.embedder()
     calls = {"n": 0}
     original = type(embedder).embed_documents
@@ -220,15 +220,15 @@ def test_interrupted_run_keeps_answering_and_the_next_run_finishes(folder: Path,
     monkeypatch.undo()
     # Lexical search already answers from the committed catalog and Tantivy, and the batch
     # embedded before the interrupt was committed on the way out: it is searchable too.
-    result = Athena(folder).search("blueprint", k=3)
+    result = Workspace(folder).search("blueprint", k=3)
     assert result.hits and result.hits[0].chunk.path == "blueprints.rst"
-    vectors = Athena(folder).status()["vectors"]
+    vectors = Workspace(folder).status()["vectors"]
     assert vectors["state"] == "partial" and vectors["done"] == 8 and vectors["total"] > 8
     assert result.degraded.startswith(f"hybrid over vectors 8 / {vectors['total']}, the rest lexical only")
-    summary = Athena(folder).index()
+    summary = Workspace(folder).index()
     assert summary.unchanged == 5 and summary.chunks_written == 0
     assert summary.embedded_from_cache == 0 and summary.embedded == vectors["total"] - 8
-    _stores_agree(Athena(folder))
+    _stores_agree(Workspace(folder))
 
 
 def test_read_only_folder_can_be_indexed_elsewhere(folder: Path, tmp_path: Path) -> None:
@@ -248,7 +248,7 @@ def test_read_only_folder_can_be_indexed_elsewhere(folder: Path, tmp_path: Path)
 def test_an_index_from_the_previous_schema_is_upgraded_in_place_with_its_history(folder: Path) -> None:
     import sqlite3
 
-    ws = Athena(folder, overrides={"embedding.provider": "none"})
+    ws = Workspace(folder, overrides={"embedding.provider": "none"})
     ws.index()
     cid = ws.conversations.create("how do I deploy?")
     chunks = ws.store.catalog.counts()["chunks"]
@@ -257,7 +257,7 @@ def test_an_index_from_the_previous_schema_is_upgraded_in_place_with_its_history
     db.execute("UPDATE manifest SET value='1' WHERE key='schema_version'")
     db.commit()
     db.close()
-    again = Athena(folder, overrides={"embedding.provider": "none"})
+    again = Workspace(folder, overrides={"embedding.provider": "none"})
     assert again.store.catalog.get_manifest("schema_version") == "2"
     assert again.store.catalog.counts()["chunks"] == chunks and again.conversations.exists(cid)
     again.close()
@@ -268,7 +268,7 @@ def test_an_index_from_a_newer_athena_is_refused_with_what_to_do(folder: Path) -
 
     from athena_lab.index.catalog import CatalogError
 
-    ws = Athena(folder, overrides={"embedding.provider": "none"})
+    ws = Workspace(folder, overrides={"embedding.provider": "none"})
     ws.index()
     ws.close()
     db = sqlite3.connect(folder / ".athena" / "catalog.sqlite")
@@ -276,4 +276,4 @@ def test_an_index_from_a_newer_athena_is_refused_with_what_to_do(folder: Path) -
     db.commit()
     db.close()
     with pytest.raises(CatalogError, match="newer than this athena_lab.*upgrade athena-lab"):
-        Athena(folder, overrides={"embedding.provider": "none"}).status()
+        Workspace(folder, overrides={"embedding.provider": "none"}).status()

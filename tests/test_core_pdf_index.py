@@ -8,7 +8,7 @@ from pathlib import Path
 import pypdfium2 as pdfium
 import pytest
 
-from athena_lab.workspace import Athena
+from athena_lab.workspace import Workspace
 
 PDFS = ["paper_attention_1706.03762.pdf", "encrypted_pdfjs_issue6010_1_pwabc.pdf",
         "malformed_pdfplumber_empty.pdf", "malformed_pdfjs_xref_command_missing.pdf",
@@ -16,19 +16,19 @@ PDFS = ["paper_attention_1706.03762.pdf", "encrypted_pdfjs_issue6010_1_pwabc.pdf
 
 
 @pytest.fixture(scope="module")
-def ws(tmp_path_factory, corpora: Path) -> Athena:
+def ws(tmp_path_factory, corpora: Path) -> Workspace:
     root = tmp_path_factory.mktemp("pdfs") / "papers"
     root.mkdir()
     for name in PDFS:
         shutil.copy(corpora / "pdfs" / name, root / name)
     (root / "athena.toml").write_text('[pdf]\nocr = "off"\n'
                                       '[pdf.passwords]\n"encrypted_pdfjs_issue6010_1_pwabc.pdf" = "abc"\n')
-    workspace = Athena(root)
+    workspace = Workspace(root)
     workspace.summary = workspace.index()
     return workspace
 
 
-def test_pdfs_index_beside_broken_ones_with_a_warning_each(ws: Athena) -> None:
+def test_pdfs_index_beside_broken_ones_with_a_warning_each(ws: Workspace) -> None:
     summary = ws.summary
     assert summary.new == 4 and summary.failed == 1  # the missing xref is repaired, with a warning
     assert "empty" in summary.warnings["malformed_pdfplumber_empty.pdf"][0]
@@ -37,7 +37,7 @@ def test_pdfs_index_beside_broken_ones_with_a_warning_each(ws: Athena) -> None:
     assert files["paper_attention_1706.03762.pdf"]["pages"] == 15
 
 
-def test_pdf_hits_cite_the_page_and_regions_that_contain_the_text(ws: Athena) -> None:
+def test_pdf_hits_cite_the_page_and_regions_that_contain_the_text(ws: Workspace) -> None:
     query = "scaled dot-product attention queries keys values"
     cites = ws.search_citations(query, k=3, kind="pdf")
     top = next(c for c in cites if c["path"] == "paper_attention_1706.03762.pdf")
@@ -56,18 +56,18 @@ def test_pdf_hits_cite_the_page_and_regions_that_contain_the_text(ws: Athena) ->
     assert words and sum(w in inside for w in words) >= len(words) * 0.8
 
 
-def test_encrypted_pdf_opens_with_its_configured_password(ws: Athena) -> None:
+def test_encrypted_pdf_opens_with_its_configured_password(ws: Workspace) -> None:
     files = {f["path"]: f for f in ws.status()["files"]}
     assert files["encrypted_pdfjs_issue6010_1_pwabc.pdf"]["status"] == "ok"
 
 
-def test_detected_tables_get_csv_sidecars(ws: Athena) -> None:
+def test_detected_tables_get_csv_sidecars(ws: Workspace) -> None:
     source = ws.store.catalog.source("table_pdfplumber_senate-expenditures.pdf")
     tables = source.metadata.get("tables", [])
     assert tables and (ws.index_dir / tables[0]["csv"]).read_text().count(",") > 10
 
 
-def test_pdf_page_reading_and_preview_go_through_the_workspace(ws: Athena) -> None:
+def test_pdf_page_reading_and_preview_go_through_the_workspace(ws: Workspace) -> None:
     cite = ws.search_citations("multi-head attention", k=1, kind="pdf")[0]
     page = ws.read_pdf_source(cite["path"], cite["page"])
     assert cite["chunk_id"] in page["chunk_ids"] and page["lines"]
@@ -75,6 +75,6 @@ def test_pdf_page_reading_and_preview_go_through_the_workspace(ws: Athena) -> No
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and ws.index_dir in png.parents
 
 
-def test_unchanged_pdfs_are_not_extracted_again(ws: Athena) -> None:
+def test_unchanged_pdfs_are_not_extracted_again(ws: Workspace) -> None:
     summary = ws.index()
     assert summary.unchanged == 5 and summary.chunks_written == 0

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from athena_lab.search.hybrid import SearchError, citation
-from athena_lab.workspace import Athena
+from athena_lab.workspace import Workspace
 from corpus_files import copy_flask_subset
 
 NOTEBOOK = {
@@ -25,7 +25,7 @@ NOTEBOOK = {
 
 
 @pytest.fixture(scope="module")
-def ws(tmp_path_factory) -> Athena:
+def ws(tmp_path_factory) -> Workspace:
     root = copy_flask_subset(tmp_path_factory.mktemp("search") / "docs",
                              ["quickstart.rst", "blueprints.rst", "config.rst", "cli.rst", "tutorial/views.rst"])
     (root / "guides").mkdir()
@@ -33,12 +33,12 @@ def ws(tmp_path_factory) -> Athena:
         "# Deployment\n\n## Behind a proxy\n\nSet `ProxyFix` when the app runs behind nginx.\n\n"
         "## Errors\n\nIf you see `werkzeug.exceptions.BadRequestKeyError` the form field is missing.\n")
     (root / "analysis.ipynb").write_text(json.dumps(NOTEBOOK))
-    workspace = Athena(root)
+    workspace = Workspace(root)
     workspace.index()
     return workspace
 
 
-def test_hits_cite_exact_line_ranges_of_the_source(ws: Athena) -> None:
+def test_hits_cite_exact_line_ranges_of_the_source(ws: Workspace) -> None:
     hits = ws.search("how do I register a blueprint on the application", k=5).hits
     assert hits[0].chunk.path in {"blueprints.rst", "tutorial/views.rst"}
     for hit in hits:
@@ -50,7 +50,7 @@ def test_hits_cite_exact_line_ranges_of_the_source(ws: Athena) -> None:
         assert words and all(w in cited for w in words), hit.chunk.path
 
 
-def test_citation_json_has_the_design_contract_fields(ws: Athena) -> None:
+def test_citation_json_has_the_design_contract_fields(ws: Workspace) -> None:
     query = "register_blueprint"
     c = citation(ws.search(query, k=1).hits[0], query)
     assert {"kind", "path", "start_line", "end_line", "heading_path", "chunk_id", "snippet", "score"} <= set(c)
@@ -59,14 +59,14 @@ def test_citation_json_has_the_design_contract_fields(ws: Athena) -> None:
     assert "register_blueprint" in c["snippet"]
 
 
-def test_notebook_hits_cite_cell_and_lines_within_the_cell(ws: Athena) -> None:
+def test_notebook_hits_cite_cell_and_lines_within_the_cell(ws: Workspace) -> None:
     hit = ws.search("read the survey answers csv", k=3, kind="notebook").hits[0]
     c = citation(hit, "survey")
     assert c["kind"] == "notebook" and c["path"] == "analysis.ipynb"
     assert c["cell"] in (0, 1) and c["start_line"] >= 1
 
 
-def test_identifier_queries_find_the_defining_section(ws: Athena) -> None:
+def test_identifier_queries_find_the_defining_section(ws: Workspace) -> None:
     hit = ws.search("ProxyFix", k=1).hits[0]
     assert hit.chunk.path == "guides/deploy.md" and "Behind a proxy" in hit.chunk.heading
     assert "ident" in hit.ranks
@@ -74,23 +74,23 @@ def test_identifier_queries_find_the_defining_section(ws: Athena) -> None:
     assert any("SECRET_KEY" in h.chunk.text for h in hit)
 
 
-def test_pasted_error_strings_are_matched_verbatim(ws: Athena) -> None:
+def test_pasted_error_strings_are_matched_verbatim(ws: Workspace) -> None:
     hits = ws.search("werkzeug.exceptions.BadRequestKeyError: 400 Bad Request", k=3).hits
     assert hits[0].chunk.path == "guides/deploy.md"
 
 
 @pytest.mark.parametrize("query", ['foo(', 'AND', '"x', "what's new?", "a:b:c", "`ticks`", "OR NOT TO",
                                    "+-&|!(){}[]^~*?:\\/<>=", "((((", "title:secret"])
-def test_user_text_is_never_a_query_syntax_error(ws: Athena, query: str) -> None:
+def test_user_text_is_never_a_query_syntax_error(ws: Workspace, query: str) -> None:
     ws.search(query, k=3)  # must not raise
 
 
-def test_empty_query_is_a_clear_error(ws: Athena) -> None:
+def test_empty_query_is_a_clear_error(ws: Workspace) -> None:
     with pytest.raises(SearchError, match="empty"):
         ws.search("   ")
 
 
-def test_kind_and_path_prefix_filters_restrict_every_retriever(ws: Athena) -> None:
+def test_kind_and_path_prefix_filters_restrict_every_retriever(ws: Workspace) -> None:
     for mode in ("hybrid", "lexical", "vector"):
         hits = ws.search("errors behind a proxy", k=10, kind="markdown", mode=mode).hits
         assert hits and {h.chunk.doc_kind for h in hits} == {"markdown"}
@@ -102,19 +102,19 @@ def test_kind_and_path_prefix_filters_restrict_every_retriever(ws: Athena) -> No
         ws.search("x", kind="spreadsheet")
 
 
-def test_paraphrase_is_found_by_the_vector_half(ws: Athena) -> None:
+def test_paraphrase_is_found_by_the_vector_half(ws: Workspace) -> None:
     hits = ws.search("split my web app into reusable components", k=5, mode="vector").hits
     assert any(h.chunk.path == "blueprints.rst" for h in hits)
 
 
-def test_search_degrades_to_lexical_when_the_embedder_is_unavailable(ws: Athena, tmp_path: Path) -> None:
-    broken = Athena(ws.root, overrides={"embedding.provider": "onnx", "embedding.model_dir": str(tmp_path)})
+def test_search_degrades_to_lexical_when_the_embedder_is_unavailable(ws: Workspace, tmp_path: Path) -> None:
+    broken = Workspace(ws.root, overrides={"embedding.provider": "onnx", "embedding.model_dir": str(tmp_path)})
     result = broken.search("register a blueprint", k=3)
     assert result.hits and result.degraded and "lexical only" in result.degraded
     assert "model file not found" in result.degraded
 
 
-def test_vectors_of_another_dimension_are_skipped_with_a_warning(ws: Athena) -> None:
+def test_vectors_of_another_dimension_are_skipped_with_a_warning(ws: Workspace) -> None:
     embedder = ws.embedder()
     meta_path = ws.store.vectors(embedder.key, embedder.dimensions).meta_path
     original = meta_path.read_text()
@@ -122,7 +122,7 @@ def test_vectors_of_another_dimension_are_skipped_with_a_warning(ws: Athena) -> 
     meta["dim"] = 768
     try:
         meta_path.write_text(json.dumps(meta))
-        fresh = Athena(ws.root)
+        fresh = Workspace(ws.root)
         result = fresh.search("register a blueprint", k=3)
         assert result.hits and "dimension mismatch" in result.degraded
         assert any("768 dimensions" in w for w in result.warnings)
@@ -130,26 +130,26 @@ def test_vectors_of_another_dimension_are_skipped_with_a_warning(ws: Athena) -> 
         meta_path.write_text(original)
 
 
-def test_stale_vectors_are_skipped_with_a_warning(ws: Athena) -> None:
+def test_stale_vectors_are_skipped_with_a_warning(ws: Workspace) -> None:
     conn = ws.store.catalog.conn
     row = ws.search("register a blueprint", k=1, mode="vector").hits[0].chunk
     conn.execute("UPDATE chunks SET vec_hash='stale' WHERE chunk_id=?", (row.chunk_id,))
     try:
-        result = Athena(ws.root).search("register a blueprint", k=5, mode="vector")
+        result = Workspace(ws.root).search("register a blueprint", k=5, mode="vector")
         assert row.chunk_id not in [h.chunk.chunk_id for h in result.hits]
         assert any("stale vector" in w for w in result.warnings)
     finally:
         conn.execute("UPDATE chunks SET vec_hash=text_hash WHERE chunk_id=?", (row.chunk_id,))
 
 
-def test_neighbour_expansion_attaches_adjacent_chunks(ws: Athena) -> None:
+def test_neighbour_expansion_attaches_adjacent_chunks(ws: Workspace) -> None:
     hit = ws.search("register a blueprint", k=1, neighbours=1).hits[0]
     assert hit.neighbours
     ids = [n.chunk_id for n in hit.neighbours]
     assert hit.chunk.prev_id in ids or hit.chunk.next_id in ids
 
 
-def test_cli_search_json_prints_citations_with_scores(ws: Athena) -> None:
+def test_cli_search_json_prints_citations_with_scores(ws: Workspace) -> None:
     proc = subprocess.run([sys.executable, "-m", "athena_lab.cli", "search", "blueprint url prefix",
                            "--path", str(ws.root), "-k", "3", "--json"],
                           capture_output=True, text=True, timeout=300)
@@ -158,7 +158,7 @@ def test_cli_search_json_prints_citations_with_scores(ws: Athena) -> None:
     assert len(hits) == 3 and all("score" in h and "start_line" in h for h in hits)
 
 
-def test_cli_search_human_output_and_bad_kind_error(ws: Athena) -> None:
+def test_cli_search_human_output_and_bad_kind_error(ws: Workspace) -> None:
     proc = subprocess.run([sys.executable, "-m", "athena_lab.cli", "search", "blueprint", "--path",
                            str(ws.root), "-k", "2"], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0 and "blueprints.rst:" in proc.stdout
@@ -167,7 +167,7 @@ def test_cli_search_human_output_and_bad_kind_error(ws: Athena) -> None:
     assert proc.returncode == 2 and "unknown kind 'nope'" in proc.stderr and "Traceback" not in proc.stderr
 
 
-def test_cli_status_and_doctor_report_the_index(ws: Athena) -> None:
+def test_cli_status_and_doctor_report_the_index(ws: Workspace) -> None:
     proc = subprocess.run([sys.executable, "-m", "athena_lab.cli", "status", "--path", str(ws.root), "--json"],
                           capture_output=True, text=True, timeout=300)
     status = json.loads(proc.stdout)

@@ -15,7 +15,7 @@ from athena_lab.config import ConfigError, EmbeddingSettings, load_config
 from athena_lab.index.embeddings import EmbedderError, OnnxEmbedder, make_embedder, minilm_paths
 from athena_lab.ingest.chunking import chunk_document
 from athena_lab.ingest.parsers import rst
-from athena_lab.workspace import Athena
+from athena_lab.workspace import Workspace
 from corpus_files import FLASK_DOCS, copy_flask_subset
 
 # The key of the default embedder before runtimes were pluggable: indexes built then must
@@ -92,11 +92,11 @@ def test_switching_runtime_reembeds_nothing(tmp_path: Path) -> None:
     pytest.importorskip("openvino")
     root = copy_flask_subset(tmp_path / "docs", ["blueprints.rst"])
     (root / "recipes.md").write_text("# Pancakes\n\nWhisk two eggs with flour and milk, then fry.\n")
-    first = Athena(root, overrides={"embedding.runtime": "onnxruntime"})
+    first = Workspace(root, overrides={"embedding.runtime": "onnxruntime"})
     summary = first.index()
     assert summary.embedded > 0 and first.embedder().runtime.name == "onnxruntime"
     first.close()
-    second = Athena(root, overrides={"embedding.runtime": "openvino"})
+    second = Workspace(root, overrides={"embedding.runtime": "openvino"})
     again = second.index()
     assert (again.embedded, again.embedded_from_cache) == (0, 0)
     assert second.embedder().runtime.name == "openvino"
@@ -106,7 +106,7 @@ def test_switching_runtime_reembeds_nothing(tmp_path: Path) -> None:
 
 
 def test_doctor_reports_the_runtime_in_text_and_json(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
-    report = Athena(tmp_path, overrides={"embedding.runtime": "onnxruntime"}).doctor()
+    report = Workspace(tmp_path, overrides={"embedding.runtime": "onnxruntime"}).doctor()
     check = next(c for c in report.checks if c.name == "embedding runtime")
     assert check.ok and not check.warn
     assert check.detail.startswith("onnxruntime ") and "set by embedding.runtime" in check.detail
@@ -123,7 +123,7 @@ def test_doctor_reports_the_runtime_in_text_and_json(tmp_path: Path, capsys: pyt
 def test_doctor_warns_when_auto_fell_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _hide_openvino(monkeypatch)
     # batch_size makes these settings new to the per-process embedder cache, so it loads now.
-    report = Athena(tmp_path, overrides={"embedding.batch_size": 15}).doctor()
+    report = Workspace(tmp_path, overrides={"embedding.batch_size": 15}).doctor()
     check = next(c for c in report.checks if c.name == "embedding runtime")
     assert check.warn and "openvino is not installed" in check.detail and check.fix
     assert report.embedding_runtime["fallback"]

@@ -24,7 +24,7 @@ from athena_lab.index.progress import RUN_KEY
 from athena_lab.ingest.pipeline import EMBED_BATCH
 from athena_lab.magic import status_line
 from athena_lab.widget import AnswerWidget
-from athena_lab.workspace import Athena
+from athena_lab.workspace import Workspace
 from corpus_files import REPO
 
 QUESTION = "How do I declare a path parameter with a type?"
@@ -53,7 +53,7 @@ def _cli(*args: str, check: bool = True) -> subprocess.CompletedProcess:
 def _status(root: Path) -> dict[str, Any] | None:
     if not (root / ".athena" / "catalog.sqlite").is_file():
         return None
-    ws = Athena(root)
+    ws = Workspace(root)
     try:
         return ws.status()
     finally:
@@ -107,7 +107,7 @@ def test_signal_while_embedding_keeps_vectors_and_the_next_run_embeds_only_the_r
     assert "embedded" in out, "the summary is still printed"
 
     # The index answers, hybrid over the vectors that exist, and says it is partial.
-    ws = Athena(root)
+    ws = Workspace(root)
     result = ws.search(QUESTION, k=10)
     ws.close()
     assert result.hits
@@ -129,14 +129,14 @@ def test_signal_while_embedding_keeps_vectors_and_the_next_run_embeds_only_the_r
                                 "embedder": final["embedder"], "rate": None, "eta_s": None,
                                 "phase": None, "pid": None, "message": f"vectors {total} / {total}"}
     assert final["run"] is None
-    ws = Athena(root)
+    ws = Workspace(root)
     assert ws.search(QUESTION).degraded is None
     ws.close()
 
 
 def test_a_dead_run_is_ignored_and_every_front_end_says_the_vectors_are_missing(tmp_path: Path) -> None:
     root = _demo_copy(tmp_path / "demo")
-    ws = Athena(root, overrides={"embedding.provider": "none"})
+    ws = Workspace(root, overrides={"embedding.provider": "none"})
     ws.index()
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
                           capture_output=True, text=True, check=True)
@@ -148,13 +148,13 @@ def test_a_dead_run_is_ignored_and_every_front_end_says_the_vectors_are_missing(
     assert status["vectors"]["state"] == "off"
     assert status["vectors"]["message"] == "vectors off (embedding.provider = none): lexical search only"
     # With the embedder on, the chunks have no vectors and nobody is embedding them.
-    on = Athena(root)
+    on = Workspace(root)
     state = on.vector_state()
     assert state.state == "missing" and state.done == 0 and state.total == status["counts"]["chunks"]
     result = on.search(QUESTION)
     expected = f"lexical only: no vectors yet (0 / {state.total}); run `athena index` to embed them"
     assert result.hits and result.degraded == expected
-    # The answer (widget, its text fallback, Athena.ask) and the %athena --status line say it too.
+    # The answer (widget, its text fallback, Workspace.ask) and the %athena --status line say it too.
     widget = AnswerWidget(on, question=QUESTION)
     for event in on.ask_events(QUESTION):
         widget.apply(event)

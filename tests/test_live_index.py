@@ -16,7 +16,7 @@ from athena_lab.index.store import IndexStore
 from athena_lab.ingest.watch import Batch
 from athena_lab.search.freshness import follow
 from athena_lab.search.hybrid import citation
-from athena_lab.workspace import Athena
+from athena_lab.workspace import Workspace
 
 # Saves are promised searchable in about 2 s (300 ms quiet step, then a ~0.1-0.5 s run;
 # 0.4 s median measured). The tests allow 4 s: on a 2-core machine shared with other
@@ -47,7 +47,7 @@ class Following:
 
     def __init__(self, root: Path, **overrides: Any) -> None:
         self.root = root
-        self.ws = Athena(root, overrides={"embedding.provider": "none", **overrides})
+        self.ws = Workspace(root, overrides={"embedding.provider": "none", **overrides})
         self.first = self.ws.index()
         self.batches: list[Batch] = []
         self.live = self.ws.follow(self.batches.append)
@@ -204,7 +204,7 @@ def test_the_notebook_athena_follows_edits_too(tmp_path):
 
 def test_run_index_with_paths_leaves_the_rest_of_the_index_alone(tmp_path):
     root = copy_flask_subset(tmp_path / "docs", PAGES)
-    ws = Athena(root, overrides={"embedding.provider": "none"})
+    ws = Workspace(root, overrides={"embedding.provider": "none"})
     ws.index()
     (root / "testing.rst").unlink()
     (root / "quickstart.rst").write_text("# Quickstart\n\nrewritten\n")

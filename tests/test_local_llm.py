@@ -16,7 +16,7 @@ from athena_lab.agent.providers import Message, SamplingParams, TextDelta, ToolC
 from athena_lab.agent.providers.text_tools import TextToolParser, text_messages
 from athena_lab.agent.providers.base import ToolCall, ToolSpec
 from athena_lab.models import collect
-from athena_lab.workspace import Athena
+from athena_lab.workspace import Workspace
 
 SAMPLING = SamplingParams(temperature=0.0, max_tokens=12, seed=7)
 
@@ -51,7 +51,7 @@ def gguf():
 def ws(tmp_path_factory):
     root = tmp_path_factory.mktemp("local-llm")
     (root / "cache.md").write_text("# Cache\n\nThe cache keeps entries for ten minutes. Set CACHE_TTL to change it.\n")
-    athena = Athena(root, overrides={"embedding.provider": "none"})
+    athena = Workspace(root, overrides={"embedding.provider": "none"})
     athena.index()
     yield athena
     athena.close()

@@ -17,7 +17,7 @@ import pytest
 from mcp import ClientSession, StdioServerParameters, stdio_client, types
 from mcp.shared.message import SessionMessage
 
-from athena_lab.workspace import Athena
+from athena_lab.workspace import Workspace
 from corpus_files import copy_flask_subset
 
 REPO = Path(__file__).resolve().parents[1]
@@ -30,7 +30,7 @@ TOOLS = {"searchDocs", "grepDocs", "readSourceRange", "readPdfSource", "listDocs
 def root(tmp_path_factory) -> Path:
     folder = copy_flask_subset(tmp_path_factory.mktemp("mcp") / "docs", ["blueprints.rst", "config.rst"])
     (folder / ".env").write_text(f"AWS_SECRET_ACCESS_KEY={SECRET}\n")
-    Athena(folder, overrides={"embedding.provider": "none"}).index()
+    Workspace(folder, overrides={"embedding.provider": "none"}).index()
     return folder
 
 

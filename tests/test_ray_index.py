@@ -12,7 +12,7 @@ import pytest
 
 from corpus_files import CORPORA, copy_flask_subset
 from athena_lab import cli
-from athena_lab.workspace import Athena
+from athena_lab.workspace import Workspace
 
 ray = pytest.importorskip("ray")
 from athena_lab.ingest.distributed import CRASH_ENV, RayBackend, RayUnavailable, check_reachable  # noqa: E402
@@ -47,26 +47,26 @@ def cluster():
 
 
 @pytest.fixture(scope="module")
-def local(tmp_path_factory) -> Athena:
-    ws = Athena(make_folder(tmp_path_factory.mktemp("local")))
+def local(tmp_path_factory) -> Workspace:
+    ws = Workspace(make_folder(tmp_path_factory.mktemp("local")))
     summary = ws.index()
     assert summary.vectors_done == summary.vectors_total > 30 and not summary.errors
     return ws
 
 
 @pytest.fixture(scope="module")
-def on_ray(tmp_path_factory, cluster) -> Athena:
-    ws = Athena(make_folder(tmp_path_factory.mktemp("ray")))
+def on_ray(tmp_path_factory, cluster) -> Workspace:
+    ws = Workspace(make_folder(tmp_path_factory.mktemp("ray")))
     summary = ws.index(backend=RayBackend(ws.config.settings.embedding))
     assert summary.vectors_done == summary.vectors_total > 30 and not summary.errors
     return ws
 
 
-def chunks(ws: Athena) -> dict[str, tuple]:
+def chunks(ws: Workspace) -> dict[str, tuple]:
     return {c.chunk_id: (c.path, c.text, c.locator, c.heading) for c in ws.store.catalog.iter_chunks()}
 
 
-def vectors(ws: Athena) -> dict[str, np.ndarray]:
+def vectors(ws: Workspace) -> dict[str, np.ndarray]:
     catalog = ws.store.catalog
     key = catalog.get_manifest("embedder_key")
     graph = ws.store.vectors(key, int(catalog.get_manifest("embedder_dimensions"))).graph()
@@ -75,11 +75,11 @@ def vectors(ws: Athena) -> dict[str, np.ndarray]:
     return {c.chunk_id: np.asarray(v) for c, v in zip(rows, found)}
 
 
-def top10(ws: Athena, query: str, mode: str) -> list[str]:
+def top10(ws: Workspace, query: str, mode: str) -> list[str]:
     return [h.chunk.chunk_id for h in ws.search(query, k=10, mode=mode).hits]
 
 
-def test_ray_index_equals_local_index(local: Athena, on_ray: Athena) -> None:
+def test_ray_index_equals_local_index(local: Workspace, on_ray: Workspace) -> None:
     assert chunks(on_ray) == chunks(local)
     assert {p: (s.status, s.chunks, s.title) for p, s in on_ray.store.catalog.sources().items()} == \
         {p: (s.status, s.chunks, s.title) for p, s in local.store.catalog.sources().items()}
@@ -111,7 +111,7 @@ class Recording(RayBackend):
 
 
 def test_unchanged_files_are_not_sent_to_the_cluster(tmp_path: Path, cluster) -> None:
-    ws = Athena(copy_flask_subset(tmp_path, ["quickstart.rst", "testing.rst", "cli.rst"]),
+    ws = Workspace(copy_flask_subset(tmp_path, ["quickstart.rst", "testing.rst", "cli.rst"]),
                 overrides={"embedding.provider": "none"})
     first = Recording(ws.config.settings.embedding)
     ws.index(backend=first)
@@ -126,7 +126,7 @@ def test_unchanged_files_are_not_sent_to_the_cluster(tmp_path: Path, cluster) ->
     assert {h.chunk.path for h in ws.search("Ray only sees what changed").hits} >= {"notes.md"}
 
 
-def test_only_new_text_is_embedded_on_the_cluster(on_ray: Athena) -> None:
+def test_only_new_text_is_embedded_on_the_cluster(on_ray: Workspace) -> None:
     root = on_ray.root
     (root / "added.md").write_text("# Added\n\nA page written after the first run, embedded alone.\n")
     backend = Recording(on_ray.config.settings.embedding)
@@ -137,12 +137,12 @@ def test_only_new_text_is_embedded_on_the_cluster(on_ray: Athena) -> None:
     on_ray.index(backend=backend)
 
 
-def test_a_lost_worker_costs_a_retry_and_the_index_completes(tmp_path: Path, local: Athena,
+def test_a_lost_worker_costs_a_retry_and_the_index_completes(tmp_path: Path, local: Workspace,
                                                               cluster, monkeypatch) -> None:
     markers = tmp_path / "crashes"
     markers.mkdir()
     monkeypatch.setenv(CRASH_ENV, str(markers))  # the first parse task and embed call os._exit
-    ws = Athena(make_folder(tmp_path / "folder"))
+    ws = Workspace(make_folder(tmp_path / "folder"))
     summary = ws.index(backend=RayBackend(ws.config.settings.embedding))
     assert sorted(p.name for p in markers.iterdir()) == ["embed", "parse"]  # both workers died
     assert not summary.errors and summary.failed == 0

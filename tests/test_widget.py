@@ -13,7 +13,7 @@ import pytest
 
 from athena_lab.render import answer_html
 from athena_lab.widget import STATIC, AnswerWidget, with_previews
-from athena_lab.workspace import Athena
+from athena_lab.workspace import Workspace
 from kernel_notebooks import WIDGET_VIEW, answer_widget_state, copy_demo, execute, notebook, outputs_of
 
 HOSTILE = ("See <script>alert(1)</script> and <img src=x onerror=alert(2)> **bold** `x<y` "
@@ -27,7 +27,7 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def workspace(demo: Path):
-    ws = Athena(demo)
+    ws = Workspace(demo)
     yield ws
     ws.close()
 
@@ -68,7 +68,7 @@ def test_renderer_turns_known_markers_into_chips_and_leaves_unknown_ones() -> No
     assert "[7]" in out
 
 
-def test_widget_state_from_a_real_answer_has_citations_with_source_lines(workspace: Athena) -> None:
+def test_widget_state_from_a_real_answer_has_citations_with_source_lines(workspace: Workspace) -> None:
     answer = workspace.ask("How do I declare a path parameter with a type?")
     widget = AnswerWidget.from_answer(answer, workspace, question="path parameter?")
     state = widget.get_state()
@@ -81,7 +81,7 @@ def test_widget_state_from_a_real_answer_has_citations_with_source_lines(workspa
     assert first <= cited["start_line"] <= cited["end_line"] < first + len(cited["preview"])
 
 
-def test_streamed_events_fill_the_same_state_as_the_collected_answer(workspace: Athena) -> None:
+def test_streamed_events_fill_the_same_state_as_the_collected_answer(workspace: Workspace) -> None:
     question = "What does abort do in Flask?"
     widget = AnswerWidget(workspace, question=question)
     seen_streaming = []
@@ -93,14 +93,14 @@ def test_streamed_events_fill_the_same_state_as_the_collected_answer(workspace: 
     assert [step["tool"] for step in widget.trace], "the trace is kept for 'trace on demand'"
 
 
-def test_an_error_event_ends_streaming_with_the_message(workspace: Athena) -> None:
+def test_an_error_event_ends_streaming_with_the_message(workspace: Workspace) -> None:
     widget = AnswerWidget(workspace)
     for event in workspace.ask_events("anything", conversation_id="no-such-conversation"):
         widget.apply(event)
     assert "unknown conversation" in widget.error and widget.streaming is False
 
 
-def test_pdf_citation_preview_is_a_page_png_with_regions(workspace: Athena) -> None:
+def test_pdf_citation_preview_is_a_page_png_with_regions(workspace: Workspace) -> None:
     hits = workspace.search_citations("multi page", kind="pdf", k=1)
     assert hits, "the demo PDF is indexed"
     widget = AnswerWidget(workspace, citations=with_previews(workspace, [{**hits[0], "id": 1}]))

@@ -27,7 +27,7 @@ GROUPS = [
 INTRO = """# Architecture: the layers and what each module holds
 
 Imports flow one way. Front ends (CLI, HTTP server, MCP, magic, widget, notebook API) use
-one facade, `athena_lab.workspace.Athena`; the facade drives the agent, search, ingest and
+one facade, `athena_lab.workspace.Workspace`; the facade drives the agent, search, ingest and
 index layers; the contract (`events`, `models`) and the shared leaves sit at the bottom.
 `pyproject.toml`'s `[tool.importlinter]` contract states the layers and
 `tests/test_layers.py` fails when an import goes upwards or a front end reaches past the

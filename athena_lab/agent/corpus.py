@@ -2,7 +2,7 @@
 
 The loop and its tools used to take the whole workspace as ``Any``, so nothing said which
 of its dozens of methods the agent relied on, and the agent and the workspace imported
-each other. ``Corpus`` names the few it uses; ``athena_lab.workspace.Athena`` satisfies it,
+each other. ``Corpus`` names the few it uses; ``athena_lab.workspace.Workspace`` satisfies it,
 and so can a test double or another host (the MCP server hands the same object).
 """
 

@@ -244,7 +244,7 @@ class LiveIndex:
 
 def follow(ws: Any, on_batch: Callable[[Batch], None] | None = None, *, paused: bool = False,
            apply: Apply | None = None) -> LiveIndex:
-    """A started ``LiveIndex`` for the workspace ``ws`` (an ``Athena``). Batches run in this
+    """A started ``LiveIndex`` for the workspace ``ws`` (a ``Workspace``). Batches run in this
     process through ``ws.index(paths=...)`` unless ``apply`` says otherwise (a server hands
     big ones to a background process). With no index yet a batch does nothing: a partial
     index of the few files just saved would hide that the folder was never indexed."""

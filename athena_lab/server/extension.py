@@ -45,7 +45,7 @@ class AthenaLab(Configurable):
 def _load_jupyter_server_extension(serverapp: Any) -> None:
     from jupyter_server.base.handlers import APIHandler
 
-    from athena_lab.workspace import Athena
+    from athena_lab.workspace import Workspace
 
     from .app import handlers
     from .state import ServerState
@@ -53,7 +53,7 @@ def _load_jupyter_server_extension(serverapp: Any) -> None:
     settings = AthenaLab(config=serverapp.config)
     lab_root = Path(serverapp.root_dir).expanduser()
     root = Path(settings.root).expanduser() if settings.root else lab_root
-    state = ServerState(lambda: Athena(root, settings.index_dir or None), lab_root=lab_root)
+    state = ServerState(lambda: Workspace(root, settings.index_dir or None), lab_root=lab_root)
     web_app = serverapp.web_app
     web_app.settings[STATE_KEY] = state
     web_app.add_handlers(".*$", handlers(web_app.settings["base_url"], state, APIHandler, AUTH_RESOURCE))

@@ -165,14 +165,10 @@ class StatusRoute(AthenaRoute):
             return {"files": [], "pending": [], "failed": [], "skipped": [], "last_indexed": None,
                     "updated_at": None, "vectors": None, "run": None, "multilingual": None}
         status = ws.status()
-        files = status["files"]
-        by_state = {s: [{"path": f["path"], "warnings": f["warnings"]} for f in files if f["status"] == s]
+        # The workspace's IndexStatus, plus the pending and failed files picked out for the sidebar.
+        by_state = {s: [{"path": f["path"], "warnings": f["warnings"]} for f in status["files"] if f["status"] == s]
                     for s in ("pending", "failed")}
-        return {"files": [{k: f[k] for k in ("path", "doc_kind", "status", "chunks", "pages", "warnings",
-                                             "indexed_at")} for f in files],
-                **by_state, "skipped": status["skipped"], "last_indexed": status["last_indexed"],
-                "updated_at": status["updated_at"],
-                "vectors": status["vectors"], "run": status["run"], "multilingual": status["multilingual"]}
+        return {**status, **by_state}
 
 
 class SearchRoute(AthenaRoute):

@@ -32,7 +32,7 @@ class Limits:
 class ServerState:
     def __init__(self, open_workspace: Callable[[], Any], *, limits: Limits | None = None,
                  lab_root: Path | None = None, chat_workers: int | None = None) -> None:
-        """``open_workspace`` builds the Athena instance; a ConfigError it raises is kept and
+        """``open_workspace`` builds the Workspace; a ConfigError it raises is kept and
         reported by every route (503) instead of stopping the host server (Jupyter) from starting."""
         self.lab_root = lab_root
         self._ws: Any = None

@@ -9,8 +9,10 @@ import {
   IDoneData,
   IErrorData,
   IRegion,
+  IRunStatus,
   IStartData,
-  ITraceData
+  ITraceData,
+  IVectorStatus
 } from './core/contract';
 
 export type { IRegion };
@@ -141,29 +143,14 @@ export interface IIndexStatus {
   last_indexed?: number | string | null;
 }
 
-/** GET /athena/status `vectors`: see docs/http-api.md. */
-export interface IVectorState {
-  state: 'complete' | 'embedding' | 'indexing' | 'partial' | 'missing' | 'off';
-  done: number;
-  total: number;
-  embedder?: string | null;
-  /** Chunks per second over the last minute, while embedding. */
-  rate?: number | null;
-  eta_s?: number | null;
-  phase?: string | null;
-  pid?: number | null;
-  message?: string;
-}
+/**
+ * GET /athena/status `vectors` (core/contract.ts `IVectorStatus`); the status strip reads
+ * partial ones too (a job's progress, old servers), so only the counts are required.
+ */
+export type IVectorState = Pick<IVectorStatus, 'state' | 'done' | 'total'> & Partial<IVectorStatus>;
 
-export interface IIndexRun {
-  pid: number;
-  phase: string;
-  done: number;
-  total: number;
-  started_at: number;
-  heartbeat: number;
-  rate?: number | null;
-}
+/** The index run writing right now (core/contract.ts `IRunStatus`). */
+export type IIndexRun = IRunStatus;
 
 export interface IReindexJob {
   id?: string | null;

@@ -16,7 +16,7 @@ import pytest
 from athena_lab.agent.citations import Evidence
 from athena_lab.agent.tools import Toolbox
 from athena_lab.paths import PathError, normalize_prefix
-from athena_lab.workspace import Athena
+from athena_lab.workspace import Workspace
 from http_servers import AthenaServer, chat_body, index_folder, served
 
 TOKEN = "prefix-token"
@@ -83,14 +83,14 @@ def test_chat_with_an_escaping_prefix_is_refused_before_a_conversation_is_create
     ("listDocs", {"pathPrefix": "../"}),
 ])
 def test_agent_tools_refuse_an_escaping_prefix(folder, tool, args):
-    ws = Athena(folder, overrides={"embedding.provider": "none"})
+    ws = Workspace(folder, overrides={"embedding.provider": "none"})
     result = Toolbox(ws, Evidence()).call(tool, args)
     ws.close()
     assert not result.ok and "pathPrefix '../'" in result.content["error"]
 
 
 def test_agent_tools_keep_a_dot_folder_prefix_as_given(folder):
-    ws = Athena(folder, overrides={"embedding.provider": "none"})
+    ws = Workspace(folder, overrides={"embedding.provider": "none"})
     tools = Toolbox(ws, Evidence())
     assert tools.call("grepDocs", {"pattern": WORD, "pathPrefix": ".github/"}).content["matches"] == []
     assert tools.call("listDocs", {"pathPrefix": ".github/"}).content["docs"] == []

@@ -17,7 +17,7 @@ import pytest
 from athena_lab.agent.citations import Evidence
 from athena_lab.agent.tools import Toolbox
 from athena_lab.widget import AnswerWidget, with_previews
-from athena_lab.workspace import Athena, ForbiddenPathError, MissingPathError
+from athena_lab.workspace import Workspace, ForbiddenPathError, MissingPathError
 from http_servers import AthenaServer, fast_env, index_folder, served
 
 SECRET = "sk-live-DO-NOT-LEAK-4242"
@@ -74,7 +74,7 @@ def server(folder: Path):
 
 @pytest.fixture(scope="module")
 def ws(folder: Path):
-    athena = Athena(folder, overrides=LEXICAL)
+    athena = Workspace(folder, overrides=LEXICAL)
     yield athena
     athena.close()
 
@@ -122,7 +122,7 @@ def test_a_file_the_rules_would_index_is_readable_before_the_next_reindex(folder
 
 def test_index_folder_is_refused_even_when_it_is_not_hidden(tmp_path):
     root = make_folder(tmp_path / "home")
-    athena = Athena(root, root / "idx", overrides=LEXICAL)
+    athena = Workspace(root, root / "idx", overrides=LEXICAL)
     athena.index()
     with pytest.raises(ForbiddenPathError, match=r"idx/catalog.sqlite: refused: it is inside the index folder"):
         athena.source_path("idx/catalog.sqlite")

@@ -15,7 +15,7 @@ import pytest
 
 from athena_lab.agent.citations import Evidence
 from athena_lab.agent.tools import Toolbox
-from athena_lab.workspace import Athena
+from athena_lab.workspace import Workspace
 
 EVIL_LINE = "a" * 26 + "!"
 BUDGET_S = 1.0  # RE2 needs milliseconds; the backtracking engine needed > 10 s on this line
@@ -27,7 +27,7 @@ def tools(tmp_path_factory: pytest.TempPathFactory):
     root.mkdir()
     (root / "evil.md").write_text(f"# Evil\n\n{EVIL_LINE}\n\nx = 1  # note\n", encoding="utf-8")
     (root / "plain.md").write_text("# Plain\n\ndef handler(request): pass\n", encoding="utf-8")
-    ws = Athena(root, overrides={"embedding.provider": "none"})
+    ws = Workspace(root, overrides={"embedding.provider": "none"})
     ws.index()
     yield Toolbox(ws, Evidence())
     ws.close()

@@ -94,6 +94,91 @@ export interface IErrorData {
   message: string;
 }
 
+export interface IIndexCounts {
+  files: number;
+  failed: number;
+  pending: number;
+  chunks: number;
+}
+
+/** Vectors of the configured embedder: ``state`` is complete, embedding, indexing, partial, missing or off; ``message`` says it in one line for a person. */
+export interface IVectorStatus {
+  state: 'complete' | 'embedding' | 'indexing' | 'partial' | 'missing' | 'off';
+  done: number;
+  total: number;
+  embedder: string | null;
+  rate: number | null;
+  eta_s: number | null;
+  phase: string | null;
+  pid: number | null;
+  message: string;
+}
+
+export interface IMultilingualStatus {
+  build: string;
+  done: number;
+  total: number;
+  model: string | null;
+}
+
+/** The live index run writing this index (any process). */
+export interface IRunStatus {
+  pid: number;
+  phase: string;
+  done: number;
+  total: number;
+  started_at: number;
+  heartbeat: number;
+  embedder_key: string | null;
+  embedder: string | null;
+  rate: number | null;
+  live: boolean;
+}
+
+export interface IFileStatus {
+  path: string;
+  doc_kind: string;
+  status: string;
+  chunks: number;
+  pages: number | null;
+  warnings: string[];
+  indexed_at: number;
+}
+
+export interface ISkippedFile {
+  path: string;
+  warnings: string[];
+}
+
+/** What ``athena status --json``, ``GET /athena/status`` and ``Workspace.status()`` give. */
+export interface IIndexStatus {
+  root: string;
+  index_dir: string;
+  last_indexed: number | null;
+  updated_at: number | null;
+  embedder: string | null;
+  counts: IIndexCounts;
+  multilingual: IMultilingualStatus;
+  vectors: IVectorStatus;
+  run: IRunStatus | null;
+  files: IFileStatus[];
+  skipped: ISkippedFile[];
+}
+
+/** One probed component: ``status`` is up, down, missing or off. */
+export interface IComponentHealth {
+  status: string;
+  latency_ms: number;
+  error?: string;
+  details?: { [key: string]: unknown };
+}
+
+/** ``GET /athena/health`` and ``Workspace.health()``: ``status`` is healthy, degraded or unhealthy; components ``index``, ``embedder`` and ``llm``. */
+export interface IHealth {
+  status: string;
+  components: { [key: string]: IComponentHealth };
+}
+
 /** One event of the chat stream, as the server sends it. */
 export type ChatEvent =
   | { type: 'start'; data: IStartData }
