@@ -101,3 +101,24 @@ def test_a_models_claim_is_narrowed_to_the_best_matching_sentence_of_its_chunk(f
     evidence.add_hit(hit, "cache")
     quotes = model_quotes("Cached entries are kept for ten minutes [1].", evidence)
     assert quotes == [(1, "The cache keeps entries for ten minutes.")]
+
+
+@pytest.mark.skipif(not __import__("athena_lab.pdf.ocr", fromlist=["x"]).ocr_available(), reason="OCR extra")
+def test_an_ocr_quote_is_narrowed_to_its_lines_from_the_stored_chunk(tmp_path):
+    """A scanned page's text came from OCR; its quote still gets the regions of its own
+    lines (kept in the index), not the whole chunk's, and without running OCR again."""
+    shutil.copy(CORPORA / "pdfs" / "scanned_docling_ocr_test.pdf", tmp_path / "scan.pdf")
+    ws = Workspace(tmp_path, overrides=LEXICAL)
+    ws.index()
+    try:
+        cite = _cite(ws, "Docling bundles PDF document conversion", "scan.pdf")
+        assert any(w.startswith("scanned") for w in cite["warnings"])
+        lines = [ln for ln in ws.chunk(cite["chunk_id"]).text.split("\n") if ln.strip()]
+        at = next(i for i, ln in enumerate(lines) if "Docling bundles" in ln)
+        quote = " ".join(lines[at:at + 2])
+        entry = narrow(ws, cite, quote)
+        assert entry is not None and entry["page"] == 1
+        assert entry["regions"] == cite["regions"][at:at + 2] and len(cite["regions"]) > 2
+        assert citation_location({**cite, "evidence": [entry]}) == "scan.pdf p. 1"
+    finally:
+        ws.close()

@@ -77,7 +77,8 @@ def pdf_evidence(ws: Corpus, cite: dict[str, Any], quote: str) -> dict[str, Any]
     A quote that runs over a page break keeps both pages: each region carries its own page.
     """
     if any(str(w).startswith(("scanned", "image-only")) for w in cite.get("warnings") or []):
-        return None  # its text came from OCR: re-reading the page would run OCR again while the user waits
+        # Its text came from OCR: re-reading the page would run OCR again while the user waits.
+        return stored_pdf_evidence(ws, cite, quote)
     pages = [p for p in (cite.get("pages") or [cite.get("page")]) if p is not None]
     lines: list[tuple[int, str, dict[str, float]]] = []
     for page in pages:
@@ -88,6 +89,23 @@ def pdf_evidence(ws: Corpus, cite: dict[str, Any], quote: str) -> dict[str, Any]
         return None
     chosen = lines[found[0]:found[1] + 1]
     return {"page": chosen[0][0], "regions": [dict(region, page=page) for page, _, region in chosen]}
+
+
+def stored_pdf_evidence(ws: Corpus, cite: dict[str, Any], quote: str) -> dict[str, Any] | None:
+    """``{page, regions}`` from the chunk as indexed: one region was stored per line of its
+    text, so the lines that hold the quote name their regions without reading the page again."""
+    row = ws.chunk(cite["chunk_id"]) if cite.get("chunk_id") else None
+    if row is None:
+        return None
+    lines = [line for line in row.text.split("\n") if line.strip()]
+    regions = row.locator.get("regions") or []
+    if len(lines) != len(regions):
+        return None  # the text was not stored line for region: no narrower locator than a guess
+    found = find_lines(lines, quote)
+    if found is None:
+        return None
+    chosen = regions[found[0]:found[1] + 1]
+    return {"page": chosen[0].get("page", cite.get("page")), "regions": [dict(r) for r in chosen]}
 
 
 LOCATORS: dict[str, Callable[[Any, dict[str, Any], str], dict[str, Any] | None]] = {
