@@ -5,10 +5,9 @@
 import { URLExt } from '@jupyterlab/coreutils';
 import { ServerConnection } from '@jupyterlab/services';
 
-import { postChat } from './core/stream';
+import { checked } from './core/http';
+import { chatStreamer } from './core/stream';
 import {
-  ChatEvent,
-  IChatRequest,
   IChunkState,
   ICitation,
   IConversation,
@@ -35,27 +34,12 @@ function athenaUrl(path: string, query?: Record<string, string | number>): strin
   return query ? base + URLExt.objectToQueryString(query) : base;
 }
 
-async function send(url: string, init: RequestInit = {}): Promise<Response> {
-  let response: Response;
-  try {
-    response = await ServerConnection.makeRequest(url, init, settings);
-  } catch (err) {
-    throw new AthenaError(`Cannot reach the athena server: ${String(err)}`, 0);
-  }
-  if (!response.ok) {
-    throw new AthenaError(await errorMessage(response), response.status);
-  }
-  return response;
-}
-
-async function errorMessage(response: Response): Promise<string> {
-  const fallback = `athena server answered ${response.status} ${response.statusText}`;
-  try {
-    const body = await response.json();
-    return body?.error?.message ?? fallback;
-  } catch {
-    return fallback;
-  }
+function send(url: string, init: RequestInit = {}): Promise<Response> {
+  return checked(() => ServerConnection.makeRequest(url, init, settings), {
+    unreachable: 'Cannot reach the athena server: {reason}',
+    fallback: response => `athena server answered ${response.status} ${response.statusText}`,
+    error: (message, status) => new AthenaError(message, status)
+  });
 }
 
 async function getJSON<T>(path: string, query?: Record<string, string | number>): Promise<T> {
@@ -127,18 +111,10 @@ export async function pdfPageImage(citation: ICitation): Promise<string> {
   return URL.createObjectURL(await response.blob());
 }
 
-/**
- * Ask a question and hand each chat event to `onEvent` as it arrives.
- * Resolves when the stream ends; aborting `signal` stops it.
- */
-export async function streamChat(
-  request: IChatRequest,
-  onEvent: (event: ChatEvent) => void,
-  signal?: AbortSignal
-): Promise<void> {
-  await postChat(init => send(athenaUrl('chat'), init), request, onEvent, signal,
-    status => new AthenaError('The chat answer had no body to stream.', status));
-}
+/** Ask; each chat event goes to `onEvent` as it arrives. Resolves when the stream ends;
+ * aborting `signal` stops it. */
+export const streamChat = chatStreamer(init => send(athenaUrl('chat'), init),
+  status => new AthenaError('The chat answer had no body to stream.', status));
 
 /** BibTeX (or RIS, CSL-JSON) for cited chunks (GET /athena/cite), to paste into a paper. */
 export async function getCitationText(

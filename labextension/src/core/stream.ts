@@ -81,3 +81,11 @@ export async function postChat(
   }
   await readChatEvents(response.body, onEvent);
 }
+
+/** A front end's `streamChat(request, onEvent, signal)`, posting through `post`. */
+export function chatStreamer(
+  post: ChatPoster,
+  noBody: (status: number) => Error
+): (request: IChatRequest, onEvent: (event: ChatEvent) => void, signal?: AbortSignal) => Promise<void> {
+  return (request, onEvent, signal) => postChat(post, request, onEvent, signal, noBody);
+}

@@ -3,6 +3,7 @@
  * without cookies or a token (a docs site cannot keep a secret). The server lets them in
  * only in public mode, from an allowlisted origin (athena_lab/server/middleware.py).
  */
+import { athenaQueryUrl, checked, Query } from '../core/http';
 import { postChat } from '../core/stream';
 import { ChatEvent, IChatRequest, ICitation } from '../types';
 import { ICell, ISourceLines } from '../page/api';
@@ -11,33 +12,16 @@ import { IViewerSource } from '../page/viewer';
 export class DropinApi implements IViewerSource {
   constructor(private _base: string) {}
 
-  private _url(path: string, query: Record<string, string | number | null | undefined> = {}): string {
-    const url = new URL(`athena/${path}`, this._base);
-    for (const [key, value] of Object.entries(query)) {
-      if (value !== null && value !== undefined && value !== '') {
-        url.searchParams.set(key, String(value));
-      }
-    }
-    return url.href;
+  private _url(path: string, query: Query = {}): string {
+    return athenaQueryUrl(this._base, path, query);
   }
 
-  private async _send(url: string, init: RequestInit = {}): Promise<Response> {
-    let response: Response;
-    try {
-      response = await fetch(url, { credentials: 'omit', mode: 'cors', referrerPolicy: 'no-referrer', ...init });
-    } catch {
-      throw new Error('Cannot reach the assistant right now.');
-    }
-    if (!response.ok) {
-      let message = `The assistant answered ${response.status}.`;
-      try {
-        message = (await response.json())?.error?.message ?? message;
-      } catch {
-        // not JSON: keep the status
-      }
-      throw new Error(message);
-    }
-    return response;
+  private _send(url: string, init: RequestInit = {}): Promise<Response> {
+    return checked(() => fetch(url, { credentials: 'omit', mode: 'cors', referrerPolicy: 'no-referrer', ...init }), {
+      unreachable: 'Cannot reach the assistant right now.',
+      fallback: response => `The assistant answered ${response.status}.`,
+      error: message => new Error(message)
+    });
   }
 
   async streamChat(request: IChatRequest, onEvent: (event: ChatEvent) => void, signal?: AbortSignal): Promise<void> {

@@ -4,10 +4,9 @@
  * them. The URL base is taken from the page's own address, so a reverse proxy may put the
  * page under a sub-path.
  */
-import { postChat } from '../core/stream';
+import { athenaQueryUrl, checked, Query } from '../core/http';
+import { chatStreamer } from '../core/stream';
 import {
-  ChatEvent,
-  IChatRequest,
   ICitation,
   IConversation,
   IConversationSummary,
@@ -24,39 +23,20 @@ export class PageError extends Error {
   }
 }
 
-function athenaUrl(path: string, query: Record<string, string | number | null | undefined> = {}): string {
-  const url = new URL(`athena/${path}`, document.baseURI);
-  for (const [key, value] of Object.entries(query)) {
-    if (value !== null && value !== undefined && value !== '') {
-      url.searchParams.set(key, String(value));
-    }
-  }
-  return url.toString();
+function athenaUrl(path: string, query: Query = {}): string {
+  return athenaQueryUrl(document.baseURI, path, query);
 }
 
-async function send(url: string, init: RequestInit = {}): Promise<Response> {
-  let response: Response;
-  try {
-    response = await fetch(url, { credentials: 'same-origin', ...init });
-  } catch (err) {
-    throw new PageError(`Cannot reach the athena server: ${String(err)}`, 0);
-  }
-  if (!response.ok) {
-    let message = `athena server answered ${response.status}`;
-    try {
-      message = (await response.json())?.error?.message ?? message;
-    } catch {
-      // not JSON: keep the status line
-    }
-    if (response.status === 401) {
-      message += ' Open the page again from the URL athena serve printed (it ends in ?token=…).';
-    }
-    throw new PageError(message, response.status);
-  }
-  return response;
+function send(url: string, init: RequestInit = {}): Promise<Response> {
+  return checked(() => fetch(url, { credentials: 'same-origin', ...init }), {
+    unreachable: 'Cannot reach the athena server: {reason}',
+    fallback: response => `athena server answered ${response.status}`,
+    error: (message, status) => new PageError(message, status),
+    advice: status => (status === 401 ? ' Open the page again from the URL athena serve printed (it ends in ?token=…).' : '')
+  });
 }
 
-async function getJSON<T>(path: string, query?: Record<string, string | number | null | undefined>): Promise<T> {
+async function getJSON<T>(path: string, query?: Query): Promise<T> {
   return (await (await send(athenaUrl(path, query))).json()) as T;
 }
 
@@ -100,12 +80,7 @@ export function pdfPageUrl(citation: ICitation): string {
   return athenaUrl('pdf/page', { path: citation.path, page: citation.page ?? 1, chunk_id: citation.chunk_id });
 }
 
-/** Ask; each event goes to `onEvent` as it arrives. Resolves when the stream ends. */
-export async function streamChat(
-  request: IChatRequest,
-  onEvent: (event: ChatEvent) => void,
-  signal?: AbortSignal
-): Promise<void> {
-  await postChat(init => send(athenaUrl('chat'), init), request, onEvent, signal,
-    status => new PageError('The chat answer had no body to stream.', status));
-}
+/** Ask; each chat event goes to `onEvent` as it arrives. Resolves when the stream ends;
+ * aborting `signal` stops it. */
+export const streamChat = chatStreamer(init => send(athenaUrl('chat'), init),
+  status => new PageError('The chat answer had no body to stream.', status));
