@@ -57,7 +57,8 @@ class Server:
         if "serving" not in line:
             raise SystemExit(f"athena serve did not start: {line}")
         printed = line.split(" at ", 1)[1].split(" ", 1)[0]
-        self.url = printed.split("/athena/", 1)[0] + "/athena"
+        parts = urlsplit(printed)  # the chat page's URL, http://127.0.0.1:PORT/?token=…
+        self.url = f"{parts.scheme}://{parts.netloc}{parts.path.rstrip('/')}/athena"
         # athena serve generates a token and prints it in the URL; every request sends it.
         token = parse_qs(urlsplit(printed).query).get("token", [""])[0]
         self.headers = {"Authorization": f"Bearer {token}"} if token else {}
@@ -93,6 +94,8 @@ def overhead(root: Path, server: Server, qs: list[str]) -> dict[str, Any]:
             t = time.perf_counter()
             r = client.get(f"{server.url}/search", params={"q": q})
             r.raise_for_status()
+            if "hits" not in r.json():
+                raise SystemExit(f"GET {server.url}/search did not answer with hits: {r.text[:200]}")
             http.append((time.perf_counter() - t) * 1e3)
     ws.close()
     med_d, med_h = statistics.median(direct), statistics.median(http)
@@ -119,7 +122,9 @@ def first_chunk(server: Server, rounds: int) -> dict[str, Any]:
     with httpx.Client(timeout=60, headers=server.headers) as client:
         stream_once(client, server.url, QUESTIONS[0])  # warm-up
         for i in range(rounds):
-            f, total, _ = stream_once(client, server.url, QUESTIONS[i % len(QUESTIONS)])
+            f, total, status = stream_once(client, server.url, QUESTIONS[i % len(QUESTIONS)])
+            if status != 200:
+                raise SystemExit(f"POST {server.url}/chat answered {status}: nothing to measure")
             firsts.append(f)
             totals.append(total)
     return {"chats": rounds, "first_chunk_ms_p50": round(statistics.median(firsts), 1),

@@ -36,3 +36,29 @@ def test_a_question_without_facts_is_refused_with_its_line(tmp_path):
 def test_the_shipped_question_file_has_sixty_plus_questions_split_dev_and_test():
     rows = load_answer_questions("bench/data/answer_questions.jsonl")
     assert len(rows) >= 60 and {r["split"] for r in rows} == {"dev", "test"} and {r["set"] for r in rows} == {"docs", "pdfs"}
+
+
+def _gold_text(row: dict, gold: dict) -> str:
+    import pypdfium2 as pdfium
+
+    from corpus_files import CORPORA
+
+    path = CORPORA / row["set"] / gold["path"]
+    if "page" in gold:
+        pdf = pdfium.PdfDocument(str(path))
+        try:
+            return pdf[gold["page"] - 1].get_textpage().get_text_range()
+        finally:
+            pdf.close()
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return "\n".join(lines[gold["start_line"] - 1:gold["end_line"]])
+
+
+def test_every_question_has_a_fact_its_gold_passage_states_and_its_question_does_not():
+    """A fact the gold passage does not state (under the eval's own whole-word matcher) makes a
+    question no answer can pass; a fact the question states passes by echoing it. The
+    second-person review found six of the first kind and two of the second."""
+    for row in load_answer_questions("bench/data/answer_questions.jsonl"):
+        golds = [_gold_text(row, g) for g in row["gold"]]
+        assert any(contains_fact(text, row["facts"]) for text in golds), f"{row['id']}: no fact is in its gold"
+        assert not contains_fact(row["question"], row["facts"]), f"{row['id']}: the question states its fact"
