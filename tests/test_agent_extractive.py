@@ -101,3 +101,31 @@ def test_short_follow_up_borrows_the_previous_questions_terms():
 def test_filters_limit_the_evidence(ws):
     answer = ws.ask("How do I register commands?", filters={"path_prefix": "cli.rst"})
     assert answer.citations and {c["path"] for c in answer.citations} == {"cli.rst"}
+
+
+def test_sentences_are_embedded_once_per_process_not_once_per_turn(tmp_path):
+    """Embedding the top passages' sentences is most of an extractive turn; a follow-up on
+    the same passages reuses their vectors (the real MiniLM embedder, counted)."""
+    import numpy as np
+
+    from athena_lab.agent.extractive import SentenceVectors
+    from athena_lab.workspace import Workspace
+
+    embedder = Workspace(tmp_path).embedder()
+    calls: list[list[str]] = []
+
+    class Counting:
+        name = embedder.name
+
+        def embed_documents(self, texts):
+            calls.append(list(texts))
+            return embedder.embed_documents(texts)
+
+    cache = SentenceVectors(capacity=2)
+    texts = ["Blueprints group related routes together.", "The application factory builds the app."]
+    first = cache.embed(Counting(), texts)
+    again = cache.embed(Counting(), texts[::-1])
+    assert calls == [texts] and np.allclose(again[0], first[1])
+    cache.embed(Counting(), ["A third sentence pushes out the oldest one."])
+    cache.embed(Counting(), texts)
+    assert calls[-1] == texts[1:]  # the least recently used one was evicted at capacity

@@ -14,6 +14,8 @@ sentence qualifies, the best passage is shown rather than "no evidence".
 from __future__ import annotations
 
 import math
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -68,6 +70,39 @@ class Reply:
     quotes: list[Quote] = field(default_factory=list)
 
 
+class SentenceVectors:
+    """Sentence vectors by (embedder, text), most recently used kept.
+
+    Embedding the sentences of the top passages is most of an extractive turn's time
+    (docs/http-api.md). A follow-up question or a regenerate mostly lands on the same
+    passages, so their sentences are embedded once per process, not once per turn.
+    """
+
+    def __init__(self, capacity: int = 8192) -> None:
+        self.capacity = capacity
+        self._vectors: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def embed(self, embedder: Any, texts: list[str]) -> np.ndarray:
+        name = str(getattr(embedder, "name", id(embedder)))
+        with self._lock:
+            known = {t: self._vectors[(name, t)] for t in texts if (name, t) in self._vectors}
+            for t in known:
+                self._vectors.move_to_end((name, t))
+        missing = list(dict.fromkeys(t for t in texts if t not in known))
+        if missing:
+            fresh = np.asarray(embedder.embed_documents(missing), dtype=np.float32)
+            with self._lock:
+                for t, vector in zip(missing, fresh):
+                    known[t] = self._vectors[(name, t)] = vector
+                while len(self._vectors) > self.capacity:
+                    self._vectors.popitem(last=False)
+        return np.stack([known[t] for t in texts])
+
+
+SENTENCE_VECTORS = SentenceVectors()
+
+
 def embedder_similarity(embedder: Any) -> Similarity | None:
     """Cosine between a question and sentences with the index's own embedder, if it has one."""
     if embedder is None:
@@ -77,8 +112,7 @@ def embedder_similarity(embedder: Any) -> Similarity | None:
         if not texts:
             return []
         q = np.asarray(embedder.embed_query(question), dtype=np.float32)
-        docs = np.asarray(embedder.embed_documents(texts), dtype=np.float32)
-        return [float(x) for x in docs @ q]
+        return [float(x) for x in SENTENCE_VECTORS.embed(embedder, texts) @ q]
     return similarity
 
 
