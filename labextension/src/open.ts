@@ -89,8 +89,13 @@ async function openNotebook(
 /** The preview tab of each PDF, by Lab path: citing another page moves it there. */
 const previews = new Map<string, PdfPreview>();
 
-/** Open the PDF itself in Lab's viewer at `page` (its pdf-extension passes `#page=N` to the browser's viewer). */
+/**
+ * Open the PDF itself in Lab's viewer at `page`: its pdf-extension hands `#page=N` to the
+ * browser's viewer. A viewer already open on the file is replaced, not re-pointed: Chromium's
+ * viewer goes blank when only the fragment of its document changes.
+ */
 export function openPdfDocument(ctx: IOpenContext, path: string, page: number): void {
+  ctx.docManager.findWidget(path)?.dispose(); // read-only: nothing to save
   const widget = ctx.docManager.openOrReveal(path);
   if (!widget) {
     void showErrorMessage('Cannot open the PDF', `Lab cannot open ${path}.`);

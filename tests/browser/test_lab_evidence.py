@@ -191,6 +191,22 @@ def test_open_pdf_opens_the_document_at_the_cited_page(lab_tab):
     assert data.startswith("blob:") and data.endswith(f"#page={page}"), data
     lab_tab.wait_for_timeout(3000)  # for the screenshot: the browser's viewer draws the page
     shoot(lab_tab, "open-pdf-at-page", themes=("light",))
+    # The PDF already open, a source on another page moves its viewer there.
+    answer, citations = answer_citations(lab_tab, LOW_ON_PAGE_1, "pdf")
+    other, _ = narrow_regions(open_first(lab_tab, answer, citations, "pdf"))
+    assert other != page
+    wait_for_boxes(lab_tab, other)
+    lab_tab.locator(".athena-open-pdf").click()
+    lab_tab.wait_for_function(
+        """(page) => { const w = window.jupyterapp.shell.currentWidget;
+                       const frame = w.node.querySelector('.jp-PDFContainer iframe');
+                       const object = frame && frame.contentDocument && frame.contentDocument.querySelector('object');
+                       return object && object.data.endsWith('#page=' + page); }""", arg=other, timeout=20_000)
+    documents = lab_tab.evaluate("() => [...window.jupyterapp.shell.widgets('main')]"
+                                 ".filter(w => w.context && w.context.path.endsWith('.pdf')).length")
+    assert documents == 1
+    lab_tab.wait_for_timeout(3000)
+    shoot(lab_tab, "open-pdf-again-at-other-page", themes=("light",))
 
 
 EDITOR_MARKS = """() => {
