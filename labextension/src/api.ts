@@ -98,16 +98,10 @@ export async function getChunks(ids: string[]): Promise<IChunkState[]> {
   return (await getJSON<{ chunks: IChunkState[] }>('chunks', { ids: ids.join(',') })).chunks;
 }
 
-/** The server-rendered page image (cited regions highlighted) as an object URL. */
+/** The server-rendered page image as an object URL. */
 export async function pdfPageImage(citation: ICitation): Promise<string> {
-  const query: Record<string, string | number> = {
-    path: citation.path,
-    page: citation.page ?? 1
-  };
-  if (citation.chunk_id) {
-    query.chunk_id = citation.chunk_id;
-  }
-  const response = await send(athenaUrl('pdf/page', query));
+  // The plain page: the cited regions are drawn over it (core/pdfPage.ts), narrower than the chunk.
+  const response = await send(athenaUrl('pdf/page', { path: citation.path, page: citation.page ?? 1 }));
   return URL.createObjectURL(await response.blob());
 }
 

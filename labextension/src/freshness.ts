@@ -4,6 +4,7 @@
  * above it) and the hash of the text it quoted. Pure functions, unit-tested under node;
  * the same rule as athena_lab/search/freshness.py.
  */
+import { narrowest } from './core/citations';
 import { IChunkState, ICitation } from './types';
 
 export type Freshness = 'current' | 'moved' | 'changed' | 'gone';
@@ -49,4 +50,31 @@ export function freshnessNote(freshness: Freshness): string {
     return 'passage no longer in the source';
   }
   return '';
+}
+
+/**
+ * Where to open `cited` now: its narrowest place (the quoted sentences, core/citations.ts
+ * `narrowest`), moved by as much as the live index moved its chunk (`followed`, from
+ * followCitation). A changed passage opens at the chunk's current place, without the
+ * answer's evidence: its sentences may no longer be where they were.
+ */
+export function openingPlace(cited: ICitation, followed: IFollowed): ICitation {
+  if (followed.freshness === 'current') {
+    return narrowest(cited);
+  }
+  const now = followed.citation;
+  if (followed.freshness !== 'moved') {
+    return { ...now, evidence: undefined };
+  }
+  const narrow = { ...narrowest(cited), path: now.path };
+  if (cited.kind === 'notebook') {
+    const cells = (now.cell ?? 0) - (cited.cell ?? 0);
+    return { ...narrow, cell: narrow.cell != null ? narrow.cell + cells : now.cell };
+  }
+  if (cited.kind === 'pdf' || narrow.start_line == null || now.start_line == null || cited.start_line == null) {
+    return now;
+  }
+  const lines = now.start_line - cited.start_line;
+  const end = narrow.end_line ?? narrow.start_line;
+  return { ...narrow, start_line: narrow.start_line + lines, end_line: end + lines };
 }

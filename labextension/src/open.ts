@@ -1,6 +1,7 @@
 /**
  * Opens the evidence behind a citation in Lab: a text file in an editor with the cited
- * lines selected, a notebook at the cited cell, a PDF page preview with highlights.
+ * lines marked (citedLines.ts), a notebook at the cell holding the quote with its lines
+ * marked, a PDF page preview with the quoted lines boxed (one preview tab per PDF).
  */
 import { JupyterFrontEnd } from '@jupyterlab/application';
 import { IDocumentManager } from '@jupyterlab/docmanager';
@@ -8,12 +9,14 @@ import { IDocumentWidget } from '@jupyterlab/docregistry';
 import { FileEditor } from '@jupyterlab/fileeditor';
 import { NotebookPanel } from '@jupyterlab/notebook';
 import { CodeEditor } from '@jupyterlab/codeeditor';
+import { MarkdownCell } from '@jupyterlab/cells';
 import { showErrorMessage } from '@jupyterlab/apputils';
 
 import { getChunks } from './api';
+import { markCitedLines } from './citedLines';
 import { narrowest } from './core/citations';
-import { checkable, followCitation } from './freshness';
-import { createPdfPreview } from './pdfPreview';
+import { checkable, followCitation, openingPlace } from './freshness';
+import { createPdfPreview, PdfPreview, showInPreview } from './pdfPreview';
 import { ICitation } from './types';
 
 export interface IOpenContext {
@@ -23,17 +26,19 @@ export interface IOpenContext {
   labPathPrefix: string | null;
 }
 
-/** Select lines `start`..`end` (1-based, inclusive) and scroll them into view. */
-function selectLines(editor: CodeEditor.IEditor, start: number, end: number): void {
-  const last = Math.max(0, editor.lineCount - 1);
-  const from = Math.min(Math.max(start - 1, 0), last);
-  const to = Math.min(Math.max(end - 1, from), last);
-  const selection = {
-    start: { line: from, column: 0 },
-    end: { line: to, column: (editor.getLine(to) ?? '').length }
-  };
-  editor.setSelection(selection);
-  editor.revealSelection(selection);
+/**
+ * Mark lines `start`..`end` (1-based, inclusive) as cited, in view; an editor that is not
+ * CodeMirror 6 gets them selected instead.
+ */
+function markLines(editor: CodeEditor.IEditor, start: number, end: number): void {
+  if (!markCitedLines(editor, start, end)) {
+    const last = Math.max(0, editor.lineCount - 1);
+    const from = Math.min(Math.max(start - 1, 0), last);
+    const to = Math.min(Math.max(end - 1, from), last);
+    const selection = { start: { line: from, column: 0 }, end: { line: to, column: (editor.getLine(to) ?? '').length } };
+    editor.setSelection(selection);
+    editor.revealSelection(selection);
+  }
   editor.focus();
 }
 
@@ -48,7 +53,7 @@ async function openText(ctx: IOpenContext, path: string, citation: ICitation): P
   await widget.revealed;
   ctx.app.shell.activateById(widget.id);
   const start = citation.start_line ?? 1;
-  selectLines(widget.content.editor, start, citation.end_line ?? start);
+  markLines(widget.content.editor, start, citation.end_line ?? start);
 }
 
 async function openNotebook(
@@ -68,50 +73,76 @@ async function openNotebook(
   notebook.activeCellIndex = index;
   await notebook.scrollToItem(index, 'center');
   const cell = notebook.widgets[index];
-  if (cell?.editor && citation.start_line != null && !cell.inputHidden) {
-    await cell.ready;
-    selectLines(cell.editor, citation.start_line, citation.end_line ?? citation.start_line);
+  // Lines within the cell come from the answer's evidence (the quote found in that cell).
+  if (!cell || !citation.evidence?.length || citation.start_line == null) {
+    return;
+  }
+  if (cell instanceof MarkdownCell && cell.rendered) {
+    cell.rendered = false; // the source, so its cited lines can be marked
+  }
+  await cell.ready;
+  if (cell.editor && !cell.inputHidden) {
+    markLines(cell.editor, citation.start_line, citation.end_line ?? citation.start_line);
   }
 }
 
-function openPdfPreview(ctx: IOpenContext, path: string, citation: ICitation): void {
-  const preview = createPdfPreview(citation, () => {
-    void ctx.app.commands.execute('docmanager:open', { path });
-  });
-  const existing = Array.from(ctx.app.shell.widgets('main')).find(w => w.id === preview.id);
-  if (existing) {
-    preview.dispose();
-    ctx.app.shell.activateById(existing.id);
+/** The preview tab of each PDF, by Lab path: citing another page moves it there. */
+const previews = new Map<string, PdfPreview>();
+
+/**
+ * Open the PDF itself in Lab's viewer at `page`: its pdf-extension hands `#page=N` to the
+ * browser's viewer. A viewer already open on the file is replaced, not re-pointed: Chromium's
+ * viewer goes blank when only the fragment of its document changes.
+ */
+export function openPdfDocument(ctx: IOpenContext, path: string, page: number): void {
+  ctx.docManager.findWidget(path)?.dispose(); // read-only: nothing to save
+  const widget = ctx.docManager.openOrReveal(path);
+  if (!widget) {
+    void showErrorMessage('Cannot open the PDF', `Lab cannot open ${path}.`);
     return;
   }
-  ctx.app.shell.add(preview, 'main');
+  widget.setFragment(`#page=${page}`);
+  ctx.app.shell.activateById(widget.id);
+}
+
+async function openPdfPreview(ctx: IOpenContext, path: string, citation: ICitation): Promise<void> {
+  let preview = previews.get(path);
+  if (!preview || preview.isDisposed) {
+    const created = createPdfPreview(path, cited => openPdfDocument(ctx, path, cited.page ?? 1));
+    created.id = `athena-pdf-${previews.size}-${Date.now()}`;
+    created.disposed.connect(() => previews.get(path) === created && previews.delete(path));
+    previews.set(path, created);
+    ctx.app.shell.add(created, 'main');
+    preview = created;
+  }
   ctx.app.shell.activateById(preview.id);
+  await showInPreview(preview, path, citation);
 }
 
 /**
- * The citation at its chunk's current place (the live index may have moved its lines since
- * the answer), or null after telling the user the passage is gone.
+ * Where to open `cited`: its quoted sentences, moved as far as the live index moved its
+ * chunk since the answer (freshness.ts openingPlace), or null after telling the user the
+ * passage is gone.
  */
-async function followed(citation: ICitation): Promise<ICitation | null> {
-  if (!checkable(citation) || citation.kind === 'pdf') {
-    return citation;
+async function followed(cited: ICitation): Promise<ICitation | null> {
+  if (!checkable(cited) || cited.kind === 'pdf') {
+    return narrowest(cited);
   }
   let current;
   try {
-    [current] = await getChunks([citation.chunk_id!]);
+    [current] = await getChunks([cited.chunk_id!]);
   } catch {
-    return citation; // cannot check: open where the answer said
+    return narrowest(cited); // cannot check: open where the answer said
   }
-  const result = followCitation(citation, current);
+  const result = followCitation(cited, current);
   if (result.freshness === 'gone') {
     await showErrorMessage(
       'The cited passage is gone',
-      `${citation.path} no longer holds the passage this answer cited: it was removed or rewritten since.`
+      `${cited.path} no longer holds the passage this answer cited: it was removed or rewritten since.`
     );
     return null;
   }
-  // Unmoved: the answer's own citation, whose evidence lines still hold.
-  return result.freshness === 'current' ? citation : result.citation;
+  return openingPlace(cited, result);
 }
 
 /** Open the source of `citation`; problems are shown to the user, never thrown. */
@@ -123,17 +154,14 @@ export async function openCitation(ctx: IOpenContext, cited: ICitation): Promise
     );
     return;
   }
-  const found = await followed(cited);
-  if (found === null) {
+  const citation = await followed(cited);
+  if (citation === null) {
     return;
   }
-  // Where the quoted sentences are, when the answer says (else the whole passage); the
-  // live index's follow-up only moves passages, so it is applied to the chunk first.
-  const citation = found === cited ? narrowest(cited) : found;
   const path = ctx.labPathPrefix + citation.path;
   try {
     if (citation.kind === 'pdf') {
-      openPdfPreview(ctx, path, citation);
+      await openPdfPreview(ctx, path, citation);
     } else if (citation.kind === 'notebook') {
       await openNotebook(ctx, path, citation);
     } else {

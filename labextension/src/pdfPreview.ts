@@ -1,74 +1,109 @@
 /**
- * A main-area tab showing one PDF page as the server renders it, cited regions
- * highlighted, with a button to open the PDF itself in Lab's viewer.
+ * The main-area tab showing a cited PDF page as the server renders it, the cited regions
+ * boxed and scrolled into view, with a button that opens the PDF itself at that page.
+ * One tab per PDF: citing another page of it moves that tab to the new page.
  */
 import { MainAreaWidget } from '@jupyterlab/apputils';
 import { Widget } from '@lumino/widgets';
 
 import { pdfPageImage } from './api';
-import { citationLabel } from './core/citations';
+import { citationLabel, pdfTabTitle } from './core/citations';
+import { pdfPage } from './core/pdfPage';
 import { athenaIcon } from './icon';
 import { ICitation } from './types';
 
 class PdfPageView extends Widget {
   private _objectUrl: string | null = null;
+  private _label = document.createElement('span');
+  private _area = document.createElement('div');
+  private _citation: ICitation | null = null;
+  /** Bumped by each show(), so a slow render of an earlier page never replaces a later one. */
+  private _shown = 0;
 
-  constructor(citation: ICitation, openPdf: () => void) {
+  constructor(openPdf: (citation: ICitation) => void) {
     super();
     this.addClass('athena-pdf-preview');
     this.node.dataset.testid = 'athena-pdf-preview';
     const bar = document.createElement('div');
     bar.className = 'athena-pdf-preview-bar';
-    const label = document.createElement('span');
-    label.textContent = citationLabel(citation);
     const open = document.createElement('button');
     open.className = 'jp-Button jp-mod-styled jp-mod-accept athena-open-pdf';
     open.textContent = 'Open PDF';
-    open.addEventListener('click', openPdf);
-    bar.append(label, open);
-    this.node.append(bar, this._imageArea(citation));
+    open.title = 'Open the PDF itself in Lab, at this page';
+    open.addEventListener('click', () => this._citation && openPdf(this._citation));
+    bar.append(this._label, open);
+    this._area.className = 'athena-pdf-page';
+    this._area.tabIndex = 0;
+    this.node.append(bar, this._area);
   }
 
-  private _imageArea(citation: ICitation): HTMLElement {
-    const area = document.createElement('div');
-    area.className = 'athena-pdf-page';
+  get citation(): ICitation | null {
+    return this._citation;
+  }
+
+  /** Show `citation`'s page (and its regions); resolves once they are on screen. */
+  async showPage(citation: ICitation): Promise<void> {
+    const shown = ++this._shown;
+    this._citation = citation;
+    this._label.textContent = citationLabel(citation);
+    this.node.dataset.page = String(citation.page ?? 1);
     const status = document.createElement('p');
     status.textContent = 'Rendering page\u2026';
-    area.append(status);
-    pdfPageImage(citation)
-      .then(url => {
-        this._objectUrl = url;
-        const img = document.createElement('img');
-        img.className = 'athena-pdf-page-image';
-        img.alt = `Page ${citation.page} of ${citation.path}, cited regions highlighted`;
-        img.src = url;
-        status.replaceWith(img);
-      })
-      .catch(err => {
-        status.textContent = `Cannot show this page: ${err.message ?? err}`;
-        status.className = 'athena-error';
+    this._area.replaceChildren(status);
+    try {
+      const url = await pdfPageImage(citation);
+      if (shown !== this._shown) {
+        URL.revokeObjectURL(url);
+        return;
+      }
+      this._revoke();
+      this._objectUrl = url;
+      const page = pdfPage(citation, url, {
+        frame: 'athena-pdf-page-frame',
+        image: 'athena-pdf-page-image',
+        region: 'athena-pdf-region'
       });
-    return area;
+      status.replaceWith(page.node);
+      await page.ready;
+    } catch (err) {
+      if (shown === this._shown) {
+        status.textContent = `Cannot show this page: ${(err as Error).message ?? err}`;
+        status.className = 'athena-error';
+        this._area.replaceChildren(status);
+      }
+    }
+  }
+
+  private _revoke(): void {
+    if (this._objectUrl) {
+      URL.revokeObjectURL(this._objectUrl);
+      this._objectUrl = null;
+    }
   }
 
   dispose(): void {
-    if (this._objectUrl) {
-      URL.revokeObjectURL(this._objectUrl);
-    }
+    this._revoke();
     super.dispose();
   }
 }
 
-/** A preview tab for a PDF citation; `openPdf` opens the document itself. */
-export function createPdfPreview(
-  citation: ICitation,
-  openPdf: () => void
-): MainAreaWidget<PdfPageView> {
-  const widget = new MainAreaWidget({ content: new PdfPageView(citation, openPdf) });
-  widget.id = `athena-pdf-${citation.chunk_id ?? citation.path}-${citation.page}`;
-  widget.title.label = `${citation.path.split('/').pop()} p. ${citation.page}`;
-  widget.title.caption = citationLabel(citation);
+export type PdfPreview = MainAreaWidget<PdfPageView>;
+
+/** A preview tab for the PDF at `path`; `openPdf` opens the document itself at a citation's page. */
+export function createPdfPreview(path: string, openPdf: (citation: ICitation) => void): PdfPreview {
+  const widget = new MainAreaWidget({ content: new PdfPageView(openPdf) });
+  widget.addClass('athena-pdf-preview-tab');
+  widget.node.dataset.path = path;
   widget.title.icon = athenaIcon;
   widget.title.closable = true;
+  widget.title.label = path.split('/').pop() ?? path;
+  widget.title.caption = path;
   return widget;
+}
+
+/** Move `preview` to `citation`'s page: its title names the page, its tooltip the full path. */
+export function showInPreview(preview: PdfPreview, path: string, citation: ICitation): Promise<void> {
+  preview.title.label = pdfTabTitle(citation);
+  preview.title.caption = `${path} \u2014 ${citationLabel(citation)}`;
+  return preview.content.showPage(citation);
 }

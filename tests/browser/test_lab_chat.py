@@ -17,14 +17,15 @@ TEXT_QUESTION = "How do I configure the SECRET_KEY in Flask?"
 PDF_QUESTION = "When was the typewriter invented?"
 
 
-def current_editor_selection(page) -> dict:
+def current_editor_marks(page) -> dict:
+    """The file in the current editor, its lines marked as cited (1-based), the cursor's line (0-based)."""
     return page.evaluate(
         """() => {
           const w = window.jupyterapp.shell.currentWidget;
-          const editor = w.content.editor;
-          const s = editor.getSelection();
-          return {path: w.context.path, start: s.start.line, end: s.end.line,
-                  lines: editor.lineCount};
+          const view = w.content.editor.editor;
+          const lines = [...w.node.querySelectorAll('.athena-cited-line')]
+            .map(el => view.state.doc.lineAt(view.posAtDOM(el)).number);
+          return {path: w.context.path, lines, cursor: w.content.editor.getCursorPosition().line};
         }"""
     )
 
@@ -51,7 +52,7 @@ def test_question_streams_an_extractive_answer_with_numbered_sources(page):
     assert markers.count() >= 1, "no [n] marker in the answer was made clickable"
 
 
-def test_text_citation_opens_the_file_with_the_cited_lines_selected(page):
+def test_text_citation_opens_the_file_with_the_cited_lines_marked(page):
     answer = ask(page, TEXT_QUESTION, kind="rst")
     citation = answer.locator('[data-testid="athena-citation"][data-kind="text"]').first
     label = citation.inner_text()
@@ -66,15 +67,13 @@ def test_text_citation_opens_the_file_with_the_cited_lines_selected(page):
     path, lines = location.rsplit(":", 1)
     start, _, end = lines.partition("\u2013")
     # The sidebar first asks where the chunk is now (the live index may have moved it), so
-    # the selection lands a moment after the tab opens.
-    page.wait_for_function(
-        "(line) => window.jupyterapp.shell.currentWidget.content.editor.getSelection().start.line === line",
-        arg=int(start) - 1, timeout=10_000)
-    selected = current_editor_selection(page)
-    assert selected["path"] == f"project/{path}"
-    assert selected["start"] == int(start) - 1
-    assert selected["end"] == int(end or start) - 1
-    assert page.locator(".jp-FileEditor .cm-selectionBackground").count() >= 1
+    # the mark lands a moment after the tab opens (tests/browser/test_lab_evidence.py pins
+    # how long it stays).
+    page.locator(".jp-FileEditor .athena-cited-line").first.wait_for(timeout=10_000)
+    marked = current_editor_marks(page)
+    assert marked["path"] == f"project/{path}"
+    assert marked["lines"] == list(range(int(start), int(end or start) + 1))
+    assert marked["cursor"] == int(start) - 1
 
 
 def test_pdf_citation_opens_a_page_preview_with_highlighted_regions(page):
@@ -88,26 +87,9 @@ def test_pdf_citation_opens_a_page_preview_with_highlighted_regions(page):
         "() => { const i = document.querySelector('.athena-pdf-page-image');"
         " return i && i.complete && i.naturalWidth > 0; }"
     )
-    highlighted = page.evaluate(HIGHLIGHT_PIXELS)
-    assert highlighted > 500, f"no highlighted region on the rendered page ({highlighted} pixels)"
+    # The cited lines are boxed over the page (tests/browser/test_lab_evidence.py pins where).
+    page.locator('[data-testid="athena-pdf-preview"] [data-testid="pdf-region"]').first.wait_for(state="visible")
     assert page.locator(".athena-open-pdf").is_visible()
-
-
-# Counts pixels that are neither white-ish nor grey: the server tints cited regions.
-HIGHLIGHT_PIXELS = """() => {
-  const img = document.querySelector('.athena-pdf-page-image');
-  const canvas = document.createElement('canvas');
-  canvas.width = img.naturalWidth; canvas.height = img.naturalHeight;
-  const ctx = canvas.getContext('2d');
-  ctx.drawImage(img, 0, 0);
-  const data = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
-  let tinted = 0;
-  for (let i = 0; i < data.length; i += 4) {
-    const [r, g, b] = [data[i], data[i + 1], data[i + 2]];
-    if (Math.max(r, g, b) - Math.min(r, g, b) > 40) tinted++;
-  }
-  return tinted;
-}"""
 
 
 def test_conversation_is_restored_after_a_page_reload(page, show_chat):

@@ -4,13 +4,14 @@ lines, and a source whose text changed since the answer is marked so."""
 
 from __future__ import annotations
 
+import json
 import time
 from urllib.parse import parse_qs, urlparse
 
 import httpx
 import pytest
 
-from test_lab_chat import ANSWER_DONE, ask, current_editor_selection
+from test_lab_chat import ANSWER_DONE, ask, current_editor_marks
 
 pytest.importorskip("playwright", reason="pip install playwright (Python package; the browser is Debian's chromium)")
 
@@ -62,7 +63,11 @@ def test_a_moved_citation_opens_at_its_new_lines_and_a_changed_one_is_marked(pag
             "() => /updated .* ago|updated just now/.test("
             "document.querySelector('[data-testid=athena-index-summary]')?.textContent ?? '')")
 
+        chats = []
+        page.on("response", lambda r: chats.append(r) if "/athena/chat" in r.url else None)
         answer = ask(page, QUESTION, prefix="docs/live-notes")
+        sent = [json.loads(line[len("data: "):])["citations"] for block in chats[-1].text().split("\n\n")
+                if block.startswith("event: citations") for line in block.splitlines() if line.startswith("data: ")]
         source = answer.locator('[data-testid="athena-citation"][data-kind="text"]').first
         cited = next(h for h in get("search", q="okapi ledger archived")["hits"] if h["path"] == "docs/live-notes.md")
         notes.write_text(NOTES.replace("of its own rather than being merged into the next section.\n",
@@ -73,9 +78,12 @@ def test_a_moved_citation_opens_at_its_new_lines_and_a_changed_one_is_marked(pag
         source.click()
         page.wait_for_function(
             "() => { const w = window.jupyterapp.shell.currentWidget;"
-            " return w?.context?.path?.endsWith('live-notes.md') && w.content.editor.getSelection().start.line > 0; }")
-        selected = current_editor_selection(page)
-        assert (selected["start"], selected["end"]) == (cited["start_line"] + 5, cited["end_line"] + 5)
+            " return w?.context?.path?.endsWith('live-notes.md') && w.node.querySelector('.athena-cited-line'); }")
+        # The quoted lines (the whole passage when the quote was not located), six lines down.
+        evidence = next((c.get("evidence") or [] for c in sent[-1] if c.get("chunk_id") == cited["chunk_id"]), [])
+        first = min((e["start_line"] for e in evidence), default=cited["start_line"])
+        last = max((e["end_line"] for e in evidence), default=cited["end_line"])
+        assert current_editor_marks(page)["lines"] == list(range(first + 6, last + 7))
 
         notes.write_text(notes.read_text().replace("basement vault", "attic vault"), encoding="utf-8")
         poll(lambda: get("chunks", ids=cited["chunk_id"])["chunks"][0].get("text_hash") != cited["text_hash"],

@@ -4,7 +4,7 @@
  * Lab imports, so they are unit-tested under plain node.
  */
 import { inertMarkdown } from './inertMarkdown';
-import { ICitation } from '../types';
+import { ICitation, IRegion } from '../types';
 
 /**
  * Notebook citations carry the cell index as nbformat counts it (0-based); people count
@@ -41,6 +41,25 @@ export function narrowest(citation: ICitation): ICitation {
     start_line: Math.min(...first.map(e => e.start_line!)),
     end_line: Math.max(...first.map(e => e.end_line!))
   };
+}
+
+/**
+ * The rectangles to outline on page `citation.page` (PDF points, top-left origin): the
+ * lines of the quoted sentences when the answer located them (`evidence`), else the whole
+ * chunk's regions on that page. The first one is where a preview scrolls to.
+ */
+export function pdfRegions(citation: ICitation): IRegion[] {
+  const page = citation.page;
+  const onPage = (regions: IRegion[], fallback?: number | null): IRegion[] =>
+    regions.filter(r => (r.page ?? fallback ?? page) === page);
+  const narrow = (citation.evidence ?? []).flatMap(e => onPage(e.regions ?? [], e.page));
+  const regions = narrow.length ? narrow : onPage(citation.regions ?? []);
+  return [...regions].sort((a, b) => a.y - b.y || a.x - b.x);
+}
+
+/** "paper.pdf — p. 3": a PDF preview tab's title (the full path goes in its tooltip). */
+export function pdfTabTitle(citation: ICitation): string {
+  return `${citation.path.split('/').pop()} \u2014 p. ${citation.page ?? 1}`;
 }
 
 /** "path:40–58", "paper.pdf p. 3", "nb.ipynb cell 4" — what a source list shows. */

@@ -40,7 +40,7 @@ export class DropinApi implements IViewerSource {
 
   /** Fetched, not an <img src>: an image request carries no Origin, which public mode needs. */
   async pdfImageUrl(citation: ICitation): Promise<string> {
-    const query = { path: citation.path, page: citation.page ?? 1, chunk_id: citation.chunk_id };
+    const query = { path: citation.path, page: citation.page ?? 1 }; // regions drawn over it (core/pdfPage.ts)
     return URL.createObjectURL(await (await this._send(this._url('pdf/page', query))).blob());
   }
 }

@@ -136,7 +136,7 @@ mark.athena-unsupported { background: var(--unsupported); color: inherit; text-d
 .cell-body { padding: 4px 10px; }
 .pdf-page { position: relative; margin: 0 12px; }
 .pdf-image { display: block; width: 100%; height: auto; }
-.pdf-region { position: absolute; outline: 2px solid var(--accent); }
+.pdf-region { position: absolute; background: rgba(255, 213, 0, 0.3); outline: 2px solid var(--accent); }
 .viewer-body .muted, .viewer-body .error { padding: 0 12px; }
 @media (max-width: 480px) {
   .root { bottom: 12px; right: 12px; }

@@ -77,7 +77,8 @@ export async function getCells(citation: ICitation): Promise<ICell[]> {
 
 /** The page image, cited regions highlighted by the server; an <img> loads it with the cookie. */
 export function pdfPageUrl(citation: ICitation): string {
-  return athenaUrl('pdf/page', { path: citation.path, page: citation.page ?? 1, chunk_id: citation.chunk_id });
+  // The plain page: the viewer draws the cited regions over it (core/pdfPage.ts).
+  return athenaUrl('pdf/page', { path: citation.path, page: citation.page ?? 1 });
 }
 
 /** Ask; each chat event goes to `onEvent` as it arrives. Resolves when the stream ends;

@@ -2,19 +2,18 @@
  * The source viewer beside the chat (a full-screen sheet at phone width). It opens a
  * citation where the evidence is: a text source at the cited lines (line numbers, the
  * cited ones highlighted, scrolled into view), a notebook citation as its cells, a PDF
- * citation as the server-rendered page with the cited regions outlined. Escape closes it
+ * citation as the server-rendered page with the quoted lines boxed, the first in view. Escape closes it
  * and gives focus back to the button that opened it.
  */
 import { cellNumber, citationLabel, narrowest } from '../core/citations';
 import { button, h } from '../core/dom';
-import { ICitation, IRegion } from '../types';
+import { pdfPage } from '../core/pdfPage';
+import { ICitation } from '../types';
 import { getCells, getSource, ICell, ISourceLines, pdfPageUrl } from './api';
 import { renderMarkdown } from './render';
 
 /** Lines shown above and below the cited ones. */
 const CONTEXT = 12;
-/** The server renders PDF pages at 2 px per point (athena_lab/pdf/preview.py). */
-const PDF_SCALE = 2;
 
 /** Where the viewer reads sources: the page's same-origin API, or the widget's cross-origin one. */
 export interface IViewerSource {
@@ -81,7 +80,9 @@ export class SourceViewer {
             ? await notebookView(this._source, citation)
             : await textView(this._source, citation);
       this._body.replaceChildren(view);
-      this._body.querySelector('.cited')?.scrollIntoView({ block: 'center' });
+      if (citation.kind !== 'pdf') {
+        this._body.querySelector('.cited')?.scrollIntoView({ block: 'center' }); // a PDF page scrolls to its first box
+      }
     } catch (err) {
       this._body.replaceChildren(h('p', { class: 'error', role: 'alert' }, (err as Error).message));
     }
@@ -144,31 +145,12 @@ async function notebookView(api: IViewerSource, citation: ICitation): Promise<HT
 }
 
 async function pdfView(api: IViewerSource, citation: ICitation): Promise<HTMLElement> {
-  const image = h('img', {
-    class: 'pdf-image',
-    'data-testid': 'pdf-image',
-    alt: `Page ${citation.page ?? 1} of ${citation.path}, cited regions highlighted`
+  // The quoted lines boxed (core/pdfPage.ts), the first box scrolled into view once loaded.
+  const page = pdfPage(citation, await api.pdfImageUrl(citation), {
+    frame: 'pdf-page cited',
+    image: 'pdf-image',
+    region: 'pdf-region'
   });
-  const page = h('div', { class: 'pdf-page cited' }, image);
-  image.addEventListener('load', () => {
-    // Outlines over the server's highlight, so the regions stand out at any zoom.
-    const widthPt = image.naturalWidth / PDF_SCALE;
-    const heightPt = image.naturalHeight / PDF_SCALE;
-    const regions = (citation.regions ?? []).filter(r => (r.page ?? citation.page) === citation.page);
-    page.append(...regions.map(region => regionBox(region, widthPt, heightPt)));
-  });
-  image.addEventListener('error', () => {
-    page.replaceWith(h('p', { class: 'error', role: 'alert' }, `Cannot show page ${citation.page} of ${citation.path}.`));
-  });
-  image.src = await api.pdfImageUrl(citation);
-  return page;
-}
-
-function regionBox(region: IRegion, widthPt: number, heightPt: number): HTMLElement {
-  const box = h('div', { class: 'pdf-region', 'data-testid': 'pdf-region' });
-  box.style.left = `${(100 * region.x) / widthPt}%`;
-  box.style.top = `${(100 * region.y) / heightPt}%`;
-  box.style.width = `${(100 * region.width) / widthPt}%`;
-  box.style.height = `${(100 * region.height) / heightPt}%`;
-  return box;
+  page.ready.catch((err: Error) => page.node.replaceWith(h('p', { class: 'error', role: 'alert' }, err.message)));
+  return page.node;
 }
