@@ -155,6 +155,10 @@ def test_pdf_preview_scrolls_to_the_first_box_of_the_quoted_lines(lab_tab):
     assert state["offsetTop"] > state["clientHeight"], "pick a quote lower on the page"
     assert state["scrollTop"] > 0, state
     shoot(lab_tab, "pdf-preview-scrolled")
+    # Narrower, the boxes shrink with the page and stay on the quoted lines.
+    lab_tab.set_viewport_size({"width": 820, "height": 700})
+    lab_tab.wait_for_timeout(500)
+    shoot(lab_tab, "pdf-preview-narrow", themes=("light",))
 
 
 def test_two_pages_of_one_pdf_share_one_preview_tab_titled_by_page(lab_tab):
@@ -249,6 +253,13 @@ def test_cited_text_lines_stay_marked_after_a_click_until_dismissed(lab_tab):
     lab_tab.locator(".jp-FileEditor .athena-cited-line").first.wait_for()
     lab_tab.locator('[data-testid="athena-cited-clear"]').click()
     lab_tab.wait_for_function("() => !document.querySelector('.jp-FileEditor .athena-cited-line')")
+    # An edit dismisses it as well: the marked lines no longer hold what was cited.
+    answer.locator('[data-testid="athena-citation"][data-kind="text"]').first.click()
+    lab_tab.locator(".jp-FileEditor .athena-cited-line").first.wait_for()
+    assert not lab_tab.evaluate("() => window.jupyterapp.shell.currentWidget.context.model.dirty")
+    lab_tab.keyboard.type("x")
+    lab_tab.wait_for_function("() => !document.querySelector('.jp-FileEditor .athena-cited-line')")
+    lab_tab.keyboard.press("Control+z")  # leave the file as indexed
 
 
 def test_notebook_citation_opens_at_the_cell_holding_the_quote(lab_tab):
