@@ -9,7 +9,7 @@ import { cellNumber, citationLabel, narrowest } from '../core/citations';
 import { button, h } from '../core/dom';
 import { ICitation, IRegion } from '../types';
 import { getCells, getSource, ICell, ISourceLines, pdfPageUrl } from './api';
-import { renderMarkdown } from './render';
+import { renderMarkdown } from '../core/render';
 
 /** Lines shown above and below the cited ones. */
 const CONTEXT = 12;
