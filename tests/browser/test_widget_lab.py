@@ -118,6 +118,13 @@ def test_saved_answer_widget_renders_and_a_chip_opens_the_source_at_the_cited_li
     assert not page.athena_errors  # type: ignore[attr-defined]
 
 
+def show(page, widget) -> None:
+    """Bring the notebook tab holding ``widget`` to the front and scroll to it."""
+    page.evaluate("(id) => window.jupyterapp.shell.activateById(id)",
+                  widget.evaluate("el => el.closest('.jp-NotebookPanel').id"))
+    widget.scroll_into_view_if_needed()
+
+
 def test_the_question_asked_shows_above_its_answer(page, answer_notebook, corpus: Path) -> None:
     widget = open_widgets(page, corpus, NOTEBOOK).first
     question = widget.locator('[data-testid="athena-widget-question"]')
@@ -182,9 +189,7 @@ def test_widget_text_reads_at_4_5_to_1_in_light_and_dark(page, answer_notebook, 
             set_theme(page, theme, light)
             name = "light" if light else "dark"
             for label, view in (("answer", widget), ("markdown", crafted)):
-                page.evaluate("(id) => window.jupyterapp.shell.activateById(id)",
-                              view.evaluate("el => el.closest('.jp-NotebookPanel').id"))
-                view.scroll_into_view_if_needed()
+                show(page, view)
                 for name_, selector in parts.items():
                     ratios[f"{theme}, {label}: {name_}"] = view.locator(selector).first.evaluate(CONTRAST_JS)
                 chip = view.locator(".athena-chip").first
@@ -193,6 +198,11 @@ def test_widget_text_reads_at_4_5_to_1_in_light_and_dark(page, answer_notebook, 
                 for shot in (SHOTS, ARTIFACTS):
                     view.screenshot(path=str(shot / f"widget-{label}-{name}.png"))
             page.screenshot(path=str(SHOTS / f"widget-lab-{name}.png"))
+        page.set_viewport_size({"width": 760, "height": 900})  # a narrow notebook beside the sidebar
+        show(page, widget)
+        ratios["JupyterLab Dark, narrow: chip"] = widget.locator(".athena-chip").first.evaluate(CONTRAST_JS)
+        assert widget.evaluate("el => el.scrollWidth <= el.clientWidth + 1"), "nothing sticks out sideways"
+        widget.screenshot(path=str(SHOTS / "widget-answer-narrow-dark.png"))
     finally:
         set_theme(page, "JupyterLab Light", True)
     (ARTIFACTS / "widget-contrast.json").write_text(json.dumps(ratios, indent=1), encoding="utf-8")
