@@ -76,26 +76,43 @@ def crafted_notebook(corpus: Path) -> str:
     return CRAFTED_NOTEBOOK
 
 
-_opened = itertools.count()
+_copies = itertools.count()
+# Closes notebook tabs without asking to save them (the widget manager marks them changed).
+CLOSE_JS = """(paths) => {
+  for (const w of Array.from(window.jupyterapp.shell.widgets('main'))) {
+    if (w.context && paths.includes(w.context.path)) { w.context.model.dirty = false; w.dispose(); }
+  }
+}"""
 
 
-def open_widgets(page, corpus: Path, name: str, count: int = 1):
-    """Open a fresh copy of the notebook ``name`` in Lab; its answer widgets once ``count``
-    have rendered. A copy, because Lab shows a notebook's saved widgets only when it opens
-    the notebook with a new kernel: reconnecting to the kernel an earlier test started for
-    it finds no widget models there, and Lab then shows the saved HTML (test_chat_ux.py)."""
-    copy = f"{Path(name).stem}-{next(_opened)}.ipynb"
-    shutil.copy(corpus.parent / name, corpus.parent / copy)
-    panel = page.evaluate("async (path) => (await window.jupyterapp.commands.execute('docmanager:open', {path})).id",
-                          copy)
-    widgets = page.locator(f'[id="{panel}"] .athena-widget')
-    widgets.nth(count - 1).locator(".athena-question").wait_for(timeout=60_000)
-    return widgets
+@pytest.fixture
+def open_widgets(page, corpus: Path):
+    """``open_widgets(name, count=1)``: open a fresh copy of the notebook ``name`` in Lab and
+    return its answer widgets once ``count`` have rendered. A copy, because Lab shows a
+    notebook's saved widgets only when it opens the notebook with a new kernel: reconnecting
+    to the kernel an earlier test started for it finds no widget models there, and Lab then
+    shows the saved HTML (test_chat_ux.py). The copies' tabs are closed afterwards, so Lab
+    does not restore them into later tests."""
+    opened: list[str] = []
+
+    def open_copy(name: str, count: int = 1):
+        copy = f"{Path(name).stem}-{next(_copies)}.ipynb"
+        shutil.copy(corpus.parent / name, corpus.parent / copy)
+        opened.append(copy)
+        panel = page.evaluate(
+            "async (path) => (await window.jupyterapp.commands.execute('docmanager:open', {path})).id", copy)
+        widgets = page.locator(f'[id="{panel}"] .athena-widget')
+        widgets.nth(count - 1).locator(".athena-question").wait_for(timeout=60_000)
+        return widgets
+
+    yield open_copy
+    page.evaluate(CLOSE_JS, opened)
+    page.wait_for_timeout(1500)  # Lab saves its layout shortly after a change
 
 
 def test_saved_answer_widget_renders_and_a_chip_opens_the_source_at_the_cited_lines(page, answer_notebook,
-                                                                                    corpus: Path) -> None:
-    widget = open_widgets(page, corpus, NOTEBOOK).first
+                                                                                    open_widgets) -> None:
+    widget = open_widgets(NOTEBOOK).first
     assert "language model" not in widget.locator(".athena-answer").inner_text(), "the mode is in the chip, not the answer"
     assert widget.locator(".athena-marker").count() >= 1, "[n] markers render as chips inside the text"
     chips = widget.locator(".athena-chip")
@@ -125,15 +142,16 @@ def show(page, widget) -> None:
     widget.scroll_into_view_if_needed()
 
 
-def test_the_question_asked_shows_above_its_answer(page, answer_notebook, corpus: Path) -> None:
-    widget = open_widgets(page, corpus, NOTEBOOK).first
+def test_the_question_asked_shows_above_its_answer(page, answer_notebook, open_widgets) -> None:
+    widget = open_widgets(NOTEBOOK).first
     question = widget.locator('[data-testid="athena-widget-question"]')
     assert question.inner_text().endswith(QUESTION)
     assert question.bounding_box()["y"] < widget.locator(".athena-answer").bounding_box()["y"]
 
 
-def test_copy_puts_the_answer_with_its_sources_on_the_clipboard_as_markdown(page, answer_notebook, corpus: Path) -> None:
-    widget = open_widgets(page, corpus, NOTEBOOK).first
+def test_copy_puts_the_answer_with_its_sources_on_the_clipboard_as_markdown(page, answer_notebook,
+                                                                           open_widgets) -> None:
+    widget = open_widgets(NOTEBOOK).first
     copy = widget.locator('[data-testid="athena-widget-copy"]')
     assert copy.inner_text() == "Copy"
     copy.click()
@@ -147,10 +165,11 @@ def test_copy_puts_the_answer_with_its_sources_on_the_clipboard_as_markdown(page
     page.wait_for_function("(el) => el.textContent === 'Copy'", arg=copy.element_handle(), timeout=5_000)
 
 
-def test_markdown_emphasis_renders_and_nothing_in_it_runs_fetches_or_commands(page, crafted_notebook, corpus: Path) -> None:
+def test_markdown_emphasis_renders_and_nothing_in_it_runs_fetches_or_commands(page, crafted_notebook,
+                                                                              open_widgets) -> None:
     fetched: list[str] = []
     page.on("request", lambda request: fetched.append(request.url) if "attacker.example" in request.url else None)
-    answer = open_widgets(page, corpus, crafted_notebook, 3).first.locator(".athena-answer")
+    answer = open_widgets(crafted_notebook, 3).first.locator(".athena-answer")
     assert answer.locator("strong").first.inner_text() == "SECRET_KEY"
     assert answer.locator("em").first.inner_text() == "config"
     assert answer.locator("p code").first.inner_text() == "app.secret_key"
@@ -166,21 +185,21 @@ def test_markdown_emphasis_renders_and_nothing_in_it_runs_fetches_or_commands(pa
     assert not fetched, fetched
 
 
-def test_copy_is_hidden_while_streaming_and_on_an_answer_without_sources(page, crafted_notebook, corpus: Path) -> None:
-    widgets = open_widgets(page, corpus, crafted_notebook, 3)
+def test_copy_is_hidden_while_streaming_and_on_an_answer_without_sources(page, crafted_notebook, open_widgets) -> None:
+    widgets = open_widgets(crafted_notebook, 3)
     copies = [widgets.nth(i).locator('[data-testid="athena-widget-copy"]') for i in range(3)]
     assert copies[0].is_visible(), "a finished answer with sources can be copied"
     assert not copies[1].is_visible() and widgets.nth(1).locator(".athena-streaming").is_visible()
     assert not copies[2].is_visible(), "no evidence, nothing to copy"
 
 
-def test_widget_text_reads_at_4_5_to_1_in_light_and_dark(page, answer_notebook, crafted_notebook, corpus: Path) -> None:
+def test_widget_text_reads_at_4_5_to_1_in_light_and_dark(page, answer_notebook, crafted_notebook, open_widgets) -> None:
     """Ratios from the rendered colours (alpha blended): chips, hovered chips, markers, the
     question, Copy, the mode, the snippet toggle; screenshots of both themes."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     ARTIFACTS.mkdir(exist_ok=True)
-    widget = open_widgets(page, corpus, NOTEBOOK).first
-    crafted = open_widgets(page, corpus, crafted_notebook, 3).first
+    widget = open_widgets(NOTEBOOK).first
+    crafted = open_widgets(crafted_notebook, 3).first
     parts = {"chip": ".athena-chip", "marker": ".athena-marker", "question": ".athena-question",
              "copy": ".athena-copy", "mode": ".athena-mode", "snippet toggle": ".athena-snippet-box summary"}
     ratios = {}
