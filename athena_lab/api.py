@@ -60,9 +60,11 @@ class Athena(Workspace):
             return super().index(bars, wait_s, **options)
 
     def ask(self, question: str, **options: Any) -> Any:
-        """The workspace's Answer, remembering which folder it came from for its display."""
+        """The workspace's Answer, remembering its question and which folder it came from for
+        its display (the widget shows the question above the answer)."""
         answer = super().ask(question, **options)
         answer._athena_workspace = weakref.ref(self)  # previews read cited lines from this folder
+        answer._athena_question = question
         return answer
 
     def ask_widget(self, question: str, **options: Any) -> AnswerWidget:
@@ -137,7 +139,8 @@ def answer_bundle(answer: Any) -> dict[str, Any]:
     """An Answer shown as the widget (with text/HTML fallbacks inside the bundle)."""
     ref = getattr(answer, "_athena_workspace", None)
     workspace = (ref() if ref else None) or last_workspace()
-    return AnswerWidget.from_answer(answer, workspace)._repr_mimebundle_()
+    question = getattr(answer, "_athena_question", "")
+    return AnswerWidget.from_answer(answer, workspace, question=question)._repr_mimebundle_()
 
 
 _FORMATTED: "weakref.WeakSet[Any]" = weakref.WeakSet()

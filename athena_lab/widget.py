@@ -4,11 +4,18 @@ State is plain JSON (answer, citations, unsupported, mode, trace, streaming), so
 notebook renders the answer again without a kernel. Each citation carries the source
 lines it points at (``preview``), which lets the view show the evidence inline wherever
 JupyterLab's athena extension is not there to open the file.
+
+The view is an ES module built from ``labextension/src/widget/`` into
+``static/widget.js`` by the npm build (not committed; the wheel ships it). A source
+checkout without that build still works: answers show as their static HTML, and the
+first widget says once, on stderr, how to build the view.
 """
 
 from __future__ import annotations
 
 import base64
+import json
+import sys
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -19,13 +26,28 @@ from athena_lab.models import Answer, fold
 from athena_lab.render import answer_html, answer_text
 
 STATIC = Path(__file__).parent / "static"
+WIDGET_JS = STATIC / "widget.js"  # built from labextension/src/widget/widget.ts
 PREVIEW_CONTEXT = 3  # lines shown around a cited range
 PREVIEW_MAX_LINES = 80
+NOT_BUILT = (f"athena: the notebook answer widget is not built ({WIDGET_JS} is missing), so answers "
+             "show as static HTML. Build it once with `./run setup`, or `cd labextension && npm ci && "
+             "npm run build:prod`, then restart the kernel.")
+# What a view shows if it is displayed anyway (e.g. through ipywidgets' display()).
+_NOT_BUILT_ESM = f"""// athena_lab answer widget: not built
+export default {{ render({{ el }}) {{ el.textContent = {json.dumps(NOT_BUILT)}; }} }};
+"""
+_told: list[bool] = []
+
+
+def view_built() -> bool:
+    """True when the widget's front end (``static/widget.js``) has been built."""
+    return WIDGET_JS.is_file()
 
 
 class AnswerWidget(anywidget.AnyWidget):
-    _esm = STATIC / "widget.js"
-    _css = STATIC / "widget.css"
+    # A path (anywidget reads the file) only when the build made it: anywidget raises a
+    # bare FileNotFoundError at import for a missing one.
+    _esm = WIDGET_JS if view_built() else _NOT_BUILT_ESM
 
     question = traitlets.Unicode("").tag(sync=True)
     answer = traitlets.Unicode("").tag(sync=True)
@@ -42,6 +64,9 @@ class AnswerWidget(anywidget.AnyWidget):
 
     def __init__(self, workspace: Any = None, **state: Any) -> None:
         super().__init__(**state)
+        if not view_built() and not _told:
+            _told.append(True)
+            print(NOT_BUILT, file=sys.stderr)
         self._workspace = workspace
         self._turn = Answer(answer=self.answer, conversation_id=self.conversation_id or None)
         self.on_msg(self._on_message)
@@ -91,8 +116,9 @@ class AnswerWidget(anywidget.AnyWidget):
             return {"error": f"{citation['path']} page {citation.get('page')}: {exc}"}
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        """The live view plus text and HTML fallbacks for front ends without widgets."""
-        bundle = super()._repr_mimebundle_(**kwargs)
+        """The live view plus text and HTML fallbacks for front ends without widgets; only
+        the fallbacks while the view is not built (docstring above)."""
+        bundle = super()._repr_mimebundle_(**kwargs) if view_built() else None
         data = bundle[0] if isinstance(bundle, tuple) else bundle
         data = dict(data or {})
         data["text/plain"] = answer_text(self.answer, self.citations, self.unsupported, self.error,

@@ -1,23 +1,18 @@
-"""The answer widget: state from real answers, sanitising renderer (run in node), rich API
-display in a real kernel, and state saved in the notebook."""
+"""The answer widget: state from real answers, rich API display in a real kernel, and state
+saved in the notebook. The view itself (labextension/src/widget/) is tested in a real Lab:
+tests/browser/test_widget_lab.py."""
 
 from __future__ import annotations
 
 import base64
-import json
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from athena_lab.render import answer_html
-from athena_lab.widget import STATIC, AnswerWidget, with_previews
+from athena_lab.widget import WIDGET_JS, AnswerWidget, with_previews
 from athena_lab.workspace import Workspace
 from kernel_notebooks import WIDGET_VIEW, answer_widget_state, copy_demo, execute, notebook, outputs_of
-
-HOSTILE = ("See <script>alert(1)</script> and <img src=x onerror=alert(2)> **bold** `x<y` "
-           "[ok](https://example.org/a) [bad](javascript:alert(3)) [1]\n\n- one\n- two [2]\n\n```\n<b>code</b>\n```")
 
 
 @pytest.fixture(scope="module")
@@ -30,42 +25,6 @@ def workspace(demo: Path):
     ws = Workspace(demo)
     yield ws
     ws.close()
-
-
-def _node_render(text: str, ids: list[int]) -> str:
-    node = shutil.which("node")
-    assert node, "node is needed to run the widget's renderer"
-    script = (f"import('{(STATIC / 'widget.js').as_uri()}').then(m => "
-              f"process.stdout.write(m.renderMarkdown({json.dumps(text)}, new Set({json.dumps(ids)}))))")
-    done = subprocess.run([node, "--input-type=module", "-e", script], capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
-    return done.stdout
-
-
-def test_renderer_escapes_document_html_and_keeps_only_http_links() -> None:
-    out = _node_render(HOSTILE, [1, 2])
-    assert "<script" not in out and "<img" not in out and "javascript:" not in out.replace("[bad](javascript", "")
-    assert "&lt;script&gt;" in out and "&lt;img src=x onerror=alert(2)&gt;" in out
-    assert '<a href="https://example.org/a" target="_blank" rel="noopener noreferrer">ok</a>' in out
-    assert "[bad](javascript:alert(3))" in out, "a javascript: link stays inert text"
-    assert "<strong>bold</strong>" in out and "<code>x&lt;y</code>" in out
-    assert "<ul><li>one</li>" in out and "<pre><code>&lt;b&gt;code&lt;/b&gt;</code></pre>" in out
-
-
-def test_renderer_fetches_nothing_and_links_no_command() -> None:
-    """Issue 10, finding 4, for the widget: remote images and command-linker buttons stay text."""
-    out = _node_render('![chart](http://attacker.example/c.png) <img src="http://attacker.example/i">'
-                       ' <button data-commandlinker-command="help:about">go</button>'
-                       ' <span style="background:url(http://attacker.example/s)">x</span>', [])
-    assert "<img" not in out and "<button" not in out and "<span" not in out
-    assert 'data-commandlinker-command="' not in out and "data-commandlinker-command=&quot;" in out  # text only
-    assert '!<a href="http://attacker.example/c.png" target="_blank" rel="noopener noreferrer">chart</a>' in out
-
-
-def test_renderer_turns_known_markers_into_chips_and_leaves_unknown_ones() -> None:
-    out = _node_render("A claim [1], another [7].", [1])
-    assert '<button type="button" class="athena-marker" data-citation="1">1</button>' in out
-    assert "[7]" in out
 
 
 def test_widget_state_from_a_real_answer_has_citations_with_source_lines(workspace: Workspace) -> None:
@@ -145,4 +104,6 @@ def test_answer_is_the_widget_in_a_notebook_and_its_state_is_saved(api_nb) -> No
     assert WIDGET_VIEW in result and "Sources:" in result["text/plain"]
     state = answer_widget_state(api_nb, cell)
     assert "[1]" in state["answer"] and "language model" not in state["answer"] and state["citations"]
-    assert state["_esm"].startswith("// athena_lab answer widget"), "the view's code travels with the state"
+    assert state["_esm"] == WIDGET_JS.read_text(encoding="utf-8"), "the view's code travels with the state"
+    assert state["_esm"].startswith("// athena_lab answer widget, built from"), "the built ES module"
+    assert state["question"] == "How do I declare a path parameter with a type?", "a.ask() shows its question"

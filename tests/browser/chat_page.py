@@ -20,3 +20,36 @@ def ask(page, question: str, kind: str = "", prefix: str = "") -> object:
     page.wait_for_function("(el) => !el.classList.contains('athena-streaming')", arg=answer.element_handle(),
                            timeout=60_000)
     return answer
+
+
+# The WCAG contrast ratio of an element's text as rendered: its colour (alpha blended) on
+# the backgrounds behind it, composed up to the first opaque one. Chromium reports
+# color-mix() results as `color(srgb r g b / a)` with 0–1 channels.
+CONTRAST_JS = """(el) => {
+  const parse = s => {
+    const n = s.match(/[\\d.]+/g).map(Number);
+    const k = s.startsWith('color(') ? 255 : 1;
+    return {r: n[0] * k, g: n[1] * k, b: n[2] * k, a: n.length > 3 ? n[3] : 1};
+  };
+  const over = (top, under) => ({r: top.r * top.a + under.r * (1 - top.a), g: top.g * top.a + under.g * (1 - top.a),
+                                 b: top.b * top.a + under.b * (1 - top.a), a: 1});
+  const layers = [];
+  for (let node = el; node; node = node.parentElement) {
+    const c = parse(getComputedStyle(node).backgroundColor);
+    if (c.a > 0) layers.push(c);
+    if (c.a >= 1) break;
+  }
+  const bg = layers.reverse().reduce((under, top) => over(top, under), {r: 255, g: 255, b: 255, a: 1});
+  const fg = over(parse(getComputedStyle(el).color), bg);
+  const lum = c => { const f = v => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+                     return 0.2126 * f(c.r) + 0.7152 * f(c.g) + 0.0722 * f(c.b); };
+  const [hi, lo] = [lum(fg), lum(bg)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}"""
+
+
+def set_theme(page, theme: str, light: bool) -> None:
+    """Switch Lab's theme ("JupyterLab Light"/"JupyterLab Dark") and wait until it applies."""
+    page.evaluate(f"() => window.jupyterapp.commands.execute('apputils:change-theme', {{theme: '{theme}'}})")
+    page.wait_for_function(f"document.body.dataset.jpThemeLight === '{str(light).lower()}'")
+    page.wait_for_timeout(500)

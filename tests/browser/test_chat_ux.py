@@ -8,7 +8,7 @@ import pytest
 
 pytest.importorskip("playwright", reason="pip install playwright (Python package; the browser is Debian's chromium)")
 
-from chat_page import ask  # noqa: E402
+from chat_page import CONTRAST_JS, ask, set_theme  # noqa: E402
 from conftest import ARTIFACTS  # noqa: E402
 from test_widget_lab import NOTEBOOK, QUESTION, answer_notebook  # noqa: E402,F401  (the fixture)
 
@@ -103,25 +103,6 @@ def test_saved_widget_without_its_model_shows_the_saved_answer(page, stateless_n
     page.wait_for_function("window.jupyterapp && window.jupyterapp.shell", timeout=60_000)
     page.locator('[data-testid="athena-saved-answer"]').wait_for(timeout=60_000)
     assert page.evaluate("() => window.__athenaPwned") is None
-
-
-CONTRAST_JS = """(el) => {
-  const rgba = s => { const m = s.match(/[\\d.]+/g).map(Number); return {r: m[0], g: m[1], b: m[2], a: m.length > 3 ? m[3] : 1}; };
-  const lum = c => { const f = v => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
-                     return 0.2126 * f(c.r) + 0.7152 * f(c.g) + 0.0722 * f(c.b); };
-  let node = el, bg = null;
-  while (node && !bg) { const c = rgba(getComputedStyle(node).backgroundColor); if (c.a > 0.5) bg = c; node = node.parentElement; }
-  bg = bg || {r: 255, g: 255, b: 255, a: 1};
-  const fg = rgba(getComputedStyle(el).color);
-  const [hi, lo] = [lum(fg), lum(bg)].sort((x, y) => y - x);
-  return (hi + 0.05) / (lo + 0.05);
-}"""
-
-
-def set_theme(page, theme: str, light: bool) -> None:
-    page.evaluate(f"() => window.jupyterapp.commands.execute('apputils:change-theme', {{theme: '{theme}'}})")
-    page.wait_for_function(f"document.body.dataset.jpThemeLight === '{str(light).lower()}'")
-    page.wait_for_timeout(500)
 
 
 def test_hovered_source_and_widget_chips_read_at_4_5_to_1_in_both_themes(page, answer_notebook):  # noqa: F811

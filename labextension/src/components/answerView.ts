@@ -8,8 +8,8 @@ import { citationLabel } from '../core/citations';
 import { linkMarkers, markUnsupported } from '../core/markers';
 import { renderMarkdown } from '../markdown';
 import { ICitation, IDoneEvent, ITraceEvent } from '../types';
-import { button, h } from '../core/dom';
-import { addCodeCopyButtons, flashCopied } from './codeBlocks';
+import { button, flashCopied, h } from '../core/dom';
+import { addCodeCopyButtons } from './codeBlocks';
 import { sourceList } from './sourceList';
 import { TraceDrawer } from './traceDrawer';
 

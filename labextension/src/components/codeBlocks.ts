@@ -2,16 +2,7 @@
  * Code blocks in a rendered answer: each <pre> gets a Copy button (the code only, not the
  * answer around it). The background and horizontal scroll are in style/base.css.
  */
-import { h } from '../core/dom';
-
-/** How long "Copied" stays on a copy button before it reads "Copy" again. */
-export const COPIED_MS = 2000;
-
-/** Show "Copied" (or the failure) on `button` for a moment. */
-export function flashCopied(button: HTMLButtonElement, label: string, ok: boolean): void {
-  button.textContent = ok ? 'Copied' : 'Copy failed';
-  window.setTimeout(() => (button.textContent = label), COPIED_MS);
-}
+import { flashCopied, h } from '../core/dom';
 
 export function addCodeCopyButtons(host: HTMLElement): void {
   for (const pre of Array.from(host.querySelectorAll('pre'))) {

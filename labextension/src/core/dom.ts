@@ -37,3 +37,12 @@ export function button(
   element.addEventListener('click', onClick);
   return element;
 }
+
+/** How long "Copied" stays on a copy button before it reads `label` again. */
+export const COPIED_MS = 2000;
+
+/** Show "Copied" (or the failure) on `button` for a moment. */
+export function flashCopied(button: HTMLButtonElement, label: string, ok: boolean): void {
+  button.textContent = ok ? 'Copied' : 'Copy failed';
+  window.setTimeout(() => (button.textContent = label), COPIED_MS);
+}

@@ -8,7 +8,7 @@ import { answerAsMarkdown, citationLabel } from '../core/citations';
 import { button, h } from '../core/dom';
 import { TraceDrawer } from '../components/traceDrawer';
 import { ICitation } from '../types';
-import { renderAnswer } from './render';
+import { renderAnswer } from '../core/render';
 
 export type OpenCitation = (citation: ICitation, trigger: HTMLElement) => void;
 

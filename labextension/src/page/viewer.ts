@@ -10,7 +10,7 @@ import { button, h } from '../core/dom';
 import { pdfPage } from '../core/pdfPage';
 import { ICitation } from '../types';
 import { getCells, getSource, ICell, ISourceLines, pdfPageUrl } from './api';
-import { renderMarkdown } from './render';
+import { renderMarkdown } from '../core/render';
 
 /** Lines shown above and below the cited ones. */
 const CONTEXT = 12;

@@ -1,12 +1,14 @@
 /**
- * Untrusted Markdown (model answers, document text) to DOM for the chat page: `marked`
- * parses it, the core sanitizer (core/sanitizer.ts, the sidebar's rules) keeps only inert
- * prose, then the core marks unsupported sentences and turns `[n]` into buttons.
+ * Untrusted Markdown (model answers, document text) to DOM outside Lab — the chat page,
+ * the drop-in widget and the notebook answer widget: `marked` parses it, the core
+ * sanitizer (./sanitizer.ts, the sidebar's rules) keeps only inert prose, then the core
+ * marks unsupported sentences and turns `[n]` into buttons (./markers.ts). The sidebar
+ * renders through Lab's own Markdown renderer with the same sanitizer (src/markdown.ts).
  */
 import { marked } from 'marked';
 
-import { linkMarkers, markUnsupported } from '../core/markers';
-import { sanitizeUntrustedHtml } from '../core/sanitizer';
+import { linkMarkers, markUnsupported } from './markers';
+import { sanitizeUntrustedHtml } from './sanitizer';
 
 /** `text` rendered into `host` (replacing what was there), made safe. */
 export function renderMarkdown(host: HTMLElement, text: string): void {

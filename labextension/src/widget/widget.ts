@@ -1,0 +1,360 @@
+/**
+ * The notebook answer widget: the anywidget ES module `athena_lab/widget.py` loads as its
+ * `_esm` (built by page.webpack.config.js into athena_lab/static/widget.js; docs/notebooks.md).
+ *
+ * The kernel folds the answer's events (athena_lab/models.py `fold`) and syncs the result;
+ * this view reads that state as the core's answer state and draws it with the core: the
+ * Markdown through `marked` and the core sanitizer (no scripts, no remote images, no
+ * command links), `[n]` markers made from text nodes, the citation labels, and Copy's
+ * Markdown (made inert, with its sources). Its stylesheet is scoped under `.athena-widget`.
+ */
+import { IAnswerState } from '../core/answer';
+import { answerAsMarkdown, citationLabel, citationLocation, narrowest } from '../core/citations';
+import { button, flashCopied, h } from '../core/dom';
+import { renderAnswer } from '../core/render';
+import { ICitation, ITraceEvent } from '../types';
+import { WIDGET_CSS } from './styles';
+
+/** The Lab command (and window event) athena's extension opens a citation with. */
+export const OPEN_COMMAND = 'athena:open-citation';
+const STYLE_ID = 'athena-widget-styles';
+
+/** A citation as widget.py sends it: plus the cited source lines, for the inline preview. */
+export interface IWidgetCitation extends ICitation {
+  preview?: string[];
+  preview_start?: number | null;
+}
+
+/** The part of anywidget's model this view uses. */
+export interface IWidgetModel {
+  get(name: string): unknown;
+  on(event: string, callback: (...args: any[]) => void): void;
+  off(event: string, callback: (...args: any[]) => void): void;
+  send(content: Record<string, unknown>): void;
+}
+
+/** What the widget shows besides the answer itself. */
+export interface IWidgetAnswer extends IAnswerState {
+  question: string;
+  notice: string;
+  citations: IWidgetCitation[];
+}
+
+/** The synced traits that change what is drawn. */
+const TRAITS = ['question', 'answer', 'citations', 'unsupported', 'mode', 'trace', 'streaming', 'error', 'notice',
+  'conversation_id'];
+
+function claimText(claim: unknown): string {
+  if (typeof claim === 'string') {
+    return claim;
+  }
+  const record = (claim ?? {}) as { text?: string; claim?: string };
+  return record.text ?? record.claim ?? JSON.stringify(claim);
+}
+
+/** The model's state as the core's answer state (the kernel has folded the events already). */
+export function widgetAnswer(model: IWidgetModel): IWidgetAnswer {
+  const text = (key: string) => String(model.get(key) ?? '');
+  return {
+    conversationId: text('conversation_id') || null,
+    text: text('answer'),
+    citations: (model.get('citations') as IWidgetCitation[] | undefined) ?? [],
+    trace: (model.get('trace') as ITraceEvent[] | undefined) ?? [],
+    unsupported: ((model.get('unsupported') as unknown[] | undefined) ?? []).map(claimText),
+    mode: text('mode') || null,
+    droppedTurns: null,
+    error: text('error') || null,
+    finished: !model.get('streaming'),
+    question: text('question'),
+    notice: text('notice')
+  };
+}
+
+/** Ask JupyterLab's athena extension to open the source; true when something took it. */
+export function openInLab(citation: ICitation): boolean {
+  const app = (globalThis as { jupyterapp?: { commands?: { hasCommand(id: string): boolean; execute(id: string, args: unknown): Promise<unknown> } } }).jupyterapp;
+  if (app?.commands?.hasCommand?.(OPEN_COMMAND)) {
+    void app.commands.execute(OPEN_COMMAND, citation);
+    return true;
+  }
+  if (typeof globalThis.dispatchEvent !== 'function') {
+    return false;
+  }
+  const event = new CustomEvent(OPEN_COMMAND, { detail: citation, cancelable: true });
+  // The extension calls preventDefault() when it opened the source.
+  return !globalThis.dispatchEvent(event);
+}
+
+/** The widget's stylesheet, once per document (Lab, or a front end's output iframe). */
+function addStyles(doc: Document): void {
+  let style = doc.getElementById(STYLE_ID);
+  if (!style) {
+    style = doc.createElement('style');
+    style.id = STYLE_ID;
+    doc.head.append(style);
+  }
+  if (style.textContent !== WIDGET_CSS) {
+    style.textContent = WIDGET_CSS; // a newer widget in the same page brings its rules
+  }
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** One rendered answer widget; `draw` brings it up to date with the model. */
+class AnswerView {
+  private _question = h('div', { class: 'athena-question', 'data-testid': 'athena-widget-question' });
+  private _body = h('div', { class: 'athena-answer', 'data-testid': 'athena-widget-answer' });
+  private _status = h('span', { class: 'athena-streaming' }, 'answering\u2026');
+  private _notes = h('div', { class: 'athena-notes' });
+  private _sources = h('ol', { class: 'athena-sources', 'aria-label': 'Sources' });
+  private _copy: HTMLButtonElement;
+  private _actions: HTMLElement;
+  private _footer = h('div', { class: 'athena-footer' });
+  private _preview = h('div', { class: 'athena-preview' });
+  private _drawn: { citations?: unknown; footer?: string } = {};
+  private _state: IWidgetAnswer;
+  private _queued = false;
+
+  constructor(
+    private _model: IWidgetModel,
+    el: HTMLElement
+  ) {
+    this._state = widgetAnswer(_model);
+    this._copy = button('Copy', () => void this._copyAnswer(), {
+      class: 'athena-copy',
+      title: 'Copy the answer as Markdown, with its sources',
+      'aria-label': 'Copy the answer as Markdown, with its sources',
+      'data-testid': 'athena-widget-copy'
+    });
+    this._actions = h('div', { class: 'athena-actions' }, this._copy);
+    el.classList.add('athena-widget');
+    el.replaceChildren(
+      this._question,
+      this._body,
+      this._status,
+      this._notes,
+      this._sources,
+      this._actions,
+      this._footer,
+      this._preview
+    );
+    this._sources.addEventListener('click', event => {
+      const chip = (event.target as Element).closest?.('.athena-chip') as HTMLElement | null;
+      if (chip) {
+        this._open(Number(chip.dataset.citation));
+      }
+    });
+    this.draw();
+  }
+
+  /** Redraw once for a burst of trait changes (a chunk changes text, mode and streaming at once). */
+  schedule = (): void => {
+    if (!this._queued) {
+      this._queued = true;
+      queueMicrotask(() => {
+        this._queued = false;
+        this.draw();
+      });
+    }
+  };
+
+  draw(): void {
+    const state = (this._state = widgetAnswer(this._model));
+    this._question.textContent = state.question;
+    this._question.hidden = !state.question;
+    const known = new Set(state.citations.map(c => c.id));
+    renderAnswer(this._body, state.text, state.unsupported, known, (ids, text) => this._marker(ids, text));
+    this._status.hidden = state.finished;
+    this._drawNotes(state);
+    if (state.citations !== this._drawn.citations) {
+      this._drawn.citations = state.citations;
+      this._drawSources(state.citations);
+    }
+    // Nothing to copy while the answer is still coming, or when no source backs it.
+    this._actions.hidden = !state.finished || !state.citations.length || !state.text.trim();
+    const footer = JSON.stringify([state.mode, state.notice, state.trace]);
+    if (footer !== this._drawn.footer) {
+      this._drawn.footer = footer;
+      this._drawFooter(state);
+    }
+  }
+
+  /** A reply to a page-image request (`page_preview` in widget.py). */
+  onMessage = (msg: { type?: string; id?: unknown; png?: string; error?: string }): void => {
+    if (msg?.type !== 'preview' || String(msg.id) !== this._preview.dataset.pending) {
+      return;
+    }
+    const img = this._preview.querySelector<HTMLImageElement>('img.athena-page');
+    if (msg.png && img) {
+      img.src = `data:image/png;base64,${msg.png}`;
+      img.hidden = false;
+    } else if (msg.error) {
+      this._preview.append(h('div', { class: 'athena-error' }, msg.error));
+    }
+  };
+
+  private _drawNotes(state: IWidgetAnswer): void {
+    const notes: HTMLElement[] = [];
+    if (state.error) {
+      notes.push(h('div', { class: 'athena-error', role: 'alert' }, state.error));
+    }
+    if (state.unsupported.length) {
+      // Sentences found in the text are also marked there (core/markers.ts).
+      const box = h(
+        'details',
+        { class: 'athena-unsupported-list', 'data-testid': 'athena-widget-unsupported' },
+        h('summary', {}, `\u26a0 ${plural(state.unsupported.length, 'sentence')} not supported by the sources`),
+        h('ul', {}, ...state.unsupported.map(s => h('li', {}, s)))
+      );
+      notes.push(box);
+    }
+    this._notes.replaceChildren(...notes);
+  }
+
+  private _marker(ids: number[], text: string): HTMLElement {
+    const first = this._citation(ids[0]);
+    return button(text.replace(/^\[|\]$/g, ''), () => this._open(ids[0]), {
+      class: 'athena-marker',
+      'data-citation': String(ids[0]),
+      'aria-label': `Open source ${ids.join(', ')}${first ? `: ${citationLabel(first)}` : ''}`,
+      title: first ? citationLabel(first) : undefined
+    });
+  }
+
+  private _drawSources(citations: IWidgetCitation[]): void {
+    this._sources.hidden = !citations.length;
+    this._sources.replaceChildren(
+      ...citations.map(c =>
+        h(
+          'li',
+          { class: 'athena-source' },
+          h(
+            'button',
+            {
+              type: 'button',
+              class: 'athena-chip',
+              'data-citation': String(c.id),
+              title: c.heading_path || c.title || c.path
+            },
+            `[${c.id}] ${citationLocation(c)}`
+          ),
+          h(
+            'details',
+            { class: 'athena-snippet-box' },
+            h('summary', {}, 'snippet'),
+            h('pre', { class: 'athena-snippet' }, c.snippet ?? '')
+          )
+        )
+      )
+    );
+  }
+
+  private _drawFooter(state: IWidgetAnswer): void {
+    const parts: HTMLElement[] = [];
+    if (state.mode) {
+      parts.push(h('span', { class: 'athena-mode', 'data-testid': 'athena-widget-mode' }, state.mode));
+    }
+    if (state.notice) {
+      // e.g. "hybrid over vectors 2,310 / 7,050, embedding (…)": the search was not full hybrid
+      parts.push(h('span', { class: 'athena-notice' }, state.notice));
+    }
+    if (state.trace.length) {
+      const steps = state.trace.map(step => {
+        const input = typeof step.input === 'string' ? step.input : JSON.stringify(step.input ?? {});
+        return h('li', {}, h('code', {}, step.tool ?? 'step'), ` ${input} \u2192 ${step.summary ?? ''}`);
+      });
+      parts.push(
+        h(
+          'details',
+          { class: 'athena-trace' },
+          h('summary', {}, `trace (${plural(state.trace.length, 'step')})`),
+          h('ol', {}, ...steps)
+        )
+      );
+    }
+    this._footer.replaceChildren(...parts);
+    this._footer.hidden = !parts.length;
+  }
+
+  private _citation(id: number): IWidgetCitation | undefined {
+    return this._state.citations.find(c => c.id === id);
+  }
+
+  private _open(id: number): void {
+    const citation = this._citation(id);
+    if (citation && !openInLab(citation)) {
+      this._showPreview(citation);
+    }
+  }
+
+  private async _copyAnswer(): Promise<void> {
+    const { text, citations } = this._state;
+    try {
+      await navigator.clipboard.writeText(answerAsMarkdown(text, citations, '', ''));
+      flashCopied(this._copy, 'Copy', true);
+    } catch {
+      flashCopied(this._copy, 'Copy', false);
+    }
+  }
+
+  /** The evidence inline, where no Lab extension opened it (classic Notebook, VS Code, nbviewer). */
+  private _showPreview(citation: IWidgetCitation): void {
+    const preview = this._preview;
+    const close = button('\u00d7', () => preview.replaceChildren(), {
+      class: 'athena-preview-close',
+      title: 'Close the preview',
+      'aria-label': 'Close the preview'
+    });
+    preview.replaceChildren(h('div', { class: 'athena-preview-head' }, h('span', {}, citationLabel(citation)), close));
+    const lines = citation.preview ?? [];
+    const first = citation.preview_start;
+    if (lines.length && first != null) {
+      const cited = narrowest(citation); // the lines the label names
+      const start = cited.start_line ?? Infinity;
+      const end = cited.end_line ?? start;
+      preview.append(
+        h(
+          'div',
+          { class: 'athena-preview-lines' },
+          ...lines.map((line, i) =>
+            h(
+              'div',
+              { class: first + i >= start && first + i <= end ? 'athena-line athena-cited' : 'athena-line' },
+              h('span', { class: 'athena-lineno' }, String(first + i)),
+              h('span', { class: 'athena-linetext' }, line)
+            )
+          )
+        )
+      );
+    } else {
+      preview.append(h('pre', { class: 'athena-snippet' }, lines.length ? lines.join('\n') : (citation.snippet ?? '')));
+    }
+    if (citation.kind === 'pdf') {
+      const img = h('img', { class: 'athena-page', alt: `${citation.path}, page ${citation.page}` });
+      img.hidden = true;
+      preview.append(img);
+      preview.dataset.pending = String(citation.id);
+      this._model.send({ type: 'preview', id: citation.id });
+    }
+  }
+}
+
+/** anywidget's entry: draw the answer into `el` and follow the model until the view goes. */
+function render({ model, el }: { model: IWidgetModel; el: HTMLElement }): () => void {
+  addStyles(el.ownerDocument);
+  const view = new AnswerView(model, el);
+  for (const name of TRAITS) {
+    model.on(`change:${name}`, view.schedule);
+  }
+  model.on('msg:custom', view.onMessage);
+  return () => {
+    for (const name of TRAITS) {
+      model.off(`change:${name}`, view.schedule);
+    }
+    model.off('msg:custom', view.onMessage);
+  };
+}
+
+export default { render };
