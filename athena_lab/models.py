@@ -120,6 +120,9 @@ class DoneData(TypedDict):
     mode: NotRequired[str]
     conversation_id: NotRequired[str]
     degraded: NotRequired[str | None]
+    # Why the answer cites nothing, when search found nothing: "filters" (the kind/path
+    # filters leave no indexed source) or "index" (nothing indexed is about the question).
+    no_evidence: NotRequired[Literal["filters", "index"]]
 
 
 class ErrorData(TypedDict):
@@ -213,6 +216,7 @@ class Answer:
     usage: dict[str, int] = field(default_factory=dict)
     error: str | None = None
     degraded: str | None = None  # search ran without (all) vectors, and why — e.g. still embedding
+    no_evidence: str | None = None  # "filters" or "index" when search found nothing to cite
     streaming: bool = False
 
     def to_dict(self) -> dict[str, Any]:
@@ -243,6 +247,7 @@ def fold(answer: Answer, event: Any) -> Answer:
         answer.unsupported = list(data.get("unsupported") or [])
         answer.mode = data.get("mode") or answer.mode
         answer.degraded = data.get("degraded")
+        answer.no_evidence = data.get("no_evidence")
         answer.streaming = False
     elif kind == "error":
         answer.error = data.get("message") or "the answer failed"

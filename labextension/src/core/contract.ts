@@ -88,6 +88,7 @@ export interface IDoneData {
   mode?: string;
   conversation_id?: string;
   degraded?: string | null;
+  no_evidence?: 'filters' | 'index';
 }
 
 export interface IErrorData {
