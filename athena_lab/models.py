@@ -99,6 +99,10 @@ class TraceData(TypedDict):
     tool: str
     input: dict[str, Any]
     summary: str
+    # The first retrieval's hits ({ref, path, where, heading_path, score}): "reading 8 sources…".
+    hits: NotRequired[list[dict[str, Any]]]
+    ok: NotRequired[bool]
+    step: NotRequired[int]
 
 
 class ChunkData(TypedDict):

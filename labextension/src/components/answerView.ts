@@ -4,13 +4,13 @@
  */
 import { IRenderMimeRegistry } from '@jupyterlab/rendermime';
 
-import { citationLabel } from '../core/citations';
 import { linkMarkers, markUnsupported } from '../core/markers';
 import { renderMarkdown } from '../markdown';
 import { ICitation, IDoneEvent, ITraceEvent } from '../types';
 import { button, h } from '../core/dom';
 import { addCodeCopyButtons, flashCopied } from './codeBlocks';
-import { sourceList } from './sourceList';
+import { attachSnippet, sourceList } from './sourceList';
+import { IStreamStatus } from '../core/status';
 import { TraceDrawer } from './traceDrawer';
 
 export interface IAnswerActions {
@@ -32,6 +32,8 @@ export class AnswerView {
   citations: ICitation[] = [];
   private _body: HTMLElement;
   private _mode: HTMLElement;
+  private _status: HTMLElement;
+  private _live = false;
   private _sources: HTMLElement;
   private _notes: HTMLElement;
   private _actions: HTMLElement;
@@ -44,6 +46,13 @@ export class AnswerView {
   constructor(private _options: IAnswerActions) {
     this._body = h('div', { class: 'athena-answer-body jp-RenderedHTMLCommon', 'aria-live': 'polite' });
     this._mode = h('span', { class: 'athena-mode', 'data-testid': 'athena-mode' });
+    this._status = h('p', {
+      class: 'athena-stream-status',
+      role: 'status',
+      'aria-live': 'polite',
+      'data-testid': 'athena-stream-status'
+    });
+    this._status.hidden = true;
     this._sources = h('div');
     this._notes = h('div', { class: 'athena-answer-notes' });
     this._copy = button(
@@ -70,11 +79,24 @@ export class AnswerView {
       { class: 'athena-answer athena-streaming', 'data-testid': 'athena-answer' },
       h('header', { class: 'athena-answer-header' }, 'Athena ', this._mode),
       this._body,
+      this._status,
       this._notes,
       this._sources,
       this._trace.node,
       this._actions
     );
+  }
+
+  /** What the turn is doing now ("reading 8 sources…", core/status.ts); null removes it. */
+  setStatus(status: IStreamStatus | null): void {
+    this._live = this._live || status !== null;
+    this._status.hidden = status === null;
+    this._status.textContent = status?.text ?? '';
+    if (status) {
+      this._status.dataset.phase = status.phase;
+    } else {
+      delete this._status.dataset.phase;
+    }
   }
 
   appendChunk(content: string): void {
@@ -84,7 +106,8 @@ export class AnswerView {
 
   setCitations(citations: ICitation[]): void {
     this.citations = citations;
-    const list = sourceList(citations, this._options);
+    // A streamed answer's sources are as fresh as can be: only stored ones are checked.
+    const list = sourceList(citations, { ...this._options, checkFreshness: !this._live });
     this._sources.replaceWith(list);
     this._sources = list;
     this._scheduleRender();
@@ -97,6 +120,10 @@ export class AnswerView {
   /** The stream ended: show the mode, mark unsupported sentences, enable actions. */
   finish(done: IDoneEvent): Promise<void> {
     this._unsupported = done.unsupported ?? [];
+    this.setStatus(null);
+    if (done.no_evidence) {
+      this.node.dataset.noEvidence = done.no_evidence;
+    }
     if (done.mode) {
       this._mode.textContent = modeLabel(done.mode);
       this.node.dataset.mode = done.mode;
@@ -113,6 +140,7 @@ export class AnswerView {
    * neutrally (it is not an error) and offer to ask again.
    */
   interrupt(onRetry: () => void): void {
+    this.setStatus(null);
     this.node.classList.remove('athena-streaming');
     this.node.classList.add('athena-interrupted');
     this.node.dataset.mode = 'interrupted';
@@ -135,6 +163,7 @@ export class AnswerView {
   }
 
   fail(message: string): void {
+    this.setStatus(null);
     this.node.classList.remove('athena-streaming');
     this.node.classList.add('athena-failed');
     this._notes.append(h('p', { class: 'athena-error', role: 'alert' }, message));
@@ -198,7 +227,9 @@ export class AnswerView {
       text
     );
     const first = this.citations.find(c => c.id === ids[0]);
-    marker.title = first ? citationLabel(first) : '';
+    if (first) {
+      attachSnippet(marker, first, this._options.rendermime); // the same preview as its source
+    }
     marker.addEventListener('click', () => {
       const citation = this.citations.find(c => c.id === ids[0]);
       if (citation) {

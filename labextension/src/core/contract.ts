@@ -67,6 +67,9 @@ export interface ITraceData {
   tool: string;
   input: { [key: string]: unknown };
   summary: string;
+  hits?: { [key: string]: unknown }[];
+  ok?: boolean;
+  step?: number;
 }
 
 export interface IChunkData {

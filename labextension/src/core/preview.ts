@@ -1,0 +1,43 @@
+/**
+ * The source preview shown when hovering (or focusing) a `[n]` marker or a source: the
+ * whole sentences the answer quotes from that source (its `evidence`), else the search
+ * snippet; placed next to what was hovered but always inside the chat's own box, below
+ * it when there is room and above it otherwise, so the panel never clips it.
+ */
+import { ICitation } from '../types';
+
+/** What a preview of `citation` says: the quoted sentences whole, else the snippet. */
+export function previewText(citation: ICitation): string {
+  const quotes = (citation.evidence ?? []).map(e => e.quote?.trim()).filter((q): q is string => !!q);
+  return quotes.length ? Array.from(new Set(quotes)).join('\n\n') : (citation.snippet ?? '');
+}
+
+const GAP = 4;
+
+/**
+ * Put `popover` (absolutely positioned, a child of `container`: the chat's own box) under
+ * `trigger`, or above it when there is more room there; its width and height never exceed
+ * the container, so nothing clips it.
+ */
+export function placePopover(popover: HTMLElement, trigger: HTMLElement, container: HTMLElement): void {
+  if (popover.parentElement !== container) {
+    container.append(popover);
+  }
+  const box = container.getBoundingClientRect();
+  const at = trigger.getBoundingClientRect();
+  const width = Math.max(120, Math.min(box.width - 2 * GAP, 480));
+  popover.style.position = 'absolute';
+  popover.style.right = 'auto';
+  popover.style.width = `${width}px`;
+  const left = Math.min(Math.max(at.left - box.left, GAP), box.width - GAP - width);
+  popover.style.left = `${Math.round(left)}px`;
+  const below = box.bottom - at.bottom - 2 * GAP;
+  const above = at.top - box.top - 2 * GAP;
+  const room = Math.max(60, below, above);
+  popover.style.maxHeight = `${Math.round(room)}px`;
+  const height = Math.min(popover.scrollHeight, room);
+  const under = below >= height || below >= above;
+  const top = under ? at.bottom - box.top + GAP : at.top - box.top - GAP - height;
+  popover.style.top = `${Math.round(Math.max(GAP, top))}px`;
+  popover.dataset.side = under ? 'below' : 'above';
+}
