@@ -62,6 +62,8 @@ export class ChatPanel extends Widget {
   private _follower = new BottomFollower(this._messages);
   private _lastStoredQuestion = '';
   private _examples: string[] = [];
+  /** Bumped by each switch and New: a conversation that loads after a later choice is dropped. */
+  private _choice = 0;
 
   constructor(private _options: IChatPanelOptions) {
     super();
@@ -169,6 +171,7 @@ export class ChatPanel extends Widget {
   }
 
   async newConversation(): Promise<void> {
+    this._choice++;
     this._abort?.abort();
     await this._setConversation(null);
     this._clearMessages();
@@ -176,8 +179,12 @@ export class ChatPanel extends Widget {
   }
 
   async switchTo(id: string): Promise<void> {
+    const choice = ++this._choice;
     try {
       const conversation = await api.getConversation(id);
+      if (choice !== this._choice) {
+        return; // New (or another conversation) was chosen while this one loaded
+      }
       this._clearMessages();
       conversation.messages.forEach(message => this._showStored(message));
       await this._setConversation(conversation.id);

@@ -7,7 +7,7 @@ import { IRenderMimeRegistry } from '@jupyterlab/rendermime';
 
 import { getChunks, getCitationText } from '../api';
 import { citationLabel } from '../core/citations';
-import { placePopover, previewText } from '../core/preview';
+import { hideWhenDetached, placePopover, previewText } from '../core/preview';
 import { checkable, followCitation, freshnessNote } from '../freshness';
 import { renderMarkdown } from '../markdown';
 import { ICitation } from '../types';
@@ -49,6 +49,7 @@ export function attachSnippet(
     const container = (trigger.closest('.athena-chat') as HTMLElement | null) ?? trigger.parentElement!;
     popover.hidden = false;
     placePopover(popover, trigger, container);
+    hideWhenDetached(popover, trigger, hide);
     await rendered;
     if (!popover.hidden) {
       placePopover(popover, trigger, container); // again at its rendered height

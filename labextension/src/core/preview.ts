@@ -9,7 +9,27 @@ import { ICitation } from '../types';
 /** What a preview of `citation` says: the quoted sentences whole, else the snippet. */
 export function previewText(citation: ICitation): string {
   const quotes = (citation.evidence ?? []).map(e => e.quote?.trim()).filter((q): q is string => !!q);
-  return quotes.length ? Array.from(new Set(quotes)).join('\n\n') : (citation.snippet ?? '');
+  if (!quotes.length) {
+    return citation.snippet ?? '';
+  }
+  // A quoted sentence is one line; a quoted code block or table keeps its lines, fenced.
+  const shown = Array.from(new Set(quotes)).map(q => (q.includes('\n') ? '```\n' + q + '\n```' : q));
+  return shown.join('\n\n');
+}
+
+/** Hide `popover` once `trigger` leaves the page (re-rendered, conversation cleared). */
+export function hideWhenDetached(popover: HTMLElement, trigger: HTMLElement, hide: () => void): void {
+  const check = () => {
+    if (popover.hidden) {
+      return;
+    }
+    if (!trigger.isConnected) {
+      hide();
+      return;
+    }
+    window.setTimeout(check, 250);
+  };
+  window.setTimeout(check, 250);
 }
 
 const GAP = 4;
@@ -27,6 +47,7 @@ export function placePopover(popover: HTMLElement, trigger: HTMLElement, contain
   const at = trigger.getBoundingClientRect();
   const width = Math.max(120, Math.min(box.width - 2 * GAP, 480));
   popover.style.position = 'absolute';
+  popover.style.boxSizing = 'border-box';
   popover.style.right = 'auto';
   popover.style.width = `${width}px`;
   const left = Math.min(Math.max(at.left - box.left, GAP), box.width - GAP - width);
