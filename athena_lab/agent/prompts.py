@@ -118,4 +118,6 @@ def example_question(heading: str) -> str | None:
         return None
     if words[0].lower() in _QUESTION_WORDS:
         return leaf if leaf.endswith("?") else leaf + "?"
+    if words[0] in ("A", "An", "The"):
+        leaf = words[0].lower() + leaf[len(words[0]):]
     return f"Tell me about {leaf}"

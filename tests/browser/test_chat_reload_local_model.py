@@ -9,24 +9,16 @@ few dozen tokens a second)."""
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 from collections.abc import Iterator
 
 import pytest
 
 pytest.importorskip("playwright", reason="pip install playwright (Python package; the browser is Debian's chromium)")
 
-from test_chat_stream_ux import send  # noqa: E402
+from test_chat_stream_ux import LEXICAL, send, walrus_folder  # noqa: E402
 
 QUESTION = "Write a long, detailed essay about how walrus tokens are rotated by the vault job."
-DOC = """# Walrus tokens
-
-Walrus tokens are rotated every hour by the vault job. The job keeps the last three tokens
-so that running clients can finish their requests.
-"""
 
 
 @pytest.fixture(scope="module")
@@ -38,13 +30,8 @@ def gguf() -> str:
 
 @pytest.fixture(scope="module")
 def local_lab(tmp_path_factory, start_lab, gguf: str) -> Iterator[str]:
-    folder = tmp_path_factory.mktemp("local-model-root") / "project"
-    folder.mkdir()
-    (folder / "walrus.md").write_text(DOC, encoding="utf-8")
-    lexical = {"ATHENA_EMBEDDING__PROVIDER": "none"}
-    subprocess.run([sys.executable, "-m", "athena_lab.cli", "index", str(folder)], check=True, timeout=300,
-                   capture_output=True, env={**os.environ, **lexical})
-    settings = {**lexical, "ATHENA_LLM__PROVIDER": "local", "ATHENA_LLM__MODEL_PATH": gguf,
+    folder = walrus_folder(tmp_path_factory, "local-model-root")
+    settings = {**LEXICAL, "ATHENA_LLM__PROVIDER": "local", "ATHENA_LLM__MODEL_PATH": gguf,
                 "ATHENA_LLM__CONTEXT_SIZE": "2048", "ATHENA_LLM__MAX_TOKENS": "400",
                 "ATHENA_LLM__MAX_STEPS": "1", "ATHENA_LLM__TEMPERATURE": "0.8"}
     with start_lab(folder, settings) as url:

@@ -6,14 +6,17 @@
  */
 import { ICitation } from '../types';
 
-/** What a preview of `citation` says: the quoted sentences whole, else the snippet. */
-export function previewText(citation: ICitation): string {
+/**
+ * What a preview of `citation` says: the quoted sentences whole, else the snippet. As
+ * Markdown (code blocks fenced) unless `markdown` is false (shown as plain text).
+ */
+export function previewText(citation: ICitation, markdown = true): string {
   const quotes = (citation.evidence ?? []).map(e => e.quote?.trim()).filter((q): q is string => !!q);
   if (!quotes.length) {
     return citation.snippet ?? '';
   }
   // A quoted sentence is one line; a quoted code block or table keeps its lines, fenced.
-  const shown = Array.from(new Set(quotes)).map(q => (q.includes('\n') ? '```\n' + q + '\n```' : q));
+  const shown = Array.from(new Set(quotes)).map(q => (markdown && q.includes('\n') ? '```\n' + q + '\n```' : q));
   return shown.join('\n\n');
 }
 

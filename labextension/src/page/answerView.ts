@@ -160,7 +160,7 @@ export class PageAnswer {
           h('span', { class: 'source-number' }, `[${citation.id}]`),
           h('span', { class: 'source-label' }, citationLabel(citation))
         );
-        const preview = previewText(citation);
+        const preview = previewText(citation, false); // plain text here
         const snippet = preview ? h('p', { class: 'source-snippet', title: preview }, preview) : null;
         return h('li', { 'data-kind': citation.kind }, open, snippet);
       })
