@@ -225,3 +225,29 @@ def test_screenshots_streaming_status_light_dark_and_narrow(chat):
     finally:
         chat.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Light'})")
         chat.wait_for_function("document.body.dataset.jpThemeLight === 'true'")
+
+
+# How many quoted sentences the newest answer showed at each redraw.
+WATCH_BULLETS = """() => {
+  window.__bullets = [];
+  const messages = document.querySelector('[data-testid="athena-messages"]');
+  new MutationObserver(() => {
+    const answers = messages.querySelectorAll('[data-testid="athena-answer"]');
+    const last = answers[answers.length - 1];
+    if (last) {
+      const n = last.querySelectorAll('.athena-answer-body li').length;
+      if (window.__bullets[window.__bullets.length - 1] !== n) window.__bullets.push(n);
+    }
+  }).observe(messages, {childList: true, subtree: true});
+}"""
+
+
+def test_extractive_sentences_appear_one_after_another(page):
+    new_conversation(page)
+    page.evaluate(WATCH_BULLETS)
+    answer = ask(page, TEXT_QUESTION, kind="rst")
+    page.wait_for_timeout(500)
+    final = answer.locator(".athena-answer-body li").count()
+    seen = [n for n in page.evaluate("window.__bullets") if n]
+    # each sentence is its own chunk event, and the sidebar draws a short burst chunk by chunk
+    assert final >= 2 and seen == list(range(1, final + 1)), f"sentences drawn {seen}, {final} in the end"

@@ -22,6 +22,13 @@ export interface IAnswerActions {
   onRendered?: (answer: AnswerView) => void;
 }
 
+/**
+ * A burst of at most this many chunks (an extractive answer's sentences, which the server
+ * sends one per event) is drawn one chunk per render, so the sentences appear one after
+ * another; a longer backlog is drawn at once.
+ */
+const STEP_BURST = 8;
+
 function modeLabel(mode: string): string {
   return mode === 'extractive' ? 'extractive (no model)' : mode;
 }
@@ -42,6 +49,9 @@ export class AnswerView {
   private _unsupported: string[] = [];
   private _rendering: Promise<void> = Promise.resolve();
   private _renderQueued = false;
+  /** The text's length after each chunk not yet drawn, and how much of it is drawn. */
+  private _ends: number[] = [];
+  private _shown = 0;
 
   constructor(private _options: IAnswerActions) {
     this._body = h('div', { class: 'athena-answer-body jp-RenderedHTMLCommon', 'aria-live': 'polite' });
@@ -101,6 +111,7 @@ export class AnswerView {
 
   appendChunk(content: string): void {
     this.text += content;
+    this._ends.push(this.text.length);
     this._scheduleRender();
   }
 
@@ -172,7 +183,11 @@ export class AnswerView {
 
   /** Resolves once every requested render has reached the DOM. */
   async rendered(): Promise<void> {
-    await this._rendering;
+    let last: Promise<void>;
+    do {
+      last = this._rendering;
+      await last;
+    } while (last !== this._rendering); // a render may queue the next chunk's
   }
 
   private _scheduleRender(): void {
@@ -188,7 +203,10 @@ export class AnswerView {
 
   private async _render(): Promise<void> {
     const host = h('div');
-    await renderMarkdown(this._options.rendermime, host, this.text);
+    this._ends = this._ends.filter(end => end > this._shown);
+    const upTo = this._ends.length && this._ends.length <= STEP_BURST ? this._ends[0] : this.text.length;
+    this._shown = upTo;
+    await renderMarkdown(this._options.rendermime, host, this.text.slice(0, upTo));
     const missing = markUnsupported(host, this._unsupported);
     const known = new Set(this.citations.map(c => c.id));
     linkMarkers(host, known, (ids, text) => this._marker(ids, text));
@@ -196,6 +214,9 @@ export class AnswerView {
     this._body.replaceChildren(...Array.from(host.childNodes));
     this._renderNotes(missing);
     this._options.onRendered?.(this);
+    if (this._shown < this.text.length) {
+      this._scheduleRender(); // the next chunk of a burst
+    }
   }
 
   private _renderNotes(missing: string[]): void {
