@@ -99,6 +99,10 @@ class TraceData(TypedDict):
     tool: str
     input: dict[str, Any]
     summary: str
+    # The first retrieval's hits ({ref, path, where, heading_path, score}): "reading 8 sources…".
+    hits: NotRequired[list[dict[str, Any]]]
+    ok: NotRequired[bool]
+    step: NotRequired[int]
 
 
 class ChunkData(TypedDict):
@@ -120,6 +124,9 @@ class DoneData(TypedDict):
     mode: NotRequired[str]
     conversation_id: NotRequired[str]
     degraded: NotRequired[str | None]
+    # Why the answer cites nothing, when search found nothing: "filters" (the kind/path
+    # filters leave no indexed source) or "index" (nothing indexed is about the question).
+    no_evidence: NotRequired[Literal["filters", "index"]]
 
 
 class ErrorData(TypedDict):
@@ -309,6 +316,7 @@ class Answer:
     usage: dict[str, int] = field(default_factory=dict)
     error: str | None = None
     degraded: str | None = None  # search ran without (all) vectors, and why — e.g. still embedding
+    no_evidence: str | None = None  # "filters" or "index" when search found nothing to cite
     streaming: bool = False
 
     def to_dict(self) -> dict[str, Any]:
@@ -339,6 +347,7 @@ def fold(answer: Answer, event: Any) -> Answer:
         answer.unsupported = list(data.get("unsupported") or [])
         answer.mode = data.get("mode") or answer.mode
         answer.degraded = data.get("degraded")
+        answer.no_evidence = data.get("no_evidence")
         answer.streaming = False
     elif kind == "error":
         answer.error = data.get("message") or "the answer failed"

@@ -481,6 +481,25 @@ class Workspace:
                   f"{vectors.live_count()} live vectors for {embedder.name}; {missing} chunks without a current vector",
                   fix="run `athena index` to embed them" if missing else ""))
 
+    def example_questions(self, n: int = 4) -> list[str]:
+        """Questions to offer on an empty chat, made from the index's section headings:
+        one per file (the largest files first), so a click always finds a passage."""
+        if not self.has_index():
+            return []
+        from athena_lab.agent.prompts import example_question
+
+        picked: list[str] = []
+        seen_paths: set[str] = set()
+        for path, heading in self._require_index().catalog.headings():
+            question = example_question(heading)
+            if path in seen_paths or not question or question in picked:
+                continue
+            seen_paths.add(path)
+            picked.append(question)
+            if len(picked) == n:
+                break
+        return picked
+
     # answering: the agent loop does the work; the workspace only hands it the tools ----
     def ask_events(self, question: str, **options: Any) -> Iterator[Any]:
         """Typed events of one chat turn (start, trace, chunk, citations, compaction, done, error).

@@ -11,7 +11,7 @@ import pytest
 from agent_corpus import indexed_flask, workspace
 from athena_lab.agent.citations import MARKER, marker_numbers
 from athena_lab.events import Event
-from athena_lab.agent.extractive import LEGACY_LABEL, NO_EVIDENCE
+from athena_lab.agent.extractive import FILTERED_OUT, LEGACY_LABEL, NO_EVIDENCE
 from athena_lab.errors import AthenaError
 from athena_lab.models import collect
 from athena_lab.agent.memory import PastTurn, retrieval_query
@@ -59,7 +59,8 @@ def test_events_come_in_design_order_and_serialise_as_sse(ws):
     types = [e.type for e in stream]
     assert types[0] == "start" and types[1] == "trace"
     assert types[-2:] == ["citations", "done"]
-    assert set(types[2:-2]) == {"chunk"}
+    # chunks, and the citation list so far each time a marker names a new source
+    assert set(types[2:-2]) == {"chunk", "citations"} and types[2] == "chunk"
     retrieval = stream[1].data
     assert retrieval["tool"] == "searchDocs" and retrieval["hits"][0]["ref"] == 1
     sse = stream[-1].to_sse()
@@ -129,3 +130,48 @@ def test_sentences_are_embedded_once_per_process_not_once_per_turn(tmp_path):
     cache.embed(Counting(), ["A third sentence pushes out the oldest one."])
     cache.embed(Counting(), texts)
     assert calls[-1] == texts[1:]  # the least recently used one was evicted at capacity
+
+
+def test_extractive_answer_streams_one_sentence_per_chunk_event(ws):
+    stream = list(ws.ask_events("How do I register a blueprint on an application?"))
+    chunks = [e.data["content"] for e in stream if e.type == "chunk"]
+    answer = "".join(chunks)
+    bullets = [line for line in answer.splitlines() if line.startswith("- ")]
+    assert len(bullets) >= 2 and len(chunks) == len(bullets)
+    for chunk, bullet in zip(chunks, bullets):
+        assert chunk.strip().splitlines()[0] == bullet  # each event carries exactly one quoted sentence
+
+
+def test_markers_are_announced_as_citations_while_the_answer_streams(ws):
+    stream = list(ws.ask_events("How do I register a blueprint on an application?"))
+    shown, announced = "", []
+    for event in stream[:-2]:
+        if event.type == "chunk":
+            shown += event.data["content"]
+        elif event.type == "citations":
+            announced = [c["id"] for c in event.data["citations"]]
+            # every marker streamed so far names a citation the front end already has
+            assert set(marker_numbers(shown)) <= set(announced)
+    assert set(marker_numbers(shown)) == set(announced) and announced
+    final = stream[-2].data["citations"]
+    assert [c["id"] for c in final] == announced and all("evidence" in c for c in final)
+
+
+def test_filters_that_exclude_every_source_say_so_instead_of_blaming_the_index(ws):
+    answer = ws.ask("How do I register commands?", filters={"path_prefix": "no/such/folder/"})
+    assert answer.answer == FILTERED_OUT and "filters exclude every indexed source" in answer.answer
+    assert answer.no_evidence == "filters" and answer.citations == [] and answer.unsupported == []
+    assert answer.trace[0]["summary"] == "no hits: the filters exclude every indexed source"
+    by_kind = ws.ask("How do I register commands?", filters={"kind": "pdf"})
+    assert by_kind.answer == FILTERED_OUT and by_kind.no_evidence == "filters"
+    unrelated = ws.ask("What is the boiling point of tungsten hexafluoride?", filters={"path_prefix": "cli.rst"})
+    assert unrelated.answer == NO_EVIDENCE and unrelated.no_evidence != "filters"  # the filters left sources
+
+
+def test_example_questions_come_from_section_headings_and_find_passages(ws):
+    questions = ws.example_questions()
+    assert 2 <= len(questions) <= 4 and len(set(questions)) == len(questions)
+    headings = {h.split(">")[-1].strip().lower() for _, h in ws._require_index().catalog.headings()}
+    for question in questions:
+        assert any(heading in question.lower() for heading in headings), question
+        assert ws.ask(question).citations, question  # a click always gets a cited answer

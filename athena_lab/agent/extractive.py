@@ -24,10 +24,14 @@ import numpy as np
 from athena_lab.agent.citations import EvidenceItem, key_terms
 from athena_lab.agent.passages import Block, Sentence, clean_markup, sentences
 
-__all__ = ["LEGACY_LABEL", "NO_EVIDENCE", "Quote", "Reply", "clean_markup", "extractive_answer", "stream_pieces"]
+__all__ = ["FILTERED_OUT", "LEGACY_LABEL", "NO_EVIDENCE", "Quote", "Reply", "clean_markup", "extractive_answer",
+           "stream_pieces"]
 
 NO_EVIDENCE = ("The index has no evidence for this question: none of the indexed documents "
                "contains a passage about it, so there is nothing to quote.")
+# When the kind / path-prefix filters leave no indexed chunk at all, the index is not to blame.
+FILTERED_OUT = ("Your filters exclude every indexed source: no indexed document matches this kind "
+                "and path prefix. Clear or widen the filters and ask again.")
 # Extractive answers used to open with this; memory strips it from stored turns. The mode is in `mode`.
 LEGACY_LABEL = "Extractive answer (no language model configured) — the most relevant passages:"
 CLOSEST = "No sentence answers this directly; the closest passage found:"
@@ -68,6 +72,13 @@ class Quote:
 class Reply:
     text: str
     quotes: list[Quote] = field(default_factory=list)
+    # The text cut where it streams: one piece per quoted sentence (with the block it
+    # introduces), so a front end shows each sentence as it arrives. Joined, they are `text`.
+    pieces: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.pieces:
+            self.pieces = [self.text]
 
 
 class SentenceVectors:
@@ -172,16 +183,17 @@ def fenced(block: Block) -> str:
 
 def render(chosen: list[Candidate]) -> Reply:
     """Bullets ``- sentence [n]``; the block a sentence introduces follows it, cited the same."""
-    parts: list[str] = []
+    pieces: list[str] = []
     quotes: list[Quote] = []
-    for cand in chosen:
-        parts.append(f"- {cand.sentence.text} [{cand.number}]")
+    for n, cand in enumerate(chosen):
+        piece = ("\n" if n else "") + f"- {cand.sentence.text} [{cand.number}]"
         quotes.append(Quote(cand.number, cand.sentence.text))
         block = cand.sentence.shows
         if block is not None and block.lines:
-            parts.append("\n" + fenced(block) + "\n")
+            piece += "\n\n" + fenced(block) + "\n"
             quotes.append(Quote(cand.number, "\n".join(block.lines[:MAX_BLOCK_LINES])))
-    return Reply("\n".join(parts), quotes)
+        pieces.append(piece)
+    return Reply("".join(pieces), quotes, pieces)
 
 
 def closest_passage(best: Candidate) -> Reply:

@@ -20,7 +20,7 @@ from athena_lab.agent.citations import (
     unsupported_sentences,
 )
 from athena_lab.agent.corpus import Corpus
-from athena_lab.agent.extractive import Reply, embedder_similarity, extractive_answer, stream_pieces
+from athena_lab.agent.extractive import FILTERED_OUT, Reply, embedder_similarity, extractive_answer, stream_pieces
 from athena_lab.agent.locate import model_quotes, with_evidence
 from athena_lab.agent.memory import PastTurn, fit_history, history_messages, past_turns, retrieval_query
 from athena_lab.agent.prompts import TRANSLATE_PROMPT, evidence_block, summary_request, system_prompt
@@ -145,10 +145,17 @@ class _Turn:
         self.mode = "extractive" if llm is None else f"{llm.config.kind}:{llm.model}"
         self.answer, self.citations, self.unsupported = "", [], []
         self.quotes: list[tuple[int, str]] | None = None  # extractive: what it quoted, by evidence number
+        self.no_evidence: str | None = None  # search's reason for finding nothing ("filters", "index")
+        self._cited = 0  # citations announced so far while streaming
 
     def run(self) -> Iterator[Event]:
         yield self._retrieve()
-        if self.llm is None:
+        if self.no_evidence == "filters":
+            # Nothing indexed passes the filters: say so, whatever answers (a model would
+            # only blame the index, or answer from memory with nothing to cite).
+            self.quotes = []
+            yield from self._say(FILTERED_OUT)
+        elif self.llm is None:
             yield from self._say_extractive()
         else:
             yield from self._converse(self.llm)
@@ -158,7 +165,8 @@ class _Turn:
         mapping = self.rewriter.mapping
         self.citations = with_evidence(self.ws, self.rewriter.citations(),
                                        [(mapping[n], q) for n, q in quotes if n in mapping])
-        self.unsupported = unsupported_sentences(self.answer, cited_texts(self.rewriter))
+        self.unsupported = ([] if self.no_evidence == "filters"  # a notice, not a claim
+                            else unsupported_sentences(self.answer, cited_texts(self.rewriter)))
         yield Event("citations", {"citations": self.citations})
 
     # -- retrieval first ----------------------------------------------------------
@@ -175,8 +183,12 @@ class _Turn:
                 for i in self.evidence.items]
         if result.degraded:
             self.notes["degraded"] = result.degraded
+        self.no_evidence = getattr(result, "no_evidence", None)
+        if self.no_evidence:
+            self.notes["no_evidence"] = self.no_evidence
         summary = (f"{len(hits)} hit(s) for the question" + (f" ({result.degraded})" if result.degraded else "")
-                   if hits else "no hits: the index has nothing on this")
+                   if hits else "no hits: the filters exclude every indexed source" if self.no_evidence == "filters"
+                   else "no hits: the index has nothing on this")
         inputs = {"query": query, "filters": {"pathPrefix": prefix, "kind": kind}, "limit": self.k}
         if translated:
             inputs["translated"] = translated
@@ -255,7 +267,9 @@ class _Turn:
         """The extractive answer, remembering what it quoted so citations can point at it."""
         reply: Reply = extractive_answer(self.question, self.evidence.items, self._similarity())
         self.quotes = [(q.number, q.text) for q in reply.quotes]
-        yield from self._say(note + reply.text)
+        # One chunk event per quoted sentence, as a model streams tokens.
+        for n, piece in enumerate(reply.pieces):
+            yield from self._emit(self.rewriter.feed((note if n == 0 else "") + piece))
 
     def _similarity(self) -> Any:
         return embedder_similarity(self.ws.embedder())
@@ -268,6 +282,11 @@ class _Turn:
         if text:
             self.text.append(text)
             yield events.chunk(text)
+        if len(self.rewriter.mapping) > self._cited:
+            # A marker named a new source: announce the list so far, so front ends make
+            # `[n]` a link as it streams. The last `citations` event (with evidence) wins.
+            self._cited = len(self.rewriter.mapping)
+            yield Event("citations", {"citations": self.rewriter.citations()})
 
 
 def _summarise(llm: Provider, transcript: str) -> str:

@@ -101,3 +101,23 @@ def summary_request(transcript: str) -> list[dict[str, Any]]:
 # Retrieval-side only: the answer itself is still written in the user's language.
 TRANSLATE_PROMPT = ("Translate the user's message into English, keeping code, identifiers, "
                     "names and numbers exactly as written. Reply with the translation only.")
+
+
+_QUESTION_WORDS = ("how", "what", "why", "when", "where", "which", "who", "can", "should", "is", "are", "do", "does")
+
+
+def example_question(heading: str) -> str | None:
+    """A question to offer on an empty chat from a section heading ("Guide > Debug Mode"),
+    or None when the heading does not make one (a title alone, code, a number)."""
+    parts = [p.strip() for p in heading.split(">") if p.strip()]
+    if len(parts) < 2:  # a document's title alone is too broad to answer with a few sentences
+        return None
+    leaf = re.sub(r"\s+", " ", parts[-1]).strip(" :.")
+    words = leaf.split()
+    if not 2 <= len(words) <= 8 or not re.search(r"[^\W\d_]{3}", leaf) or re.search(r"[`{}()<>=_/\\]", leaf):
+        return None
+    if words[0].lower() in _QUESTION_WORDS:
+        return leaf if leaf.endswith("?") else leaf + "?"
+    if words[0] in ("A", "An", "The"):
+        leaf = words[0].lower() + leaf[len(words[0]):]
+    return f"Tell me about {leaf}"

@@ -295,16 +295,34 @@ class Catalog:
             params = [len(prefix), prefix]
         yield from self.conn.execute(sql + " ORDER BY path, ordinal", params)
 
-    def labels_where(self, doc_kinds: list[str] | None, prefix: str | None) -> set[int]:
-        """Vector labels of the chunks of these parser kinds under ``prefix`` (filters for the graph)."""
-        where, params = ["label IS NOT NULL"], []
+    @staticmethod
+    def _filtered(first: str, doc_kinds: list[str] | None, prefix: str | None) -> tuple[str, list[Any]]:
+        """The WHERE clause (after ``first``) and parameters for chunks of these kinds under ``prefix``."""
+        where, params = [first], []
         if doc_kinds:
             where.append(f"doc_kind IN ({','.join('?' * len(doc_kinds))})")
             params += doc_kinds
         if prefix:
             where.append("substr(path, 1, ?) = ?")
             params += [len(prefix), prefix]
-        return {r[0] for r in self.conn.execute(f"SELECT label FROM chunks WHERE {' AND '.join(where)}", params)}
+        return " AND ".join(where), params
+
+    def labels_where(self, doc_kinds: list[str] | None, prefix: str | None) -> set[int]:
+        """Vector labels of the chunks of these parser kinds under ``prefix`` (filters for the graph)."""
+        where, params = self._filtered("label IS NOT NULL", doc_kinds, prefix)
+        return {r[0] for r in self.conn.execute(f"SELECT label FROM chunks WHERE {where}", params)}
+
+    def has_chunks(self, doc_kinds: list[str] | None, prefix: str | None) -> bool:
+        """Whether any chunk is of these parser kinds under ``prefix`` (do the filters leave anything?)."""
+        where, params = self._filtered("1", doc_kinds, prefix)
+        return self.conn.execute(f"SELECT 1 FROM chunks WHERE {where} LIMIT 1", params).fetchone() is not None
+
+    def headings(self, limit: int = 400) -> list[tuple[str, str]]:
+        """(path, heading) of distinct non-empty headings, files with the most chunks first."""
+        return [(r[0], r[1]) for r in self.conn.execute(
+            "SELECT c.path, c.heading FROM chunks c JOIN sources s ON s.path = c.path "
+            "WHERE c.heading != '' GROUP BY c.path, c.heading ORDER BY s.chunks DESC, c.path, MIN(c.ordinal) "
+            "LIMIT ?", (limit,))]
 
     def titles(self, paths: set[str]) -> dict[str, str | None]:
         if not paths:

@@ -55,6 +55,9 @@ class SearchResult:
     warnings: list[str] = field(default_factory=list)
     timings_ms: dict[str, float] = field(default_factory=dict)
     language: str = "en"
+    # Why there are no hits, when there are none: "filters" (the kind/path filters leave
+    # no indexed chunk at all) or "index" (nothing indexed matches the question).
+    no_evidence: str | None = None
 
     def citations(self) -> list[dict[str, Any]]:
         """The hits as citation JSON (docs/contract.md): what every front end shows."""
@@ -103,6 +106,10 @@ class HybridSearcher:
             ranked.update({f"{name}@{n + 1}": ids for name, ids in extra.items()})
         t2 = time.perf_counter()
         result.hits = self._fuse(ranked, k, prefix, query, result.language)
+        if not result.hits:
+            filtered = bool(kinds or prefix)
+            result.no_evidence = ("filters" if filtered and not self.store.catalog.has_chunks(
+                self._doc_kinds(kinds) or None, prefix) else "index")
         if neighbours:
             self._attach_neighbours(result.hits, neighbours)
         t3 = time.perf_counter()
@@ -224,9 +231,13 @@ class HybridSearcher:
             ids = [i for i in ids if i in rows and _passes(rows[i], kinds, prefix)][:depth]
         return ids
 
+    @staticmethod
+    def _doc_kinds(kinds: list[str] | None) -> list[str]:
+        """The parser kinds a kind filter (a parser kind or a citation kind) stands for."""
+        return sorted({d for d in DOC_KINDS for k in (kinds or []) if k == d or k == citation_kind(d)})
+
     def _allowed_labels(self, kinds: list[str] | None, prefix: str | None) -> set[int]:
-        doc_kinds = sorted({d for d in DOC_KINDS for k in (kinds or []) if k == d or k == citation_kind(d)})
-        return self.store.catalog.labels_where(doc_kinds or None, prefix)
+        return self.store.catalog.labels_where(self._doc_kinds(kinds) or None, prefix)
 
     def weights(self, language: str = "en", query: str = "") -> dict[str, float]:
         long = len(content_words(query, language)) > self.settings.long_question_words

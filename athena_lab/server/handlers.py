@@ -150,6 +150,8 @@ class InfoRoute(AthenaRoute):
                 "model": llm.model or None, "mode": mode,
                 "embedding": ws.config.settings.embedding.provider, "index": index,
                 "live": self.state.live.status(),
+                # Questions the empty chat offers, from the index's section headings.
+                "examples": ws.example_questions() if ws.has_index() else [],
                 # `athena lab` asks the sidebar to open itself on start.
                 "open_chat": os.environ.get("ATHENA_OPEN_CHAT") == "1"}
 

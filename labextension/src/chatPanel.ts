@@ -14,6 +14,7 @@ import * as api from './api';
 import { answerAsMarkdown, normalisePrefix } from './core/citations';
 import { button, h } from './core/dom';
 import { emptyAnswer, foldEvent, IAnswerState, storedAnswer } from './core/answer';
+import { emptyState, questionBubble } from './core/question';
 import { AnswerView } from './components/answerView';
 import { Composer } from './components/composer';
 import { ConversationList } from './components/conversationList';
@@ -60,6 +61,9 @@ export class ChatPanel extends Widget {
   private _composer: Composer;
   private _follower = new BottomFollower(this._messages);
   private _lastStoredQuestion = '';
+  private _examples: string[] = [];
+  /** Bumped by each switch and New: a conversation that loads after a later choice is dropped. */
+  private _choice = 0;
 
   constructor(private _options: IChatPanelOptions) {
     super();
@@ -91,6 +95,7 @@ export class ChatPanel extends Widget {
       this._historyToggle
     );
     this.node.append(header, this._status.node, this._history.node, this._messages, this._composer.node);
+    this._showEmptyState();
   }
 
   get conversationId(): string | null {
@@ -124,10 +129,13 @@ export class ChatPanel extends Widget {
   }
 
   async ask(question: string): Promise<void> {
-    this._messages.append(h('div', { class: 'athena-user-message', 'data-testid': 'athena-user-message' }, question));
+    this._messages.querySelector('.athena-empty')?.remove();
+    const filters = this._composer.filters;
+    this._messages.append(questionBubble(question, filters, 'athena-', 'athena-user-message'));
     const answer = this._addAnswer();
     this._follower.follow();
     let state = emptyAnswer();
+    answer.setStatus(state.status);
     const settings = this._options.settings();
     this._abort = new AbortController();
     this._composer.busy = true;
@@ -136,7 +144,7 @@ export class ChatPanel extends Widget {
         {
           question,
           conversationId: this._conversationId,
-          filters: this._composer.filters,
+          filters,
           provider: settings.provider,
           model: settings.model,
           topK: settings.topK
@@ -163,6 +171,7 @@ export class ChatPanel extends Widget {
   }
 
   async newConversation(): Promise<void> {
+    this._choice++;
     this._abort?.abort();
     await this._setConversation(null);
     this._clearMessages();
@@ -170,8 +179,12 @@ export class ChatPanel extends Widget {
   }
 
   async switchTo(id: string): Promise<void> {
+    const choice = ++this._choice;
     try {
       const conversation = await api.getConversation(id);
+      if (choice !== this._choice) {
+        return; // New (or another conversation) was chosen while this one loaded
+      }
       this._clearMessages();
       conversation.messages.forEach(message => this._showStored(message));
       await this._setConversation(conversation.id);
@@ -235,6 +248,11 @@ export class ChatPanel extends Widget {
   }
 
   private _onInfo(info: IIndexInfo): void {
+    const examples = info.examples ?? [];
+    if (examples.join('\n') !== this._examples.join('\n')) {
+      this._examples = examples;
+      this._showEmptyState();
+    }
     this._labPathPrefix = info.lab_path_prefix === null ? null : normalisePrefix(info.lab_path_prefix);
     this._mode.textContent = info.mode === 'extractive' ? 'extractive' : `${info.provider}:${info.model}`;
   }
@@ -261,9 +279,10 @@ export class ChatPanel extends Widget {
   }
 
   private _showStored(message: IStoredMessage): void {
+    this._messages.querySelector('.athena-empty')?.remove();
     if (message.role === 'user') {
       this._lastStoredQuestion = message.content;
-      this._messages.append(h('div', { class: 'athena-user-message', 'data-testid': 'athena-user-message' }, message.content));
+      this._messages.append(questionBubble(message.content, undefined, 'athena-', 'athena-user-message'));
       return;
     }
     const answer = this._addAnswer();
@@ -284,6 +303,9 @@ export class ChatPanel extends Widget {
     if (after.conversationId !== before.conversationId) {
       void this._setConversation(after.conversationId);
     }
+    if (after.status !== before.status) {
+      answer.setStatus(after.status);
+    }
     if (after.trace.length > before.trace.length) {
       answer.addTrace(after.trace[after.trace.length - 1]);
     }
@@ -302,7 +324,11 @@ export class ChatPanel extends Widget {
     if (after.error !== null && before.error === null) {
       answer.fail(after.error);
     } else if (after.finished && !before.finished) {
-      void answer.finish({ unsupported: after.unsupported, mode: after.mode ?? undefined });
+      void answer.finish({
+        unsupported: after.unsupported,
+        mode: after.mode ?? undefined,
+        no_evidence: (after.noEvidence as 'filters' | 'index' | null) ?? undefined
+      });
     }
     return after;
   }
@@ -316,6 +342,26 @@ export class ChatPanel extends Widget {
   private _clearMessages(): void {
     this._answers = [];
     this._messages.replaceChildren();
+    this._showEmptyState();
+  }
+
+  /** An empty conversation says what to do and offers questions from the index's headings. */
+  private _showEmptyState(): void {
+    const shown = this._messages.querySelector('.athena-empty');
+    if (this._messages.children.length > (shown ? 1 : 0)) {
+      return; // a conversation is showing
+    }
+    const empty = emptyState(
+      'Ask a question about the indexed documents. Answers quote their sources and cite them as [n]: hover one to preview it, click it to open it.',
+      this._examples,
+      question => void this.ask(question),
+      'athena-'
+    );
+    if (shown) {
+      shown.replaceWith(empty);
+    } else {
+      this._messages.append(empty);
+    }
   }
 
   private async _refreshHistory(): Promise<void> {

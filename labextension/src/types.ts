@@ -99,6 +99,8 @@ export interface IIndexInfo {
   };
   /** Set when Lab was started by `athena lab`: open the chat on start. */
   open_chat?: boolean;
+  /** Questions the empty chat offers, made from the index's section headings. */
+  examples?: string[];
   /** The live index: whether the server re-indexes files as they are saved. */
   live?: ILiveIndex | null;
 }

@@ -5,6 +5,7 @@ keyboard-only use, phone width, light and dark. Screenshots go to test-artifacts
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -216,5 +217,58 @@ def test_dark_scheme_and_a_long_conversation(browser, athena):
         tab.screenshot(path=str(ARTIFACTS / "chat-page-dark.png"))
         ask(tab, "What configuration values does Flask use for sessions and cookies?", kind="rst")
         tab.screenshot(path=str(ARTIFACTS / "chat-page-long-answer.png"))
+    finally:
+        context.close()
+
+
+# Every text the newest answer's status line shows (records keep each text node).
+WATCH_STATUS = """() => {
+  window.__statuses = [];
+  new MutationObserver(records => {
+    for (const r of records) {
+      if (r.type === 'childList' && r.target.dataset && r.target.dataset.testid === 'stream-status') {
+        for (const node of r.addedNodes) window.__statuses.push(node.textContent);
+      }
+    }
+  }).observe(document.querySelector('[data-testid="messages"]'), {childList: true, subtree: true});
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_page_empty_state_examples_status_filters_and_filtered_out_reason(browser, athena, scheme):
+    context, tab = _open(browser, athena, f"page-feedback-{scheme}", color_scheme=scheme)
+    shots = ARTIFACTS / "streamux"
+    shots.mkdir(parents=True, exist_ok=True)
+    try:
+        examples = tab.locator('[data-testid="example-question"]')
+        examples.first.wait_for(timeout=30_000)
+        assert all(text.startswith(("Tell me about ", "How ", "What ", "Why ")) for text in examples.all_inner_texts())
+        tab.screenshot(path=str(shots / f"page-empty-{scheme}.png"))
+        assert tab.locator('[data-testid="athena-send"]').is_disabled(), "Send is disabled for an empty question"
+        tab.evaluate(WATCH_STATUS)
+        first = examples.first.inner_text()
+        examples.first.click()
+        answer = tab.locator(DONE).first
+        answer.wait_for(timeout=60_000)
+        assert tab.locator('[data-testid="question"]').first.inner_text() == first
+        assert answer.locator("button.marker").count() >= 1
+        recorded = [s for s in tab.evaluate("window.__statuses") if s]
+        assert recorded[0] == "searching\u2026" and recorded[-1] == "writing\u2026", recorded
+        assert any(re.fullmatch(r"reading \d+ sources?\u2026", s) for s in recorded), recorded
+        assert answer.locator('[data-testid="stream-status"]').is_hidden()
+        # A long question collapses; its bubble names the filters; filters that leave nothing say so.
+        long_question = TEXT_QUESTION + " " + " ".join(f"Detail {n}: the app loads settings from files." for n in range(14))
+        filtered = ask(tab, long_question, kind="pdf", prefix="docs/")
+        bubble = tab.locator('[data-testid="question"]').last
+        assert "collapsed" in bubble.get_attribute("class")
+        assert bubble.locator('[data-testid="question-filters"]').inner_text().split("\n") == ["kind: pdf", "under: docs/"]
+        body = filtered.locator('[data-testid="answer-body"]').inner_text()
+        assert "Your filters exclude every indexed source" in body and "index has no evidence" not in body
+        assert filtered.get_attribute("data-no-evidence") == "filters"
+        bubble.evaluate("el => el.scrollIntoView({block: 'start'})")
+        tab.screenshot(path=str(shots / f"page-filtered-out-{scheme}.png"))
+        bubble.locator(".question-text").click()
+        assert "collapsed" not in bubble.get_attribute("class")
+        assert tab.athena_errors == []
     finally:
         context.close()

@@ -43,15 +43,24 @@ def _pieces(text: str, size: int = 24) -> list[str]:
     return [text[i:i + size] for i in range(0, len(text), size)]
 
 
+LEXICAL = {"ATHENA_EMBEDDING__PROVIDER": "none"}
+
+
+def walrus_folder(tmp_path_factory, name: str) -> Path:
+    """A one-page folder (walrus.md), indexed for lexical search only."""
+    folder = tmp_path_factory.mktemp(name) / "project"
+    folder.mkdir()
+    (folder / "walrus.md").write_text(DOC, encoding="utf-8")
+    subprocess.run([sys.executable, "-m", "athena_lab.cli", "index", str(folder)], check=True, timeout=300,
+                   capture_output=True, env={**os.environ, **LEXICAL})
+    return folder
+
+
 @pytest.fixture(scope="module")
 def slow_lab(tmp_path_factory, start_lab) -> Iterator[str]:
     """Lab on a one-page folder, answering through a model that takes ~6 s per answer."""
-    folder = tmp_path_factory.mktemp("slow-root") / "project"
-    folder.mkdir()
-    (folder / "walrus.md").write_text(DOC, encoding="utf-8")
-    lexical = {"ATHENA_EMBEDDING__PROVIDER": "none"}
-    subprocess.run([sys.executable, "-m", "athena_lab.cli", "index", str(folder)], check=True, timeout=300,
-                   capture_output=True, env={**os.environ, **lexical})
+    folder = walrus_folder(tmp_path_factory, "slow-root")
+    lexical = LEXICAL
     model = OpenAIWireServer(lambda request: Turn(text=_pieces(ANSWER), event_delay_s=0.05), models=["tiny"])
     with model as base_url:
         settings = {**lexical, "ATHENA_LLM__PROVIDER": "openai", "ATHENA_LLM__BASE_URL": base_url,

@@ -57,7 +57,8 @@ def test_text_citation_opens_the_file_with_the_cited_lines_marked(page):
     citation = answer.locator('[data-testid="athena-citation"][data-kind="text"]').first
     label = citation.inner_text()
     citation.hover()
-    assert answer.locator('[data-testid="athena-snippet"]:visible').count() == 1
+    # the preview is placed in the panel itself (so the conversation's scroll box never clips it)
+    assert page.locator('.athena-chat [data-testid="athena-snippet"]:visible').count() == 1
     citation.click()
     page.wait_for_function(
         "() => { const w = window.jupyterapp.shell.currentWidget;"

@@ -4,13 +4,13 @@
  */
 import { IRenderMimeRegistry } from '@jupyterlab/rendermime';
 
-import { citationLabel } from '../core/citations';
 import { linkMarkers, markUnsupported } from '../core/markers';
 import { renderMarkdown } from '../markdown';
 import { ICitation, IDoneEvent, ITraceEvent } from '../types';
 import { button, flashCopied, h } from '../core/dom';
 import { addCodeCopyButtons } from './codeBlocks';
-import { sourceList } from './sourceList';
+import { attachSnippet, sourceList } from './sourceList';
+import { IStreamStatus } from '../core/status';
 import { TraceDrawer } from './traceDrawer';
 
 export interface IAnswerActions {
@@ -22,6 +22,13 @@ export interface IAnswerActions {
   onRendered?: (answer: AnswerView) => void;
 }
 
+/**
+ * A burst of at most this many chunks (an extractive answer's sentences, which the server
+ * sends one per event) is drawn one chunk per render, so the sentences appear one after
+ * another; a longer backlog is drawn at once.
+ */
+const STEP_BURST = 8;
+
 function modeLabel(mode: string): string {
   return mode === 'extractive' ? 'extractive (no model)' : mode;
 }
@@ -32,6 +39,8 @@ export class AnswerView {
   citations: ICitation[] = [];
   private _body: HTMLElement;
   private _mode: HTMLElement;
+  private _status: HTMLElement;
+  private _live = false;
   private _sources: HTMLElement;
   private _notes: HTMLElement;
   private _actions: HTMLElement;
@@ -40,10 +49,20 @@ export class AnswerView {
   private _unsupported: string[] = [];
   private _rendering: Promise<void> = Promise.resolve();
   private _renderQueued = false;
+  /** The text's length after each chunk not yet drawn, and how much of it is drawn. */
+  private _ends: number[] = [];
+  private _shown = 0;
 
   constructor(private _options: IAnswerActions) {
     this._body = h('div', { class: 'athena-answer-body jp-RenderedHTMLCommon', 'aria-live': 'polite' });
     this._mode = h('span', { class: 'athena-mode', 'data-testid': 'athena-mode' });
+    this._status = h('p', {
+      class: 'athena-stream-status',
+      role: 'status',
+      'aria-live': 'polite',
+      'data-testid': 'athena-stream-status'
+    });
+    this._status.hidden = true;
     this._sources = h('div');
     this._notes = h('div', { class: 'athena-answer-notes' });
     this._copy = button(
@@ -70,6 +89,7 @@ export class AnswerView {
       { class: 'athena-answer athena-streaming', 'data-testid': 'athena-answer' },
       h('header', { class: 'athena-answer-header' }, 'Athena ', this._mode),
       this._body,
+      this._status,
       this._notes,
       this._sources,
       this._trace.node,
@@ -77,14 +97,28 @@ export class AnswerView {
     );
   }
 
+  /** What the turn is doing now ("reading 8 sources…", core/status.ts); null removes it. */
+  setStatus(status: IStreamStatus | null): void {
+    this._live = this._live || status !== null;
+    this._status.hidden = status === null;
+    this._status.textContent = status?.text ?? '';
+    if (status) {
+      this._status.dataset.phase = status.phase;
+    } else {
+      delete this._status.dataset.phase;
+    }
+  }
+
   appendChunk(content: string): void {
     this.text += content;
+    this._ends.push(this.text.length);
     this._scheduleRender();
   }
 
   setCitations(citations: ICitation[]): void {
     this.citations = citations;
-    const list = sourceList(citations, this._options);
+    // A streamed answer's sources are as fresh as can be: only stored ones are checked.
+    const list = sourceList(citations, { ...this._options, checkFreshness: !this._live });
     this._sources.replaceWith(list);
     this._sources = list;
     this._scheduleRender();
@@ -97,6 +131,10 @@ export class AnswerView {
   /** The stream ended: show the mode, mark unsupported sentences, enable actions. */
   finish(done: IDoneEvent): Promise<void> {
     this._unsupported = done.unsupported ?? [];
+    this.setStatus(null);
+    if (done.no_evidence) {
+      this.node.dataset.noEvidence = done.no_evidence;
+    }
     if (done.mode) {
       this._mode.textContent = modeLabel(done.mode);
       this.node.dataset.mode = done.mode;
@@ -113,6 +151,7 @@ export class AnswerView {
    * neutrally (it is not an error) and offer to ask again.
    */
   interrupt(onRetry: () => void): void {
+    this.setStatus(null);
     this.node.classList.remove('athena-streaming');
     this.node.classList.add('athena-interrupted');
     this.node.dataset.mode = 'interrupted';
@@ -135,6 +174,7 @@ export class AnswerView {
   }
 
   fail(message: string): void {
+    this.setStatus(null);
     this.node.classList.remove('athena-streaming');
     this.node.classList.add('athena-failed');
     this._notes.append(h('p', { class: 'athena-error', role: 'alert' }, message));
@@ -143,7 +183,11 @@ export class AnswerView {
 
   /** Resolves once every requested render has reached the DOM. */
   async rendered(): Promise<void> {
-    await this._rendering;
+    let last: Promise<void>;
+    do {
+      last = this._rendering;
+      await last;
+    } while (last !== this._rendering); // a render may queue the next chunk's
   }
 
   private _scheduleRender(): void {
@@ -159,7 +203,10 @@ export class AnswerView {
 
   private async _render(): Promise<void> {
     const host = h('div');
-    await renderMarkdown(this._options.rendermime, host, this.text);
+    this._ends = this._ends.filter(end => end > this._shown);
+    const upTo = this._ends.length && this._ends.length <= STEP_BURST ? this._ends[0] : this.text.length;
+    this._shown = upTo;
+    await renderMarkdown(this._options.rendermime, host, this.text.slice(0, upTo));
     const missing = markUnsupported(host, this._unsupported);
     const known = new Set(this.citations.map(c => c.id));
     linkMarkers(host, known, (ids, text) => this._marker(ids, text));
@@ -167,6 +214,9 @@ export class AnswerView {
     this._body.replaceChildren(...Array.from(host.childNodes));
     this._renderNotes(missing);
     this._options.onRendered?.(this);
+    if (this._shown < this.text.length) {
+      this._scheduleRender(); // the next chunk of a burst
+    }
   }
 
   private _renderNotes(missing: string[]): void {
@@ -198,7 +248,9 @@ export class AnswerView {
       text
     );
     const first = this.citations.find(c => c.id === ids[0]);
-    marker.title = first ? citationLabel(first) : '';
+    if (first) {
+      attachSnippet(marker, first, this._options.rendermime); // the same preview as its source
+    }
     marker.addEventListener('click', () => {
       const citation = this.citations.find(c => c.id === ids[0]);
       if (citation) {

@@ -7,6 +7,7 @@ import { IRenderMimeRegistry } from '@jupyterlab/rendermime';
 
 import { getChunks, getCitationText } from '../api';
 import { citationLabel } from '../core/citations';
+import { hideWhenDetached, placePopover, previewText } from '../core/preview';
 import { checkable, followCitation, freshnessNote } from '../freshness';
 import { renderMarkdown } from '../markdown';
 import { ICitation } from '../types';
@@ -15,9 +16,15 @@ import { h } from '../core/dom';
 export interface ISourceListOptions {
   rendermime: IRenderMimeRegistry;
   onOpen: (citation: ICitation) => void;
+  /** Ask the server whether the cited passages changed since (stored answers; not one streaming now). */
+  checkFreshness?: boolean;
 }
 
-function attachSnippet(
+/**
+ * The source preview of `trigger` (a source or a `[n]` marker) on hover and focus: the
+ * quoted sentences whole (core/preview.ts), at a readable size, kept inside the panel.
+ */
+export function attachSnippet(
   trigger: HTMLElement,
   citation: ICitation,
   rendermime: IRenderMimeRegistry
@@ -28,19 +35,32 @@ function attachSnippet(
     'data-testid': 'athena-snippet'
   });
   popover.hidden = true;
-  let rendered = false;
-  const show = () => {
-    if (!rendered && citation.snippet) {
-      rendered = true;
-      void renderMarkdown(rendermime, popover, citation.snippet);
+  const text = previewText(citation);
+  let rendered: Promise<void> | null = null;
+  const show = async () => {
+    if (!text) {
+      return;
     }
-    popover.hidden = !citation.snippet;
+    if (!rendered) {
+      const body = h('div', { class: 'athena-snippet-text' });
+      popover.replaceChildren(h('div', { class: 'athena-snippet-label' }, citationLabel(citation)), body);
+      rendered = renderMarkdown(rendermime, body, text);
+    }
+    const container = (trigger.closest('.athena-chat') as HTMLElement | null) ?? trigger.parentElement!;
+    popover.hidden = false;
+    placePopover(popover, trigger, container);
+    hideWhenDetached(popover, trigger, hide);
+    await rendered;
+    if (!popover.hidden) {
+      placePopover(popover, trigger, container); // again at its rendered height
+    }
   };
   const hide = () => {
     popover.hidden = true;
+    popover.remove(); // it lives in the panel only while shown
   };
-  trigger.addEventListener('mouseenter', show);
-  trigger.addEventListener('focus', show);
+  trigger.addEventListener('mouseenter', () => void show());
+  trigger.addEventListener('focus', () => void show());
   trigger.addEventListener('mouseleave', hide);
   trigger.addEventListener('blur', hide);
   return popover;
@@ -105,7 +125,9 @@ export function sourceList(citations: ICitation[], options: ISourceListOptions):
   const items = citations.map(citation => sourceItem(citation, options));
   list.append(...items);
   list.hidden = citations.length === 0;
-  void markChangedSources(citations, items);
+  if (options.checkFreshness !== false) {
+    void markChangedSources(citations, items);
+  }
   return list;
 }
 

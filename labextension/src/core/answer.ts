@@ -6,6 +6,7 @@
  * magic (athena_lab/models.py); this is its front-end twin.
  */
 import { ChatEvent, ICitation, IStoredMessage, ITraceEvent } from '../types';
+import { foldStatus, IStreamStatus, SEARCHING } from './status';
 
 export interface IAnswerState {
   /** Set by the `start` event: the conversation this answer belongs to. */
@@ -22,6 +23,10 @@ export interface IAnswerState {
   error: string | null;
   /** True once `done` or `error` arrived: nothing more will change. */
   finished: boolean;
+  /** What the turn is doing now ("reading 8 sources…"); null once finished (core/status.ts). */
+  status: IStreamStatus | null;
+  /** Why nothing is cited, when search found nothing: "filters" or "index" (from `done`). */
+  noEvidence: string | null;
 }
 
 export function emptyAnswer(): IAnswerState {
@@ -34,12 +39,19 @@ export function emptyAnswer(): IAnswerState {
     mode: null,
     droppedTurns: null,
     error: null,
-    finished: false
+    finished: false,
+    status: SEARCHING,
+    noEvidence: null
   };
 }
 
 /** `state` with `event` applied; never mutates `state` (so callers can diff old and new). */
 export function foldEvent(state: IAnswerState, event: ChatEvent): IAnswerState {
+  const status = foldStatus(state.status, event);
+  return status === state.status ? foldAnswer(state, event) : { ...foldAnswer(state, event), status };
+}
+
+function foldAnswer(state: IAnswerState, event: ChatEvent): IAnswerState {
   switch (event.type) {
     case 'start':
       return { ...state, conversationId: event.data.conversation_id };
@@ -56,6 +68,7 @@ export function foldEvent(state: IAnswerState, event: ChatEvent): IAnswerState {
         ...state,
         unsupported: event.data.unsupported ?? [],
         mode: event.data.mode ?? state.mode,
+        noEvidence: event.data.no_evidence ?? null,
         finished: true
       };
     case 'error':
@@ -78,7 +91,8 @@ export function storedAnswer(message: IStoredMessage): IAnswerState {
     citations: message.citations ?? [],
     unsupported: message.unsupported ?? [],
     mode: message.mode ?? null,
-    finished: true
+    finished: true,
+    status: null
   };
 }
 
@@ -98,12 +112,12 @@ export async function showStreamedAnswer(
       show(state);
     });
     if (!state.finished) {
-      state = { ...state, finished: true };
+      state = { ...state, finished: true, status: null };
       show(state);
     }
   } catch (err) {
     const aborted = (err as Error).name === 'AbortError';
-    state = { ...state, error: aborted ? 'Stopped.' : (err as Error).message, finished: true };
+    state = { ...state, error: aborted ? 'Stopped.' : (err as Error).message, finished: true, status: null };
     show(state);
   }
   return state;

@@ -67,6 +67,9 @@ export interface ITraceData {
   tool: string;
   input: { [key: string]: unknown };
   summary: string;
+  hits?: { [key: string]: unknown }[];
+  ok?: boolean;
+  step?: number;
 }
 
 export interface IChunkData {
@@ -88,6 +91,7 @@ export interface IDoneData {
   mode?: string;
   conversation_id?: string;
   degraded?: string | null;
+  no_evidence?: 'filters' | 'index';
 }
 
 export interface IErrorData {

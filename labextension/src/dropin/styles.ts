@@ -101,6 +101,8 @@ mark.athena-unsupported { background: var(--unsupported); color: inherit; text-d
   margin: 2px 0 0 22px; font-size: 12px; color: var(--muted); display: -webkit-box; -webkit-line-clamp: 2;
   -webkit-box-orient: vertical; overflow: hidden;
 }
+.stream-status { margin: 4px 0 0; font-size: 13px; color: var(--muted); }
+.stream-status[hidden] { display: none; }
 .answer-actions { display: flex; gap: 6px; }
 .answer-actions[hidden] { display: none; }
 .answer-copy { font-size: 12px; border: 1px solid var(--border); background: var(--bg); border-radius: 6px; padding: 2px 8px; color: var(--muted); }

@@ -9,6 +9,7 @@ import { button, h } from '../core/dom';
 import { TraceDrawer } from '../components/traceDrawer';
 import { ICitation } from '../types';
 import { renderAnswer } from '../core/render';
+import { previewText } from '../core/preview';
 
 export type OpenCitation = (citation: ICitation, trigger: HTMLElement) => void;
 
@@ -25,6 +26,7 @@ export class PageAnswer {
   private _state: IAnswerState | null = null;
   private _body = h('div', { class: 'answer-body', 'data-testid': 'answer-body' });
   private _mode = h('span', { class: 'answer-mode', 'data-testid': 'answer-mode' });
+  private _status = h('p', { class: 'stream-status', role: 'status', 'aria-live': 'polite', 'data-testid': 'stream-status' });
   private _notes = h('div', { class: 'answer-notes' });
   private _sources = h('ol', { class: 'sources', 'aria-label': 'Sources', 'data-testid': 'sources' });
   private _trace = new TraceDrawer();
@@ -48,6 +50,7 @@ export class PageAnswer {
       { class: 'answer streaming', 'data-testid': 'answer', 'aria-busy': 'true' },
       h('header', { class: 'answer-header' }, 'Athena ', this._mode),
       this._body,
+      this._status,
       this._notes,
       this._sources,
       this._trace.node,
@@ -59,6 +62,14 @@ export class PageAnswer {
   update(next: IAnswerState): void {
     const before = this._state;
     this._state = next;
+    if (next.status !== before?.status) {
+      this._status.hidden = !next.status;
+      this._status.textContent = next.status?.text ?? '';
+      this._status.dataset.phase = next.status?.phase ?? '';
+    }
+    if (next.noEvidence) {
+      this.node.dataset.noEvidence = next.noEvidence;
+    }
     for (const step of this._options.trace ? next.trace.slice(before?.trace.length ?? 0) : []) {
       this._trace.add(step);
     }
@@ -149,7 +160,8 @@ export class PageAnswer {
           h('span', { class: 'source-number' }, `[${citation.id}]`),
           h('span', { class: 'source-label' }, citationLabel(citation))
         );
-        const snippet = citation.snippet ? h('p', { class: 'source-snippet' }, citation.snippet) : null;
+        const preview = previewText(citation, false); // plain text here
+        const snippet = preview ? h('p', { class: 'source-snippet', title: preview }, preview) : null;
         return h('li', { 'data-kind': citation.kind }, open, snippet);
       })
     );

@@ -5,6 +5,7 @@
  */
 import { IAnswerState, showStreamedAnswer, storedAnswer } from '../core/answer';
 import { button, h } from '../core/dom';
+import { emptyState, questionBubble } from '../core/question';
 import { Composer } from '../components/composer';
 import { ConversationList } from '../components/conversationList';
 import { IStoredMessage } from '../types';
@@ -25,6 +26,7 @@ export class ChatPage {
   private _historyToggle: HTMLButtonElement;
   private _composer: Composer;
   private _abort: AbortController | null = null;
+  private _examples: string[] = [];
 
   constructor() {
     this._history = new ConversationList({
@@ -43,12 +45,14 @@ export class ChatPage {
     });
     this._history.node.id = 'history';
     this._history.node.classList.add('history');
-    const welcome = h(
-      'div',
-      { class: 'welcome' },
-      h('p', {}, 'Ask a question about the indexed folder. Answers cite their sources as [n]: select one to see the passage.')
-    );
-    this._messages.append(welcome);
+    this._status.onInfo = info => {
+      const examples = info.examples ?? [];
+      if (examples.join('\n') !== this._examples.join('\n')) {
+        this._examples = examples;
+        this._showWelcome();
+      }
+    };
+    this._showWelcome();
     this.node = h(
       'div',
       { class: 'app' },
@@ -84,8 +88,9 @@ export class ChatPage {
   }
 
   async ask(question: string): Promise<void> {
-    this._messages.querySelector('.welcome')?.remove();
-    this._messages.append(h('div', { class: 'question', 'data-testid': 'question' }, question));
+    this._messages.querySelector('.empty')?.remove();
+    const filters = this._composer.filters;
+    this._messages.append(questionBubble(question, filters, '', 'question'));
     const view = this._addAnswer();
     const abort = (this._abort = new AbortController());
     this._composer.busy = true;
@@ -100,7 +105,7 @@ export class ChatPage {
       await showStreamedAnswer(
         onEvent =>
           api.streamChat(
-            { question, conversationId: this._conversationId, filters: this._composer.filters },
+            { question, conversationId: this._conversationId, filters },
             onEvent,
             abort.signal
           ),
@@ -119,6 +124,7 @@ export class ChatPage {
     this._abort?.abort();
     this._setConversation(null);
     this._messages.replaceChildren();
+    this._showWelcome();
     this._composer.input.focus();
   }
 
@@ -148,9 +154,29 @@ export class ChatPage {
 
   private _showStored(message: IStoredMessage): void {
     if (message.role === 'user') {
-      this._messages.append(h('div', { class: 'question', 'data-testid': 'question' }, message.content));
+      this._messages.append(questionBubble(message.content, undefined, '', 'question'));
     } else {
       this._addAnswer().update(storedAnswer(message));
+    }
+  }
+
+  /** The empty conversation: what to do, and questions made from the index's headings. */
+  private _showWelcome(): void {
+    const shown = this._messages.querySelector('.empty');
+    if (this._messages.children.length > (shown ? 1 : 0)) {
+      return;
+    }
+    const empty = emptyState(
+      'Ask a question about the indexed folder. Answers cite their sources as [n]: select one to see the passage.',
+      this._examples,
+      question => void this.ask(question),
+      ''
+    );
+    empty.classList.add('welcome');
+    if (shown) {
+      shown.replaceWith(empty);
+    } else {
+      this._messages.append(empty);
     }
   }
 

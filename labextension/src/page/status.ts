@@ -12,6 +12,8 @@ const REFRESH_MS = 10_000;
 export class StatusLine {
   readonly node = h('p', { class: 'status', role: 'status', 'data-testid': 'index-status' }, 'Reading the index\u2026');
   private _info: IIndexInfo | null = null;
+  /** Told each info read (the page offers its example questions). */
+  onInfo: (info: IIndexInfo) => void = () => undefined;
 
   start(): void {
     void this.refresh();
@@ -22,6 +24,7 @@ export class StatusLine {
     try {
       this._info = await getInfo();
       this._show();
+      this.onInfo(this._info);
     } catch (err) {
       this.node.textContent = (err as Error).message;
       this.node.classList.add('error');

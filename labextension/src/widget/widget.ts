@@ -66,7 +66,9 @@ export function widgetAnswer(model: IWidgetModel): IWidgetAnswer {
     error: text('error') || null,
     finished: !model.get('streaming'),
     question: text('question'),
-    notice: text('notice')
+    notice: text('notice'),
+    status: null, // the kernel streams the text itself; no searching/reading line in a cell
+    noEvidence: text('no_evidence') || null
   };
 }
 

@@ -1,0 +1,59 @@
+/**
+ * What an answer is doing while it streams, in a few words — "searching…", "reading 8
+ * sources…", "writing…" — folded from the same chat events as the answer itself
+ * (docs/http-api.md, "Chat events"). Pure (no DOM), so the sidebar, the chat page and the
+ * widget say the same thing, and node tests pin the wording. `null`: nothing to show
+ * (before the request, and once the answer is done, failed or stopped).
+ */
+import { ChatEvent } from '../types';
+
+export type StreamPhase = 'searching' | 'reading' | 'writing' | 'summarising';
+
+export interface IStreamStatus {
+  phase: StreamPhase;
+  text: string;
+}
+
+/** The status as the request leaves, before the server says anything. */
+export const SEARCHING: IStreamStatus = { phase: 'searching', text: 'searching\u2026' };
+
+/** What a tool call (trace event without hits) tells the user the turn is doing now. */
+function toolStatus(tool: string): IStreamStatus | null {
+  if (/search|grep|find|lookup|list|related/i.test(tool)) {
+    return SEARCHING;
+  }
+  if (/read|open|get|page|cell|source|neighbo/i.test(tool)) {
+    return { phase: 'reading', text: 'reading\u2026' };
+  }
+  return null;
+}
+
+function sources(n: number): string {
+  return `${n} source${n === 1 ? '' : 's'}`;
+}
+
+/** `status` with `event` applied; never mutates. */
+export function foldStatus(status: IStreamStatus | null, event: ChatEvent): IStreamStatus | null {
+  switch (event.type) {
+    case 'start':
+      return SEARCHING;
+    case 'trace': {
+      const hits = event.data.hits;
+      if (Array.isArray(hits)) {
+        return hits.length
+          ? { phase: 'reading', text: `reading ${sources(hits.length)}\u2026` }
+          : { phase: 'reading', text: 'no sources found\u2026' };
+      }
+      return toolStatus(event.data.tool) ?? status;
+    }
+    case 'compaction':
+      return { phase: 'summarising', text: 'summarising earlier turns\u2026' };
+    case 'chunk':
+      return event.data.content ? { phase: 'writing', text: 'writing\u2026' } : status;
+    case 'done':
+    case 'error':
+      return null;
+    default:
+      return status;
+  }
+}

@@ -1,0 +1,53 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { foldStatus, IStreamStatus, SEARCHING } from '../src/core/status';
+import { ChatEvent } from '../src/types';
+
+function statuses(events: ChatEvent[]): Array<string | null> {
+  let status: IStreamStatus | null = SEARCHING;
+  return events.map(event => (status = foldStatus(status, event))?.text ?? null);
+}
+
+const HIT = { ref: 1, path: 'guide.md', where: 'guide.md:3', heading_path: null, score: 0.5 };
+
+test('the status follows the stream: searching, reading n sources, writing, then nothing', () => {
+  assert.deepEqual(
+    statuses([
+      { type: 'start', data: { conversation_id: 'c1' } },
+      { type: 'trace', data: { tool: 'searchDocs', input: {}, summary: '3 hits', hits: [HIT, HIT, HIT] } },
+      { type: 'chunk', data: { content: '- Tokens rotate [1]' } },
+      { type: 'citations', data: { citations: [{ id: 1, kind: 'text', path: 'guide.md' }] } },
+      { type: 'chunk', data: { content: '\n- nightly [1]' } },
+      { type: 'done', data: { mode: 'extractive' } }
+    ]),
+    ['searching\u2026', 'reading 3 sources\u2026', 'writing\u2026', 'writing\u2026', 'writing\u2026', null]
+  );
+});
+
+test('a model tool call says what it does; one hit is one source; nothing found says so', () => {
+  assert.deepEqual(
+    statuses([
+      { type: 'start', data: { conversation_id: 'c1' } },
+      { type: 'trace', data: { tool: 'searchDocs', input: {}, summary: '1 hit', hits: [HIT] } },
+      { type: 'trace', data: { tool: 'grepDocs', input: {}, summary: 'x', step: 1 } },
+      { type: 'trace', data: { tool: 'readFile', input: {}, summary: 'x', step: 1 } },
+      { type: 'trace', data: { tool: 'stepLimit', input: {}, summary: 'x', ok: false } },
+      { type: 'compaction', data: { dropped_turns: 2 } },
+      { type: 'error', data: { message: 'model gone' } }
+    ]),
+    [
+      'searching\u2026',
+      'reading 1 source\u2026',
+      'searching\u2026',
+      'reading\u2026',
+      'reading\u2026',
+      'summarising earlier turns\u2026',
+      null
+    ]
+  );
+  assert.equal(
+    foldStatus(SEARCHING, { type: 'trace', data: { tool: 'searchDocs', input: {}, summary: 'no hits', hits: [] } })?.text,
+    'no sources found\u2026'
+  );
+});
