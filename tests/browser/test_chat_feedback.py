@@ -18,7 +18,7 @@ from chat_page import ANSWER_DONE, ask  # noqa: E402
 from conftest import ARTIFACTS  # noqa: E402
 from test_chat_stream_ux import QUESTION as SLOW_QUESTION, chat, send, slow_lab  # noqa: E402,F401  (fixtures)
 
-from athena_lab.workspace import Athena  # noqa: E402
+from athena_lab.workspace import Workspace  # noqa: E402
 
 SHOTS = ARTIFACTS / "streamux"
 TEXT_QUESTION = "How do I configure the SECRET_KEY in Flask?"
@@ -137,7 +137,7 @@ def test_empty_chat_offers_heading_questions_that_ask_themselves(page, corpus: P
     new_conversation(page)
     examples = page.locator('.athena-chat [data-testid="example-question"]')
     examples.first.wait_for(timeout=30_000)
-    ws = Athena(corpus)
+    ws = Workspace(corpus)
     try:
         expected = ws.example_questions()
     finally:
