@@ -71,7 +71,8 @@ def _object(td: Any) -> dict[str, Any]:
 
 def schema() -> dict[str, Any]:
     models = _models()
-    shapes = [models.Region, models.BibRecord, models.Evidence, models.Citation, *models.EVENT_DATA.values()]
+    shapes = [models.Region, models.BibRecord, models.Evidence, models.Citation, models.TraceHit,
+              *models.EVENT_DATA.values()]
     defs = {td.__name__: _object(td) for td in shapes}
     defs["Event"] = {"oneOf": [
         {"type": "object", "required": ["type", "data"],
@@ -112,7 +113,8 @@ def typescript() -> str:
     models = _models()
     lines = ["/**", " * The contract's shapes (docs/contract.md), generated from athena_lab/models.py by",
              " * tools/contract_schema.py — do not edit; tests/test_contract.py fails when it drifts.", " */", ""]
-    for td in [models.Region, models.BibRecord, models.Evidence, models.Citation, *models.EVENT_DATA.values()]:
+    for td in [models.Region, models.BibRecord, models.Evidence, models.Citation, models.TraceHit,
+               *models.EVENT_DATA.values()]:
         if td.__doc__ and not td.__doc__.startswith(td.__name__ + "("):
             lines.append(f"/** {' '.join(td.__doc__.split())} */")
         lines.append(f"export interface I{td.__name__} {{")

@@ -101,3 +101,11 @@ def summary_request(transcript: str) -> list[dict[str, Any]]:
 # Retrieval-side only: the answer itself is still written in the user's language.
 TRANSLATE_PROMPT = ("Translate the user's message into English, keeping code, identifiers, "
                     "names and numbers exactly as written. Reply with the translation only.")
+
+
+def with_attached_context(question: str, context: str | None) -> str:
+    """The user's message to the model: the question, then what the user attached to it (a
+    notebook cell or an editor selection) fenced off as the thing the question is about."""
+    if not context or not context.strip():
+        return question
+    return f"{question}\n\nThe question is about this (from the user's notebook or editor):\n```\n{context.strip()}\n```"
