@@ -55,8 +55,13 @@ def test_history_titles_tell_repeated_questions_apart_and_say_when(page):
     second = conversation_id(page)
     open_history(page)
     rows = page.locator(f"{HISTORY} li.athena-conversation")
-    titles = rows.locator('[data-testid="athena-conversation-title"]').all_inner_texts()
+    titles = rows.locator('[data-testid="athena-conversation-title"]').all_text_contents()
     assert titles[:2] == [f"{question} (2)", question]
+    # Cut short in a narrow panel, the number still tells them apart.
+    number = rows.first.locator(".athena-conversation-number")
+    assert number.text_content() == " (2)" and number.is_visible()
+    box, row_box = number.bounding_box(), rows.first.locator(".athena-conversation-open").bounding_box()
+    assert box["x"] + box["width"] <= row_box["x"] + row_box["width"]
     when = rows.first.locator('[data-testid="athena-conversation-when"]').inner_text()
     assert re.fullmatch(r"today \d\d:\d\d · 1 question", when), when
     assert rows.first.get_attribute("data-id") == second and rows.nth(1).get_attribute("data-id") == first
@@ -64,6 +69,7 @@ def test_history_titles_tell_repeated_questions_apart_and_say_when(page):
 
 
 def test_delete_offers_undo_and_deletes_on_the_server_only_after_the_window(page):
+    new_conversation(page)
     ask(page, "What does app.test_client return?")
     cid = conversation_id(page)
     open_history(page)
@@ -172,7 +178,8 @@ def cell_notebook(corpus) -> str:
 
 
 def open_notebook(page, name: str):
-    page.evaluate(f"() => window.jupyterapp.commands.execute('docmanager:open', {{path: '{name}', factory: 'Notebook'}})")
+    page.evaluate(f"async () => {{ await window.jupyterapp.commands.execute('docmanager:open', "
+                  f"{{path: '{name}', factory: 'Notebook'}}); }}")
     cell = page.locator(".jp-NotebookPanel:visible .jp-Cell").first
     cell.wait_for()
     return cell
@@ -218,7 +225,7 @@ def test_ask_about_a_selection_sends_only_the_selected_lines(page, cell_notebook
       const cell = window.jupyterapp.shell.currentWidget.content.activeCell;
       cell.editor.setSelection({start: {line: 1, column: 0}, end: {line: 1, column: 18}});
     }""")
-    page.evaluate("() => window.jupyterapp.commands.execute('athena:ask-about-cell')")
+    page.evaluate("async () => { await window.jupyterapp.commands.execute('athena:ask-about-cell'); }")
     chip = page.locator('[data-testid="athena-context"]')
     chip.wait_for()
     assert "1 selected line of cell 1 of ask_about_cell.ipynb" in chip.inner_text()
@@ -226,7 +233,7 @@ def test_ask_about_a_selection_sends_only_the_selected_lines(page, cell_notebook
 
 
 def test_settings_offer_the_servers_providers_and_all_kinds(page):
-    page.evaluate("() => window.jupyterapp.commands.execute('settingeditor:open', {query: 'Athena chat'})")
+    page.evaluate("async () => { await window.jupyterapp.commands.execute('settingeditor:open', {query: 'Athena chat'}); }")
     provider = page.locator(".jp-SettingsPanel select").first
     provider.wait_for(timeout=30_000)
     selects = page.locator(".jp-SettingsPanel select")
@@ -313,8 +320,6 @@ def test_tab_reaches_every_control_of_the_panel_and_never_drops_focus_to_the_pag
                            timeout=60_000)
     assert page.evaluate(f"document.activeElement.closest('{CHAT}') !== null")
     # …and remove an attached context with its × button.
-    page.evaluate("() => window.jupyterapp.commands.execute('athena:focus-chat')")
-    page.evaluate(f"""() => document.querySelector('{CHAT}')""")
     page.locator('[data-testid="athena-edit-question"]').last.focus()
     page.keyboard.press("Enter")
     page.keyboard.press("Escape")
@@ -326,7 +331,8 @@ SHOTS = [("light", "JupyterLab Light", True), ("dark", "JupyterLab Dark", False)
 
 @pytest.mark.parametrize("name, theme, light", SHOTS)
 def test_screenshots_of_history_trace_and_context_in_both_themes(page, cell_notebook, name, theme, light):
-    page.evaluate(f"() => window.jupyterapp.commands.execute('apputils:change-theme', {{theme: '{theme}'}})")
+    page.evaluate(f"async () => {{ await window.jupyterapp.commands.execute('apputils:change-theme', "
+                  f"{{theme: '{theme}'}}); }}")
     page.wait_for_function(f"document.body.dataset.jpThemeLight === '{str(light).lower()}'")
     new_conversation(page)
     answer = ask(page, "How do I configure the SECRET_KEY in Flask?")
@@ -334,17 +340,27 @@ def test_screenshots_of_history_trace_and_context_in_both_themes(page, cell_note
     open_history(page)
     cell = open_notebook(page, cell_notebook)
     cell.locator(".jp-InputPrompt").click()
-    page.evaluate("() => window.jupyterapp.commands.execute('athena:ask-about-cell')")
+    page.evaluate("async () => { await window.jupyterapp.commands.execute('athena:ask-about-cell'); }")
     page.locator('[data-testid="athena-context"]').wait_for()
     page.wait_for_timeout(500)
     page.locator(CHAT).screenshot(path=str(ARTIFACTS / f"history-panel-{name}.png"))
-    # Narrow: drag the sidebar to its narrowest.
-    handle = page.locator(".jp-LabShell .lm-SplitPanel-handle").first
-    box = handle.bounding_box()
-    page.mouse.move(box["x"] + 1, box["y"] + 200)
+    answer.locator(".athena-trace-hits").first.scroll_into_view_if_needed()
+    page.locator(CHAT).screenshot(path=str(ARTIFACTS / f"history-trace-{name}.png"))
+    # Narrow: drag the sidebar's edge as far left as it goes.
+    edge = page.locator(CHAT).evaluate("el => el.getBoundingClientRect().right")
+    x, y = page.evaluate("""edge => {
+      const handle = Array.from(document.querySelectorAll('.lm-SplitPanel-handle'))
+        .map(h => h.getBoundingClientRect()).find(r => r.width && Math.abs(r.left - edge) < 8);
+      return [handle.left + handle.width / 2, handle.top + 300];
+    }""", edge)
+    page.mouse.move(x, y)
     page.mouse.down()
-    page.mouse.move(120, box["y"] + 200, steps=5)
+    page.mouse.move(60, y, steps=8)
     page.mouse.up()
+    page.wait_for_timeout(300)
+    width = page.locator(CHAT).evaluate("el => el.getBoundingClientRect().width")
+    assert 318 <= width <= 322, width  # as narrow as it goes: its minimum, header still on one row
+    page.set_viewport_size({"width": 760, "height": 760})  # and in a small window
     page.wait_for_timeout(300)
     page.locator(CHAT).screenshot(path=str(ARTIFACTS / f"history-panel-{name}-narrow.png"))
     assert one_row(page.locator(".athena-chat-header"))

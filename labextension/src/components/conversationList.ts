@@ -103,8 +103,15 @@ export class ConversationList {
       'data-focus-key': `open:${conversation.id}`,
       title: `${title}\n${turns}, last used ${new Date(conversation.updated_at).toLocaleString()}`
     });
+    // A number that tells repeated titles apart stays in view when the title is cut short.
+    const [, base, number] = /^(.*?)( \(\d+\))?$/s.exec(title) ?? [title, title, ''];
     open.append(
-      h('span', { class: 'athena-conversation-title', 'data-testid': 'athena-conversation-title' }, title),
+      h(
+        'span',
+        { class: 'athena-conversation-title', 'data-testid': 'athena-conversation-title' },
+        h('span', { class: 'athena-conversation-base' }, base),
+        number ? h('span', { class: 'athena-conversation-number' }, number) : null
+      ),
       h(
         'span',
         { class: 'athena-conversation-meta', 'data-testid': 'athena-conversation-when' },

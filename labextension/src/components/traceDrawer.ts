@@ -45,6 +45,18 @@ function whereOf(hit: IHitLike): string {
   return `${hit.path ?? '?'}${at}`;
 }
 
+/** "docs/config.rst:25–42" with line-break chances after each "/" and before ":" (narrow panels). */
+function breakable(where: string): Array<string | HTMLElement> {
+  const out: Array<string | HTMLElement> = [];
+  where.split(/(?<=\/)|(?=:)/).forEach((part, i) => {
+    if (i) {
+      out.push(h('wbr'));
+    }
+    out.push(part);
+  });
+  return out;
+}
+
 /** The best rank a retriever gave the hit, over the question and its translation ("bm25", "bm25@2"). */
 function rankIn(ranks: Record<string, number>, retriever: string): number | null {
   const found = Object.entries(ranks)
@@ -70,7 +82,7 @@ export function hitsTable(hits: IHitLike[]): HTMLElement {
       'tr',
       { 'data-testid': 'athena-trace-hit' },
       h('td', {}, hit.ref != null ? `[${hit.ref}]` : ''),
-      h('td', { class: 'athena-trace-where' }, h('code', {}, whereOf(hit))),
+      h('td', { class: 'athena-trace-where', title: whereOf(hit) }, ...breakable(whereOf(hit))),
       h('td', { class: 'athena-trace-score' }, typeof hit.score === 'number' ? hit.score.toFixed(4) : ''),
       ...columns.map(([name]) => {
         const rank = rankIn(hit.ranks ?? {}, name);
