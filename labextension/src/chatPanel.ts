@@ -357,8 +357,7 @@ export class ChatPanel extends Widget {
     answer.setCitations(stored.citations);
     if (stored.mode === INTERRUPTED) {
       const question = this._lastStoredQuestion;
-      answer.interrupt(() => void this.regenerate());
-      void question;
+      answer.interrupt(() => void this.ask(question));
     } else {
       void answer.finish({ unsupported: stored.unsupported, mode: stored.mode ?? undefined });
     }
@@ -405,7 +404,7 @@ export class ChatPanel extends Widget {
   }
 
   private _questionNodes(): HTMLElement[] {
-    return Array.from(this._messages.querySelectorAll<HTMLElement>('.athena-user-message'));
+    return Array.from(this._messages.querySelectorAll<HTMLElement>('.athena-user-turn'));
   }
 
   /** Remove question `turn` and everything shown after it. */
@@ -428,14 +427,14 @@ export class ChatPanel extends Widget {
     }
   }
 
-  /** A question as the conversation shows it, with what it was asked about and an Edit button. */
+  /** A question as the conversation shows it: what it was about (a cell, a selection), the
+   * question, and an Edit button. */
   private _userMessage(question: string, context: IAttachedContext | null): HTMLElement {
-    const text = h('div', { class: 'athena-user-text' }, question);
     const node = h(
       'div',
-      { class: 'athena-user-message', 'data-testid': 'athena-user-message' },
+      { class: 'athena-user-turn' },
       context ? h('div', { class: 'athena-user-context', title: context.text.slice(0, 2000) }, `About ${context.label}`) : null,
-      text
+      h('div', { class: 'athena-user-message', 'data-testid': 'athena-user-message' }, question)
     );
     node.dataset.question = question;
     if (context) {
@@ -465,7 +464,7 @@ export class ChatPanel extends Widget {
     box.value = original;
     const close = () => {
       form.remove();
-      node.querySelector<HTMLElement>('.athena-user-text')!.hidden = false;
+      node.querySelector<HTMLElement>('.athena-user-message')!.hidden = false;
       edit.hidden = false;
       edit.focus();
     };
@@ -498,7 +497,7 @@ export class ChatPanel extends Widget {
         button('Cancel', close, { class: 'athena-edit-cancel' })
       )
     );
-    node.querySelector<HTMLElement>('.athena-user-text')!.hidden = true;
+    node.querySelector<HTMLElement>('.athena-user-message')!.hidden = true;
     edit.hidden = true;
     node.append(form);
     box.focus();

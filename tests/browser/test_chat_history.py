@@ -99,7 +99,7 @@ def test_edit_and_resend_replaces_the_question_and_regenerate_the_last_answer(pa
     ask(page, "How do I configure the SECRET_KEY?")
     ask(page, "What is a blueprint?")
     cid = conversation_id(page)
-    first = page.locator('[data-testid="athena-user-message"]').first
+    first = page.locator(".athena-user-turn").first
     first.locator('[data-testid="athena-edit-question"]').click()
     box = first.locator('[data-testid="athena-edit-box"]')
     assert box.input_value() == "How do I configure the SECRET_KEY?"
@@ -107,7 +107,7 @@ def test_edit_and_resend_replaces_the_question_and_regenerate_the_last_answer(pa
     box.press("Enter")
     page.wait_for_function("document.querySelectorAll('[data-testid=athena-answer]').length === 1")
     page.locator(ANSWER_DONE).wait_for(timeout=60_000)
-    assert page.locator('[data-testid="athena-user-message"] .athena-user-text').all_inner_texts() == [
+    assert page.locator('[data-testid="athena-user-message"]').all_inner_texts() == [
         "How do I test with the test client?"]
     assert conversation_id(page) == cid  # the same conversation, from that question on
     stored = api(page, f"conversations/{cid}")["messages"]

@@ -160,9 +160,9 @@ export class IndexStatusView {
       this._progress.hidden = true;
       this._reindexing = false;
       this._result = message;
+      this._message.textContent = message;
       this.node.dataset.reindex = state;
       await this.refresh();
-      this._message.textContent = message;
     }
   }
 
