@@ -422,6 +422,7 @@ export class ChatPanel extends Widget {
   private _showRegenerate(): void {
     if (this._questionNodes().length && this._messages.lastElementChild) {
       this._messages.append(this._regenerate);
+      this._follower.update();
     } else {
       this._regenerate.remove();
     }
