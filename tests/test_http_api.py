@@ -244,6 +244,10 @@ def test_rewind_drops_a_question_and_what_followed_so_it_can_be_asked_again(api)
     thread = api.client.get(f"/conversations/{cid}").json()
     assert [m["content"] for m in thread["messages"] if m["role"] == "user"] == [
         "How are tests written?", "How do I use the test client?"]
+    api.client.post(f"/conversations/{cid}/rewind", json={"turn": 0})
+    api.client.post("/chat", json=chat_body("Which fixtures does pytest offer?", stream=False,
+                                            conversation_id=cid), timeout=60)
+    assert api.client.get(f"/conversations/{cid}").json()["title"] == "Which fixtures does pytest offer?"
     assert api.client.post(f"/conversations/{cid}/rewind", json={"turn": 5}).status_code == 404
     assert api.client.post(f"/conversations/{cid}/rewind", json={"turn": "1"}).status_code == 400
     assert api.client.post("/conversations/nope/rewind", json={"turn": 0}).status_code == 404

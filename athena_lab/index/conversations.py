@@ -70,6 +70,10 @@ class ConversationStore:
                 (cid, role, content, json.dumps(citations) if citations is not None else None,
                  json.dumps(unsupported) if unsupported is not None else None, mode, now))
             self._conn.execute("UPDATE conversations SET updated_at=? WHERE id=?", (now, cid))
+            if role == "user" and self._conn.execute("SELECT title FROM conversations WHERE id=?",
+                                                     (cid,)).fetchone()["title"] == "":
+                # The first question was rewound: the one asked in its place names it.
+                self._conn.execute("UPDATE conversations SET title=? WHERE id=?", (self._unique_title(content), cid))
 
     def list(self, limit: int = 20) -> list[dict[str, Any]]:
         rows = self._conn.execute(
@@ -101,8 +105,9 @@ class ConversationStore:
 
     def rewind(self, cid: str, turn: int) -> int | None:
         """Drop question ``turn`` (0-based) and every message after it, so the question can be
-        asked again — edited, or as it was to regenerate its answer. Returns how many messages
-        were dropped, or None when there is no such conversation or turn."""
+        asked again — edited, or as it was to regenerate its answer. Rewinding the first
+        question clears the title: the question asked next names the conversation. Returns
+        how many messages were dropped, or None when there is no such conversation or turn."""
         rows = self._conn.execute("SELECT id FROM messages WHERE conversation_id=? AND role='user' ORDER BY id",
                                   (cid,)).fetchall()
         if turn < 0 or turn >= len(rows):
@@ -110,7 +115,8 @@ class ConversationStore:
         with self.catalog.transaction():
             dropped = self._conn.execute("DELETE FROM messages WHERE conversation_id=? AND id>=?",
                                          (cid, rows[turn]["id"])).rowcount
-            self._conn.execute("UPDATE conversations SET updated_at=? WHERE id=?", (time.time(), cid))
+            self._conn.execute("UPDATE conversations SET updated_at=?, title=CASE WHEN ? THEN '' ELSE title END "
+                               "WHERE id=?", (time.time(), turn == 0, cid))
         return dropped
 
     def delete(self, cid: str) -> bool:
