@@ -19,6 +19,7 @@ from athena_lab.errors import AthenaError
 
 DASH = "\u2013"
 MAX_TOP_K = 50
+MAX_CONTEXT_CHARS = 20000  # an attached notebook cell or selection ("Ask about this cell")
 
 
 class RequestError(AthenaError):
@@ -95,14 +96,26 @@ class StartData(TypedDict):
     conversation_id: str
 
 
+class TraceHit(TypedDict):
+    """One hit of a search the agent ran, as the trace shows it: the fused (reciprocal-rank)
+    score and the 1-based rank in each retriever that found it — ``bm25``, ``vector``,
+    ``ident``, ``grep``, ``multilingual`` (``bm25@2`` … for a translated question's search)."""
+
+    ref: int
+    path: str
+    where: NotRequired[str]
+    heading_path: NotRequired[str | None]
+    score: float
+    ranks: dict[str, int]
+
+
 class TraceData(TypedDict):
     tool: str
     input: dict[str, Any]
     summary: str
-    # The first retrieval's hits ({ref, path, where, heading_path, score}): "reading 8 sources…".
-    hits: NotRequired[list[dict[str, Any]]]
-    ok: NotRequired[bool]
-    step: NotRequired[int]
+    hits: NotRequired[list[TraceHit]]  # searches: what they found, with scores and ranks
+    ok: NotRequired[bool]  # the model's tool calls: whether the tool ran
+    step: NotRequired[int]  # the model's tool calls: which model call asked for it
 
 
 class ChunkData(TypedDict):
@@ -378,6 +391,7 @@ class AskRequest:
     provider: str | None = None
     model: str | None = None
     top_k: int | None = None
+    context: str | None = None  # what the question is about: a notebook cell or editor selection
 
     def validate(self) -> "AskRequest":
         from athena_lab.config import LLM_PROVIDERS
@@ -393,6 +407,13 @@ class AskRequest:
         # filters are checked like anyone's.
         if isinstance(self.provider, str) and self.provider not in LLM_PROVIDERS:
             raise RequestError(f"'provider' must be one of: {', '.join(LLM_PROVIDERS)}, not {self.provider!r}")
+        if self.context is not None:
+            if not isinstance(self.context, str):
+                raise RequestError(f"'context' must be a string (the cell or selection asked about), not {self.context!r}")
+            if len(self.context) > MAX_CONTEXT_CHARS:
+                raise RequestError(f"'context' is {len(self.context)} characters; the limit is {MAX_CONTEXT_CHARS} "
+                                   "(select the part of the cell the question is about)")
+            self.context = self.context if self.context.strip() else None
         unknown = set(self.filters or {}) - {"path_prefix", "kind"}
         if unknown:
             raise RequestError(f"'filters' may hold only path_prefix and kind, not {', '.join(sorted(unknown))}")

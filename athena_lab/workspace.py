@@ -504,7 +504,8 @@ class Workspace:
     def ask_events(self, question: str, **options: Any) -> Iterator[Any]:
         """Typed events of one chat turn (start, trace, chunk, citations, compaction, done, error).
 
-        Options: conversation_id, filters {path_prefix, kind}, provider, model, top_k.
+        Options: conversation_id, filters {path_prefix, kind}, provider, model, top_k, context
+        (a notebook cell or selection the question is about).
         """
         from athena_lab.agent.loop import run_turn
 
@@ -513,9 +514,12 @@ class Workspace:
         # Checked before the turn starts (HTTP answers 400, not a stream), so a bad option
         # never leaves an empty conversation behind.
         request = AskRequest(question, options.get("conversation_id"), dict(options.get("filters") or {}),
-                             options.get("provider"), options.get("model"), options.get("top_k")).validate()
+                             options.get("provider"), options.get("model"), options.get("top_k"),
+                             options.get("context")).validate()
         if request.filters:
             options["filters"] = request.filters
+        if "context" in options:
+            options["context"] = request.context
         return run_turn(self, question, **options)
 
     def ask(self, question: str, **options: Any) -> Any:

@@ -112,6 +112,7 @@ def small_ws(tmp_path_factory):
 @pytest.mark.parametrize("options, field", [
     ({"top_k": 500}, "top_k"), ({"top_k": 0}, "top_k"), ({"provider": "gpt"}, "provider"),
     ({"filters": {"kind": "slides"}}, "unknown kind"), ({"filters": {"author": "x"}}, "only path_prefix and kind"),
+    ({"context": "x" * 20001}, "'context' is 20001 characters"), ({"context": 5}, "'context' must be a string"),
 ])
 def test_a_bad_option_is_refused_before_a_conversation_is_created(small_ws, options, field) -> None:
     from athena_lab.errors import AthenaError
@@ -121,6 +122,13 @@ def test_a_bad_option_is_refused_before_a_conversation_is_created(small_ws, opti
         small_ws.ask("when do tokens expire?", **options)
     assert raised.value.status == 400
     assert len(small_ws.conversations.list()) == before, "no empty conversation is left behind"
+
+
+def test_an_attached_cell_reaches_the_search_query_of_an_extractive_answer(small_ws) -> None:
+    answer = small_ws.ask("what does this set?", context="settings.token_expiry = 3600  # tokens expire")
+    query = answer.trace[0]["input"]["query"]
+    assert query.startswith("what does this set?") and "token_expiry" in query
+    assert answer.citations and answer.citations[0]["path"] == "guide.md"
 
 
 def test_user_errors_carry_their_http_status_exit_code_and_one_line() -> None:

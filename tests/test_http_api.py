@@ -202,3 +202,69 @@ def test_cite_route_gives_bibtex_for_a_cited_pdf_and_400_for_a_bad_format(api):
     assert bad.status_code == 400 and "'format'" in bad.json()["error"]["message"]
     missing = api.client.get("/cite", params={"target": "no/such.pdf"})
     assert missing.status_code == 404
+
+
+def test_info_lists_the_providers_the_settings_offer(api):
+    assert api.client.get("/info").json()["providers"] == ["extractive", "openai", "anthropic", "ollama", "local"]
+
+
+def test_chat_trace_lists_each_hit_with_fused_score_and_retriever_ranks(api):
+    body = api.client.post("/chat", json=chat_body("How do I register a blueprint?", stream=False), timeout=60).json()
+    search = body["trace"][0]
+    assert search["tool"] == "searchDocs" and search["hits"]
+    first = search["hits"][0]
+    assert first["ref"] == 1 and first["path"].endswith(".rst") and first["where"].startswith(first["path"])
+    assert first["score"] > 0 and first["ranks"]["bm25"] >= 1
+    assert all(isinstance(rank, int) and rank >= 1 for h in search["hits"] for rank in h["ranks"].values())
+    assert [h["score"] for h in search["hits"]] == sorted((h["score"] for h in search["hits"]), reverse=True)
+
+
+def test_conversation_titles_repeat_the_first_question_numbered_when_taken(api):
+    question = "Where is   the\n configuration file read?"
+    ids = [api.client.post("/chat", json=chat_body(question, stream=False), timeout=60).json()["conversation_id"]
+           for _ in range(3)]
+    titles = {c["id"]: c["title"] for c in api.client.get("/conversations", params={"limit": 50}).json()["conversations"]}
+    assert [titles[i] for i in ids] == ["Where is the configuration file read?",
+                                        "Where is the configuration file read? (2)",
+                                        "Where is the configuration file read? (3)"]
+    for cid in ids:
+        api.client.delete(f"/conversations/{cid}")
+
+
+def test_rewind_drops_a_question_and_what_followed_so_it_can_be_asked_again(api):
+    cid = api.client.post("/chat", json=chat_body("How are tests written?", stream=False),
+                          timeout=60).json()["conversation_id"]
+    api.client.post("/chat", json=chat_body("And the test client?", stream=False, conversation_id=cid), timeout=60)
+    r = api.client.post(f"/conversations/{cid}/rewind", json={"turn": 1})
+    assert r.status_code == 200 and r.json()["dropped"] == 2
+    assert [m["content"] for m in r.json()["conversation"]["messages"] if m["role"] == "user"] == [
+        "How are tests written?"]
+    again = api.client.post("/chat", json=chat_body("How do I use the test client?", stream=False,
+                                                    conversation_id=cid), timeout=60)
+    assert again.status_code == 200
+    thread = api.client.get(f"/conversations/{cid}").json()
+    assert [m["content"] for m in thread["messages"] if m["role"] == "user"] == [
+        "How are tests written?", "How do I use the test client?"]
+    api.client.post(f"/conversations/{cid}/rewind", json={"turn": 0})
+    api.client.post("/chat", json=chat_body("Which fixtures does pytest offer?", stream=False,
+                                            conversation_id=cid), timeout=60)
+    assert api.client.get(f"/conversations/{cid}").json()["title"] == "Which fixtures does pytest offer?"
+    assert api.client.post(f"/conversations/{cid}/rewind", json={"turn": 5}).status_code == 404
+    assert api.client.post(f"/conversations/{cid}/rewind", json={"turn": "1"}).status_code == 400
+    assert api.client.post("/conversations/nope/rewind", json={"turn": 0}).status_code == 404
+    api.client.delete(f"/conversations/{cid}")
+
+
+def test_chat_context_joins_the_search_query_and_is_limited(api):
+    cell = "app = Flask(__name__)\nbp = Blueprint('auth', __name__)\napp.register_blueprint(bp)"
+    body = api.client.post("/chat", json={**chat_body("What does this do?", stream=False), "context": cell},
+                           timeout=60).json()
+    query = body["trace"][0]["input"]["query"]
+    assert query.startswith("What does this do?") and "register_blueprint" in query and "Blueprint" in query
+    assert body["citations"]
+    stored = api.client.get(f"/conversations/{body['conversation_id']}").json()["messages"][0]["content"]
+    assert stored == "What does this do?"
+    too_long = api.client.post("/chat", json={**chat_body("x"), "context": "y" * 20001})
+    assert too_long.status_code == 400 and "'context'" in too_long.json()["error"]["message"]
+    wrong = api.client.post("/chat", json={**chat_body("x"), "context": ["cell"]})
+    assert wrong.status_code == 400 and "'context'" in wrong.json()["error"]["message"]

@@ -70,7 +70,8 @@ def _object(td: Any) -> dict[str, Any]:
 
 
 def _shapes(models: Any) -> list[Any]:
-    return [models.Region, models.BibRecord, models.Evidence, models.Citation, *models.EVENT_DATA.values(),
+    return [models.Region, models.BibRecord, models.Evidence, models.Citation, models.TraceHit,
+            *models.EVENT_DATA.values(),
             *models.STATUS_SHAPES]
 
 

@@ -22,8 +22,21 @@ from athena_lab.agent.citations import (
 from athena_lab.agent.corpus import Corpus
 from athena_lab.agent.extractive import FILTERED_OUT, Reply, embedder_similarity, extractive_answer, stream_pieces
 from athena_lab.agent.locate import model_quotes, with_evidence
-from athena_lab.agent.memory import PastTurn, fit_history, history_messages, past_turns, retrieval_query
-from athena_lab.agent.prompts import TRANSLATE_PROMPT, evidence_block, summary_request, system_prompt
+from athena_lab.agent.memory import (
+    PastTurn,
+    fit_history,
+    history_messages,
+    past_turns,
+    retrieval_query,
+    with_context,
+)
+from athena_lab.agent.prompts import (
+    TRANSLATE_PROMPT,
+    evidence_block,
+    summary_request,
+    system_prompt,
+    with_attached_context,
+)
 from athena_lab.agent.providers import (
     Message,
     Provider,
@@ -36,7 +49,7 @@ from athena_lab.agent.providers import (
     ToolCallEvent,
     make_provider,
 )
-from athena_lab.agent.tools import Toolbox
+from athena_lab.agent.tools import Toolbox, trace_hit
 from athena_lab.errors import AthenaError, user_message
 from athena_lab.events import Event
 from athena_lab.index.language import query_language
@@ -91,8 +104,12 @@ INTERRUPTED = "interrupted"
 def run_turn(ws: Corpus, question: str, conversation_id: str | None = None, filters: dict[str, Any] | None = None,
              provider: str | Provider | None = None, model: str | None = None, top_k: int | None = None,
              base_url: str | None = None, history_limit: int = HISTORY_LIMIT,
-             model_path: str | None = None) -> Iterator[Event]:
-    """The events of one turn: start, trace…, compaction?, chunk…, citations, done — or error."""
+             model_path: str | None = None, context: str | None = None) -> Iterator[Event]:
+    """The events of one turn: start, trace…, compaction?, chunk…, citations, done — or error.
+
+    ``context`` is what the user attached to the question (a notebook cell, a selection): the
+    model sees it with the question and retrieval searches for its words too.
+    """
     question = (question or "").strip()
     if not question:
         yield events.error("the question is empty: ask something")
@@ -110,7 +127,7 @@ def run_turn(ws: Corpus, question: str, conversation_id: str | None = None, filt
         yield events.error(user_message(exc))
         return
     yield events.start(cid)
-    turn = _Turn(ws, question, filters or {}, top_k or EVIDENCE_K, past, llm)
+    turn = _Turn(ws, question, filters or {}, top_k or EVIDENCE_K, past, llm, context)
     saved = False
     try:
         yield from turn.run()
@@ -135,8 +152,9 @@ class _Turn:
     """The state of one turn while its events stream."""
 
     def __init__(self, ws: Corpus, question: str, filters: dict[str, Any], k: int,
-                 past: list[PastTurn], llm: Provider | None) -> None:
+                 past: list[PastTurn], llm: Provider | None, context: str | None = None) -> None:
         self.ws, self.question, self.filters, self.k, self.past, self.llm = ws, question, filters, k, past, llm
+        self.context = context
         self.evidence = Evidence()
         self.rewriter = MarkerRewriter(self.evidence)
         self.text: list[str] = []
@@ -171,16 +189,12 @@ class _Turn:
 
     # -- retrieval first ----------------------------------------------------------
     def _retrieve(self) -> Event:
-        query = retrieval_query(self.question, self.past)
+        query = with_context(retrieval_query(self.question, self.past), self.context)
         kind, prefix = self.filters.get("kind"), self.filters.get("path_prefix")
         translated = self._translated(query)
         result = self.ws.search(query, k=self.k, kind=kind, path_prefix=prefix,
                                 also=[translated] if translated else None)
-        for hit in result.hits:
-            self.evidence.add_hit(hit, query)
-        hits = [{"ref": i.number, "path": i.citation["path"], "where": i.where,
-                 "heading_path": i.citation.get("heading_path"), "score": i.citation.get("score")}
-                for i in self.evidence.items]
+        hits = [trace_hit(hit, self.evidence.add_hit(hit, query), self.evidence) for hit in result.hits]
         if result.degraded:
             self.notes["degraded"] = result.degraded
         self.no_evidence = getattr(result, "no_evidence", None)
@@ -221,7 +235,7 @@ class _Turn:
         if fitted.compaction:
             yield Event("compaction", fitted.compaction)
         messages = [Message("system", system_prompt(root_name, block, self.question, fitted.notes)),
-                    *history_messages(fitted.turns), Message("user", self.question)]
+                    *history_messages(fitted.turns), Message("user", with_attached_context(self.question, self.context))]
         toolbox = Toolbox(self.ws, self.evidence, self.filters)
         max_steps = max(1, settings.max_steps)
         for step in range(1, max_steps + 1):
@@ -243,7 +257,8 @@ class _Turn:
             messages.append(Message("assistant", "".join(step_text), tool_calls=calls))
             for n, call in enumerate(calls, 1):
                 result = toolbox.call(call.name, call.arguments, call.arguments_error)
-                yield events.trace(call.name, call.arguments, result.summary, ok=result.ok, step=step)
+                extra = {"hits": result.hits} if result.hits is not None else {}
+                yield events.trace(call.name, call.arguments, result.summary, ok=result.ok, step=step, **extra)
                 last = step == max_steps - 1 and n == len(calls)
                 messages.append(Message("tool", result.for_model() + (LAST_CALL_NOTE if last else ""),
                                         tool_call_id=call.id, name=call.name))
@@ -265,7 +280,9 @@ class _Turn:
     # -- output -------------------------------------------------------------------------
     def _say_extractive(self, note: str = "") -> Iterator[Event]:
         """The extractive answer, remembering what it quoted so citations can point at it."""
-        reply: Reply = extractive_answer(self.question, self.evidence.items, self._similarity())
+        # An attached cell's words say what "this" in the question is about.
+        question = with_context(self.question, self.context)
+        reply: Reply = extractive_answer(question, self.evidence.items, self._similarity())
         self.quotes = [(q.number, q.text) for q in reply.quotes]
         # One chunk event per quoted sentence, as a model streams tokens.
         for n, piece in enumerate(reply.pieces):

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from athena_lab.agent.citations import MARKER, key_terms, split_sentences
+from athena_lab.agent.citations import _ALL_STOPWORDS, MARKER, key_terms, split_sentences
 from athena_lab.agent.extractive import LEGACY_LABEL
 from athena_lab.agent.providers import Message
 from athena_lab.models import citation_location
@@ -24,6 +24,7 @@ SUMMARY_CHARS = 400
 THRESHOLD = 0.75  # share of the context size the prompt may fill before compaction
 KEEP_RECENT = 1  # turns kept verbatim when older ones are summarised
 SHORT_QUESTION_TERMS = 3
+CONTEXT_QUERY_WORDS = 24  # words of an attached cell/selection added to the search query
 _PRONOUNS = frozenset("it its this that these those they them one ones he she "
                       "lo la le eso esto ello ellos ça cela il elle ils elles es das dies sie isso isto ele".split())
 
@@ -74,6 +75,24 @@ def retrieval_query(question: str, turns: list[PastTurn]) -> str:
     borrowed = [w for w in re.findall(r"\w+", turns[-1].question)
                 if key_terms(w) and not key_terms(w) <= mine]
     return question if not borrowed else f"{question} {' '.join(dict.fromkeys(borrowed))}"
+
+
+def with_context(query: str, context: str | None) -> str:
+    """The search query plus the distinctive words of the attached context (a notebook cell,
+    an editor selection): identifiers and content words in the order they first appear, so
+    "what does this do?" about a cell searches for what the cell uses."""
+    if not context or not context.strip():
+        return query
+    mine = {w.lower() for w in re.findall(r"\w+", query)}
+    words: list[str] = []
+    for word in re.findall(r"[A-Za-z_][\w.]*\w|[A-Za-z_]\w*", context):
+        low = word.lower()
+        if len(word) < 3 or low in mine or low in _ALL_STOPWORDS or word in words:
+            continue
+        words.append(word)
+        if len(words) == CONTEXT_QUERY_WORDS:
+            break
+    return f"{query} {' '.join(words)}" if words else query
 
 
 def history_messages(turns: list[PastTurn]) -> list[Message]:

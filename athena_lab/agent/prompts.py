@@ -121,3 +121,11 @@ def example_question(heading: str) -> str | None:
     if words[0] in ("A", "An", "The"):
         leaf = words[0].lower() + leaf[len(words[0]):]
     return f"Tell me about {leaf}"
+
+
+def with_attached_context(question: str, context: str | None) -> str:
+    """The user's message to the model: the question, then what the user attached to it (a
+    notebook cell or an editor selection) fenced off as the thing the question is about."""
+    if not context or not context.strip():
+        return question
+    return f"{question}\n\nThe question is about this (from the user's notebook or editor):\n```\n{context.strip()}\n```"

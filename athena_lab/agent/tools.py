@@ -41,10 +41,19 @@ class ToolResult:
     content: dict[str, Any]
     summary: str
     ok: bool = True
+    hits: list[dict[str, Any]] | None = None  # a search's hits for the trace (models.TraceHit)
 
     def for_model(self) -> str:
         text = json.dumps(self.content, ensure_ascii=False, default=str)
         return text if len(text) <= MAX_RESULT_CHARS else text[:MAX_RESULT_CHARS] + " …(truncated)"
+
+
+def trace_hit(hit: Hit, ref: int, evidence: Evidence) -> dict[str, Any]:
+    """One search hit as the trace shows it (models.TraceHit): where it is, its fused score
+    and its 1-based rank in each retriever that found it (``bm25``, ``vector``, ``ident``,
+    ``grep``, ``multilingual``; ``bm25@2`` … for the translated question's search)."""
+    return {"ref": ref, "path": hit.chunk.path, "where": evidence.get(ref).where,
+            "heading_path": hit.chunk.heading, "score": round(hit.score, 4), "ranks": dict(hit.ranks)}
 
 
 # -- schema validation -----------------------------------------------------------
@@ -172,7 +181,8 @@ class Toolbox:
         content: dict[str, Any] = {"results": rows}
         if result.degraded:
             content["note"] = result.degraded
-        return ToolResult(content, _hits_summary(rows))
+        hits = [trace_hit(hit, row["ref"], self.evidence) for hit, row in zip(result.hits, rows)]
+        return ToolResult(content, _hits_summary(rows), hits=hits)
 
     def grep_docs(self, args: dict[str, Any]) -> ToolResult:
         matches = self.ws.grep(args["pattern"], regex=bool(args.get("regex")),

@@ -23,7 +23,7 @@ def _iso(ts: float) -> str:
 
 
 class ConversationStore:
-    """create / add_message / list / get / delete, shaped as docs/http-api.md shows them."""
+    """create / add_message / list / get / rewind / delete, shaped as docs/http-api.md shows them."""
 
     def __init__(self, catalog: Any) -> None:
         self.catalog = catalog
@@ -35,12 +35,25 @@ class ConversationStore:
     def create(self, title: str) -> str:
         cid = uuid.uuid4().hex
         now = time.time()
-        title = " ".join(title.split())
+        self._conn.execute("INSERT INTO conversations(id, title, created_at, updated_at) VALUES (?,?,?,?)",
+                           (cid, self._unique_title(title), now, now))
+        return cid
+
+    def _unique_title(self, question: str) -> str:
+        """The first question on one line, cut to TITLE_CHARS; "… (2)", "… (3)" when another
+        conversation already has that title, so the history tells them apart."""
+        title = " ".join(question.split()) or "untitled"
         if len(title) > TITLE_CHARS:
             title = title[: TITLE_CHARS - 1].rstrip() + "…"
-        self._conn.execute("INSERT INTO conversations(id, title, created_at, updated_at) VALUES (?,?,?,?)",
-                           (cid, title or "untitled", now, now))
-        return cid
+        taken = {r["title"] for r in self._conn.execute(
+            "SELECT title FROM conversations WHERE title=? OR title LIKE ? ESCAPE '\\'",
+            (title, title.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + " (%)"))}
+        n = 1
+        unique = title
+        while unique in taken:
+            n += 1
+            unique = f"{title} ({n})"
+        return unique
 
     def exists(self, cid: str) -> bool:
         return self._conn.execute("SELECT 1 FROM conversations WHERE id=?", (cid,)).fetchone() is not None
@@ -57,6 +70,10 @@ class ConversationStore:
                 (cid, role, content, json.dumps(citations) if citations is not None else None,
                  json.dumps(unsupported) if unsupported is not None else None, mode, now))
             self._conn.execute("UPDATE conversations SET updated_at=? WHERE id=?", (now, cid))
+            if role == "user" and self._conn.execute("SELECT title FROM conversations WHERE id=?",
+                                                     (cid,)).fetchone()["title"] == "":
+                # The first question was rewound: the one asked in its place names it.
+                self._conn.execute("UPDATE conversations SET title=? WHERE id=?", (self._unique_title(content), cid))
 
     def list(self, limit: int = 20) -> list[dict[str, Any]]:
         rows = self._conn.execute(
@@ -85,6 +102,22 @@ class ConversationStore:
             messages.append(message)
         return {"id": head["id"], "title": head["title"], "created_at": _iso(head["created_at"]),
                 "updated_at": _iso(head["updated_at"]), "messages": messages}
+
+    def rewind(self, cid: str, turn: int) -> int | None:
+        """Drop question ``turn`` (0-based) and every message after it, so the question can be
+        asked again — edited, or as it was to regenerate its answer. Rewinding the first
+        question clears the title: the question asked next names the conversation. Returns
+        how many messages were dropped, or None when there is no such conversation or turn."""
+        rows = self._conn.execute("SELECT id FROM messages WHERE conversation_id=? AND role='user' ORDER BY id",
+                                  (cid,)).fetchall()
+        if turn < 0 or turn >= len(rows):
+            return None
+        with self.catalog.transaction():
+            dropped = self._conn.execute("DELETE FROM messages WHERE conversation_id=? AND id>=?",
+                                         (cid, rows[turn]["id"])).rowcount
+            self._conn.execute("UPDATE conversations SET updated_at=?, title=CASE WHEN ? THEN '' ELSE title END "
+                               "WHERE id=?", (time.time(), turn == 0, cid))
+        return dropped
 
     def delete(self, cid: str) -> bool:
         with self.catalog.transaction():

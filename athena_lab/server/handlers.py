@@ -24,6 +24,7 @@ from tornado.web import HTTPError, authenticated
 from athena_lab import __version__
 from athena_lab import events
 from athena_lab.errors import status_of, user_message
+from athena_lab.config import LLM_PROVIDERS
 from athena_lab.models import AskRequest
 
 from . import jsonbody, site_urls, sse
@@ -147,6 +148,7 @@ class InfoRoute(AthenaRoute):
         mode = "extractive" if llm.provider == "extractive" else f"{llm.provider}:{llm.model}"
         return {"version": __version__, "root": str(ws.root), "index_dir": str(ws.index_dir),
                 "lab_path_prefix": self.state.lab_path_prefix(), "provider": llm.provider,
+                "providers": list(LLM_PROVIDERS),
                 "model": llm.model or None, "mode": mode,
                 "embedding": ws.config.settings.embedding.provider, "index": index,
                 "live": self.state.live.status(),
@@ -296,6 +298,27 @@ class ConversationRoute(AthenaRoute):
         return bool(self.ws.conversations.delete(conversation_id)) if self.ws.has_index() else False
 
 
+class ConversationRewindRoute(AthenaRoute):
+    """POST {"turn": n}: drop question n (0-based) and everything after it, so the sidebar can
+    ask it again edited (edit and resend) or as it was (regenerate the last answer)."""
+
+    @authenticated
+    async def post(self, conversation_id: str) -> None:
+        turn = self.json_body().get("turn")
+        if isinstance(turn, bool) or not isinstance(turn, int) or turn < 0:
+            raise api_error(400, "'turn' must be the 0-based number of a question in the conversation")
+        dropped = await self.blocking(self._rewind, conversation_id, turn)
+        if dropped is None:
+            raise api_error(404, f"no question {turn} in conversation {conversation_id!r}")
+        self.send_json({"dropped": dropped, "conversation": await self.blocking(self._get, conversation_id)})
+
+    def _rewind(self, conversation_id: str, turn: int) -> int | None:
+        return self.ws.conversations.rewind(conversation_id, turn) if self.ws.has_index() else None
+
+    def _get(self, conversation_id: str) -> Any:
+        return self.ws.conversations.get(conversation_id)
+
+
 def chat_request(body: dict[str, Any], max_chars: int, max_messages: int) -> dict[str, Any]:
     """Validate a chat body; return the question, stream flag and ask_events options."""
     messages = body.get("messages")
@@ -330,8 +353,8 @@ def chat_request(body: dict[str, Any], max_chars: int, max_messages: int) -> dic
     # The same validation as every front end, before the turn starts, so a bad option is a
     # 400 and leaves no conversation behind.
     request = AskRequest(question, conversation_id, {k: v for k, v in filters.items() if v},
-                         body.get("provider"), body.get("model"), body.get("top_k")).validate()
-    for key in ("provider", "model", "top_k"):
+                         body.get("provider"), body.get("model"), body.get("top_k"), body.get("context")).validate()
+    for key in ("provider", "model", "top_k", "context"):
         if getattr(request, key) is not None:
             options[key] = getattr(request, key)
     if request.filters:
@@ -403,6 +426,7 @@ ROUTES: tuple[tuple[str, type[AthenaRoute]], ...] = (
     ("chat", ChatRoute),
     ("conversations", ConversationsRoute),
     (r"conversations/([^/]+)", ConversationRoute),
+    (r"conversations/([^/]+)/rewind", ConversationRewindRoute),
     ("reindex", ReindexRoute),
     ("health", HealthRoute),
     ("info", InfoRoute),

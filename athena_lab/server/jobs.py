@@ -50,6 +50,8 @@ class _Job:
     error: str | None = None
     pid: int | None = None
     handle: Any = None  # the BackgroundIndex while the child runs
+    # (phase, when this job first saw it, its done count then): the per-phase rate's origin
+    phase_mark: tuple[str, float, int] | None = None
 
 
 class ReindexJobs:
@@ -103,6 +105,25 @@ class ReindexJobs:
             return {"id": None, "state": "idle", "progress": None, "summary": None, "error": None}
         return self._snapshot(job, self._read_progress())
 
+    @staticmethod
+    def _pace(job: _Job, progress: dict[str, Any], now: float) -> None:
+        """Add ``rate`` (files/s while scanning and parsing, chunks/s after) and ``eta_s`` for
+        phases other than embedding (whose rate the run itself measures), from the counts this
+        job saw since the phase began."""
+        phase, done, total = progress["phase"], progress["done"], progress["total"]
+        if job.phase_mark is None or job.phase_mark[0] != phase:
+            job.phase_mark = (phase, now, done)
+        if phase in ("embed", "save"):
+            progress["unit"] = "chunks"
+            return
+        if not total:
+            return
+        _, since, done_then = job.phase_mark
+        if now - since >= 0.5 and done > done_then:
+            rate = (done - done_then) / (now - since)
+            progress.update(rate=round(rate, 2), eta_s=round(max(0, total - done) / rate, 1),
+                            unit="files" if phase in ("scan", "parse") else "chunks")
+
     def stop(self, wait_s: float = 0.0) -> bool:
         """Ask the running child to save and exit; optionally wait for it. False if none ran."""
         with self._lock:
@@ -145,11 +166,15 @@ class ReindexJobs:
     def _snapshot(self, job: _Job, live: dict[str, Any] | None = None) -> dict[str, Any]:
         running = job.state == "running"
         progress = self._progress(live if running or live else None, job.phase)
-        if not running:
+        now = time.time()
+        if running:
+            self._pace(job, progress, now)
+        else:
             progress.update(phase=job.state)
             if job.summary:
                 progress.update(done=job.summary.get("vectors_done", 0),
                                 total=job.summary.get("vectors_total", 0))
         return {"id": job.id, "state": job.state, "pid": job.pid, "progress": progress,
                 "started_at": job.started_at, "finished_at": job.finished_at,
+                "elapsed_s": round((job.finished_at or now) - job.started_at, 1),
                 "summary": job.summary, "error": job.error}

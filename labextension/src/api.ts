@@ -70,6 +70,15 @@ export async function deleteConversation(id: string): Promise<void> {
   await send(athenaUrl(`conversations/${encodeURIComponent(id)}`), { method: 'DELETE' });
 }
 
+/** Drop question `turn` (0-based) and what followed, to ask it again; the conversation left. */
+export async function rewindConversation(id: string, turn: number): Promise<IConversation> {
+  const response = await send(athenaUrl(`conversations/${encodeURIComponent(id)}/rewind`), {
+    method: 'POST',
+    body: JSON.stringify({ turn })
+  });
+  return ((await response.json()) as { conversation: IConversation }).conversation;
+}
+
 /** Start a reindex; a job already running (409) is reported, not treated as a failure.
  * (A run started elsewhere, e.g. `athena index` in a terminal, also answers 409: its
  * progress shows in the status strip, which follows any live run.) */

@@ -16,7 +16,7 @@ import { button, h } from './core/dom';
 import { emptyAnswer, foldEvent, IAnswerState, storedAnswer } from './core/answer';
 import { emptyState, questionBubble } from './core/question';
 import { AnswerView } from './components/answerView';
-import { Composer } from './components/composer';
+import { Composer, IAttachedContext } from './components/composer';
 import { ConversationList } from './components/conversationList';
 import { IndexStatusView } from './components/indexStatus';
 import { openCitation } from './open';
@@ -64,6 +64,11 @@ export class ChatPanel extends Widget {
   private _examples: string[] = [];
   /** Bumped by each switch and New: a conversation that loads after a later choice is dropped. */
   private _choice = 0;
+  /** The conversation deleted while shown, until its undo window passes (undo brings it back). */
+  private _deletedShown: string | null = null;
+  /** What each question shown was asked about (a cell, a selection), for regenerate. */
+  private _contexts = new WeakMap<HTMLElement, IAttachedContext>();
+  private _regenerate: HTMLButtonElement;
 
   constructor(private _options: IChatPanelOptions) {
     super();
@@ -72,11 +77,19 @@ export class ChatPanel extends Widget {
     this._status = new IndexStatusView(info => this._onInfo(info));
     this._history = new ConversationList({
       onSwitch: id => void this.switchTo(id),
-      onDelete: id => void this.deleteConversation(id)
+      onDeleting: id => void this._onDeleting(id),
+      onDelete: id => void this.deleteConversation(id),
+      onRestore: id => void this._onRestore(id),
+      fallbackFocus: () => this._historyToggle.focus()
     });
     this._composer = new Composer({
-      onSend: question => void this.ask(question),
+      onSend: (question, context) => void this.ask(question, context),
       onStop: () => this._abort?.abort()
+    });
+    this._regenerate = button('\u21bb Regenerate', () => void this.regenerate(), {
+      class: 'athena-regenerate',
+      'data-testid': 'athena-regenerate',
+      'aria-label': 'Regenerate the last answer'
     });
     this._historyToggle = button('History', () => void this.toggleHistory(), {
       class: 'athena-history-toggle',
@@ -128,10 +141,17 @@ export class ChatPanel extends Widget {
     return this._status.reindex();
   }
 
-  async ask(question: string): Promise<void> {
+  /** Attach a notebook cell or selection to the next question ("Ask about this cell"). */
+  attachContext(context: IAttachedContext): void {
+    this._composer.setContext(context);
+    this.focusInput();
+  }
+
+  async ask(question: string, context: IAttachedContext | null = null): Promise<void> {
+    this._regenerate.remove();
     this._messages.querySelector('.athena-empty')?.remove();
     const filters = this._composer.filters;
-    this._messages.append(questionBubble(question, filters, 'athena-', 'athena-user-message'));
+    this._messages.append(this._userMessage(question, context, filters));
     const answer = this._addAnswer();
     this._follower.follow();
     let state = emptyAnswer();
@@ -147,7 +167,8 @@ export class ChatPanel extends Widget {
           filters,
           provider: settings.provider,
           model: settings.model,
-          topK: settings.topK
+          topK: settings.topK,
+          context: context?.text
         },
         event => {
           state = this._onEvent(answer, state, event);
@@ -156,7 +177,7 @@ export class ChatPanel extends Widget {
       );
     } catch (err) {
       if ((err as Error).name === 'AbortError') {
-        answer.interrupt(() => void this.ask(question));
+        answer.interrupt(() => void this.ask(question, context));
       } else {
         answer.fail((err as Error).message);
       }
@@ -164,10 +185,48 @@ export class ChatPanel extends Widget {
     } finally {
       this._abort = null;
       this._composer.busy = false;
+      this._showRegenerate();
       if (this._history.open) {
         await this._refreshHistory();
       }
     }
+  }
+
+  /** Ask the last question again in place of its answer. */
+  async regenerate(): Promise<void> {
+    const questions = this._questionNodes();
+    const last = questions[questions.length - 1];
+    if (!last || this._abort) {
+      return;
+    }
+    await this.resend(questions.length - 1, last.dataset.question ?? '', this._contexts.get(last) ?? null);
+  }
+
+  /**
+   * Ask question `turn` (0-based) again, as `question`: the server drops it and everything
+   * after it (POST …/rewind), the view shows what is left, and the question streams anew.
+   */
+  async resend(turn: number, question: string, context: IAttachedContext | null): Promise<void> {
+    if (this._abort || !question.trim()) {
+      return;
+    }
+    this.focusInput(); // the buttons that asked for this are about to go away
+    if (this._conversationId) {
+      try {
+        const conversation = await api.rewindConversation(this._conversationId, turn);
+        this._clearMessages();
+        conversation.messages.forEach(message => this._showStored(message));
+      } catch (err) {
+        if ((err as api.AthenaError).status !== 404) {
+          await showErrorMessage('Cannot ask that question again', (err as Error).message);
+          return;
+        }
+        this._dropFrom(turn); // never saved (the answer failed before it started): just ask again
+      }
+    } else {
+      this._dropFrom(turn);
+    }
+    await this.ask(question.trim(), context);
   }
 
   async newConversation(): Promise<void> {
@@ -187,6 +246,7 @@ export class ChatPanel extends Widget {
       }
       this._clearMessages();
       conversation.messages.forEach(message => this._showStored(message));
+      this._showRegenerate();
       await this._setConversation(conversation.id);
       await Promise.all(this._answers.map(a => a.rendered()));
       this._follower.follow();
@@ -199,16 +259,41 @@ export class ChatPanel extends Widget {
     }
   }
 
+  /** Delete on the server (the history list calls this when its undo window has passed). */
   async deleteConversation(id: string): Promise<void> {
+    if (this._deletedShown === id) {
+      this._deletedShown = null;
+    }
     try {
       await api.deleteConversation(id);
     } catch (err) {
-      await showErrorMessage('Cannot delete the conversation', (err as Error).message);
+      if ((err as api.AthenaError).status !== 404) {
+        await showErrorMessage('Cannot delete the conversation', (err as Error).message);
+      }
     }
     if (id === this._conversationId) {
-      await this.newConversation();
+      await this._setConversation(null);
+      this._clearMessages();
     }
-    await this._refreshHistory();
+  }
+
+  /** A conversation was deleted in the history: stop showing it (undo brings it back). */
+  private async _onDeleting(id: string): Promise<void> {
+    if (id === this._conversationId) {
+      this._abort?.abort();
+      this._deletedShown = id;
+      await this._setConversation(null);
+      this._clearMessages();
+    }
+  }
+
+  private async _onRestore(id: string): Promise<void> {
+    if (this._deletedShown === id) {
+      this._deletedShown = null;
+      const focused = document.activeElement as HTMLElement | null;
+      await this.switchTo(id);
+      focused?.focus();
+    }
   }
 
   async toggleHistory(): Promise<void> {
@@ -282,7 +367,7 @@ export class ChatPanel extends Widget {
     this._messages.querySelector('.athena-empty')?.remove();
     if (message.role === 'user') {
       this._lastStoredQuestion = message.content;
-      this._messages.append(questionBubble(message.content, undefined, 'athena-', 'athena-user-message'));
+      this._messages.append(this._userMessage(message.content, null));
       return;
     }
     const answer = this._addAnswer();
@@ -362,6 +447,110 @@ export class ChatPanel extends Widget {
     } else {
       this._messages.append(empty);
     }
+  }
+
+  private _questionNodes(): HTMLElement[] {
+    return Array.from(this._messages.querySelectorAll<HTMLElement>('.athena-user-turn'));
+  }
+
+  /** Remove question `turn` and everything shown after it. */
+  private _dropFrom(turn: number): void {
+    const node = this._questionNodes()[turn];
+    while (node?.nextSibling) {
+      node.nextSibling.remove();
+    }
+    node?.remove();
+    const kept = new Set(Array.from(this._messages.querySelectorAll('.athena-answer')));
+    this._answers = this._answers.filter(a => kept.has(a.node));
+  }
+
+  /** Regenerate sits under the last answer while nothing streams. */
+  private _showRegenerate(): void {
+    if (this._questionNodes().length && this._messages.lastElementChild) {
+      this._messages.append(this._regenerate);
+      this._follower.update();
+    } else {
+      this._regenerate.remove();
+    }
+  }
+
+  /** A question as the conversation shows it: what it was about (a cell, a selection), the
+   * question, and an Edit button. */
+  /** A question's row: what it was asked about, the bubble (collapsed when long, with its
+   * filters) and Edit beside it. */
+  private _userMessage(question: string, context: IAttachedContext | null, filters?: IChatFilters): HTMLElement {
+    const node = h(
+      'div',
+      { class: 'athena-user-turn' },
+      context ? h('div', { class: 'athena-user-context', title: context.text.slice(0, 2000) }, `About ${context.label}`) : null,
+      questionBubble(question, filters, 'athena-', 'athena-user-message')
+    );
+    node.dataset.question = question;
+    if (context) {
+      this._contexts.set(node, context);
+    }
+    const edit = button('Edit', () => this._edit(node, edit), {
+      class: 'athena-edit-question',
+      'data-testid': 'athena-edit-question',
+      'aria-label': `Edit and resend: ${question.slice(0, 60)}`
+    });
+    node.append(edit);
+    return node;
+  }
+
+  /** Edit a question in place: Enter (or "Resend") asks it again from there, Escape cancels. */
+  private _edit(node: HTMLElement, edit: HTMLButtonElement): void {
+    if (this._abort || node.querySelector('.athena-edit-box')) {
+      return;
+    }
+    const original = node.dataset.question ?? '';
+    const box = h('textarea', {
+      class: 'athena-edit-box',
+      'data-testid': 'athena-edit-box',
+      rows: '3',
+      'aria-label': 'Edit the question (Enter resends, Escape cancels)'
+    });
+    box.value = original;
+    const close = () => {
+      form.remove();
+      node.querySelector<HTMLElement>('.athena-user-message')!.hidden = false;
+      edit.hidden = false;
+      edit.focus();
+    };
+    const send = () => {
+      const turn = this._questionNodes().indexOf(node);
+      const question = box.value.trim();
+      if (!question || turn < 0) {
+        return;
+      }
+      void this.resend(turn, question, this._contexts.get(node) ?? null);
+    };
+    box.addEventListener('keydown', event => {
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        event.stopPropagation();
+        close();
+      } else if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+        event.preventDefault();
+        send();
+      }
+    });
+    const form = h(
+      'div',
+      { class: 'athena-edit' },
+      box,
+      h(
+        'div',
+        { class: 'athena-edit-actions' },
+        button('Resend', send, { class: 'athena-edit-send jp-mod-styled', 'data-testid': 'athena-edit-send' }),
+        button('Cancel', close, { class: 'athena-edit-cancel' })
+      )
+    );
+    node.querySelector<HTMLElement>('.athena-user-message')!.hidden = true;
+    edit.hidden = true;
+    node.append(form);
+    box.focus();
+    box.setSelectionRange(box.value.length, box.value.length);
   }
 
   private async _refreshHistory(): Promise<void> {

@@ -10,12 +10,15 @@ import {
 import { ICommandPalette } from '@jupyterlab/apputils';
 import { IDocumentManager } from '@jupyterlab/docmanager';
 import { INotebookTracker } from '@jupyterlab/notebook';
+import { Cell } from '@jupyterlab/cells';
 import { IRenderMimeRegistry } from '@jupyterlab/rendermime';
 import { ISettingRegistry } from '@jupyterlab/settingregistry';
 import { IStateDB } from '@jupyterlab/statedb';
+import type { PartialJSONObject } from '@lumino/coreutils';
 
 import { getInfo } from './api';
-import { ICitation } from './types';
+import { ICitation, IIndexInfo } from './types';
+import { IAttachedContext } from './components/composer';
 import { ChatPanel, IChatSettings } from './chatPanel';
 import { athenaIcon } from './icon';
 import { showSavedAnswers } from './savedWidget';
@@ -41,7 +44,77 @@ function readSettings(settings: ISettingRegistry.ISettings): IChatSettings {
   };
 }
 
-function addCommands(app: JupyterFrontEnd, panel: ChatPanel, palette: ICommandPalette | null): void {
+/**
+ * The settings form's choices: the provider list comes from the server (GET /athena/info
+ * `providers`), so a provider the server gains shows up without a new extension; empty
+ * means the server's configured provider.
+ */
+function settingsTransform(info: IIndexInfo | null): {
+  fetch: (plugin: ISettingRegistry.IPlugin) => ISettingRegistry.IPlugin;
+  compose: (plugin: ISettingRegistry.IPlugin) => ISettingRegistry.IPlugin;
+} {
+  return {
+    fetch: plugin => {
+      const properties = plugin.schema.properties ?? {};
+      const providers = info?.providers ?? [];
+      if (providers.length && properties.provider) {
+        const current = info?.mode ?? info?.provider ?? '';
+        properties.provider = {
+          ...properties.provider,
+          oneOf: [
+            { const: '', title: `the server's choice${current ? ` (now ${current})` : ''}` },
+            ...providers.map(name => ({ const: name, title: name }))
+          ]
+        };
+      }
+      return plugin;
+    },
+    compose: plugin => {
+      // With a transform the registry leaves composing to us: defaults, then the user's values.
+      const defaults: Record<string, unknown> = {};
+      for (const [key, property] of Object.entries(plugin.schema.properties ?? {})) {
+        defaults[key] = (property as { default?: unknown }).default;
+      }
+      const user = (plugin.data?.user ?? {}) as Record<string, unknown>;
+      plugin.data = { user: user as PartialJSONObject, composite: { ...defaults, ...user } as PartialJSONObject };
+      return plugin;
+    }
+  };
+}
+
+/**
+ * The active notebook cell's source, or the part of it selected in its editor, as context
+ * for the next question: "cell 3 of analysis.ipynb", "4 selected lines of cell 3 of …".
+ */
+export function cellContext(notebooks: INotebookTracker | null): IAttachedContext | null {
+  const panel = notebooks?.currentWidget;
+  const cell: Cell | null | undefined = panel?.content.activeCell;
+  if (!panel || !cell) {
+    return null;
+  }
+  const source = cell.model.sharedModel.getSource();
+  const number = panel.content.activeCellIndex + 1;
+  const name = panel.context.path.split('/').pop() ?? panel.context.path;
+  const editor = cell.editor;
+  if (editor) {
+    const selection = editor.getSelection();
+    const start = editor.getOffsetAt(selection.start);
+    const end = editor.getOffsetAt(selection.end);
+    const selected = source.slice(Math.min(start, end), Math.max(start, end));
+    if (selected.trim()) {
+      const lines = selected.split('\n').length;
+      return { label: `${lines} selected line${lines === 1 ? '' : 's'} of cell ${number} of ${name}`, text: selected };
+    }
+  }
+  return source.trim() ? { label: `cell ${number} of ${name}`, text: source } : null;
+}
+
+function addCommands(
+  app: JupyterFrontEnd,
+  panel: ChatPanel,
+  palette: ICommandPalette | null,
+  notebooks: INotebookTracker | null
+): void {
   const { commands, shell } = app;
   const commandList: Array<[string, string, () => unknown]> = [
     [
@@ -76,6 +149,23 @@ function addCommands(app: JupyterFrontEnd, panel: ChatPanel, palette: ICommandPa
     commands.addCommand(id, { label, icon: athenaIcon, execute });
     palette?.addItem({ command: id, category: 'Athena' });
   }
+  // "Ask about this cell": the active cell (or its selection) becomes the next question's context.
+  commands.addCommand('athena:ask-about-cell', {
+    label: 'Ask Athena about This Cell',
+    caption: 'Attach the active cell (or the selected part of it) to the next question in the Athena chat',
+    icon: athenaIcon,
+    isEnabled: () => Boolean(notebooks?.currentWidget?.content.activeCell),
+    execute: () => {
+      const context = cellContext(notebooks);
+      if (!context) {
+        return;
+      }
+      shell.activateById(panel.id);
+      panel.attachContext(context);
+    }
+  });
+  palette?.addItem({ command: 'athena:ask-about-cell', category: 'Athena' });
+  app.contextMenu.addItem({ command: 'athena:ask-about-cell', selector: '.jp-Notebook .jp-Cell', rank: 20 });
   // For the notebook answer widget: its citation chips open sources exactly as the chat does,
   // by command or by a window event (the widget cannot import this extension).
   commands.addCommand('athena:open-citation', {
@@ -121,13 +211,20 @@ const plugin: JupyterFrontEndPlugin<void> = {
     panel.title.caption = 'Athena: ask your documents';
     app.shell.add(panel, 'left', { rank: 150 });
     restorer?.add(panel, PANEL_ID);
-    addCommands(app, panel, palette);
+    addCommands(app, panel, palette, notebooks);
     if (notebooks) {
       showSavedAnswers(notebooks, rendermime);
     }
 
     if (settingRegistry) {
       try {
+        let info: IIndexInfo | null = null;
+        try {
+          info = await getInfo();
+        } catch {
+          // No server answer: the settings form offers a free-text provider.
+        }
+        settingRegistry.transform(PLUGIN_ID, settingsTransform(info));
         const loaded = await settingRegistry.load(PLUGIN_ID);
         settings = readSettings(loaded);
         loaded.changed.connect(() => {

@@ -73,13 +73,68 @@ export function isRunning(vectors: IVectorState | null | undefined): boolean {
   return vectors?.state === 'embedding' || vectors?.state === 'indexing';
 }
 
-/** The reindex message while a job runs: its phase, then the vectors line. */
+/** What each phase of an index run is doing, in words (ingest/pipeline.py's phases). */
+const PHASE_WORDS: Record<string, [string, string]> = {
+  starting: ['starting', ''],
+  scan: ['scanning', 'files'],
+  parse: ['parsing', 'files'],
+  lexical: ['writing the text index', 'chunks'],
+  embed: ['embedding', 'chunks'],
+  save: ['saving vectors', 'chunks']
+};
+
+/** " · 8.1 files/s · about 12 s left" for a phase's own rate, or "". */
+function phasePace(rate: number | null | undefined, unit: string, eta?: number | null): string {
+  if (!rate) {
+    return '';
+  }
+  const speed = rate >= 10 ? formatCount(rate) : rate.toFixed(1);
+  const left = eta === null || eta === undefined ? '' : ` \u00b7 about ${formatDuration(eta)} left`;
+  return ` \u00b7 ${speed} ${unit}/s${left}`;
+}
+
+/**
+ * The reindex message while a job runs: "parsing 12 / 40 files · 8.1 files/s · about 4 s left",
+ * then the vectors line while embedding ("starting…" until the run reports its first counts).
+ */
 export function jobProgressText(job: IReindexJob): string {
   const p = job.progress;
   if (!p) {
     return job.state;
   }
-  const vectors = vectorsLine(p.vectors);
-  const phase = p.phase === 'embed' || p.phase === 'save' || !p.total ? p.phase : `${p.phase} ${formatCount(p.done)}/${formatCount(p.total)}`;
-  return vectors ? `${phase} \u00b7 ${vectors}` : phase;
+  const [words, unit] = PHASE_WORDS[p.phase] ?? [p.phase, 'files'];
+  if (p.phase === 'embed' || p.phase === 'save') {
+    const vectors = vectorsLine(p.vectors);
+    return vectors ? `${words} \u00b7 ${vectors}` : words;
+  }
+  if (!p.total) {
+    return p.phase === 'starting' ? 'starting\u2026' : `${words}\u2026`;
+  }
+  const counts = `${words} ${formatCount(p.done)} / ${formatCount(p.total)} ${p.unit ?? unit}`;
+  return counts + phasePace(p.rate, p.unit ?? unit, p.eta_s);
+}
+
+/** The line a finished reindex leaves: "Reindex done: 12 files (3 new, 1 changed) · 340 chunks · 4.2 s". */
+export function jobDoneText(job: IReindexJob): string {
+  const s = (job.summary ?? {}) as Record<string, number | null | undefined>;
+  const n = (key: string): number => Number(s[key] ?? 0);
+  const files = n('new') + n('changed') + n('unchanged');
+  const changes = [
+    n('new') ? `${formatCount(n('new'))} new` : '',
+    n('changed') ? `${formatCount(n('changed'))} changed` : '',
+    n('removed') ? `${formatCount(n('removed'))} removed` : '',
+    n('failed') ? `${formatCount(n('failed'))} failed` : ''
+  ].filter(Boolean);
+  const parts = [
+    `${formatCount(files)} file${files === 1 ? '' : 's'}` + (changes.length ? ` (${changes.join(', ')})` : ' (no changes)'),
+    `${formatCount(n('chunks'))} chunks`
+  ];
+  if (n('embedded')) {
+    parts.push(`${formatCount(n('embedded'))} embedded`);
+  }
+  const seconds = job.elapsed_s ?? (n('seconds') || null);
+  if (seconds !== null && seconds !== undefined) {
+    parts.push(seconds < 10 ? `${seconds.toFixed(1)} s` : formatDuration(seconds));
+  }
+  return `Reindex done: ${parts.join(' \u00b7 ')}`;
 }

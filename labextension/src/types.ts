@@ -39,6 +39,8 @@ export interface IChatRequest {
   provider?: string;
   model?: string;
   topK?: number;
+  /** A notebook cell or selection the question is about ("Ask about this cell"). */
+  context?: string;
 }
 
 export type ITraceEvent = ITraceData;
@@ -83,6 +85,8 @@ export interface IIndexInfo {
   root: string;
   lab_path_prefix: string | null;
   provider: string;
+  /** The provider names a chat may ask for (the settings' provider choices). */
+  providers?: string[];
   model: string;
   mode: string;
   index: {
@@ -164,9 +168,15 @@ export interface IReindexJob {
     phase: string;
     vectors?: IVectorState | null;
     rate?: number | null;
+    /** What `rate` counts: files (scanning, parsing) or chunks (text index, embedding). */
+    unit?: 'files' | 'chunks';
     eta_s?: number | null;
     message?: string | null;
   } | null;
+  started_at?: number;
+  finished_at?: number | null;
+  /** Seconds since the job started (till it finished). */
+  elapsed_s?: number;
   summary?: unknown;
   error?: string | null;
 }

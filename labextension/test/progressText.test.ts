@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { formatDuration, isRunning, jobProgressText, vectorsLine } from '../src/progressText';
+import { formatDuration, isRunning, jobDoneText, jobProgressText, vectorsLine } from '../src/progressText';
 import { IVectorState } from '../src/types';
 
 const embedding: IVectorState = {
@@ -41,11 +41,19 @@ test('finished, partial, missing and off vectors each read plainly', () => {
 test('a running job shows its phase, then the vectors', () => {
   assert.equal(
     jobProgressText({ state: 'running', progress: { phase: 'parse', done: 12, total: 1622 } }),
-    'parse 12/1,622'
+    'parsing 12 / 1,622 files'
   );
   assert.equal(
+    jobProgressText({
+      state: 'running',
+      progress: { phase: 'parse', done: 120, total: 1622, rate: 8.14, unit: 'files', eta_s: 185 }
+    }),
+    'parsing 120 / 1,622 files \u00b7 8.1 files/s \u00b7 about 3 min 5 s left'
+  );
+  assert.equal(jobProgressText({ state: 'running', progress: { phase: 'starting', done: 0, total: 0 } }), 'starting\u2026');
+  assert.equal(
     jobProgressText({ state: 'running', progress: { phase: 'embed', done: 0, total: 4740, vectors: embedding } }),
-    'embed \u00b7 vectors 2,310 / 7,050 \u00b7 embedding \u00b7 31 chunks/s \u00b7 about 2 min 31 s left'
+    'embedding \u00b7 vectors 2,310 / 7,050 \u00b7 embedding \u00b7 31 chunks/s \u00b7 about 2 min 31 s left'
   );
   assert.equal(jobProgressText({ state: 'running' }), 'running');
 });
@@ -56,4 +64,19 @@ test('durations read like the CLI says them', () => {
   assert.equal(formatDuration(125), '2 min 5 s');
   assert.equal(formatDuration(725), '12 min');
   assert.equal(formatDuration(3840), '1 h 4 min');
+});
+
+test('a finished reindex says what it did and how long it took', () => {
+  assert.equal(
+    jobDoneText({
+      state: 'done',
+      elapsed_s: 4.23,
+      summary: { new: 3, changed: 1, unchanged: 8, removed: 0, failed: 0, chunks: 340, embedded: 41 }
+    }),
+    'Reindex done: 12 files (3 new, 1 changed) \u00b7 340 chunks \u00b7 41 embedded \u00b7 4.2 s'
+  );
+  assert.equal(
+    jobDoneText({ state: 'done', elapsed_s: 75, summary: { unchanged: 1, chunks: 2 } }),
+    'Reindex done: 1 file (no changes) \u00b7 2 chunks \u00b7 1 min 15 s'
+  );
 });

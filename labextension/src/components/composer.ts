@@ -1,6 +1,7 @@
 /**
  * The question box with its filters. Enter sends, Shift+Enter adds a line; while an
- * answer streams the send button becomes a stop button.
+ * answer streams the send button becomes a stop button. "Ask about this cell" attaches a
+ * cell or selection: a removable chip above the box, sent with the next question.
  */
 import { IChatFilters } from '../types';
 import { button, h } from '../core/dom';
@@ -17,10 +18,20 @@ export const KIND_CHOICES: Array<[string, string]> = [
   ['pdf', 'PDFs']
 ];
 
+/** A notebook cell or selection attached to the next question. */
+export interface IAttachedContext {
+  /** What the chip says: "cell 3 of analysis.ipynb", "4 selected lines of cell 3 of …". */
+  label: string;
+  text: string;
+}
+
 export interface IComposerOptions {
-  onSend: (question: string) => void;
+  onSend: (question: string, context: IAttachedContext | null) => void;
   onStop: () => void;
 }
+
+/** The server's limit on `context` (models.MAX_CONTEXT_CHARS). */
+export const MAX_CONTEXT_CHARS = 20000;
 
 export class Composer {
   readonly node: HTMLElement;
@@ -29,6 +40,8 @@ export class Composer {
   private _kind: HTMLSelectElement;
   private _send: HTMLButtonElement;
   private _busy = false;
+  private _context: IAttachedContext | null = null;
+  private _chip = h('div', { class: 'athena-context', 'data-testid': 'athena-context' });
 
   constructor(private _options: IComposerOptions) {
     this.input = h('textarea', {
@@ -59,8 +72,10 @@ export class Composer {
       'form',
       { class: 'athena-composer', 'aria-label': 'Ask a question' },
       h('div', { class: 'athena-filters' }, this._prefix, this._kind),
+      this._chip,
       h('div', { class: 'athena-input-row' }, this.input, this._send)
     );
+    this._chip.hidden = true;
     this.node.addEventListener('submit', event => event.preventDefault());
     this._updateSend();
   }
@@ -74,6 +89,44 @@ export class Composer {
     this._kind.value = filters.kind ?? '';
   }
 
+  get context(): IAttachedContext | null {
+    return this._context;
+  }
+
+  /** Attach a cell or selection to the next question (cut to the server's limit). */
+  setContext(context: IAttachedContext | null): void {
+    if (context && context.text.length > MAX_CONTEXT_CHARS) {
+      context = { label: `${context.label} (first ${MAX_CONTEXT_CHARS.toLocaleString('en-US')} characters)`,
+        text: context.text.slice(0, MAX_CONTEXT_CHARS) };
+    }
+    this._context = context;
+    this._chip.hidden = !context;
+    if (!context) {
+      this._chip.replaceChildren();
+      return;
+    }
+    const lines = context.text.split('\n').length;
+    this._chip.replaceChildren(
+      h(
+        'span',
+        { class: 'athena-context-chip', title: context.text.slice(0, 2000) },
+        h('span', { class: 'athena-context-kind' }, 'About'),
+        ` ${context.label} \u00b7 ${lines} line${lines === 1 ? '' : 's'}`
+      ),
+      button('\u2715', () => this._removeContext(), {
+        class: 'athena-context-remove',
+        'data-testid': 'athena-context-remove',
+        'aria-label': `Remove the attached ${context.label}`
+      })
+    );
+  }
+
+  /** Put `question` back in the box (edit and resend uses the inline editor instead). */
+  setQuestion(question: string): void {
+    this.input.value = question;
+    this._updateSend();
+  }
+
   set busy(value: boolean) {
     this._busy = value;
     this._send.textContent = value ? 'Stop' : 'Send';
@@ -81,9 +134,19 @@ export class Composer {
     this._updateSend();
   }
 
-  /** Send stays disabled while there is no question; Stop is always available. */
+  /** Send stays disabled while there is no question; Stop is always available. A button
+   * that disables itself while focused would drop focus to the page: it goes to the box. */
   private _updateSend(): void {
-    this._send.disabled = !this._busy && !this.input.value.trim();
+    const disabled = !this._busy && !this.input.value.trim();
+    if (disabled && document.activeElement === this._send) {
+      this.input.focus();
+    }
+    this._send.disabled = disabled;
+  }
+
+  private _removeContext(): void {
+    this.setContext(null);
+    this.input.focus();
   }
 
   private _onKey(event: KeyboardEvent): void {
@@ -108,8 +171,10 @@ export class Composer {
     if (!question) {
       return;
     }
+    const context = this._context;
     this.input.value = '';
+    this.setContext(null);
     this._updateSend();
-    this._options.onSend(question);
+    this._options.onSend(question, context);
   }
 }

@@ -1,18 +1,39 @@
 /**
- * Conversation history: the saved conversations, newest first, each switchable and
- * deletable; the current one is marked.
+ * Conversation history: the saved conversations, newest first, each with a title that
+ * tells it apart and when it was last used ("today 10:42", "3 Nov"); the current one is
+ * marked. Delete is undoable: the row turns into "Deleted · Undo" for UNDO_MS, and only
+ * then is the conversation deleted on the server (a reload meanwhile keeps it).
  */
 import { IConversationSummary } from '../types';
 import { button, h } from '../core/dom';
+import { distinctTitles, whenLabel } from '../core/history';
+
+/** How long a deleted conversation can be brought back. */
+export const UNDO_MS = 6000;
 
 export interface IConversationListOptions {
   onSwitch: (id: string) => void;
+  /** The row was deleted in the list: the panel leaves the conversation if it shows it. */
+  onDeleting?: (id: string) => void;
+  /** The undo window passed: delete it on the server. */
   onDelete: (id: string) => void;
+  /** Undo: the conversation is back. */
+  onRestore?: (id: string) => void;
+  /** Where focus goes when the list has nothing focusable left (default: the list). */
+  fallbackFocus?: () => void;
+}
+
+interface IPending {
+  timer: number;
+  title: string;
 }
 
 export class ConversationList {
   readonly node: HTMLElement;
   private _list = h('ul', { class: 'athena-conversation-items' });
+  private _pending = new Map<string, IPending>();
+  private _conversations: IConversationSummary[] = [];
+  private _currentId: string | null = null;
 
   constructor(private _options: IConversationListOptions) {
     this.node = h(
@@ -32,31 +53,138 @@ export class ConversationList {
   }
 
   show(conversations: IConversationSummary[], currentId: string | null): void {
-    if (!conversations.length) {
-      this._list.replaceChildren(h('li', {}, 'No saved conversations yet.'));
-      return;
-    }
-    this._list.replaceChildren(...conversations.map(c => this._item(c, c.id === currentId)));
+    this._conversations = conversations;
+    this._currentId = currentId;
+    this._render();
   }
 
   showError(message: string): void {
     this._list.replaceChildren(h('li', { class: 'athena-error' }, message));
   }
 
-  private _item(conversation: IConversationSummary, current: boolean): HTMLElement {
-    const title = conversation.title || 'Untitled';
+  /** Delete every conversation whose undo window is still open (the panel is going away). */
+  flush(): void {
+    for (const [id, pending] of this._pending) {
+      window.clearTimeout(pending.timer);
+      this._options.onDelete(id);
+    }
+    this._pending.clear();
+  }
+
+  private _render(): void {
+    const focused = this._focusedKey();
+    const shown = this._conversations;
+    if (!shown.length) {
+      this._list.replaceChildren(h('li', { class: 'athena-conversation-empty' }, 'No saved conversations yet.'));
+      return;
+    }
+    const titles = distinctTitles(shown.map(c => c.title));
+    this._list.replaceChildren(
+      ...shown.map((c, i) =>
+        this._pending.has(c.id) ? this._undoItem(c.id, titles[i]) : this._item(c, titles[i], c.id === this._currentId)
+      )
+    );
+    if (focused) {
+      this._list.querySelector<HTMLElement>(`[data-focus-key="${CSS.escape(focused)}"]`)?.focus();
+    }
+  }
+
+  private _focusedKey(): string | null {
+    const active = document.activeElement as HTMLElement | null;
+    return active && this._list.contains(active) ? active.dataset.focusKey ?? null : null;
+  }
+
+  private _item(conversation: IConversationSummary, title: string, current: boolean): HTMLElement {
+    const when = whenLabel(conversation.updated_at);
+    const turns = `${conversation.turns} question${conversation.turns === 1 ? '' : 's'}`;
+    const open = button('', () => this._options.onSwitch(conversation.id), {
+      class: 'athena-conversation-open',
+      'aria-current': current ? 'true' : undefined,
+      'data-focus-key': `open:${conversation.id}`,
+      title: `${title}\n${turns}, last used ${new Date(conversation.updated_at).toLocaleString()}`
+    });
+    // A number that tells repeated titles apart stays in view when the title is cut short.
+    const [, base, number] = /^(.*?)( \(\d+\))?$/s.exec(title) ?? [title, title, ''];
+    open.append(
+      h(
+        'span',
+        { class: 'athena-conversation-title', 'data-testid': 'athena-conversation-title' },
+        h('span', { class: 'athena-conversation-base' }, base),
+        number ? h('span', { class: 'athena-conversation-number' }, number) : null
+      ),
+      h(
+        'span',
+        { class: 'athena-conversation-meta', 'data-testid': 'athena-conversation-when' },
+        when ? `${when} \u00b7 ${turns}` : turns
+      )
+    );
     return h(
       'li',
-      { class: current ? 'athena-conversation athena-current' : 'athena-conversation' },
-      button(title, () => this._options.onSwitch(conversation.id), {
-        class: 'athena-conversation-open',
-        'aria-current': current ? 'true' : undefined,
-        title: `${conversation.turns} turns, updated ${conversation.updated_at}`
-      }),
-      button('\u2715', () => this._options.onDelete(conversation.id), {
+      { class: current ? 'athena-conversation athena-current' : 'athena-conversation', 'data-id': conversation.id },
+      open,
+      button('\u2715', () => this._delete(conversation.id, title), {
         class: 'athena-conversation-delete',
-        'aria-label': `Delete conversation ${title}`
+        'data-focus-key': `delete:${conversation.id}`,
+        'aria-label': `Delete conversation ${title}`,
+        title: 'Delete (undo for a few seconds)'
       })
     );
+  }
+
+  private _undoItem(id: string, title: string): HTMLElement {
+    return h(
+      'li',
+      { class: 'athena-conversation athena-conversation-deleted', 'data-id': id, role: 'status' },
+      h('span', { class: 'athena-conversation-title' }, `Deleted \u201c${title}\u201d`),
+      button('Undo', () => this._undo(id), {
+        class: 'athena-conversation-undo',
+        'data-testid': 'athena-conversation-undo',
+        'data-focus-key': `undo:${id}`,
+        'aria-label': `Undo deleting conversation ${title}`
+      })
+    );
+  }
+
+  private _delete(id: string, title: string): void {
+    const timer = window.setTimeout(() => this._expire(id), UNDO_MS);
+    this._pending.set(id, { timer, title });
+    this._render();
+    this._list.querySelector<HTMLElement>(`[data-focus-key="${CSS.escape(`undo:${id}`)}"]`)?.focus();
+    this._options.onDeleting?.(id);
+  }
+
+  private _undo(id: string): void {
+    const pending = this._pending.get(id);
+    if (!pending) {
+      return;
+    }
+    window.clearTimeout(pending.timer);
+    this._pending.delete(id);
+    this._render();
+    this._list.querySelector<HTMLElement>(`[data-focus-key="${CSS.escape(`open:${id}`)}"]`)?.focus();
+    this._options.onRestore?.(id);
+  }
+
+  private _expire(id: string): void {
+    const row = this._list.querySelector<HTMLElement>(`li[data-id="${CSS.escape(id)}"]`);
+    const hadFocus = row !== null && row.contains(document.activeElement);
+    const next = row?.nextElementSibling ?? row?.previousElementSibling;
+    this._pending.delete(id);
+    this._conversations = this._conversations.filter(c => c.id !== id);
+    this._render();
+    if (hadFocus) {
+      // The focused Undo button is gone: keep focus in the list, never on <body>.
+      const key = (next?.querySelector('button') as HTMLElement | null)?.dataset.focusKey;
+      const target = key ? this._list.querySelector<HTMLElement>(`[data-focus-key="${CSS.escape(key)}"]`) : null;
+      if (target) {
+        target.focus();
+      } else if (this._options.fallbackFocus) {
+        this._options.fallbackFocus();
+      } else {
+        this.node.tabIndex = -1;
+        this.node.focus();
+      }
+    }
+    this._options.onDelete(id);
   }
 }

@@ -7,7 +7,7 @@
  * refreshes itself, so the numbers move without a click.
  */
 import * as api from '../api';
-import { isRunning, jobProgressText, updatedAgo, vectorsLine } from '../progressText';
+import { isRunning, jobDoneText, jobProgressText, updatedAgo, vectorsLine } from '../progressText';
 import { IFileWarnings, IIndexInfo, IReindexJob, IVectorState } from '../types';
 import { button, h } from '../core/dom';
 
@@ -45,7 +45,13 @@ export class IndexStatusView {
   private _badge: HTMLButtonElement;
   private _reindex: HTMLButtonElement;
   private _progress = h('progress', { class: 'athena-reindex-progress', max: '1' });
-  private _message = h('div', { class: 'athena-index-message', role: 'status' });
+  private _message = h('div', {
+    class: 'athena-index-message',
+    role: 'status',
+    'data-testid': 'athena-index-message'
+  });
+  /** What the last reindex ended with ("Reindex done: …"): kept until the next one starts. */
+  private _result = '';
   private _warnings = h('div', { class: 'athena-warnings', 'data-testid': 'athena-warnings' });
 
   constructor(private _onInfo: (info: IIndexInfo) => void) {
@@ -84,7 +90,7 @@ export class IndexStatusView {
       this._badge.setAttribute('aria-label', `${index.warnings} files with warnings: show them`);
       this._showVectors(index.vectors);
       if (!this._reindexing) {
-        this._message.textContent = '';
+        this._message.textContent = this._result;
       }
       this._onInfo(info);
       this._follow(isRunning(index.vectors) || Boolean(index.run), Boolean(info.live?.watching));
@@ -127,8 +133,13 @@ export class IndexStatusView {
   async reindex(): Promise<void> {
     this._reindex.disabled = true;
     this._progress.hidden = false;
+    this._progress.removeAttribute('value'); // indeterminate until the first counts
     this._reindexing = true;
+    this._result = '';
+    this.node.dataset.reindex = 'running';
+    this._message.textContent = 'Reindexing: starting\u2026';
     let message = '';
+    let state = 'failed';
     try {
       let job = await api.startReindex();
       if (!job.id && job.error) {
@@ -140,6 +151,7 @@ export class IndexStatusView {
           job = await api.getReindex();
         }
         message = finishedText(job);
+        state = job.state;
       }
     } catch (err) {
       message = `Reindex failed: ${(err as Error).message}`;
@@ -147,8 +159,10 @@ export class IndexStatusView {
       this._reindex.disabled = false;
       this._progress.hidden = true;
       this._reindexing = false;
-      await this.refresh();
+      this._result = message;
       this._message.textContent = message;
+      this.node.dataset.reindex = state;
+      await this.refresh();
     }
   }
 
@@ -156,8 +170,13 @@ export class IndexStatusView {
     const p = job.progress;
     const vectors = p?.vectors;
     const embedding = vectors && (p?.phase === 'embed' || p?.phase === 'save');
-    this._progress.max = (embedding ? vectors.total : p?.total) || 1;
-    this._progress.value = (embedding ? vectors.done : p?.done) ?? 0;
+    const total = (embedding ? vectors.total : p?.total) || 0;
+    if (total) {
+      this._progress.max = total;
+      this._progress.value = (embedding ? vectors.done : p?.done) ?? 0;
+    } else {
+      this._progress.removeAttribute('value');
+    }
     this._showVectors(vectors);
     this._message.textContent = `Reindexing: ${jobProgressText(job)}`;
   }
@@ -192,7 +211,7 @@ function finishedText(job: IReindexJob): string {
   if (job.state === 'stopped') {
     return 'Reindex stopped; what it embedded is saved. Reindex again to finish.';
   }
-  return 'Reindex done.';
+  return jobDoneText(job);
 }
 
 function describeSummary(value: unknown): string {

@@ -32,7 +32,10 @@ export function attachSnippet(
   const popover = h('div', {
     class: 'athena-snippet jp-RenderedHTMLCommon',
     role: 'tooltip',
-    'data-testid': 'athena-snippet'
+    'data-testid': 'athena-snippet',
+    // A tooltip takes no focus: Tab into its links would land on a popover that hides on the
+    // trigger's blur, dropping focus to the page.
+    inert: true
   });
   popover.hidden = true;
   const text = previewText(citation);

@@ -59,6 +59,16 @@ export interface ICitation {
   url?: string;
 }
 
+/** One hit of a search the agent ran, as the trace shows it: the fused (reciprocal-rank) score and the 1-based rank in each retriever that found it — ``bm25``, ``vector``, ``ident``, ``grep``, ``multilingual`` (``bm25@2`` … for a translated question's search). */
+export interface ITraceHit {
+  ref: number;
+  path: string;
+  where?: string;
+  heading_path?: string | null;
+  score: number;
+  ranks: { [key: string]: number };
+}
+
 export interface IStartData {
   conversation_id: string;
 }
@@ -67,7 +77,7 @@ export interface ITraceData {
   tool: string;
   input: { [key: string]: unknown };
   summary: string;
-  hits?: { [key: string]: unknown }[];
+  hits?: ITraceHit[];
   ok?: boolean;
   step?: number;
 }

@@ -31,6 +31,9 @@ export function chatBody(request: IChatRequest): string {
   if (request.topK) {
     body.top_k = request.topK;
   }
+  if (request.context) {
+    body.context = request.context;
+  }
   return JSON.stringify(body);
 }
 
