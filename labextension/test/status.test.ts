@@ -9,7 +9,7 @@ function statuses(events: ChatEvent[]): Array<string | null> {
   return events.map(event => (status = foldStatus(status, event))?.text ?? null);
 }
 
-const HIT = { ref: 1, path: 'guide.md', where: 'guide.md:3', heading_path: null, score: 0.5 };
+const HIT = { ref: 1, path: 'guide.md', where: 'guide.md:3', heading_path: null, score: 0.5, ranks: { bm25: 1 } };
 
 test('the status follows the stream: searching, reading n sources, writing, then nothing', () => {
   assert.deepEqual(
