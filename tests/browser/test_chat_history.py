@@ -344,6 +344,20 @@ def test_screenshots_of_history_trace_and_context_in_both_themes(page, cell_note
     page.locator('[data-testid="athena-context"]').wait_for()
     page.wait_for_timeout(500)
     page.locator(CHAT).screenshot(path=str(ARTIFACTS / f"history-panel-{name}.png"))
+    # The undo row, an open edit box and a finished reindex's done line.
+    others = page.locator(f"{HISTORY} li.athena-conversation:not(.athena-current)")
+    row = others.first if others.count() else None
+    if row is not None:
+        row.locator(".athena-conversation-delete").click()
+    page.locator(".athena-user-turn").last.locator('[data-testid="athena-edit-question"]').click()
+    page.locator(".athena-reindex").click()
+    page.wait_for_function("document.querySelector('.athena-index-status').dataset.reindex === 'done'",
+                           timeout=120_000)
+    page.locator(".athena-user-turn").last.scroll_into_view_if_needed()
+    page.locator(CHAT).screenshot(path=str(ARTIFACTS / f"history-undo-edit-done-{name}.png"))
+    if row is not None:
+        row.locator('[data-testid="athena-conversation-undo"]').click()
+    page.locator(".athena-edit-cancel").click()
     answer.locator(".athena-trace-hits").first.scroll_into_view_if_needed()
     page.locator(CHAT).screenshot(path=str(ARTIFACTS / f"history-trace-{name}.png"))
     # Narrow: drag the sidebar's edge as far left as it goes.
