@@ -55,7 +55,12 @@ def test_history_titles_tell_repeated_questions_apart_and_say_when(page):
     second = conversation_id(page)
     open_history(page)
     rows = page.locator(f"{HISTORY} li.athena-conversation")
-    titles = rows.locator('[data-testid="athena-conversation-title"]').all_text_contents()
+    deadline = time.monotonic() + 15  # the list refreshes after the answer has finished
+    while True:
+        titles = rows.locator('[data-testid="athena-conversation-title"]').all_text_contents()
+        if titles[:2] == [f"{question} (2)", question] or time.monotonic() > deadline:
+            break
+        page.wait_for_timeout(200)
     assert titles[:2] == [f"{question} (2)", question]
     # Cut short in a narrow panel, the number still tells them apart.
     number = rows.first.locator(".athena-conversation-number")

@@ -63,7 +63,7 @@ def test_without_the_exposed_app_the_sidebar_answers_and_a_widget_chip_opens_the
         chips.nth(state["citations"].index(first)).click()
         name = first["path"].rsplit("/", 1)[-1]
         tab.locator(".lm-DockPanel-tabBar .lm-TabBar-tabLabel", has_text=name).wait_for(timeout=30_000)
-        tab.locator(".jp-FileEditor .cm-selectionBackground").first.wait_for(timeout=10_000)
+        tab.locator(".jp-FileEditor [data-testid=athena-cited-line]").first.wait_for(timeout=10_000)
         assert not errors
     finally:
         tab.screenshot(path=str(Path("test-artifacts") / "plain-install.png"))

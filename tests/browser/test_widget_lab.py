@@ -126,10 +126,12 @@ def test_saved_answer_widget_renders_and_a_chip_opens_the_source_at_the_cited_li
     # The chip opens where the quoted sentences are (the label's lines: models.narrowest),
     # once the sidebar has checked where the passage is now.
     cited = narrowest(first)
-    expected = {"start": cited["start_line"] - 1, "end": cited["end_line"] - 1}
+    expected = list(range(cited["start_line"], cited["end_line"] + 1))
     page.wait_for_function(
-        """(want) => { const s = window.jupyterapp.shell.currentWidget.content.editor.getSelection();
-                      return s.start.line === want.start && s.end.line === want.end; }""",
+        """(want) => { const w = window.jupyterapp.shell.currentWidget; const view = w.content.editor.editor;
+                      const lines = [...w.node.querySelectorAll('.athena-cited-line')]
+                        .map(el => view.state.doc.lineAt(view.posAtDOM(el)).number);
+                      return JSON.stringify(lines) === JSON.stringify(want); }""",
         arg=expected, timeout=10_000)
     assert page.evaluate("() => window.__athenaPwned") is None
     assert not page.athena_errors  # type: ignore[attr-defined]
