@@ -279,6 +279,14 @@ class Workspace:
         return render_page_preview(full, page, regions, self.index_dir / "previews",
                                    password=password_for(path, self.config.settings.pdf.passwords))
 
+    def pdf_page_image(self, path: str, page: int, chunk_id: str | None = None) -> tuple[bytes, float]:
+        """The PNG of ``pdf_page_png`` and the pixels per point it was rendered at: a client
+        drawing regions over it needs the scale, which is below 2 on pages past the pixel cap."""
+        from athena_lab.pdf.preview import preview_scale
+
+        png = self.pdf_page_png(path, page, chunk_id)
+        return png.read_bytes(), preview_scale(png)
+
     def cite(self, targets: list[str]) -> list[dict[str, Any]]:
         """Bibliographic records (bibliography.py) for chunk ids or indexed paths, one per
         source, in the order first named; an unknown target is a NotFound error naming it."""

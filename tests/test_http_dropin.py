@@ -68,6 +68,8 @@ def test_public_chat_from_the_docs_site_answers_with_site_urls(public):
     with httpx.stream("POST", f"{public.url}/chat", json=QUESTION, headers={"Origin": DOCS_SITE}, timeout=60) as r:
         assert r.status_code == 200, r.read()
         assert r.headers["access-control-allow-origin"] == DOCS_SITE
+        # The widget reads the page image's scale cross-origin (core/pdfPage.ts).
+        assert "X-Athena-Scale" in r.headers["access-control-expose-headers"]
         got = dict(sse_events(r))
     by_path = {c["path"]: c for c in got["citations"]["citations"]}
     assert by_path["site/docs/guide/tokens.md"]["url"] == "https://docs.example/guide/tokens"

@@ -13,6 +13,8 @@ Two limits make the route safe to call from a browser:
 - a PDF page may be 14,400 pt on a side (200 inches): at scale 2 that is 829 million
   pixels, gigabytes of memory for one request. Previews are scaled down to at most
   ``MAX_PIXELS`` (16 MP: an A4 page at scale 2 is 2 MP, so ordinary pages are untouched).
+  The scale a page was rendered at is kept in the PNG (``preview_scale``), so a client that
+  draws boxes over the image (labextension core/pdfPage.ts) places them right on a poster too.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import zlib
 from pathlib import Path
 
 from PIL import Image, ImageDraw
+from PIL.PngImagePlugin import PngInfo
 
 from athena_lab.document import ParseError
 
@@ -35,6 +38,7 @@ from .document import open_pdf
 FILL = (255, 213, 0, 90)  # translucent yellow: text stays readable under it
 OUTLINE = (230, 120, 0, 255)
 MAX_PIXELS = 16_000_000
+SCALE_KEY = "athena-scale"  # PNG text chunk: the pixels per point the page was rendered at
 _LOCKS = [threading.Lock() for _ in range(64)]  # striped per page: bounded, no registry to clean up
 
 
@@ -47,9 +51,15 @@ def render_page_preview(abs_pdf: Path, page: int, regions: list[dict], cache_dir
         return target
     with _LOCKS[zlib.crc32(str(target).encode()) % len(_LOCKS)]:
         if not target.exists():  # the request that held the lock may have rendered it
-            image = _render(abs_pdf, page, regions, scale, password)
-            _write_png(image, target)
+            image, used = _render(abs_pdf, page, regions, scale, password)
+            _write_png(image, target, used)
     return target
+
+
+def preview_scale(png: Path) -> float:
+    """Pixels per PDF point of a preview this module wrote (2.0 unless the page was capped)."""
+    with Image.open(png) as image:
+        return float(image.text.get(SCALE_KEY, 2.0))
 
 
 def capped_scale(width_pt: float, height_pt: float, scale: float, max_pixels: int = MAX_PIXELS) -> float:
@@ -65,7 +75,8 @@ def capped_scale(width_pt: float, height_pt: float, scale: float, max_pixels: in
     return fitted
 
 
-def _render(abs_pdf: Path, page: int, regions: list[dict], scale: float, password: str | None) -> Image.Image:
+def _render(abs_pdf: Path, page: int, regions: list[dict], scale: float,
+            password: str | None) -> tuple[Image.Image, float]:
     doc = open_pdf(abs_pdf, abs_pdf.name, password)
     try:
         if not 1 <= page <= len(doc):
@@ -76,16 +87,18 @@ def _render(abs_pdf: Path, page: int, regions: list[dict], scale: float, passwor
         pdf_page.close()
     finally:
         doc.close()
-    return _highlight(image, regions, scale).convert("RGB")
+    return _highlight(image, regions, scale).convert("RGB"), scale
 
 
-def _write_png(image: Image.Image, target: Path) -> None:
+def _write_png(image: Image.Image, target: Path, scale: float) -> None:
     """Write to a temp file of our own in the cache folder, then rename it into place."""
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, partial = tempfile.mkstemp(prefix=target.stem + ".", suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
-            image.save(fh, format="PNG")
+            info = PngInfo()
+            info.add_text(SCALE_KEY, f"{scale:.6f}")
+            image.save(fh, format="PNG", pnginfo=info)
         os.replace(partial, target)  # readers never see a half-written file
     except BaseException:
         Path(partial).unlink(missing_ok=True)
@@ -94,7 +107,8 @@ def _write_png(image: Image.Image, target: Path) -> None:
 
 def _key(abs_pdf: Path, page: int, regions: list[dict], scale: float) -> str:
     stat = abs_pdf.stat()
-    ident = [str(abs_pdf.resolve()), stat.st_size, stat.st_mtime_ns, page, scale,
+    # "v2": previews carry their scale (preview_scale); older cached files did not.
+    ident = ["v2", str(abs_pdf.resolve()), stat.st_size, stat.st_mtime_ns, page, scale,
              [[round(float(r[k]), 2) for k in ("x", "y", "width", "height")] for r in regions]]
     return hashlib.sha256(json.dumps(ident).encode()).hexdigest()[:16]
 

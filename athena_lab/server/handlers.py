@@ -235,15 +235,17 @@ class PdfPageRoute(AthenaRoute):
         path = self.str_arg("path", required=True)
         page = self.int_arg("page", 1, 1, 100_000)
         chunk_id = self.str_arg("chunk_id")
-        png = await self.blocking(self._render, path, page, chunk_id)
+        png, scale = await self.blocking(self._render, path, page, chunk_id)
         self.set_header("Content-Type", "image/png")
+        # Pixels per PDF point: the front ends place region boxes with it (core/pdfPage.ts).
+        self.set_header("X-Athena-Scale", f"{scale:.6f}")
         self.set_header("Cache-Control", "private, max-age=300")
         self.write(png)
         self.finish(set_content_type="image/png")
 
-    def _render(self, path: str, page: int, chunk_id: str | None) -> bytes:
+    def _render(self, path: str, page: int, chunk_id: str | None) -> tuple[bytes, float]:
         require_index(self.ws)
-        return self.ws.pdf_page_png(path, page, chunk_id).read_bytes()
+        return self.ws.pdf_page_image(path, page, chunk_id)
 
 
 class ReindexRoute(AthenaRoute):

@@ -323,6 +323,7 @@ class StandaloneHandler(RequestHandler):
             self.set_header("Access-Control-Allow-Methods", "GET, POST, DELETE, OPTIONS")
             self.set_header("Access-Control-Allow-Headers", "Content-Type, Authorization")
             self.set_header("Access-Control-Max-Age", "600")
+            self.set_header("Access-Control-Expose-Headers", "X-Athena-Scale")
         self.add_header("Vary", "Origin")
 
     def options(self, *args: Any) -> None:

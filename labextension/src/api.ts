@@ -6,6 +6,7 @@ import { URLExt } from '@jupyterlab/coreutils';
 import { ServerConnection } from '@jupyterlab/services';
 
 import { checked } from './core/http';
+import { IPageImage, pageImage } from './core/pdfPage';
 import { chatStreamer } from './core/stream';
 import {
   IChunkState,
@@ -107,11 +108,10 @@ export async function getChunks(ids: string[]): Promise<IChunkState[]> {
   return (await getJSON<{ chunks: IChunkState[] }>('chunks', { ids: ids.join(',') })).chunks;
 }
 
-/** The server-rendered page image as an object URL. */
-export async function pdfPageImage(citation: ICitation): Promise<string> {
+/** The server-rendered page image as an object URL, with its scale (core/pdfPage.ts). */
+export async function pdfPageImage(citation: ICitation): Promise<IPageImage> {
   // The plain page: the cited regions are drawn over it (core/pdfPage.ts), narrower than the chunk.
-  const response = await send(athenaUrl('pdf/page', { path: citation.path, page: citation.page ?? 1 }));
-  return URL.createObjectURL(await response.blob());
+  return pageImage(await send(athenaUrl('pdf/page', { path: citation.path, page: citation.page ?? 1 })));
 }
 
 /** Ask; each chat event goes to `onEvent` as it arrives. Resolves when the stream ends;

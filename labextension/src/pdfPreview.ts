@@ -51,14 +51,14 @@ class PdfPageView extends Widget {
     status.textContent = 'Rendering page\u2026';
     this._area.replaceChildren(status);
     try {
-      const url = await pdfPageImage(citation);
+      const image = await pdfPageImage(citation);
       if (shown !== this._shown) {
-        URL.revokeObjectURL(url);
+        URL.revokeObjectURL(image.url);
         return;
       }
       this._revoke();
-      this._objectUrl = url;
-      const page = pdfPage(citation, url, {
+      this._objectUrl = image.url;
+      const page = pdfPage(citation, image, {
         frame: 'athena-pdf-page-frame',
         image: 'athena-pdf-page-image',
         region: 'athena-pdf-region'

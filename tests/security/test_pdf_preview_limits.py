@@ -40,7 +40,7 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("previews") / "papers"
     root.mkdir()
     _pdf(root / "posters.pdf", [(1500, 1500)] * PAGES)  # 3000 × 3000 px at scale 2: slow enough to overlap
-    _pdf(root / "huge.pdf", [(14400, 14400), (14400, 200)])
+    _pdf(root / "huge.pdf", [(14400, 14400), (14400, 200), (595, 842)])
     return index_folder(root)
 
 
@@ -74,6 +74,17 @@ def test_a_14400_point_page_is_scaled_down_to_the_pixel_cap(server):
     assert r.status_code == 200, r.text[:300]
     width, height = _size(r.content)
     assert width * height <= MAX_PIXELS and (width, height) == (4000, 4000)
+    # The front ends draw region boxes over the image: the scale says where a point lands.
+    scale = float(r.headers["X-Athena-Scale"])
+    assert scale < 2 and round(14400 * scale) == 4000
+
+
+def test_an_ordinary_page_says_it_was_rendered_at_two_pixels_per_point(folder, server):
+    first = _page(server, "huge.pdf", 3)
+    again = _page(server, "huge.pdf", 3)  # from the preview cache: the scale is kept in the PNG
+    for r in (first, again):
+        assert r.status_code == 200, r.text[:300]
+        assert float(r.headers["X-Athena-Scale"]) == 2.0 and _size(r.content) == (1190, 1684)
 
 
 def test_a_long_thin_page_keeps_its_shape_under_the_cap(server):

@@ -7,8 +7,21 @@ import { ICitation, IRegion } from '../types';
 import { pdfRegions } from './citations';
 import { h } from './dom';
 
-/** The server renders PDF pages at 2 px per point (athena_lab/pdf/preview.py). */
+/** The server renders PDF pages at 2 px per point (athena_lab/pdf/preview.py), less on a
+ * page past its pixel cap (a poster, a map); it says which in `X-Athena-Scale`. */
 export const PDF_SCALE = 2;
+
+/** A rendered page: an image URL and its pixels per PDF point. */
+export interface IPageImage {
+  url: string;
+  scale: number;
+}
+
+/** The page image of a `GET /athena/pdf/page` response, as an object URL with its scale. */
+export async function pageImage(response: Response): Promise<IPageImage> {
+  const scale = Number(response.headers.get('X-Athena-Scale'));
+  return { url: URL.createObjectURL(await response.blob()), scale: scale > 0 ? scale : PDF_SCALE };
+}
 
 /** Class names of the parts, so each host styles them under its own root. */
 export interface IPdfPageClasses {
@@ -25,11 +38,11 @@ export interface IPdfPage {
 }
 
 /**
- * The page of `citation` from `imageUrl`, its regions (core/citations.ts pdfRegions) boxed.
+ * The page of `citation` from `page`, its regions (core/citations.ts pdfRegions) boxed.
  * When the image has loaded, the nearest scrolling ancestor is scrolled so the first box
  * sits a third of the way down its view.
  */
-export function pdfPage(citation: ICitation, imageUrl: string, classes: IPdfPageClasses): IPdfPage {
+export function pdfPage(citation: ICitation, page: IPageImage, classes: IPdfPageClasses): IPdfPage {
   const image = h('img', {
     class: classes.image,
     'data-testid': 'pdf-image',
@@ -39,8 +52,8 @@ export function pdfPage(citation: ICitation, imageUrl: string, classes: IPdfPage
   const ready = new Promise<void>((resolve, reject) => {
     image.addEventListener('load', () => {
       // Boxes in % of the page, so they follow the image at any width.
-      const widthPt = image.naturalWidth / PDF_SCALE;
-      const heightPt = image.naturalHeight / PDF_SCALE;
+      const widthPt = image.naturalWidth / page.scale;
+      const heightPt = image.naturalHeight / page.scale;
       const boxes = pdfRegions(citation).map(region => regionBox(region, widthPt, heightPt, classes.region));
       node.append(...boxes);
       requestAnimationFrame(() => {
@@ -52,7 +65,7 @@ export function pdfPage(citation: ICitation, imageUrl: string, classes: IPdfPage
     });
     image.addEventListener('error', () => reject(new Error(`Cannot show page ${citation.page} of ${citation.path}.`)));
   });
-  image.src = imageUrl;
+  image.src = page.url;
   return { node, ready };
 }
 

@@ -4,6 +4,7 @@
  * only in public mode, from an allowlisted origin (athena_lab/server/middleware.py).
  */
 import { athenaQueryUrl, checked, Query } from '../core/http';
+import { IPageImage, pageImage } from '../core/pdfPage';
 import { postChat } from '../core/stream';
 import { ChatEvent, IChatRequest, ICitation } from '../types';
 import { ICell, ISourceLines } from '../page/api';
@@ -39,8 +40,8 @@ export class DropinApi implements IViewerSource {
   }
 
   /** Fetched, not an <img src>: an image request carries no Origin, which public mode needs. */
-  async pdfImageUrl(citation: ICitation): Promise<string> {
+  async pdfImage(citation: ICitation): Promise<IPageImage> {
     const query = { path: citation.path, page: citation.page ?? 1 }; // regions drawn over it (core/pdfPage.ts)
-    return URL.createObjectURL(await (await this._send(this._url('pdf/page', query))).blob());
+    return pageImage(await this._send(this._url('pdf/page', query)));
   }
 }

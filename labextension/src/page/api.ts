@@ -5,6 +5,7 @@
  * page under a sub-path.
  */
 import { athenaQueryUrl, checked, Query } from '../core/http';
+import { IPageImage, pageImage } from '../core/pdfPage';
 import { chatStreamer } from '../core/stream';
 import {
   ICitation,
@@ -75,10 +76,10 @@ export async function getCells(citation: ICitation): Promise<ICell[]> {
   return (await getJSON<{ cells: ICell[] }>('cell', query)).cells;
 }
 
-/** The page image, cited regions highlighted by the server; an <img> loads it with the cookie. */
-export function pdfPageUrl(citation: ICitation): string {
+/** The page image with its scale (core/pdfPage.ts), fetched with the cookie. */
+export async function pdfPageImage(citation: ICitation): Promise<IPageImage> {
   // The plain page: the viewer draws the cited regions over it (core/pdfPage.ts).
-  return athenaUrl('pdf/page', { path: citation.path, page: citation.page ?? 1 });
+  return pageImage(await send(athenaUrl('pdf/page', { path: citation.path, page: citation.page ?? 1 })));
 }
 
 /** Ask; each chat event goes to `onEvent` as it arrives. Resolves when the stream ends;

@@ -7,9 +7,9 @@
  */
 import { cellNumber, citationLabel, narrowest } from '../core/citations';
 import { button, h } from '../core/dom';
-import { pdfPage } from '../core/pdfPage';
+import { IPageImage, pdfPage } from '../core/pdfPage';
 import { ICitation } from '../types';
-import { getCells, getSource, ICell, ISourceLines, pdfPageUrl } from './api';
+import { getCells, getSource, ICell, ISourceLines, pdfPageImage } from './api';
 import { renderMarkdown } from '../core/render';
 
 /** Lines shown above and below the cited ones. */
@@ -19,14 +19,15 @@ const CONTEXT = 12;
 export interface IViewerSource {
   getSource(path: string, start: number, end: number): Promise<ISourceLines>;
   getCells(citation: ICitation): Promise<ICell[]>;
-  /** A URL an <img> can load: the page's own, or a blob: the widget fetched. */
-  pdfImageUrl(citation: ICitation): Promise<string>;
+  /** The page image (a blob: URL) and its scale, fetched with the page's cookie or, by the
+   * widget, cross-origin without credentials. */
+  pdfImage(citation: ICitation): Promise<IPageImage>;
 }
 
 export const pageSource: IViewerSource = {
   getSource,
   getCells,
-  pdfImageUrl: async citation => pdfPageUrl(citation)
+  pdfImage: pdfPageImage
 };
 
 export class SourceViewer {
@@ -146,7 +147,7 @@ async function notebookView(api: IViewerSource, citation: ICitation): Promise<HT
 
 async function pdfView(api: IViewerSource, citation: ICitation): Promise<HTMLElement> {
   // The quoted lines boxed (core/pdfPage.ts), the first box scrolled into view once loaded.
-  const page = pdfPage(citation, await api.pdfImageUrl(citation), {
+  const page = pdfPage(citation, await api.pdfImage(citation), {
     frame: 'pdf-page cited',
     image: 'pdf-image',
     region: 'pdf-region'
