@@ -62,7 +62,8 @@ export class ChatPanel extends Widget {
   private _follower = new BottomFollower(this._messages);
   private _lastStoredQuestion = '';
   private _examples: string[] = [];
-  /** Bumped by each switch and New: a conversation that loads after a later choice is dropped. */
+  /** Bumped by each switch, New and question: a conversation that loads after a later
+   * choice is dropped. */
   private _choice = 0;
   /** The conversation deleted while shown, until its undo window passes (undo brings it back). */
   private _deletedShown: string | null = null;
@@ -148,6 +149,7 @@ export class ChatPanel extends Widget {
   }
 
   async ask(question: string, context: IAttachedContext | null = null): Promise<void> {
+    this._choice++; // a remembered conversation still loading must not replace this turn
     this._regenerate.remove();
     this._messages.querySelector('.athena-empty')?.remove();
     const filters = this._composer.filters;

@@ -211,6 +211,10 @@ def lab_page(browser, url: str, name: str) -> Iterator[object]:
         tab.goto(url)
         tab.wait_for_function("window.jupyterapp && window.jupyterapp.shell", timeout=60_000)
         open_chat(tab)
+        # Each test starts on a new conversation: the panel restores the one an earlier test
+        # used (Lab keeps it in its state database), and New wins over that restore.
+        tab.evaluate("() => window.jupyterapp.commands.execute('athena:new-conversation')")
+        tab.wait_for_function("document.querySelector('[data-testid=athena-chat]').dataset.conversationId === ''")
         tab.athena_errors = errors  # type: ignore[attr-defined]
         yield tab
     finally:

@@ -15,7 +15,7 @@ import pytest
 pytest.importorskip("playwright", reason="pip install playwright (Python package; the browser is Debian's chromium)")
 
 from chat_page import ANSWER, ANSWER_DONE, ask  # noqa: E402
-from conftest import ARTIFACTS  # noqa: E402
+from conftest import ARTIFACTS, open_chat  # noqa: E402
 
 CHAT = '[data-testid="athena-chat"]'
 HISTORY = '[data-testid="athena-conversations"]'
@@ -28,6 +28,16 @@ def api(page, path: str) -> dict:
     response = page.request.get(f"{base}/athena/{path}")
     assert response.ok, response.text()
     return response.json()
+
+
+def delete_all_conversations(page) -> None:
+    """Start from an empty history: earlier tests in the session leave theirs."""
+    base = page.url.split("/lab")[0]
+    xsrf = next((c["value"] for c in page.context.cookies() if c["name"] == "_xsrf"), "")
+    for conversation in api(page, "conversations?limit=200")["conversations"]:
+        response = page.request.delete(f"{base}/athena/conversations/{conversation['id']}",
+                                       headers={"X-XSRFToken": xsrf})
+        assert response.ok, response.text()
 
 
 def new_conversation(page) -> None:
@@ -124,7 +134,12 @@ def test_edit_and_resend_replaces_the_question_and_regenerate_the_last_answer(pa
     page.wait_for_function("!document.querySelector('[data-testid=athena-answer].athena-streaming')")
     assert page.locator('[data-testid="athena-user-message"]').count() == 1
     assert page.locator(ANSWER).count() == 1
-    stored = api(page, f"conversations/{cid}")["messages"]
+    deadline = time.monotonic() + 30  # the regenerated answer is stored when its stream ends
+    while True:
+        stored = api(page, f"conversations/{cid}")["messages"]
+        if [m["role"] for m in stored] == ["user", "assistant"] or time.monotonic() > deadline:
+            break
+        page.wait_for_timeout(200)
     assert [m["role"] for m in stored] == ["user", "assistant"]
     assert page.evaluate("document.activeElement !== document.body")
     assert regenerate.is_visible()  # back under the new last answer
@@ -302,6 +317,10 @@ def tab_through(page, backwards: bool = False) -> tuple[list[str], list[int]]:
 
 
 def test_tab_reaches_every_control_of_the_panel_and_never_drops_focus_to_the_page(page):
+    delete_all_conversations(page)  # a history of a few rows, whatever ran before
+    page.reload()
+    page.wait_for_function("window.jupyterapp && window.jupyterapp.shell", timeout=60_000)
+    open_chat(page)
     new_conversation(page)
     answer = ask(page, "How do I configure the SECRET_KEY in Flask?")
     answer.locator('[data-testid="athena-trace"] summary').click()

@@ -10,6 +10,7 @@ few dozen tokens a second)."""
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -53,11 +54,15 @@ def test_reload_mid_stream_keeps_the_partial_local_model_answer_as_interrupted_w
         chat.reload()
         chat.wait_for_function("window.jupyterapp && window.jupyterapp.shell", timeout=60_000)
         # The server noticed the reader leave and stored what it had streamed, marked interrupted.
-        stored = chat.wait_for_function(
-            """async (cid) => { const r = await fetch(`${location.origin}/athena/conversations/${cid}`);
-                 const c = await r.json(); const m = c.messages.find(m => m.mode === 'interrupted');
-                 return m ? m.content : null; }""",
-            arg=cid, timeout=60_000, polling=500).json_value()
+        stored, deadline = None, time.monotonic() + 60
+        while stored is None and time.monotonic() < deadline:
+            stored = chat.evaluate(
+                """async (cid) => { const r = await fetch(`${location.origin}/athena/conversations/${cid}`);
+                     const c = await r.json(); const m = c.messages.find(m => m.mode === 'interrupted');
+                     return m ? m.content : null; }""", cid)
+            if stored is None:
+                chat.wait_for_timeout(500)
+        assert stored is not None, "no interrupted answer was stored within 60 s of the reload"
         first_word = re.findall(r"\w+", shown)[0]
         assert first_word in stored, (shown, stored)
         show_chat(chat)

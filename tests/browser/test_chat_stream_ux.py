@@ -167,7 +167,8 @@ def test_code_blocks_scroll_and_copy_and_the_answer_buttons(chat):
     assert style["x"] == "auto" and style["wider"], "a long line scrolls sideways instead of being cut"
     code_copy = answer.locator('[data-testid="athena-code-copy"]').first
     code_copy.click()
-    assert code_copy.inner_text() == "Copied"
+    # The label changes once the clipboard write has resolved.
+    answer.locator('[data-testid="athena-code-copy"]', has_text="Copied").first.wait_for(timeout=5_000)
     assert chat.evaluate("() => navigator.clipboard.readText()") == LONG_LINE
     copy = answer.locator('[data-testid="athena-copy"]')
     copy.click()
