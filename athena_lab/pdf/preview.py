@@ -58,8 +58,8 @@ def render_page_preview(abs_pdf: Path, page: int, regions: list[dict], cache_dir
 
 def preview_scale(png: Path) -> float:
     """Pixels per PDF point of a preview this module wrote (2.0 unless the page was capped)."""
-    with Image.open(png) as image:
-        return float(image.text.get(SCALE_KEY, 2.0))
+    with Image.open(png) as image:  # ``info`` holds the text chunks written before the pixels: no decode
+        return float(image.info.get(SCALE_KEY, 2.0))
 
 
 def capped_scale(width_pt: float, height_pt: float, scale: float, max_pixels: int = MAX_PIXELS) -> float:
