@@ -18,9 +18,8 @@ from typing import Any, Callable, Iterable
 
 from athena_lab.agent.citations import MARKER, marker_numbers, split_sentences
 from athena_lab.agent.extractive import NO_EVIDENCE
-from athena_lab.agent.locate import squash
+from athena_lab.agent.locate import squash as squashed  # letters and digits only: markup cannot hide a quote
 from athena_lab.evaluation import QuestionFileError, read_jsonl
-
 
 
 def normalised(text: str) -> str:
@@ -28,11 +27,6 @@ def normalised(text: str) -> str:
     a decimal point (40.4), ``$``, ``%`` and a leading ``*`` (``*CHANGE``) do."""
     text = re.sub(r"\*{2,}|(?<!\d)\.|\.(?!\d)", " ", text.lower())
     return " ".join(re.sub(r"[^\w.$%*]+", " ", text).split())
-
-
-def squashed(text: str) -> str:
-    """Letters and digits only (HTML tags dropped), so markup, hyphenation and wrapping cannot hide a quote."""
-    return squash(text)
 
 
 def contains_fact(answer: str, facts: list[str]) -> bool:

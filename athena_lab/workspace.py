@@ -302,7 +302,7 @@ class Workspace:
             if path not in paths:
                 paths.append(path)
         found = catalog.source_records(set(paths))
-        return [record_of(path, found.get(path) or {"title": catalog.source(path).title}) for path in paths]
+        return [record_of(path, found[path]) for path in paths]  # every path was checked to be a source
 
     def chunk(self, chunk_id: str) -> ChunkRow | None:
         return self._require_index().catalog.chunks_by_id([chunk_id]).get(chunk_id)

@@ -436,3 +436,13 @@ def test_ollama_model_without_tag_matches_latest():
 def test_unknown_provider_kind_is_a_config_error():
     with pytest.raises(ProviderError, match="unknown provider kind 'gemini'"):
         make_provider(ProviderConfig(kind="gemini", base_url="http://127.0.0.1:1", model="m"))  # type: ignore[arg-type]
+
+
+def test_a_search_line_is_a_tool_call_but_search_mid_sentence_is_answer_text():
+    from athena_lab.agent.providers.text_tools import TextToolParser
+
+    parser = TextToolParser()
+    events = [*parser.feed("Use the SEARCH: feature here.\nDone\n  search: tokens\nok"), *parser.finish()]
+    assert [type(e).__name__ for e in events] == ["TextDelta", "ToolCallEvent", "TextDelta"]
+    assert events[0].text == "Use the SEARCH: feature here.\nDone\n" and events[2].text == "ok"
+    assert events[1].call.arguments == {"query": "tokens"}

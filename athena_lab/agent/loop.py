@@ -126,10 +126,10 @@ def run_turn(ws: Corpus, question: str, conversation_id: str | None = None, filt
     except TURN_ERRORS as exc:
         yield events.error(user_message(exc))
         return
-    yield events.start(cid)
     turn = _Turn(ws, question, filters or {}, top_k or EVIDENCE_K, past, llm, context)
     saved = False
     try:
+        yield events.start(cid)  # inside: a client gone at once still leaves the question answered
         yield from turn.run()
         store.add_message(cid, "assistant", turn.answer, turn.citations, turn.unsupported, turn.mode)
         saved = True

@@ -48,10 +48,22 @@ class TextToolParser:
     def __init__(self) -> None:
         self._held = ""
         self._searching: list[str] | None = None
+        self._line_start = True  # only a line's start may begin ``SEARCH:``
 
     def feed(self, text: str) -> Iterator[StreamEvent]:
+        """The events of ``text``: what passes through as one delta per run, not per character."""
+        passed: list[str] = []
         for char in text:
-            yield from self._char(char)
+            for event in self._char(char):
+                if isinstance(event, TextDelta):
+                    passed.append(event.text)
+                    continue
+                if passed:
+                    yield TextDelta("".join(passed))
+                    passed = []
+                yield event
+        if passed:
+            yield TextDelta("".join(passed))
 
     def _char(self, char: str) -> Iterator[StreamEvent]:
         if self._searching is not None:
@@ -59,6 +71,10 @@ class TextToolParser:
                 yield from self._call()
             else:
                 self._searching.append(char)
+            return
+        if not self._line_start:
+            self._line_start = char == "\n"
+            yield TextDelta(char)
             return
         self._held += char
         stripped = self._held.lstrip()
@@ -68,6 +84,7 @@ class TextToolParser:
         elif char == "\n" or not PREFIX.startswith(stripped.upper()[:len(PREFIX)]):
             yield TextDelta(self._held)
             self._held = ""
+            self._line_start = char == "\n"
 
     def _call(self) -> Iterator[StreamEvent]:
         query = "".join(self._searching or []).strip().strip("`").strip()
