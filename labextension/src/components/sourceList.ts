@@ -11,7 +11,7 @@ import { hideWhenDetached, placePopover, previewText } from '../core/preview';
 import { checkable, followCitation, freshnessNote } from '../freshness';
 import { renderMarkdown } from '../markdown';
 import { ICitation } from '../types';
-import { h } from '../core/dom';
+import { flashCopied, h } from '../core/dom';
 
 export interface ISourceListOptions {
   rendermime: IRenderMimeRegistry;
@@ -111,13 +111,13 @@ function copyBibtexButton(chunkId: string): HTMLElement {
     'BibTeX'
   );
   button.addEventListener('click', async () => {
+    let ok = true;
     try {
       await navigator.clipboard.writeText(await getCitationText([chunkId]));
-      button.textContent = 'Copied';
     } catch {
-      button.textContent = 'Copy failed';
+      ok = false;
     }
-    window.setTimeout(() => (button.textContent = 'BibTeX'), 2000);
+    flashCopied(button as HTMLButtonElement, 'BibTeX', ok);
   });
   return button;
 }

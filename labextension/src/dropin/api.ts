@@ -5,8 +5,8 @@
  */
 import { athenaQueryUrl, checked, Query } from '../core/http';
 import { IPageImage, pageImage } from '../core/pdfPage';
-import { postChat } from '../core/stream';
-import { ChatEvent, IChatRequest, ICitation } from '../types';
+import { chatStreamer } from '../core/stream';
+import { ICitation } from '../types';
 import { ICell, ISourceLines } from '../page/api';
 import { IViewerSource } from '../page/viewer';
 
@@ -25,10 +25,8 @@ export class DropinApi implements IViewerSource {
     });
   }
 
-  async streamChat(request: IChatRequest, onEvent: (event: ChatEvent) => void, signal?: AbortSignal): Promise<void> {
-    await postChat(init => this._send(this._url('chat'), init), request, onEvent, signal,
-      () => new Error('The answer had no body to stream.'));
-  }
+  readonly streamChat = chatStreamer(init => this._send(this._url('chat'), init),
+    () => new Error('The answer had no body to stream.'));
 
   async getSource(path: string, start: number, end: number): Promise<ISourceLines> {
     return (await this._send(this._url('source', { path, start_line: start, end_line: end }))).json();

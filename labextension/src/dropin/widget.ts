@@ -144,12 +144,15 @@ export class DropinWidget {
       trace: false
     });
     this._messages.append(view.node);
+    const abort = (this._abort = new AbortController());
     const show = (next: IAnswerState) => {
+      if (abort.signal.aborted && this._abort !== abort) {
+        return; // a reset took over: this stream's last state must not bring its conversation back
+      }
       this._conversationId = next.conversationId ?? this._conversationId;
       view.update(next);
       this._messages.scrollTop = this._messages.scrollHeight;
     };
-    const abort = (this._abort = new AbortController());
     this._busy(true);
     try {
       await showStreamedAnswer(
@@ -157,8 +160,10 @@ export class DropinWidget {
         show
       );
     } finally {
-      this._abort = null;
-      this._busy(false);
+      if (this._abort === abort) {
+        this._abort = null;
+        this._busy(false);
+      }
     }
   }
 

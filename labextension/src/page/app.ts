@@ -95,6 +95,9 @@ export class ChatPage {
     const abort = (this._abort = new AbortController());
     this._composer.busy = true;
     const show = (next: IAnswerState) => {
+      if (abort.signal.aborted && this._abort !== abort) {
+        return; // New (or another question) took over: this stream's last state must not bring it back
+      }
       if (next.conversationId && next.conversationId !== this._conversationId) {
         this._setConversation(next.conversationId);
       }
@@ -112,8 +115,10 @@ export class ChatPage {
         show
       );
     } finally {
-      this._abort = null;
-      this._composer.busy = false;
+      if (this._abort === abort) {
+        this._abort = null;
+        this._composer.busy = false;
+      }
       if (this._history.open) {
         await this._refreshHistory();
       }

@@ -35,6 +35,8 @@ export class SourceViewer {
   private _title = h('h2', { class: 'viewer-title', id: 'viewer-title', tabindex: '-1' });
   private _body = h('div', { class: 'viewer-body', 'data-testid': 'viewer-body' });
   private _trigger: HTMLElement | null = null;
+  /** Bumped by each open(): a citation that loads after a later one was opened is dropped. */
+  private _opened = 0;
 
   /**
    * `onToggle` tells the host the viewer opened or closed; the page marks its <body> (the
@@ -64,6 +66,7 @@ export class SourceViewer {
   }
 
   async open(cited: ICitation, trigger: HTMLElement | null): Promise<void> {
+    const opened = ++this._opened;
     // Where the quoted sentences are, as the label says (core/citations.ts narrowest).
     const citation = narrowest(cited);
     this._trigger = trigger;
@@ -80,11 +83,17 @@ export class SourceViewer {
           : citation.kind === 'notebook'
             ? await notebookView(this._source, citation)
             : await textView(this._source, citation);
+      if (opened !== this._opened) {
+        return; // another citation was opened while this one loaded
+      }
       this._body.replaceChildren(view);
       if (citation.kind !== 'pdf') {
         this._body.querySelector('.cited')?.scrollIntoView({ block: 'center' }); // a PDF page scrolls to its first box
       }
     } catch (err) {
+      if (opened !== this._opened) {
+        return;
+      }
       this._body.replaceChildren(h('p', { class: 'error', role: 'alert' }, (err as Error).message));
     }
   }
@@ -147,11 +156,14 @@ async function notebookView(api: IViewerSource, citation: ICitation): Promise<HT
 
 async function pdfView(api: IViewerSource, citation: ICitation): Promise<HTMLElement> {
   // The quoted lines boxed (core/pdfPage.ts), the first box scrolled into view once loaded.
-  const page = pdfPage(citation, await api.pdfImage(citation), {
+  const image = await api.pdfImage(citation);
+  const page = pdfPage(citation, image, {
     frame: 'pdf-page cited',
     image: 'pdf-image',
     region: 'pdf-region'
   });
-  page.ready.catch((err: Error) => page.node.replaceWith(h('p', { class: 'error', role: 'alert' }, err.message)));
+  page.ready
+    .catch((err: Error) => page.node.replaceWith(h('p', { class: 'error', role: 'alert' }, err.message)))
+    .finally(() => URL.revokeObjectURL(image.url)); // a loaded <img> keeps showing it
   return page.node;
 }

@@ -68,7 +68,7 @@ export function widgetAnswer(model: IWidgetModel): IWidgetAnswer {
     question: text('question'),
     notice: text('notice'),
     status: null, // the kernel streams the text itself; no searching/reading line in a cell
-    noEvidence: text('no_evidence') || null
+    noEvidence: null // the kernel's Answer carries no reason trait; the text says it
   };
 }
 
