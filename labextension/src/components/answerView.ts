@@ -139,11 +139,11 @@ export class AnswerView {
       this._mode.textContent = modeLabel(done.mode);
       this.node.dataset.mode = done.mode;
     }
-    this.node.classList.remove('athena-streaming');
     // Nothing to copy or insert when no source backs the answer ("no evidence").
     this._actions.hidden = this.citations.length === 0;
     this._scheduleRender();
-    return this.rendered();
+    // "Done" is what the reader sees: the streaming mark goes once the last text is drawn.
+    return this.rendered().finally(() => this.node.classList.remove('athena-streaming'));
   }
 
   /**
