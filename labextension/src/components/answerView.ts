@@ -152,7 +152,6 @@ export class AnswerView {
    */
   interrupt(onRetry: () => void): void {
     this.setStatus(null);
-    this.node.classList.remove('athena-streaming');
     this.node.classList.add('athena-interrupted');
     this.node.dataset.mode = 'interrupted';
     this._mode.textContent = 'interrupted';
@@ -171,6 +170,7 @@ export class AnswerView {
       )
     );
     this._scheduleRender();
+    void this.rendered().finally(() => this.node.classList.remove('athena-streaming'));
   }
 
   fail(message: string): void {
