@@ -70,6 +70,7 @@ class Workspace:
         self._embedder_loaded = False
         self._channel: MultilingualChannel | None = None
         self._index_rules: Rules | None = None
+        self._examples: tuple[tuple[Any, ...], list[str]] | None = None
         # Set by servers: called with a result for a question not in English, so a missing
         # multilingual channel can be built in the background (multilingual.build = "auto").
         self.on_foreign_question: Callable[[SearchResult], None] | None = None
@@ -494,11 +495,22 @@ class Workspace:
         one per file (the largest files first), so a click always finds a passage."""
         if not self.has_index():
             return []
+        catalog = self._require_index().catalog
+        # Every open chat asks for them; the heading scan grows with the index (17 ms at
+        # 7,000 chunks), the stamp is one row and changes with every index run that
+        # changed something.
+        stamp = (catalog.path, catalog.get_manifest("updated_at"), n)
+        if self._examples is None or self._examples[0] != stamp:
+            self._examples = (stamp, self._pick_examples(catalog.headings(), n))
+        return list(self._examples[1])
+
+    @staticmethod
+    def _pick_examples(headings: list[tuple[str, str]], n: int) -> list[str]:
         from athena_lab.agent.prompts import example_question
 
         picked: list[str] = []
         seen_paths: set[str] = set()
-        for path, heading in self._require_index().catalog.headings():
+        for path, heading in headings:
             question = example_question(heading)
             if path in seen_paths or not question or question in picked:
                 continue

@@ -132,6 +132,32 @@ def test_sentences_are_embedded_once_per_process_not_once_per_turn(tmp_path):
     assert calls[-1] == texts[1:]  # the least recently used one was evicted at capacity
 
 
+def test_a_turn_embeds_its_question_once(tmp_path, monkeypatch):
+    """The vector search and the sentence picking both need the question's vector; it is
+    one model run, not two (the real MiniLM embedder, its calls counted)."""
+    from athena_lab.workspace import Workspace
+
+    (tmp_path / "signals.md").write_text(
+        "# Signals\n\nThe template_rendered signal is sent when a template was rendered.\n\n"
+        "# Blueprints\n\nBlueprints group related views and are registered on the application.\n")
+    ws = Workspace(tmp_path)
+    ws.index()
+    embedder = ws.embedder()
+    asked: list[str] = []
+    real = embedder.embed_query
+
+    def counted(text):
+        asked.append(text)
+        return real(text)
+
+    monkeypatch.setattr(embedder, "embed_query", counted)
+    answer = ws.ask("Which signal is sent when a template is rendered?")
+    assert answer.citations and len(asked) == 1
+    ws.ask("Which signal is sent when a template is rendered?")
+    assert len(asked) == 1  # asked again (regenerate): the vector is still known
+    ws.close()
+
+
 def test_extractive_answer_streams_one_sentence_per_chunk_event(ws):
     stream = list(ws.ask_events("How do I register a blueprint on an application?"))
     chunks = [e.data["content"] for e in stream if e.type == "chunk"]

@@ -23,6 +23,7 @@ import numpy as np
 
 from athena_lab.agent.citations import EvidenceItem, key_terms
 from athena_lab.agent.passages import Block, Sentence, clean_markup, sentences
+from athena_lab.index.embeddings import query_vector
 
 __all__ = ["FILTERED_OUT", "LEGACY_LABEL", "NO_EVIDENCE", "Quote", "Reply", "clean_markup", "extractive_answer",
            "stream_pieces"]
@@ -122,7 +123,7 @@ def embedder_similarity(embedder: Any) -> Similarity | None:
     def similarity(question: str, texts: list[str]) -> list[float]:
         if not texts:
             return []
-        q = np.asarray(embedder.embed_query(question), dtype=np.float32)
+        q = query_vector(embedder, question)
         return [float(x) for x in SENTENCE_VECTORS.embed(embedder, texts) @ q]
     return similarity
 

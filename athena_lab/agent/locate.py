@@ -10,6 +10,7 @@ chunk's own remains, never a guess.
 
 from __future__ import annotations
 
+import functools
 import html
 import json
 import re
@@ -23,8 +24,11 @@ _NOT_LETTERS = re.compile(r"[\W_]+", re.UNICODE)
 MIN_QUOTE = 12  # squashed characters: shorter quotes match by chance
 
 
+@functools.lru_cache(maxsize=8192)
 def squash(text: str) -> str:
-    """Letters and digits only, lowercased: what two renderings of one sentence share."""
+    """Letters and digits only, lowercased: what two renderings of one sentence share.
+
+    Kept per line: every quote of an answer is looked for in the same chunk lines."""
     from athena_lab.agent.passages import clean_markup
 
     text = _TAG.sub("", html.unescape(text.replace("\u00ad", "")))  # `&lt;Directory&gt;` and `<Directory>` alike
@@ -51,7 +55,7 @@ def find_lines(lines: list[str], quote: str) -> tuple[int, int] | None:
 def text_evidence(ws: Corpus, cite: dict[str, Any], quote: str) -> dict[str, Any] | None:
     """``{start_line, end_line}`` of the quote within the chunk's lines of a text file."""
     start, end = int(cite["start_line"]), int(cite["end_line"])
-    lines = ws.read_source(cite["path"], start, end, max_lines=end - start + 1)["lines"]
+    lines = _reads(ws).text_lines(cite["path"], start, end)
     found = find_lines(lines, quote)
     if found is None:
         return None
@@ -60,7 +64,7 @@ def text_evidence(ws: Corpus, cite: dict[str, Any], quote: str) -> dict[str, Any
 
 def notebook_evidence(ws: Corpus, cite: dict[str, Any], quote: str) -> dict[str, Any] | None:
     """``{cell, start_line, end_line}``: the cell that holds the quote, lines within it (1-based)."""
-    cells = json.loads(ws.source_path(cite["path"]).read_text(encoding="utf-8")).get("cells", [])
+    cells = _reads(ws).notebook_cells(cite["path"])
     first, last = int(cite["cell"]), int(cite.get("end_cell", cite["cell"]))
     for index in range(first, min(last, len(cells) - 1) + 1):
         source = cells[index].get("source", "")
@@ -82,7 +86,7 @@ def pdf_evidence(ws: Corpus, cite: dict[str, Any], quote: str) -> dict[str, Any]
     pages = [p for p in (cite.get("pages") or [cite.get("page")]) if p is not None]
     lines: list[tuple[int, str, dict[str, float]]] = []
     for page in pages:
-        for line in ws.read_pdf_source(cite["path"], int(page))["lines"]:
+        for line in _reads(ws).read_pdf_source(cite["path"], int(page))["lines"]:
             lines.append((int(page), line["text"], line["region"]))
     found = find_lines([text for _, text, _ in lines], quote)
     if found is None:
@@ -157,7 +161,7 @@ def with_evidence(ws: Corpus, citations: list[dict[str, Any]], quotes: list[tupl
     """
     from athena_lab.models import labelled
 
-    ws = _PageCache(ws)
+    ws = _reads(ws)
     by_number: dict[int, list[dict[str, Any]]] = {}
     for number, quote in quotes:
         cite = next((c for c in citations if c.get("id") == number), None)
@@ -171,18 +175,33 @@ def with_evidence(ws: Corpus, citations: list[dict[str, Any]], quotes: list[tupl
     return citations
 
 
-class _PageCache:
-    """The workspace with each PDF page read once per answer: several quotes often share one."""
+def _reads(ws: Corpus) -> "SourceReads":
+    return ws if isinstance(ws, SourceReads) else SourceReads(ws)
+
+
+class SourceReads:
+    """The workspace with each source read once per answer: its quotes mostly share one
+    file, page or notebook, and a notebook is a whole JSON document to parse."""
 
     def __init__(self, ws: Corpus) -> None:
         self._ws = ws
-        self._pages: dict[tuple[str, int], dict[str, Any]] = {}
+        self._reads: dict[tuple[Any, ...], Any] = {}
+
+    def _once(self, key: tuple[Any, ...], read: Callable[[], Any]) -> Any:
+        if key not in self._reads:
+            self._reads[key] = read()
+        return self._reads[key]
 
     def read_pdf_source(self, path: str, page: int) -> dict[str, Any]:
-        key = (path, int(page))
-        if key not in self._pages:
-            self._pages[key] = self._ws.read_pdf_source(path, int(page))
-        return self._pages[key]
+        return self._once(("pdf", path, int(page)), lambda: self._ws.read_pdf_source(path, int(page)))
+
+    def text_lines(self, path: str, start: int, end: int) -> list[str]:
+        return self._once(("text", path, start, end),
+                          lambda: self._ws.read_source(path, start, end, max_lines=end - start + 1)["lines"])
+
+    def notebook_cells(self, path: str) -> list[dict[str, Any]]:
+        return self._once(("notebook", path), lambda: json.loads(
+            self._ws.source_path(path).read_text(encoding="utf-8")).get("cells", []))
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._ws, name)

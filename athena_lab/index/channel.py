@@ -14,7 +14,7 @@ import dataclasses
 import json
 
 from athena_lab.config import EmbeddingSettings, Settings
-from athena_lab.index.embeddings import Embedder, make_embedder
+from athena_lab.index.embeddings import Embedder, make_embedder, query_vector
 from athena_lab.index.store import IndexStore
 from athena_lab.index.vectors import VectorIndex
 
@@ -95,6 +95,6 @@ class MultilingualChannel:
         if self._embedder is None or self._embedder.key != key:
             return None
         graph = channel_graph(self.store, key, dimensions, self.settings.search.ef)
-        pairs = graph.search(self._embedder.embed_query(query), depth)
+        pairs = graph.search(query_vector(self._embedder, query), depth)
         ids = self.store.catalog.channel_chunk_ids(key, [label for label, _ in pairs])
         return [ids[label] for label, _ in pairs if label in ids]

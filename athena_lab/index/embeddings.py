@@ -16,6 +16,7 @@ import ipaddress
 import json
 import os
 import threading
+from collections import OrderedDict
 from pathlib import Path
 from typing import Protocol
 from urllib.parse import urlparse
@@ -276,6 +277,30 @@ class OpenAIEmbedder:
 
 _CACHE: dict[str, Embedder] = {}
 _CACHE_LOCK = threading.Lock()
+
+_QUERY_VECTORS: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
+_QUERY_VECTORS_KEPT = 256
+
+
+def query_vector(embedder: Embedder, text: str) -> np.ndarray:
+    """``embedder.embed_query(text)``, kept for the last questions asked.
+
+    One turn needs its question's vector twice — for the vector search and again to pick
+    the answer's sentences by meaning — and a regenerated or re-asked question a third
+    time; each is a full model run (~17 ms with MiniLM on 2 cores).
+    """
+    key = (str(getattr(embedder, "key", id(embedder))), text)
+    with _CACHE_LOCK:
+        if key in _QUERY_VECTORS:
+            _QUERY_VECTORS.move_to_end(key)
+            return _QUERY_VECTORS[key]
+    vector = np.asarray(embedder.embed_query(text), dtype=np.float32)
+    vector.flags.writeable = False  # shared between callers
+    with _CACHE_LOCK:
+        _QUERY_VECTORS[key] = vector
+        while len(_QUERY_VECTORS) > _QUERY_VECTORS_KEPT:
+            _QUERY_VECTORS.popitem(last=False)
+    return vector
 
 
 def make_embedder(settings: EmbeddingSettings) -> Embedder | None:

@@ -18,7 +18,7 @@ from athena_lab.config import SearchSettings
 from athena_lab.errors import AthenaError
 from athena_lab.index.catalog import ChunkRow
 from athena_lab.index.channel import MultilingualChannel
-from athena_lab.index.embeddings import Embedder
+from athena_lab.index.embeddings import Embedder, query_vector
 from athena_lab.index.lexical import LEXICAL_VERSION
 from athena_lab.index.progress import COMPLETE, vector_state
 from athena_lab.index.store import IndexStore
@@ -186,7 +186,7 @@ class HybridSearcher:
                                if state.running else
                                f"hybrid over {state.counts}, the rest lexical only{state.activity}")
         try:
-            qvec = self.embedder.embed_query(query)
+            qvec = query_vector(self.embedder, query)
         except Exception as exc:  # the embedder failing must not fail the search
             result.degraded = f"embedder failed ({exc}); results are lexical only"
             return []
