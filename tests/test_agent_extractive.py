@@ -201,3 +201,18 @@ def test_example_questions_come_from_section_headings_and_find_passages(ws):
     for question in questions:
         assert any(heading in question.lower() for heading in headings), question
         assert ws.ask(question).citations, question  # a click always gets a cited answer
+
+
+def test_example_questions_follow_the_index_after_a_new_file(tmp_path):
+    """Example questions are kept between chats, but a re-index that adds a file offers it."""
+    from athena_lab.workspace import Workspace
+
+    (tmp_path / "deploy.md").write_text("# Deploying\n\n## Running under Gunicorn\n\nRun gunicorn with four workers.\n")
+    ws = Workspace(tmp_path, overrides={"embedding.provider": "none"})
+    ws.index()
+    first = ws.example_questions()
+    assert len(first) == 1 and ws.example_questions() == first
+    (tmp_path / "testing.md").write_text("# Testing\n\n## Testing the command line\n\nUse the CLI runner to invoke commands.\n")
+    ws.index()
+    assert len(ws.example_questions()) == 2
+    ws.close()
