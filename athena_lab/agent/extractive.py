@@ -182,31 +182,32 @@ def fenced(block: Block) -> str:
     return "\n".join([ticks + block.lang, *lines, ticks])
 
 
-def with_sequel(cand: Candidate, taken: set[str]) -> Candidate:
-    """The sentence with the one after it in its paragraph, which often finishes its thought
-    ("… is now deprecated. It's advised to use the `a2wsgi` package instead."). Given to
-    the first bullet only: on the dev questions that found one more fact in the docs and
-    one in the PDFs; every bullet doubled the answer's length for one PDF fact more."""
+def sequel(cand: Candidate, taken: set[str]) -> str | None:
+    """The sentence after this one in its paragraph, which often finishes its thought
+    ("… is now deprecated." / "It's advised to use the `a2wsgi` package instead."), unless
+    the answer quotes it already or the sentence introduces a block. Given to the first
+    bullet only: on the dev questions that found one more fact in the docs and one in the
+    PDFs; a sequel on every bullet doubled the answer's length for one PDF fact more."""
     s = cand.sentence
     if s.shows is not None or s.text not in s.paragraph:
-        return cand
+        return None
     at = s.paragraph.index(s.text)
-    sequel = s.paragraph[at + 1] if at + 1 < len(s.paragraph) else None
-    if not sequel or sequel in taken:
-        return cand
-    return Candidate(cand.number, cand.rank, Sentence(f"{s.text} {sequel}", s.position, None, s.paragraph),
-                     cand.score, cand.similarity)
+    after = s.paragraph[at + 1] if at + 1 < len(s.paragraph) else None
+    return after if after and after not in taken else None
 
 
 def render(chosen: list[Candidate]) -> Reply:
     """Bullets ``- sentence [n]``; the block a sentence introduces follows it, cited the same."""
     pieces: list[str] = []
     quotes: list[Quote] = []
-    if chosen:
-        chosen = [with_sequel(chosen[0], {c.sentence.text for c in chosen}), *chosen[1:]]
+    taken = {c.sentence.text for c in chosen}
     for n, cand in enumerate(chosen):
-        piece = ("\n" if n else "") + f"- {cand.sentence.text} [{cand.number}]"
-        quotes.append(Quote(cand.number, cand.sentence.text))
+        said = [cand.sentence.text]
+        more = sequel(cand, taken) if n == 0 else None
+        if more:
+            said.append(more)  # located on its own: it may start on another line or page
+        piece = ("\n" if n else "") + f"- {' '.join(said)} [{cand.number}]"
+        quotes.extend(Quote(cand.number, text) for text in said)
         block = cand.sentence.shows
         if block is not None and block.lines:
             piece += "\n\n" + fenced(block) + "\n"
