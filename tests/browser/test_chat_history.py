@@ -97,10 +97,12 @@ def test_delete_offers_undo_and_deletes_on_the_server_only_after_the_window(page
     assert page.locator(ANSWER).count() == 0
     assert any(c["id"] == cid for c in api(page, "conversations?limit=200")["conversations"])  # not yet deleted
     undo.press("Enter")
-    assert row.locator(".athena-conversation-open").is_visible()
+    row.locator(".athena-conversation-open").wait_for()
     page.wait_for_function(f"document.querySelector('{CHAT}').dataset.conversationId === '{cid}'")
+    page.locator(ANSWER_DONE).first.wait_for()
     assert page.locator(ANSWER_DONE).count() == 1  # undo brought the conversation back into view
-    assert page.evaluate("document.activeElement.classList.contains('athena-conversation-open')")
+    # focus returns to the row once the restored conversation has been drawn
+    page.wait_for_function("document.activeElement.classList.contains('athena-conversation-open')", timeout=10_000)
 
     row.locator(".athena-conversation-delete").click()
     page.wait_for_timeout(6500)
