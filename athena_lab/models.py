@@ -238,6 +238,37 @@ class Health(TypedDict):
     components: dict[str, ComponentHealth]
 
 
+class AskFilters(TypedDict):
+    """What a question's search is narrowed to: a document kind and a folder (``docs/``)."""
+
+    kind: NotRequired[str]
+    path_prefix: NotRequired[str]
+
+
+class StoredMessage(TypedDict):
+    """One message of a stored conversation (``GET /athena/conversations/{id}``): a question
+    with the ``filters`` it was asked with (absent when none, and on questions stored before
+    filters were kept), or an answer with its citations."""
+
+    role: Literal["user", "assistant"]
+    content: str
+    created_at: str
+    filters: NotRequired[AskFilters]
+    citations: NotRequired[list[Citation]]
+    unsupported: NotRequired[list[str]]
+    mode: NotRequired[str]
+
+
+class Conversation(TypedDict):
+    """A stored conversation, oldest message first (``ConversationStore.get``)."""
+
+    id: str
+    title: str
+    created_at: str
+    updated_at: str
+    messages: list[StoredMessage]
+
+
 # The status and health shapes: closed in the schema (no field a client does not know of).
 STATUS_SHAPES: tuple[type, ...] = (IndexCounts, VectorStatus, MultilingualStatus, RunStatus, FileStatus,
                                    SkippedFile, IndexStatus, ComponentHealth, Health)

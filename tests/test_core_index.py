@@ -258,7 +258,7 @@ def test_an_index_from_the_previous_schema_is_upgraded_in_place_with_its_history
     db.commit()
     db.close()
     again = Workspace(folder, overrides={"embedding.provider": "none"})
-    assert again.store.catalog.get_manifest("schema_version") == "2"
+    assert again.store.catalog.get_manifest("schema_version") == "3"
     assert again.store.catalog.counts()["chunks"] == chunks and again.conversations.exists(cid)
     again.close()
 

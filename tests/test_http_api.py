@@ -268,3 +268,24 @@ def test_chat_context_joins_the_search_query_and_is_limited(api):
     assert too_long.status_code == 400 and "'context'" in too_long.json()["error"]["message"]
     wrong = api.client.post("/chat", json={**chat_body("x"), "context": ["cell"]})
     assert wrong.status_code == 400 and "'context'" in wrong.json()["error"]["message"]
+
+
+def test_a_conversation_read_back_gives_each_question_the_filters_it_was_asked_with(api):
+    import json
+    from pathlib import Path
+
+    import jsonschema
+
+    filters = {"kind": "rst", "path_prefix": "tutorial/"}
+    cid = api.client.post("/chat", json=chat_body("How is the blog built?", stream=False, filters=filters),
+                          timeout=60).json()["conversation_id"]
+    api.client.post("/chat", json=chat_body("And the views?", stream=False, conversation_id=cid), timeout=60)
+    thread = api.client.get(f"/conversations/{cid}").json()
+    questions = [m for m in thread["messages"] if m["role"] == "user"]
+    assert [q.get("filters") for q in questions] == [filters, None]
+    assert all("filters" not in m for m in thread["messages"] if m["role"] == "assistant")
+    schema = json.loads((Path(__file__).parent.parent / "docs" / "contract.schema.json").read_text())
+    jsonschema.validate(thread, {**schema, "$ref": "#/$defs/Conversation"})
+    rewound = api.client.post(f"/conversations/{cid}/rewind", json={"turn": 1}).json()["conversation"]
+    assert rewound["messages"][0]["filters"] == filters
+    api.client.delete(f"/conversations/{cid}")

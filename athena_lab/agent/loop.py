@@ -122,7 +122,7 @@ def run_turn(ws: Corpus, question: str, conversation_id: str | None = None, filt
         past = past_turns(store.get(conversation_id), history_limit) if conversation_id else []
         llm = resolve_provider(ws, provider, model, base_url, model_path)
         cid = conversation_id or store.create(question)
-        store.add_message(cid, "user", question)
+        store.add_message(cid, "user", question, filters=filters)
     except TURN_ERRORS as exc:
         yield events.error(user_message(exc))
         return

@@ -21,7 +21,7 @@ import numpy as np
 
 from athena_lab.errors import ConflictError
 
-SCHEMA_VERSION = "2"
+SCHEMA_VERSION = "3"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS manifest (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -55,11 +55,21 @@ CREATE TABLE IF NOT EXISTS embeddings (
 );
 """
 
+def _add_message_filters(conn: sqlite3.Connection) -> None:
+    """Step 3: the filters a question was asked with (JSON, NULL for none and for the
+    questions of older versions). SQLite has no ADD COLUMN IF NOT EXISTS, so it looks first:
+    a step may run again on a catalog that already has the column."""
+    if "filters" not in {row[1] for row in conn.execute("PRAGMA table_info(messages)")}:
+        conn.execute("ALTER TABLE messages ADD COLUMN filters TEXT")
+
+
 # Each step brings a catalog from the version before it to its own; a catalog written by an
 # older athena_lab is upgraded in place on open (its chunks, vectors and conversations kept).
+# A step is an SQL script or, when SQL cannot say "only if missing", a function of the
+# connection; every step must be safe to run again.
 # Version 1 catalogs had the conversation tables created unversioned by the agent, or not at
 # all; the IF NOT EXISTS makes step 2 right for both.
-MIGRATIONS: dict[int, str] = {
+MIGRATIONS: dict[int, str | Callable[[sqlite3.Connection], None]] = {
     2: """
 CREATE TABLE IF NOT EXISTS conversations (
   id TEXT PRIMARY KEY, title TEXT NOT NULL, created_at REAL NOT NULL, updated_at REAL NOT NULL
@@ -72,6 +82,7 @@ CREATE TABLE IF NOT EXISTS messages (
 );
 CREATE INDEX IF NOT EXISTS messages_by_conversation ON messages(conversation_id, id);
 """,
+    3: _add_message_filters,
 }
 
 CHUNK_COLUMNS = ("chunk_id", "path", "ordinal", "doc_kind", "heading", "text", "text_hash",
@@ -168,7 +179,11 @@ class Catalog:
                                "upgrade athena-lab, or delete the index folder and run `athena index` again")
         for step in range(version + 1, int(SCHEMA_VERSION) + 1):
             with self.transaction():
-                self._run_script(MIGRATIONS[step])
+                migration = MIGRATIONS[step]
+                if callable(migration):
+                    migration(self.conn)
+                else:
+                    self._run_script(migration)
                 self.set_manifest("schema_version", str(step))
 
     def _run_script(self, script: str) -> None:

@@ -59,16 +59,21 @@ class ConversationStore:
         return self._conn.execute("SELECT 1 FROM conversations WHERE id=?", (cid,)).fetchone() is not None
 
     def add_message(self, cid: str, role: str, content: str, citations: list[dict[str, Any]] | None = None,
-                    unsupported: list[str] | None = None, mode: str | None = None) -> None:
+                    unsupported: list[str] | None = None, mode: str | None = None,
+                    filters: dict[str, Any] | None = None) -> None:
+        """``filters``: what a question was asked with ({kind, path_prefix}); the set ones are
+        kept, none is NULL, so the question reads back with them and can be asked again so."""
         if not self.exists(cid):
             raise KeyError(f"unknown conversation {cid!r}")
+        kept = {key: value for key, value in (filters or {}).items() if value}
         now = time.time()
         with self.catalog.transaction():
             self._conn.execute(
-                "INSERT INTO messages(conversation_id, role, content, citations, unsupported, mode, created_at) "
-                "VALUES (?,?,?,?,?,?,?)",
+                "INSERT INTO messages(conversation_id, role, content, citations, unsupported, mode, filters, "
+                "created_at) VALUES (?,?,?,?,?,?,?,?)",
                 (cid, role, content, json.dumps(citations) if citations is not None else None,
-                 json.dumps(unsupported) if unsupported is not None else None, mode, now))
+                 json.dumps(unsupported) if unsupported is not None else None, mode,
+                 json.dumps(kept, sort_keys=True) if kept else None, now))
             self._conn.execute("UPDATE conversations SET updated_at=? WHERE id=?", (now, cid))
             if role == "user" and self._conn.execute("SELECT title FROM conversations WHERE id=?",
                                                      (cid,)).fetchone()["title"] == "":
@@ -89,7 +94,7 @@ class ConversationStore:
         if head is None:
             return None
         messages = []
-        for r in self._conn.execute("SELECT role, content, citations, unsupported, mode, created_at "
+        for r in self._conn.execute("SELECT role, content, citations, unsupported, mode, filters, created_at "
                                     "FROM messages WHERE conversation_id=? ORDER BY id", (cid,)):
             message: dict[str, Any] = {"role": r["role"], "content": r["content"],
                                        "created_at": _iso(r["created_at"])}
@@ -99,6 +104,8 @@ class ConversationStore:
                 message["unsupported"] = json.loads(r["unsupported"])
             if r["mode"] is not None:
                 message["mode"] = r["mode"]
+            if r["filters"] is not None:
+                message["filters"] = json.loads(r["filters"])
             messages.append(message)
         return {"id": head["id"], "title": head["title"], "created_at": _iso(head["created_at"]),
                 "updated_at": _iso(head["updated_at"]), "messages": messages}

@@ -34,6 +34,13 @@ export interface IChatSettings {
   defaultFilters: IChatFilters;
 }
 
+/** What a question was asked with: what it was about (a cell, a selection) and its filters.
+ * Regenerate and edit-and-resend ask it again with the same. */
+interface IAskedWith {
+  context: IAttachedContext | null;
+  filters: IChatFilters;
+}
+
 export interface IChatPanelOptions {
   app: JupyterFrontEnd;
   docManager: IDocumentManager;
@@ -60,15 +67,16 @@ export class ChatPanel extends Widget {
   private _history: ConversationList;
   private _composer: Composer;
   private _follower = new BottomFollower(this._messages);
-  private _lastStoredQuestion = '';
+  /** The last stored question shown, for Retry under its interrupted answer. */
+  private _lastStoredQuestion: { question: string; filters: IChatFilters } = { question: '', filters: {} };
   private _examples: string[] = [];
   /** Bumped by each switch, New and question: a conversation that loads after a later
    * choice is dropped. */
   private _choice = 0;
   /** The conversation deleted while shown, until its undo window passes (undo brings it back). */
   private _deletedShown: string | null = null;
-  /** What each question shown was asked about (a cell, a selection), for regenerate. */
-  private _contexts = new WeakMap<HTMLElement, IAttachedContext>();
+  /** What each question shown was asked with, for regenerate and edit-and-resend. */
+  private _askedWith = new WeakMap<HTMLElement, IAskedWith>();
   private _regenerate: HTMLButtonElement;
 
   constructor(private _options: IChatPanelOptions) {
@@ -148,12 +156,16 @@ export class ChatPanel extends Widget {
     this.focusInput();
   }
 
-  async ask(question: string, context: IAttachedContext | null = null): Promise<void> {
+  /** Ask `question` with the composer's filters, or with `filters` (a question asked again). */
+  async ask(
+    question: string,
+    context: IAttachedContext | null = null,
+    filters: IChatFilters = this._composer.filters
+  ): Promise<void> {
     this._choice++; // a remembered conversation still loading must not replace this turn
     this._regenerate.remove();
     this._messages.querySelector('.athena-empty')?.remove();
-    const filters = this._composer.filters;
-    this._messages.append(this._userMessage(question, context, filters));
+    this._messages.append(this._userMessage(question, { context, filters }));
     const answer = this._addAnswer();
     this._follower.follow();
     let state = emptyAnswer();
@@ -179,7 +191,7 @@ export class ChatPanel extends Widget {
       );
     } catch (err) {
       if ((err as Error).name === 'AbortError') {
-        answer.interrupt(() => void this.ask(question, context));
+        answer.interrupt(() => void this.ask(question, context, filters));
       } else {
         answer.fail((err as Error).message);
       }
@@ -201,14 +213,15 @@ export class ChatPanel extends Widget {
     if (!last || this._abort) {
       return;
     }
-    await this.resend(questions.length - 1, last.dataset.question ?? '', this._contexts.get(last) ?? null);
+    await this.resend(questions.length - 1, last.dataset.question ?? '', this._asked(last));
   }
 
   /**
-   * Ask question `turn` (0-based) again, as `question`: the server drops it and everything
-   * after it (POST …/rewind), the view shows what is left, and the question streams anew.
+   * Ask question `turn` (0-based) again, as `question`, with what it was asked with: the
+   * server drops it and everything after it (POST …/rewind), the view shows what is left,
+   * and the question streams anew.
    */
-  async resend(turn: number, question: string, context: IAttachedContext | null): Promise<void> {
+  async resend(turn: number, question: string, asked: IAskedWith): Promise<void> {
     if (this._abort || !question.trim()) {
       return;
     }
@@ -228,7 +241,7 @@ export class ChatPanel extends Widget {
     } else {
       this._dropFrom(turn);
     }
-    await this.ask(question.trim(), context);
+    await this.ask(question.trim(), asked.context, asked.filters);
   }
 
   async newConversation(): Promise<void> {
@@ -368,8 +381,9 @@ export class ChatPanel extends Widget {
   private _showStored(message: IStoredMessage): void {
     this._messages.querySelector('.athena-empty')?.remove();
     if (message.role === 'user') {
-      this._lastStoredQuestion = message.content;
-      this._messages.append(this._userMessage(message.content, null));
+      const filters = message.filters ?? {};
+      this._lastStoredQuestion = { question: message.content, filters };
+      this._messages.append(this._userMessage(message.content, { context: null, filters }));
       return;
     }
     const answer = this._addAnswer();
@@ -377,8 +391,8 @@ export class ChatPanel extends Widget {
     answer.appendChunk(stored.text);
     answer.setCitations(stored.citations);
     if (stored.mode === INTERRUPTED) {
-      const question = this._lastStoredQuestion;
-      answer.interrupt(() => void this.ask(question));
+      const { question, filters } = this._lastStoredQuestion;
+      answer.interrupt(() => void this.ask(question, null, filters));
     } else {
       void answer.finish({ unsupported: stored.unsupported, mode: stored.mode ?? undefined });
     }
@@ -451,6 +465,10 @@ export class ChatPanel extends Widget {
     }
   }
 
+  private _asked(node: HTMLElement): IAskedWith {
+    return this._askedWith.get(node) ?? { context: null, filters: {} };
+  }
+
   private _questionNodes(): HTMLElement[] {
     return Array.from(this._messages.querySelectorAll<HTMLElement>('.athena-user-turn'));
   }
@@ -476,11 +494,10 @@ export class ChatPanel extends Widget {
     }
   }
 
-  /** A question as the conversation shows it: what it was about (a cell, a selection), the
-   * question, and an Edit button. */
   /** A question's row: what it was asked about, the bubble (collapsed when long, with its
    * filters) and Edit beside it. */
-  private _userMessage(question: string, context: IAttachedContext | null, filters?: IChatFilters): HTMLElement {
+  private _userMessage(question: string, asked: IAskedWith): HTMLElement {
+    const { context, filters } = asked;
     const node = h(
       'div',
       { class: 'athena-user-turn' },
@@ -488,9 +505,7 @@ export class ChatPanel extends Widget {
       questionBubble(question, filters, 'athena-', 'athena-user-message')
     );
     node.dataset.question = question;
-    if (context) {
-      this._contexts.set(node, context);
-    }
+    this._askedWith.set(node, asked);
     const edit = button('Edit', () => this._edit(node, edit), {
       class: 'athena-edit-question',
       'data-testid': 'athena-edit-question',
@@ -525,7 +540,7 @@ export class ChatPanel extends Widget {
       if (!question || turn < 0) {
         return;
       }
-      void this.resend(turn, question, this._contexts.get(node) ?? null);
+      void this.resend(turn, question, this._asked(node));
     };
     box.addEventListener('keydown', event => {
       if (event.key === 'Escape') {

@@ -4,13 +4,16 @@
  */
 
 import {
+  IAskFilters,
   ICitation as IContractCitation,
   ICompactionData,
+  IConversation as IContractConversation,
   IDoneData,
   IErrorData,
   IRegion,
   IRunStatus,
   IStartData,
+  IStoredMessage as IContractStoredMessage,
   ITraceData,
   IVectorStatus
 } from './core/contract';
@@ -27,10 +30,8 @@ export interface ICitation extends IContractCitation {
   id: number;
 }
 
-export interface IChatFilters {
-  path_prefix?: string;
-  kind?: string;
-}
+/** What a question's search is narrowed to (core/contract.ts `IAskFilters`). */
+export type IChatFilters = IAskFilters;
 
 export interface IChatRequest {
   question: string;
@@ -64,19 +65,14 @@ export interface IConversationSummary {
   turns: number;
 }
 
-export interface IStoredMessage {
-  role: 'user' | 'assistant' | string;
-  content: string;
+/** One stored message (core/contract.ts): a question with the filters it was asked
+ * with, or an answer with its numbered citations. */
+export interface IStoredMessage extends Omit<IContractStoredMessage, 'citations'> {
   citations?: ICitation[];
-  unsupported?: string[];
-  mode?: string;
-  created_at?: string;
 }
 
-export interface IConversation {
-  id: string;
-  title: string;
-  created_at: string;
+/** GET /athena/conversations/{id} (core/contract.ts `IConversation`). */
+export interface IConversation extends Omit<IContractConversation, 'messages'> {
   messages: IStoredMessage[];
 }
 

@@ -51,7 +51,13 @@ test('unknown events are ignored', () => {
 });
 
 test('a stored message is a finished answer', () => {
-  const answer = storedAnswer({ role: 'assistant', content: 'x [1]', citations: [CITATION], mode: 'extractive' });
+  const answer = storedAnswer({
+    role: 'assistant',
+    content: 'x [1]',
+    created_at: '2026-12-01T10:00:00.000000Z',
+    citations: [CITATION],
+    mode: 'extractive'
+  });
   assert.equal(answer.finished, true);
   assert.equal(answer.citations.length, 1);
 });

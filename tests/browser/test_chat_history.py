@@ -14,7 +14,7 @@ import pytest
 
 pytest.importorskip("playwright", reason="pip install playwright (Python package; the browser is Debian's chromium)")
 
-from chat_page import ANSWER, ANSWER_DONE, ask  # noqa: E402
+from chat_page import ANSWER, ANSWER_DONE, ask, set_theme  # noqa: E402
 from conftest import ARTIFACTS, open_chat  # noqa: E402
 
 CHAT = '[data-testid="athena-chat"]'
@@ -404,3 +404,68 @@ def test_screenshots_of_history_trace_and_context_in_both_themes(page, cell_note
     page.wait_for_timeout(300)
     page.locator(CHAT).screenshot(path=str(ARTIFACTS / f"history-panel-{name}-narrow.png"))
     assert one_row(page.locator(".athena-chat-header"))
+
+
+def chips(turn) -> list[str]:
+    """The filter chips a question's bubble shows (none: [])."""
+    shown = turn.locator('[data-testid="question-filters"]')
+    return shown.inner_text().split("\n") if shown.count() else []
+
+
+def stored_filters(page, cid: str, questions: int) -> list:
+    """Each stored question's filters, once the conversation holds `questions` answered ones
+    (an answer is stored when its stream ends)."""
+    deadline = time.monotonic() + 30
+    while True:
+        messages = api(page, f"conversations/{cid}")["messages"]
+        if [m["role"] for m in messages] == ["user", "assistant"] * questions or time.monotonic() > deadline:
+            return [m.get("filters") for m in messages if m["role"] == "user"]
+        page.wait_for_timeout(200)
+
+
+def test_a_restored_question_shows_its_filters_and_is_asked_again_with_them(page):
+    new_conversation(page)
+    ask(page, "What is a blueprint?")
+    ask(page, "How do I configure the SECRET_KEY?", kind="rst", prefix="docs/")
+    cid = conversation_id(page)
+    page.reload()
+    page.wait_for_function("window.jupyterapp && window.jupyterapp.shell", timeout=60_000)
+    open_chat(page)
+    page.wait_for_function(f"document.querySelector('{CHAT}').dataset.conversationId === '{cid}'")
+    turns = page.locator(".athena-user-turn")
+    turns.nth(1).wait_for()
+    assert [chips(turns.nth(0)), chips(turns.nth(1))] == [[], ["kind: rst", "under: docs/"]]
+    assert page.locator(".athena-filter-kind").input_value() == ""  # the composer keeps its own filters
+    shots = ARTIFACTS / "filters"
+    shots.mkdir(parents=True, exist_ok=True)
+    try:
+        for name, theme, light in SHOTS:
+            set_theme(page, theme, light)
+            turns.nth(1).scroll_into_view_if_needed()
+            turns.nth(1).screenshot(path=str(shots / f"restored-question-{name}.png"))
+            page.locator(CHAT).screenshot(path=str(shots / f"restored-conversation-{name}.png"))
+    finally:
+        set_theme(page, "JupyterLab Light", True)
+
+    # Regenerate asks the restored question again with its filters, not the (empty) composer's.
+    page.locator('[data-testid="athena-regenerate"]').click()
+    page.wait_for_function("document.querySelectorAll('[data-testid=athena-answer]').length === 2")
+    page.locator(ANSWER_DONE).nth(1).wait_for(timeout=60_000)
+    page.wait_for_function("!document.querySelector('[data-testid=athena-answer].athena-streaming')")
+    assert chips(turns.nth(1)) == ["kind: rst", "under: docs/"]
+    assert stored_filters(page, cid, 2) == [None, {"kind": "rst", "path_prefix": "docs/"}]
+    sources = page.locator(ANSWER).nth(1).locator(".athena-citation-label").all_inner_texts()
+    assert sources and all(s.startswith("docs/") and ".rst" in s for s in sources), sources
+
+    # Edit-and-resend asks the first question again without filters, as it was asked,
+    # whatever the composer now holds.
+    page.locator(".athena-filter-kind").select_option("pdf")
+    turns.nth(0).locator('[data-testid="athena-edit-question"]').click()
+    box = turns.nth(0).locator('[data-testid="athena-edit-box"]')
+    box.fill("What is a blueprint for?")
+    box.press("Enter")
+    page.wait_for_function("document.querySelectorAll('[data-testid=athena-answer]').length === 1")
+    page.locator(ANSWER_DONE).wait_for(timeout=60_000)
+    assert chips(turns.nth(0)) == []
+    assert stored_filters(page, cid, 1) == [None]
+    page.locator(".athena-filter-kind").select_option("")

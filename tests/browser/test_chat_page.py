@@ -183,6 +183,16 @@ def test_history_lists_and_reopens_the_conversation(tab):
     assert tab.locator(DONE).first.locator("button.marker").count() >= 1
 
 
+def test_page_reload_shows_the_restored_question_with_its_filters(tab):
+    ask(tab, TEXT_QUESTION, kind="rst", prefix="docs/")
+    tab.reload()
+    question = tab.locator('[data-testid="question"]').first
+    question.wait_for(timeout=30_000)
+    assert question.locator('[data-testid="question-filters"]').inner_text().split("\n") == ["kind: rst", "under: docs/"]
+    assert tab.locator(".athena-filter-kind").input_value() == ""
+    assert tab.athena_errors == []
+
+
 def test_document_scripts_never_run(tab):
     answer = ask(tab, "Where are zebra tokens stored?", prefix="docs/hostile")
     assert answer.locator('[data-testid="source"]').count() >= 1

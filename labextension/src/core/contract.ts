@@ -108,6 +108,32 @@ export interface IErrorData {
   message: string;
 }
 
+/** What a question's search is narrowed to: a document kind and a folder (``docs/``). */
+export interface IAskFilters {
+  kind?: string;
+  path_prefix?: string;
+}
+
+/** One message of a stored conversation (``GET /athena/conversations/{id}``): a question with the ``filters`` it was asked with (absent when none, and on questions stored before filters were kept), or an answer with its citations. */
+export interface IStoredMessage {
+  role: 'user' | 'assistant';
+  content: string;
+  created_at: string;
+  filters?: IAskFilters;
+  citations?: ICitation[];
+  unsupported?: string[];
+  mode?: string;
+}
+
+/** A stored conversation, oldest message first (``ConversationStore.get``). */
+export interface IConversation {
+  id: string;
+  title: string;
+  created_at: string;
+  updated_at: string;
+  messages: IStoredMessage[];
+}
+
 export interface IIndexCounts {
   files: number;
   failed: number;

@@ -159,7 +159,7 @@ export class ChatPage {
 
   private _showStored(message: IStoredMessage): void {
     if (message.role === 'user') {
-      this._messages.append(questionBubble(message.content, undefined, '', 'question'));
+      this._messages.append(questionBubble(message.content, message.filters, '', 'question'));
     } else {
       this._addAnswer().update(storedAnswer(message));
     }
