@@ -22,10 +22,14 @@ import { IndexStatusView } from './components/indexStatus';
 import { openCitation } from './open';
 import { BottomFollower } from './scrollFollow';
 
+import { ConversationMemory } from './state';
+import { ChatEvent, IChatFilters, ICitation, IConversation, IIndexInfo, IStoredMessage } from './types';
+
 /** The mode the server stores for an answer its client cut short (agent/loop.py). */
 const INTERRUPTED = 'interrupted';
-import { ConversationMemory } from './state';
-import { ChatEvent, IChatFilters, ICitation, IIndexInfo, IStoredMessage } from './types';
+/** How long a restored conversation that ends in a question waits for its answer: 20 s. */
+const PENDING_ANSWER_CHECKS = 20;
+const PENDING_ANSWER_INTERVAL_MS = 1000;
 
 export interface IChatSettings {
   provider: string;
@@ -259,17 +263,54 @@ export class ChatPanel extends Widget {
       if (choice !== this._choice) {
         return; // New (or another conversation) was chosen while this one loaded
       }
-      this._clearMessages();
-      conversation.messages.forEach(message => this._showStored(message));
-      this._showRegenerate();
+      this._show(conversation);
       await this._setConversation(conversation.id);
       await Promise.all(this._answers.map(a => a.rendered()));
       this._follower.follow();
+      if (conversation.messages[conversation.messages.length - 1]?.role === 'user') {
+        void this._awaitStoredAnswer(conversation.id, choice);
+      }
     } catch (err) {
       if ((err as api.AthenaError).status === 404) {
         await this._setConversation(null);
       } else {
         await showErrorMessage('Cannot load the conversation', (err as Error).message);
+      }
+    }
+  }
+
+  private _show(conversation: IConversation): void {
+    this._clearMessages();
+    conversation.messages.forEach(message => this._showStored(message));
+    this._showRegenerate();
+  }
+
+  /**
+   * A conversation left mid-answer (a reload while streaming) ends in a question whose
+   * answer the server is still closing: it stores the partial text, marked interrupted,
+   * once it notices the reader left, which takes until the model's next token. Look again
+   * for a while, and show the answer when it is there (unless the user moved on).
+   */
+  private async _awaitStoredAnswer(id: string, choice: number): Promise<void> {
+    for (let check = 0; check < PENDING_ANSWER_CHECKS; check++) {
+      await new Promise(resolve => setTimeout(resolve, PENDING_ANSWER_INTERVAL_MS));
+      if (choice !== this._choice) {
+        return;
+      }
+      let conversation: IConversation;
+      try {
+        conversation = await api.getConversation(id);
+      } catch {
+        return;
+      }
+      if (choice !== this._choice) {
+        return;
+      }
+      if (conversation.messages[conversation.messages.length - 1]?.role !== 'user') {
+        this._show(conversation);
+        await Promise.all(this._answers.map(a => a.rendered()));
+        this._follower.follow();
+        return;
       }
     }
   }
