@@ -222,7 +222,9 @@ def test_widget_text_reads_at_4_5_to_1_in_light_and_dark(page, answer_notebook, 
         page.set_viewport_size({"width": 760, "height": 900})  # a narrow notebook beside the sidebar
         show(page, widget)
         ratios["JupyterLab Dark, narrow: chip"] = widget.locator(".athena-chip").first.evaluate(CONTRAST_JS)
-        assert widget.evaluate("el => el.scrollWidth <= el.clientWidth + 1"), "nothing sticks out sideways"
+        # Lab lays the notebook out again after the resize, a frame or more later
+        page.wait_for_function("el => el.scrollWidth <= el.clientWidth + 1", arg=widget.element_handle(),
+                               timeout=10_000)  # nothing sticks out sideways
         widget.screenshot(path=str(SHOTS / "widget-answer-narrow-dark.png"))
     finally:
         set_theme(page, "JupyterLab Light", True)
