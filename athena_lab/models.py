@@ -20,6 +20,7 @@ from athena_lab.errors import AthenaError
 DASH = "\u2013"
 MAX_TOP_K = 50
 MAX_CONTEXT_CHARS = 20000  # an attached notebook cell or selection ("Ask about this cell")
+MAX_CONTEXT_LABEL_CHARS = 200  # what the attached context is called ("cell 3 of analysis.ipynb")
 
 
 class RequestError(AthenaError):
@@ -245,15 +246,24 @@ class AskFilters(TypedDict):
     path_prefix: NotRequired[str]
 
 
+class AttachedContext(TypedDict):
+    """What a question was asked about: a notebook cell or a selection, and what the
+    question's chip called it (``label``, when the front end sent one)."""
+
+    text: str
+    label: NotRequired[str]
+
+
 class StoredMessage(TypedDict):
     """One message of a stored conversation (``GET /athena/conversations/{id}``): a question
-    with the ``filters`` it was asked with (absent when none, and on questions stored before
-    filters were kept), or an answer with its citations."""
+    with the ``filters`` and the ``context`` it was asked with (each absent when none, and on
+    questions stored before they were kept), or an answer with its citations."""
 
     role: Literal["user", "assistant"]
     content: str
     created_at: str
     filters: NotRequired[AskFilters]
+    context: NotRequired[AttachedContext]
     citations: NotRequired[list[Citation]]
     unsupported: NotRequired[list[str]]
     mode: NotRequired[str]
@@ -423,6 +433,7 @@ class AskRequest:
     model: str | None = None
     top_k: int | None = None
     context: str | None = None  # what the question is about: a notebook cell or editor selection
+    context_label: str | None = None  # what the front end calls that context, shown again on reload
 
     def validate(self) -> "AskRequest":
         from athena_lab.config import LLM_PROVIDERS
@@ -445,6 +456,11 @@ class AskRequest:
                 raise RequestError(f"'context' is {len(self.context)} characters; the limit is {MAX_CONTEXT_CHARS} "
                                    "(select the part of the cell the question is about)")
             self.context = self.context if self.context.strip() else None
+        if self.context_label is not None:
+            if not isinstance(self.context_label, str) or len(self.context_label) > MAX_CONTEXT_LABEL_CHARS:
+                raise RequestError(f"'context_label' must be a string of at most {MAX_CONTEXT_LABEL_CHARS} "
+                                   f"characters (what the attached cell or selection is called), not {self.context_label!r:.80}")
+            self.context_label = (self.context_label.strip() or None) if self.context else None
         unknown = set(self.filters or {}) - {"path_prefix", "kind"}
         if unknown:
             raise RequestError(f"'filters' may hold only path_prefix and kind, not {', '.join(sorted(unknown))}")

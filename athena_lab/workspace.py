@@ -525,7 +525,8 @@ class Workspace:
         """Typed events of one chat turn (start, trace, chunk, citations, compaction, done, error).
 
         Options: conversation_id, filters {path_prefix, kind}, provider, model, top_k, context
-        (a notebook cell or selection the question is about).
+        (a notebook cell or selection the question is about) and context_label (what the
+        question's chip calls it; kept with the question).
         """
         from athena_lab.agent.loop import run_turn
 
@@ -535,11 +536,13 @@ class Workspace:
         # never leaves an empty conversation behind.
         request = AskRequest(question, options.get("conversation_id"), dict(options.get("filters") or {}),
                              options.get("provider"), options.get("model"), options.get("top_k"),
-                             options.get("context")).validate()
+                             options.get("context"), options.get("context_label")).validate()
         if request.filters:
             options["filters"] = request.filters
         if "context" in options:
             options["context"] = request.context
+        if "context_label" in options:
+            options["context_label"] = request.context_label
         return run_turn(self, question, **options)
 
     def ask(self, question: str, **options: Any) -> Any:

@@ -1,5 +1,6 @@
-"""A question's filters are stored with it in the catalog and read back with the conversation;
-catalogs from before (schema 2) upgrade in place with their conversations kept."""
+"""A question's filters and the cell or selection it was asked about are stored with it in
+the catalog and read back with the conversation; catalogs from before (schema 2) upgrade in
+place with their conversations kept."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from athena_lab.index.catalog import Catalog
+from athena_lab.errors import AthenaError
+from athena_lab.index.catalog import SCHEMA_VERSION, Catalog
 from athena_lab.index.conversations import ConversationStore
 from athena_lab.workspace import Workspace
 
@@ -58,13 +60,13 @@ def _filters_columns(path: Path) -> int:
 
 def test_a_schema_2_catalog_opens_with_its_conversations_and_their_questions_unfiltered(schema_2_catalog):
     catalog = Catalog(schema_2_catalog)
-    assert catalog.get_manifest("schema_version") == "3"
+    assert catalog.get_manifest("schema_version") == SCHEMA_VERSION
     store = ConversationStore(catalog)
     conversation = store.get("c1")
     assert [(m["role"], m["content"]) for m in conversation["messages"]] == [
         ("user", "How do I deploy?"), ("assistant", "With gunicorn [1].")]
     assert conversation["messages"][1]["citations"][0]["path"] == "notes.md"
-    assert all("filters" not in m for m in conversation["messages"])
+    assert all("filters" not in m and "context" not in m for m in conversation["messages"])
     assert [c["turns"] for c in store.list()] == [1]
 
     store.add_message("c1", "user", "And behind nginx?", filters={"kind": "markdown", "path_prefix": "ops/"})
@@ -80,7 +82,7 @@ def test_the_filters_step_can_run_again_on_a_catalog_that_has_it(schema_2_catalo
     db.commit()
     db.close()
     again = ConversationStore(Catalog(schema_2_catalog))
-    assert again.catalog.get_manifest("schema_version") == "3" and _filters_columns(schema_2_catalog) == 1
+    assert again.catalog.get_manifest("schema_version") == SCHEMA_VERSION and _filters_columns(schema_2_catalog) == 1
     assert [m.get("filters") for m in again.get("c1")["messages"]] == [None, None, {"path_prefix": "ops/"}]
 
 
@@ -106,5 +108,22 @@ def test_a_question_asked_with_filters_reads_back_with_them_and_a_follow_up_with
         assert [(m["role"], m.get("filters")) for m in messages] == [
             ("user", {"kind": "markdown", "path_prefix": "ops"}), ("assistant", None),
             ("user", None), ("assistant", None)]
+    finally:
+        ws.close()
+
+
+def test_a_question_asked_about_a_cell_reads_back_with_the_cell_and_what_its_chip_said(tmp_path):
+    (tmp_path / "pandas.md").write_text("# Grouping\n\nUse groupby and then agg to summarise each group.\n")
+    cell = "df.groupby('city').agg({'sales': 'sum'})"
+    ws = Workspace(tmp_path, tmp_path / ".idx", overrides={"embedding.provider": "none"})
+    try:
+        ws.index()
+        first = ws.ask("What does this do?", context=cell, context_label="cell 3 of sales.ipynb")
+        ws.ask("And without a label?", conversation_id=first.conversation_id, context=cell)
+        ws.ask("A label alone is dropped", conversation_id=first.conversation_id, context_label="cell 4")
+        asked = [m.get("context") for m in ws.conversations.get(first.conversation_id)["messages"] if m["role"] == "user"]
+        assert asked == [{"text": cell, "label": "cell 3 of sales.ipynb"}, {"text": cell}, None]
+        with pytest.raises(AthenaError, match="context_label"):
+            ws.ask("Too long a name", context=cell, context_label="x" * 201)
     finally:
         ws.close()

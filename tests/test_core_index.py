@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from athena_lab.index.catalog import SCHEMA_VERSION
 from athena_lab.index.store import IndexBusyError
 from athena_lab.ingest import pipeline
 from athena_lab.workspace import Workspace
@@ -258,7 +259,7 @@ def test_an_index_from_the_previous_schema_is_upgraded_in_place_with_its_history
     db.commit()
     db.close()
     again = Workspace(folder, overrides={"embedding.provider": "none"})
-    assert again.store.catalog.get_manifest("schema_version") == "3"
+    assert again.store.catalog.get_manifest("schema_version") == SCHEMA_VERSION
     assert again.store.catalog.counts()["chunks"] == chunks and again.conversations.exists(cid)
     again.close()
 

@@ -270,7 +270,7 @@ def test_chat_context_joins_the_search_query_and_is_limited(api):
     assert wrong.status_code == 400 and "'context'" in wrong.json()["error"]["message"]
 
 
-def test_a_conversation_read_back_gives_each_question_the_filters_it_was_asked_with(api):
+def test_a_conversation_read_back_gives_each_question_the_filters_and_cell_it_was_asked_with(api):
     import json
     from pathlib import Path
 
@@ -279,11 +279,17 @@ def test_a_conversation_read_back_gives_each_question_the_filters_it_was_asked_w
     filters = {"kind": "rst", "path_prefix": "tutorial/"}
     cid = api.client.post("/chat", json=chat_body("How is the blog built?", stream=False, filters=filters),
                           timeout=60).json()["conversation_id"]
-    api.client.post("/chat", json=chat_body("And the views?", stream=False, conversation_id=cid), timeout=60)
+    cell = {"text": "bp = Blueprint('blog', __name__)", "label": "cell 2 of blog.ipynb"}
+    api.client.post("/chat", json=chat_body("And the views?", stream=False, conversation_id=cid,
+                                            context=cell["text"], context_label=cell["label"]), timeout=60)
     thread = api.client.get(f"/conversations/{cid}").json()
     questions = [m for m in thread["messages"] if m["role"] == "user"]
     assert [q.get("filters") for q in questions] == [filters, None]
-    assert all("filters" not in m for m in thread["messages"] if m["role"] == "assistant")
+    assert [q.get("context") for q in questions] == [None, cell]
+    assert all("filters" not in m and "context" not in m for m in thread["messages"] if m["role"] == "assistant")
+    too_long = api.client.post("/chat", json=chat_body("Named?", stream=False, context="x = 1",
+                                                       context_label="y" * 201))
+    assert too_long.status_code == 400 and "context_label" in too_long.text
     schema = json.loads((Path(__file__).parent.parent / "docs" / "contract.schema.json").read_text())
     jsonschema.validate(thread, {**schema, "$ref": "#/$defs/Conversation"})
     rewound = api.client.post(f"/conversations/{cid}/rewind", json={"turn": 1}).json()["conversation"]

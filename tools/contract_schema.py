@@ -72,7 +72,7 @@ def _object(td: Any) -> dict[str, Any]:
 def _shapes(models: Any) -> list[Any]:
     return [models.Region, models.BibRecord, models.Evidence, models.Citation, models.TraceHit,
             *models.EVENT_DATA.values(),
-            models.AskFilters, models.StoredMessage, models.Conversation,
+            models.AskFilters, models.AttachedContext, models.StoredMessage, models.Conversation,
             *models.STATUS_SHAPES]
 
 

@@ -104,11 +104,14 @@ INTERRUPTED = "interrupted"
 def run_turn(ws: Corpus, question: str, conversation_id: str | None = None, filters: dict[str, Any] | None = None,
              provider: str | Provider | None = None, model: str | None = None, top_k: int | None = None,
              base_url: str | None = None, history_limit: int = HISTORY_LIMIT,
-             model_path: str | None = None, context: str | None = None) -> Iterator[Event]:
+             model_path: str | None = None, context: str | None = None,
+             context_label: str | None = None) -> Iterator[Event]:
     """The events of one turn: start, trace…, compaction?, chunk…, citations, done — or error.
 
     ``context`` is what the user attached to the question (a notebook cell, a selection): the
-    model sees it with the question and retrieval searches for its words too.
+    model sees it with the question and retrieval searches for its words too. It is stored
+    with the question, with ``context_label`` (what the front end called it), so a reloaded
+    conversation shows it and asks with it again.
     """
     question = (question or "").strip()
     if not question:
@@ -122,7 +125,7 @@ def run_turn(ws: Corpus, question: str, conversation_id: str | None = None, filt
         past = past_turns(store.get(conversation_id), history_limit) if conversation_id else []
         llm = resolve_provider(ws, provider, model, base_url, model_path)
         cid = conversation_id or store.create(question)
-        store.add_message(cid, "user", question, filters=filters)
+        store.add_message(cid, "user", question, filters=filters, context=context, context_label=context_label)
     except TURN_ERRORS as exc:
         yield events.error(user_message(exc))
         return

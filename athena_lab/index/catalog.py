@@ -21,7 +21,7 @@ import numpy as np
 
 from athena_lab.errors import ConflictError
 
-SCHEMA_VERSION = "3"
+SCHEMA_VERSION = "4"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS manifest (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -55,12 +55,14 @@ CREATE TABLE IF NOT EXISTS embeddings (
 );
 """
 
-def _add_message_filters(conn: sqlite3.Connection) -> None:
-    """Step 3: the filters a question was asked with (JSON, NULL for none and for the
-    questions of older versions). SQLite has no ADD COLUMN IF NOT EXISTS, so it looks first:
-    a step may run again on a catalog that already has the column."""
-    if "filters" not in {row[1] for row in conn.execute("PRAGMA table_info(messages)")}:
-        conn.execute("ALTER TABLE messages ADD COLUMN filters TEXT")
+def _add_message_column(name: str) -> Callable[[sqlite3.Connection], None]:
+    """A step adding a JSON column to ``messages`` (NULL for the messages of older versions).
+    SQLite has no ADD COLUMN IF NOT EXISTS, so it looks first: a step may run again on a
+    catalog that already has the column."""
+    def step(conn: sqlite3.Connection) -> None:
+        if name not in {row[1] for row in conn.execute("PRAGMA table_info(messages)")}:
+            conn.execute(f"ALTER TABLE messages ADD COLUMN {name} TEXT")
+    return step
 
 
 # Each step brings a catalog from the version before it to its own; a catalog written by an
@@ -82,7 +84,8 @@ CREATE TABLE IF NOT EXISTS messages (
 );
 CREATE INDEX IF NOT EXISTS messages_by_conversation ON messages(conversation_id, id);
 """,
-    3: _add_message_filters,
+    3: _add_message_column("filters"),  # the filters a question was asked with
+    4: _add_message_column("context"),  # the cell or selection it was asked about, and its label
 }
 
 CHUNK_COLUMNS = ("chunk_id", "path", "ordinal", "doc_kind", "heading", "text", "text_hash",

@@ -355,8 +355,9 @@ def chat_request(body: dict[str, Any], max_chars: int, max_messages: int) -> dic
     # The same validation as every front end, before the turn starts, so a bad option is a
     # 400 and leaves no conversation behind.
     request = AskRequest(question, conversation_id, {k: v for k, v in filters.items() if v},
-                         body.get("provider"), body.get("model"), body.get("top_k"), body.get("context")).validate()
-    for key in ("provider", "model", "top_k", "context"):
+                         body.get("provider"), body.get("model"), body.get("top_k"), body.get("context"),
+                         body.get("context_label")).validate()
+    for key in ("provider", "model", "top_k", "context", "context_label"):
         if getattr(request, key) is not None:
             options[key] = getattr(request, key)
     if request.filters:

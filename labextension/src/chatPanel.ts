@@ -27,6 +27,8 @@ import { ChatEvent, IChatFilters, ICitation, IConversation, IIndexInfo, IStoredM
 
 /** The mode the server stores for an answer its client cut short (agent/loop.py). */
 const INTERRUPTED = 'interrupted';
+/** What a stored question's context is called when its front end sent no label. */
+const STORED_CONTEXT_LABEL = 'an attached cell or selection';
 /** How long a restored conversation that ends in a question waits for its answer: 20 s. */
 const PENDING_ANSWER_CHECKS = 20;
 const PENDING_ANSWER_INTERVAL_MS = 1000;
@@ -72,7 +74,7 @@ export class ChatPanel extends Widget {
   private _composer: Composer;
   private _follower = new BottomFollower(this._messages);
   /** The last stored question shown, for Retry under its interrupted answer. */
-  private _lastStoredQuestion: { question: string; filters: IChatFilters } = { question: '', filters: {} };
+  private _lastStoredQuestion: { question: string } & IAskedWith = { question: '', context: null, filters: {} };
   private _examples: string[] = [];
   /** Bumped by each switch, New and question: a conversation that loads after a later
    * choice is dropped. */
@@ -186,7 +188,8 @@ export class ChatPanel extends Widget {
           provider: settings.provider,
           model: settings.model,
           topK: settings.topK,
-          context: context?.text
+          context: context?.text,
+          contextLabel: context?.label
         },
         event => {
           state = this._onEvent(answer, state, event);
@@ -422,9 +425,14 @@ export class ChatPanel extends Widget {
   private _showStored(message: IStoredMessage): void {
     this._messages.querySelector('.athena-empty')?.remove();
     if (message.role === 'user') {
-      const filters = message.filters ?? {};
-      this._lastStoredQuestion = { question: message.content, filters };
-      this._messages.append(this._userMessage(message.content, { context: null, filters }));
+      const asked: IAskedWith = {
+        filters: message.filters ?? {},
+        context: message.context
+          ? { label: message.context.label ?? STORED_CONTEXT_LABEL, text: message.context.text }
+          : null
+      };
+      this._lastStoredQuestion = { question: message.content, ...asked };
+      this._messages.append(this._userMessage(message.content, asked));
       return;
     }
     const answer = this._addAnswer();
@@ -432,8 +440,8 @@ export class ChatPanel extends Widget {
     answer.appendChunk(stored.text);
     answer.setCitations(stored.citations);
     if (stored.mode === INTERRUPTED) {
-      const { question, filters } = this._lastStoredQuestion;
-      answer.interrupt(() => void this.ask(question, null, filters));
+      const { question, context, filters } = this._lastStoredQuestion;
+      answer.interrupt(() => void this.ask(question, context, filters));
     } else {
       void answer.finish({ unsupported: stored.unsupported, mode: stored.mode ?? undefined });
     }

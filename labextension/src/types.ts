@@ -42,6 +42,8 @@ export interface IChatRequest {
   topK?: number;
   /** A notebook cell or selection the question is about ("Ask about this cell"). */
   context?: string;
+  /** What the question's chip calls it ("cell 3 of analysis.ipynb"), stored with it. */
+  contextLabel?: string;
 }
 
 export type ITraceEvent = ITraceData;

@@ -239,6 +239,22 @@ def test_ask_about_this_cell_attaches_it_as_a_chip_and_sends_it_with_the_questio
     assert "SECRET_KEY" in query and "test_client" in query
     assert answer.locator('[data-testid="athena-citation"]').count() >= 1
 
+    # Stored with the question: after a reload the bubble says what it was about, and
+    # Regenerate sends the cell again.
+    page.reload()
+    page.wait_for_function("window.jupyterapp && window.jupyterapp.shell", timeout=60_000)
+    open_chat(page)
+    page.locator(ANSWER_DONE).first.wait_for(timeout=60_000)
+    about = page.locator(".athena-user-context")
+    assert about.inner_text() == "About cell 1 of ask_about_cell.ipynb"
+    assert about.get_attribute("title").startswith(CELL_SOURCE[:40])
+    chats.clear()
+    page.locator('[data-testid="athena-regenerate"]').click()
+    page.wait_for_function("document.querySelectorAll('[data-testid=athena-answer].athena-streaming').length === 0"
+                           " && document.querySelectorAll('[data-testid=athena-answer]').length === 1", timeout=60_000)
+    assert json.loads(chats[-1])["context"] == CELL_SOURCE
+    assert json.loads(chats[-1])["context_label"] == "cell 1 of ask_about_cell.ipynb"
+
 
 def test_ask_about_a_selection_sends_only_the_selected_lines(page, cell_notebook):
     cell = open_notebook(page, cell_notebook)

@@ -114,12 +114,19 @@ export interface IAskFilters {
   path_prefix?: string;
 }
 
-/** One message of a stored conversation (``GET /athena/conversations/{id}``): a question with the ``filters`` it was asked with (absent when none, and on questions stored before filters were kept), or an answer with its citations. */
+/** What a question was asked about: a notebook cell or a selection, and what the question's chip called it (``label``, when the front end sent one). */
+export interface IAttachedContext {
+  text: string;
+  label?: string;
+}
+
+/** One message of a stored conversation (``GET /athena/conversations/{id}``): a question with the ``filters`` and the ``context`` it was asked with (each absent when none, and on questions stored before they were kept), or an answer with its citations. */
 export interface IStoredMessage {
   role: 'user' | 'assistant';
   content: string;
   created_at: string;
   filters?: IAskFilters;
+  context?: IAttachedContext;
   citations?: ICitation[];
   unsupported?: string[];
   mode?: string;

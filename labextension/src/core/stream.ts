@@ -33,6 +33,9 @@ export function chatBody(request: IChatRequest): string {
   }
   if (request.context) {
     body.context = request.context;
+    if (request.contextLabel) {
+      body.context_label = request.contextLabel;
+    }
   }
   return JSON.stringify(body);
 }
