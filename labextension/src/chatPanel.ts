@@ -145,6 +145,7 @@ export class ChatPanel extends Widget {
   /** Load index status and the remembered conversation. */
   async start(): Promise<void> {
     this.applySettings();
+    this._history.finishLeftDeletes();
     await this._status.refresh();
     const remembered = await this._options.memory.load();
     if (remembered) {

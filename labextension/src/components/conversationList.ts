@@ -2,7 +2,9 @@
  * Conversation history: the saved conversations, newest first, each with a title that
  * tells it apart and when it was last used ("today 10:42", "3 Nov"); the current one is
  * marked. Delete is undoable: the row turns into "Deleted · Undo" for UNDO_MS, and only
- * then is the conversation deleted on the server (a reload meanwhile keeps it).
+ * then is the conversation deleted on the server. Leaving the page ends the window: a
+ * delete still waiting is remembered (localStorage) and carried out when the next page
+ * starts (`finishLeftDeletes`), as a mail client sends an undoable message when closed.
  */
 import { IConversationSummary } from '../types';
 import { button, h } from '../core/dom';
@@ -10,6 +12,25 @@ import { distinctTitles, whenLabel } from '../core/history';
 
 /** How long a deleted conversation can be brought back. */
 export const UNDO_MS = 6000;
+const LEFT_DELETES = 'athena-lab:pending-deletes';
+
+/** The ids of deletes whose undo window was open when the page went away. */
+function leftDeletes(): string[] {
+  try {
+    const ids = JSON.parse(window.localStorage.getItem(LEFT_DELETES) ?? '[]');
+    return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+function keepLeftDeletes(ids: string[]): void {
+  if (ids.length) {
+    window.localStorage.setItem(LEFT_DELETES, JSON.stringify(ids));
+  } else {
+    window.localStorage.removeItem(LEFT_DELETES);
+  }
+}
 
 export interface IConversationListOptions {
   onSwitch: (id: string) => void;
@@ -66,9 +87,21 @@ export class ConversationList {
   flush(): void {
     for (const [id, pending] of this._pending) {
       window.clearTimeout(pending.timer);
+      this._settle(id);
       this._options.onDelete(id);
     }
     this._pending.clear();
+  }
+
+  /** Carry out the deletes whose undo window a reload or a closed tab cut short. */
+  finishLeftDeletes(): void {
+    const ids = leftDeletes();
+    keepLeftDeletes([]);
+    ids.forEach(id => this._options.onDelete(id));
+  }
+
+  private _settle(id: string): void {
+    keepLeftDeletes(leftDeletes().filter(left => left !== id));
   }
 
   private _render(): void {
@@ -148,6 +181,7 @@ export class ConversationList {
   private _delete(id: string, title: string): void {
     const timer = window.setTimeout(() => this._expire(id), UNDO_MS);
     this._pending.set(id, { timer, title });
+    keepLeftDeletes([...leftDeletes().filter(left => left !== id), id]);
     this._render();
     this._list.querySelector<HTMLElement>(`[data-focus-key="${CSS.escape(`undo:${id}`)}"]`)?.focus();
     this._options.onDeleting?.(id);
@@ -160,6 +194,7 @@ export class ConversationList {
     }
     window.clearTimeout(pending.timer);
     this._pending.delete(id);
+    this._settle(id);
     this._render();
     this._list.querySelector<HTMLElement>(`[data-focus-key="${CSS.escape(`open:${id}`)}"]`)?.focus();
     this._options.onRestore?.(id);
@@ -170,6 +205,7 @@ export class ConversationList {
     const hadFocus = row !== null && row.contains(document.activeElement);
     const next = row?.nextElementSibling ?? row?.previousElementSibling;
     this._pending.delete(id);
+    this._settle(id);
     this._conversations = this._conversations.filter(c => c.id !== id);
     this._render();
     if (hadFocus) {

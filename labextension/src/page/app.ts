@@ -80,6 +80,7 @@ export class ChatPage {
 
   async start(): Promise<void> {
     this._status.start();
+    this._history.finishLeftDeletes();
     const remembered = window.localStorage.getItem(REMEMBER);
     if (remembered) {
       await this.switchTo(remembered);
