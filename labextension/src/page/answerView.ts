@@ -9,6 +9,8 @@ import { button, h } from '../core/dom';
 import { TraceDrawer } from '../components/traceDrawer';
 import { ICitation } from '../types';
 import { renderAnswer } from '../core/render';
+import { citationMarker } from '../core/markers';
+import { FrameScheduler } from '../core/frame';
 import { previewText } from '../core/preview';
 
 export type OpenCitation = (citation: ICitation, trigger: HTMLElement) => void;
@@ -31,7 +33,12 @@ export class PageAnswer {
   private _sources = h('ol', { class: 'sources', 'aria-label': 'Sources', 'data-testid': 'sources' });
   private _trace = new TraceDrawer();
   private _actions: HTMLElement;
-  private _frame = 0;
+  /** At most one render per frame while the text streams (core/frame.ts). */
+  private _frame = new FrameScheduler(() => this._render());
+  /** Renders, text updates and render time so far (data-renders etc. on the node, for tests). */
+  private _renders = 0;
+  private _chunks = 0;
+  private _renderMs = 0;
 
   constructor(
     private _open: OpenCitation,
@@ -62,6 +69,9 @@ export class PageAnswer {
   update(next: IAnswerState): void {
     const before = this._state;
     this._state = next;
+    if (before && next.text !== before.text) {
+      this.node.dataset.chunks = String(++this._chunks);
+    }
     if (next.status !== before?.status) {
       this._status.hidden = !next.status;
       this._status.textContent = next.status?.text ?? '';
@@ -84,25 +94,30 @@ export class PageAnswer {
       this.node.classList.remove('streaming');
       this.node.setAttribute('aria-busy', 'false');
       this._actions.hidden = !next.text;
+      this._frame.cancel();
       this._render(); // at once: tests and screen readers see the final text
-    } else if (!this._frame) {
-      this._frame = requestAnimationFrame(() => this._render());
+    } else {
+      this._frame.schedule();
     }
   }
 
   private _render(): void {
-    if (this._frame) {
-      cancelAnimationFrame(this._frame);
-      this._frame = 0;
-    }
     const state = this._state;
     if (!state) {
       return;
     }
+    const started = performance.now();
     const known = new Set(state.citations.map(c => c.id));
     const missing = renderAnswer(this._body, state.text, state.unsupported, known, (ids, text) =>
-      this._marker(ids, text)
+      citationMarker(ids, text, {
+        className: 'marker',
+        citation: id => this._citation(id),
+        open: (citation, marker) => this._open(citation, marker)
+      })
     );
+    this._renderMs += performance.now() - started;
+    this.node.dataset.renders = String(++this._renders);
+    this.node.dataset.renderMs = this._renderMs.toFixed(1);
     const notes: HTMLElement[] = [];
     if (state.unsupported.length) {
       const n = state.unsupported.length;
@@ -124,22 +139,6 @@ export class PageAnswer {
 
   private _citation(id: number): ICitation | undefined {
     return this._state?.citations.find(c => c.id === id);
-  }
-
-  private _marker(ids: number[], text: string): HTMLElement {
-    const first = this._citation(ids[0]);
-    const marker = button(text, () => {
-      const citation = this._citation(ids[0]);
-      if (citation) {
-        this._open(citation, marker);
-      }
-    }, {
-      class: 'marker',
-      'data-citation-id': String(ids[0]),
-      'aria-label': `Open source ${ids.join(', ')}${first ? `: ${citationLabel(first)}` : ''}`,
-      title: first ? citationLabel(first) : undefined
-    });
-    return marker;
   }
 
   private _showSources(citations: ICitation[]): void {
