@@ -18,42 +18,52 @@ pytest.importorskip("playwright", reason="pip install playwright (Python package
 
 from chat_page import ANSWER_DONE  # noqa: E402
 from http_servers import AthenaServer, fast_env  # noqa: E402
-from test_chat_stream_ux import ANSWER, LEXICAL, LONG_LINE, QUESTION, send, walrus_folder  # noqa: E402
+from test_chat_stream_ux import ANSWER, LONG_LINE, QUESTION, chat_tab, model_settings, send, walrus_folder  # noqa: E402
 from wire_servers import OpenAIWireServer, Turn  # noqa: E402
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 TOKENS = [ANSWER[i:i + 4] for i in range(0, len(ANSWER), 4)]  # ~350 chunks
-DELAY_S = 0.008  # ~3 s of streaming: many chunks per frame at times, a few frames per chunk at others
+DELAY_S = 0.002  # ~500 chunks a second (a fast local model, or chunks bunched by the network): several per frame
 PAGE_DONE = '[data-testid="answer"][aria-busy="false"]'
 
+SHOTS = Path("/work/notes/shots/render")
 # Installed before the question is sent: counts each replacement of an answer body's
-# content (one per Markdown render, in any version of the view) and the main thread's
-# long tasks (over 50 ms) while the answer streams.
+# content (one per Markdown render, in any version of the view).
 WATCH_JS = """(bodySelector) => {
-  window.__renders = 0; window.__longTaskMs = 0; window.__longTasks = 0;
+  window.__renders = 0;
   new MutationObserver(records => {
     window.__renders += records.filter(r => r.type === 'childList' && r.target.matches?.(bodySelector)
                                           && r.addedNodes.length).length;
   }).observe(document.body, {childList: true, subtree: true});
-  try {
-    new PerformanceObserver(list => list.getEntries().forEach(e => {
-      window.__longTaskMs += e.duration; window.__longTasks += 1; })).observe({type: 'longtask'});
-  } catch (e) { /* no long-task timing */ }
   window.__started = performance.now();
 }"""
 FIGURES_JS = """(answer) => ({renders: window.__renders, viewRenders: Number(answer.dataset.renders || 0),
   chunks: Number(answer.dataset.chunks || 0), renderMs: Number(answer.dataset.renderMs || 0),
-  longTaskMs: Math.round(window.__longTaskMs), longTasks: window.__longTasks,
   elapsedMs: Math.round(performance.now() - window.__started)})"""
+# Chromium's own totals of main-thread time (seconds): all tasks, script, layout, style.
+MAIN_THREAD = ("TaskDuration", "ScriptDuration", "LayoutDuration", "RecalcStyleDuration")
+
+
+class MainThread:
+    """The main thread's time between `start()` and `figures()`, from Chromium (CDP)."""
+
+    def __init__(self, tab) -> None:
+        self._cdp = tab.context.new_cdp_session(tab)
+        self._cdp.send("Performance.enable")
+        self._start = self._read()
+
+    def _read(self) -> dict[str, float]:
+        metrics = {m["name"]: m["value"] for m in self._cdp.send("Performance.getMetrics")["metrics"]}
+        return {name: metrics.get(name, 0.0) for name in MAIN_THREAD}
+
+    def figures(self) -> dict[str, int]:
+        end = self._read()
+        return {f"{name[:-len('Duration')].lower()}Ms": round((end[name] - self._start[name]) * 1000)
+                for name in MAIN_THREAD}
 
 
 def token_model() -> OpenAIWireServer:
     return OpenAIWireServer(lambda request: Turn(text=TOKENS, event_delay_s=DELAY_S), models=["tiny"])
-
-
-def model_settings(base_url: str) -> dict[str, str]:
-    return {**LEXICAL, "ATHENA_LLM__PROVIDER": "openai", "ATHENA_LLM__BASE_URL": base_url,
-            "ATHENA_LLM__MODEL": "tiny"}
 
 
 def record(name: str, figures: dict) -> None:
@@ -82,16 +92,15 @@ def token_lab(tmp_path_factory, start_lab) -> Iterator[str]:
 def token_serve(tmp_path_factory) -> Iterator[AthenaServer]:
     folder = walrus_folder(tmp_path_factory, "token-serve")
     with token_model() as base_url:
-        env = fast_env(**model_settings(base_url), ATHENA_SERVER__RATE_LIMIT_PER_MINUTE="1000")
+        settings = {k: v for k, v in model_settings(base_url).items() if k != "ATHENA_EMBEDDING__PROVIDER"}
+        env = fast_env(**settings, ATHENA_SERVER__RATE_LIMIT_PER_MINUTE="1000")
         with AthenaServer(folder, env=env) as server:
             yield server
 
 
 @pytest.fixture
 def chat(token_lab: str, open_lab_page, request) -> Iterator[object]:
-    with open_lab_page(token_lab, request.node.name) as tab:
-        tab.evaluate("() => window.jupyterapp.commands.execute('athena:new-conversation')"
-                     " .catch(() => undefined)")
+    with chat_tab(token_lab, open_lab_page, request.node.name) as tab:
         yield tab
 
 
@@ -107,10 +116,13 @@ def chat_page(browser, token_serve: AthenaServer) -> Iterator[object]:
 
 def test_sidebar_renders_a_token_stream_per_frame_not_per_chunk(chat) -> None:
     chat.evaluate(WATCH_JS, ".athena-answer-body")
+    main = MainThread(chat)
     answer = send(chat, QUESTION)
     chat.locator(ANSWER_DONE).last.wait_for(timeout=60_000)
-    figures = answer.evaluate(FIGURES_JS)
+    figures = {**answer.evaluate(FIGURES_JS), **main.figures()}
     record("sidebar", figures)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    chat.screenshot(path=str(SHOTS / "sidebar-token-stream-done.png"))
     assert figures["chunks"] >= 200, figures  # the model's pieces reached the view as chunks
     assert figures["renders"] == figures["viewRenders"], "the view counts what reaches the DOM"
     assert figures["renders"] * 4 <= figures["chunks"], f"a render per chunk or close to it: {figures}"
@@ -122,6 +134,7 @@ def test_sidebar_renders_a_token_stream_per_frame_not_per_chunk(chat) -> None:
 def test_chat_page_renders_a_token_stream_per_frame_and_leaves_a_reader_who_scrolled_up(chat_page) -> None:
     tab = chat_page
     tab.evaluate(WATCH_JS, '[data-testid="answer-body"]')
+    main = MainThread(tab)
     box = tab.locator('[data-testid="athena-input"]')
     box.fill(QUESTION)
     box.press("Enter")
@@ -137,9 +150,11 @@ def test_chat_page_renders_a_token_stream_per_frame_and_leaves_a_reader_who_scro
     tab.wait_for_timeout(800)
     assert answer.get_attribute("aria-busy") == "true", "the answer should still be streaming"
     assert messages.evaluate("el => el.scrollTop") < 50, "the page pulled the reader back to the bottom"
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    tab.screenshot(path=str(SHOTS / "page-scrolled-up-while-streaming.png"))
     tab.locator(PAGE_DONE).last.wait_for(timeout=60_000)
+    figures = {**answer.evaluate(FIGURES_JS), **main.figures()}
     assert messages.evaluate("el => el.scrollTop") < 50, "the end of the answer pulled the reader down"
-    figures = answer.evaluate(FIGURES_JS)
     record("page", figures)
     assert figures["chunks"] >= 200, figures
     assert figures["renders"] * 4 <= figures["chunks"], f"a render per chunk or close to it: {figures}"

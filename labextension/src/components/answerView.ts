@@ -31,14 +31,15 @@ export interface IAnswerActions {
  *
  * An extractive answer arrives the other way: a few large chunks, one whole sentence (or
  * line) each, usually all in one network read. Drawn per frame they would appear at once,
- * so the text is drawn up to one *step* per frame: a step is a chunk that ends a sentence,
- * a citation or a line (`STEP_END`). Sentence chunks all end steps, so they appear one
- * after another; token chunks rarely do (only the token that ends a sentence), so a token
- * stream still draws everything that arrived in each frame, at most one sentence behind. A
+ * so the text is drawn up to one *step* per frame: a step is a chunk of sentence size
+ * (STEP_MIN characters or more; a model's token is a few) that ends a sentence, a citation
+ * or a line (STEP_END). Sentence chunks are steps, so they appear one after another; token
+ * chunks never are, so a token stream draws everything that arrived by each frame. A
  * backlog of more than STEP_BURST steps (a reconnect, a stored answer) is drawn at once,
  * and so is everything in a hidden tab, where nobody watches it appear.
  */
 const STEP_BURST = 8;
+const STEP_MIN = 20;
 const STEP_END = /(?:[.!?\u2026:;]["'\u201d\u2019)\]]*|\[\d+(?:\s*,\s*\d+)*\]|\n)\s*$/;
 
 function modeLabel(mode: string): string {
@@ -129,7 +130,7 @@ export class AnswerView {
   appendChunk(content: string): void {
     this.text += content;
     this.node.dataset.chunks = String(++this._chunks);
-    if (STEP_END.test(content)) {
+    if (content.length >= STEP_MIN && STEP_END.test(content)) {
       this._steps.push(this.text.length);
     }
     this._frame.schedule();
