@@ -208,7 +208,7 @@ def test_a_live_widget_redraws_per_frame_not_per_trait_sync(page, corpus: Path) 
                                arg=widget.element_handle(), timeout=120_000)
         page.wait_for_timeout(300)
         syncs = len(range(4, len(LIVE_TEXT) + 4, 4))
-        draws = int(widget.get_attribute("data-draws"))
+        draws = int(widget.get_attribute("data-renders"))
         print("widget", {"syncs": syncs, "draws": draws})
         assert draws * 4 <= syncs, f"{draws} redraws for {syncs} syncs: a redraw per sync or close to it"
         answer = widget.locator(".athena-answer")

@@ -5,7 +5,7 @@
 import { IRenderMimeRegistry } from '@jupyterlab/rendermime';
 
 import { citationMarker, linkMarkers, markUnsupported } from '../core/markers';
-import { FrameScheduler } from '../core/frame';
+import { countRender, FrameScheduler } from '../core/frame';
 import { renderMarkdown } from '../markdown';
 import { ICitation, IDoneEvent, ITraceEvent } from '../types';
 import { button, flashCopied, h } from '../core/dom';
@@ -66,10 +66,8 @@ export class AnswerView {
   /** The text's length at each step end (see STEP_END) not yet drawn, and how much is drawn. */
   private _steps: number[] = [];
   private _shown = 0;
-  /** Renders and chunks so far (on the node as data-renders / data-chunks, for tests). */
-  private _renders = 0;
+  /** Chunks so far (data-chunks on the node, beside countRender's data-renders). */
   private _chunks = 0;
-  private _renderMs = 0;
 
   constructor(private _options: IAnswerActions) {
     this._body = h('div', { class: 'athena-answer-body jp-RenderedHTMLCommon', 'aria-live': 'polite' });
@@ -240,9 +238,7 @@ export class AnswerView {
     addCodeCopyButtons(host);
     this._body.replaceChildren(...Array.from(host.childNodes));
     this._renderNotes(missing);
-    this._renderMs += performance.now() - started;
-    this.node.dataset.renders = String(++this._renders);
-    this.node.dataset.renderMs = this._renderMs.toFixed(1);
+    countRender(this.node, started);
     this._options.onRendered?.(this);
     if (this._shown < this.text.length) {
       this._frame.schedule(); // the next step, at the next frame

@@ -65,3 +65,13 @@ export class FrameScheduler {
     return this.pending ? new Promise(resolve => this._waiters.push(resolve)) : Promise.resolve();
   }
 }
+
+/**
+ * Count one render of an answer that began at `started` (performance.now()): the node's
+ * `data-renders` and `data-render-ms` (total), which the browser tests read
+ * (tests/browser/test_render_pacing.py) and anyone can inspect in devtools.
+ */
+export function countRender(node: HTMLElement, started: number): void {
+  node.dataset.renders = String(Number(node.dataset.renders ?? 0) + 1);
+  node.dataset.renderMs = (Number(node.dataset.renderMs ?? 0) + performance.now() - started).toFixed(1);
+}

@@ -10,7 +10,7 @@ import { TraceDrawer } from '../components/traceDrawer';
 import { ICitation } from '../types';
 import { renderAnswer } from '../core/render';
 import { citationMarker } from '../core/markers';
-import { FrameScheduler } from '../core/frame';
+import { countRender, FrameScheduler } from '../core/frame';
 import { previewText } from '../core/preview';
 
 export type OpenCitation = (citation: ICitation, trigger: HTMLElement) => void;
@@ -35,10 +35,8 @@ export class PageAnswer {
   private _actions: HTMLElement;
   /** At most one render per frame while the text streams (core/frame.ts). */
   private _frame = new FrameScheduler(() => this._render());
-  /** Renders, text updates and render time so far (data-renders etc. on the node, for tests). */
-  private _renders = 0;
+  /** Text updates so far (data-chunks on the node, beside countRender's data-renders). */
   private _chunks = 0;
-  private _renderMs = 0;
 
   constructor(
     private _open: OpenCitation,
@@ -96,8 +94,13 @@ export class PageAnswer {
       this._actions.hidden = !next.text;
       this._frame.cancel();
       this._render(); // at once: tests and screen readers see the final text
-    } else {
-      this._frame.schedule();
+    } else if (
+      next.text !== before?.text ||
+      next.citations !== before?.citations ||
+      next.unsupported !== before?.unsupported ||
+      next.error !== before?.error
+    ) {
+      this._frame.schedule(); // what the text shows changed (a status or trace step does not)
     }
   }
 
@@ -115,9 +118,7 @@ export class PageAnswer {
         open: (citation, marker) => this._open(citation, marker)
       })
     );
-    this._renderMs += performance.now() - started;
-    this.node.dataset.renders = String(++this._renders);
-    this.node.dataset.renderMs = this._renderMs.toFixed(1);
+    countRender(this.node, started);
     const notes: HTMLElement[] = [];
     if (state.unsupported.length) {
       const n = state.unsupported.length;

@@ -11,7 +11,7 @@
 import { IAnswerState } from '../core/answer';
 import { answerAsMarkdown, citationLabel, citationLocation, IJupyterPage, linkBase, narrowest } from '../core/citations';
 import { button, flashCopied, h } from '../core/dom';
-import { FrameScheduler } from '../core/frame';
+import { countRender, FrameScheduler } from '../core/frame';
 import { citationMarker } from '../core/markers';
 import { renderAnswer } from '../core/render';
 import { ICitation, ITraceEvent } from '../types';
@@ -132,7 +132,6 @@ class AnswerView {
   private _drawn: { citations?: unknown; footer?: string } = {};
   private _state: IWidgetAnswer;
   private _frame = new FrameScheduler(() => this.draw());
-  private _draws = 0;
 
   constructor(
     private _model: IWidgetModel,
@@ -181,8 +180,8 @@ class AnswerView {
   }
 
   draw(): void {
+    const started = performance.now();
     const state = (this._state = widgetAnswer(this._model));
-    this._el.dataset.draws = String(++this._draws);
     this._question.textContent = state.question;
     this._question.hidden = !state.question;
     const known = new Set(state.citations.map(c => c.id));
@@ -207,6 +206,7 @@ class AnswerView {
       this._drawn.footer = footer;
       this._drawFooter(state);
     }
+    countRender(this._el, started);
   }
 
   /** A reply to a page-image request (`page_preview` in widget.py). */
