@@ -61,6 +61,9 @@ class AnswerWidget(anywidget.AnyWidget):
     # 2,310 / 7,050, embedding (…)" while an index run is still embedding.
     notice = traitlets.Unicode("").tag(sync=True)
     conversation_id = traitlets.Unicode("").tag(sync=True)
+    # The indexed folder (absolute, POSIX): Copy makes the citation paths, relative to it,
+    # into absolute links (to Jupyter's /files/ when the folder is under its root).
+    root = traitlets.Unicode("").tag(sync=True)
 
     def __init__(self, workspace: Any = None, **state: Any) -> None:
         super().__init__(**state)
@@ -68,6 +71,8 @@ class AnswerWidget(anywidget.AnyWidget):
             _told.append(True)
             print(NOT_BUILT, file=sys.stderr)
         self._workspace = workspace
+        if workspace is not None and not self.root:
+            self.root = Path(workspace.root).resolve().as_posix()
         self._turn = Answer(answer=self.answer, conversation_id=self.conversation_id or None)
         self.on_msg(self._on_message)
 

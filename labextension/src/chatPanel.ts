@@ -20,7 +20,7 @@ import { Composer, IAttachedContext } from './components/composer';
 import { ConversationList } from './components/conversationList';
 import { IndexStatusView } from './components/indexStatus';
 import { openCitation } from './open';
-import { BottomFollower } from './scrollFollow';
+import { BottomFollower } from './core/follow';
 
 import { ConversationMemory } from './state';
 import { ChatEvent, IChatFilters, ICitation, IConversation, IIndexInfo, IStoredMessage } from './types';

@@ -9,6 +9,7 @@ import {
   citationLocation,
   narrowest,
   findMarkers,
+  linkBase,
   normalisePrefix,
   relativePath
 } from '../src/core/citations';
@@ -47,6 +48,20 @@ test('links in an inserted answer are relative to the notebook', () => {
   const md = answerAsMarkdown('Tokens expire [1] [2].', [text, pdf], normalisePrefix('proj'), 'proj/a.ipynb');
   assert.match(md, /1\. \[docs\/auth\.md:40\u201358\]\(docs\/auth\.md\) \u2014 Auth > Tokens/);
   assert.match(md, /2\. \[papers\/x\.pdf p\. 17\]\(papers\/x\.pdf#page=17\)/);
+});
+
+test('a copied answer links its sources absolutely: Jupyter files/ under its root, else file:', () => {
+  const page = 'http://127.0.0.1:8888/lab/tree/notes/a.ipynb';
+  const jupyter = { baseUrl: '/user/ada/', serverRoot: '/home/ada' };
+  const base = linkBase('/home/ada/my project', jupyter, page);
+  assert.equal(base, 'http://127.0.0.1:8888/user/ada/files/my%20project/');
+  const md = answerAsMarkdown('Tokens expire [1] [2].', [text, pdf], '', '', base);
+  assert.match(md, /\(http:\/\/127\.0\.0\.1:8888\/user\/ada\/files\/my%20project\/docs\/auth\.md\)/);
+  assert.match(md, /\(http:\/\/127\.0\.0\.1:8888\/user\/ada\/files\/my%20project\/papers\/x\.pdf#page=17\)/);
+  assert.equal(linkBase('/home/ada', { baseUrl: '/', serverRoot: '/home/ada/' }, page), 'http://127.0.0.1:8888/files/');
+  assert.equal(linkBase('/srv/docs', jupyter, page), 'file:///srv/docs/', 'outside the root: the same machine');
+  assert.equal(linkBase('/home/adam', jupyter, page), 'file:///home/adam/', 'a sibling is not inside');
+  assert.equal(linkBase('', null, page), page, 'no folder known: the page itself');
 });
 
 test('an empty or slash-ended lab path prefix stays usable', () => {

@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -56,24 +57,33 @@ def walrus_folder(tmp_path_factory, name: str) -> Path:
     return folder
 
 
+def model_settings(base_url: str) -> dict[str, str]:
+    """Lexical search, answers from the OpenAI-compatible test model at ``base_url``."""
+    return {**LEXICAL, "ATHENA_LLM__PROVIDER": "openai", "ATHENA_LLM__BASE_URL": base_url,
+            "ATHENA_LLM__MODEL": "tiny"}
+
+
 @pytest.fixture(scope="module")
 def slow_lab(tmp_path_factory, start_lab) -> Iterator[str]:
     """Lab on a one-page folder, answering through a model that takes ~6 s per answer."""
     folder = walrus_folder(tmp_path_factory, "slow-root")
-    lexical = LEXICAL
     model = OpenAIWireServer(lambda request: Turn(text=_pieces(ANSWER), event_delay_s=0.05), models=["tiny"])
-    with model as base_url:
-        settings = {**lexical, "ATHENA_LLM__PROVIDER": "openai", "ATHENA_LLM__BASE_URL": base_url,
-                    "ATHENA_LLM__MODEL": "tiny"}
-        with start_lab(folder, settings) as url:
-            yield url
+    with model as base_url, start_lab(folder, model_settings(base_url)) as url:
+        yield url
+
+
+@contextmanager
+def chat_tab(url: str, open_lab_page, name: str) -> Iterator[object]:
+    """A Lab tab on ``url`` with the chat shown and a new conversation started."""
+    with open_lab_page(url, name) as tab:
+        tab.evaluate("() => window.jupyterapp.commands.execute('athena:new-conversation')"
+                     " .catch(() => undefined)")
+        yield tab
 
 
 @pytest.fixture
 def chat(slow_lab: str, open_lab_page, request) -> Iterator[object]:
-    with open_lab_page(slow_lab, request.node.name) as tab:
-        tab.evaluate("() => window.jupyterapp.commands.execute('athena:new-conversation')"
-                     " .catch(() => undefined)")
+    with chat_tab(slow_lab, open_lab_page, request.node.name) as tab:
         yield tab
 
 

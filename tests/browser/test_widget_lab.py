@@ -13,6 +13,7 @@ import json
 import shutil
 import sys
 from pathlib import Path
+from urllib.parse import quote
 
 import nbformat
 
@@ -151,7 +152,7 @@ def test_the_question_asked_shows_above_its_answer(page, answer_notebook, open_w
     assert question.bounding_box()["y"] < widget.locator(".athena-answer").bounding_box()["y"]
 
 
-def test_copy_puts_the_answer_with_its_sources_on_the_clipboard_as_markdown(page, answer_notebook,
+def test_copy_puts_the_answer_with_its_sources_on_the_clipboard_as_markdown(page, answer_notebook, corpus,
                                                                            open_widgets) -> None:
     widget = open_widgets(NOTEBOOK).first
     copy = widget.locator('[data-testid="athena-widget-copy"]')
@@ -162,9 +163,61 @@ def test_copy_puts_the_answer_with_its_sources_on_the_clipboard_as_markdown(page
     answer, citations = answer_notebook["answer"], answer_notebook["citations"]
     assert copied.startswith(answer.strip()[:60]), copied[:200]
     assert "\n\n**Sources**\n\n" in copied
+    # Absolute links (a pasted answer leaves the notebook): Jupyter's files/ URL of each source.
+    folder = f"{page.evaluate('() => location.origin')}/files/{quote(corpus.name)}/"
     for c in citations:
-        assert f"{c['id']}. [{c['label']}](" in copied, (c["label"], copied)
+        page_part = f"#page={c['page']}" if c["kind"] == "pdf" and c.get("page") else ""
+        link = f"{c['id']}. [{c['label']}]({folder}{quote(c['path'])}{page_part})"
+        assert link in copied, (link, copied)
     page.wait_for_function("(el) => el.textContent === 'Copy'", arg=copy.element_handle(), timeout=5_000)
+
+
+LIVE_TEXT = "".join(f"Sentence {n} says how walrus tokens rotate [1]. " for n in range(1, 61))
+# A kernel streaming an answer into a live widget, 4 characters per trait sync (a token each).
+LIVE_CELL = f"""import time
+from athena_lab.widget import AnswerWidget
+w = AnswerWidget(None, question='Streamed live?', streaming=True, citations=[{CITATION!r}])
+display(w)
+time.sleep(4)  # the view comes up before the stream
+text = {LIVE_TEXT!r}
+for end in range(4, len(text) + 4, 4):
+    w.answer = text[:end]
+    time.sleep(0.002)
+w.streaming = False"""
+
+
+def test_a_live_widget_redraws_per_frame_not_per_trait_sync(page, corpus: Path) -> None:
+    """Each sync arrives in its own message (a task of its own), so only frame pacing keeps
+    the view from re-rendering the whole answer per token (widget.ts `schedule`)."""
+    name = f"athena-live-{next(_copies)}.ipynb"
+    nb = notebook(LIVE_CELL)
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nbformat.write(nb, corpus.parent / name)
+    try:
+        panel = page.evaluate(
+            "async (path) => (await window.jupyterapp.commands.execute('docmanager:open', {path})).id", name)
+        page.wait_for_function(
+            """(id) => { const w = Array.from(window.jupyterapp.shell.widgets('main')).find(w => w.id === id);
+                         const kernel = w && w.sessionContext.session && w.sessionContext.session.kernel;
+                         return kernel && kernel.status === 'idle'; }""", arg=panel, timeout=120_000)
+        page.evaluate("(id) => { window.jupyterapp.shell.activateById(id);"
+                      " void window.jupyterapp.commands.execute('notebook:run-all-cells'); }", panel)
+        widget = page.locator(f'[id="{panel}"] .athena-widget').first
+        widget.locator(".athena-question").wait_for(timeout=120_000)
+        page.wait_for_function("(el) => el.querySelector('.athena-streaming').hidden",
+                               arg=widget.element_handle(), timeout=120_000)
+        page.wait_for_timeout(300)
+        syncs = len(range(4, len(LIVE_TEXT) + 4, 4))
+        draws = int(widget.get_attribute("data-renders"))
+        print("widget", {"syncs": syncs, "draws": draws})
+        assert draws * 4 <= syncs, f"{draws} redraws for {syncs} syncs: a redraw per sync or close to it"
+        answer = widget.locator(".athena-answer")
+        shown, streamed = answer.inner_text(), LIVE_TEXT.replace("[1]", "1")  # markers read "1" as chips
+        assert " ".join(shown.split()) == " ".join(streamed.split()), "the final text is complete"
+        assert answer.locator(".athena-marker").count() == 60
+    finally:
+        page.evaluate(CLOSE_JS, [name])
+        page.wait_for_timeout(1500)
 
 
 def test_markdown_emphasis_renders_and_nothing_in_it_runs_fetches_or_commands(page, crafted_notebook,

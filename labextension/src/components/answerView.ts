@@ -4,7 +4,8 @@
  */
 import { IRenderMimeRegistry } from '@jupyterlab/rendermime';
 
-import { linkMarkers, markUnsupported } from '../core/markers';
+import { citationMarker, linkMarkers, markUnsupported } from '../core/markers';
+import { countRender, FrameScheduler } from '../core/frame';
 import { renderMarkdown } from '../markdown';
 import { ICitation, IDoneEvent, ITraceEvent } from '../types';
 import { button, flashCopied, h } from '../core/dom';
@@ -23,11 +24,23 @@ export interface IAnswerActions {
 }
 
 /**
- * A burst of at most this many chunks (an extractive answer's sentences, which the server
- * sends one per event) is drawn one chunk per render, so the sentences appear one after
- * another; a longer backlog is drawn at once.
+ * Rendering is paced by frames (core/frame.ts): however many chunks arrive, the whole
+ * answer's Markdown is rendered at most once per animation frame — a token stream sends
+ * many small chunks per frame, and one render per token made the display lag behind the
+ * stream at O(n²) cost.
+ *
+ * An extractive answer arrives the other way: a few large chunks, one whole sentence (or
+ * line) each, usually all in one network read. Drawn per frame they would appear at once,
+ * so the text is drawn up to one *step* per frame: a step is a chunk of sentence size
+ * (STEP_MIN characters or more; a model's token is a few) that ends a sentence, a citation
+ * or a line (STEP_END). Sentence chunks are steps, so they appear one after another; token
+ * chunks never are, so a token stream draws everything that arrived by each frame. A
+ * backlog of more than STEP_BURST steps (a reconnect, a stored answer) is drawn at once,
+ * and so is everything in a hidden tab, where nobody watches it appear.
  */
 const STEP_BURST = 8;
+const STEP_MIN = 20;
+const STEP_END = /(?:[.!?\u2026:;]["'\u201d\u2019)\]]*|\[\d+(?:\s*,\s*\d+)*\]|\n)\s*$/;
 
 function modeLabel(mode: string): string {
   return mode === 'extractive' ? 'extractive (no model)' : mode;
@@ -49,9 +62,12 @@ export class AnswerView {
   private _unsupported: string[] = [];
   private _rendering: Promise<void> = Promise.resolve();
   private _renderQueued = false;
-  /** The text's length after each chunk not yet drawn, and how much of it is drawn. */
-  private _ends: number[] = [];
+  private _frame = new FrameScheduler(() => this._queueRender());
+  /** The text's length at each step end (see STEP_END) not yet drawn, and how much is drawn. */
+  private _steps: number[] = [];
   private _shown = 0;
+  /** Chunks so far (data-chunks on the node, beside countRender's data-renders). */
+  private _chunks = 0;
 
   constructor(private _options: IAnswerActions) {
     this._body = h('div', { class: 'athena-answer-body jp-RenderedHTMLCommon', 'aria-live': 'polite' });
@@ -111,8 +127,11 @@ export class AnswerView {
 
   appendChunk(content: string): void {
     this.text += content;
-    this._ends.push(this.text.length);
-    this._scheduleRender();
+    this.node.dataset.chunks = String(++this._chunks);
+    if (content.length >= STEP_MIN && STEP_END.test(content)) {
+      this._steps.push(this.text.length);
+    }
+    this._frame.schedule();
   }
 
   setCitations(citations: ICitation[]): void {
@@ -121,7 +140,7 @@ export class AnswerView {
     const list = sourceList(citations, { ...this._options, checkFreshness: !this._live });
     this._sources.replaceWith(list);
     this._sources = list;
-    this._scheduleRender();
+    this._frame.schedule();
   }
 
   addTrace(event: ITraceEvent): void {
@@ -141,7 +160,7 @@ export class AnswerView {
     }
     // Nothing to copy or insert when no source backs the answer ("no evidence").
     this._actions.hidden = this.citations.length === 0;
-    this._scheduleRender();
+    this._frame.schedule();
     // "Done" is what the reader sees: the streaming mark goes once the last text is drawn.
     return this.rendered().finally(() => this.node.classList.remove('athena-streaming'));
   }
@@ -169,7 +188,7 @@ export class AnswerView {
         })
       )
     );
-    this._scheduleRender();
+    this._frame.schedule();
     void this.rendered().finally(() => this.node.classList.remove('athena-streaming'));
   }
 
@@ -181,16 +200,20 @@ export class AnswerView {
     this._actions.hidden = !this.text;
   }
 
-  /** Resolves once every requested render has reached the DOM. */
+  /** Resolves once every requested render (frames still to come included) has reached the DOM. */
   async rendered(): Promise<void> {
-    let last: Promise<void>;
-    do {
-      last = this._rendering;
+    for (;;) {
+      await this._frame.ran();
+      const last = this._rendering;
       await last;
-    } while (last !== this._rendering); // a render may queue the next chunk's
+      if (last === this._rendering && !this._frame.pending) {
+        return; // no render queued meanwhile, nor a next step's frame
+      }
+    }
   }
 
-  private _scheduleRender(): void {
+  /** A frame came: render (after the one in progress, if any — Lab's renderer is async). */
+  private _queueRender(): void {
     if (this._renderQueued) {
       return;
     }
@@ -202,9 +225,11 @@ export class AnswerView {
   }
 
   private async _render(): Promise<void> {
+    const started = performance.now();
     const host = h('div');
-    this._ends = this._ends.filter(end => end > this._shown);
-    const upTo = this._ends.length && this._ends.length <= STEP_BURST ? this._ends[0] : this.text.length;
+    this._steps = this._steps.filter(end => end > this._shown);
+    const step = this._steps.length && this._steps.length <= STEP_BURST && !document.hidden;
+    const upTo = step ? this._steps[0] : this.text.length;
     this._shown = upTo;
     await renderMarkdown(this._options.rendermime, host, this.text.slice(0, upTo));
     const missing = markUnsupported(host, this._unsupported);
@@ -213,9 +238,10 @@ export class AnswerView {
     addCodeCopyButtons(host);
     this._body.replaceChildren(...Array.from(host.childNodes));
     this._renderNotes(missing);
+    countRender(this.node, started);
     this._options.onRendered?.(this);
     if (this._shown < this.text.length) {
-      this._scheduleRender(); // the next chunk of a burst
+      this._frame.schedule(); // the next step, at the next frame
     }
   }
 
@@ -237,26 +263,12 @@ export class AnswerView {
   }
 
   private _marker(ids: number[], text: string): HTMLElement {
-    const marker = h(
-      'button',
-      {
-        type: 'button',
-        class: 'athena-citation-marker',
-        'data-citation-id': String(ids[0]),
-        'aria-label': `Open source ${ids.join(', ')}`
-      },
-      text
-    );
-    const first = this.citations.find(c => c.id === ids[0]);
-    if (first) {
-      attachSnippet(marker, first, this._options.rendermime); // the same preview as its source
-    }
-    marker.addEventListener('click', () => {
-      const citation = this.citations.find(c => c.id === ids[0]);
-      if (citation) {
-        this._options.onOpen(citation);
-      }
+    return citationMarker(ids, text, {
+      className: 'athena-citation-marker',
+      citation: id => this.citations.find(c => c.id === id),
+      open: citation => this._options.onOpen(citation),
+      // the same hover preview as its source in the list
+      preview: (marker, citation) => attachSnippet(marker, citation, this._options.rendermime)
     });
-    return marker;
   }
 }

@@ -136,31 +136,64 @@ export function relativePath(fromFile: string, toPath: string): string {
   return [...ups, ...target.slice(shared)].join('/');
 }
 
-function linkTarget(citation: ICitation, labPath: string, fromFile: string): string {
-  const relative = relativePath(fromFile, labPath)
-    .split('/')
-    .map(encodeURIComponent)
-    .join('/');
-  return citation.kind === 'pdf' && citation.page ? `${relative}#page=${citation.page}` : relative;
+function encodePath(path: string): string {
+  return path.split('/').map(encodeURIComponent).join('/');
+}
+
+function linkTarget(citation: ICitation, labPath: string, fromFile: string, base?: string): string {
+  const relative = encodePath(relativePath(fromFile, labPath));
+  const target = base ? new URL(relative, base).href : relative;
+  return citation.kind === 'pdf' && citation.page ? `${target}#page=${citation.page}` : target;
+}
+
+/** The parts of Jupyter's page config (the `jupyter-config-data` script) links need. */
+export interface IJupyterPage {
+  /** The server's URL path ("/" or "/user/ada/"). */
+  baseUrl: string;
+  /** The server's root_dir, absolute, with "/" separators. */
+  serverRoot: string;
+}
+
+/**
+ * The absolute URL a copied answer's source links resolve against (a pasted answer lands
+ * anywhere — a chat, a document — where relative links lead nowhere): Jupyter's `files/`
+ * URL of the indexed folder `root` when the page is Jupyter's and the folder lies under
+ * its root (the file itself, in any Jupyter front end; a PDF opens at `#page=`), else the
+ * folder as a `file:` URL (the same machine), else the page's own base URL.
+ */
+export function linkBase(root: string, jupyter: IJupyterPage | null, pageUrl: string): string {
+  const folder = root.replace(/\\/g, '/').replace(/\/+$/, '');
+  if (!folder) {
+    return pageUrl;
+  }
+  const serverRoot = jupyter?.serverRoot.replace(/\\/g, '/').replace(/\/+$/, '');
+  if (jupyter && serverRoot && (folder === serverRoot || folder.startsWith(`${serverRoot}/`))) {
+    const inside = folder.slice(serverRoot.length).replace(/^\//, '');
+    const base = jupyter.baseUrl.endsWith('/') ? jupyter.baseUrl : `${jupyter.baseUrl}/`;
+    return new URL(`${base}files/${inside ? `${encodePath(inside)}/` : ''}`, pageUrl).href;
+  }
+  return `file://${encodePath(folder.startsWith('/') ? folder : `/${folder}`)}/`;
 }
 
 /**
  * The answer as Markdown for a notebook cell or the clipboard: the text (made inert, see
  * ./inertMarkdown.ts: a notebook renders it with Lab's default sanitizer), then one link
- * per citation, relative to the notebook at `fromFile` so the links open in Lab.
+ * per citation, relative to the notebook at `fromFile` so the links open in Lab — or,
+ * given `base` (see `linkBase`), absolute links resolved against it.
  */
 export function answerAsMarkdown(
   answer: string,
   citations: ICitation[],
   labPathPrefix: string,
-  fromFile: string
+  fromFile: string,
+  base?: string
 ): string {
   answer = inertMarkdown(answer);
   if (!citations.length) {
     return answer;
   }
   const sources = citations.map(citation => {
-    const target = linkTarget(citation, labPathPrefix + citation.path, fromFile);
+    const target = linkTarget(citation, labPathPrefix + citation.path, fromFile, base);
     const heading = citation.heading_path ? ` \u2014 ${citation.heading_path}` : '';
     return `${citation.id}. [${citationLocation(citation)}](${target})${heading}`;
   });

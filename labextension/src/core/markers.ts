@@ -5,7 +5,54 @@
  * text nodes. Needs only `document` (no Lab), so the sidebar, the chat page at `/` and
  * the notebook widget share it.
  */
-import { findMarkers } from './citations';
+import { citationLabel, findMarkers } from './citations';
+import { button } from './dom';
+import { ICitation } from '../types';
+
+/** What differs between the front ends' `[n]` buttons: their class, how a source opens. */
+export interface IMarkerHooks {
+  /** The front end's class for the button (its stylesheet's scope). */
+  className: string;
+  /** The citation numbered `id` now (the list can arrive after the marker is drawn). */
+  citation: (id: number) => ICitation | undefined;
+  /** Open the source (the sidebar's editor tab, the page's viewer, the widget's Lab command). */
+  open: (citation: ICitation, marker: HTMLButtonElement) => void;
+  /** Show `1` rather than `[1]` (the widget draws its markers as chips). */
+  bare?: boolean;
+  /**
+   * A richer preview than the label in `title` (the sidebar's hover snippet); when given,
+   * no `title` is set, so the browser's tooltip does not cover it.
+   */
+  preview?: (marker: HTMLButtonElement, citation: ICitation) => void;
+}
+
+/**
+ * The one `[n]` button all front ends draw: it names the source it opens (to a screen
+ * reader and as a tooltip) and opens the first citation of `[1, 2]`.
+ */
+export function citationMarker(ids: number[], text: string, hooks: IMarkerHooks): HTMLButtonElement {
+  const first = hooks.citation(ids[0]);
+  const label = first ? citationLabel(first) : '';
+  const marker = button(
+    hooks.bare ? text.replace(/^\[|\]$/g, '') : text,
+    () => {
+      const citation = hooks.citation(ids[0]);
+      if (citation) {
+        hooks.open(citation, marker);
+      }
+    },
+    {
+      class: hooks.className,
+      'data-citation-id': String(ids[0]),
+      'aria-label': `Open source ${ids.join(', ')}${label ? `: ${label}` : ''}`,
+      title: label && !hooks.preview ? label : undefined
+    }
+  );
+  if (first && hooks.preview) {
+    hooks.preview(marker, first);
+  }
+  return marker;
+}
 
 /** Text nodes under `root` that are prose (not code), in document order. */
 function proseTextNodes(root: HTMLElement): Text[] {

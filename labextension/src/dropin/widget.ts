@@ -10,6 +10,7 @@
  */
 import { IAnswerState, showStreamedAnswer } from '../core/answer';
 import { button, h } from '../core/dom';
+import { BottomFollower } from '../core/follow';
 import { ICitation } from '../types';
 import { PageAnswer } from '../page/answerView';
 import { SourceViewer } from '../page/viewer';
@@ -26,6 +27,7 @@ export class DropinWidget {
   private _launcher: HTMLButtonElement;
   private _panel: HTMLElement;
   private _messages: HTMLElement;
+  private _follower: BottomFollower;
   private _input: HTMLTextAreaElement;
   private _send: HTMLButtonElement;
   private _viewer: SourceViewer;
@@ -61,6 +63,8 @@ export class DropinWidget {
       { class: 'messages', role: 'log', 'aria-label': 'Conversation', 'data-testid': 'messages' },
       this._welcome()
     );
+    // Keeps the newest text in view, unless the reader scrolled up to read.
+    this._follower = new BottomFollower(this._messages);
     this._panel = h(
       'section',
       { class: 'panel', id: 'athena-panel', role: 'dialog', 'aria-label': _config.title, 'data-testid': 'panel' },
@@ -144,6 +148,7 @@ export class DropinWidget {
       trace: false
     });
     this._messages.append(view.node);
+    this._follower.follow(); // the reader asked: show the answer coming
     const abort = (this._abort = new AbortController());
     const show = (next: IAnswerState) => {
       if (abort.signal.aborted && this._abort !== abort) {
@@ -151,7 +156,7 @@ export class DropinWidget {
       }
       this._conversationId = next.conversationId ?? this._conversationId;
       view.update(next);
-      this._messages.scrollTop = this._messages.scrollHeight;
+      this._follower.update();
     };
     this._busy(true);
     try {

@@ -9,6 +9,8 @@ import { button, h } from '../core/dom';
 import { TraceDrawer } from '../components/traceDrawer';
 import { ICitation } from '../types';
 import { renderAnswer } from '../core/render';
+import { citationMarker } from '../core/markers';
+import { countRender, FrameScheduler } from '../core/frame';
 import { previewText } from '../core/preview';
 
 export type OpenCitation = (citation: ICitation, trigger: HTMLElement) => void;
@@ -31,7 +33,10 @@ export class PageAnswer {
   private _sources = h('ol', { class: 'sources', 'aria-label': 'Sources', 'data-testid': 'sources' });
   private _trace = new TraceDrawer();
   private _actions: HTMLElement;
-  private _frame = 0;
+  /** At most one render per frame while the text streams (core/frame.ts). */
+  private _frame = new FrameScheduler(() => this._render());
+  /** Text updates so far (data-chunks on the node, beside countRender's data-renders). */
+  private _chunks = 0;
 
   constructor(
     private _open: OpenCitation,
@@ -62,6 +67,9 @@ export class PageAnswer {
   update(next: IAnswerState): void {
     const before = this._state;
     this._state = next;
+    if (before && next.text !== before.text) {
+      this.node.dataset.chunks = String(++this._chunks);
+    }
     if (next.status !== before?.status) {
       this._status.hidden = !next.status;
       this._status.textContent = next.status?.text ?? '';
@@ -84,25 +92,33 @@ export class PageAnswer {
       this.node.classList.remove('streaming');
       this.node.setAttribute('aria-busy', 'false');
       this._actions.hidden = !next.text;
+      this._frame.cancel();
       this._render(); // at once: tests and screen readers see the final text
-    } else if (!this._frame) {
-      this._frame = requestAnimationFrame(() => this._render());
+    } else if (
+      next.text !== before?.text ||
+      next.citations !== before?.citations ||
+      next.unsupported !== before?.unsupported ||
+      next.error !== before?.error
+    ) {
+      this._frame.schedule(); // what the text shows changed (a status or trace step does not)
     }
   }
 
   private _render(): void {
-    if (this._frame) {
-      cancelAnimationFrame(this._frame);
-      this._frame = 0;
-    }
     const state = this._state;
     if (!state) {
       return;
     }
+    const started = performance.now();
     const known = new Set(state.citations.map(c => c.id));
     const missing = renderAnswer(this._body, state.text, state.unsupported, known, (ids, text) =>
-      this._marker(ids, text)
+      citationMarker(ids, text, {
+        className: 'marker',
+        citation: id => this._citation(id),
+        open: (citation, marker) => this._open(citation, marker)
+      })
     );
+    countRender(this.node, started);
     const notes: HTMLElement[] = [];
     if (state.unsupported.length) {
       const n = state.unsupported.length;
@@ -124,22 +140,6 @@ export class PageAnswer {
 
   private _citation(id: number): ICitation | undefined {
     return this._state?.citations.find(c => c.id === id);
-  }
-
-  private _marker(ids: number[], text: string): HTMLElement {
-    const first = this._citation(ids[0]);
-    const marker = button(text, () => {
-      const citation = this._citation(ids[0]);
-      if (citation) {
-        this._open(citation, marker);
-      }
-    }, {
-      class: 'marker',
-      'data-citation-id': String(ids[0]),
-      'aria-label': `Open source ${ids.join(', ')}${first ? `: ${citationLabel(first)}` : ''}`,
-      title: first ? citationLabel(first) : undefined
-    });
-    return marker;
   }
 
   private _showSources(citations: ICitation[]): void {

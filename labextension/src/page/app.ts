@@ -7,6 +7,7 @@ import { IAnswerState, showStreamedAnswer, storedAnswer } from '../core/answer';
 import { button, h } from '../core/dom';
 import { emptyState, questionBubble } from '../core/question';
 import { Composer } from '../components/composer';
+import { BottomFollower } from '../core/follow';
 import { ConversationList } from '../components/conversationList';
 import { IStoredMessage } from '../types';
 import * as api from './api';
@@ -20,6 +21,8 @@ export class ChatPage {
   readonly node: HTMLElement;
   private _conversationId: string | null = null;
   private _messages = h('div', { class: 'messages', role: 'log', 'aria-label': 'Conversation', 'data-testid': 'messages' });
+  /** Keeps the newest text in view, unless the reader scrolled up to read. */
+  private _follower = new BottomFollower(this._messages);
   private _status = new StatusLine();
   private _viewer = new SourceViewer();
   private _history: ConversationList;
@@ -93,6 +96,7 @@ export class ChatPage {
     const filters = this._composer.filters;
     this._messages.append(questionBubble(question, filters, '', 'question'));
     const view = this._addAnswer();
+    this._follower.follow(); // the reader asked: show the answer coming
     const abort = (this._abort = new AbortController());
     this._composer.busy = true;
     const show = (next: IAnswerState) => {
@@ -103,7 +107,7 @@ export class ChatPage {
         this._setConversation(next.conversationId);
       }
       view.update(next);
-      this._messages.scrollTop = this._messages.scrollHeight;
+      this._follower.update();
     };
     try {
       await showStreamedAnswer(
@@ -139,6 +143,7 @@ export class ChatPage {
       const conversation = await api.getConversation(id);
       this._messages.replaceChildren();
       conversation.messages.forEach(message => this._showStored(message));
+      this._follower.follow();
       this._setConversation(conversation.id);
       if (this._history.open) {
         await this._refreshHistory();

@@ -9,8 +9,10 @@
  * Markdown (made inert, with its sources). Its stylesheet is scoped under `.athena-widget`.
  */
 import { IAnswerState } from '../core/answer';
-import { answerAsMarkdown, citationLabel, citationLocation, narrowest } from '../core/citations';
+import { answerAsMarkdown, citationLabel, citationLocation, IJupyterPage, linkBase, narrowest } from '../core/citations';
 import { button, flashCopied, h } from '../core/dom';
+import { countRender, FrameScheduler } from '../core/frame';
+import { citationMarker } from '../core/markers';
 import { renderAnswer } from '../core/render';
 import { ICitation, ITraceEvent } from '../types';
 import { WIDGET_CSS } from './styles';
@@ -42,7 +44,7 @@ export interface IWidgetAnswer extends IAnswerState {
 
 /** The synced traits that change what is drawn. */
 const TRAITS = ['question', 'answer', 'citations', 'unsupported', 'mode', 'trace', 'streaming', 'error', 'notice',
-  'conversation_id'];
+  'conversation_id', 'root'];
 
 function claimText(claim: unknown): string {
   if (typeof claim === 'string') {
@@ -87,6 +89,18 @@ export function openInLab(citation: ICitation): boolean {
   return !globalThis.dispatchEvent(event);
 }
 
+/** Jupyter's page config (Lab, Notebook 7), or null where the widget is shown elsewhere. */
+function jupyterPage(doc: Document): IJupyterPage | null {
+  try {
+    const config = JSON.parse(doc.getElementById('jupyter-config-data')?.textContent ?? 'null');
+    return config && typeof config.serverRoot === 'string'
+      ? { baseUrl: String(config.baseUrl ?? '/'), serverRoot: config.serverRoot }
+      : null;
+  } catch {
+    return null;
+  }
+}
+
 /** The widget's stylesheet, once per document (Lab, or a front end's output iframe). */
 function addStyles(doc: Document): void {
   let style = doc.getElementById(STYLE_ID);
@@ -117,12 +131,13 @@ class AnswerView {
   private _preview = h('div', { class: 'athena-preview' });
   private _drawn: { citations?: unknown; footer?: string } = {};
   private _state: IWidgetAnswer;
-  private _queued = false;
+  private _frame = new FrameScheduler(() => this.draw());
 
   constructor(
     private _model: IWidgetModel,
-    el: HTMLElement
+    private _el: HTMLElement
   ) {
+    const el = _el;
     this._state = widgetAnswer(_model);
     this._copy = button('Copy', () => void this._copyAnswer(), {
       class: 'athena-copy',
@@ -151,23 +166,33 @@ class AnswerView {
     this.draw();
   }
 
-  /** Redraw once for a burst of trait changes (a chunk changes text, mode and streaming at once). */
-  schedule = (): void => {
-    if (!this._queued) {
-      this._queued = true;
-      queueMicrotask(() => {
-        this._queued = false;
-        this.draw();
-      });
-    }
-  };
+  /**
+   * Redraw at the next frame (core/frame.ts), once however many trait syncs came before it:
+   * a streamed chunk syncs text, mode and streaming, and a token stream syncs many chunks
+   * per frame, each in its own message (task), so a microtask batch would still redraw
+   * the whole answer per token.
+   */
+  schedule = (): void => this._frame.schedule();
+
+  /** Stop drawing (the view is gone). */
+  dispose(): void {
+    this._frame.cancel();
+  }
 
   draw(): void {
+    const started = performance.now();
     const state = (this._state = widgetAnswer(this._model));
     this._question.textContent = state.question;
     this._question.hidden = !state.question;
     const known = new Set(state.citations.map(c => c.id));
-    renderAnswer(this._body, state.text, state.unsupported, known, (ids, text) => this._marker(ids, text));
+    renderAnswer(this._body, state.text, state.unsupported, known, (ids, text) =>
+      citationMarker(ids, text, {
+        className: 'athena-marker',
+        bare: true,
+        citation: id => this._citation(id),
+        open: citation => this._open(citation.id)
+      })
+    );
     this._status.hidden = state.finished;
     this._drawNotes(state);
     if (state.citations !== this._drawn.citations) {
@@ -181,6 +206,7 @@ class AnswerView {
       this._drawn.footer = footer;
       this._drawFooter(state);
     }
+    countRender(this._el, started);
   }
 
   /** A reply to a page-image request (`page_preview` in widget.py). */
@@ -213,16 +239,6 @@ class AnswerView {
       notes.push(box);
     }
     this._notes.replaceChildren(...notes);
-  }
-
-  private _marker(ids: number[], text: string): HTMLElement {
-    const first = this._citation(ids[0]);
-    return button(text.replace(/^\[|\]$/g, ''), () => this._open(ids[0]), {
-      class: 'athena-marker',
-      'data-citation': String(ids[0]),
-      'aria-label': `Open source ${ids.join(', ')}${first ? `: ${citationLabel(first)}` : ''}`,
-      title: first ? citationLabel(first) : undefined
-    });
   }
 
   private _drawSources(citations: IWidgetCitation[]): void {
@@ -293,8 +309,11 @@ class AnswerView {
 
   private async _copyAnswer(): Promise<void> {
     const { text, citations } = this._state;
+    // Absolute links: a pasted answer leaves the notebook (core/citations.ts linkBase).
+    const doc = this._el.ownerDocument;
+    const base = linkBase(String(this._model.get('root') ?? ''), jupyterPage(doc), doc.baseURI);
     try {
-      await navigator.clipboard.writeText(answerAsMarkdown(text, citations, '', ''));
+      await navigator.clipboard.writeText(answerAsMarkdown(text, citations, '', '', base));
       flashCopied(this._copy, 'Copy', true);
     } catch {
       flashCopied(this._copy, 'Copy', false);
@@ -352,6 +371,7 @@ function render({ model, el }: { model: IWidgetModel; el: HTMLElement }): () => 
   }
   model.on('msg:custom', view.onMessage);
   return () => {
+    view.dispose();
     for (const name of TRAITS) {
       model.off(`change:${name}`, view.schedule);
     }
