@@ -457,10 +457,12 @@ class AskRequest:
                                    "(select the part of the cell the question is about)")
             self.context = self.context if self.context.strip() else None
         if self.context_label is not None:
-            if not isinstance(self.context_label, str) or len(self.context_label) > MAX_CONTEXT_LABEL_CHARS:
-                raise RequestError(f"'context_label' must be a string of at most {MAX_CONTEXT_LABEL_CHARS} "
-                                   f"characters (what the attached cell or selection is called), not {self.context_label!r:.80}")
-            self.context_label = (self.context_label.strip() or None) if self.context else None
+            if not isinstance(self.context_label, str):
+                raise RequestError(f"'context_label' must be a string (what the attached cell or selection "
+                                   f"is called), not {self.context_label!r:.80}")
+            # A long notebook name makes a long label: cut it rather than refuse the question.
+            label = self.context_label.strip()[:MAX_CONTEXT_LABEL_CHARS]
+            self.context_label = (label or None) if self.context else None
         unknown = set(self.filters or {}) - {"path_prefix", "kind"}
         if unknown:
             raise RequestError(f"'filters' may hold only path_prefix and kind, not {', '.join(sorted(unknown))}")

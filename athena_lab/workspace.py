@@ -497,9 +497,9 @@ class Workspace:
             return []
         catalog = self._require_index().catalog
         # Every open chat asks for them; the heading scan grows with the index (17 ms at
-        # 7,000 chunks), the stamp is one row and changes with every index run that
-        # changed something.
-        stamp = (catalog.path, catalog.get_manifest("updated_at"), n)
+        # 7,000 chunks). The stamp is one indexed row, and moves with every file an index
+        # run writes, also while the run goes on.
+        stamp = (catalog.path, catalog.sources_stamp(), n)
         if self._examples is None or self._examples[0] != stamp:
             self._examples = (stamp, self._pick_examples(catalog.headings(), n))
         return list(self._examples[1])

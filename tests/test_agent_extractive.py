@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import OrderedDict
 
 import pytest
 
@@ -143,6 +144,7 @@ def test_a_turn_embeds_its_question_once(tmp_path, monkeypatch):
     ws = Workspace(tmp_path)
     ws.index()
     embedder = ws.embedder()
+    monkeypatch.setattr("athena_lab.index.embeddings._QUERY_VECTORS", OrderedDict())  # none kept yet
     asked: list[str] = []
     real = embedder.embed_query
 

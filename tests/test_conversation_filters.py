@@ -121,9 +121,12 @@ def test_a_question_asked_about_a_cell_reads_back_with_the_cell_and_what_its_chi
         first = ws.ask("What does this do?", context=cell, context_label="cell 3 of sales.ipynb")
         ws.ask("And without a label?", conversation_id=first.conversation_id, context=cell)
         ws.ask("A label alone is dropped", conversation_id=first.conversation_id, context_label="cell 4")
+        ws.ask("A long notebook name", conversation_id=first.conversation_id, context=cell,
+               context_label="cell 1 of " + "x" * 300)  # cut, not refused
         asked = [m.get("context") for m in ws.conversations.get(first.conversation_id)["messages"] if m["role"] == "user"]
-        assert asked == [{"text": cell, "label": "cell 3 of sales.ipynb"}, {"text": cell}, None]
+        assert asked[:3] == [{"text": cell, "label": "cell 3 of sales.ipynb"}, {"text": cell}, None]
+        assert len(asked[3]["label"]) == 200 and asked[3]["label"].startswith("cell 1 of xxx")
         with pytest.raises(AthenaError, match="context_label"):
-            ws.ask("Too long a name", context=cell, context_label="x" * 201)
+            ws.ask("Not a name", context=cell, context_label=["cell", 3])
     finally:
         ws.close()

@@ -103,6 +103,12 @@ def test_public_mode_refuses_other_origins_no_origin_and_wrong_tokens(public):
     assert wrong.status_code == 401  # a failed login is not turned into a visitor
 
 
+def test_public_visitors_cannot_attach_a_cell_to_be_stored(public):
+    body = {**QUESTION, "stream": False, "context": "secret = 'hunter2'\n" * 100}
+    r = httpx.post(f"{public.url}/chat", json=body, headers={"Origin": DOCS_SITE})
+    assert r.status_code == 403 and "context" in r.json()["error"]["message"]
+
+
 def test_public_visitors_cannot_choose_the_model(public):
     body = {**QUESTION, "stream": False, "provider": "openai", "model": "gpt-expensive"}
     r = httpx.post(f"{public.url}/chat", json=body, headers={"Origin": DOCS_SITE})

@@ -183,17 +183,16 @@ def fenced(block: Block) -> str:
 
 
 def sequel(cand: Candidate, taken: set[str]) -> str | None:
-    """The sentence after this one in its paragraph, which often finishes its thought
-    ("… is now deprecated." / "It's advised to use the `a2wsgi` package instead."), unless
-    the answer quotes it already or the sentence introduces a block. Given to the first
-    bullet only: on the dev questions that found one more fact in the docs and one in the
-    PDFs; a sequel on every bullet doubled the answer's length for one PDF fact more."""
+    """The sentence after this one in its list item or paragraph, which often finishes its
+    thought ("… is now deprecated." / "It's advised to use the `a2wsgi` package instead."),
+    unless the answer quotes it already, this one introduces a block or that one does.
+    Given to the first bullet only: on the dev questions that found one more fact in the
+    docs and one in the PDFs; a sequel on every bullet doubled the answer's length for one
+    PDF fact more."""
     s = cand.sentence
-    if s.shows is not None or s.text not in s.paragraph:
+    if s.shows is not None or not s.sequel or s.sequel in taken:
         return None
-    at = s.paragraph.index(s.text)
-    after = s.paragraph[at + 1] if at + 1 < len(s.paragraph) else None
-    return after if after and after not in taken else None
+    return s.sequel
 
 
 def render(chosen: list[Candidate]) -> Reply:

@@ -61,6 +61,9 @@ class Sentence:
     position: int
     shows: Block | None = None
     paragraph: list[str] = field(default_factory=list)
+    # The next sentence of the same list item, when it does not introduce a block: what
+    # finishes this one's thought, if anything does (extractive.sequel).
+    sequel: str | None = None
 
 
 def clean_markup(text: str) -> str:
@@ -168,12 +171,16 @@ def sentences(text: str) -> list[Sentence]:
         following = parts[n + 1] if n + 1 < len(parts) and parts[n + 1].kind != "prose" else None
         para_sentences: list[Sentence] = []
         for item in _items(_without_headings(block.lines)):
-            for piece in sentence_split(clean_markup(" ".join(item))):
-                para_sentences.append(Sentence(piece, len(found) + len(para_sentences) + 1))
+            pieces = sentence_split(clean_markup(" ".join(item)))
+            for at, piece in enumerate(pieces):
+                sequel = pieces[at + 1] if at + 1 < len(pieces) else None
+                para_sentences.append(Sentence(piece, len(found) + len(para_sentences) + 1, sequel=sequel))
         for s in para_sentences:
             s.paragraph = [p.text for p in para_sentences]
         if para_sentences and following is not None:
             para_sentences[-1].shows = following
+            if len(para_sentences) > 1 and para_sentences[-2].sequel == para_sentences[-1].text:
+                para_sentences[-2].sequel = None  # "…as follows:" without the block it announces
         found.extend(para_sentences)
     return found
 

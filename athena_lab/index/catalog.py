@@ -330,6 +330,13 @@ class Catalog:
         where, params = self._filtered("label IS NOT NULL", doc_kinds, prefix)
         return {r[0] for r in self.conn.execute(f"SELECT label FROM chunks WHERE {where}", params)}
 
+    def sources_stamp(self) -> tuple[int, float, int]:
+        """Changes whenever a source is written or removed (an index run, the live index): what a
+        cache of something read from the chunks can be keyed on."""
+        count, latest, chunks = self.conn.execute(
+            "SELECT COUNT(*), COALESCE(MAX(indexed_at), 0), COALESCE(SUM(chunks), 0) FROM sources").fetchone()
+        return int(count), float(latest), int(chunks)
+
     def has_chunks(self, doc_kinds: list[str] | None, prefix: str | None) -> bool:
         """Whether any chunk is of these parser kinds under ``prefix`` (do the filters leave anything?)."""
         where, params = self._filtered("1", doc_kinds, prefix)

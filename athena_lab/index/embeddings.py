@@ -280,6 +280,8 @@ _CACHE_LOCK = threading.Lock()
 
 _QUERY_VECTORS: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
 _QUERY_VECTORS_KEPT = 256
+# Not _CACHE_LOCK: that one is held while a model loads, which must not stall searches.
+_QUERY_VECTORS_LOCK = threading.Lock()
 
 
 def query_vector(embedder: Embedder, text: str) -> np.ndarray:
@@ -290,13 +292,13 @@ def query_vector(embedder: Embedder, text: str) -> np.ndarray:
     time; each is a full model run (~17 ms with MiniLM on 2 cores).
     """
     key = (str(getattr(embedder, "key", id(embedder))), text)
-    with _CACHE_LOCK:
+    with _QUERY_VECTORS_LOCK:
         if key in _QUERY_VECTORS:
             _QUERY_VECTORS.move_to_end(key)
             return _QUERY_VECTORS[key]
     vector = np.asarray(embedder.embed_query(text), dtype=np.float32)
     vector.flags.writeable = False  # shared between callers
-    with _CACHE_LOCK:
+    with _QUERY_VECTORS_LOCK:
         _QUERY_VECTORS[key] = vector
         while len(_QUERY_VECTORS) > _QUERY_VECTORS_KEPT:
             _QUERY_VECTORS.popitem(last=False)

@@ -377,6 +377,10 @@ class ChatRoute(AthenaRoute):
         if getattr(self, "public_visitor", False) and {"provider", "model"} & request["options"].keys():
             # Which model (and whose API key) answers is the server owner's choice.
             raise api_error(403, "'provider' and 'model' need the token; public visitors get the server's model")
+        if getattr(self, "public_visitor", False) and "context" in request["options"]:
+            # An attached cell is stored with the question: no anonymous 20,000 characters per
+            # question in the owner's catalog (the drop-in widget never attaches one).
+            raise api_error(403, "'context' needs the token; public visitors ask without an attached cell")
         ws = self.ws
         require_index(ws)
         cid = request["options"].get("conversation_id")

@@ -30,6 +30,9 @@ export class AthenaError extends Error {
 
 const settings = ServerConnection.makeSettings();
 
+/** The server's base URL: what state kept in the browser is scoped to. */
+export const serverUrl = settings.baseUrl;
+
 function athenaUrl(path: string, query?: Record<string, string | number>): string {
   const base = URLExt.join(settings.baseUrl, 'athena', path);
   return query ? base + URLExt.objectToQueryString(query) : base;

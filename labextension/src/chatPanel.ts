@@ -95,7 +95,8 @@ export class ChatPanel extends Widget {
       onDeleting: id => void this._onDeleting(id),
       onDelete: id => void this.deleteConversation(id),
       onRestore: id => void this._onRestore(id),
-      fallbackFocus: () => this._historyToggle.focus()
+      fallbackFocus: () => this._historyToggle.focus(),
+      server: api.serverUrl
     });
     this._composer = new Composer({
       onSend: (question, context) => void this.ask(question, context),
@@ -233,6 +234,7 @@ export class ChatPanel extends Widget {
     if (this._abort || !question.trim()) {
       return;
     }
+    this._choice++; // what a restore or a pending-answer look would show is about to change
     this.focusInput(); // the buttons that asked for this are about to go away
     if (this._conversationId) {
       try {
@@ -307,7 +309,7 @@ export class ChatPanel extends Widget {
       } catch {
         return;
       }
-      if (choice !== this._choice) {
+      if (choice !== this._choice || this._conversationId !== id) {
         return;
       }
       if (conversation.messages[conversation.messages.length - 1]?.role !== 'user') {
@@ -340,6 +342,7 @@ export class ChatPanel extends Widget {
   /** A conversation was deleted in the history: stop showing it (undo brings it back). */
   private async _onDeleting(id: string): Promise<void> {
     if (id === this._conversationId) {
+      this._choice++; // a look for its pending answer must not bring it back
       this._abort?.abort();
       this._deletedShown = id;
       await this._setConversation(null);

@@ -62,6 +62,9 @@ test('a copied answer links its sources absolutely: Jupyter files/ under its roo
   assert.equal(linkBase('/srv/docs', jupyter, page), 'file:///srv/docs/', 'outside the root: the same machine');
   assert.equal(linkBase('/home/adam', jupyter, page), 'file:///home/adam/', 'a sibling is not inside');
   assert.equal(linkBase('', null, page), page, 'no folder known: the page itself');
+  assert.equal(linkBase('/srv/docs', { baseUrl: '/', serverRoot: '/' }, page), 'http://127.0.0.1:8888/files/srv/docs/',
+    'a server rooted at / serves every folder');
+  assert.equal(linkBase('C:\\Users\\ada\\p', null, page), 'file:///C:/Users/ada/p/', 'a Windows drive keeps its colon');
 });
 
 test('an empty or slash-ended lab path prefix stays usable', () => {

@@ -25,7 +25,7 @@ ON_PAGE_3 = "What did Track Changes allow users to do?"
 TEXT_QUESTION = "When does the lighthouse keeper wind the clockwork lamp?"
 NOTEBOOK_QUESTION = "How far do quokkas migrate each night?"
 QUOKKA_QUOTE = "Quokkas migrate slowly"
-SHOTS = Path("/work/notes/shots/evidence")
+SHOTS = ARTIFACTS / "evidence"
 
 
 def _guide() -> str:
@@ -283,7 +283,7 @@ def test_notebook_citation_opens_at_the_cell_holding_the_quote(lab_tab):
 def shoot(tab, name: str, themes: tuple[str, ...] = ("light", "dark")) -> None:
     """Screenshots of what the test left on screen, in each theme, for people to look at."""
     ARTIFACTS.mkdir(exist_ok=True)
-    out = SHOTS if SHOTS.parent.is_dir() else ARTIFACTS
+    out = SHOTS
     out.mkdir(parents=True, exist_ok=True)
     names = {"light": "JupyterLab Light", "dark": "JupyterLab Dark"}
     for theme in themes:

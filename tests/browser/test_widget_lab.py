@@ -31,7 +31,7 @@ from kernel_notebooks import answer_widget_state, execute, notebook  # noqa: E40
 QUESTION = "How do I configure the SECRET_KEY in Flask?"
 NOTEBOOK = "athena-answer.ipynb"
 CRAFTED_NOTEBOOK = "athena-widget-markdown.ipynb"
-SHOTS = Path("/work/notes/shots/widgetts")
+SHOTS = ARTIFACTS / "widget"
 # A model's answer with Markdown emphasis and every trick the sanitizer must defuse.
 RICH_ANSWER = """Set **SECRET_KEY** in the *config* before the first request, e.g. `app.secret_key` [1].
 

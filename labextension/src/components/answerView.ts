@@ -194,10 +194,10 @@ export class AnswerView {
 
   fail(message: string): void {
     this.setStatus(null);
-    this.node.classList.remove('athena-streaming');
     this.node.classList.add('athena-failed');
     this._notes.append(h('p', { class: 'athena-error', role: 'alert' }, message));
     this._actions.hidden = !this.text;
+    void this.rendered().finally(() => this.node.classList.remove('athena-streaming'));
   }
 
   /** Resolves once every requested render (frames still to come included) has reached the DOM. */

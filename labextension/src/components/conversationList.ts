@@ -2,9 +2,11 @@
  * Conversation history: the saved conversations, newest first, each with a title that
  * tells it apart and when it was last used ("today 10:42", "3 Nov"); the current one is
  * marked. Delete is undoable: the row turns into "Deleted · Undo" for UNDO_MS, and only
- * then is the conversation deleted on the server. Leaving the page ends the window: a
- * delete still waiting is remembered (localStorage) and carried out when the next page
- * starts (`finishLeftDeletes`), as a mail client sends an undoable message when closed.
+ * then is the conversation deleted on the server. Leaving the page ends the window, as
+ * closing a mail client sends an undoable message: the deletes still waiting when the page
+ * goes (`pagehide`) are remembered in localStorage, per server, and carried out when the
+ * next page on that server starts (`finishLeftDeletes`). Nothing is written while the
+ * window is open, so another tab starting meanwhile cannot take the undo away.
  */
 import { IConversationSummary } from '../types';
 import { button, h } from '../core/dom';
@@ -12,23 +14,26 @@ import { distinctTitles, whenLabel } from '../core/history';
 
 /** How long a deleted conversation can be brought back. */
 export const UNDO_MS = 6000;
-const LEFT_DELETES = 'athena-lab:pending-deletes';
 
-/** The ids of deletes whose undo window was open when the page went away. */
-function leftDeletes(): string[] {
+/** The ids of deletes whose undo window was open when a page of this server went away. */
+function leftDeletes(key: string): string[] {
   try {
-    const ids = JSON.parse(window.localStorage.getItem(LEFT_DELETES) ?? '[]');
+    const ids = JSON.parse(window.localStorage.getItem(key) ?? '[]');
     return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : [];
   } catch {
-    return [];
+    return []; // storage blocked or the value mangled: nothing to finish
   }
 }
 
-function keepLeftDeletes(ids: string[]): void {
-  if (ids.length) {
-    window.localStorage.setItem(LEFT_DELETES, JSON.stringify(ids));
-  } else {
-    window.localStorage.removeItem(LEFT_DELETES);
+function keepLeftDeletes(key: string, ids: string[]): void {
+  try {
+    if (ids.length) {
+      window.localStorage.setItem(key, JSON.stringify(ids));
+    } else {
+      window.localStorage.removeItem(key);
+    }
+  } catch {
+    // storage blocked or full: the delete is lost with the page, as before it was kept
   }
 }
 
@@ -42,6 +47,8 @@ export interface IConversationListOptions {
   onRestore?: (id: string) => void;
   /** Where focus goes when the list has nothing focusable left (default: the list). */
   fallbackFocus?: () => void;
+  /** The server these conversations live on (its base URL): left deletes are kept per server. */
+  server?: string;
 }
 
 interface IPending {
@@ -57,6 +64,7 @@ export class ConversationList {
   private _currentId: string | null = null;
 
   constructor(private _options: IConversationListOptions) {
+    window.addEventListener('pagehide', () => this._leave());
     this.node = h(
       'section',
       { class: 'athena-conversations', 'aria-label': 'Conversations', 'data-testid': 'athena-conversations' },
@@ -83,25 +91,23 @@ export class ConversationList {
     this._list.replaceChildren(h('li', { class: 'athena-error' }, message));
   }
 
-  /** Delete every conversation whose undo window is still open (the panel is going away). */
-  flush(): void {
-    for (const [id, pending] of this._pending) {
-      window.clearTimeout(pending.timer);
-      this._settle(id);
-      this._options.onDelete(id);
-    }
-    this._pending.clear();
-  }
-
   /** Carry out the deletes whose undo window a reload or a closed tab cut short. */
   finishLeftDeletes(): void {
-    const ids = leftDeletes();
-    keepLeftDeletes([]);
+    const ids = leftDeletes(this._leftKey);
+    keepLeftDeletes(this._leftKey, []);
     ids.forEach(id => this._options.onDelete(id));
   }
 
-  private _settle(id: string): void {
-    keepLeftDeletes(leftDeletes().filter(left => left !== id));
+  private get _leftKey(): string {
+    return `athena-lab:pending-deletes:${this._options.server ?? ''}`;
+  }
+
+  /** The page is going: the deletes still in their undo window are due. */
+  private _leave(): void {
+    if (this._pending.size) {
+      const waiting = [...this._pending.keys()];
+      keepLeftDeletes(this._leftKey, [...leftDeletes(this._leftKey).filter(id => !waiting.includes(id)), ...waiting]);
+    }
   }
 
   private _render(): void {
@@ -181,7 +187,6 @@ export class ConversationList {
   private _delete(id: string, title: string): void {
     const timer = window.setTimeout(() => this._expire(id), UNDO_MS);
     this._pending.set(id, { timer, title });
-    keepLeftDeletes([...leftDeletes().filter(left => left !== id), id]);
     this._render();
     this._list.querySelector<HTMLElement>(`[data-focus-key="${CSS.escape(`undo:${id}`)}"]`)?.focus();
     this._options.onDeleting?.(id);
@@ -194,7 +199,6 @@ export class ConversationList {
     }
     window.clearTimeout(pending.timer);
     this._pending.delete(id);
-    this._settle(id);
     this._render();
     this._list.querySelector<HTMLElement>(`[data-focus-key="${CSS.escape(`open:${id}`)}"]`)?.focus();
     this._options.onRestore?.(id);
@@ -205,7 +209,6 @@ export class ConversationList {
     const hadFocus = row !== null && row.contains(document.activeElement);
     const next = row?.nextElementSibling ?? row?.previousElementSibling;
     this._pending.delete(id);
-    this._settle(id);
     this._conversations = this._conversations.filter(c => c.id !== id);
     this._render();
     if (hadFocus) {

@@ -137,7 +137,11 @@ export function relativePath(fromFile: string, toPath: string): string {
 }
 
 function encodePath(path: string): string {
-  return path.split('/').map(encodeURIComponent).join('/');
+  // A Windows drive ("C:") keeps its colon: file:///C%3A/… is no path.
+  return path
+    .split('/')
+    .map(part => (/^[A-Za-z]:$/.test(part) ? part : encodeURIComponent(part)))
+    .join('/');
 }
 
 function linkTarget(citation: ICitation, labPath: string, fromFile: string, base?: string): string {
@@ -166,8 +170,10 @@ export function linkBase(root: string, jupyter: IJupyterPage | null, pageUrl: st
   if (!folder) {
     return pageUrl;
   }
+  // A server whose root is "/" serves every absolute folder ("" once the slash is cut).
   const serverRoot = jupyter?.serverRoot.replace(/\\/g, '/').replace(/\/+$/, '');
-  if (jupyter && serverRoot && (folder === serverRoot || folder.startsWith(`${serverRoot}/`))) {
+  const under = jupyter?.serverRoot && serverRoot !== undefined;
+  if (jupyter && under && (folder === serverRoot || folder.startsWith(`${serverRoot}/`))) {
     const inside = folder.slice(serverRoot.length).replace(/^\//, '');
     const base = jupyter.baseUrl.endsWith('/') ? jupyter.baseUrl : `${jupyter.baseUrl}/`;
     return new URL(`${base}files/${inside ? `${encodePath(inside)}/` : ''}`, pageUrl).href;

@@ -40,17 +40,21 @@ export class FrameScheduler {
     if (!this.pending) {
       return;
     }
-    this.cancel();
+    this._unschedule();
     try {
       this._run();
     } finally {
-      const waiters = this._waiters.splice(0);
-      waiters.forEach(resolve => resolve());
+      this._release();
     }
   }
 
-  /** Drop a scheduled run. */
+  /** Drop a scheduled run (whoever waits for it is let go). */
   cancel(): void {
+    this._unschedule();
+    this._release();
+  }
+
+  private _unschedule(): void {
     if (this._frame) {
       cancelAnimationFrame(this._frame);
     }
@@ -58,6 +62,10 @@ export class FrameScheduler {
       window.clearTimeout(this._timer);
     }
     this._frame = this._timer = 0;
+  }
+
+  private _release(): void {
+    this._waiters.splice(0).forEach(resolve => resolve());
   }
 
   /** Resolves once the scheduled run has happened (at once when none is scheduled). */

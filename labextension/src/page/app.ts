@@ -34,7 +34,8 @@ export class ChatPage {
   constructor() {
     this._history = new ConversationList({
       onSwitch: id => void this.switchTo(id),
-      onDelete: id => void this._delete(id)
+      onDelete: id => void this._delete(id),
+      server: new URL('.', document.baseURI).href
     });
     this._composer = new Composer({
       onSend: question => void this.ask(question),
