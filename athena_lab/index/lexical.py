@@ -9,7 +9,6 @@ field of their own, matched exactly, which is what makes API-name queries precis
 from __future__ import annotations
 
 import re
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -90,7 +89,7 @@ class LexicalIndex:
         self.index = tantivy.Index(self.schema, path=str(directory), reuse=reuse)
         self.index.register_tokenizer(ANALYZER, _analyzer())
         self._writer: tantivy.IndexWriter | None = None
-        self._reloaded = 0.0
+        self._seen_commit: tuple[int, int] | None = None
 
     # writing ----------------------------------------------------------------
     def writer(self) -> tantivy.IndexWriter:
@@ -124,10 +123,18 @@ class LexicalIndex:
 
     # reading ----------------------------------------------------------------
     def _fresh_searcher(self) -> tantivy.Searcher:
-        now = time.monotonic()
-        if now - self._reloaded > 0.5:  # see commits made by another process
+        """A searcher that sees the last commit, whoever made it (an index run in another
+        thread or process, the live index). Tantivy rewrites meta.json on every commit; one
+        stat says whether to reload. (Reloading at most every 0.5 s, as before, let a search
+        right after "reindex done" miss what the run had just written.)"""
+        try:
+            meta = (self.directory / "meta.json").stat()
+            commit: tuple[int, int] | None = (meta.st_mtime_ns, meta.st_size)
+        except OSError:
+            commit = None
+        if commit is None or commit != self._seen_commit:
             self.index.reload()
-            self._reloaded = now
+            self._seen_commit = commit
         return self.index.searcher()
 
     def num_docs(self) -> int:

@@ -272,7 +272,11 @@ def test_widget_text_reads_at_4_5_to_1_in_light_and_dark(page, answer_notebook, 
                 for shot in (SHOTS, ARTIFACTS):
                     view.screenshot(path=str(shot / f"widget-{label}-{name}.png"))
             page.screenshot(path=str(SHOTS / f"widget-lab-{name}.png"))
-        page.set_viewport_size({"width": 760, "height": 900})  # a narrow notebook beside the sidebar
+        # A narrow notebook: the width is the window's, not whatever an earlier test left the
+        # sidebars at (Lab keeps their sizes in its workspace, shared by the whole session).
+        page.evaluate("() => { const shell = window.jupyterapp.shell;"
+                      " if (!shell.leftCollapsed) { shell.collapseLeft(); } }")
+        page.set_viewport_size({"width": 520, "height": 900})
         show(page, widget)
         ratios["JupyterLab Dark, narrow: chip"] = widget.locator(".athena-chip").first.evaluate(CONTRAST_JS)
         # Lab lays the notebook out again after the resize, a frame or more later

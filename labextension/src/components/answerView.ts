@@ -5,7 +5,7 @@
 import { IRenderMimeRegistry } from '@jupyterlab/rendermime';
 
 import { citationMarker, linkMarkers, markUnsupported } from '../core/markers';
-import { countRender, FrameScheduler } from '../core/frame';
+import { countRender, FrameScheduler, REST_FACTOR } from '../core/frame';
 import { renderMarkdown } from '../markdown';
 import { ICitation, IDoneEvent, ITraceEvent } from '../types';
 import { button, flashCopied, h } from '../core/dom';
@@ -239,6 +239,7 @@ export class AnswerView {
     this._body.replaceChildren(...Array.from(host.childNodes));
     this._renderNotes(missing);
     countRender(this.node, started);
+    this._frame.rest(REST_FACTOR * (performance.now() - started)); // Lab's renderer is async: the scheduler cannot time it
     this._options.onRendered?.(this);
     if (this._shown < this.text.length) {
       this._frame.schedule(); // the next step, at the next frame

@@ -8,17 +8,31 @@
  * iframes), so a timer races it: whichever comes first runs the callback and cancels the
  * other. A visible tab always gets the frame first; a hidden one still finishes its work
  * (at the browser's throttled timer rate), so an answer that ends unseen is drawn in full.
+ *
+ * A frame is not always cheap enough: re-rendering a long answer's Markdown costs tens of
+ * ms, and a slow stream (a model writing 20–50 tokens a second) asks for a render per
+ * token. After each run the scheduler rests for REST_FACTOR × what the run cost (`rest()`
+ * for work that finishes asynchronously), so drawing takes at most about a third of the
+ * main thread however long the answer grows, and typing, scrolling and Lab stay smooth.
  */
 
 /** The timer that stands in for a frame that does not come (hidden tab), in ms. */
 export const FALLBACK_MS = 100;
+/** Idle time after a run, as a multiple of what the run cost. */
+export const REST_FACTOR = 2;
 
 export class FrameScheduler {
   private _frame = 0;
   private _timer = 0;
   private _waiters: Array<() => void> = [];
+  private _restUntil = 0;
 
   constructor(private _run: () => void) {}
+
+  /** Keep the next run `ms` away (the caller's last run cost ms / REST_FACTOR). */
+  rest(ms: number): void {
+    this._restUntil = Math.max(this._restUntil, now() + ms);
+  }
 
   /** True while a run is scheduled and has not happened yet. */
   get pending(): boolean {
@@ -28,6 +42,15 @@ export class FrameScheduler {
   /** Run the callback at the next frame (once, however often this is called before it). */
   schedule(): void {
     if (this.pending) {
+      return;
+    }
+    const wait = this._restUntil - now();
+    if (wait > 0) {
+      // resting: no frame yet, a timer until the rest is over, then the next frame
+      this._timer = window.setTimeout(() => {
+        this._timer = 0;
+        this.schedule();
+      }, wait);
       return;
     }
     const fire = () => this.flush();
@@ -41,9 +64,11 @@ export class FrameScheduler {
       return;
     }
     this._unschedule();
+    const started = now();
     try {
       this._run();
     } finally {
+      this.rest(REST_FACTOR * (now() - started));
       this._release();
     }
   }
@@ -72,6 +97,10 @@ export class FrameScheduler {
   ran(): Promise<void> {
     return this.pending ? new Promise(resolve => this._waiters.push(resolve)) : Promise.resolve();
   }
+}
+
+function now(): number {
+  return typeof performance === 'object' ? performance.now() : Date.now();
 }
 
 /**
