@@ -11,6 +11,7 @@ import { IRenderMimeRegistry } from '@jupyterlab/rendermime';
 import { Widget } from '@lumino/widgets';
 
 import * as api from './api';
+import { answererLabel } from './core/status';
 import { answerAsMarkdown, normalisePrefix } from './core/citations';
 import { button, h } from './core/dom';
 import { emptyAnswer, foldEvent, IAnswerState, storedAnswer } from './core/answer';
@@ -402,7 +403,7 @@ export class ChatPanel extends Widget {
       this._showEmptyState();
     }
     this._labPathPrefix = info.lab_path_prefix === null ? null : normalisePrefix(info.lab_path_prefix);
-    this._mode.textContent = info.mode === 'extractive' ? 'extractive' : `${info.provider}:${info.model}`;
+    this._mode.textContent = info.mode === 'extractive' ? 'extractive' : answererLabel(info);
   }
 
   /** Open a citation's evidence in Lab (the chat's sources, the notebook widget's chips). */

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { foldStatus, IStreamStatus, SEARCHING } from '../src/core/status';
+import { answererLabel, foldStatus, IStreamStatus, SEARCHING } from '../src/core/status';
 import { ChatEvent } from '../src/types';
 
 function statuses(events: ChatEvent[]): Array<string | null> {
@@ -50,4 +50,9 @@ test('a model tool call says what it does; one hit is one source; nothing found 
     foldStatus(SEARCHING, { type: 'trace', data: { tool: 'searchDocs', input: {}, summary: 'no hits', hits: [] } })?.text,
     'no sources found\u2026'
   );
+});
+
+test('the header names the provider alone when the server names no model', () => {
+  assert.equal(answererLabel({ provider: 'openai', model: 'gpt-4o-mini' }), 'openai:gpt-4o-mini');
+  assert.equal(answererLabel({ provider: 'local', model: null as unknown as string }), 'local');
 });

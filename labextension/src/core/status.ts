@@ -5,7 +5,7 @@
  * widget say the same thing, and node tests pin the wording. `null`: nothing to show
  * (before the request, and once the answer is done, failed or stopped).
  */
-import { ChatEvent } from '../types';
+import { ChatEvent, IIndexInfo } from '../types';
 
 export type StreamPhase = 'searching' | 'reading' | 'writing' | 'summarising';
 
@@ -56,4 +56,12 @@ export function foldStatus(status: IStreamStatus | null, event: ChatEvent): IStr
     default:
       return status;
   }
+}
+
+/**
+ * Who answers, as the header says it: "provider:model", or the provider alone when the
+ * server names no model (the local provider serves a GGUF file, not a model name).
+ */
+export function answererLabel(info: Pick<IIndexInfo, 'provider' | 'model'>): string {
+  return info.model ? `${info.provider}:${info.model}` : String(info.provider);
 }

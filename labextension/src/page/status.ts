@@ -4,6 +4,7 @@
  */
 import { h } from '../core/dom';
 import { formatCount, updatedAgo, vectorsLine } from '../progressText';
+import { answererLabel } from '../core/status';
 import { IIndexInfo } from '../types';
 import { getInfo } from './api';
 
@@ -46,7 +47,7 @@ export class StatusLine {
     if (vectors) {
       parts.push(vectors);
     }
-    parts.push(info.mode === 'extractive' ? 'extractive answers' : `${info.provider}:${info.model}`);
+    parts.push(info.mode === 'extractive' ? 'extractive answers' : answererLabel(info));
     this.node.replaceChildren(h('span', { class: 'root', title: info.root }, info.root.split('/').pop() || info.root), ` \u00b7 ${parts.join(' \u00b7 ')}`);
   }
 }
