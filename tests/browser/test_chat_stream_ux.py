@@ -129,7 +129,8 @@ def test_streaming_follows_the_bottom_only_while_the_reader_is_there(chat):
 
 def test_stop_keeps_the_partial_answer_as_interrupted_with_retry_across_a_reload(chat, slow_lab, show_chat):
     answer = send(chat, QUESTION)
-    answer.locator(".athena-answer-body p").first.wait_for(timeout=30_000)
+    # Stop once the first phrase is drawn (renders come per frame, not per token)
+    answer.locator(".athena-answer-body p").filter(has_text="Walrus tokens rotate hourly").first.wait_for(timeout=30_000)
     stop = chat.locator('[data-testid="athena-send"]')
     assert stop.inner_text() == "Stop"
     stop.click()
