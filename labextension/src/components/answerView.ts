@@ -167,7 +167,8 @@ export class AnswerView {
 
   /**
    * The turn was cut short (Stop, a reload mid-stream): keep the partial text, say so
-   * neutrally (it is not an error) and offer to ask again.
+   * neutrally (it is not an error) and offer to ask again. The note comes with the drawn
+   * text, never above an empty body (a restored answer is drawn a frame later).
    */
   interrupt(onRetry: () => void): void {
     this.setStatus(null);
@@ -175,21 +176,23 @@ export class AnswerView {
     this.node.dataset.mode = 'interrupted';
     this._mode.textContent = 'interrupted';
     this._actions.hidden = true;
-    this._notes.querySelector('.athena-interrupted-note')?.remove();
-    this._notes.append(
-      h(
-        'p',
-        { class: 'athena-interrupted-note', 'data-testid': 'athena-interrupted' },
-        'Stopped before the answer was complete. ',
-        button('Retry', onRetry, {
-          class: 'athena-retry',
-          'data-testid': 'athena-retry',
-          'aria-label': 'Ask this question again'
-        })
-      )
-    );
     this._frame.schedule();
-    void this.rendered().finally(() => this.node.classList.remove('athena-streaming'));
+    void this.rendered().finally(() => {
+      this._notes.querySelector('.athena-interrupted-note')?.remove();
+      this._notes.append(
+        h(
+          'p',
+          { class: 'athena-interrupted-note', 'data-testid': 'athena-interrupted' },
+          'Stopped before the answer was complete. ',
+          button('Retry', onRetry, {
+            class: 'athena-retry',
+            'data-testid': 'athena-retry',
+            'aria-label': 'Ask this question again'
+          })
+        )
+      );
+      this.node.classList.remove('athena-streaming');
+    });
   }
 
   fail(message: string): void {
