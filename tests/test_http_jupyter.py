@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 import subprocess
 import sys
 
@@ -62,3 +64,19 @@ def test_chat_streams_inside_jupyter(jupyter):
         assert r.status_code == 200 and r.headers["content-type"].startswith("text/event-stream")
         types = [t for t, _ in sse_events(r)]
     assert types[0] == "start" and types[-2:] == ["citations", "done"]
+
+
+def test_lab_pages_name_the_real_path_of_a_symlinked_server_root(tmp_path_factory, tmp_path):
+    """The widget's Copy turns a folder under Jupyter's root into /files/ links. The kernel
+    names the folder by its real path, and root_dir keeps the symlink, so the page carries
+    both (core/citations.ts linkBase)."""
+    corpus = indexed_corpus(tmp_path_factory)
+    linked = tmp_path / "work-link"
+    linked.symlink_to(corpus.parent, target_is_directory=True)
+    with JupyterServer(linked, TOKEN, fast_env(ATHENA_ROOT=str(corpus))) as server:
+        page = httpx.get(f"{server.url}/lab", params={"token": TOKEN}, timeout=60)
+    assert page.status_code == 200
+    config = json.loads(re.search(r'<script id="jupyter-config-data" type="application/json">(.*?)</script>',
+                                  page.text, re.S).group(1))
+    assert config["serverRoot"] == linked.as_posix()
+    assert config["athenaRealServerRoot"] == corpus.parent.resolve().as_posix()

@@ -56,6 +56,10 @@ def _load_jupyter_server_extension(serverapp: Any) -> None:
     state = ServerState(lambda: Workspace(root, settings.index_dir or None), lab_root=lab_root)
     web_app = serverapp.web_app
     web_app.settings[STATE_KEY] = state
+    # The kernel names folders by their real path; Jupyter's root_dir keeps a symlink. The
+    # widget's Copy needs both to turn a folder under the root into /files/ links.
+    page_config = web_app.settings.setdefault("page_config_data", {})
+    page_config["athenaRealServerRoot"] = lab_root.resolve().as_posix()
     web_app.add_handlers(".*$", handlers(web_app.settings["base_url"], state, APIHandler, AUTH_RESOURCE))
     if state.startup_error:
         serverapp.log.error("athena_lab: %s (the /athena/ API answers 503 until it is fixed)",

@@ -64,6 +64,10 @@ test('a copied answer links its sources absolutely: Jupyter files/ under its roo
   assert.equal(linkBase('', null, page), page, 'no folder known: the page itself');
   assert.equal(linkBase('/srv/docs', { baseUrl: '/', serverRoot: '/' }, page), 'http://127.0.0.1:8888/files/srv/docs/',
     'a server rooted at / serves every folder');
+  const linked = { baseUrl: '/', serverRoot: '/home/ada/work', realServerRoot: '/data/ada/work' };
+  assert.equal(linkBase('/data/ada/work/docs', linked, page), 'http://127.0.0.1:8888/files/docs/',
+    'a symlinked server root: the kernel names the real path');
+  assert.equal(linkBase('/home/ada/work/docs', linked, page), 'http://127.0.0.1:8888/files/docs/');
   assert.equal(linkBase('C:\\Users\\ada\\p', null, page), 'file:///C:/Users/ada/p/', 'a Windows drive keeps its colon');
 });
 

@@ -4,7 +4,7 @@
  */
 import { IRenderMimeRegistry } from '@jupyterlab/rendermime';
 
-import { citationMarker, linkMarkers, markUnsupported } from '../core/markers';
+import { citationMarker, linkMarkers, markUnsupported, unsupportedTitle } from '../core/markers';
 import { countRender, FrameScheduler, REST_FACTOR } from '../core/frame';
 import { renderMarkdown } from '../markdown';
 import { ICitation, IDoneEvent, ITraceEvent } from '../types';
@@ -254,11 +254,10 @@ export class AnswerView {
     if (!this._unsupported.length) {
       return;
     }
-    const title = `${this._unsupported.length} sentence${this._unsupported.length === 1 ? '' : 's'} not supported by the sources`;
     const list = h(
       'div',
       { class: 'athena-unsupported-list', 'data-testid': 'athena-unsupported' },
-      h('strong', {}, `\u26a0 ${title}`)
+      h('strong', {}, unsupportedTitle(this._unsupported.length))
     );
     if (missing.length) {
       list.append(h('ul', {}, ...missing.map(sentence => h('li', {}, sentence))));

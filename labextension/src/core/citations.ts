@@ -156,14 +156,20 @@ export interface IJupyterPage {
   baseUrl: string;
   /** The server's root_dir, absolute, with "/" separators. */
   serverRoot: string;
+  /**
+   * The same folder with its symlinks resolved (athena's server extension adds it): the
+   * kernel names folders by their real path, Jupyter's root_dir keeps the link.
+   */
+  realServerRoot?: string;
 }
 
 /**
  * The absolute URL a copied answer's source links resolve against (a pasted answer lands
  * anywhere — a chat, a document — where relative links lead nowhere): Jupyter's `files/`
  * URL of the indexed folder `root` when the page is Jupyter's and the folder lies under
- * its root (the file itself, in any Jupyter front end; a PDF opens at `#page=`), else the
- * folder as a `file:` URL (the same machine), else the page's own base URL.
+ * its root, as named or with its symlinks resolved (the file itself, in any Jupyter front
+ * end; a PDF opens at `#page=`), else the folder as a `file:` URL (the same machine),
+ * else the page's own base URL.
  */
 export function linkBase(root: string, jupyter: IJupyterPage | null, pageUrl: string): string {
   const folder = root.replace(/\\/g, '/').replace(/\/+$/, '');
@@ -171,12 +177,13 @@ export function linkBase(root: string, jupyter: IJupyterPage | null, pageUrl: st
     return pageUrl;
   }
   // A server whose root is "/" serves every absolute folder ("" once the slash is cut).
-  const serverRoot = jupyter?.serverRoot.replace(/\\/g, '/').replace(/\/+$/, '');
-  const under = jupyter?.serverRoot && serverRoot !== undefined;
-  if (jupyter && under && (folder === serverRoot || folder.startsWith(`${serverRoot}/`))) {
-    const inside = folder.slice(serverRoot.length).replace(/^\//, '');
-    const base = jupyter.baseUrl.endsWith('/') ? jupyter.baseUrl : `${jupyter.baseUrl}/`;
-    return new URL(`${base}files/${inside ? `${encodePath(inside)}/` : ''}`, pageUrl).href;
+  const roots = jupyter ? [jupyter.serverRoot, jupyter.realServerRoot] : [];
+  for (const serverRoot of roots.filter(Boolean).map(r => r!.replace(/\\/g, '/').replace(/\/+$/, ''))) {
+    if (jupyter && (folder === serverRoot || folder.startsWith(`${serverRoot}/`))) {
+      const inside = folder.slice(serverRoot.length).replace(/^\//, '');
+      const base = jupyter.baseUrl.endsWith('/') ? jupyter.baseUrl : `${jupyter.baseUrl}/`;
+      return new URL(`${base}files/${inside ? `${encodePath(inside)}/` : ''}`, pageUrl).href;
+    }
   }
   return `file://${encodePath(folder.startsWith('/') ? folder : `/${folder}`)}/`;
 }

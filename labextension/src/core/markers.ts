@@ -96,6 +96,11 @@ export function linkMarkers(
   }
 }
 
+/** The heading over an answer's unsupported sentences, the same in every front end. */
+export function unsupportedTitle(count: number): string {
+  return `\u26a0 ${count} sentence${count === 1 ? '' : 's'} not supported by the sources`;
+}
+
 /**
  * Wrap each unsupported sentence in a visible mark where it lies within one text node.
  * Returns the sentences that could not be located, so the caller can list them.

@@ -9,7 +9,7 @@ import { button, h } from '../core/dom';
 import { TraceDrawer } from '../components/traceDrawer';
 import { ICitation } from '../types';
 import { renderAnswer } from '../core/render';
-import { citationMarker } from '../core/markers';
+import { citationMarker, unsupportedTitle } from '../core/markers';
 import { countRender, FrameScheduler } from '../core/frame';
 import { previewText } from '../core/preview';
 
@@ -121,12 +121,11 @@ export class PageAnswer {
     countRender(this.node, started);
     const notes: HTMLElement[] = [];
     if (state.unsupported.length) {
-      const n = state.unsupported.length;
       notes.push(
         h(
           'div',
           { class: 'unsupported-list', 'data-testid': 'unsupported' },
-          h('strong', {}, `\u26a0 ${n} sentence${n === 1 ? '' : 's'} not supported by the sources`),
+          h('strong', {}, unsupportedTitle(state.unsupported.length)),
           missing.length ? h('ul', {}, ...missing.map(s => h('li', {}, s))) : null
         )
       );

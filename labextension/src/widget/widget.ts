@@ -12,7 +12,7 @@ import { IAnswerState } from '../core/answer';
 import { answerAsMarkdown, citationLabel, citationLocation, IJupyterPage, linkBase, narrowest } from '../core/citations';
 import { button, flashCopied, h } from '../core/dom';
 import { countRender, FrameScheduler } from '../core/frame';
-import { citationMarker } from '../core/markers';
+import { citationMarker, unsupportedTitle } from '../core/markers';
 import { renderAnswer } from '../core/render';
 import { ICitation, ITraceEvent } from '../types';
 import { WIDGET_CSS } from './styles';
@@ -93,9 +93,15 @@ export function openInLab(citation: ICitation): boolean {
 function jupyterPage(doc: Document): IJupyterPage | null {
   try {
     const config = JSON.parse(doc.getElementById('jupyter-config-data')?.textContent ?? 'null');
-    return config && typeof config.serverRoot === 'string'
-      ? { baseUrl: String(config.baseUrl ?? '/'), serverRoot: config.serverRoot }
-      : null;
+    if (!config || typeof config.serverRoot !== 'string') {
+      return null;
+    }
+    const real = config.athenaRealServerRoot;
+    return {
+      baseUrl: String(config.baseUrl ?? '/'),
+      serverRoot: config.serverRoot,
+      realServerRoot: typeof real === 'string' ? real : undefined
+    };
   } catch {
     return null;
   }
@@ -233,7 +239,7 @@ class AnswerView {
       const box = h(
         'details',
         { class: 'athena-unsupported-list', 'data-testid': 'athena-widget-unsupported' },
-        h('summary', {}, `\u26a0 ${plural(state.unsupported.length, 'sentence')} not supported by the sources`),
+        h('summary', {}, unsupportedTitle(state.unsupported.length)),
         h('ul', {}, ...state.unsupported.map(s => h('li', {}, s)))
       );
       notes.push(box);
