@@ -207,13 +207,19 @@ def test_reindex_shows_progress_then_a_done_line_with_counts_and_time(page):
 
 @pytest.fixture
 def cell_notebook(corpus) -> str:
-    """A notebook beside the indexed folder (not in it), with one code cell."""
+    """A notebook beside the indexed folder (not in it), with one code cell. Written only when
+    it differs, and atomically: Lab restores an open notebook tab while the page loads, and
+    a file caught half-written shows a "File Load Error" dialog over everything."""
     path = corpus.parent / "ask_about_cell.ipynb"
-    path.write_text(json.dumps({
+    text = json.dumps({
         "cells": [{"cell_type": "code", "execution_count": None, "id": "c1", "metadata": {}, "outputs": [],
                    "source": CELL_SOURCE}],
         "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
-        "nbformat": 4, "nbformat_minor": 5}), encoding="utf-8")
+        "nbformat": 4, "nbformat_minor": 5})
+    if not path.exists() or path.read_text(encoding="utf-8") != text:
+        partial = path.with_suffix(".partial")
+        partial.write_text(text, encoding="utf-8")
+        partial.replace(path)
     return path.name
 
 
