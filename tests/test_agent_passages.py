@@ -54,6 +54,17 @@ def test_include_and_directive_lines_are_never_quoted():
     assert "SECRET_KEY_FALLBACKS: A list of old secret keys" in text  # an API entry keeps its name
 
 
+def test_a_description_line_that_opens_with_a_role_is_quoted_not_taken_for_an_option():
+    chunk = (".. confval:: numfig_format\n   :type: :code-py:`dict[str, str]`\n   :default: :code-py:`{}`\n\n"
+             "   A dictionary mapping :code-py:`'figure'`, :code-py:`'table'`,\n"
+             "   :code-py:`'code-block'` and :code-py:`'section'` to strings\n"
+             "   that are used for format of figure numbers.\n")
+    text = " ".join(s.text for s in sentences(chunk))
+    assert ("numfig_format: A dictionary mapping 'figure', 'table', 'code-block' and 'section' to strings "
+            "that are used for format of figure numbers.") in text
+    assert "dict[str, str]" not in text  # the options are still left out
+
+
 def test_a_sentence_that_introduces_code_brings_the_block_verbatim():
     evidence = [EvidenceItem(1, {"path": "events.md"}, FASTAPI_CHUNK)]
     reply = extractive_answer("how do I load a model at startup", evidence, by_words({"context manager": 0.8}))

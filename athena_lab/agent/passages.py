@@ -17,6 +17,8 @@ from athena_lab.agent.citations import sentence_split
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _INCLUDE = re.compile(r"^\s*(\{[*!].*[*!]\}|\{%.*%\}|\.\. \|.*\|)\s*$")
 _DIRECTIVE = re.compile(r"^\s*\.\. ([\w:-]+)::")
+# A directive's option (``:type: bool``), not prose that opens with a role (``:code:`x` and``).
+_OPTION = re.compile(r"^\s+:[\w-]+:(?:\s|$)")
 # API reference entries (``.. data:: SECRET_KEY``, ``.. confval:: numfig``): the body describes the name.
 _ENTRY_DIRECTIVES = {"data", "attribute", "function", "method", "class", "exception", "confval", "option",
                      "envvar", "decorator", "module", "describe", "object", "directive", "role", "setting"}
@@ -115,7 +117,7 @@ def _directive(lines: list[str], i: int, out: list[Block]) -> int:
     while j < len(lines) and (not lines[j].strip() or lines[j].startswith((" ", "\t"))):
         body.append(lines[j])
         j += 1
-    content = [l for l in body if not re.match(r"^\s+:[\w-]+:", l)]
+    content = [l for l in body if not _OPTION.match(l)]
     if name in _CODE_DIRECTIVES and name != "literalinclude":
         out.append(Block("code", _dedent(content), lines[i].split("::", 1)[1].strip()))
     elif name in _PROSE_DIRECTIVES or name.split(":")[-1] in _ENTRY_DIRECTIVES:
