@@ -178,6 +178,11 @@ class Workspace:
         return HybridSearcher(store, self.config.settings.search, self.embedder(), self._embedder_error,
                               channel=self._channel)
 
+    def multilingual_embedder(self) -> Embedder | None:
+        """The multilingual channel's model when that channel is built; None otherwise."""
+        self.searcher()
+        return self._channel.embedder() if self._channel is not None else None
+
     def search(self, query: str, *, k: int | None = None, kind: str | None = None,
                path_prefix: str | None = None, neighbours: int = 0,
                mode: str = "hybrid", also: list[str] | None = None) -> SearchResult:

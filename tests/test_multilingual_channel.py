@@ -83,3 +83,21 @@ def test_english_questions_never_load_the_multilingual_model(tmp_path: Path) -> 
     ws.search("how do I compute a checksum of the request body")
     assert ws.searcher().channel._embedder is None
     ws.close()
+
+
+def test_a_foreign_question_the_pages_do_not_answer_gets_no_evidence_and_one_they_do_gets_its_page(
+        tmp_path: Path) -> None:
+    """The English embedder's scores carry no signal across languages (an off-topic Spanish
+    question scored as high as a good one), so the channel's model decides whether the top
+    chunks answer a question in another language at all."""
+    from athena_lab.agent.extractive import NO_EVIDENCE
+
+    ws = Workspace(_folder(tmp_path), tmp_path / "idx", overrides={**LEXICAL_ONLY, "multilingual.build": "always"})
+    ws.index()
+    assert ws.status()["multilingual"]["done"] > 0
+    answered = ws.ask(SPANISH)
+    assert NO_EVIDENCE not in answered.answer
+    assert answered.citations[0]["path"] == "patterns/favicon.rst"
+    off_topic = ws.ask("¿Cómo puedo quitar una mancha de vino tinto de una alfombra de lana?")
+    assert NO_EVIDENCE in off_topic.answer
+    ws.close()

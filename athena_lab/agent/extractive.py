@@ -44,6 +44,12 @@ PASSAGE_SIMILARITY = 0.25 # ... and the best sentence needs for its passage to b
 # An English embedder scores a question in another language low against the right English
 # sentence (0.26–0.48 on the dev questions), so the passage floor is lower for those.
 PASSAGE_SIMILARITY_OTHER_LANGUAGE = 0.2
+# For a question in another language, the multilingual channel's model (multilingual-e5-small)
+# tells questions the corpus answers from off-topic ones, which the English embedder cannot:
+# best sentence of the top chunks 0.835-0.892 for the dev questions in other languages, against
+# 0.767-0.811 for twelve off-topic questions in the same languages (MiniLM: 0.25-0.61 against
+# 0.13-0.49, so its floor above let most off-topic questions through and stopped some good ones).
+CROSS_LANGUAGE_PASSAGE_SIMILARITY = 0.825
 PASSAGE_RANKS = 3      # ... from one of the top chunks
 PASSAGE_SENTENCES = 3  # the best sentence and its neighbours, not a whole release-notes list
 KEEP_RATIO = 0.75      # a further sentence must score this share of the best one
@@ -233,18 +239,43 @@ def passage_floor(question: str) -> float:
     return PASSAGE_SIMILARITY if query_language(question) == "en" else PASSAGE_SIMILARITY_OTHER_LANGUAGE
 
 
-def extractive_answer(question: str, evidence: list[EvidenceItem], similarity: Similarity | None = None) -> Reply:
-    """The answer text with `[n]` markers that use the evidence numbers, and what it quotes."""
+def extractive_answer(question: str, evidence: list[EvidenceItem], similarity: Similarity | None = None,
+                      across: Similarity | None = None) -> Reply:
+    """The answer text with `[n]` markers that use the evidence numbers, and what it quotes.
+    ``across``: a similarity that crosses languages (the multilingual channel's model). For
+    a question in another language it decides whether the top chunks answer at all (the
+    English embedder's scores carry no such signal there). It only rules passages out: its
+    nearest sentences are often release-notes lines that name languages (the channel's
+    crowding, docs/retrieval.md), so it picks the closest passage only when no English
+    embedder is there to."""
     found = candidates(question, evidence, similarity)
-    wanted = len(key_terms(question))
-    semantic = similarity is not None
-    chosen = pick(found, semantic, wanted)
+    nearest = nearest_across(question, found, across)
+    if nearest is not None and nearest[1] < CROSS_LANGUAGE_PASSAGE_SIMILARITY:
+        return Reply(NO_EVIDENCE)
+    chosen = pick(found, similarity is not None, len(key_terms(question)))
     if chosen:
         return render(chosen)
+    if nearest is not None and similarity is None:
+        return closest_passage(nearest[0])
     best = max(found, key=lambda c: c.score, default=None)
-    if best is not None and semantic and best.rank < PASSAGE_RANKS and best.similarity >= passage_floor(question):
+    if (best is not None and similarity is not None and best.rank < PASSAGE_RANKS
+            and best.similarity >= passage_floor(question)):
         return closest_passage(best)
     return Reply(NO_EVIDENCE)
+
+
+def nearest_across(question: str, found: list[Candidate],
+                   across: Similarity | None) -> tuple[Candidate, float] | None:
+    """For a question not in English: the top chunks' sentence nearest it across languages,
+    and that similarity; None for English, without the model or without sentences."""
+    from athena_lab.index.language import query_language
+
+    top = [c for c in found if c.rank < PASSAGE_RANKS]
+    if across is None or not top or query_language(question) == "en":
+        return None
+    scores = across(question, [c.sentence.text for c in top])
+    at = max(range(len(top)), key=scores.__getitem__)
+    return top[at], scores[at]
 
 
 def stream_pieces(text: str) -> list[str]:

@@ -285,7 +285,7 @@ class _Turn:
         """The extractive answer, remembering what it quoted so citations can point at it."""
         # An attached cell's words say what "this" in the question is about.
         question = with_context(self.question, self.context)
-        reply: Reply = extractive_answer(question, self.evidence.items, self._similarity())
+        reply: Reply = extractive_answer(question, self.evidence.items, self._similarity(), self._across(question))
         self.quotes = [(q.number, q.text) for q in reply.quotes]
         # One chunk event per quoted sentence, as a model streams tokens.
         for n, piece in enumerate(reply.pieces):
@@ -293,6 +293,13 @@ class _Turn:
 
     def _similarity(self) -> Any:
         return embedder_similarity(self.ws.embedder())
+
+    def _across(self, question: str) -> Any:
+        """The multilingual channel's similarity for a question not in English (its search
+        has loaded the model already); None for English or without a built channel."""
+        if query_language(question) == "en":
+            return None
+        return embedder_similarity(self.ws.multilingual_embedder())
 
     def _say(self, text: str) -> Iterator[Event]:
         for piece in stream_pieces(text):

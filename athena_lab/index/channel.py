@@ -80,21 +80,27 @@ class MultilingualChannel:
     def state(self) -> dict[str, int | str | None]:
         return channel_state(self.store, self.settings)
 
-    def ranking(self, query: str, depth: int) -> list[str] | None:
-        """Chunk ids nearest the question, or None when there is no channel to search."""
+    def embedder(self) -> Embedder | None:
+        """The channel's model, loaded on first use, when a channel built with these settings
+        exists (the answerer compares a question in another language with English sentences
+        by it too); None otherwise."""
         found = recorded(self.store, self.settings)
         if found is None or self.settings.multilingual.build == "off":
             return None
-        key, dimensions = found
         if self._embedder is None:
             try:
                 self._embedder = channel_embedder(self.settings)
             except Exception as exc:  # a missing extra must not fail the search
                 self.error = str(exc)
                 return None
-        if self._embedder is None or self._embedder.key != key:
+        return self._embedder if self._embedder is not None and self._embedder.key == found[0] else None
+
+    def ranking(self, query: str, depth: int) -> list[str] | None:
+        """Chunk ids nearest the question, or None when there is no channel to search."""
+        embedder = self.embedder()
+        if embedder is None:
             return None
-        graph = channel_graph(self.store, key, dimensions, self.settings.search.ef)
-        pairs = graph.search(query_vector(self._embedder, query), depth)
-        ids = self.store.catalog.channel_chunk_ids(key, [label for label, _ in pairs])
+        graph = channel_graph(self.store, embedder.key, embedder.dimensions, self.settings.search.ef)
+        pairs = graph.search(query_vector(embedder, query), depth)
+        ids = self.store.catalog.channel_chunk_ids(embedder.key, [label for label, _ in pairs])
         return [ids[label] for label, _ in pairs if label in ids]
