@@ -52,6 +52,7 @@ from athena_lab.agent.providers import (
 from athena_lab.agent.tools import Toolbox, trace_hit
 from athena_lab.errors import AthenaError, user_message
 from athena_lab.events import Event
+from athena_lab.index.catalog import CatalogError
 from athena_lab.index.language import query_language
 
 DEFAULT_BASE_URLS = {"openai": "http://127.0.0.1:8080/v1", "ollama": "http://127.0.0.1:11434",
@@ -299,7 +300,10 @@ class _Turn:
         has loaded the model already); None for English or without a built channel."""
         if query_language(question) == "en":
             return None
-        return embedder_similarity(self.ws.multilingual_embedder())
+        try:
+            return embedder_similarity(self.ws.multilingual_embedder())
+        except CatalogError:  # the index went away mid-turn: answer without the check
+            return None
 
     def _say(self, text: str) -> Iterator[Event]:
         for piece in stream_pieces(text):
