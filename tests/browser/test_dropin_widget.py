@@ -125,7 +125,9 @@ def test_widget_answers_with_citations_linking_to_the_docs_site(browser, athena,
         href = links.nth(i).get_attribute("href")
         assert href.startswith("https://flask.example/") and not href.endswith(".rst"), href
         assert links.nth(i).get_attribute("rel") == "noopener noreferrer"
-    assert "https://flask.example/config" in {links.nth(i).get_attribute("href") for i in range(links.count())}
+    # Each page maps to its own URL on the site (which pages an answer cites is the answerer's business).
+    pages = {f"https://flask.example/{page.removesuffix('.rst')}" for page in FLASK_PAGES}
+    assert {links.nth(i).get_attribute("href") for i in range(links.count())} <= pages
     hosts = {urlsplit(url).netloc for url in tab.requests}
     assert hosts <= {urlsplit(site).netloc, urlsplit(athena.url).netloc}, hosts
     assert not tab.errors

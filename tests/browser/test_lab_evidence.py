@@ -22,6 +22,8 @@ from corpus_files import CORPORA  # noqa: E402
 PDF_PATH = f"papers/{PDF_NAME}"
 LOW_ON_PAGE_1 = "When did Microsoft launch Word for MS-DOS?"  # the last lines of page 1
 ON_PAGE_3 = "What did Track Changes allow users to do?"
+# The cited file's tab (other editors may be open, hidden, from earlier tests).
+CURRENT = "window.jupyterapp.shell.currentWidget.node"
 TEXT_QUESTION = "When does the lighthouse keeper wind the clockwork lamp?"
 NOTEBOOK_QUESTION = "How far do quokkas migrate each night?"
 QUOKKA_QUOTE = "Quokkas migrate slowly"
@@ -242,23 +244,25 @@ def test_cited_text_lines_stay_marked_after_a_click_until_dismissed(lab_tab):
     assert marks["clear"] == 1
     assert "lighthouse keeper winds" in lab_tab.locator(".athena-cited-line").first.inner_text()
     # A click elsewhere in the editor (which would drop a selection) keeps the mark.
-    lab_tab.locator(".jp-FileEditor .cm-line").first.click()
+    lab_tab.locator(".jp-FileEditor:visible .cm-line").first.click()
+    # Escape goes to the focused editor: wait for focus to land in the cited one.
+    lab_tab.wait_for_function(f"() => {CURRENT}.contains(document.activeElement)")
     lab_tab.wait_for_timeout(200)
     assert lab_tab.evaluate(EDITOR_MARKS)["lines"] == marks["lines"]
     shoot(lab_tab, "text-marked")
     lab_tab.keyboard.press("Escape")
-    lab_tab.wait_for_function("() => !document.querySelector('.jp-FileEditor .athena-cited-line')")
+    lab_tab.wait_for_function(f"() => !{CURRENT}.querySelector('.athena-cited-line')")
     # Opened again, the mark comes back; its × dismisses it too, and so would an edit.
     answer.locator('[data-testid="athena-citation"][data-kind="text"]').first.click()
-    lab_tab.locator(".jp-FileEditor .athena-cited-line").first.wait_for()
-    lab_tab.locator('[data-testid="athena-cited-clear"]').click()
-    lab_tab.wait_for_function("() => !document.querySelector('.jp-FileEditor .athena-cited-line')")
+    lab_tab.locator(".jp-FileEditor:visible .athena-cited-line").first.wait_for()
+    lab_tab.locator('.jp-FileEditor:visible [data-testid="athena-cited-clear"]').click()
+    lab_tab.wait_for_function(f"() => !{CURRENT}.querySelector('.athena-cited-line')")
     # An edit dismisses it as well: the marked lines no longer hold what was cited.
     answer.locator('[data-testid="athena-citation"][data-kind="text"]').first.click()
-    lab_tab.locator(".jp-FileEditor .athena-cited-line").first.wait_for()
+    lab_tab.locator(".jp-FileEditor:visible .athena-cited-line").first.wait_for()
     assert not lab_tab.evaluate("() => window.jupyterapp.shell.currentWidget.context.model.dirty")
     lab_tab.keyboard.type("x")
-    lab_tab.wait_for_function("() => !document.querySelector('.jp-FileEditor .athena-cited-line')")
+    lab_tab.wait_for_function(f"() => !{CURRENT}.querySelector('.athena-cited-line')")
     lab_tab.keyboard.press("Control+z")  # leave the file as indexed
 
 
