@@ -101,3 +101,19 @@ def test_a_foreign_question_the_pages_do_not_answer_gets_no_evidence_and_one_the
     off_topic = ws.ask("¿Cómo puedo quitar una mancha de vino tinto de una alfombra de lana?")
     assert NO_EVIDENCE in off_topic.answer
     ws.close()
+
+
+def test_with_the_english_embedder_too_an_off_topic_foreign_question_is_turned_away(tmp_path: Path) -> None:
+    """The usual set-up (MiniLM for English, the channel for other languages): MiniLM picks
+    the sentences, the channel's model only rules out; an English question is not checked."""
+    from athena_lab.agent.extractive import NO_EVIDENCE
+
+    ws = Workspace(_folder(tmp_path), tmp_path / "idx", overrides={"multilingual.build": "always"})
+    ws.index()
+    assert ws.embedder() is not None and ws.multilingual_embedder() is not None
+    answered = ws.ask(SPANISH)
+    assert NO_EVIDENCE not in answered.answer
+    assert answered.citations[0]["path"] == "patterns/favicon.rst"
+    assert NO_EVIDENCE in ws.ask("¿Por qué el cielo es azul durante el día y rojo al atardecer?").answer
+    assert NO_EVIDENCE not in ws.ask("How do I add a favicon to my site?").answer
+    ws.close()

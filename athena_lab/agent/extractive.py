@@ -102,7 +102,7 @@ class SentenceVectors:
         self._lock = threading.Lock()
 
     def embed(self, embedder: Any, texts: list[str]) -> np.ndarray:
-        name = str(getattr(embedder, "name", id(embedder)))
+        name = str(getattr(embedder, "key", None) or getattr(embedder, "name", id(embedder)))
         with self._lock:
             known = {t: self._vectors[(name, t)] for t in texts if (name, t) in self._vectors}
             for t in known:
@@ -132,6 +132,17 @@ def embedder_similarity(embedder: Any) -> Similarity | None:
         q = query_vector(embedder, question)
         return [float(x) for x in SENTENCE_VECTORS.embed(embedder, texts) @ q]
     return similarity
+
+
+def cross_language_similarity(embedder: Any) -> Similarity | None:
+    """``embedder_similarity`` for the model CROSS_LANGUAGE_PASSAGE_SIMILARITY was set on
+    (multilingual-e5-small, by either runtime, with its own prefixes); None for any other
+    channel model, whose cosines sit elsewhere and would turn every answer away."""
+    name = str(getattr(embedder, "name", ""))
+    own = (getattr(embedder, "query_prefix", "query: "), getattr(embedder, "passage_prefix", "passage: "))
+    if embedder is None or "multilingual-e5-small" not in name or own != ("query: ", "passage: "):
+        return None
+    return embedder_similarity(embedder)
 
 
 def candidates(question: str, evidence: list[EvidenceItem], similarity: Similarity | None = None) -> list[Candidate]:
@@ -258,22 +269,26 @@ def extractive_answer(question: str, evidence: list[EvidenceItem], similarity: S
     if nearest is not None and similarity is None:
         return closest_passage(nearest[0])
     best = max(found, key=lambda c: c.score, default=None)
+    # Past the cross-language check, the English embedder's low scores for a question in
+    # another language say nothing: its floor applies only when nothing else could judge.
     if (best is not None and similarity is not None and best.rank < PASSAGE_RANKS
-            and best.similarity >= passage_floor(question)):
+            and (nearest is not None or best.similarity >= passage_floor(question))):
         return closest_passage(best)
     return Reply(NO_EVIDENCE)
 
 
 def nearest_across(question: str, found: list[Candidate],
                    across: Similarity | None) -> tuple[Candidate, float] | None:
-    """For a question not in English: the top chunks' sentence nearest it across languages,
-    and that similarity; None for English, without the model or without sentences."""
-    from athena_lab.index.language import query_language
-
+    """The top chunks' sentence nearest the question across languages, and that similarity;
+    None without the model (the caller gives it only for a question not in English) or
+    without a readable sentence in the top chunks."""
     top = [c for c in found if c.rank < PASSAGE_RANKS]
-    if across is None or not top or query_language(question) == "en":
+    if across is None or not top:
         return None
-    scores = across(question, [c.sentence.text for c in top])
+    try:
+        scores = across(question, [c.sentence.text for c in top])
+    except Exception:  # a check that only rules answers out must never fail the turn
+        return None
     at = max(range(len(top)), key=scores.__getitem__)
     return top[at], scores[at]
 

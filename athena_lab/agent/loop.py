@@ -20,7 +20,14 @@ from athena_lab.agent.citations import (
     unsupported_sentences,
 )
 from athena_lab.agent.corpus import Corpus
-from athena_lab.agent.extractive import FILTERED_OUT, Reply, embedder_similarity, extractive_answer, stream_pieces
+from athena_lab.agent.extractive import (
+    FILTERED_OUT,
+    Reply,
+    cross_language_similarity,
+    embedder_similarity,
+    extractive_answer,
+    stream_pieces,
+)
 from athena_lab.agent.locate import model_quotes, with_evidence
 from athena_lab.agent.memory import (
     PastTurn,
@@ -286,7 +293,7 @@ class _Turn:
         """The extractive answer, remembering what it quoted so citations can point at it."""
         # An attached cell's words say what "this" in the question is about.
         question = with_context(self.question, self.context)
-        reply: Reply = extractive_answer(question, self.evidence.items, self._similarity(), self._across(question))
+        reply: Reply = extractive_answer(question, self.evidence.items, self._similarity(), self._across())
         self.quotes = [(q.number, q.text) for q in reply.quotes]
         # One chunk event per quoted sentence, as a model streams tokens.
         for n, piece in enumerate(reply.pieces):
@@ -295,13 +302,14 @@ class _Turn:
     def _similarity(self) -> Any:
         return embedder_similarity(self.ws.embedder())
 
-    def _across(self, question: str) -> Any:
-        """The multilingual channel's similarity for a question not in English (its search
-        has loaded the model already); None for English or without a built channel."""
-        if query_language(question) == "en":
+    def _across(self) -> Any:
+        """The multilingual channel's similarity for a question not in English (the language
+        of the question itself, not of an attached cell); None for English, without a built
+        channel, or for a channel model the floor was not set on."""
+        if query_language(self.question) == "en":
             return None
         try:
-            return embedder_similarity(self.ws.multilingual_embedder())
+            return cross_language_similarity(self.ws.multilingual_embedder())
         except CatalogError:  # the index went away mid-turn: answer without the check
             return None
 

@@ -192,6 +192,7 @@ export class AnswerView {
         )
       );
       this.node.classList.remove('athena-streaming');
+      this._options.onRendered?.(this); // a reader following the bottom sees the note and Retry
     });
   }
 
