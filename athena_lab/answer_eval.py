@@ -18,6 +18,7 @@ from typing import Any, Callable, Iterable
 
 from athena_lab.agent.citations import MARKER, marker_numbers, split_sentences
 from athena_lab.agent.extractive import NO_EVIDENCE
+from athena_lab.agent.locate import ENTRY_QUOTE
 from athena_lab.agent.locate import squash as squashed  # letters and digits only: markup cannot hide a quote
 from athena_lab.evaluation import QuestionFileError, read_jsonl
 
@@ -113,16 +114,31 @@ def cited_sentences(answer: str) -> Iterable[tuple[str, list[int]]]:
             yield sentence, numbers
 
 
+def holds(text: str, sentence: str) -> bool:
+    """True when ``text`` contains the sentence; an API entry quoted as ``NAME: description``
+    counts when the name comes before the description (its source may put option lines
+    between them: agent/locate.py ENTRY_QUOTE)."""
+    bare, inside = squashed(sentence), squashed(text)
+    if bare and bare in inside:
+        return True
+    entry = ENTRY_QUOTE.match(sentence.strip().lstrip("-* "))  # a bullet's own mark is not quoted
+    if entry is None:
+        return False
+    name, rest = squashed(entry.group(1)), squashed(entry.group(2))
+    at = inside.find(rest) if rest else -1
+    return bool(name) and at >= 0 and name in inside[:at]
+
+
 def locator_holds(reader: LocatorText, cites: dict[int, dict[str, Any]], sentence: str, numbers: list[int]) -> bool:
     """True when one of the sentence's cited locators contains the whole sentence."""
-    bare = squashed(MARKER.sub(" ", sentence))
+    text = MARKER.sub(" ", sentence).strip()
     for n in numbers:
         cite = cites.get(n)
         if cite is None:
             continue
         for where in sentence_locators(cite, sentence):
             try:
-                if bare and bare in squashed(reader.of(cite, where)):
+                if holds(reader.of(cite, where), text):
                     return True
             except (OSError, KeyError, IndexError, ValueError):
                 continue

@@ -53,6 +53,13 @@ def test_a_quote_wrapped_over_lines_is_found_by_its_letters():
     assert find_lines(lines, "not in there at all, anywhere") is None
 
 
+def test_an_api_entry_quote_spans_its_name_through_its_description_across_option_lines():
+    lines = ["Intro.", ".. confval:: numfig_format", "   :type: :code-py:`dict[str, str]`", "",
+             "   A dictionary mapping figure and table", "   to their number formats.", "", "Later."]
+    assert find_lines(lines, "numfig_format: A dictionary mapping figure and table to their number formats.") == (1, 5)
+    assert find_lines(lines, "other_name: A dictionary mapping figure and table to their number formats.") is None
+
+
 def test_text_quote_gets_its_exact_lines_and_the_label_names_them(folder):
     cite = _cite(folder, "cache entries minutes", "guide.md")
     [cited] = with_evidence(folder, [cite], [(1, "The cache keeps entries for ten minutes.")])

@@ -26,6 +26,16 @@ def test_a_sentence_is_held_only_by_the_locator_that_prints_it(tmp_path):
     assert not locator_holds(reader, {1: narrow}, sentence, [1])  # evidence that names the wrong line fails
 
 
+def test_an_api_entry_sentence_is_held_by_the_lines_from_its_name_to_its_description(tmp_path):
+    (tmp_path / "c.rst").write_text(".. confval:: numfig_format\n   :type: dict\n\n   A dictionary mapping figure\n"
+                                    "   to its number format.\n")
+    reader = LocatorText(tmp_path)
+    chunk = {"id": 1, "kind": "text", "path": "c.rst", "start_line": 1, "end_line": 5}
+    assert locator_holds(reader, {1: chunk}, "- numfig_format: A dictionary mapping figure to its number format. [1]", [1])
+    assert not locator_holds(reader, {1: chunk}, "- figsize: A dictionary mapping figure to its number format. [1]", [1])
+    assert not locator_holds(reader, {1: chunk}, "- numfig_format: A dictionary mapping table to its format. [1]", [1])
+
+
 def test_a_question_without_facts_is_refused_with_its_line(tmp_path):
     file = tmp_path / "q.jsonl"
     file.write_text(json.dumps({"question": "What?", "facts": []}) + "\n")

@@ -35,15 +35,36 @@ def squash(text: str) -> str:
     return _NOT_LETTERS.sub("", clean_markup(text).lower())
 
 
+# An API entry is quoted as "NAME: its description" (agent/passages.py), while its source
+# may hold option lines between the two (``.. confval:: numfig`` / ``:type: bool`` / …).
+ENTRY_QUOTE = re.compile(r"^([\w.:-]+): (.+)$", re.S)
+ENTRY_REACH = 12  # lines above the description the entry's name may sit
+
+
 def find_lines(lines: list[str], quote: str) -> tuple[int, int] | None:
-    """0-based first and last index of the lines that hold ``quote``, or None."""
-    needle = squash(quote)
+    """0-based first and last index of the lines that hold ``quote``, or None. An entry
+    quote (``NAME: description``) whose parts are apart spans the name's line through the
+    description."""
+    squashed = [squash(line) for line in lines]
+    found = _find_squashed(squashed, squash(quote))
+    entry = ENTRY_QUOTE.match(quote.strip()) if found is None else None
+    if entry is None:
+        return found
+    rest = _find_squashed(squashed, squash(entry.group(2)))
+    name = squash(entry.group(1))
+    if rest is None or not name:
+        return None
+    named = [i for i in range(max(0, rest[0] - ENTRY_REACH), rest[0] + 1) if name in squashed[i]]
+    return (named[-1], rest[1]) if named else None
+
+
+def _find_squashed(squashed: list[str], needle: str) -> tuple[int, int] | None:
     if len(needle) < MIN_QUOTE:
         return None
     starts, joined = [], ""
-    for line in lines:
+    for line in squashed:
         starts.append(len(joined))
-        joined += squash(line)
+        joined += line
     at = joined.find(needle)
     if at < 0:
         return None
