@@ -243,19 +243,20 @@ def test_cited_text_lines_stay_marked_after_a_click_until_dismissed(lab_tab):
     assert marks["lines"] == text_lines(cited), (marks, cited)
     assert marks["clear"] == 1
     assert "lighthouse keeper winds" in lab_tab.locator(".athena-cited-line").first.inner_text()
-    # A click elsewhere in the editor (which would drop a selection) keeps the mark.
-    lab_tab.locator(".jp-FileEditor:visible .cm-line").first.click()
-    # Escape goes to the focused editor: wait for focus to land in the cited one.
-    lab_tab.wait_for_function(f"() => {CURRENT}.contains(document.activeElement)")
-    lab_tab.wait_for_timeout(200)
-    assert lab_tab.evaluate(EDITOR_MARKS)["lines"] == marks["lines"]
     shoot(lab_tab, "text-marked")
-    lab_tab.keyboard.press("Escape")
+    # Its × dismisses it.
+    lab_tab.locator('.jp-FileEditor:visible [data-testid="athena-cited-clear"]').click()
     lab_tab.wait_for_function(f"() => !{CURRENT}.querySelector('.athena-cited-line')")
-    # Opened again, the mark comes back; its × dismisses it too, and so would an edit.
+    # Opened again, the mark comes back; a click elsewhere in the editor (which would drop
+    # a selection) keeps it, and Escape in the editor dismisses it.
     answer.locator('[data-testid="athena-citation"][data-kind="text"]').first.click()
     lab_tab.locator(".jp-FileEditor:visible .athena-cited-line").first.wait_for()
-    lab_tab.locator('.jp-FileEditor:visible [data-testid="athena-cited-clear"]').click()
+    lab_tab.locator(".jp-FileEditor:visible .cm-line").first.click()
+    lab_tab.wait_for_timeout(200)
+    assert lab_tab.evaluate(EDITOR_MARKS)["lines"] == marks["lines"]
+    # Escape goes to the focused editor: wait until focus is in the cited one.
+    lab_tab.wait_for_function(f"() => {CURRENT}.querySelector('.cm-editor').contains(document.activeElement)")
+    lab_tab.keyboard.press("Escape")
     lab_tab.wait_for_function(f"() => !{CURRENT}.querySelector('.athena-cited-line')")
     # An edit dismisses it as well: the marked lines no longer hold what was cited.
     answer.locator('[data-testid="athena-citation"][data-kind="text"]').first.click()
