@@ -172,16 +172,20 @@ class Workspace:
 
     # searching --------------------------------------------------------------
     def searcher(self) -> HybridSearcher:
+        channel = self._multilingual_channel()
+        return HybridSearcher(channel.store, self.config.settings.search, self.embedder(), self._embedder_error,
+                              channel=channel)
+
+    def _multilingual_channel(self) -> MultilingualChannel:
+        """One channel per open index, so its model is loaded once."""
         store = self._require_index()
         if self._channel is None or self._channel.store is not store:
             self._channel = MultilingualChannel(store, self.config.settings)
-        return HybridSearcher(store, self.config.settings.search, self.embedder(), self._embedder_error,
-                              channel=self._channel)
+        return self._channel
 
     def multilingual_embedder(self) -> Embedder | None:
         """The multilingual channel's model when that channel is built; None otherwise."""
-        self.searcher()
-        return self._channel.embedder() if self._channel is not None else None
+        return self._multilingual_channel().embedder()
 
     def search(self, query: str, *, k: int | None = None, kind: str | None = None,
                path_prefix: str | None = None, neighbours: int = 0,
