@@ -92,8 +92,10 @@ def test_athena_serve_watch_follows_edits_and_reports_updated_at(tmp_path):
 
         now, missing = poll(lambda: (c := current())[0]["start_line"] == hit["start_line"] + 3 and c, "moved lines")
         assert now["text_hash"] == hit["text_hash"] and missing == {"chunk_id": "0000000000000000", "found": False}
-        info = server.client.get("/info").json()
-        assert info["index"]["updated_at"] > before and info["live"]["batches"] == 1
+        # The chunk's new lines are readable a moment before the batch is reported.
+        info = poll(lambda: (i := server.client.get("/info").json())["live"]["batches"] == 1 and i,
+                    "the batch reported")
+        assert info["index"]["updated_at"] > before
         assert info["live"]["last"]["line"].startswith("updated 1 file (1 changed)")
         assert server.client.get("/status").json()["updated_at"] == info["index"]["updated_at"]
         assert server.client.get("/chunks", params={"ids": "no spaces"}).status_code == 400

@@ -232,14 +232,14 @@ class LiveIndex:
         except Exception as exc:  # one clear line; the next save tries again
             summary, error = {}, f"{type(exc).__name__}: {exc}"
             log.error("athena: live update of %d paths failed: %s", len(paths), error)
-        self.batches += 1
-        batch = Batch(self.batches, paths, started, time.perf_counter() - clock, summary, error)
-        self.last = batch
+        batch = Batch(self.batches + 1, paths, started, time.perf_counter() - clock, summary, error)
         if self._on_batch is not None:
             try:
                 self._on_batch(batch)
             except Exception as exc:
                 log.error("athena: live index batch callback failed: %s", exc)
+        # Counted once reported: whoever sees ``batches == n`` sees batch n's callback done.
+        self.last, self.batches = batch, batch.number
 
 
 def follow(ws: Any, on_batch: Callable[[Batch], None] | None = None, *, paused: bool = False,
