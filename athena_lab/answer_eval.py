@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
@@ -89,13 +90,27 @@ class LocatorText:
 
 
 def _bounded(doc: Any, page_no: int, r: dict[str, Any]) -> str:
-    """The text inside one line region (top-left PDF points), inset vertically so the
-    lines above and below cannot leak in."""
+    """The text printed inside one line region (top-left PDF points), read left to right:
+    each character whose box lies mostly inside it (a descender or an exponent does; the
+    line above or below does not).
+
+    Read by position, not in pdfium's stream order: a table row's cells can sit in the
+    stream in any order (a state report puts each row's dates before its city), and
+    the quote is right when the row, read as printed, holds it."""
+    import pypdfium2.raw as pdfium_c
+
     page = doc[int(page_no) - 1]
+    textpage = page.get_textpage()
     top = page.get_height() - r["y"]
-    inset = r["height"] * 0.3
-    return page.get_textpage().get_text_bounded(left=r["x"] - 0.5, bottom=top - r["height"] + inset,
-                                                right=r["x"] + r["width"] + 0.5, top=top - inset)
+    left, right, low, high = r["x"] - 0.5, r["x"] + r["width"] + 0.5, top - r["height"] - 0.5, top + 0.5
+    inside: list[tuple[float, str]] = []
+    for i in range(textpage.count_chars()):
+        x0, y0, x1, y1 = textpage.get_charbox(i)
+        if left <= (x0 + x1) / 2 <= right and min(y1, high) - max(y0, low) >= 0.5 * (y1 - y0):
+            inside.append((x0, chr(pdfium_c.FPDFText_GetUnicode(textpage.raw, i))))
+    rtl = sum(unicodedata.bidirectional(ch) in ("R", "AL") for _, ch in inside)
+    inside.sort(key=lambda item: item[0], reverse=rtl > len(inside) / 2)
+    return "".join(ch for _, ch in inside)
 
 
 def sentence_locators(cite: dict[str, Any], sentence: str) -> list[dict[str, Any]]:

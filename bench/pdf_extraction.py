@@ -1,6 +1,6 @@
 """PDF text extraction speed and coverage, athena_lab side by side with pypdf and pdfplumber.
 
-Usage:  python bench/pdf_extraction.py [PDF_DIR]   (default: the shared corpus)
+Usage:  python bench/pdf_extraction.py [PDF_DIR]   (default: corpora/pdfs under $ATHENA_SHARED)
 
 For every readable, unencrypted PDF in the folder, each extractor pulls the text of
 every page; we report pages per second and the share of pages that yield any text.
@@ -12,6 +12,7 @@ Files an extractor cannot open count as zero pages with text for it.
 from __future__ import annotations
 
 import logging
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -21,7 +22,7 @@ import pypdfium2 as pdfium
 
 from athena_lab.pdf.pages import extract_page
 
-DEFAULT_DIR = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "pdfs"
+DEFAULT_DIR = Path(os.environ.get("ATHENA_SHARED", Path(__file__).resolve().parents[2] / "shared")) / "corpora" / "pdfs"
 
 
 def athena_pages(path: Path) -> list[str]:

@@ -8,6 +8,7 @@ import pytest
 
 from athena_lab.answer_eval import LocatorText, contains_fact, load_answer_questions, locator_holds
 from athena_lab.evaluation import QuestionFileError
+from corpus_files import CORPORA
 
 
 def test_a_fact_counts_whatever_its_markup_case_or_punctuation():
@@ -36,6 +37,28 @@ def test_an_api_entry_sentence_is_held_by_the_lines_from_its_name_to_its_descrip
     assert not locator_holds(reader, {1: chunk}, "- numfig_format: A dictionary mapping table to its format. [1]", [1])
 
 
+def test_a_table_row_holds_its_quote_as_printed_left_to_right(tmp_path):
+    """This report's stream puts each row's dates before its city and type: read in
+    stream order, the row's text never holds a quote of the row as printed."""
+    from athena_lab.pdf.source import read_pdf_source
+
+    name = "table_pdfplumber_ca-warn-report.pdf"
+    (tmp_path / name).symlink_to(CORPORA / "pdfs" / name)
+    lines = read_pdf_source(tmp_path / name, 1)["lines"]
+    at = next(i for i, line in enumerate(lines) if "Encompass Digital Media" in line["text"])
+    row = lines[at]["text"]
+    assert "Encompass Digital Media" in row
+    reader = LocatorText(tmp_path)
+
+    def cite(lines_cited: list[dict]) -> dict:
+        regions = [dict(line["region"], page=1) for line in lines_cited]
+        return {"id": 1, "kind": "pdf", "path": name, "page": 1,
+                "evidence": [{"page": 1, "regions": regions, "quote": row}]}
+
+    assert locator_holds(reader, {1: cite([lines[at]])}, f"{row} [1]", [1])
+    assert not locator_holds(reader, {1: cite([lines[at + 1]])}, f"{row} [1]", [1])  # the next row does not
+
+
 def test_a_question_without_facts_is_refused_with_its_line(tmp_path):
     file = tmp_path / "q.jsonl"
     file.write_text(json.dumps({"question": "What?", "facts": []}) + "\n")
@@ -50,8 +73,6 @@ def test_the_shipped_question_file_has_sixty_plus_questions_split_dev_and_test()
 
 def _gold_text(row: dict, gold: dict) -> str:
     import pypdfium2 as pdfium
-
-    from corpus_files import CORPORA
 
     path = CORPORA / row["set"] / gold["path"]
     if "page" in gold:

@@ -161,6 +161,22 @@ def test_two_column_paper_keeps_sentences_within_a_column(parsed) -> None:
     assert block.page == 1 and max(r.x + r.width for r in block.regions) < 300
 
 
+@pytest.mark.parametrize(("name", "passage", "page"), [
+    # a two-column body under a figure whose text runs across the gutter
+    ("paper_papermage_emnlp2023.pdf",
+     "PDF2ImageRasterizer (using pdf2image) to update the first Document with images of pages.", 4),
+    # an introduction under an author block whose lines run across the gutter
+    ("paper_2302.07302v1.pdf", "Researchers draw from prior work to synthesize existing knowledge, identify "
+                               "research opportunities, and find inspirations for future research.", 1),
+    # under a full-width table
+    ("paper_tracemonkey_pldi09.pdf", "run natively, we break even after running a trace 270 times.", 12),
+])
+def test_a_block_that_hides_the_gutter_leaves_the_columns_below_it_apart(parsed, name, passage, page) -> None:
+    block = _block_with(_doc(parsed, name), passage)
+    lefts, rights = {r.x < 300 for r in block.regions}, {r.x + r.width < 310 for r in block.regions}
+    assert block.page == page and len(lefts) == 1 and lefts == rights  # all in one column
+
+
 def test_line_end_hyphenation_is_repaired(parsed) -> None:
     doc = _doc(parsed, "paper_s2orc_2020.acl-main.447.pdf")
     block = _block_with(doc, "academic papers exhibit many interesting characteristics")

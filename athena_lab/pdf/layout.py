@@ -128,8 +128,25 @@ def column_of(frag: Fragment, columns: list[tuple[float, float]]) -> int:
 
 
 def reading_order(frags: list[Fragment]) -> list[Line]:
-    """Lines of the page in reading order, hyphenation repaired."""
+    """Lines of the page in reading order, hyphenation repaired.
+
+    When the page as a whole shows no gutter, its blocks are tried one by one: a figure
+    or table with text across the gutter, or an author block above a two-column body,
+    hides the gutter of the page but not that of the block below it.
+    """
     columns = find_columns(frags)
+    blocks = [(frags, columns)]
+    if len(columns) == 1:
+        split = [(zone, find_columns(zone)) for zone in _zones(frags)]
+        if any(len(cols) > 1 for _, cols in split):
+            blocks = split
+    lines: list[Line] = []
+    for block, cols in blocks:
+        lines.extend(_read_block(block, cols, first_band=lines[-1].band + 2 if lines else 0))
+    return repair_hyphenation(lines)
+
+
+def _read_block(frags: list[Fragment], columns: list[tuple[float, float]], first_band: int) -> list[Line]:
     if len(columns) > 1:
         frags = [piece for frag in frags for piece in _split_at_gutters(frag, columns)]
     grouped: dict[int, list[_Row]] = {}
@@ -141,8 +158,31 @@ def reading_order(frags: list[Fragment]) -> list[Line]:
         else:
             row.add(frag)
     lines = [_make_line(row.frags, col) for col, rows in grouped.items() for row in rows]
-    ordered = _order_bands(lines)
-    return repair_hyphenation(ordered)
+    return _order_bands(lines, first_band)
+
+
+def _zones(frags: list[Fragment]) -> list[list[Fragment]]:
+    """The page's blocks, top to bottom: cut where a blank strip runs across the whole
+    text width (taller than a line of text) and around each fragment that spans most
+    of that width (a caption, a full-width title or table row)."""
+    if not frags:
+        return []
+    left, right = min(f.x0 for f in frags), max(f.x1 for f in frags)
+    wide = 0.6 * (right - left)
+    line = statistics.median(f.core[1] - f.core[0] for f in frags)
+    zones: list[list[Fragment]] = []
+    bottom = None
+    for frag in sorted(frags, key=lambda f: f.y0):
+        spanning = frag.x1 - frag.x0 >= wide
+        starts = (bottom is None or frag.y0 - bottom >= line or spanning
+                  or (zones[-1][0].x1 - zones[-1][0].x0 >= wide and frag.y0 > bottom))
+        if starts:
+            zones.append([frag])
+            bottom = frag.y1
+        else:
+            zones[-1].append(frag)
+            bottom = max(bottom, frag.y1)
+    return zones
 
 
 def _split_at_gutters(frag: Fragment, columns: list[tuple[float, float]]) -> list[Fragment]:
@@ -215,12 +255,12 @@ def _right_to_left(row: list[Fragment]) -> bool:
     return rtl > len(letters) / 2
 
 
-def _order_bands(lines: list[Line]) -> list[Line]:
+def _order_bands(lines: list[Line], first_band: int = 0) -> list[Line]:
     """Top to bottom by band; inside a band, column by column."""
     lines = sorted(lines, key=lambda ln: ln.bbox[1])
     out: list[Line] = []
     band: list[Line] = []
-    number = 0
+    number = first_band
     for line in lines:
         if line.column == -1:
             out.extend(_flush(band, number))
