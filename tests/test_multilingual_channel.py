@@ -76,6 +76,25 @@ def test_a_changed_page_gets_new_multilingual_vectors_only_for_what_changed(tmp_
     ws.close()
 
 
+def test_once_built_the_channel_is_kept_current_by_a_plain_index_run(tmp_path: Path) -> None:
+    root = _folder(tmp_path)
+    ws = Workspace(root, tmp_path / "idx", overrides=LEXICAL_ONLY)  # multilingual.build "auto"
+    assert ws.index().multilingual is None  # never asked for: not built
+    (root / "patterns/extra.rst").write_text("Extra\n=====\n\nServing a favicon from a CDN.\n")
+    assert ws.index().multilingual is None
+    ws.close()
+    built = Workspace(root, tmp_path / "idx", overrides={**LEXICAL_ONLY, "multilingual.build": "always"})
+    built.index()  # what `athena index --multilingual` does
+    built.close()
+    page = root / "patterns/caching.rst"
+    page.write_text(page.read_text() + "\nA new paragraph about caching whole pages.\n")
+    ws = Workspace(root, tmp_path / "idx", overrides=LEXICAL_ONLY)
+    summary = ws.index()
+    assert summary.multilingual["embedded"] >= 1
+    assert ws.status()["multilingual"]["done"] == summary.chunks
+    ws.close()
+
+
 def test_english_questions_never_load_the_multilingual_model(tmp_path: Path) -> None:
     root = _folder(tmp_path)
     ws = Workspace(root, tmp_path / "idx", overrides={**LEXICAL_ONLY, "multilingual.build": "always"})

@@ -1,7 +1,7 @@
 """Build or update the multilingual channel (see ``athena_lab.index.channel``).
 
-Runs inside ``athena index`` (``--multilingual`` or ``multilingual.build = "always"``),
-under its write lock. Vectors are cached in SQLite and
+Runs inside ``athena index`` (``--multilingual``, ``multilingual.build = "always"``, or
+``"auto"`` once the channel was built), under its write lock. Vectors are cached in SQLite and
 added to the graph batch by batch, so a stop at any point keeps what was done and the
 next run embeds only the rest; searches use the part already built meanwhile.
 """

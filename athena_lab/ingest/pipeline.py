@@ -22,6 +22,7 @@ from typing import Callable, Iterator, Protocol
 import numpy as np
 
 from athena_lab.config import Config, embedding_settings_key
+from athena_lab.index import channel
 from athena_lab.index.catalog import ChunkRow, SourceRow
 from athena_lab.index.embeddings import Embedder, EmbedderError, file_sha256, make_embedder
 from athena_lab.index.lexical import LEXICAL_VERSION
@@ -164,7 +165,7 @@ def run_index(config: Config, *, progress: Progress | None = None, wait_s: float
                 _update_documents(config, store, summary, report, paths, backend)
                 if embed:
                     _update_vectors(config, store, summary, report, run, stop, backend)
-                    if config.settings.multilingual.build == "always" and not summary.interrupted:
+                    if _keeps_multilingual(config, store) and not summary.interrupted:
                         _update_multilingual(config, store, summary, report, stop)
                     if not summary.interrupted:
                         with store.catalog.transaction():
@@ -185,6 +186,14 @@ def run_index(config: Config, *, progress: Progress | None = None, wait_s: float
     return summary
 
 
+def _keeps_multilingual(config: Config, store: IndexStore) -> bool:
+    """``always``, or ``auto`` once the channel was built: an edit then costs the changed
+    chunks' vectors, where leaving them out would quietly shrink what questions in other
+    languages can reach until someone remembers ``--multilingual``."""
+    build = config.settings.multilingual.build
+    return build == "always" or (build == "auto" and channel.recorded(store, config.settings) is not None)
+
+
 def _update_multilingual(config: Config, store: IndexStore, summary: IndexSummary,
                          report: Progress, stop: StopRequest | None = None) -> None:
     from athena_lab.ingest.multilingual import update_channel  # loads no model unless needed
@@ -192,14 +201,14 @@ def _update_multilingual(config: Config, store: IndexStore, summary: IndexSummar
     if stop is not None:
         stop.deferrable = True  # a signal stops the build cleanly between batches
     try:
-        channel = update_channel(config, store, report, stop.is_set if stop is not None else None)
+        built = update_channel(config, store, report, stop.is_set if stop is not None else None)
     finally:
         if stop is not None:
             stop.deferrable = False
             if stop.is_set():
                 summary.interrupted = stop.reason
-    summary.multilingual = asdict(channel)
-    summary.errors.extend(channel.errors)
+    summary.multilingual = asdict(built)
+    summary.errors.extend(built.errors)
 
 
 def _rebuild_lexical_if_outdated(store: IndexStore, report: Progress) -> None:
