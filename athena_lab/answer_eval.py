@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import re
-import unicodedata
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
@@ -61,6 +60,7 @@ class LocatorText:
     def __init__(self, root: Path) -> None:
         self.root = root
         self._pdfs: dict[str, Any] = {}
+        self._chars: dict[tuple[str, int], list[Any]] = {}
 
     def of(self, cite: dict[str, Any], where: dict[str, Any]) -> str:
         path = self.root / cite["path"]
@@ -80,37 +80,46 @@ class LocatorText:
         return "\n".join("".join(c["source"]) for c in cells[first:last + 1])
 
     def _pdf(self, path: Path, where: dict[str, Any]) -> str:
-        import pypdfium2 as pdfium
-
-        doc = self._pdfs.setdefault(str(path), pdfium.PdfDocument(str(path)))
         regions = where.get("regions") or []
         if "evidence_of" in where and regions:
-            return " ".join(_bounded(doc, r.get("page", where.get("page")), r) for r in regions)
-        return doc[int(where["page"]) - 1].get_textpage().get_text_range()
+            return " ".join(printed_in(self._page_chars(path, int(r.get("page", where.get("page")))), r)
+                            for r in regions)
+        return self._doc(path)[int(where["page"]) - 1].get_textpage().get_text_range()
+
+    def _doc(self, path: Path) -> Any:
+        import pypdfium2 as pdfium
+
+        return self._pdfs.setdefault(str(path), pdfium.PdfDocument(str(path)))
+
+    def _page_chars(self, path: Path, page_no: int) -> list[Any]:
+        """Every character of the page with its box, in the page's displayed (top-left)
+        coordinates: the space the regions are given in, /Rotate included."""
+        from athena_lab.pdf.extract import page_chars
+
+        key = (str(path), page_no)
+        if key not in self._chars:
+            page = self._doc(path)[page_no - 1]
+            self._chars[key] = page_chars(page, page.get_textpage())
+        return self._chars[key]
 
 
-def _bounded(doc: Any, page_no: int, r: dict[str, Any]) -> str:
-    """The text printed inside one line region (top-left PDF points), read left to right:
-    each character whose box lies mostly inside it (a descender or an exponent does; the
-    line above or below does not).
+def printed_in(chars: list[Any], r: dict[str, Any]) -> str:
+    """The text printed inside one line region, read as printed: the characters whose boxes
+    lie mostly inside it (a descender or an exponent does; the line above or below does
+    not), put into lines the way the extractor reads a line (left to right, right to left
+    for Arabic or Hebrew).
 
-    Read by position, not in pdfium's stream order: a table row's cells can sit in the
-    stream in any order (a state report puts each row's dates before its city), and
-    the quote is right when the row, read as printed, holds it."""
-    import pypdfium2.raw as pdfium_c
+    Not pdfium's stream order: a table row's cells can sit in the stream in any order (a
+    state report puts each row's dates before its city), and the quote is right when the
+    highlighted row, read as printed, holds it."""
+    from athena_lab.pdf.extract import fragments
+    from athena_lab.pdf.layout import reading_order
 
-    page = doc[int(page_no) - 1]
-    textpage = page.get_textpage()
-    top = page.get_height() - r["y"]
-    left, right, low, high = r["x"] - 0.5, r["x"] + r["width"] + 0.5, top - r["height"] - 0.5, top + 0.5
-    inside: list[tuple[float, str]] = []
-    for i in range(textpage.count_chars()):
-        x0, y0, x1, y1 = textpage.get_charbox(i)
-        if left <= (x0 + x1) / 2 <= right and min(y1, high) - max(y0, low) >= 0.5 * (y1 - y0):
-            inside.append((x0, chr(pdfium_c.FPDFText_GetUnicode(textpage.raw, i))))
-    rtl = sum(unicodedata.bidirectional(ch) in ("R", "AL") for _, ch in inside)
-    inside.sort(key=lambda item: item[0], reverse=rtl > len(inside) / 2)
-    return "".join(ch for _, ch in inside)
+    left, right = r["x"] - 0.5, r["x"] + r["width"] + 0.5
+    top, bottom = r["y"] - 0.5, r["y"] + r["height"] + 0.5
+    inside = [c for c in chars if c is None or (
+        left <= (c.x0 + c.x1) / 2 <= right and min(c.y1, bottom) - max(c.y0, top) >= 0.5 * (c.y1 - c.y0))]
+    return " ".join(line.text for line in reading_order(fragments(inside)))
 
 
 def sentence_locators(cite: dict[str, Any], sentence: str) -> list[dict[str, Any]]:

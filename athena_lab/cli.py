@@ -129,6 +129,10 @@ def _interrupted_message(summary: Any) -> str:
     if not summary.interrupted:
         return ""
     left = summary.vectors_total - summary.vectors_done
+    if not left and summary.multilingual is not None:
+        return (f"stopped by {summary.interrupted} while embedding the multilingual vectors; those "
+                "embedded so far are saved and searchable. Run `athena index --multilingual` to "
+                "embed the rest.")
     return (f"stopped by {summary.interrupted} while embedding; vectors {summary.vectors_done:,} / "
             f"{summary.vectors_total:,} are saved and searchable. Run `athena index` again to embed "
             f"the remaining {left:,}.")

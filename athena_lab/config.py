@@ -107,7 +107,10 @@ class MultilingualSettings:
 
     ``auto`` builds it in the background the first time a served folder gets a question in
     another language (and ``athena index --multilingual`` builds it from the terminal);
-    ``always`` builds it with every index run; ``off`` never does. Only local providers:
+    ``always`` builds it with every index run; ``off`` never does. Under ``auto``, once
+    the channel is complete every index run (and the live index) keeps it so; a build
+    stopped half way is finished by ``--multilingual`` or the next background build, not by
+    a save. Only local providers:
     a folder's documents never leave the machine for this.
     """
 

@@ -59,6 +59,22 @@ def test_a_table_row_holds_its_quote_as_printed_left_to_right(tmp_path):
     assert not locator_holds(reader, {1: cite([lines[at + 1]])}, f"{row} [1]", [1])  # the next row does not
 
 
+def test_each_line_of_a_right_to_left_pdf_holds_its_own_text(tmp_path):
+    """Arabic lines with Latin words and numbers inside: read as the extractor reads a line
+    (pieces from the right, each piece in its own order), not character by character."""
+    from athena_lab.pdf.source import read_pdf_source
+
+    name = "docling_right_to_left_01.pdf"
+    (tmp_path / name).symlink_to(CORPORA / "pdfs" / name)
+    reader = LocatorText(tmp_path)
+    lines = [line for line in read_pdf_source(tmp_path / name, 1)["lines"] if line["text"].strip()]
+    assert len(lines) > 10
+    for line in lines:
+        cite = {"id": 1, "kind": "pdf", "path": name, "page": 1,
+                "evidence": [{"page": 1, "regions": [dict(line["region"], page=1)], "quote": line["text"]}]}
+        assert locator_holds(reader, {1: cite}, f"{line['text']} [1]", [1]), line["text"]
+
+
 def test_a_question_without_facts_is_refused_with_its_line(tmp_path):
     file = tmp_path / "q.jsonl"
     file.write_text(json.dumps({"question": "What?", "facts": []}) + "\n")

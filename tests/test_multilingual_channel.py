@@ -76,12 +76,12 @@ def test_a_changed_page_gets_new_multilingual_vectors_only_for_what_changed(tmp_
     ws.close()
 
 
-def test_once_built_the_channel_is_kept_current_by_a_plain_index_run(tmp_path: Path) -> None:
+def test_once_built_the_channel_is_kept_current_by_a_plain_index_run(tmp_path: Path, monkeypatch) -> None:
+    from athena_lab.index import channel
+
     root = _folder(tmp_path)
     ws = Workspace(root, tmp_path / "idx", overrides=LEXICAL_ONLY)  # multilingual.build "auto"
     assert ws.index().multilingual is None  # never asked for: not built
-    (root / "patterns/extra.rst").write_text("Extra\n=====\n\nServing a favicon from a CDN.\n")
-    assert ws.index().multilingual is None
     ws.close()
     built = Workspace(root, tmp_path / "idx", overrides={**LEXICAL_ONLY, "multilingual.build": "always"})
     built.index()  # what `athena index --multilingual` does
@@ -90,8 +90,32 @@ def test_once_built_the_channel_is_kept_current_by_a_plain_index_run(tmp_path: P
     page.write_text(page.read_text() + "\nA new paragraph about caching whole pages.\n")
     ws = Workspace(root, tmp_path / "idx", overrides=LEXICAL_ONLY)
     summary = ws.index()
-    assert summary.multilingual["embedded"] >= 1
+    assert 1 <= summary.multilingual["embedded"] <= summary.chunks_written < summary.chunks  # the edit only
     assert ws.status()["multilingual"]["done"] == summary.chunks
+
+    def no_model(*_args):
+        raise AssertionError("the multilingual model was loaded with nothing to embed")
+
+    monkeypatch.setattr(channel, "channel_embedder", no_model)
+    assert ws.index().multilingual["embedded"] == 0  # nothing changed: the model stays unloaded
+    ws.close()
+
+
+def test_a_channel_left_half_built_is_not_finished_by_a_plain_index_run(tmp_path: Path) -> None:
+    root = _folder(tmp_path)
+    built = Workspace(root, tmp_path / "idx", overrides={**LEXICAL_ONLY, "multilingual.build": "always"})
+    built.index()
+    built.close()
+    (root / "patterns/extra.rst").write_text("Extra\n=====\n\nServing a favicon from a CDN.\n")
+    off = Workspace(root, tmp_path / "idx", overrides={**LEXICAL_ONLY, "multilingual.build": "off"})
+    off.index()  # the channel now lacks the new page, as after a build stopped half way
+    off.close()
+    page = root / "patterns/caching.rst"
+    page.write_text(page.read_text() + "\nA new paragraph about caching whole pages.\n")
+    ws = Workspace(root, tmp_path / "idx", overrides=LEXICAL_ONLY)
+    assert ws.index().multilingual is None  # a save does not start minutes of embedding
+    state = ws.status()["multilingual"]
+    assert state["done"] < state["total"]
     ws.close()
 
 

@@ -41,6 +41,8 @@ def update_channel(config: Config, store: IndexStore, report: Progress | None = 
     report = report or (lambda *_: None)
     should_stop = should_stop or (lambda: False)
     settings, catalog = config.settings, store.catalog
+    if _current(store, config, summary):
+        return summary  # nothing to embed or drop: the model is not even loaded
     try:
         embedder = channel.channel_embedder(settings)
     except EmbedderError as exc:
@@ -106,3 +108,18 @@ def update_channel(config: Config, store: IndexStore, report: Progress | None = 
     finally:
         flush()  # a stop (Ctrl-C, SIGTERM, a stop request) keeps every vector embedded so far
     return summary
+
+
+def _current(store: IndexStore, config: Config, summary: ChannelSummary) -> bool:
+    """True when the channel built with these settings has a current vector for every
+    chunk and none for a gone or changed one (``summary`` then says so)."""
+    found = channel.recorded(store, config.settings)
+    if found is None:
+        return False
+    catalog = store.catalog
+    graph = channel.channel_graph(store, found[0], found[1], config.settings.search.ef)
+    if not graph.exists() or catalog.channel_orphans(found[0]) or catalog.channel_missing(found[0]):
+        return False
+    summary.total = catalog.counts()["chunks"]
+    summary.model = channel.channel_state(store, config.settings)["model"]
+    return True

@@ -162,10 +162,11 @@ def run_index(config: Config, *, progress: Progress | None = None, wait_s: float
                     progress(phase, done, total)
 
             try:
+                keeps_multilingual = _keeps_multilingual(config, store)  # judged before this run's edits
                 _update_documents(config, store, summary, report, paths, backend)
                 if embed:
                     _update_vectors(config, store, summary, report, run, stop, backend)
-                    if _keeps_multilingual(config, store) and not summary.interrupted:
+                    if keeps_multilingual and not summary.interrupted:
                         _update_multilingual(config, store, summary, report, stop)
                     if not summary.interrupted:
                         with store.catalog.transaction():
@@ -187,11 +188,19 @@ def run_index(config: Config, *, progress: Progress | None = None, wait_s: float
 
 
 def _keeps_multilingual(config: Config, store: IndexStore) -> bool:
-    """``always``, or ``auto`` once the channel was built: an edit then costs the changed
+    """``always``, or ``auto`` once the channel is complete: an edit then costs the changed
     chunks' vectors, where leaving them out would quietly shrink what questions in other
-    languages can reach until someone remembers ``--multilingual``."""
+    languages can reach until someone remembers ``--multilingual``. A build that was
+    stopped half way is not finished by a save (minutes of embedding under the live
+    index's lock); ``--multilingual`` or Lab's background build finishes it."""
     build = config.settings.multilingual.build
-    return build == "always" or (build == "auto" and channel.recorded(store, config.settings) is not None)
+    if build != "auto":
+        return build == "always"
+    found = channel.recorded(store, config.settings)
+    if found is None:
+        return False
+    done, total = store.catalog.channel_counts(found[0])
+    return done >= total
 
 
 def _update_multilingual(config: Config, store: IndexStore, summary: IndexSummary,

@@ -5,7 +5,8 @@ split the page into sides full of long text lines. Table columns also leave gutt
 a side only counts as a text column when its fragments look like prose (long, many);
 otherwise a table would be read cell column by cell column. Lines that cross a gutter
 (titles, full-width figures and captions) cut the page into bands; each band is read
-column by column, bands top to bottom.
+column by column, bands top to bottom. A page with no gutter as a whole is tried block
+by block (a figure or table across the gutter hides it only above the body).
 """
 
 from __future__ import annotations
@@ -174,8 +175,10 @@ def _zones(frags: list[Fragment]) -> list[list[Fragment]]:
     bottom = None
     for frag in sorted(frags, key=lambda f: f.y0):
         spanning = frag.x1 - frag.x0 >= wide
-        starts = (bottom is None or frag.y0 - bottom >= line or spanning
-                  or (zones[-1][0].x1 - zones[-1][0].x0 >= wide and frag.y0 > bottom))
+        in_spanning = bool(zones) and zones[-1][0].x1 - zones[-1][0].x0 >= wide
+        # A run of spanning lines (a caption, a wide paragraph) and the short line that
+        # ends it stay one block: one paragraph, its hyphenated words joined.
+        starts = bottom is None or frag.y0 - bottom >= line or (spanning and not in_spanning)
         if starts:
             zones.append([frag])
             bottom = frag.y1
