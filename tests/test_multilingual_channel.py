@@ -119,6 +119,21 @@ def test_a_channel_left_half_built_is_not_finished_by_a_plain_index_run(tmp_path
     ws.close()
 
 
+def test_a_channel_built_with_other_threads_or_batches_is_still_the_channel(tmp_path: Path) -> None:
+    root = _folder(tmp_path)
+    built = Workspace(root, tmp_path / "idx", overrides={**LEXICAL_ONLY, "multilingual.build": "always",
+                                                         "embedding.threads": 1, "embedding.batch_size": 4})
+    built.index()
+    built.close()
+    ws = Workspace(root, tmp_path / "idx", overrides={**LEXICAL_ONLY, "embedding.threads": 2})
+    state = ws.status()["multilingual"]
+    assert state["done"] == state["total"] > 0
+    result = ws.search(SPANISH, k=3)
+    assert "multilingual" in result.hits[0].ranks
+    assert not any("athena index --multilingual" in w for w in result.warnings)
+    ws.close()
+
+
 def test_english_questions_never_load_the_multilingual_model(tmp_path: Path) -> None:
     root = _folder(tmp_path)
     ws = Workspace(root, tmp_path / "idx", overrides={**LEXICAL_ONLY, "multilingual.build": "always"})

@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import json
 
-from athena_lab.config import EmbeddingSettings, Settings
+from athena_lab.config import EMBEDDING_RUN_FIELDS, EmbeddingSettings, Settings, embedding_settings_key
 from athena_lab.index.embeddings import Embedder, make_embedder, query_vector
 from athena_lab.index.store import IndexStore
 from athena_lab.index.vectors import VectorIndex
@@ -37,7 +37,9 @@ def channel_embedder(settings: Settings) -> Embedder | None:
 
 
 def settings_key(settings: Settings) -> str:
-    return json.dumps(dataclasses.asdict(channel_embedding_settings(settings)), sort_keys=True)
+    """The channel's settings that decide its vectors: how many threads embedded them
+    (or in what batches, on which runtime) does not make a built channel another one."""
+    return embedding_settings_key(channel_embedding_settings(settings))
 
 
 def recorded(store: IndexStore, settings: Settings) -> tuple[str, int] | None:
@@ -46,7 +48,8 @@ def recorded(store: IndexStore, settings: Settings) -> tuple[str, int] | None:
     if not raw:
         return None
     data = json.loads(raw)
-    if data.get("settings") != settings_key(settings):
+    stored = json.loads(data.get("settings") or "{}")  # indexes before 2026-12 kept the run fields too
+    if {k: v for k, v in stored.items() if k not in EMBEDDING_RUN_FIELDS} != json.loads(settings_key(settings)):
         return None
     return data["key"], int(data["dimensions"])
 
