@@ -177,6 +177,13 @@ def test_a_block_that_hides_the_gutter_leaves_the_columns_below_it_apart(parsed,
     assert block.page == page and len(lefts) == 1 and lefts == rights  # all in one column
 
 
+def test_a_caption_across_both_columns_is_one_block(parsed) -> None:
+    block = _block_with(_doc(parsed, "paper_2302.07302v1.pdf"),
+                        "unexplored citations are highlighted in different shades of yellow to indicate their "
+                        "potential relevance to the user.")
+    assert block.page == 2 and len(block.regions) >= 4  # the caption's lines, not one line each
+
+
 def test_line_end_hyphenation_is_repaired(parsed) -> None:
     doc = _doc(parsed, "paper_s2orc_2020.acl-main.447.pdf")
     block = _block_with(doc, "academic papers exhibit many interesting characteristics")

@@ -265,14 +265,17 @@ def _order_bands(lines: list[Line], first_band: int = 0) -> list[Line]:
     band: list[Line] = []
     number = first_band
     for line in lines:
-        if line.column == -1:
-            out.extend(_flush(band, number))
-            line.band = number + 1
-            out.append(line)
-            number += 2
-            band = []
-        else:
+        if line.column != -1:
             band.append(line)
+            continue
+        # Spanning lines in a row (a caption, a wide paragraph) share one band, so they
+        # read as one paragraph and a word hyphenated across them is joined.
+        if band or not out or out[-1].column != -1:
+            out.extend(_flush(band, number))
+            band = []
+            number += 2
+        line.band = number - 1
+        out.append(line)
     out.extend(_flush(band, number))
     return out
 
