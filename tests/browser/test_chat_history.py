@@ -316,11 +316,13 @@ def one_row(header) -> bool:
 
 
 def test_panel_opens_wide_enough_for_its_header_on_one_row(page):
+    mode = page.locator('[data-testid="athena-server-mode"]')
+    # The chip is empty (no height) until /athena/info answers, which a loaded machine delays.
+    page.locator('[data-testid="athena-server-mode"]', has_text="extractive").wait_for()
+    assert mode.inner_text() == "extractive"
     header = page.locator(".athena-chat-header")
     assert one_row(header)
     assert header.evaluate("h => h.scrollWidth <= h.clientWidth")
-    mode = page.locator('[data-testid="athena-server-mode"]')
-    assert mode.inner_text() == "extractive"
     assert mode.evaluate("m => m.scrollWidth <= m.clientWidth"), "the server mode is cut off"
     assert page.locator(CHAT).evaluate("el => el.getBoundingClientRect().width") >= 320
 
