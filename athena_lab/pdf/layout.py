@@ -164,8 +164,9 @@ def _read_block(frags: list[Fragment], columns: list[tuple[float, float]], first
 
 def _zones(frags: list[Fragment]) -> list[list[Fragment]]:
     """The page's blocks, top to bottom: cut where a blank strip runs across the whole
-    text width (taller than a line of text) and around each fragment that spans most
-    of that width (a caption, a full-width title or table row)."""
+    text width (taller than a line of text), and before a fragment that spans most of
+    that width (a caption, a full-width title or table row) unless one such opened the
+    block: a run of them and its short last line stay together."""
     if not frags:
         return []
     left, right = min(f.x0 for f in frags), max(f.x1 for f in frags)
