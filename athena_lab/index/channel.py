@@ -54,6 +54,15 @@ def recorded(store: IndexStore, settings: Settings) -> tuple[str, int] | None:
     return data["key"], int(data["dimensions"])
 
 
+def complete(store: IndexStore, settings: Settings) -> tuple[str, int] | None:
+    """``recorded`` when that channel has a current vector for every chunk; None otherwise."""
+    found = recorded(store, settings)
+    if found is None:
+        return None
+    done, total = store.catalog.channel_counts(found[0])
+    return found if done >= total else None
+
+
 def record(store: IndexStore, settings: Settings, embedder: Embedder) -> None:
     store.catalog.set_manifest(MANIFEST_KEY, json.dumps(
         {"key": embedder.key, "dimensions": embedder.dimensions, "name": embedder.name,

@@ -113,12 +113,12 @@ def update_channel(config: Config, store: IndexStore, report: Progress | None = 
 def _current(store: IndexStore, config: Config, summary: ChannelSummary) -> bool:
     """True when the channel built with these settings has a current vector for every
     chunk and none for a gone or changed one (``summary`` then says so)."""
-    found = channel.recorded(store, config.settings)
+    found = channel.complete(store, config.settings)
     if found is None:
         return False
     catalog = store.catalog
     graph = channel.channel_graph(store, found[0], found[1], config.settings.search.ef)
-    if not graph.exists() or catalog.channel_orphans(found[0]) or catalog.channel_missing(found[0]):
+    if not graph.exists() or catalog.channel_orphans(found[0]):
         return False
     summary.total = catalog.counts()["chunks"]
     summary.model = channel.channel_state(store, config.settings)["model"]

@@ -196,11 +196,7 @@ def _keeps_multilingual(config: Config, store: IndexStore) -> bool:
     build = config.settings.multilingual.build
     if build != "auto":
         return build == "always"
-    found = channel.recorded(store, config.settings)
-    if found is None:
-        return False
-    done, total = store.catalog.channel_counts(found[0])
-    return done >= total
+    return channel.complete(store, config.settings) is not None
 
 
 def _update_multilingual(config: Config, store: IndexStore, summary: IndexSummary,
