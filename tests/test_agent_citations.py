@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from athena_lab.agent.citations import Evidence, MarkerRewriter, cited_texts, unsupported_sentences
+from athena_lab.agent.citations import Evidence, MarkerRewriter, cited_texts, split_sentences, unsupported_sentences
 from athena_lab.agent.prompts import detect_language, language_directive
 
 
@@ -45,6 +45,16 @@ def test_unsupported_lists_uncited_claims_and_claims_their_evidence_lacks():
     assert flagged == ["Flask ships a PostgreSQL cluster manager for quantum deployments",
                        "Blueprints require a Kubernetes operator to be installed."]
     assert all(s in answer for s in flagged)
+
+
+def test_a_quoted_code_line_with_a_spaced_full_stop_is_one_sentence_and_stays_supported():
+    """PDF code listings are extracted with spaced tokens (``pm . PDF2TextParser ()``): a
+    full stop standing alone is not a sentence end, or half the quote loses its marker."""
+    quote = "1 >>> import papermage as pm 2 >>> parser = pm . PDF2TextParser () 3 >>> doc = parser . parse (...)"
+    rw = MarkerRewriter(_evidence(quote))
+    answer = _stream(rw, f"- {quote} [1]\n- Then it runs PDF2ImageRasterizer to update the Document. [1]", 7)
+    assert split_sentences(answer)[0] == f"{quote} [1]"
+    assert unsupported_sentences(answer, cited_texts(rw)) == ["Then it runs PDF2ImageRasterizer to update the Document."]
 
 
 def test_language_directive_follows_the_question():

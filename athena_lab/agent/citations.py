@@ -29,7 +29,7 @@ _ALL_STOPWORDS = frozenset().union(*STOPWORDS.values()) | frozenset(
     "them they its their theirs his her she him we us our me "
     "each every all both many much very well way ways get gets one two you your yours".split())
 _SUFFIXES = ("ational", "ations", "ation", "ings", "ing", "ies", "ied", "es", "ed", "ly", "s", "e")
-_BREAK = re.compile(r"(?<=[.!?])\s+(?=[^\W\d_a-z]|[\d\[(\"'`*¿¡])")
+_BREAK = re.compile(r"(?<=\S[.!?])\s+(?=[^\W\d_a-z]|[\d\[(\"'`*¿¡])")
 _ABBREVIATION = re.compile(r"\b(?:e\.g|i\.e|etc|vs|cf|approx|incl)\.$", re.IGNORECASE)
 _NOT_A_CLAIM = re.compile(
     r"\b(no evidence|nothing (?:about|on|for)|(?:could|can)(?:not|n't) find|not (?:found|covered|mentioned)"
