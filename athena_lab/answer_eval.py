@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
@@ -174,17 +175,50 @@ def score_answer(row: dict[str, Any], answer: Any, reader: LocatorText) -> dict[
     text = answer.answer or ""
     cites = {int(c["id"]): c for c in answer.citations if c.get("id") is not None}
     checks = [locator_holds(reader, cites, s, ns) for s, ns in cited_sentences(text)]
+    flagged = list(getattr(answer, "unsupported", None) or [])
     return {"id": row.get("id"), "set": row.get("set"), "lang": row.get("lang", "en"),
             "fact": contains_fact(text, row["facts"]), "no_evidence": NO_EVIDENCE in text or not cites,
-            "cited": len(checks), "held": sum(checks)}
+            "cited": len(checks), "held": sum(checks), "sentences": len(split_sentences(text)),
+            "unsupported": len(flagged), "seconds": getattr(answer, "seconds", None),
+            "first_chunk_s": getattr(answer, "first_chunk_s", None), "answer": text}
+
+
+def _median(values: list[float]) -> float:
+    values = sorted(v for v in values if v is not None)
+    if not values:
+        return 0.0
+    mid = len(values) // 2
+    return round(values[mid] if len(values) % 2 else (values[mid - 1] + values[mid]) / 2, 2)
 
 
 def summarise(scored: list[dict[str, Any]]) -> dict[str, Any]:
     n = max(1, len(scored))
     cited = sum(s["cited"] for s in scored)
+    valid = sum(max(0, s["cited"] - s["unsupported"]) for s in scored)
     return {"questions": len(scored), "fact_in_answer": round(sum(s["fact"] for s in scored) / n, 4),
             "locator_holds_sentence": round(sum(s["held"] for s in scored) / max(1, cited), 4),
-            "cited_sentences": cited, "wrong_no_evidence": round(sum(s["no_evidence"] for s in scored) / n, 4)}
+            "cited_sentences": cited, "wrong_no_evidence": round(sum(s["no_evidence"] for s in scored) / n, 4),
+            # sentences carrying a citation the support check accepts, of all the answers' sentences
+            "cited_share": round(valid / max(1, sum(s["sentences"] for s in scored)), 4),
+            "unsupported_per_answer": round(sum(s["unsupported"] for s in scored) / n, 3),
+            "answers_with_citation": sum(1 for s in scored if not s["no_evidence"]),
+            "seconds_median": _median([s["seconds"] for s in scored]),
+            "first_chunk_s_median": _median([s["first_chunk_s"] for s in scored])}
+
+
+def timed(events: Iterable[Any]) -> Any:
+    """The turn's Answer, with ``seconds`` to the end and ``first_chunk_s`` to its first text."""
+    from athena_lab.models import fold
+    from athena_lab.models import Answer
+
+    answer, started, first = Answer(), time.perf_counter(), None
+    for event in events:
+        if first is None and event.type == "chunk" and event.data.get("content"):
+            first = time.perf_counter() - started
+        fold(answer, event)
+    answer.seconds = round(time.perf_counter() - started, 2)  # type: ignore[attr-defined]
+    answer.first_chunk_s = None if first is None else round(first, 2)  # type: ignore[attr-defined]
+    return answer
 
 
 def score_answers(rows: list[dict[str, Any]], ask: Callable[[str], Any], reader: LocatorText) -> dict[str, Any]:
@@ -212,7 +246,7 @@ def eval_answers(file: str | Path, *, root: str = ".", index_dir: str | None = N
         if not ws.index_dir.joinpath("catalog.sqlite").is_file():
             ws.index()
         extra = {"model_path": model_path} if model_path else {}
-        result = score_answers(rows, lambda q: ws.ask(q, provider=provider, model=model, **extra),
+        result = score_answers(rows, lambda q: timed(ws.ask_events(q, provider=provider, model=model, **extra)),
                                LocatorText(Path(root)))
     finally:
         ws.close()

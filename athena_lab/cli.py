@@ -142,7 +142,7 @@ def _interrupted_message(summary: Any) -> str:
 def cmd_search(args: argparse.Namespace) -> int:
     ws = open_workspace(args)
     result = ws.search(args.query, k=args.k, kind=args.kind, path_prefix=args.path_prefix,
-                       neighbours=args.neighbours, mode=args.mode)
+                       neighbours=args.neighbours, mode=args.mode, translate=_translator(ws, args))
     cites = result.citations()
     if args.json:
         _print_json(cites)
@@ -262,7 +262,8 @@ def _run_eval(args: argparse.Namespace, evaluation: Any) -> int:
     else:
         metrics = evaluation.eval_questions(args.file, root=args.path or ".", index_dir=args.index_dir,
                                             mode=args.mode, overrides=_eval_overrides(args),
-                                            split=args.split, details=bool(args.details))
+                                            split=args.split, details=bool(args.details),
+                                            provider=args.provider, model=args.model, model_path=args.model_path)
         if args.details:
             with open(args.details, "w", encoding="utf-8") as fh:
                 json.dump(metrics.pop("details"), fh, indent=1, ensure_ascii=False)
@@ -288,7 +289,8 @@ def _run_answer_eval(args: argparse.Namespace) -> int:
     if args.json:
         _print_json(metrics)
         return 0
-    names = ["fact_in_answer", "locator_holds_sentence", "wrong_no_evidence"]
+    names = ["fact_in_answer", "locator_holds_sentence", "wrong_no_evidence", "cited_share",
+             "unsupported_per_answer", "seconds_median", "first_chunk_s_median"]
     print(f"{'':<22}{'n':>5}" + "".join(f"{n:>24}" for n in names))
     for label, row in [("all", metrics)] + list(metrics["by"].items()):
         print(f"{label:<22}{row['questions']:>5}" + "".join(f"{row[n]:>24.3f}" for n in names))
@@ -302,6 +304,20 @@ def _print_question_table(metrics: dict[str, Any]) -> None:
     for label, row in [("all", metrics)] + list(metrics["by"].items()):
         print(f"{label:<22}{row['questions']:>5}" + "".join(f"{row[n]:>11.3f}" for n in names))
     print(f"mode {metrics['mode']}, split {metrics['split']}")
+
+
+def _translator(ws: Any, args: argparse.Namespace) -> Any:
+    """What puts a question into English for search: the provider asked for, if any."""
+    if not (args.provider or args.model_path) or args.provider == "extractive":
+        return None
+    return ws.translator(args.provider or "local", args.model, args.model_path)
+
+
+def provider_flags(p: argparse.ArgumentParser, purpose: str) -> None:
+    p.add_argument("--provider", choices=("extractive", "openai", "anthropic", "ollama", "local"),
+                   help=f"the model that {purpose} (default: the configured one)")
+    p.add_argument("--model", help="the model name for that provider (local: a bundled model's name)")
+    p.add_argument("--model-path", metavar="FILE.gguf", help="local provider: the GGUF to serve in-process")
 
 
 def _eval_overrides(args: argparse.Namespace) -> dict[str, Any]:
@@ -338,6 +354,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--path-prefix", help="only files under this path")
     p.add_argument("--neighbours", type=int, default=0, help="attach N chunks of context each side")
     p.add_argument("--mode", choices=("hybrid", "lexical", "vector"), default="hybrid")
+    provider_flags(p, "puts a question in another language into English, searched beside it")
 
     p = sub.add_parser("cite", parents=[common], help="BibTeX, RIS or CSL-JSON for sources, chunks or an answer")
     p.add_argument("targets", nargs="+", metavar="CHUNK_OR_ANSWER",
@@ -362,14 +379,13 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--split", choices=("dev", "test", "all"), default="all",
                    help="only the questions marked with this split (unmarked ones are dev)")
     q.add_argument("--details", metavar="FILE", help="write each question's ranks to FILE (JSON)")
+    provider_flags(q, "translates questions in other languages for search")
     a = eval_sub.add_parser("answers", parents=[common],
                             help="JSONL questions with reference facts: fact in answer, citations that hold their quote")
     a.add_argument("file")
     a.add_argument("--split", choices=("dev", "test", "all"), default="all")
     a.add_argument("--set", help="only the questions whose \"set\" field is this (e.g. docs, pdfs)")
-    a.add_argument("--provider", help="the answering provider (default: the configured one)")
-    a.add_argument("--model", help="the model name for that provider")
-    a.add_argument("--model-path", metavar="FILE.gguf", help="local provider: the GGUF to serve in-process")
+    provider_flags(a, "answers")
     a.add_argument("--details", metavar="FILE", help="write each question's outcome to FILE (JSON)")
     _register_extensions(sub, common)
     return parser

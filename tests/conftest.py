@@ -32,11 +32,12 @@ INTEGRATION = {
     "test_ask_cli.py", "test_binder.py", "test_core_eval.py", "test_http_api.py", "test_http_background_reindex.py",
     "test_http_guard.py", "test_http_health.py", "test_http_jupyter.py", "test_http_multilingual.py",
     "test_http_reindex.py", "test_index_progress.py", "test_live_processes.py", "test_magic.py", "test_mcp.py",
-    "test_multilingual_channel.py", "test_notebooks.py", "test_local_llm.py", "test_widget.py",
+    "test_multilingual_channel.py", "test_notebooks.py", "test_local_llm.py", "test_local_model.py", "test_widget.py",
     "test_http_page.py", "test_http_dropin.py",
     "test_ray_index.py", "test_layers.py", "test_contract_front_ends.py", "test_deploy.py",
 }
-SLOW = {"test_binder.py", "test_live_processes.py", "test_local_llm.py", "test_notebooks.py", "test_ray_index.py",
+SLOW = {"test_binder.py", "test_live_processes.py", "test_local_llm.py", "test_local_model.py", "test_notebooks.py",
+        "test_ray_index.py", "test_bundled_model.py",
         "test_http_multilingual.py",
         # in-process, but they index whole corpora, build models or wait out debounce windows
         "test_pdf_ingest.py", "test_e5_small.py", "test_core_search.py", "test_core_pdf_index.py",

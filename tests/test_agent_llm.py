@@ -56,7 +56,7 @@ def test_tool_step_then_answer_with_renumbered_validated_citations(root):
     assert {t["function"]["name"] for t in first.body["tools"]} >= {"searchDocs", "readSourceRange"}
     tool_hit = _tool_results(second)[0]["results"][0]
     assert [e.type for e in stream][:2] == ["start", "trace"]
-    assert [t["tool"] for t in answer.trace] == ["searchDocs", "searchDocs"]
+    assert [t["tool"] for t in answer.trace] == ["searchDocs", "readPassages", "searchDocs"]
     assert answer.answer.startswith("Pass url_prefix when you call register_blueprint to mount the blueprint [1]. ")
     assert "[99]" not in answer.answer and "[2]" not in answer.answer
     assert len(answer.citations) == 1
@@ -107,7 +107,7 @@ def test_follow_up_sees_questions_and_summaries_not_tool_traces(root):
     assert memory.startswith("Call register_blueprint with url_prefix. The rules get the prefix.")
     assert "Extra detail" not in memory and "Sources: " in memory
     assert not any(m.get("tool_calls") or m["role"] == "tool" for m in follow_up)
-    assert "url_prefix" not in follow_up[0]["content"].split("Evidence retrieved")[0]
+    assert "url_prefix" not in follow_up[0]["content"].split("Passages:\n")[0]
     assert len(store[second.conversation_id]["messages"]) == 4 and second.conversation_id == first.conversation_id
 
 
@@ -127,7 +127,7 @@ def test_compaction_summarises_older_turns_when_the_context_is_small(root):
                                Turn(text=["Use app.testing [1]."])])
     with server as url:
         stream, answer, _ = _ask(root, url, "How do I run the tests?", conversation_id=cid, top_k=2,
-                                 overrides={"llm.context_size": 1000})
+                                 overrides={"llm.context_size": 800})
     compaction = next(e.data for e in stream if e.type == "compaction")
     assert compaction["method"] == "summary" and compaction["dropped_turns"] >= 1
     assert compaction["summary"] == "The user asked about blueprints and configuration."
@@ -146,7 +146,7 @@ def test_compaction_falls_back_to_dropping_turns_when_summarising_fails(root):
     server = OpenAIWireServer([Turn(status=500, error="summariser crashed"), Turn(text=["Use app.testing [1]."])])
     with server as url:
         stream, answer, _ = _ask(root, url, "How do I run the tests?", conversation_id=cid, top_k=2,
-                                 overrides={"llm.context_size": 1000})
+                                 overrides={"llm.context_size": 800})
     compaction = next(e.data for e in stream if e.type == "compaction")
     assert compaction["method"] == "dropped_oldest" and compaction["dropped_turns"] >= 1
     assert "summariser crashed" in compaction["warning"]

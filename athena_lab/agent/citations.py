@@ -239,7 +239,7 @@ def unsupported_sentences(answer: str, cited_text: dict[int, str]) -> list[str]:
     for sentence in split_sentences(answer):
         bare = MARKER.sub(" ", sentence)
         terms = key_terms(bare)
-        if not _is_claim(bare, terms):
+        if not is_claim(bare, terms):
             continue
         numbers = [n for n in marker_numbers(sentence) if n in cited_text]
         if numbers:
@@ -250,7 +250,7 @@ def unsupported_sentences(answer: str, cited_text: dict[int, str]) -> list[str]:
     return flagged
 
 
-def _is_claim(bare: str, terms: set[str]) -> bool:
+def is_claim(bare: str, terms: set[str]) -> bool:
     text = bare.strip()
     return (len(terms) >= MIN_CLAIM_TERMS and not text.endswith(("?", ":"))
             and not _NOT_A_CLAIM.search(text))

@@ -145,10 +145,11 @@ def cross_language_similarity(embedder: Any) -> Similarity | None:
     return embedder_similarity(embedder)
 
 
-def candidates(question: str, evidence: list[EvidenceItem], similarity: Similarity | None = None) -> list[Candidate]:
+def candidates(question: str, evidence: list[EvidenceItem], similarity: Similarity | None = None,
+               top: int = TOP_CHUNKS) -> list[Candidate]:
     """Every readable sentence of the top chunks, scored by meaning (or key terms without an embedder)."""
     found: list[Candidate] = []
-    for rank, item in enumerate(evidence[:TOP_CHUNKS]):
+    for rank, item in enumerate(evidence[:top]):
         for s in sentences(item.text):
             if 20 <= len(s.text) <= 500 and len(s.text.split()) >= 4 and not s.text.endswith("?"):
                 found.append(Candidate(item.number, rank, s, 0.0))

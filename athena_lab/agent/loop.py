@@ -12,11 +12,11 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from athena_lab import events
+from athena_lab.agent.attribute import Attributor
 from athena_lab.agent.citations import (
     Evidence,
     MarkerRewriter,
     cited_texts,
-    numbered,
     unsupported_sentences,
 )
 from athena_lab.agent.corpus import Corpus
@@ -38,8 +38,6 @@ from athena_lab.agent.memory import (
     with_context,
 )
 from athena_lab.agent.prompts import (
-    TRANSLATE_PROMPT,
-    evidence_block,
     summary_request,
     system_prompt,
     with_attached_context,
@@ -56,7 +54,11 @@ from athena_lab.agent.providers import (
     ToolCallEvent,
     make_provider,
 )
+from athena_lab.agent.providers.bundled import model_file as bundled_model_file
 from athena_lab.agent.tools import Toolbox, trace_hit
+from athena_lab.agent.translate import english
+from athena_lab.agent.windows import block as passages_block
+from athena_lab.agent.windows import tokens, windows
 from athena_lab.errors import AthenaError, user_message
 from athena_lab.events import Event
 from athena_lab.index.catalog import CatalogError
@@ -65,7 +67,15 @@ from athena_lab.index.language import query_language
 DEFAULT_BASE_URLS = {"openai": "http://127.0.0.1:8080/v1", "ollama": "http://127.0.0.1:11434",
                      "anthropic": "https://api.anthropic.com"}
 EVIDENCE_K = 8
-EVIDENCE_SHARE = 0.4  # of the context size (in chars ≈ 4 × tokens) for the first retrieval's evidence
+EVIDENCE_SHARE = 0.4  # of the context size, for the first retrieval's passages (a remote model)
+LOCAL_CONTEXT = 8192
+# A local model on a CPU reads its prompt at 16–33 tokens/s (1.5B on 2 threads): ~1,200
+# tokens of passages is 40–75 s before the first word; five passages, one window each.
+LOCAL_EVIDENCE_TOKENS = 1200
+LOCAL_PASSAGES = 5
+# Every tool schema is read with every request; a small model searches again with
+# searchDocs and rarely asks for anything else, so a local model is offered that alone.
+LOCAL_TOOLS = ("searchDocs",)
 HISTORY_LIMIT = 10
 LAST_CALL_NOTE = "\n\n(That was the last tool call allowed in this turn: answer now from the evidence.)"
 # What a user can cause (athena_lab.errors) and the file system: one line for the user.
@@ -92,11 +102,9 @@ def resolve_provider(ws: Corpus, provider: str | Provider | None = None, model: 
     if kind == "local":
         from athena_lab.agent.providers.local import make_local_provider
 
-        path = model_path or llm.model_path
-        if not path:
-            raise ProviderError("no model file for the local provider: set llm.model_path or pass --model-path FILE.gguf",
-                                "config")
-        return make_local_provider(path, llm.context_size or 8192, sampling, llm.timeout_s, llm.tool_protocol)
+        path = model_path or llm.model_path or bundled_model_file(model or llm.model or None)
+        return make_local_provider(path, llm.context_size or LOCAL_CONTEXT, sampling, llm.timeout_s,
+                                   llm.tool_protocol)
     name = model or llm.model
     if not name:
         raise ProviderError(f"no model configured for the {kind} provider: set llm.model or pass --model", "config")
@@ -220,48 +228,60 @@ class _Turn:
         return events.trace("searchDocs", inputs, summary, hits=hits)
 
     def _translated(self, query: str) -> str | None:
-        """The question in English, when it is in another language and a model is configured.
-
-        English documents match an English wording far better, whatever the embedder; the
-        original is searched too, so a poor translation costs nothing but a little time.
-        """
-        if self.llm is None or query_language(query) == "en":
+        """The question in English, when it is in another language and a model answers."""
+        if self.llm is None:
             return None
         try:
-            reply = self.llm.complete([Message("system", TRANSLATE_PROMPT), Message("user", query)])
+            return english(self.llm, query)
         except Exception as exc:  # the question still gets its own search
             self.notes["translation_failed"] = str(exc)
             return None
-        text = " ".join(reply.text.split())
-        return text[:500] or None
 
     # -- the model and its tools -----------------------------------------------------
+    def _passages(self, llm: Provider) -> tuple[str, int, int]:
+        """The numbered passages the model reads, how many, and their size in tokens."""
+        settings = self.ws.config.settings.llm
+        local = llm.config.kind == "local"
+        budget = settings.evidence_tokens or (LOCAL_EVIDENCE_TOKENS if local
+                                              else int((settings.context_size or 8192) * EVIDENCE_SHARE))
+        limit = LOCAL_PASSAGES if local else len(self.evidence.items)
+        question = with_context(self.question, self.context)
+        shown = windows(question, self.evidence.items, int(budget * 3.6), limit, self._similarity())
+        text = passages_block(shown)
+        return text, len(shown), tokens(text)
+
     def _converse(self, llm: Provider) -> Iterator[Event]:
         settings = self.ws.config.settings.llm
         context_size = settings.context_size or 8192
-        block = evidence_block(numbered(self.evidence.items), int(context_size * 4 * EVIDENCE_SHARE))
+        block, shown, size = self._passages(llm)
         root_name = self.ws.root.name
         fitted = fit_history(system_prompt(root_name, block, self.question), self.question, self.past,
                              context_size, lambda transcript: _summarise(llm, transcript))
         if fitted.compaction:
             yield Event("compaction", fitted.compaction)
+        yield events.trace("readPassages", {"passages": shown, "tokens": size},
+                           f"reading {shown} passage{'s' if shown != 1 else ''} (≈{size:,} tokens)")
         messages = [Message("system", system_prompt(root_name, block, self.question, fitted.notes)),
                     *history_messages(fitted.turns), Message("user", with_attached_context(self.question, self.context))]
         toolbox = Toolbox(self.ws, self.evidence, self.filters)
+        specs = toolbox.specs(LOCAL_TOOLS if llm.config.kind == "local" else None)
+        attributor = Attributor({item.number: item.text for item in self.evidence.items[:shown]})
         max_steps = max(1, settings.max_steps)
         for step in range(1, max_steps + 1):
             step_text: list[str] = []
             calls: list[ToolCall] = []
-            for item in llm.stream(messages, toolbox.specs()):
+            for item in llm.stream(messages, specs):
                 if isinstance(item, TextDelta):
                     step_text.append(item.text)
-                    yield from self._emit(self.rewriter.feed(item.text))
+                    yield from self._emit(self.rewriter.feed(attributor.feed(item.text)))
                 elif isinstance(item, ToolCallEvent):
                     calls.append(item.call)
                 elif isinstance(item, StreamEnd):
                     self._add_usage(item.usage)
+            yield from self._emit(self.rewriter.feed(attributor.flush()))
+            self.notes["attributed"] = attributor.added
             if not calls:
-                return
+                break
             if step == max_steps:
                 yield from self._step_limit(max_steps, calls)
                 return
@@ -273,6 +293,24 @@ class _Turn:
                 last = step == max_steps - 1 and n == len(calls)
                 messages.append(Message("tool", result.for_model() + (LAST_CALL_NOTE if last else ""),
                                         tool_call_id=call.id, name=call.name))
+            attributor.add({item.number: item.text for item in self.evidence.items})
+        yield from self._floor()
+
+    def _floor(self) -> Iterator[Event]:
+        """The extractive quotes under a model's answer that cites nothing (or says nothing),
+        so an answer with evidence always shows where it stands."""
+        if self.rewriter.mapping or not self.evidence.items:
+            return
+        reply = extractive_answer(with_context(self.question, self.context), self.evidence.items,
+                                  self._similarity(), self._across())
+        if not reply.quotes:
+            return
+        said = "".join(self.text).strip()
+        self.notes["floor"] = True
+        self.quotes = [(q.number, q.text) for q in reply.quotes]
+        lead = "\n\nFrom the sources:\n\n" if said else ""
+        for n, piece in enumerate(reply.pieces):
+            yield from self._emit(self.rewriter.feed((lead if n == 0 else "") + piece))
 
     def _step_limit(self, max_steps: int, calls: list[ToolCall]) -> Iterator[Event]:
         names = ", ".join(c.name for c in calls)

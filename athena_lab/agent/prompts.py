@@ -59,31 +59,24 @@ def language_directive(question: str) -> str:
     return f"Answer in {LANGUAGES[code]}." if code else "Answer in the language of the question."
 
 
-RULES = """You are Athena, a research assistant answering questions about the documents indexed in {root}.
+RULES = """You are Athena, a research assistant. You answer questions about the documents indexed in {root}, using the numbered passages below.
 Rules:
-- Answer from the evidence below and from what your tools return. When the evidence is not enough, search (searchDocs, grepDocs) and read exact ranges (readSourceRange, readPdfSource, relatedChunks) before answering.
-- Cite every claim that depends on the documents with its evidence number in square brackets right after the claim, e.g. [1] or [2][3]. Use only the numbers shown as [n] in the evidence or as "ref" in tool results.
-- Prefer exact source ranges over broad summaries.
-- If the evidence does not answer the question, say that the index has no evidence for it. Do not guess.
-- Earlier turns of this conversation are context, not proof: cite evidence, not earlier answers.
-- Be concise."""
+- Answer from the passages. Put the passage number in square brackets after every sentence that uses it, like [1] or [2][3]. Use only numbers shown as [n] below or as "ref" in tool results.
+- Give the exact name, setting, command or code that answers, copied from the passages.
+- If the passages are not enough, search (searchDocs) before answering. If they still do not answer the question, say that the index has no evidence for it. Do not guess.
+- Earlier turns of this conversation are context, not proof: cite passages, not earlier answers.
+- Be concise: a few sentences, and a short code block when the passages show one.
+
+Example of the format:
+Passages: [1] guide.md:10-12 To turn on debug mode, run `flask run --debug`. The debugger then shows tracebacks.
+Question: How do I enable debug mode?
+Answer: Run `flask run --debug` [1]. The debugger then shows tracebacks in the browser [1]."""
 
 
-def evidence_block(items: list[tuple[int, str, str]], budget_chars: int) -> str:
-    """Numbered evidence (number, location, text), each text cut so the block fits the budget."""
-    if not items:
-        return "Evidence retrieved for the question: none — the index returned nothing for it."
-    per_item = max(200, budget_chars // len(items))
-    parts = []
-    for number, where, text in items:
-        body = text if len(text) <= per_item else text[:per_item].rstrip() + " …"
-        parts.append(f"[{number}] {where}\n{body}")
-    return "Evidence retrieved for the question:\n\n" + "\n\n".join(parts)
-
-
-def system_prompt(root_name: str, evidence: str, question: str, notes: list[str] | None = None) -> str:
-    """rules → evidence → earlier-conversation summary → language directive (last)."""
-    parts = [RULES.format(root=root_name), evidence]
+def system_prompt(root_name: str, passages: str, question: str, notes: list[str] | None = None) -> str:
+    """rules (fixed, so a server's prompt cache keeps them) → passages → earlier-conversation
+    summary → language directive (last)."""
+    parts = [RULES.format(root=root_name), passages]
     parts += [n for n in (notes or []) if n]
     parts.append(language_directive(question))
     return "\n\n".join(parts)

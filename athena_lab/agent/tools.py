@@ -153,8 +153,11 @@ class Toolbox:
     def names(self) -> list[str]:
         return list(self._tools)
 
-    def specs(self) -> list[ToolSpec]:
-        return [ToolSpec(name, desc, schema) for name, (desc, schema, _) in self._tools.items()]
+    def specs(self, only: tuple[str, ...] | None = None) -> list[ToolSpec]:
+        """The tools' schemas; ``only`` keeps those named (a CPU model reads every schema
+        with every request, ~150 tokens each)."""
+        return [ToolSpec(name, desc, schema) for name, (desc, schema, _) in self._tools.items()
+                if only is None or name in only]
 
     def call(self, name: str, arguments: dict[str, Any], arguments_error: str | None = None) -> ToolResult:
         """Validate, then run; every failure becomes a result the model can read."""

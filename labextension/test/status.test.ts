@@ -52,6 +52,21 @@ test('a model tool call says what it does; one hit is one source; nothing found 
   );
 });
 
+test('a model reading its passages says how many and how long they are', () => {
+  assert.deepEqual(
+    statuses([
+      { type: 'start', data: { conversation_id: 'c1' } },
+      { type: 'trace', data: { tool: 'searchDocs', input: {}, summary: '2 hits', hits: [HIT, HIT] } },
+      {
+        type: 'trace',
+        data: { tool: 'readPassages', input: { passages: 2, tokens: 640 }, summary: 'reading 2 passages (\u2248640 tokens)' }
+      },
+      { type: 'chunk', data: { content: 'Tokens rotate [1]' } }
+    ]),
+    ['searching\u2026', 'reading 2 sources\u2026', 'reading 2 passages (\u2248640 tokens)\u2026', 'writing\u2026']
+  );
+});
+
 test('the header names the provider alone when the server names no model', () => {
   assert.equal(answererLabel({ provider: 'openai', model: 'gpt-4o-mini' }), 'openai:gpt-4o-mini');
   assert.equal(answererLabel({ provider: 'local', model: null as unknown as string }), 'local');

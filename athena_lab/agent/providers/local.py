@@ -138,3 +138,23 @@ def make_local_provider(model_path: str | Path, context_size: int, sampling: Sam
     config = ProviderConfig(kind="local", base_url=server.base_url, model=Path(model_path).name,  # type: ignore[arg-type]
                             timeout_s=timeout_s, sampling=sampling)
     return LocalProvider(config, server, text)
+
+
+SPEED_PROMPT = " ".join(["The index keeps every document's chunks, their locators and their vectors on disk."] * 20)
+
+
+def measure_speed(model_path: str | Path, context_size: int = 4096) -> dict[str, float]:
+    """Load time (0 when already loaded), prompt and generation tokens/s, from llama.cpp's
+    own timings of one short request: what `athena doctor` reports."""
+    import time
+
+    started = time.perf_counter()
+    server = local_server(model_path, context_size)
+    load_s = time.perf_counter() - started
+    body = {"messages": [{"role": "user", "content": SPEED_PROMPT + f" ({secrets.token_hex(4)})"}],
+            "max_tokens": 16, "temperature": 0.0, "cache_prompt": False}
+    reply = httpx.post(server.base_url + "/chat/completions", json=body, timeout=300,
+                       headers={"Authorization": f"Bearer {server.api_key}"}).json()
+    timings = reply.get("timings") or {}
+    return {"load_s": round(load_s, 2), "prompt_tokens_per_s": round(float(timings.get("prompt_per_second", 0)), 1),
+            "generation_tokens_per_s": round(float(timings.get("predicted_per_second", 0)), 1)}

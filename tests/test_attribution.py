@@ -1,0 +1,63 @@
+"""Markers a small model leaves out are added as its sentences finish (agent/attribute.py).
+
+A sentence gets the passage that holds the largest share of its key terms, the same test
+the citation check applies afterwards; one no passage supports keeps no marker and is
+flagged. The result must not depend on how the model's stream happens to be cut.
+"""
+
+from __future__ import annotations
+
+import random
+
+from athena_lab.agent.attribute import Attributor
+from athena_lab.agent.citations import unsupported_sentences
+
+PASSAGES = {
+    1: "To set the secret key, assign app.secret_key a random bytes value. Flask signs session cookies with it.",
+    2: "Blueprints are registered with app.register_blueprint(simple_page) on the application object.",
+}
+
+
+def _stream(text: str, seed: int = 0) -> tuple[str, int]:
+    rng, attributor, out, at = random.Random(seed), Attributor(PASSAGES), "", 0
+    while at < len(text):
+        step = rng.randint(1, 6)
+        out += attributor.feed(text[at:at + step])
+        at += step
+    return out + attributor.flush(), attributor.added
+
+
+def test_an_unmarked_sentence_gets_the_passage_that_supports_it_before_its_full_stop():
+    out, added = _stream("You assign `app.secret_key` a random bytes value. "
+                         "Register blueprints with `app.register_blueprint()` on the application object!")
+    assert out == ("You assign `app.secret_key` a random bytes value [1]. "
+                   "Register blueprints with `app.register_blueprint()` on the application object [2]!")
+    assert added == 2
+    assert unsupported_sentences(out, PASSAGES) == []
+
+
+def test_a_sentence_no_passage_supports_keeps_no_marker_and_stays_flagged():
+    out, added = _stream("The moon is made of green cheese and rocks.")
+    assert out == "The moon is made of green cheese and rocks." and added == 0
+    assert unsupported_sentences(out, PASSAGES) == ["The moon is made of green cheese and rocks."]
+
+
+def test_marked_sentences_code_blocks_and_lead_ins_are_left_as_written():
+    text = ("Flask signs the session cookies with it [1]. Here is how:\n\n"
+            "```python\napp.secret_key = b'random bytes value. Flask signs'\n```\n")
+    out, added = _stream(text)
+    assert out == text and added == 0
+
+
+def test_dots_inside_names_and_versions_do_not_end_a_sentence():
+    out, _ = _stream("Version 2.0 and app.run e.g. register blueprints on the application object.")
+    assert out == "Version 2.0 and app.run e.g. register blueprints on the application object [2]."
+
+
+def test_the_result_does_not_depend_on_where_the_stream_is_cut():
+    text = ("- You assign `app.secret_key` a random bytes value.\n- Flask signs session cookies with it. [1] "
+            "Then more.\n\n```\nx = 1. Y\n```\nRegister blueprints on the application object.\nThe moon is cheese.")
+    outputs = {_stream(text, seed)[0] for seed in range(60)}
+    assert len(outputs) == 1
+    assert outputs.pop() == text.replace("random bytes value.", "random bytes value [1].").replace(
+        "on the application object.", "on the application object [2].")
