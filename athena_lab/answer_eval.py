@@ -180,7 +180,11 @@ def score_answer(row: dict[str, Any], answer: Any, reader: LocatorText) -> dict[
             "fact": contains_fact(text, row["facts"]), "no_evidence": NO_EVIDENCE in text or not cites,
             "cited": len(checks), "held": sum(checks), "sentences": len(split_sentences(text)),
             "unsupported": len(flagged), "seconds": getattr(answer, "seconds", None),
-            "first_chunk_s": getattr(answer, "first_chunk_s", None), "answer": text}
+            "first_chunk_s": getattr(answer, "first_chunk_s", None), "answer": text,
+            # what a model asked for itself: tool name and input, per call
+            "tool_calls": [{"tool": t.get("tool"), "input": t.get("input")} for t in answer.trace if t.get("step")],
+            "attributed": (getattr(answer, "done", None) or {}).get("attributed"),
+            "floor": bool((getattr(answer, "done", None) or {}).get("floor"))}
 
 
 def _median(values: list[float]) -> float:
@@ -216,6 +220,8 @@ def timed(events: Iterable[Any]) -> Any:
         if first is None and event.type == "chunk" and event.data.get("content"):
             first = time.perf_counter() - started
         fold(answer, event)
+        if event.type == "done":
+            answer.done = dict(event.data)  # type: ignore[attr-defined]
     answer.seconds = round(time.perf_counter() - started, 2)  # type: ignore[attr-defined]
     answer.first_chunk_s = None if first is None else round(first, 2)  # type: ignore[attr-defined]
     return answer

@@ -226,7 +226,8 @@ def ago(when: float) -> str:
 
 @command("doctor")
 def cmd_doctor(args: argparse.Namespace) -> int:
-    ws = open_workspace(args)
+    chosen = {"llm.provider": args.provider, "llm.model": args.model, "llm.model_path": args.model_path}
+    ws = open_workspace(args, {key: value for key, value in chosen.items() if value})
     report = ws.doctor()
     if args.json:
         _print_json({"ok": report.ok, "checks": [c.__dict__ for c in report.checks],
@@ -362,7 +363,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=("bibtex", "ris", "csl-json"), default="bibtex")
 
     sub.add_parser("status", parents=[common], help="what is indexed, when, with which warnings")
-    sub.add_parser("doctor", parents=[common], help="check versions, the embedder and the index")
+    p = sub.add_parser("doctor", parents=[common], help="check versions, the embedder, the index and the model")
+    provider_flags(p, "answers (the local one is loaded and timed)")
 
     p = sub.add_parser("eval", help="retrieval and answer evaluation")
     eval_sub = p.add_subparsers(dest="eval_kind", metavar="KIND", required=True)

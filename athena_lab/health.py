@@ -92,9 +92,11 @@ def probe_llm(ws: Any) -> dict[str, Any]:
     details = {"provider": llm.provider, "model": llm.model}
     try:
         configured = resolve_provider(ws)
-        configured.close()
         details["base_url"] = redact_url(configured.base_url)
-        probe = make_provider(replace(configured.config, timeout_s=LLM_PROBE_TIMEOUT_S, retry_delay_s=0.1))
+        probe = configured  # the local provider's server runs in this process: ask it
+        if configured.config.kind != "local":
+            configured.close()
+            probe = make_provider(replace(configured.config, timeout_s=LLM_PROBE_TIMEOUT_S, retry_delay_s=0.1))
     except ProviderError as exc:
         return _component("down", started, exc.message, **details)
     try:

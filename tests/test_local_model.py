@@ -55,7 +55,9 @@ def test_the_bundled_model_answers_with_a_citation_the_check_accepts(ws):
     assert "[1]" in answer.answer
     assert len(answer.unsupported) <= 1, answer.unsupported
     steps = [t["tool"] for t in answer.trace]
-    assert steps[:2] == ["searchDocs", "readPassages"], steps
+    # the process's first turn loads the model and says so; then what the model read, and how much
+    assert steps[:3] == ["loadModel", "searchDocs", "readPassages"], steps
+    assert answer.trace[2]["input"]["passages"] == 1 and 0 < answer.trace[2]["input"]["tokens"] < 400
 
 
 def test_a_question_in_spanish_is_also_searched_in_english(ws):
@@ -64,3 +66,11 @@ def test_a_question_in_spanish_is_also_searched_in_english(ws):
     translated = answer.trace[0]["input"].get("translated") or ""
     assert "timeout" in translated.lower() or "wait" in translated.lower(), translated
     assert answer.citations and answer.citations[0]["path"] == "gateway.md"
+    assert "loadModel" not in [t["tool"] for t in answer.trace]  # the model stays loaded between turns
+
+
+def test_doctor_names_the_model_its_size_and_licence_and_times_it(ws):
+    check = next(c for c in ws.doctor().checks if c.name == "local model")
+    assert check.ok, check.detail
+    assert check.detail.startswith("Qwen2.5 Coder 0.5B Instruct (GGUF, Q4_K_M), 469 MiB, Apache-2.0")
+    assert "reads" in check.detail and "tokens/s" in check.detail

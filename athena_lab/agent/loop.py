@@ -9,7 +9,8 @@ here, in the order they happen.
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator
 
 from athena_lab import events
 from athena_lab.agent.attribute import Attributor
@@ -54,7 +55,6 @@ from athena_lab.agent.providers import (
     ToolCallEvent,
     make_provider,
 )
-from athena_lab.agent.providers.bundled import model_file as bundled_model_file
 from athena_lab.agent.tools import Toolbox, trace_hit
 from athena_lab.agent.translate import english
 from athena_lab.agent.windows import block as passages_block
@@ -83,11 +83,22 @@ LAST_CALL_NOTE = "\n\n(That was the last tool call allowed in this turn: answer 
 TURN_ERRORS = (AthenaError, OSError)
 
 
-def resolve_provider(ws: Corpus, provider: str | Provider | None = None, model: str | None = None,
-                     base_url: str | None = None, model_path: str | None = None) -> Provider | None:
-    """The configured (or overridden) LLM, or None for extractive mode."""
+@dataclass
+class ProviderPlan:
+    """A provider checked but not yet started: ``load`` may take seconds (a local model
+    assembled on first use, then read into memory), so a turn says so while it waits."""
+
+    load: Callable[[], Provider | None]
+    loading: bool = False  # True when ``load`` has a model to read into memory
+
+
+def plan_provider(ws: Corpus, provider: str | Provider | None = None, model: str | None = None,
+                  base_url: str | None = None, model_path: str | None = None) -> ProviderPlan:
+    """The configured (or overridden) LLM, checked now and started by ``load``; a plan whose
+    ``load`` gives None means extractive mode. Configuration errors are raised here."""
     if provider is not None and not isinstance(provider, str):
-        return provider
+        given = provider
+        return ProviderPlan(lambda: given)
     llm = ws.config.settings.llm
     kind = provider or llm.provider
     if kind == "extractive" and model_path and not provider:
@@ -95,22 +106,45 @@ def resolve_provider(ws: Corpus, provider: str | Provider | None = None, model: 
     if kind == "extractive" and model and not provider:
         kind = "openai"  # a model asked for by name implies a model server; OpenAI-compatible is the common one
     if kind == "extractive":
-        return None
+        return ProviderPlan(lambda: None)
     sampling = SamplingParams(temperature=llm.temperature, top_p=llm.top_p or None, top_k=llm.top_k or None,
                               repeat_penalty=llm.repeat_penalty or None, max_tokens=llm.max_tokens or None,
                               context_size=llm.context_size or None)
     if kind == "local":
-        from athena_lab.agent.providers.local import make_local_provider
-
-        path = model_path or llm.model_path or bundled_model_file(model or llm.model or None)
-        return make_local_provider(path, llm.context_size or LOCAL_CONTEXT, sampling, llm.timeout_s,
-                                   llm.tool_protocol)
+        return _local_plan(llm, model, model_path, sampling)
     name = model or llm.model
     if not name:
         raise ProviderError(f"no model configured for the {kind} provider: set llm.model or pass --model", "config")
     url = base_url or llm.base_url or DEFAULT_BASE_URLS.get(kind, "")
-    return make_provider(ProviderConfig(kind=kind, base_url=url, model=name, api_key_env=llm.api_key_env or None,
-                                        timeout_s=llm.timeout_s, sampling=sampling))
+    config = ProviderConfig(kind=kind, base_url=url, model=name, api_key_env=llm.api_key_env or None,
+                            timeout_s=llm.timeout_s, sampling=sampling)
+    built = make_provider(config)  # cheap; a bad URL or a missing key is refused now, not mid-turn
+    return ProviderPlan(lambda: built)
+
+
+def _local_plan(llm: Any, model: str | None, model_path: str | None, sampling: SamplingParams) -> ProviderPlan:
+    from athena_lab.agent.providers import bundled
+    from athena_lab.agent.providers.local import is_loaded, make_local_provider
+
+    context = llm.context_size or LOCAL_CONTEXT
+    path = model_path or llm.model_path
+    if not path:
+        chosen = bundled.lookup(model or llm.model or None)
+        bundled.part_files(chosen)  # not installed: say which extra, before the turn starts
+        target = bundled.cache_dir() / f"{chosen.name}.gguf"
+
+        def load() -> Provider:
+            file = bundled.model_file(chosen.name, bundled.stderr_progress(f"assembling {chosen.name}"))
+            return make_local_provider(file, context, sampling, llm.timeout_s, llm.tool_protocol)
+        return ProviderPlan(load, loading=not is_loaded(target, context))
+    return ProviderPlan(lambda: make_local_provider(path, context, sampling, llm.timeout_s, llm.tool_protocol),
+                        loading=not is_loaded(path, context))
+
+
+def resolve_provider(ws: Corpus, provider: str | Provider | None = None, model: str | None = None,
+                     base_url: str | None = None, model_path: str | None = None) -> Provider | None:
+    """The configured (or overridden) LLM, started; None for extractive mode."""
+    return plan_provider(ws, provider, model, base_url, model_path).load()
 
 
 # The stored mode of an answer cut short by its client (the sidebar offers Retry).
@@ -139,16 +173,21 @@ def run_turn(ws: Corpus, question: str, conversation_id: str | None = None, filt
             yield events.error(f"unknown conversation {conversation_id!r}: start a new one without an id")
             return
         past = past_turns(store.get(conversation_id), history_limit) if conversation_id else []
-        llm = resolve_provider(ws, provider, model, base_url, model_path)
+        plan = plan_provider(ws, provider, model, base_url, model_path)
         cid = conversation_id or store.create(question)
         store.add_message(cid, "user", question, filters=filters, context=context, context_label=context_label)
     except TURN_ERRORS as exc:
         yield events.error(user_message(exc))
         return
-    turn = _Turn(ws, question, filters or {}, top_k or EVIDENCE_K, past, llm, context)
+    llm: Provider | None = None
     saved = False
+    turn: _Turn | None = None
     try:
         yield events.start(cid)  # inside: a client gone at once still leaves the question answered
+        if plan.loading:
+            yield events.trace("loadModel", {}, "loading the model…")
+        llm = plan.load()
+        turn = _Turn(ws, question, filters or {}, top_k or EVIDENCE_K, past, llm, context)
         yield from turn.run()
         store.add_message(cid, "assistant", turn.answer, turn.citations, turn.unsupported, turn.mode)
         saved = True
@@ -160,7 +199,8 @@ def run_turn(ws: Corpus, question: str, conversation_id: str | None = None, filt
         # The client went away mid-stream (Stop, a reload): keep what it was shown, marked
         # interrupted, so the question does not stay without an answer.
         if not saved:
-            store.add_message(cid, "assistant", "".join(turn.text), turn.rewriter.citations(), [], INTERRUPTED)
+            text, cites = ("".join(turn.text), turn.rewriter.citations()) if turn is not None else ("", [])
+            store.add_message(cid, "assistant", text, cites, [], INTERRUPTED)
         raise
     finally:
         if llm is not None and not isinstance(provider, Provider):

@@ -149,6 +149,8 @@ class InfoRoute(AthenaRoute):
         return {"version": __version__, "root": str(ws.root), "index_dir": str(ws.index_dir),
                 "lab_path_prefix": self.state.lab_path_prefix(), "provider": llm.provider,
                 "providers": list(LLM_PROVIDERS),
+                # The bundled local models by name, so Lab's settings can offer them.
+                "local_models": ws.local_models(),
                 "model": llm.model or None, "mode": mode,
                 "embedding": ws.config.settings.embedding.provider, "index": index,
                 "live": self.state.live.status(),

@@ -44,6 +44,15 @@ function readSettings(settings: ISettingRegistry.ISettings): IChatSettings {
   };
 }
 
+/** "local" names the model it runs by default, so the settings offer it by name. */
+function providerTitle(name: string, info: IIndexInfo | null): string {
+  const model = name === 'local' ? info?.local_models?.find(m => m.default) : undefined;
+  if (!model) {
+    return name;
+  }
+  return `local: ${model.title} on this machine${model.installed ? '' : ` (not installed: ${model.install})`}`;
+}
+
 /**
  * The settings form's choices: the provider list comes from the server (GET /athena/info
  * `providers`), so a provider the server gains shows up without a new extension; empty
@@ -63,8 +72,19 @@ function settingsTransform(info: IIndexInfo | null): {
           ...properties.provider,
           oneOf: [
             { const: '', title: `the server's choice${current ? ` (now ${current})` : ''}` },
-            ...providers.map(name => ({ const: name, title: name }))
+            ...providers.map(name => ({ const: name, title: providerTitle(name, info) }))
           ]
+        };
+      }
+      const local = info?.local_models ?? [];
+      if (local.length && properties.model) {
+        properties.model = {
+          ...properties.model,
+          description:
+            `${properties.model.description ?? ''} With the local provider: ` +
+            local.map(m => `${m.name} (${m.title}${m.installed ? '' : `; ${m.install}`})`).join(', ') +
+            '.',
+          examples: local.map(m => m.name)
         };
       }
       return plugin;

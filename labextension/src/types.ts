@@ -85,6 +85,8 @@ export interface IIndexInfo {
   provider: string;
   /** The provider names a chat may ask for (the settings' provider choices). */
   providers?: string[];
+  /** The models the local provider runs without a file (pip install 'athena-lab[local]'). */
+  local_models?: Array<{ name: string; title: string; installed: boolean; default: boolean; install: string }>;
   model: string;
   mode: string;
   index: {

@@ -52,10 +52,11 @@ test('a model tool call says what it does; one hit is one source; nothing found 
   );
 });
 
-test('a model reading its passages says how many and how long they are', () => {
+test('a local model says it is loading, then how many passages it reads and how long they are', () => {
   assert.deepEqual(
     statuses([
       { type: 'start', data: { conversation_id: 'c1' } },
+      { type: 'trace', data: { tool: 'loadModel', input: {}, summary: 'loading the model\u2026' } },
       { type: 'trace', data: { tool: 'searchDocs', input: {}, summary: '2 hits', hits: [HIT, HIT] } },
       {
         type: 'trace',
@@ -63,7 +64,7 @@ test('a model reading its passages says how many and how long they are', () => {
       },
       { type: 'chunk', data: { content: 'Tokens rotate [1]' } }
     ]),
-    ['searching\u2026', 'reading 2 sources\u2026', 'reading 2 passages (\u2248640 tokens)\u2026', 'writing\u2026']
+    ['searching\u2026', 'loading the model\u2026', 'reading 2 sources\u2026', 'reading 2 passages (\u2248640 tokens)\u2026', 'writing\u2026']
   );
 });
 

@@ -55,6 +55,13 @@ def local_server(model_path: str | Path, context_size: int, threads: int | None 
         return _SERVERS[key]
 
 
+def is_loaded(model_path: str | Path, context_size: int) -> bool:
+    """Whether this GGUF already runs here at this context size (a turn then starts at once)."""
+    path = Path(model_path).expanduser()
+    with _LOCK:
+        return (str(path.resolve()), int(context_size)) in _SERVERS
+
+
 def _start(path: Path, context_size: int, threads: int | None) -> LocalServer:
     try:
         import xllamacpp as xlc
@@ -122,6 +129,14 @@ class LocalProvider(OpenAICompatProvider):
                 yield StreamEnd("tool_calls" if calls else event.finish_reason, event.usage)
             else:
                 yield event
+
+    def health(self) -> dict[str, Any]:
+        """Reachable is enough: the server runs the one file it was started with, under
+        whatever name llama.cpp lists it."""
+        result = super().health()
+        if result["reachable"]:
+            result.update(model_present=True, error=None)
+        return result
 
     def close(self) -> None:
         super().close()  # the server stays up for the next turn; it stops with the process

@@ -44,6 +44,9 @@ export function foldStatus(status: IStreamStatus | null, event: ChatEvent): IStr
           ? { phase: 'reading', text: `reading ${sources(hits.length)}\u2026` }
           : { phase: 'reading', text: 'no sources found\u2026' };
       }
+      if (event.data.tool === 'loadModel') {
+        return { phase: 'reading', text: 'loading the model\u2026' };
+      }
       if (event.data.tool === 'readPassages' && event.data.summary) {
         // What a model reads before it writes: "reading 5 passages (≈1,200 tokens)", which
         // on a CPU takes long enough that the size is worth saying.
