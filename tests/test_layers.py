@@ -43,7 +43,8 @@ def test_a_module_in_no_group_or_without_a_docstring_fails_the_page(tmp_path, mo
     """The page cannot quietly leave a module out (as it once did bibliography.py and answer_eval.py)."""
     tool = _architecture_doc()
     package = tmp_path / "athena_lab"
-    shutil.copytree(REPO / "athena_lab", package, ignore=shutil.ignore_patterns("__pycache__", "labextension", "static"))
+    shutil.copytree(REPO / "athena_lab", package,
+                    ignore=shutil.ignore_patterns("__pycache__", "labextension", "static"))
     monkeypatch.setattr(tool, "PACKAGE", package)
     tool.render()  # the copy as it is: complete
     (package / "newcomer.py").write_text('"""A module nobody added to GROUPS."""\n')
