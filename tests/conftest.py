@@ -62,7 +62,8 @@ def _forbidden_skips() -> list[tuple[str, str]]:
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    if _forbidden_skips() and session.exitstatus == pytest.ExitCode.OK:
+    # "no tests collected" too: a run whose every module skipped is a failed run, said plainly
+    if _forbidden_skips() and session.exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.NO_TESTS_COLLECTED):
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 

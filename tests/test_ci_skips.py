@@ -75,3 +75,10 @@ def test_under_ci_an_allowlisted_skip_passes(sample: Path) -> None:
     done = run(sample, "true", "test_sample.py", "-k", "passes or allowed")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "1 passed, 1 skipped" in done.stdout
+
+
+def test_under_ci_a_run_whose_every_module_skipped_fails_as_a_failure(sample: Path) -> None:
+    """Not as "no tests collected" (5), which a caller might not treat as failure."""
+    done = run(sample, "true", "test_module_skip.py")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert run(sample, None, "test_module_skip.py").returncode == 5
