@@ -15,7 +15,6 @@ import json
 import shutil
 import subprocess
 import time
-from pathlib import Path
 
 from _common import CORPORA, REPO, context, cpu_seconds, emit, peak_rss_mb, work_dir
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import json
 from typing import Any
 
 from _common import context, emit, work_dir

@@ -1,12 +1,14 @@
 """One contract across front ends: the same citation gets the same label everywhere, and
-one fold turns a turn's events into the same answer for every Python front end."""
+one fold turns a turn's events into the same answer for every Python front end.
+
+The TypeScript side (labels, markers, SSE parsing) is tested by `cd labextension && npm test`,
+a step of its own in `./run test` that fails the run: not from here, where a missing npm or
+node_modules used to turn it into a skip inside the unit tier."""
 
 from __future__ import annotations
 
 import io
 import json
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -17,7 +19,6 @@ from athena_lab.render import answer_text, stream_text
 from athena_lab.widget import AnswerWidget
 
 FIXTURES = Path(__file__).parent / "fixtures"
-LABELEXT = Path(__file__).parent.parent / "labextension"
 LABELS = json.loads((FIXTURES / "citation_labels.json").read_text())
 
 NB_CITE = {"id": 1, "kind": "notebook", "path": "nb/a.ipynb", "cell": 12, "start_line": 3, "end_line": 9,
@@ -66,14 +67,6 @@ def test_search_citations_carry_the_label(tmp_path) -> None:
     cites = ws.search_citations("tokens expire", k=1)
     assert cites[0]["label"] == citation_location(cites[0]) == "guide.md:3"
     ws.close()
-
-
-@pytest.mark.skipif(not shutil.which("npm") or not (LABELEXT / "node_modules").is_dir(),
-                    reason="the labextension's node modules are installed by the package build")
-def test_labextension_unit_tests_pass() -> None:
-    """The TypeScript core (labels, markers, SSE parsing) under node's test runner."""
-    done = subprocess.run(["npm", "test", "--silent"], cwd=LABELEXT, capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
 
 
 def test_the_contract_page_names_every_event_citation_and_answer_field(tmp_path) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from athena_lab.magic import MagicError, parse
-from kernel_notebooks import WIDGET_VIEW, answer_widget_state, copy_demo, execute, notebook, outputs_of, stream_text
+from kernel_notebooks import answer_widget_state, copy_demo, execute, notebook, outputs_of, stream_text
 
 
 def _closed_port() -> int:

@@ -1,8 +1,10 @@
 """Write docs/architecture.md: the layers, and one line per module from its docstring.
 
     python tools/architecture_doc.py        # rewrite the page
-tests/test_layers.py fails when a module is missing from the page, so run this after
-adding, moving or re-describing a module.
+Every module of the package must belong to one of GROUPS and say what it holds in its
+docstring (only an empty ``__init__.py`` may say nothing): otherwise render() raises, naming
+the module, so tests/test_layers.py fails and this script exits non-zero. It also fails when
+the page is out of date, so run this after adding, moving or re-describing a module.
 """
 
 from __future__ import annotations
@@ -14,15 +16,17 @@ REPO = Path(__file__).resolve().parents[1]
 PACKAGE = REPO / "athena_lab"
 GROUPS = [
     ("Front ends (they talk to the workspace only)",
-     ["cli.py", "cli_agent.py", "cli_lab.py", "cli_server.py", "cli_watch.py", "server/", "mcp.py", "magic.py",
-      "api.py", "widget.py", "evaluation.py", "render.py"]),
+     ["__init__.py", "cli.py", "cli_agent.py", "cli_lab.py", "cli_server.py", "cli_watch.py", "server/", "mcp.py",
+      "magic.py", "api.py", "widget.py", "evaluation.py", "render.py"]),
+    ("Answer evaluation (scores answers by the agent's own sentence and quote rules: it imports agent/)",
+     ["answer_eval.py"]),
     ("The facade", ["workspace.py", "health.py"]),
     ("Agent (sees the folder through agent/corpus.py's protocol)", ["agent/"]),
     ("Ingest (writes into the index)", ["ingest/"]),
     ("Search", ["search/"]),
     ("PDF and index", ["pdf/", "index/"]),
     ("The contract and shared leaves", ["events.py", "models.py", "document.py", "config.py", "redact.py",
-                                        "paths.py", "errors.py"]),
+                                        "bibliography.py", "paths.py", "errors.py"]),
 ]
 INTRO = """# Architecture: the layers and what each module holds
 
@@ -41,19 +45,35 @@ def first_paragraph(path: Path) -> str:
     return " ".join(doc.split("\n\n")[0].split()).replace("|", "\\|")
 
 
+class IncompletePage(Exception):
+    """A module the page would leave out: not in GROUPS, or without a docstring."""
+
+
 def render() -> str:
-    out = [INTRO]
+    out, listed, undescribed = [INTRO], set(), []
     for title, members in GROUPS:
         out += [f"## {title}", "", "| module | holds |", "|---|---|"]
         for member in members:
             paths = sorted((PACKAGE / member).rglob("*.py")) if member.endswith("/") else [PACKAGE / member]
             for path in paths:
+                listed.add(path)
                 text = first_paragraph(path)
                 if text:
                     out.append(f"| `{path.relative_to(PACKAGE).as_posix()}` | {text} |")
+                elif path.name != "__init__.py" or path.read_text(encoding="utf-8").strip():
+                    undescribed.append(path.relative_to(PACKAGE).as_posix())
         out.append("")
+    unlisted = sorted(p.relative_to(PACKAGE).as_posix() for p in set(PACKAGE.rglob("*.py")) - listed)
+    problems = [f"{name}: in no group of tools/architecture_doc.py's GROUPS" for name in unlisted]
+    problems += [f"{name}: has no docstring saying what it holds" for name in undescribed]
+    if problems:
+        raise IncompletePage("docs/architecture.md would leave out:\n  " + "\n  ".join(problems))
     return "\n".join(out)
 
 
 if __name__ == "__main__":
-    (REPO / "docs" / "architecture.md").write_text(render(), encoding="utf-8")
+    try:
+        page = render()
+    except IncompletePage as exc:
+        raise SystemExit(str(exc)) from None
+    (REPO / "docs" / "architecture.md").write_text(page, encoding="utf-8")

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import types
-import typing
 from pathlib import Path
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 

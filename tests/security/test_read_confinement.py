@@ -18,7 +18,7 @@ from athena_lab.agent.citations import Evidence
 from athena_lab.agent.tools import Toolbox
 from athena_lab.widget import AnswerWidget, with_previews
 from athena_lab.workspace import Workspace, ForbiddenPathError, MissingPathError
-from http_servers import AthenaServer, fast_env, index_folder, served
+from http_servers import AthenaServer, index_folder, served
 
 SECRET = "sk-live-DO-NOT-LEAK-4242"
 TOKEN = "read-confinement-token"
