@@ -172,7 +172,7 @@ class LLMSettings:
     top_p: float = 0.0
     top_k: int = 0
     repeat_penalty: float = 0.0
-    max_tokens: int = 1024
+    max_tokens: int = 0  # 0: 400 for the local provider (what a CPU writes in ~20 s), 1024 for any other
     context_size: int = 8192
     max_steps: int = 4
     timeout_s: float = 120.0

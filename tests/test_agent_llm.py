@@ -51,8 +51,10 @@ def test_tool_step_then_answer_with_renumbered_validated_citations(root):
     first, second = server.chat_requests
     systems = [m for m in first.body["messages"] if m["role"] == "system"]
     assert len(systems) == 1 and first.body["messages"][0]["role"] == "system"
-    assert systems[0]["content"].rstrip().endswith("Answer in English.")
-    assert "[1] " in systems[0]["content"]  # retrieval ran before the model spoke
+    asked = first.body["messages"][-1]
+    assert asked["role"] == "user" and asked["content"].rstrip().endswith("Answer in English.")
+    assert "[1] " in asked["content"]  # retrieval ran before the model spoke: the passages come with the question
+    assert "Passages:\n" not in systems[0]["content"]  # the rules alone: the same every turn
     assert {t["function"]["name"] for t in first.body["tools"]} >= {"searchDocs", "readSourceRange"}
     tool_hit = _tool_results(second)[0]["results"][0]
     assert [e.type for e in stream][:2] == ["start", "trace"]
@@ -86,8 +88,10 @@ def test_anthropic_answer_in_the_question_language(root, monkeypatch):
     with server as url:
         _, answer, _ = _ask(root, url, "¿Cómo monto un blueprint con un prefijo de URL?", kind="anthropic")
     body = server.chat_requests[1].body
-    assert body["system"].rstrip().endswith("Answer in Spanish.")
-    assert all(m["role"] != "system" for m in body["messages"])
+    last = body["messages"][-1]["content"]
+    text = last if isinstance(last, str) else "".join(block.get("text", "") for block in last)
+    assert text.rstrip().endswith("Answer in Spanish.")
+    assert body["system"].startswith("You are Athena") and all(m["role"] != "system" for m in body["messages"])
     assert answer.answer == "Usa register_blueprint con url_prefix para montar el blueprint [1]."
     assert answer.mode == "anthropic:tiny" and len(answer.citations) == 1
 
@@ -107,7 +111,8 @@ def test_follow_up_sees_questions_and_summaries_not_tool_traces(root):
     assert memory.startswith("Call register_blueprint with url_prefix. The rules get the prefix.")
     assert "Extra detail" not in memory and "Sources: " in memory
     assert not any(m.get("tool_calls") or m["role"] == "tool" for m in follow_up)
-    assert "url_prefix" not in follow_up[0]["content"].split("Passages:\n")[0]
+    assert "url_prefix" not in follow_up[0]["content"]  # the system message holds the rules alone
+    assert follow_up[0]["content"] == server.chat_requests[0].body["messages"][0]["content"]  # unchanged: cached
     assert len(store[second.conversation_id]["messages"]) == 4 and second.conversation_id == first.conversation_id
 
 
@@ -137,7 +142,7 @@ def test_compaction_summarises_older_turns_when_the_context_is_small(root):
     assert "How do I register a blueprint?" in summary_request.body["messages"][-1]["content"]
     systems = [m for m in answer_request.body["messages"] if m["role"] == "system"]
     assert len(systems) == 1 and "Earlier conversation summary:\nThe user asked" in systems[0]["content"]
-    assert systems[0]["content"].rstrip().endswith("Answer in English.")
+    assert answer_request.body["messages"][-1]["content"].rstrip().endswith("Answer in English.")
     assert answer.answer == "Use app.testing [1]."
 
 

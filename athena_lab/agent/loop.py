@@ -40,8 +40,8 @@ from athena_lab.agent.memory import (
 )
 from athena_lab.agent.prompts import (
     summary_request,
+    question_message,
     system_prompt,
-    with_attached_context,
 )
 from athena_lab.agent.providers import (
     Message,
@@ -73,6 +73,8 @@ LOCAL_CONTEXT = 8192
 # tokens of passages is 40–75 s before the first word; five passages, one window each.
 LOCAL_EVIDENCE_TOKENS = 1200
 LOCAL_PASSAGES = 5
+MAX_TOKENS = 1024
+LOCAL_MAX_TOKENS = 400  # ~20 s of writing at 20 tokens/s; the rules ask for four sentences
 # Every tool schema is read with every request; a small model searches again with
 # searchDocs and rarely asks for anything else, so a local model is offered that alone.
 LOCAL_TOOLS = ("searchDocs",)
@@ -108,7 +110,8 @@ def plan_provider(ws: Corpus, provider: str | Provider | None = None, model: str
     if kind == "extractive":
         return ProviderPlan(lambda: None)
     sampling = SamplingParams(temperature=llm.temperature, top_p=llm.top_p or None, top_k=llm.top_k or None,
-                              repeat_penalty=llm.repeat_penalty or None, max_tokens=llm.max_tokens or None,
+                              repeat_penalty=llm.repeat_penalty or None,
+                              max_tokens=llm.max_tokens or (LOCAL_MAX_TOKENS if kind == "local" else MAX_TOKENS),
                               context_size=llm.context_size or None)
     if kind == "local":
         return _local_plan(llm, model, model_path, sampling)
@@ -295,14 +298,14 @@ class _Turn:
         context_size = settings.context_size or 8192
         block, shown, size = self._passages(llm)
         root_name = self.ws.root.name
-        fitted = fit_history(system_prompt(root_name, block, self.question), self.question, self.past,
+        fitted = fit_history(system_prompt(root_name) + block, self.question, self.past,
                              context_size, lambda transcript: _summarise(llm, transcript))
         if fitted.compaction:
             yield Event("compaction", fitted.compaction)
         yield events.trace("readPassages", {"passages": shown, "tokens": size},
                            f"reading {shown} passage{'s' if shown != 1 else ''} (≈{size:,} tokens)")
-        messages = [Message("system", system_prompt(root_name, block, self.question, fitted.notes)),
-                    *history_messages(fitted.turns), Message("user", with_attached_context(self.question, self.context))]
+        messages = [Message("system", system_prompt(root_name, fitted.notes)), *history_messages(fitted.turns),
+                    Message("user", question_message(block, self.question, self.context))]
         toolbox = Toolbox(self.ws, self.evidence, self.filters)
         specs = toolbox.specs(LOCAL_TOOLS if llm.config.kind == "local" else None)
         attributor = Attributor({item.number: item.text for item in self.evidence.items[:shown]})

@@ -1,9 +1,11 @@
-"""The one system message of a request, and the language the answer must be in.
+"""The one system message of a request, the user's turn around it, and the answer's language.
 
 Exactly one system message per request: some chat templates (Gemma 3 through
 llama-server) reject a second one with HTTP 400, and Anthropic has no mid-conversation
-system turns. The language directive goes last, because it is the instruction a small
-model is most likely to still be holding when it starts writing.
+system turns. It holds only what never changes, so llama.cpp reuses its cache of the
+prompt's prefix (rules and tool schemas, ~700 tokens a CPU need not read again). The
+passages go with the question, and the language directive goes last, because it is the
+instruction a small model is most likely to still be holding when it starts writing.
 """
 
 from __future__ import annotations
@@ -59,13 +61,13 @@ def language_directive(question: str) -> str:
     return f"Answer in {LANGUAGES[code]}." if code else "Answer in the language of the question."
 
 
-RULES = """You are Athena, a research assistant. You answer questions about the documents indexed in {root}, using the numbered passages below.
+RULES = """You are Athena, a research assistant. You answer questions about the documents indexed in {root}, using the numbered passages that come with each question.
 Rules:
-- Answer from the passages. Put the passage number in square brackets after every sentence that uses it, like [1] or [2][3]. Use only numbers shown as [n] below or as "ref" in tool results.
+- Answer from the passages. Put the passage number in square brackets after every sentence that uses it, like [1] or [2][3]. Use only numbers shown as [n] with the passages or as "ref" in tool results.
 - Give the exact name, setting, command or code that answers, copied from the passages.
 - If the passages are not enough, search (searchDocs) before answering. If they still do not answer the question, say that the index has no evidence for it. Do not guess.
 - Earlier turns of this conversation are context, not proof: cite passages, not earlier answers.
-- Be concise: a few sentences, and a short code block when the passages show one.
+- Be concise: at most four sentences. Show code only when a passage shows it, copied as written.
 
 Example of the format:
 Passages: [1] guide.md:10-12 To turn on debug mode, run `flask run --debug`. The debugger then shows tracebacks.
@@ -73,13 +75,18 @@ Question: How do I enable debug mode?
 Answer: Run `flask run --debug` [1]. The debugger then shows tracebacks in the browser [1]."""
 
 
-def system_prompt(root_name: str, passages: str, question: str, notes: list[str] | None = None) -> str:
-    """rules (fixed, so a server's prompt cache keeps them) → passages → earlier-conversation
-    summary → language directive (last)."""
-    parts = [RULES.format(root=root_name), passages]
-    parts += [n for n in (notes or []) if n]
-    parts.append(language_directive(question))
-    return "\n\n".join(parts)
+def system_prompt(root_name: str, notes: list[str] | None = None) -> str:
+    """The rules (the same for every question, so a server's prompt cache keeps them and
+    the tool schemas rendered after them), then any earlier-conversation summary."""
+    return "\n\n".join([RULES.format(root=root_name), *[n for n in (notes or []) if n]])
+
+
+def question_message(passages: str, question: str, context: str | None = None) -> str:
+    """The user's turn as the model reads it: the numbered passages, the question (with
+    what the user attached to it), and the language directive last — the instruction a
+    small model is most likely to still be holding when it starts writing."""
+    return "\n\n".join([passages, "Question: " + with_attached_context(question, context),
+                        language_directive(question)])
 
 
 def summary_request(transcript: str) -> list[dict[str, Any]]:

@@ -91,5 +91,5 @@ def _clip(text: str, limit: int) -> str:
 def block(found: list[Window]) -> str:
     """The numbered passages as the prompt shows them."""
     if not found:
-        return "Passages: none — the index returned nothing for this question."
+        return "Passages: none were found for this question."
     return "Passages:\n\n" + "\n\n".join(f"[{w.number}] {w.where}\n{w.text}" for w in found)
