@@ -11,8 +11,11 @@ web page can send it requests. So its base handler checks, before any route runs
 - the token (401), unless the user opted out with ``--no-token`` on loopback. It is
   accepted as ``Authorization: Bearer``, ``?token=`` (which also sets an HttpOnly,
   SameSite=Strict cookie so a browser page opened from the printed URL keeps working) or
-  that cookie. More than ``TOKEN_FAILURES_PER_MINUTE`` wrong tokens from one address in a
-  minute answer 429 (with Retry-After) without being checked, so guessing is slow;
+  that cookie. More than ``TOKEN_FAILURES_PER_MINUTE`` wrong tokens from one address sent
+  one way (header, query or cookie) in a minute answer 429 (with Retry-After) without being
+  checked, so guessing is slow — and another way still works, so a page that cannot send a
+  header or the cookie cannot lock the owner out. A query token on a browser's subresource
+  or cross-site request (an ``<img>`` on any page) is not read at all;
 - a sliding one-minute window of requests per client address (429 with Retry-After);
 - a request body is JSON (415): an HTML form or a ``text/plain`` fetch can send a
   cross-site POST without a CORS preflight, a JSON body cannot;
@@ -52,6 +55,7 @@ LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 JSON_MEDIA_TYPE = "application/json"
 WILDCARD_ADDRESSES = frozenset({"0.0.0.0", "::", ""})
+SOURCE_NAMES = {"header": "an Authorization header", "query": "?token=", "cookie": "the cookie"}
 
 
 class RateLimiter:
@@ -273,13 +277,17 @@ class StandaloneHandler(RequestHandler):
             raise api_error(401, "missing token: send 'Authorization: Bearer <token>' (the token is "
                                  "printed by athena serve when it starts)", {"WWW-Authenticate": 'Bearer realm="athena"'})
         address = self.request.remote_ip or "?"
-        wait = self.guard.failures.blocked_for(address)
+        # Failures are counted per address *and* per way the token came: someone else's
+        # wrong guesses fill only their own kind's budget, so the owner's page (cookie) and
+        # programs (header) are not locked out by, say, another local tool's query strings.
+        bucket = f"{address} {source}"
+        wait = self.guard.failures.blocked_for(bucket)
         if wait:
-            raise api_error(429, f"too many wrong tokens from {address}; retry in {wait} s",
-                            {"Retry-After": str(wait)})
+            raise api_error(429, f"too many wrong tokens from {address} sent as {SOURCE_NAMES[source]}; "
+                                 f"retry in {wait} s", {"Retry-After": str(wait)})
         wanted = self.guard.cookie_value() if source == "cookie" else expected
         if not hmac.compare_digest(given.encode(), wanted.encode()):
-            self.guard.failures.note(address)
+            self.guard.failures.note(bucket)
             if source == "cookie":  # stale (the server restarted): drop it so it is not sent again
                 self.clear_cookie(self.guard.cookie_name, path="/")
             raise api_error(401, "wrong token: send the token athena serve printed when it started, as "
@@ -312,9 +320,27 @@ class StandaloneHandler(RequestHandler):
         if scheme.lower() in ("bearer", "token") and value.strip():
             return value.strip(), "header"
         query = self.get_query_argument("token", "")
-        if query:
+        if query and self._query_token_readable():
             return query, "query"
         return self.get_cookie(self.guard.cookie_name, "") or "", "cookie"
+
+    def _query_token_readable(self) -> bool:
+        """Whether a ``?token=`` counts as a login attempt. Any web page can make the
+        browser load ``http://127.0.0.1:PORT/athena/info?token=guess`` with an ``<img>`` (no
+        Origin, no preflight, no answer it can read): such a request's query token is not
+        read at all, so it neither logs in nor counts as a failure. Read are: a request with
+        an Origin (a CORS fetch, whose Origin was checked), a navigation the user started or
+        one from this site (``Sec-Fetch-Site`` ``none``/``same-origin``/``same-site``; the
+        printed URL opened from a terminal is ``none``), and programs, which send no
+        ``Sec-Fetch-*`` headers."""
+        headers = self.request.headers
+        if "Origin" in headers:
+            return True
+        site = headers.get("Sec-Fetch-Site")
+        if site is None:
+            return True
+        navigation = headers.get("Sec-Fetch-Mode") == "navigate" and headers.get("Sec-Fetch-Dest") == "document"
+        return navigation and site in ("none", "same-origin", "same-site")
 
     def _cors(self) -> None:
         origin = self.request.headers.get("Origin")
