@@ -117,9 +117,15 @@ class AthenaRoute:
         docs-site ``url`` from it (site_urls.py), in this one place per route."""
         return site_urls.compile_rules(self.ws.config.settings.widget.site_url_map)
 
+    @property
+    def for_owner(self) -> bool:
+        """True unless this request came in as a token-less public visitor (middleware.py);
+        inside Jupyter every request has passed its login."""
+        return not getattr(self, "public_visitor", False)
+
     async def blocking(self, fn: Callable[..., Any], *args: Any) -> Any:
         """Run index/disk work off the IOLoop so one slow request never stalls the others."""
-        return await self.state.run(fn, *args)
+        return await self.state.run(fn, *args, owner=self.for_owner)
 
 
 class HealthRoute(AthenaRoute):
@@ -389,7 +395,8 @@ class ChatRoute(AthenaRoute):
         if request["stream"]:
             await self._stream(ws, request)
             return
-        answer = await self.state.run_chat(lambda: ws.ask(request["question"], **request["options"]))
+        answer = await self.state.run_chat(lambda: ws.ask(request["question"], **request["options"]),
+                                           owner=self.for_owner)
         body = answer.to_dict()
         body["citations"] = site_urls.with_site_urls(body["citations"], self.site_rules())
         error = body.pop("error")
@@ -401,7 +408,7 @@ class ChatRoute(AthenaRoute):
     async def _stream(self, ws: Any, request: dict[str, Any]) -> None:
         rules = self.site_rules()
         self._pump = pump = sse.EventPump(lambda: ws.ask_events(request["question"], **request["options"]),
-                                          self.state.chat_executor)
+                                          self.state.chat_executor, self.state.context_for(self.for_owner))
         sse.start_stream(self)
         worker = pump.start()
         try:
