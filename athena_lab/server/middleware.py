@@ -41,7 +41,7 @@ import ipaddress
 import math
 import threading
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -59,36 +59,49 @@ SOURCE_NAMES = {"header": "an Authorization header", "query": "?token=", "cookie
 
 
 class RateLimiter:
-    """At most ``per_minute`` events per address in any 60 s window; 0 disables it."""
+    """At most ``per_minute`` events per key in any 60 s window; 0 disables it.
 
-    def __init__(self, per_minute: int) -> None:
+    The table forgets by time: keys are kept in order of their last event, so each call
+    drops the keys idle for a whole window from the front (amortised O(1), no scan), and
+    it never holds more than ``max_keys`` (the least recently active go first). A key is a
+    client address (``client_key``: IPv6 by /64), plus, for token failures, how the token came.
+    """
+
+    def __init__(self, per_minute: int, max_keys: int = 100_000) -> None:
         self.per_minute = per_minute
-        self._seen: dict[str, deque[float]] = {}
+        self.max_keys = max_keys
+        self._seen: OrderedDict[str, deque[float]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def retry_after(self, address: str, now: float | None = None) -> int:
+    def __len__(self) -> int:
+        return len(self._seen)
+
+    def retry_after(self, key: str, now: float | None = None) -> int:
         """0 if the request may go ahead (and counts it), else seconds until it may."""
+        now = time.monotonic() if now is None else now
         with self._lock:
-            wait = self._wait(address, now)
+            wait = self._wait(key, now)
             if not wait:
-                self._note(address, now)
+                self._note(key, now)
             return wait
 
-    def blocked_for(self, address: str, now: float | None = None) -> int:
-        """Seconds until ``address`` may try again (0: now), without counting this look."""
+    def blocked_for(self, key: str, now: float | None = None) -> int:
+        """Seconds until ``key`` may try again (0: now), without counting this look."""
+        now = time.monotonic() if now is None else now
         with self._lock:
-            return self._wait(address, now)
+            return self._wait(key, now)
 
-    def note(self, address: str, now: float | None = None) -> None:
-        """Count one event (a failed token) against ``address``."""
+    def note(self, key: str, now: float | None = None) -> None:
+        """Count one event (a failed token) against ``key``."""
+        now = time.monotonic() if now is None else now
         with self._lock:
-            self._note(address, now)
+            self._note(key, now)
 
-    def _wait(self, address: str, now: float | None) -> int:
+    def _wait(self, key: str, now: float) -> int:
         if self.per_minute <= 0:
             return 0
-        now = time.monotonic() if now is None else now
-        stamps = self._seen.get(address)
+        self._expire(now)
+        stamps = self._seen.get(key)
         if not stamps:
             return 0
         while stamps and stamps[0] <= now - WINDOW_S:
@@ -97,13 +110,41 @@ class RateLimiter:
             return max(1, math.ceil(stamps[0] + WINDOW_S - now))
         return 0
 
-    def _note(self, address: str, now: float | None) -> None:
+    def _note(self, key: str, now: float) -> None:
         if self.per_minute <= 0:
             return
-        self._seen.setdefault(address, deque()).append(time.monotonic() if now is None else now)
-        if len(self._seen) > 10_000:  # forget idle addresses so the table stays small
-            for key in [k for k, v in self._seen.items() if not v]:
-                del self._seen[key]
+        stamps = self._seen.get(key)
+        if stamps is None:
+            stamps = self._seen[key] = deque()
+        else:
+            self._seen.move_to_end(key)
+        stamps.append(now)
+        while len(self._seen) > self.max_keys:
+            self._seen.popitem(last=False)
+
+    def _expire(self, now: float) -> None:
+        """Drop the keys whose last event left the window (they are at the front)."""
+        while self._seen:
+            stamps = next(iter(self._seen.values()))
+            if stamps and stamps[-1] > now - WINDOW_S:
+                return
+            self._seen.popitem(last=False)
+
+
+def client_key(address: str | None) -> str:
+    """The rate limits' key for a client address: IPv4 as it is, IPv6 by its /64 (one host
+    gets a whole /64 and can pick any of 2^64 addresses in it)."""
+    if not address:
+        return "?"
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
 
 
 def host_name(host: str) -> str:
@@ -203,7 +244,7 @@ class StandaloneHandler(RequestHandler):
         if self.request.method == "OPTIONS":
             return
         self._check_token()
-        wait = self.guard.limiter.retry_after(self.request.remote_ip or "?")
+        wait = self.guard.limiter.retry_after(client_key(self.request.remote_ip))
         if wait:
             raise api_error(429, f"rate limit of {self.guard.limiter.per_minute} requests per minute "
                               f"exceeded; retry in {wait} s", {"Retry-After": str(wait)})
@@ -276,7 +317,7 @@ class StandaloneHandler(RequestHandler):
         if not given:
             raise api_error(401, "missing token: send 'Authorization: Bearer <token>' (the token is "
                                  "printed by athena serve when it starts)", {"WWW-Authenticate": 'Bearer realm="athena"'})
-        address = self.request.remote_ip or "?"
+        address = client_key(self.request.remote_ip)
         # Failures are counted per address *and* per way the token came: someone else's
         # wrong guesses fill only their own kind's budget, so the owner's page (cookie) and
         # programs (header) are not locked out by, say, another local tool's query strings.
@@ -308,7 +349,7 @@ class StandaloneHandler(RequestHandler):
     def _limit_public_chat(self) -> None:
         if self.request.method != "POST":
             return
-        address = self.request.remote_ip or "?"
+        address = client_key(self.request.remote_ip)
         wait = self.guard.public_chats.retry_after(address)
         if wait:
             raise api_error(429, f"public chat limit of {self.guard.public_chats.per_minute} questions per minute "
