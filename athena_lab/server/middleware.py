@@ -147,6 +147,26 @@ def client_key(address: str | None) -> str:
     return str(ip)
 
 
+def client_from_proxy(headers: Any, peer: str, protocol: str) -> tuple[str, str]:
+    """(client address, scheme) of a request a reverse proxy passed on (``server.behind_proxy``).
+
+    The address is the **last** ``X-Forwarded-For`` entry: the one the proxy in front added
+    (nginx's ``$proxy_add_x_forwarded_for`` and Caddy append the address they were connected
+    from; anything before it came from the client and may be made up). ``X-Real-Ip`` is
+    ignored: Caddy passes a client's own on unchanged, so trusting it (as tornado's
+    ``xheaders`` does, before X-Forwarded-For) let a client name any address and get a
+    fresh rate-limit budget each time. The scheme is the last ``X-Forwarded-Proto`` entry.
+    Without the headers (a request that did not come through the proxy) the peer stands."""
+    address = peer
+    forwarded = headers.get("X-Forwarded-For", "")
+    if forwarded:
+        last = forwarded.split(",")[-1].strip()
+        if is_ip_address(last):
+            address = last
+    proto = headers.get("X-Forwarded-Proto", "").split(",")[-1].strip().lower()
+    return address, proto if proto in ("http", "https") else protocol
+
+
 def host_name(host: str) -> str:
     """The name part of a Host header: ``[::1]:4317`` → ``::1``, ``Example.org:80`` → ``example.org``."""
     host = host.strip().lower()
@@ -191,6 +211,8 @@ class Guard:
     public: bool = False
     # Chats per minute per address for those token-less visitors (each may cost an LLM call).
     public_chats: RateLimiter = field(default_factory=lambda: RateLimiter(10))
+    # server.behind_proxy: the client is the last X-Forwarded-For hop (client_from_proxy).
+    behind_proxy: bool = False
 
     @property
     def cookie_name(self) -> str:
@@ -238,6 +260,9 @@ class StandaloneHandler(RequestHandler):
     def admit(self) -> None:
         """Every check of the front door, in order; raises the refusal."""
         self.guard = self.settings["athena_guard"]
+        if self.guard.behind_proxy:
+            self.request.remote_ip, self.request.protocol = client_from_proxy(
+                self.request.headers, self.request.remote_ip, self.request.protocol)
         self._check_host()
         self._check_origin()
         self._cors()
