@@ -131,7 +131,7 @@ class AthenaRoute:
             return self.ws
         from .public import PublicCorpus
 
-        return PublicCorpus(self.ws)
+        return PublicCorpus(self.ws, self.state.visitor_conversations)
 
     async def blocking(self, fn: Callable[..., Any], *args: Any) -> Any:
         """Run index/disk work off the IOLoop so one slow request never stalls the others."""

@@ -44,6 +44,7 @@ import time
 from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import parse_qsl, urlencode
 
 from tornado.web import RequestHandler, stream_request_body
 
@@ -259,6 +260,7 @@ class StandaloneHandler(RequestHandler):
 
     def admit(self) -> None:
         """Every check of the front door, in order; raises the refusal."""
+        self._mask_query_token()
         self.guard = self.settings["athena_guard"]
         if self.guard.behind_proxy:
             self.request.remote_ip, self.request.protocol = client_from_proxy(
@@ -277,6 +279,17 @@ class StandaloneHandler(RequestHandler):
         declared = self.request.headers.get("Content-Length")
         if declared and declared.isdigit() and int(declared) > self.guard.max_body_bytes:
             self._refuse_body(int(declared))
+
+    def _mask_query_token(self) -> None:
+        """Tornado's access log writes the request's URI for every 4xx and 5xx answer, and its
+        error log the request itself: neither may hold a ``?token=``. The parsed arguments
+        (what the guard reads the token from) keep it; the URI and query string lose it."""
+        request = self.request
+        pairs = parse_qsl(request.query, keep_blank_values=True)
+        if not any(name == "token" for name, _ in pairs):
+            return
+        request.query = urlencode([(name, "redacted" if name == "token" else value) for name, value in pairs])
+        request.uri = f"{request.path}?{request.query}"
 
     def get_current_user(self) -> str:
         # Reached only after prepare() accepted the token (or none is required).
@@ -359,8 +372,9 @@ class StandaloneHandler(RequestHandler):
             raise api_error(401, "wrong token: send the token athena serve printed when it started, as "
                                  "'Authorization: Bearer <token>'", {"WWW-Authenticate": 'Bearer realm="athena"'})
         if source == "query":
+            # Secure when the page came over TLS (behind a proxy: its X-Forwarded-Proto).
             self.set_cookie(self.guard.cookie_name, self.guard.cookie_value(), path="/",
-                            httponly=True, samesite="Strict")
+                            httponly=True, samesite="Strict", secure=self.request.protocol == "https")
 
     def _public_visit_allowed(self) -> bool:
         """Public mode, a read-only verb, and a browser on an allowlisted origin (its Origin

@@ -17,12 +17,18 @@ that is
 came from a visitor. Search hits, grep matches, document lists, chunks and citation records
 outside the published set are left out, and every read of one answers the same 404 as a
 path that does not exist, so the answer does not tell a visitor whether a file is there.
+A visitor's conversation is kept in memory for a while (``VisitorConversations``), never in
+the owner's catalog.
 docs/security.md, "Public mode"; tests/security/test_public_visitor.py.
 """
 
 from __future__ import annotations
 
 import re
+import threading
+import time
+import uuid
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -63,14 +69,86 @@ def not_found(path: Any) -> MissingPathError:
     return MissingPathError(f"{str(path)[:200]}: no such published document")
 
 
+class VisitorConversations:
+    """Public visitors' conversations: in this process's memory, never in the owner's
+    catalog (their history list stays the owner's own, and anonymous readers cannot grow it).
+
+    Kept so the widget can ask a follow-up (the agent reads the earlier turns), and bounded
+    both ways: a conversation idle for ``ttl_s`` is forgotten, at most ``max_conversations``
+    are kept (the least recently used go first), each with its newest ``max_messages``.
+    A visitor's conversation id means nothing to the owner's store, and the reverse.
+    The subset of ``index.conversations.ConversationStore`` the agent loop uses.
+    """
+
+    def __init__(self, ttl_s: float = 30 * 60, max_conversations: int = 1000, max_messages: int = 40,
+                 clock: Any = time.monotonic) -> None:
+        self.ttl_s, self.max_conversations, self.max_messages = ttl_s, max_conversations, max_messages
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._items: OrderedDict[str, dict[str, Any]] = OrderedDict()
+
+    def __len__(self) -> int:
+        with self._lock:
+            self._expire()
+            return len(self._items)
+
+    def _expire(self) -> None:
+        now = self._clock()
+        while self._items:
+            oldest = next(iter(self._items.values()))
+            if now - oldest["touched"] < self.ttl_s and len(self._items) <= self.max_conversations:
+                return
+            self._items.popitem(last=False)
+
+    def create(self, title: str) -> str:
+        cid = uuid.uuid4().hex
+        with self._lock:
+            self._items[cid] = {"id": cid, "title": " ".join(title.split())[:80], "messages": [],
+                                "touched": self._clock()}
+            self._expire()
+        return cid
+
+    def exists(self, cid: str) -> bool:
+        with self._lock:
+            self._expire()
+            return cid in self._items
+
+    def add_message(self, cid: str, role: str, content: str, citations: list[dict[str, Any]] | None = None,
+                    unsupported: list[str] | None = None, mode: str | None = None, **_: Any) -> None:
+        with self._lock:
+            self._expire()
+            item = self._items.get(cid)
+            if item is None:
+                raise KeyError(f"unknown conversation {cid!r}")
+            message: dict[str, Any] = {"role": role, "content": content}
+            if citations is not None:
+                message["citations"] = citations
+            if unsupported is not None:
+                message["unsupported"] = unsupported
+            if mode is not None:
+                message["mode"] = mode
+            item["messages"] = (item["messages"] + [message])[-self.max_messages:]
+            item["touched"] = self._clock()
+            self._items.move_to_end(cid)
+
+    def get(self, cid: str) -> dict[str, Any] | None:
+        with self._lock:
+            self._expire()
+            item = self._items.get(cid)
+            if item is None:
+                return None
+            return {"id": cid, "title": item["title"], "messages": [dict(m) for m in item["messages"]]}
+
+
 class PublicCorpus:
     """The workspace as a public visitor sees it (module docstring). Implements the agent's
     ``Corpus`` protocol and the few workspace methods the public routes call; nothing else
     is reachable through it."""
 
-    def __init__(self, ws: Any) -> None:
+    def __init__(self, ws: Any, conversations: VisitorConversations | None = None) -> None:
         self._ws = ws
         self.published = Published(ws)
+        self._conversations = conversations if conversations is not None else VisitorConversations()
 
     # what the agent reads unchanged ------------------------------------------------------
     @property
@@ -82,8 +160,9 @@ class PublicCorpus:
         return self._ws.config
 
     @property
-    def conversations(self) -> Any:
-        return self._ws.conversations
+    def conversations(self) -> VisitorConversations:
+        """Visitors' own, in memory: never the owner's history (VisitorConversations)."""
+        return self._conversations
 
     def embedder(self) -> Any:
         return self._ws.embedder()

@@ -56,6 +56,10 @@ class ServerState:
         self.live = ServerLive(self)  # the live index; its host starts it (live.py)
         if self._ws is not None:
             self._ws.on_foreign_question = self.build_multilingual_on_demand
+        # Public visitors' conversations: in memory, bounded, never in the owner's catalog.
+        from .public import VisitorConversations
+
+        self.visitor_conversations = VisitorConversations()
         # The owner's first question in another language starts the multilingual build, once.
         self._on_demand_lock = threading.Lock()
         self._on_demand_started = False

@@ -309,3 +309,29 @@ def test_a_refused_request_closes_its_connection_cleanly_for_keep_alive_clients(
             refused = client.get("/info", headers={"Host": "rebind.attacker.example"})
             assert refused.status_code == 403 and refused.headers["connection"] == "close"
             assert client.get("/info", headers=guarded.auth).status_code == 200
+
+
+# What the server writes down -------------------------------------------------------------
+
+def test_the_token_never_reaches_the_log(corpus):
+    """Issue 22, finding 7: tornado's access log wrote ``?token=<the real token>`` for every
+    4xx and 5xx answer."""
+    with AthenaServer(corpus, "--rate-limit", "0") as server:
+        right = server.token
+        assert httpx.get(f"{server.url}/no-such-route", params={"token": right}).status_code == 404
+        assert httpx.get(f"{server.url}/info", params={"token": "wrong-guess-5150"}).status_code == 401
+        assert httpx.get(f"{server.url}/source", params={"token": right, "path": "../x"}).status_code == 400
+        proc = server.proc
+    log = proc.stderr.read()
+    assert "token=redacted" in log, log  # the answers were logged …
+    assert right not in log and "wrong-guess-5150" not in log  # … without the token
+
+
+def test_the_cookie_is_secure_when_the_page_came_over_tls(corpus):
+    env = fast_env(ATHENA_SERVER__BEHIND_PROXY="true")
+    with AthenaServer(corpus, "--rate-limit", "0", env=env) as server:
+        over_tls = httpx.get(f"{server.url}/info", params={"token": server.token},
+                             headers={"X-Forwarded-For": "203.0.113.5", "X-Forwarded-Proto": "https"})
+        plain = httpx.get(f"{server.url}/info", params={"token": server.token})
+    assert "secure" in over_tls.headers["set-cookie"].lower()
+    assert "secure" not in plain.headers["set-cookie"].lower()  # http on loopback: a Secure cookie would not stick

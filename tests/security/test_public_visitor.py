@@ -209,3 +209,41 @@ def test_a_visitor_cannot_cite_an_unpublished_source(public):
     assert refused.status_code == absent.status_code == 404
     assert refused.json()["error"]["message"] == "notes.md: neither a chunk id nor an indexed file"
     assert _visitor_get(public, "cite", target="site/docs/papers/crazy.pdf").status_code == 200
+
+
+# Finding 7: visitors' conversations ---------------------------------------------------------
+
+def _ask(server: AthenaServer, question: str, **extra) -> httpx.Response:
+    return httpx.post(f"{server.url}/chat", headers=VISITOR, timeout=60,
+                      json={"messages": [{"role": "user", "content": question}], "stream": False, **extra})
+
+
+def test_a_visitors_conversation_stays_out_of_the_owners_history(public):
+    """Issue 22, finding 7: public visitors' questions were stored in the owner's catalog,
+    listed in the owner's history and never pruned."""
+    owners = public.client.post("/chat", timeout=60, json={
+        "messages": [{"role": "user", "content": "How are zebra tokens rotated?"}], "stream": False}).json()
+    before = public.client.get("/conversations", params={"limit": 200}).json()["conversations"]
+    first = _ask(public, "How often are zebra tokens rotated?")
+    assert first.status_code == 200, first.text
+    follow_up = _ask(public, "And by whom?", conversation_id=first.json()["conversation_id"])
+    assert follow_up.status_code == 200, follow_up.text
+    after = public.client.get("/conversations", params={"limit": 200}).json()["conversations"]
+    assert after == before
+    # The two id spaces are apart: a visitor cannot continue (read back) the owner's conversation.
+    assert _ask(public, "What did I ask?", conversation_id=owners["conversation_id"]).status_code == 404
+    assert public.client.get(f"/conversations/{first.json()['conversation_id']}").status_code == 404
+
+
+def test_visitors_conversations_are_forgotten_after_a_while_and_capped():
+    from athena_lab.server.public import VisitorConversations
+
+    now = [0.0]
+    store = VisitorConversations(ttl_s=60, max_conversations=3, max_messages=4, clock=lambda: now[0])
+    ids = [store.create(f"question {n}") for n in range(5)]
+    assert len(store) == 3 and not store.exists(ids[0]) and store.exists(ids[4])
+    for n in range(10):
+        store.add_message(ids[4], "user", f"q{n}")
+    assert [m["content"] for m in store.get(ids[4])["messages"]] == ["q6", "q7", "q8", "q9"]
+    now[0] = 61
+    assert len(store) == 0 and store.get(ids[4]) is None
