@@ -79,7 +79,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     def listening(port: int) -> None:
         live = "; following edits" if args.watch else ""
-        public = _public_note(widget.public, settings.cors_origins) if token else ""
+        public = _public_note(widget.public, settings.cors_origins,
+                              bool(widget.public_paths or widget.site_url_map)) if token else ""
         print(f"athena: serving {ws.root} at {_url(settings.host, port, token if generated else '')} "
               f"({_auth_note(token, generated)}){_index_note(ws)}{live}{public}", flush=True)
 
@@ -102,12 +103,15 @@ def _url(host: str, port: int, token: str) -> str:
     return f"http://{shown}:{port}/" + (f"?token={token}" if token else "")
 
 
-def _public_note(public: bool, origins: list[str]) -> str:
+def _public_note(public: bool, origins: list[str], publishes: bool = True) -> str:
     """Said at start, so nobody runs a public server without knowing it."""
     if not public:
         return ""
     if not origins:
         return "; [widget] public is on but server.cors_origins is empty, so no site can use it"
+    if not publishes:
+        return ("; [widget] public is on but neither [widget] public_paths nor site_url_map names a "
+                "published path, so visitors find nothing")
     return f"; public read-only routes for pages on {', '.join(origins)} (docs/security.md)"
 
 

@@ -212,6 +212,9 @@ class WidgetSettings:
     public: bool = False
     # Questions per minute from one address without a token (each may cost a model call).
     public_chats_per_minute: int = 10
+    # Folder-path globs of the sources the site publishes: all a token-less visitor may
+    # search, cite or read (server/public.py). Empty: the site_url_map globs; both empty: none.
+    public_paths: list[str] = field(default_factory=list)
     # Folder-path glob → site URL template, e.g. "docs/**.md" = "https://site/{path}"
     # (athena_lab/server/site_urls.py has the rule).
     site_url_map: dict[str, str] = field(default_factory=dict)

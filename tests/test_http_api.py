@@ -197,7 +197,7 @@ def test_cite_route_gives_bibtex_for_a_cited_pdf_and_400_for_a_bad_format(api):
     hits = api.client.get("/search", params={"q": "crazy ones misfits rebels", "kind": "pdf", "k": 1}).json()["hits"]
     r = api.client.get("/cite", params={"target": hits[0]["chunk_id"]})
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/plain")
-    assert r.text.startswith("@misc{") and "title = {The Crazy Ones}" in r.text and "crazyones-pdfa.pdf}" in r.text
+    assert r.text.startswith("@misc{") and "title = {{The Crazy Ones}}" in r.text and "crazyones-pdfa.pdf}" in r.text
     bad = api.client.get("/cite", params={"target": hits[0]["chunk_id"], "format": "docx"})
     assert bad.status_code == 400 and "'format'" in bad.json()["error"]["message"]
     missing = api.client.get("/cite", params={"target": "no/such.pdf"})

@@ -56,7 +56,8 @@ def _title_lines(first: PageText | None) -> list[Line]:
 def document_authors(info: dict[str, str], first: PageText | None) -> list[str]:
     author = (info.get("Author") or "").strip()
     if author and not _JUNK_TITLE.search(author):
-        names = [n.strip() for n in re.split(r";|,|\band\b|&", author) if n.strip()]
+        # One line per name: a newline inside /Author would start a new RIS record.
+        names = [" ".join(n.split()) for n in re.split(r";|,|\band\b|&", author) if n.strip()]
         if names:
             return names
     title = _title_lines(first)

@@ -84,15 +84,18 @@ def guard_from(settings: Any, token: str, widget: Any = None) -> Guard:
                  limiter=RateLimiter(settings.rate_limit_per_minute),
                  max_body_bytes=settings.max_body_kb * 1024,
                  public=bool(getattr(widget, "public", False)),
-                 public_chats=RateLimiter(getattr(widget, "public_chats_per_minute", 10)))
+                 public_chats=RateLimiter(getattr(widget, "public_chats_per_minute", 10)),
+                 behind_proxy=bool(getattr(settings, "behind_proxy", False)))
 
 
 def http_server(app: tornado.web.Application, guard: Guard, settings: Any) -> HTTPServer:
-    """The HTTP server with timeouts, so idle or slow clients cannot hold connections forever."""
+    """The HTTP server with timeouts, so idle or slow clients cannot hold connections forever.
+    No ``xheaders``: tornado's would believe a client's own X-Real-Ip; behind a proxy the
+    guard reads the address itself (middleware.client_from_proxy)."""
     # Tornado's own body cap sits well above ours so our 413 (with a message) answers first.
     return HTTPServer(app, max_body_size=max(guard.max_body_bytes * 4, 1 << 20),
                       idle_connection_timeout=settings.idle_timeout_s, body_timeout=settings.body_timeout_s,
-                      max_header_size=MAX_HEADER_BYTES, xheaders=bool(getattr(settings, "behind_proxy", False)))
+                      max_header_size=MAX_HEADER_BYTES)
 
 
 async def serve_forever(state: ServerState, guard: Guard, settings: Any,

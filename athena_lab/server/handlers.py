@@ -117,9 +117,25 @@ class AthenaRoute:
         docs-site ``url`` from it (site_urls.py), in this one place per route."""
         return site_urls.compile_rules(self.ws.config.settings.widget.site_url_map)
 
+    @property
+    def for_owner(self) -> bool:
+        """True unless this request came in as a token-less public visitor (middleware.py);
+        inside Jupyter every request has passed its login."""
+        return not getattr(self, "public_visitor", False)
+
+    @property
+    def reads(self) -> Any:
+        """What this request may read: the workspace for the owner, only the published
+        sources for a public visitor (public.py)."""
+        if self.for_owner:
+            return self.ws
+        from .public import PublicCorpus
+
+        return PublicCorpus(self.ws, self.state.visitor_conversations)
+
     async def blocking(self, fn: Callable[..., Any], *args: Any) -> Any:
         """Run index/disk work off the IOLoop so one slow request never stalls the others."""
-        return await self.state.run(fn, *args)
+        return await self.state.run(fn, *args, owner=self.for_owner)
 
 
 class HealthRoute(AthenaRoute):
@@ -188,7 +204,8 @@ class SearchRoute(AthenaRoute):
         kind, prefix = self.str_arg("kind"), self.str_arg("path_prefix")
         mode = self.get_query_argument("mode", "hybrid")  # checked by the searcher (400)
         require_index(self.ws)
-        result = await self.blocking(lambda: self.ws.search(query, k=k, kind=kind, path_prefix=prefix, mode=mode))
+        reads = self.reads
+        result = await self.blocking(lambda: reads.search(query, k=k, kind=kind, path_prefix=prefix, mode=mode))
         hits = site_urls.with_site_urls(result.citations(), self.site_rules())
         self.send_json({"query": query, "hits": hits,
                         "degraded": result.degraded, "warnings": result.warnings})
@@ -203,7 +220,7 @@ class SourceRoute(AthenaRoute):
         path = self.str_arg("path", required=True)
         start = self.int_arg("start_line", 1, 1, 10**9)
         end = self.int_arg("end_line", None, 1, 10**9)
-        self.send_json(await self.blocking(self.ws.read_source, path, start, end))
+        self.send_json(await self.blocking(self.reads.read_source, path, start, end))
 
 
 class CiteRoute(AthenaRoute):
@@ -223,7 +240,7 @@ class CiteRoute(AthenaRoute):
         if fmt not in FORMATS:
             raise api_error(400, f"'format' must be one of: {', '.join(FORMATS)}")
         require_index(self.ws)
-        records = await self.blocking(self.ws.cite, targets)
+        records = await self.blocking(self.reads.cite, targets)
         self.finish(render(records, fmt),
                     set_content_type="application/json" if fmt == "csl-json" else "text/plain; charset=utf-8")
 
@@ -247,7 +264,7 @@ class PdfPageRoute(AthenaRoute):
 
     def _render(self, path: str, page: int, chunk_id: str | None) -> tuple[bytes, float]:
         require_index(self.ws)
-        return self.ws.pdf_page_image(path, page, chunk_id)
+        return self.reads.pdf_page_image(path, page, chunk_id)
 
 
 class ReindexRoute(AthenaRoute):
@@ -383,15 +400,16 @@ class ChatRoute(AthenaRoute):
             # An attached cell is stored with the question: no anonymous 20,000 characters per
             # question in the owner's catalog (the drop-in widget never attaches one).
             raise api_error(403, "'context' needs the token; public visitors ask without an attached cell")
-        ws = self.ws
-        require_index(ws)
+        require_index(self.ws)
+        ws = self.reads  # a visitor's turn searches and reads only the published sources
         cid = request["options"].get("conversation_id")
         if cid and not await self.blocking(ws.conversations.exists, cid):
             raise api_error(404, f"no conversation {cid!r}; omit conversation_id to start a new one")
         if request["stream"]:
             await self._stream(ws, request)
             return
-        answer = await self.state.run_chat(lambda: ws.ask(request["question"], **request["options"]))
+        answer = await self.state.run_chat(lambda: ws.ask(request["question"], **request["options"]),
+                                           owner=self.for_owner)
         body = answer.to_dict()
         body["citations"] = site_urls.with_site_urls(body["citations"], self.site_rules())
         error = body.pop("error")
@@ -403,7 +421,7 @@ class ChatRoute(AthenaRoute):
     async def _stream(self, ws: Any, request: dict[str, Any]) -> None:
         rules = self.site_rules()
         self._pump = pump = sse.EventPump(lambda: ws.ask_events(request["question"], **request["options"]),
-                                          self.state.chat_executor)
+                                          self.state.chat_executor, self.state.context_for(self.for_owner))
         sse.start_stream(self)
         worker = pump.start()
         try:

@@ -11,8 +11,11 @@ web page can send it requests. So its base handler checks, before any route runs
 - the token (401), unless the user opted out with ``--no-token`` on loopback. It is
   accepted as ``Authorization: Bearer``, ``?token=`` (which also sets an HttpOnly,
   SameSite=Strict cookie so a browser page opened from the printed URL keeps working) or
-  that cookie. More than ``TOKEN_FAILURES_PER_MINUTE`` wrong tokens from one address in a
-  minute answer 429 (with Retry-After) without being checked, so guessing is slow;
+  that cookie. More than ``TOKEN_FAILURES_PER_MINUTE`` wrong tokens from one address sent
+  one way (header, query or cookie) in a minute answer 429 (with Retry-After) without being
+  checked, so guessing is slow — and another way still works, so a page that cannot send a
+  header or the cookie cannot lock the owner out. A query token on a browser's subresource
+  or cross-site request (an ``<img>`` on any page) is not read at all;
 - a sliding one-minute window of requests per client address (429 with Retry-After);
 - a request body is JSON (415): an HTML form or a ``text/plain`` fetch can send a
   cross-site POST without a CORS preflight, a JSON body cannot;
@@ -38,9 +41,10 @@ import ipaddress
 import math
 import threading
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import parse_qsl, urlencode
 
 from tornado.web import RequestHandler, stream_request_body
 
@@ -52,39 +56,53 @@ LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 JSON_MEDIA_TYPE = "application/json"
 WILDCARD_ADDRESSES = frozenset({"0.0.0.0", "::", ""})
+SOURCE_NAMES = {"header": "an Authorization header", "query": "?token=", "cookie": "the cookie"}
 
 
 class RateLimiter:
-    """At most ``per_minute`` events per address in any 60 s window; 0 disables it."""
+    """At most ``per_minute`` events per key in any 60 s window; 0 disables it.
 
-    def __init__(self, per_minute: int) -> None:
+    The table forgets by time: keys are kept in order of their last event, so each call
+    drops the keys idle for a whole window from the front (amortised O(1), no scan), and
+    it never holds more than ``max_keys`` (the least recently active go first). A key is a
+    client address (``client_key``: IPv6 by /64), plus, for token failures, how the token came.
+    """
+
+    def __init__(self, per_minute: int, max_keys: int = 100_000) -> None:
         self.per_minute = per_minute
-        self._seen: dict[str, deque[float]] = {}
+        self.max_keys = max_keys
+        self._seen: OrderedDict[str, deque[float]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def retry_after(self, address: str, now: float | None = None) -> int:
+    def __len__(self) -> int:
+        return len(self._seen)
+
+    def retry_after(self, key: str, now: float | None = None) -> int:
         """0 if the request may go ahead (and counts it), else seconds until it may."""
+        now = time.monotonic() if now is None else now
         with self._lock:
-            wait = self._wait(address, now)
+            wait = self._wait(key, now)
             if not wait:
-                self._note(address, now)
+                self._note(key, now)
             return wait
 
-    def blocked_for(self, address: str, now: float | None = None) -> int:
-        """Seconds until ``address`` may try again (0: now), without counting this look."""
+    def blocked_for(self, key: str, now: float | None = None) -> int:
+        """Seconds until ``key`` may try again (0: now), without counting this look."""
+        now = time.monotonic() if now is None else now
         with self._lock:
-            return self._wait(address, now)
+            return self._wait(key, now)
 
-    def note(self, address: str, now: float | None = None) -> None:
-        """Count one event (a failed token) against ``address``."""
+    def note(self, key: str, now: float | None = None) -> None:
+        """Count one event (a failed token) against ``key``."""
+        now = time.monotonic() if now is None else now
         with self._lock:
-            self._note(address, now)
+            self._note(key, now)
 
-    def _wait(self, address: str, now: float | None) -> int:
+    def _wait(self, key: str, now: float) -> int:
         if self.per_minute <= 0:
             return 0
-        now = time.monotonic() if now is None else now
-        stamps = self._seen.get(address)
+        self._expire(now)
+        stamps = self._seen.get(key)
         if not stamps:
             return 0
         while stamps and stamps[0] <= now - WINDOW_S:
@@ -93,13 +111,61 @@ class RateLimiter:
             return max(1, math.ceil(stamps[0] + WINDOW_S - now))
         return 0
 
-    def _note(self, address: str, now: float | None) -> None:
+    def _note(self, key: str, now: float) -> None:
         if self.per_minute <= 0:
             return
-        self._seen.setdefault(address, deque()).append(time.monotonic() if now is None else now)
-        if len(self._seen) > 10_000:  # forget idle addresses so the table stays small
-            for key in [k for k, v in self._seen.items() if not v]:
-                del self._seen[key]
+        stamps = self._seen.get(key)
+        if stamps is None:
+            stamps = self._seen[key] = deque()
+        else:
+            self._seen.move_to_end(key)
+        stamps.append(now)
+        while len(self._seen) > self.max_keys:
+            self._seen.popitem(last=False)
+
+    def _expire(self, now: float) -> None:
+        """Drop the keys whose last event left the window (they are at the front)."""
+        while self._seen:
+            stamps = next(iter(self._seen.values()))
+            if stamps and stamps[-1] > now - WINDOW_S:
+                return
+            self._seen.popitem(last=False)
+
+
+def client_key(address: str | None) -> str:
+    """The rate limits' key for a client address: IPv4 as it is, IPv6 by its /64 (one host
+    gets a whole /64 and can pick any of 2^64 addresses in it)."""
+    if not address:
+        return "?"
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
+
+
+def client_from_proxy(headers: Any, peer: str, protocol: str) -> tuple[str, str]:
+    """(client address, scheme) of a request a reverse proxy passed on (``server.behind_proxy``).
+
+    The address is the **last** ``X-Forwarded-For`` entry: the one the proxy in front added
+    (nginx's ``$proxy_add_x_forwarded_for`` and Caddy append the address they were connected
+    from; anything before it came from the client and may be made up). ``X-Real-Ip`` is
+    ignored: Caddy passes a client's own on unchanged, so trusting it (as tornado's
+    ``xheaders`` does, before X-Forwarded-For) let a client name any address and get a
+    fresh rate-limit budget each time. The scheme is the last ``X-Forwarded-Proto`` entry.
+    Without the headers (a request that did not come through the proxy) the peer stands."""
+    address = peer
+    forwarded = headers.get("X-Forwarded-For", "")
+    if forwarded:
+        last = forwarded.split(",")[-1].strip()
+        if is_ip_address(last):
+            address = last
+    proto = headers.get("X-Forwarded-Proto", "").split(",")[-1].strip().lower()
+    return address, proto if proto in ("http", "https") else protocol
 
 
 def host_name(host: str) -> str:
@@ -146,6 +212,8 @@ class Guard:
     public: bool = False
     # Chats per minute per address for those token-less visitors (each may cost an LLM call).
     public_chats: RateLimiter = field(default_factory=lambda: RateLimiter(10))
+    # server.behind_proxy: the client is the last X-Forwarded-For hop (client_from_proxy).
+    behind_proxy: bool = False
 
     @property
     def cookie_name(self) -> str:
@@ -192,14 +260,18 @@ class StandaloneHandler(RequestHandler):
 
     def admit(self) -> None:
         """Every check of the front door, in order; raises the refusal."""
+        self._mask_query_token()
         self.guard = self.settings["athena_guard"]
+        if self.guard.behind_proxy:
+            self.request.remote_ip, self.request.protocol = client_from_proxy(
+                self.request.headers, self.request.remote_ip, self.request.protocol)
         self._check_host()
         self._check_origin()
         self._cors()
         if self.request.method == "OPTIONS":
             return
         self._check_token()
-        wait = self.guard.limiter.retry_after(self.request.remote_ip or "?")
+        wait = self.guard.limiter.retry_after(client_key(self.request.remote_ip))
         if wait:
             raise api_error(429, f"rate limit of {self.guard.limiter.per_minute} requests per minute "
                               f"exceeded; retry in {wait} s", {"Retry-After": str(wait)})
@@ -207,6 +279,17 @@ class StandaloneHandler(RequestHandler):
         declared = self.request.headers.get("Content-Length")
         if declared and declared.isdigit() and int(declared) > self.guard.max_body_bytes:
             self._refuse_body(int(declared))
+
+    def _mask_query_token(self) -> None:
+        """Tornado's access log writes the request's URI for every 4xx and 5xx answer, and its
+        error log the request itself: neither may hold a ``?token=``. The parsed arguments
+        (what the guard reads the token from) keep it; the URI and query string lose it."""
+        request = self.request
+        pairs = parse_qsl(request.query, keep_blank_values=True)
+        if not any(name == "token" for name, _ in pairs):
+            return
+        request.query = urlencode([(name, "redacted" if name == "token" else value) for name, value in pairs])
+        request.uri = f"{request.path}?{request.query}"
 
     def get_current_user(self) -> str:
         # Reached only after prepare() accepted the token (or none is required).
@@ -272,21 +355,26 @@ class StandaloneHandler(RequestHandler):
         if not given:
             raise api_error(401, "missing token: send 'Authorization: Bearer <token>' (the token is "
                                  "printed by athena serve when it starts)", {"WWW-Authenticate": 'Bearer realm="athena"'})
-        address = self.request.remote_ip or "?"
-        wait = self.guard.failures.blocked_for(address)
+        address = client_key(self.request.remote_ip)
+        # Failures are counted per address *and* per way the token came: someone else's
+        # wrong guesses fill only their own kind's budget, so the owner's page (cookie) and
+        # programs (header) are not locked out by, say, another local tool's query strings.
+        bucket = f"{address} {source}"
+        wait = self.guard.failures.blocked_for(bucket)
         if wait:
-            raise api_error(429, f"too many wrong tokens from {address}; retry in {wait} s",
-                            {"Retry-After": str(wait)})
+            raise api_error(429, f"too many wrong tokens from {address} sent as {SOURCE_NAMES[source]}; "
+                                 f"retry in {wait} s", {"Retry-After": str(wait)})
         wanted = self.guard.cookie_value() if source == "cookie" else expected
         if not hmac.compare_digest(given.encode(), wanted.encode()):
-            self.guard.failures.note(address)
+            self.guard.failures.note(bucket)
             if source == "cookie":  # stale (the server restarted): drop it so it is not sent again
                 self.clear_cookie(self.guard.cookie_name, path="/")
             raise api_error(401, "wrong token: send the token athena serve printed when it started, as "
                                  "'Authorization: Bearer <token>'", {"WWW-Authenticate": 'Bearer realm="athena"'})
         if source == "query":
+            # Secure when the page came over TLS (behind a proxy: its X-Forwarded-Proto).
             self.set_cookie(self.guard.cookie_name, self.guard.cookie_value(), path="/",
-                            httponly=True, samesite="Strict")
+                            httponly=True, samesite="Strict", secure=self.request.protocol == "https")
 
     def _public_visit_allowed(self) -> bool:
         """Public mode, a read-only verb, and a browser on an allowlisted origin (its Origin
@@ -300,7 +388,7 @@ class StandaloneHandler(RequestHandler):
     def _limit_public_chat(self) -> None:
         if self.request.method != "POST":
             return
-        address = self.request.remote_ip or "?"
+        address = client_key(self.request.remote_ip)
         wait = self.guard.public_chats.retry_after(address)
         if wait:
             raise api_error(429, f"public chat limit of {self.guard.public_chats.per_minute} questions per minute "
@@ -312,9 +400,27 @@ class StandaloneHandler(RequestHandler):
         if scheme.lower() in ("bearer", "token") and value.strip():
             return value.strip(), "header"
         query = self.get_query_argument("token", "")
-        if query:
+        if query and self._query_token_readable():
             return query, "query"
         return self.get_cookie(self.guard.cookie_name, "") or "", "cookie"
+
+    def _query_token_readable(self) -> bool:
+        """Whether a ``?token=`` counts as a login attempt. Any web page can make the
+        browser load ``http://127.0.0.1:PORT/athena/info?token=guess`` with an ``<img>`` (no
+        Origin, no preflight, no answer it can read): such a request's query token is not
+        read at all, so it neither logs in nor counts as a failure. Read are: a request with
+        an Origin (a CORS fetch, whose Origin was checked), a navigation the user started or
+        one from this site (``Sec-Fetch-Site`` ``none``/``same-origin``/``same-site``; the
+        printed URL opened from a terminal is ``none``), and programs, which send no
+        ``Sec-Fetch-*`` headers."""
+        headers = self.request.headers
+        if "Origin" in headers:
+            return True
+        site = headers.get("Sec-Fetch-Site")
+        if site is None:
+            return True
+        navigation = headers.get("Sec-Fetch-Mode") == "navigate" and headers.get("Sec-Fetch-Dest") == "document"
+        return navigation and site in ("none", "same-origin", "same-site")
 
     def _cors(self) -> None:
         origin = self.request.headers.get("Origin")

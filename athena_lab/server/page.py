@@ -96,7 +96,7 @@ class CellRoute(AthenaRoute):
     def _cells(self, path: str, first: int, last: int) -> dict[str, Any]:
         import nbformat
 
-        full = self.ws.source_path(path)
+        full = self.reads.source_path(path)
         if full.suffix.lower() != ".ipynb":
             raise api_error(400, f"{path} is not a notebook")
         notebook = nbformat.read(str(full), as_version=nbformat.NO_CONVERT)

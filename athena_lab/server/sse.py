@@ -10,6 +10,7 @@ generator is closed (its ``finally`` blocks run) instead of talking to nobody.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import threading
 from concurrent.futures import Executor
 from typing import Any, Callable, Iterator
@@ -31,9 +32,12 @@ def start_stream(handler: RequestHandler) -> None:
 class EventPump:
     """Runs ``make_events()`` in ``executor`` and hands its events to the IOLoop."""
 
-    def __init__(self, make_events: Callable[[], Iterator[Any]], executor: Executor) -> None:
+    def __init__(self, make_events: Callable[[], Iterator[Any]], executor: Executor,
+                 context: contextvars.Context | None = None) -> None:
+        """``context``: the context variables the events are made under (state.FOR_OWNER)."""
         self._make_events = make_events
         self._executor = executor
+        self._context = context or contextvars.copy_context()
         self.cancelled = threading.Event()
         self._queue: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
         self._loop = asyncio.get_running_loop()
@@ -66,7 +70,7 @@ class EventPump:
             self._put("end", _END)
 
     def start(self) -> asyncio.Future:
-        return self._loop.run_in_executor(self._executor, self._run)
+        return self._loop.run_in_executor(self._executor, self._context.run, self._run)
 
     async def next(self) -> tuple[str, Any]:
         """("event", e) | ("raise", exc) | ("end", None) | ("idle", None) after KEEPALIVE_S."""

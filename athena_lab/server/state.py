@@ -8,7 +8,9 @@ chats queues behind itself instead of starving search and health.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import os
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +22,12 @@ from athena_lab.config import ConfigError
 
 from .jobs import STOP_WAIT_S, JobRunning, ReindexJobs
 from .live import ServerLive
+
+
+# Whom the work in hand is for: True only for the server's owner (a request that passed the
+# token, or Jupyter's login). Routes set it on the context their work runs in (``run``,
+# ``run_chat``, ``context_for``); anything that did not set it counts as a public visitor.
+FOR_OWNER: contextvars.ContextVar[bool] = contextvars.ContextVar("athena_for_owner", default=False)
 
 
 @dataclass(frozen=True)
@@ -48,6 +56,13 @@ class ServerState:
         self.live = ServerLive(self)  # the live index; its host starts it (live.py)
         if self._ws is not None:
             self._ws.on_foreign_question = self.build_multilingual_on_demand
+        # Public visitors' conversations: in memory, bounded, never in the owner's catalog.
+        from .public import VisitorConversations
+
+        self.visitor_conversations = VisitorConversations()
+        # The owner's first question in another language starts the multilingual build, once.
+        self._on_demand_lock = threading.Lock()
+        self._on_demand_started = False
         self.executor = ThreadPoolExecutor(max_workers=8, thread_name_prefix="athena-io")
         workers = chat_workers or min(8, (os.cpu_count() or 2) * 2)
         self.chat_executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="athena-chat")
@@ -57,11 +72,20 @@ class ServerState:
             raise HTTPError(503, log_message=f"athena is not configured: {self.startup_error}")
         return self._ws
 
-    async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
-        return await asyncio.get_running_loop().run_in_executor(self.executor, fn, *args)
+    @staticmethod
+    def context_for(owner: bool) -> contextvars.Context:
+        """A copy of the current context in which ``FOR_OWNER`` is ``owner``."""
+        context = contextvars.copy_context()
+        context.run(FOR_OWNER.set, owner)
+        return context
 
-    async def run_chat(self, fn: Callable[..., Any], *args: Any) -> Any:
-        return await asyncio.get_running_loop().run_in_executor(self.chat_executor, fn, *args)
+    async def run(self, fn: Callable[..., Any], *args: Any, owner: bool = False) -> Any:
+        """``fn(*args)`` in the disk/index pool; ``owner``: the request passed the token."""
+        return await asyncio.get_running_loop().run_in_executor(self.executor, self.context_for(owner).run, fn, *args)
+
+    async def run_chat(self, fn: Callable[..., Any], *args: Any, owner: bool = False) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(self.chat_executor, self.context_for(owner).run,
+                                                                fn, *args)
 
     def lab_path_prefix(self) -> str | None:
         """The indexed root relative to Jupyter's root_dir: "" when equal, None when outside
@@ -92,17 +116,30 @@ class ServerState:
 
     def build_multilingual_on_demand(self, result: Any) -> None:
         """A question in another language and no multilingual vectors yet: with
-        ``multilingual.build = "auto"``, build them in the background, and say so."""
+        ``multilingual.build = "auto"``, build them in the background, and say so.
+
+        Only the owner's question starts the build, and only the first one that can: a
+        public visitor's never does (a child process per anonymous question otherwise), and
+        a build that failed or was stopped is not retried per question — ``athena index
+        --multilingual`` or the reindex route finish it. The job slot (jobs.py) holds one
+        run at a time whatever asks."""
+        if not FOR_OWNER.get():
+            return
         ws = self.workspace()
         if ws.config.settings.multilingual.build != "auto":
             return
         state = ws.multilingual_state()
         if state["total"] and state["done"] >= state["total"]:
             return
-        try:
-            self.jobs.start(multilingual=True)
-        except JobRunning:
-            pass  # a run is going: it (or the next question) builds the channel
+        with self._on_demand_lock:
+            if not self._on_demand_started:
+                try:
+                    self.jobs.start(multilingual=True)
+                    self._on_demand_started = True
+                except JobRunning:
+                    pass  # a run is going: it (or the owner's next question) builds the channel
+        if self.jobs.current()["state"] != "running":
+            return  # the build ended or could not start: the search's own advice stands
         result.warnings = [w for w in result.warnings if "athena index --multilingual" not in w]
         result.warnings.append(
             f"multilingual vectors {state['done']:,} / {state['total']:,} are being built in the "

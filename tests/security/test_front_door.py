@@ -160,14 +160,59 @@ def test_a_user_set_token_is_required_and_not_printed(corpus):
     assert_json_error(other, 401, "wrong token")
 
 
-def test_wrong_tokens_are_429_after_ten_a_minute_even_for_the_right_one(corpus):
+def cookie_of(server: AthenaServer) -> dict[str, str]:
+    """The Cookie header the chat page sends, got by opening the printed ``?token=`` URL."""
+    opened = httpx.get(f"{server.url}/info", params={"token": server.token})
+    return {"Cookie": opened.headers["set-cookie"].split(";", 1)[0]}
+
+
+# What an <img src="http://127.0.0.1:PORT/athena/info?token=…"> on any web page sends.
+IMG_FROM_ANY_PAGE = {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "no-cors", "Sec-Fetch-Dest": "image"}
+# The printed URL opened from a terminal: a navigation the user started.
+OPENED_BY_THE_USER = {"Sec-Fetch-Site": "none", "Sec-Fetch-Mode": "navigate", "Sec-Fetch-Dest": "document"}
+
+
+def test_wrong_bearer_tokens_are_429_after_ten_a_minute_even_for_the_right_bearer_token(corpus):
     with AthenaServer(corpus, "--rate-limit", "0") as server:
+        page = cookie_of(server)
         wrong = [httpx.get(f"{server.url}/info", headers={"Authorization": f"Bearer guess-{n}"}).status_code
                  for n in range(10)]
         blocked = httpx.get(f"{server.url}/info", headers=server.auth)
+        # The guesses were headers: the owner's open chat page (its cookie) is not locked out.
+        still_open = httpx.get(f"{server.url}/info", headers=page)
     assert wrong == [401] * 10
-    assert_json_error(blocked, 429, "too many wrong tokens")
+    assert_json_error(blocked, 429, "too many wrong tokens", "Authorization header")
     assert 1 <= int(blocked.headers["retry-after"]) <= 60
+    assert still_open.status_code == 200
+
+
+def test_an_img_tag_on_any_page_cannot_lock_the_owner_out(corpus):
+    """Issue 22, finding 4: twelve token-less ``?token=wrongN`` loads with no Origin (what an
+    <img> sends) made the owner's right Bearer token 429 for a minute."""
+    with AthenaServer(corpus, "--rate-limit", "0") as server:
+        page = cookie_of(server)
+        guesses = [httpx.get(f"{server.url}/info", params={"token": f"wrong{n}"}, headers=IMG_FROM_ANY_PAGE)
+                   for n in range(12)]
+        right_header = httpx.get(f"{server.url}/info", headers=server.auth)
+        right_cookie = httpx.get(f"{server.url}/info", headers=page)
+        printed_url = httpx.get(f"{server.url}/info", params={"token": server.token}, headers=OPENED_BY_THE_USER)
+        # The <img>'s query token is not read at all: not even the right one logs it in.
+        right_from_img = httpx.get(f"{server.url}/info", params={"token": server.token}, headers=IMG_FROM_ANY_PAGE)
+    for r in guesses:
+        assert_json_error(r, 401, "missing token")
+    assert right_header.status_code == 200 and right_cookie.status_code == 200
+    assert printed_url.status_code == 200 and "set-cookie" in printed_url.headers
+    assert_json_error(right_from_img, 401, "missing token")
+
+
+def test_query_token_guesses_from_a_program_leave_the_header_and_the_cookie_working(corpus):
+    with AthenaServer(corpus, "--rate-limit", "0") as server:
+        page = cookie_of(server)
+        guesses = [httpx.get(f"{server.url}/info", params={"token": f"wrong{n}"}).status_code for n in range(12)]
+        right_header = httpx.get(f"{server.url}/info", headers=server.auth)
+        right_cookie = httpx.get(f"{server.url}/info", headers=page)
+    assert guesses == [401] * 10 + [429] * 2  # guessing by query string is slowed down
+    assert right_header.status_code == 200 and right_cookie.status_code == 200
 
 
 def test_a_stale_cookie_is_401_and_cleared(corpus):
@@ -264,3 +309,29 @@ def test_a_refused_request_closes_its_connection_cleanly_for_keep_alive_clients(
             refused = client.get("/info", headers={"Host": "rebind.attacker.example"})
             assert refused.status_code == 403 and refused.headers["connection"] == "close"
             assert client.get("/info", headers=guarded.auth).status_code == 200
+
+
+# What the server writes down -------------------------------------------------------------
+
+def test_the_token_never_reaches_the_log(corpus):
+    """Issue 22, finding 7: tornado's access log wrote ``?token=<the real token>`` for every
+    4xx and 5xx answer."""
+    with AthenaServer(corpus, "--rate-limit", "0") as server:
+        right = server.token
+        assert httpx.get(f"{server.url}/no-such-route", params={"token": right}).status_code == 404
+        assert httpx.get(f"{server.url}/info", params={"token": "wrong-guess-5150"}).status_code == 401
+        assert httpx.get(f"{server.url}/source", params={"token": right, "path": "../x"}).status_code == 400
+        proc = server.proc
+    log = proc.stderr.read()
+    assert "token=redacted" in log, log  # the answers were logged …
+    assert right not in log and "wrong-guess-5150" not in log  # … without the token
+
+
+def test_the_cookie_is_secure_when_the_page_came_over_tls(corpus):
+    env = fast_env(ATHENA_SERVER__BEHIND_PROXY="true")
+    with AthenaServer(corpus, "--rate-limit", "0", env=env) as server:
+        over_tls = httpx.get(f"{server.url}/info", params={"token": server.token},
+                             headers={"X-Forwarded-For": "203.0.113.5", "X-Forwarded-Proto": "https"})
+        plain = httpx.get(f"{server.url}/info", params={"token": server.token})
+    assert "secure" in over_tls.headers["set-cookie"].lower()
+    assert "secure" not in plain.headers["set-cookie"].lower()  # http on loopback: a Secure cookie would not stick
