@@ -274,6 +274,16 @@ class Workspace:
     def _indexed_source(self, rel: str) -> bool:
         return self.has_index() and self.store.catalog.source(rel) is not None
 
+    def indexed(self, path: str) -> bool:
+        """Whether ``path`` (relative, POSIX) is a source in the index's catalog."""
+        return self._indexed_source(path)
+
+    def has_pdf_password(self, path: str) -> bool:
+        """Whether the owner configured a password for this PDF (pdf.passwords)."""
+        from athena_lab.pdf.document import password_for
+
+        return password_for(path, self.config.settings.pdf.passwords or {}) is not None
+
     def read_source(self, path: str, start_line: int = 1, end_line: int | None = None,
                     max_lines: int = 400) -> dict[str, Any]:
         """Exact lines of a text source, 1-based inclusive, clamped to the file."""

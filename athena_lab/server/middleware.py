@@ -264,7 +264,7 @@ class StandaloneHandler(RequestHandler):
         self.guard = self.settings["athena_guard"]
         if self.guard.behind_proxy:
             self.request.remote_ip, self.request.protocol = client_from_proxy(
-                self.request.headers, self.request.remote_ip, self.request.protocol)
+                self.request.headers, self.request.remote_ip or "", self.request.protocol)
         self._check_host()
         self._check_origin()
         self._cors()

@@ -49,19 +49,14 @@ class Published:
         widget = ws.config.settings.widget
         globs = list(getattr(widget, "public_paths", None) or []) or list(widget.site_url_map)
         self._patterns: list[re.Pattern[str]] = [glob_regex(g.strip().removeprefix("./")) for g in globs]
-        self._passwords: dict[str, str] = dict(ws.config.settings.pdf.passwords or {})
         self._ws = ws
 
     def allows(self, path: Any) -> bool:
         """True for a catalog source under a published glob that has no configured password."""
         if not isinstance(path, str) or not path or not any(p.match(path) for p in self._patterns):
             return False
-        from athena_lab.pdf.document import password_for
-
-        if password_for(path, self._passwords) is not None:
-            return False
         ws = self._ws
-        return bool(ws.has_index() and ws.store.catalog.source(path) is not None)
+        return not ws.has_pdf_password(path) and ws.indexed(path)
 
 
 def not_found(path: Any) -> MissingPathError:

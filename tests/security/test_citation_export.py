@@ -12,10 +12,8 @@ from __future__ import annotations
 
 import json
 import shutil
-from pathlib import Path
 
 import bibtexparser
-import httpx
 import pytest
 from bibtexparser.middlewares.names import split_multiple_persons_names
 from pylatexenc import latex2text

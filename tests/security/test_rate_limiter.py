@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import time
 
-import httpx
 
 from athena_lab.server.middleware import WINDOW_S, RateLimiter, client_key
 from http_servers import AthenaServer, fast_env, indexed_corpus
