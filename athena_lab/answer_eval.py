@@ -19,6 +19,7 @@ from typing import Any, Callable, Iterable
 
 from athena_lab.agent.citations import MARKER, marker_numbers, split_sentences
 from athena_lab.agent.extractive import NO_EVIDENCE
+from athena_lab.agent.loop import FLOOR_LEAD
 from athena_lab.agent.locate import ENTRY_QUOTE
 from athena_lab.agent.locate import squash as squashed  # letters and digits only: markup cannot hide a quote
 from athena_lab.evaluation import QuestionFileError, read_jsonl
@@ -176,10 +177,13 @@ def score_answer(row: dict[str, Any], answer: Any, reader: LocatorText) -> dict[
     cites = {int(c["id"]): c for c in answer.citations if c.get("id") is not None}
     checks = [locator_holds(reader, cites, s, ns) for s, ns in cited_sentences(text)]
     flagged = list(getattr(answer, "unsupported", None) or [])
+    backed = sum(1 for sentence, _ in cited_sentences(text) if not any(f and f in sentence for f in flagged))
     return {"id": row.get("id"), "set": row.get("set"), "lang": row.get("lang", "en"),
             "fact": contains_fact(text, row["facts"]), "no_evidence": NO_EVIDENCE in text or not cites,
+            # the model's own words, before the quotes that follow them (agent/loop.py FLOOR_LEAD)
+            "fact_model_text": contains_fact(text.split(FLOOR_LEAD)[0], row["facts"]),
             "cited": len(checks), "held": sum(checks), "sentences": len(split_sentences(text)),
-            "unsupported": len(flagged), "seconds": getattr(answer, "seconds", None),
+            "unsupported": len(flagged), "backed": backed, "seconds": getattr(answer, "seconds", None),
             "first_chunk_s": getattr(answer, "first_chunk_s", None), "answer": text,
             # what a model asked for itself: tool name and input, per call
             "tool_calls": [{"tool": t.get("tool"), "input": t.get("input")} for t in answer.trace if t.get("step")],
@@ -198,8 +202,9 @@ def _median(values: list[float]) -> float:
 def summarise(scored: list[dict[str, Any]]) -> dict[str, Any]:
     n = max(1, len(scored))
     cited = sum(s["cited"] for s in scored)
-    valid = sum(max(0, s["cited"] - s["unsupported"]) for s in scored)
+    valid = sum(s["backed"] for s in scored)
     return {"questions": len(scored), "fact_in_answer": round(sum(s["fact"] for s in scored) / n, 4),
+            "fact_in_model_text": round(sum(s["fact_model_text"] for s in scored) / n, 4),
             "locator_holds_sentence": round(sum(s["held"] for s in scored) / max(1, cited), 4),
             "cited_sentences": cited, "wrong_no_evidence": round(sum(s["no_evidence"] for s in scored) / n, 4),
             # sentences carrying a citation the support check accepts, of all the answers' sentences

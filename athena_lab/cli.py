@@ -290,7 +290,7 @@ def _run_answer_eval(args: argparse.Namespace) -> int:
     if args.json:
         _print_json(metrics)
         return 0
-    names = ["fact_in_answer", "locator_holds_sentence", "wrong_no_evidence", "cited_share",
+    names = ["fact_in_answer", "fact_in_model_text", "locator_holds_sentence", "wrong_no_evidence", "cited_share",
              "unsupported_per_answer", "seconds_median", "first_chunk_s_median"]
     print(f"{'':<22}{'n':>5}" + "".join(f"{n:>24}" for n in names))
     for label, row in [("all", metrics)] + list(metrics["by"].items()):
@@ -309,9 +309,10 @@ def _print_question_table(metrics: dict[str, Any]) -> None:
 
 def _translator(ws: Any, args: argparse.Namespace) -> Any:
     """What puts a question into English for search: the provider asked for, if any."""
-    if not (args.provider or args.model_path) or args.provider == "extractive":
+    if not (args.provider or args.model_path or args.model) or args.provider == "extractive":
         return None
-    return ws.translator(args.provider or "local", args.model, args.model_path)
+    kind = args.provider or ("local" if args.model_path else ws.config.settings.llm.provider)
+    return (kind if kind != "extractive" else "openai", args.model, args.model_path)  # loaded only when needed
 
 
 def provider_flags(p: argparse.ArgumentParser, purpose: str) -> None:

@@ -254,7 +254,7 @@ def eval_questions(file: str | Path, *, root: str = ".", index_dir: str | None =
         ws.index()  # incremental: a no-op when the folder is already indexed
         translate = None
         if (provider or model_path) and provider != "extractive":
-            translate = ws.translator(provider or "local", model, model_path)
+            translate = (provider or "local", model, model_path)
         result = score_questions(rows, workspace_ranker(ws, mode, translate=translate))
     finally:
         ws.close()

@@ -99,6 +99,8 @@ def probe_llm(ws: Any) -> dict[str, Any]:
             probe = make_provider(replace(configured.config, timeout_s=LLM_PROBE_TIMEOUT_S, retry_delay_s=0.1))
     except ProviderError as exc:
         return _component("down", started, exc.message, **details)
+    except OSError as exc:  # the local model's cache cannot be written, say
+        return _component("down", started, f"the model could not be prepared: {exc}", **details)
     try:
         result = probe.health()
     finally:

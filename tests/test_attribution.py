@@ -61,3 +61,22 @@ def test_the_result_does_not_depend_on_where_the_stream_is_cut():
     assert len(outputs) == 1
     assert outputs.pop() == text.replace("random bytes value.", "random bytes value [1].").replace(
         "on the application object.", "on the application object [2].")
+
+
+def test_tables_indented_code_abbreviations_and_ellipses_are_left_intact():
+    text = ("| Setting | Default |\n|---|---|\n| secret key | random bytes value |\n\n"
+            "    app.secret_key = random bytes value\n"
+            "Markdown, reStructuredText, etc. are signed... Flask signs the session cookies with the secret key")
+    out, _ = _stream(text)
+    assert out.splitlines()[:5] == text.splitlines()[:5]  # no marker in a table row or a code line
+    assert "etc. are signed..." in out and out.endswith("Flask signs the session cookies with the secret key [1]")
+
+
+def test_a_stray_backtick_does_not_leave_later_markers_unrenumbered():
+    from athena_lab.agent.citations import Evidence, EvidenceItem, MarkerRewriter
+
+    evidence = Evidence([EvidenceItem(1, {"kind": "text", "path": "a.md"}, "x"),
+                         EvidenceItem(2, {"kind": "text", "path": "b.md"}, "y")])
+    rewriter = MarkerRewriter(evidence)
+    out = rewriter.feed("Press the ` key first.\nBlueprints are registered on the application [2].") + rewriter.flush()
+    assert out.endswith("application [1].") and rewriter.mapping == {2: 1}

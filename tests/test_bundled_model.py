@@ -28,7 +28,7 @@ def test_the_model_is_assembled_once_into_the_cache_and_matches_its_pin(cache, m
     assert path == cache / f"{SMALL}.gguf" and path.stat().st_size == model.size
     assert path.read_bytes()[:4] == b"GGUF"
     assert seen[-1] == (model.size, model.size) and len(seen) > 10  # progress while it copies
-    assert sorted(p.name for p in cache.iterdir()) == sorted([path.name, path.name + ".verified"])
+    assert sorted(p.name for p in cache.iterdir()) == sorted([path.name, path.name + ".lock", path.name + ".verified"])
 
     def no_second_read(_model):
         raise AssertionError("the pieces were read again")
@@ -43,7 +43,7 @@ def test_pieces_that_do_not_make_the_pinned_file_are_refused_and_leave_nothing(c
         bundled.model_file(SMALL)
     message = err.value.message
     assert "\n" not in message and "refusing it" in message and "pip install --force-reinstall" in message
-    assert not any(cache.iterdir())
+    assert [p.name for p in cache.iterdir() if not p.name.endswith(".lock")] == []  # no model, no partial file
 
 
 def test_a_changed_file_in_the_cache_is_assembled_again(cache):
@@ -70,3 +70,12 @@ def test_nothing_from_the_piece_packages_is_imported(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env={"XDG_CACHE_HOME": str(tmp_path), "PATH": "/usr/bin:/bin"})
     assert out.stdout.strip() == "[]"
+
+
+def test_two_turns_asking_at_once_get_one_verified_file(cache):
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(2) as pool:
+        paths = list(pool.map(lambda _: bundled.model_file(SMALL), range(2)))
+    assert paths[0] == paths[1] and bundled._verified(bundled.MODELS[SMALL], paths[0])
+    assert not [p for p in cache.iterdir() if p.name.endswith(".partial")]

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import re
 
-from athena_lab.agent.citations import MARKER, SUPPORT_THRESHOLD, is_claim, key_terms
+from athena_lab.agent.citations import ABBREVIATION, MARKER, SUPPORT_THRESHOLD, is_claim, key_terms
 
 _BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+_INDENTED_CODE = re.compile(r"^(?:    |\t)(?![ \t]*(?:[-*+]|\d+[.)])\s)")  # not a nested list item
 _AFTER_STOP = re.compile(r"[.!?]\s*(?:\[\d{1,3}(?:\s*[,;]\s*\d{1,3})*\]\s*)+$")
 
 
@@ -28,6 +29,7 @@ class Attributor:
         self.added = 0
         self._sentence = ""  # since the last sentence end
         self._line = ""  # since the last newline, to see code fences
+        self._last_line = ""  # the line before it, where a sentence ended by a newline was
         self._punct = ""  # the full stop of a possible sentence end, held with what follows
         self._held = ""  # whitespace after a possible sentence end
         self._ended = False
@@ -44,7 +46,7 @@ class Attributor:
         return "".join(self._char(ch) for ch in text)
 
     def flush(self) -> str:
-        out = self._finish() + self._punct + self._held
+        out = self._finish(self._line or self._last_line) + self._punct + self._held
         self._punct, self._held, self._ended = "", "", False
         return out
 
@@ -57,12 +59,17 @@ class Attributor:
                 self._newline()
             return ""
         out = ""
+        if self._ended and self._punct and not self._held and ch in ".!?":
+            self._punct += ch  # "..." or "?!": the run is held whole
+            return ""
         if self._ended:
             # "2.0" and "app.run" have no space after the dot; a marker after the full stop
             # still belongs to that sentence; a lower-case word goes on after "e.g." or "etc.".
-            if "\n" in self._held or (self._held and ch != "[" and not (ch.islower() or ch in ",;:)")):
-                out = self._finish()
+            newline = "\n" in self._held
+            if newline or (self._held and ch != "[" and not (ch.islower() or ch in ",;:)")):
+                out = self._finish(self._last_line if newline else self._line)
             out += self._punct + self._held
+            self._line += self._held.rsplit("\n", 1)[-1]  # an indent held back is still this line's
             self._punct, self._held, self._ended = "", "", False
         if ch == "\n":
             self._newline()
@@ -75,7 +82,7 @@ class Attributor:
         self._line += ch
         if ch == "`":
             self._ticks += 1
-        if ch in ".!?" and self._ticks % 2 == 0:
+        if ch in ".!?" and self._ticks % 2 == 0 and not ABBREVIATION.search(self._sentence):
             self._ended, self._punct = True, ch  # held: a marker goes before the full stop
             return out
         if ch == "]" and _AFTER_STOP.search(self._sentence):
@@ -86,6 +93,8 @@ class Attributor:
         if self._line.strip().startswith(("```", "~~~")):
             self._fence = not self._fence
             self._sentence = ""
+        if self._line.strip():  # a blank line does not hide the line a sentence ended on
+            self._last_line = self._line
         self._line, self._ticks = "", 0
 
     def _in_fence(self, ch: str) -> str:
@@ -95,10 +104,11 @@ class Attributor:
             self._line += ch
         return ch
 
-    def _finish(self) -> str:
-        """" [n]" for the sentence just ended, when it needs one and a passage supports it."""
+    def _finish(self, line: str) -> str:
+        """" [n]" for the sentence just ended on ``line``, when it needs one and a passage
+        supports it; never in a table row or an indented code line, where it would break them."""
         sentence, self._sentence = self._sentence, ""
-        if self._line.strip().startswith(("```", "~~~")):
+        if line.strip().startswith(("```", "~~~", "|")) or _INDENTED_CODE.match(line):
             return ""
         bare = _BULLET.sub("", sentence).strip()
         if not bare or bare.startswith("#") or MARKER.search(bare):

@@ -30,8 +30,8 @@ _ALL_STOPWORDS = frozenset().union(*STOPWORDS.values()) | frozenset(
     "each every all both many much very well way ways get gets one two you your yours".split())
 _SUFFIXES = ("ational", "ations", "ation", "ings", "ing", "ies", "ied", "es", "ed", "ly", "s", "e")
 _BREAK = re.compile(r"(?<=\S[.!?])\s+(?=[^\W\d_a-z]|[\d\[(\"'`*¿¡])")
-_ABBREVIATION = re.compile(r"\b(?:e\.g|i\.e|etc|vs|cf|approx|incl)\.$", re.IGNORECASE)
-_NOT_A_CLAIM = re.compile(
+ABBREVIATION = re.compile(r"\b(?:e\.g|i\.e|etc|vs|cf|approx|incl)\.$", re.IGNORECASE)
+NOT_A_CLAIM = re.compile(
     r"\b(no evidence|nothing (?:about|on|for)|(?:could|can)(?:not|n't) find|not (?:found|covered|mentioned)"
     r"|does(?: not|n't) (?:say|mention|contain|cover)|step limit)\b", re.IGNORECASE)
 
@@ -78,7 +78,7 @@ def sentence_split(text: str) -> list[str]:
     """Break at . ! ? before a capital, digit, bracket or quote — not after e.g., i.e., etc."""
     pieces: list[str] = []
     for piece in _BREAK.split(text):
-        if pieces and _ABBREVIATION.search(pieces[-1]):
+        if pieces and ABBREVIATION.search(pieces[-1]):
             pieces[-1] += " " + piece
         else:
             pieces.append(piece)
@@ -185,7 +185,10 @@ class MarkerRewriter:
         out: list[str] = []
         last = 0
         for m in _TOKENS.finditer(text):
-            out.append(text[last:m.start()])
+            between = text[last:m.start()]
+            if "\n" in between and not self._fence:
+                self._inline = False  # inline code ends with its line: a stray backtick must not hide the rest
+            out.append(between)
             token = m.group(0)
             if token == "```":
                 self._fence = not self._fence
@@ -198,6 +201,8 @@ class MarkerRewriter:
             else:
                 out.append(self._renumber(m.group(1), out))
             last = m.end()
+        if "\n" in text[last:] and not self._fence:
+            self._inline = False
         out.append(text[last:])
         return self._emit("".join(out))
 
@@ -253,7 +258,7 @@ def unsupported_sentences(answer: str, cited_text: dict[int, str]) -> list[str]:
 def is_claim(bare: str, terms: set[str]) -> bool:
     text = bare.strip()
     return (len(terms) >= MIN_CLAIM_TERMS and not text.endswith(("?", ":"))
-            and not _NOT_A_CLAIM.search(text))
+            and not NOT_A_CLAIM.search(text))
 
 
 def _quotable(sentence: str) -> str:

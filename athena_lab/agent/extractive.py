@@ -174,7 +174,7 @@ def qualifies(cand: Candidate, semantic: bool, wanted: int) -> bool:
     return cand.similarity * wanted >= max(1, math.ceil(wanted * MIN_COVERAGE))
 
 
-def pick(found: list[Candidate], semantic: bool, wanted: int) -> list[Candidate]:
+def pick(found: list[Candidate], semantic: bool, wanted: int, most: int = MAX_SENTENCES) -> list[Candidate]:
     """The best sentences (no near-repeats) that qualify, in evidence order."""
     chosen: list[Candidate] = []
     seen: list[set[str]] = []
@@ -186,7 +186,7 @@ def pick(found: list[Candidate], semantic: bool, wanted: int) -> list[Candidate]
             continue
         chosen.append(cand)
         seen.append(terms)
-        if len(chosen) >= MAX_SENTENCES:
+        if len(chosen) >= most:
             break
     return sorted(chosen, key=lambda c: (c.rank, c.sentence.position))
 
@@ -252,7 +252,7 @@ def passage_floor(question: str) -> float:
 
 
 def extractive_answer(question: str, evidence: list[EvidenceItem], similarity: Similarity | None = None,
-                      across: Similarity | None = None) -> Reply:
+                      across: Similarity | None = None, most: int = MAX_SENTENCES) -> Reply:
     """The answer text with `[n]` markers that use the evidence numbers, and what it quotes.
     ``across``: a similarity that crosses languages (the multilingual channel's model). For
     a question in another language it decides whether the top chunks answer at all (the
@@ -264,7 +264,7 @@ def extractive_answer(question: str, evidence: list[EvidenceItem], similarity: S
     nearest = nearest_across(question, found, across)
     if nearest is not None and nearest[1] < CROSS_LANGUAGE_PASSAGE_SIMILARITY:
         return Reply(NO_EVIDENCE)
-    chosen = pick(found, similarity is not None, len(key_terms(question)))
+    chosen = pick(found, similarity is not None, len(key_terms(question)), most)
     if chosen:
         return render(chosen)
     if nearest is not None and similarity is None:

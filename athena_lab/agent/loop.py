@@ -9,12 +9,15 @@ here, in the order they happen.
 
 from __future__ import annotations
 
+import importlib.util
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from athena_lab import events
 from athena_lab.agent.attribute import Attributor
 from athena_lab.agent.citations import (
+    NOT_A_CLAIM,
     Evidence,
     MarkerRewriter,
     cited_texts,
@@ -78,6 +81,9 @@ LOCAL_MAX_TOKENS = 400  # ~20 s of writing at 20 tokens/s; the rules ask for fou
 # Every tool schema is read with every request; a small model searches again with
 # searchDocs and rarely asks for anything else, so a local model is offered that alone.
 LOCAL_TOOLS = ("searchDocs",)
+# Under a model's answer, the best sentences of the sources, quoted (see _floor).
+FLOOR_LEAD = "From the sources:"
+FLOOR_QUOTES = 3
 HISTORY_LIMIT = 10
 LAST_CALL_NOTE = "\n\n(That was the last tool call allowed in this turn: answer now from the evidence.)"
 # What a user can cause (athena_lab.errors) and the file system: one line for the user.
@@ -130,9 +136,14 @@ def _local_plan(llm: Any, model: str | None, model_path: str | None, sampling: S
     from athena_lab.agent.providers.local import is_loaded, make_local_provider
 
     context = llm.context_size or LOCAL_CONTEXT
-    path = model_path or llm.model_path
+    configured = llm.provider == "local"  # llm.model / model_path name another provider's model otherwise
+    path = model_path or (llm.model_path if configured else "")
+    if importlib.util.find_spec("xllamacpp") is None:
+        raise ProviderError("the local provider needs xllamacpp: pip install 'athena-lab[local]'", "config")
+    if path and not Path(path).expanduser().is_file():
+        raise ProviderError(f"no model file at {path}: set llm.model_path or pass --model-path FILE.gguf", "config")
     if not path:
-        chosen = bundled.lookup(model or llm.model or None)
+        chosen = bundled.lookup(model or (llm.model if configured else None) or None)
         bundled.part_files(chosen)  # not installed: say which extra, before the turn starts
         target = bundled.cache_dir() / f"{chosen.name}.gguf"
 
@@ -225,6 +236,7 @@ class _Turn:
         self.mode = "extractive" if llm is None else f"{llm.config.kind}:{llm.model}"
         self.answer, self.citations, self.unsupported = "", [], []
         self.quotes: list[tuple[int, str]] | None = None  # extractive: what it quoted, by evidence number
+        self.floor_quotes: list[tuple[int, str]] = []  # a model's answer: the quotes under it
         self.no_evidence: str | None = None  # search's reason for finding nothing ("filters", "index")
         self._cited = 0  # citations announced so far while streaming
 
@@ -241,7 +253,8 @@ class _Turn:
             yield from self._converse(self.llm)
         yield from self._emit(self.rewriter.flush())
         self.answer = "".join(self.text)
-        quotes = self.quotes if self.quotes is not None else model_quotes(self.answer, self.evidence)
+        quotes = self.quotes if self.quotes is not None else (
+            model_quotes(self.answer.split(FLOOR_LEAD)[0], self.evidence) + self.floor_quotes)
         mapping = self.rewriter.mapping
         self.citations = with_evidence(self.ws, self.rewriter.citations(),
                                        [(mapping[n], q) for n, q in quotes if n in mapping])
@@ -298,13 +311,14 @@ class _Turn:
         context_size = settings.context_size or 8192
         block, shown, size = self._passages(llm)
         root_name = self.ws.root.name
-        fitted = fit_history(system_prompt(root_name) + block, self.question, self.past,
+        local = llm.config.kind == "local"
+        fitted = fit_history(system_prompt(root_name, None, local) + block, self.question, self.past,
                              context_size, lambda transcript: _summarise(llm, transcript))
         if fitted.compaction:
             yield Event("compaction", fitted.compaction)
         yield events.trace("readPassages", {"passages": shown, "tokens": size},
                            f"reading {shown} passage{'s' if shown != 1 else ''} (≈{size:,} tokens)")
-        messages = [Message("system", system_prompt(root_name, fitted.notes)), *history_messages(fitted.turns),
+        messages = [Message("system", system_prompt(root_name, fitted.notes, local)), *history_messages(fitted.turns),
                     Message("user", question_message(block, self.question, self.context))]
         toolbox = Toolbox(self.ws, self.evidence, self.filters)
         specs = toolbox.specs(LOCAL_TOOLS if llm.config.kind == "local" else None)
@@ -329,6 +343,7 @@ class _Turn:
                 yield from self._step_limit(max_steps, calls)
                 return
             messages.append(Message("assistant", "".join(step_text), tool_calls=calls))
+            known = len(self.evidence.items)  # what the tools bring from here on, the model reads
             for n, call in enumerate(calls, 1):
                 result = toolbox.call(call.name, call.arguments, call.arguments_error)
                 extra = {"hits": result.hits} if result.hits is not None else {}
@@ -336,22 +351,27 @@ class _Turn:
                 last = step == max_steps - 1 and n == len(calls)
                 messages.append(Message("tool", result.for_model() + (LAST_CALL_NOTE if last else ""),
                                         tool_call_id=call.id, name=call.name))
-            attributor.add({item.number: item.text for item in self.evidence.items})
-        yield from self._floor()
+            attributor.add({item.number: item.text for item in self.evidence.items[known:]})
+        yield from self._floor(llm)
 
-    def _floor(self) -> Iterator[Event]:
-        """The extractive quotes under a model's answer that cites nothing (or says nothing),
-        so an answer with evidence always shows where it stands."""
-        if self.rewriter.mapping or not self.evidence.items:
+    def _floor(self, llm: Provider) -> Iterator[Event]:
+        """The extractive quotes under a model's answer: the best sentences of the sources,
+        verbatim and cited. Always under a local model's answer, so a small model's slip sits
+        beside the words it came from; under another model's only when it cited nothing, so
+        an answer with evidence always shows where it stands. Never after a model that said
+        the sources do not answer: the quotes would contradict it."""
+        said = "".join(self.text).strip()
+        if not self.evidence.items or NOT_A_CLAIM.search(said):
+            return
+        if self.rewriter.mapping and llm.config.kind != "local":
             return
         reply = extractive_answer(with_context(self.question, self.context), self.evidence.items,
-                                  self._similarity(), self._across())
+                                  self._similarity(), self._across(), most=FLOOR_QUOTES)
         if not reply.quotes:
             return
-        said = "".join(self.text).strip()
         self.notes["floor"] = True
-        self.quotes = [(q.number, q.text) for q in reply.quotes]
-        lead = "\n\nFrom the sources:\n\n" if said else ""
+        self.floor_quotes = [(q.number, q.text) for q in reply.quotes]
+        lead = f"\n\n{FLOOR_LEAD}\n\n" if said else ""
         for n, piece in enumerate(reply.pieces):
             yield from self._emit(self.rewriter.feed((lead if n == 0 else "") + piece))
 

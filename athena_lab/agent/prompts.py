@@ -65,9 +65,9 @@ RULES = """You are Athena, a research assistant. You answer questions about the 
 Rules:
 - Answer from the passages. Put the passage number in square brackets after every sentence that uses it, like [1] or [2][3]. Use only numbers shown as [n] with the passages or as "ref" in tool results.
 - Give the exact name, setting, command or code that answers, copied from the passages.
-- If the passages are not enough, search (searchDocs) before answering. If they still do not answer the question, say that the index has no evidence for it. Do not guess.
+- If the passages are not enough, search again (searchDocs) before answering. If they still do not answer the question, say that the index has no evidence for it. Do not guess.
 - Earlier turns of this conversation are context, not proof: cite passages, not earlier answers.
-- Be concise: at most four sentences. Show code only when a passage shows it, copied as written.
+- {length} Show code only when a passage shows it, copied as written.
 
 Example of the format:
 Passages: [1] guide.md:10-12 To turn on debug mode, run `flask run --debug`. The debugger then shows tracebacks.
@@ -75,10 +75,16 @@ Question: How do I enable debug mode?
 Answer: Run `flask run --debug` [1]. The debugger then shows tracebacks in the browser [1]."""
 
 
-def system_prompt(root_name: str, notes: list[str] | None = None) -> str:
+# A model on a CPU writes ~20 tokens/s: four sentences are ~10 s of it.
+SHORT = "Be concise: at most four sentences."
+CONCISE = "Be concise: a few sentences, or a short list when the question has several parts."
+
+
+def system_prompt(root_name: str, notes: list[str] | None = None, short: bool = False) -> str:
     """The rules (the same for every question, so a server's prompt cache keeps them and
     the tool schemas rendered after them), then any earlier-conversation summary."""
-    return "\n\n".join([RULES.format(root=root_name), *[n for n in (notes or []) if n]])
+    rules = RULES.format(root=root_name, length=SHORT if short else CONCISE)
+    return "\n\n".join([rules, *[n for n in (notes or []) if n]])
 
 
 def question_message(passages: str, question: str, context: str | None = None) -> str:

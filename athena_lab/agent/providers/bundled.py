@@ -15,9 +15,13 @@ import hashlib
 import importlib.metadata as metadata
 import os
 import sys
+import tempfile
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
+
+from filelock import FileLock
 
 from .errors import ProviderError
 
@@ -114,18 +118,33 @@ def _verified(model: BundledModel, path: Path) -> bool:
         return False
 
 
+_ASSEMBLING = threading.Lock()  # one assembly at a time in a process; the file lock covers other processes
+
+
 def model_file(name: str | None = None, progress: Progress | None = None, cache: Path | None = None) -> Path:
-    """The assembled, verified GGUF of bundled model ``name``: assembled on first use."""
+    """The assembled, verified GGUF of bundled model ``name``: assembled on first use.
+
+    Two turns (or a turn and a health probe, or two processes) asking at once: one
+    assembles while the others wait, then find it verified."""
     model = lookup(name)
     target = (cache or cache_dir()) / f"{model.name}.gguf"
     if _verified(model, target):
         return target
     parts = part_files(model)
     target.parent.mkdir(parents=True, exist_ok=True)
-    partial = target.with_name(f"{target.name}.{os.getpid()}.partial")
+    with _ASSEMBLING, FileLock(str(target) + ".lock"):
+        if not _verified(model, target):
+            _assemble(model, parts, target, progress)
+    return target
+
+
+def _assemble(model: BundledModel, parts: list[Path], target: Path, progress: Progress | None) -> None:
+    """Pieces → a temporary file → hashed while written → synced → renamed → stamped."""
+    fd, name = tempfile.mkstemp(dir=target.parent, prefix=target.name + ".", suffix=".partial")
+    partial = Path(name)
     digest, done = hashlib.sha256(), 0
     try:
-        with partial.open("wb") as out:
+        with os.fdopen(fd, "wb") as out:
             for part in parts:
                 with part.open("rb") as src:
                     while block := src.read(CHUNK):
@@ -134,6 +153,8 @@ def model_file(name: str | None = None, progress: Progress | None = None, cache:
                         done += len(block)
                         if progress:
                             progress(done, model.size)
+            out.flush()
+            os.fsync(out.fileno())
         if done != model.size or digest.hexdigest() != model.sha256:
             raise ProviderError(f"the pieces of {model.name} do not assemble into the pinned file "
                                 f"({done:,} bytes, SHA-256 {digest.hexdigest()[:16]}…, expected {model.size:,} bytes, "
@@ -142,8 +163,9 @@ def model_file(name: str | None = None, progress: Progress | None = None, cache:
         os.replace(partial, target)
     finally:
         partial.unlink(missing_ok=True)
-    _stamp(target).write_text(f"{model.sha256} {target.stat().st_mtime_ns}\n")
-    return target
+    stamp = _stamp(target)
+    stamp.with_name(stamp.name + ".tmp").write_text(f"{model.sha256} {target.stat().st_mtime_ns}\n")
+    os.replace(stamp.with_name(stamp.name + ".tmp"), stamp)
 
 
 def stderr_progress(label: str) -> Progress:
