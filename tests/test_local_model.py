@@ -75,3 +75,11 @@ def test_doctor_names_the_model_its_size_and_licence_and_times_it(ws):
     assert check.ok, check.detail
     assert check.detail.startswith("Qwen2.5 Coder 0.5B Instruct (GGUF, Q4_K_M), 469 MiB, Apache-2.0")
     assert "reads" in check.detail and "tokens/s" in check.detail
+
+
+def test_search_with_a_model_also_searches_the_english_of_a_foreign_question(ws):
+    spanish = ws.search("¿Qué variable de entorno cambia el tiempo de espera del gateway?",
+                        translate=("local", SMALL, None))
+    assert any(w.startswith("also searched its English translation: ") for w in spanish.warnings), spanish.warnings
+    english = ws.search("Which variable changes the gateway timeout?", translate=("local", SMALL, None))
+    assert not any("translation" in w for w in english.warnings)  # English is searched as written

@@ -4,9 +4,9 @@ A small model on a CPU reads a prompt at 16–33 tokens/s (1.5B, 2 threads), so 
 whole chunks (3,700 tokens) cost minutes before the first word. A passage that fits its
 share of the budget goes in whole; a longer one keeps the lines around its best-matching
 sentences (found the way the extractive answer finds them) and the code block such a
-sentence introduces, joined by "…". Passages keep their retrieval order and numbers, so
-the prompt is stable for a follow-up that lands on the same passages and llama.cpp can
-reuse its cache of the prompt's prefix.
+sentence introduces, joined by "…". Passages keep their retrieval order and numbers.
+They go in the user's turn, after the fixed rules and tool schemas that llama.cpp keeps
+cached from one request to the next (agent/prompts.py).
 """
 
 from __future__ import annotations
