@@ -13,6 +13,7 @@ import os
 import weakref
 from typing import Any, Callable
 
+from athena_lab.document import GENERATED_MARK
 from athena_lab.models import citation_location
 from athena_lab.render import answer_text
 from athena_lab.widget import AnswerWidget
@@ -130,13 +131,20 @@ def search_html(result: SearchResult) -> str:
             f"<table><thead>{head}</thead><tbody>{''.join(rows)}</tbody></table></div>")
 
 
+def search_bundle(result: SearchResult) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Search hits in a notebook: the table and its text, marked as athena's output (its
+    snippets quote the documents; indexed, the notebook would compete with them)."""
+    return {"text/plain": search_text(result), "text/html": search_html(result)}, dict(GENERATED_MARK)
+
+
 def answer_plain(answer: Any) -> str:
     return answer_text(answer.answer or "", answer.citations or [], answer.unsupported or [],
                        getattr(answer, "error", None) or "", getattr(answer, "degraded", None) or "")
 
 
-def answer_bundle(answer: Any) -> dict[str, Any]:
-    """An Answer shown as the widget (with text/HTML fallbacks inside the bundle)."""
+def answer_bundle(answer: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """An Answer shown as the widget (with text/HTML fallbacks inside the bundle), its
+    output marked as athena's (``GENERATED_MARK``: never indexed)."""
     ref = getattr(answer, "_athena_workspace", None)
     workspace = (ref() if ref else None) or last_workspace()
     question = getattr(answer, "_athena_question", "")
@@ -156,6 +164,7 @@ def register_formatters(shell: Any) -> None:
     formatters["text/html"].for_type(SearchResult, search_html)
     formatters["text/plain"].for_type_by_name("athena_lab.models", "Answer", plain(answer_plain))
     if type(shell).__name__ == "ZMQInteractiveShell":
-        shell.display_formatter.mimebundle_formatter.for_type_by_name(
-            "athena_lab.models", "Answer", answer_bundle)
+        bundles = shell.display_formatter.mimebundle_formatter
+        bundles.for_type_by_name("athena_lab.models", "Answer", answer_bundle)
+        bundles.for_type(SearchResult, search_bundle)
     _FORMATTED.add(shell)
