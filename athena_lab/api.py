@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import os
+import sys
 import weakref
 from typing import Any, Callable
 
@@ -54,11 +55,16 @@ class Athena(Workspace):
 
     def index(self, progress: Progress | None = None, wait_s: float = 0.0, **options: Any) -> IndexSummary:
         """Bring the index up to date; in a notebook, with a progress bar per phase (not for
-        the live index's batches, ``paths=...``: they are small and run in a thread)."""
+        the live index's batches, ``paths=...``: they are small and run in a thread). A
+        folder with no file to index says so on stderr (``summary.no_files``)."""
         if progress is not None or ipython() is None or options.get("paths") is not None:
-            return super().index(progress, wait_s, **options)
-        with ProgressBars() as bars:
-            return super().index(bars, wait_s, **options)
+            summary = super().index(progress, wait_s, **options)
+        else:
+            with ProgressBars() as bars:
+                summary = super().index(bars, wait_s, **options)
+        if summary.no_files:  # else the first answer blames the documents
+            print(f"athena: warning: {summary.no_files}", file=sys.stderr)
+        return summary
 
     def ask(self, question: str, **options: Any) -> Any:
         """The workspace's Answer, remembering its question and which folder it came from for

@@ -109,6 +109,8 @@ def cmd_lab(args: argparse.Namespace) -> int:
         print(f"athena: {summary.chunks} chunks indexed from {ws.root} "
               f"({summary.new} new, {summary.changed} changed, {summary.failed} failed) in {summary.seconds:.1f} s; "
               f"{vectors.message if vectors.state == 'off' else vectors.counts}{later}", file=sys.stderr)
+        if summary.no_files:
+            print(f"athena: warning: {summary.no_files}", file=sys.stderr)
     jupyter = shutil.which("jupyter", path=os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""))
     if jupyter is None:
         print("athena: error: JupyterLab is not installed in this environment: pip install jupyterlab",
