@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import html
 import os
+import sys
 import weakref
 from typing import Any, Callable
 
+from athena_lab.document import GENERATED_MARK
 from athena_lab.models import citation_location
 from athena_lab.render import answer_text
 from athena_lab.widget import AnswerWidget
@@ -53,11 +55,16 @@ class Athena(Workspace):
 
     def index(self, progress: Progress | None = None, wait_s: float = 0.0, **options: Any) -> IndexSummary:
         """Bring the index up to date; in a notebook, with a progress bar per phase (not for
-        the live index's batches, ``paths=...``: they are small and run in a thread)."""
+        the live index's batches, ``paths=...``: they are small and run in a thread). A
+        folder with no file to index says so on stderr (``summary.no_files``)."""
         if progress is not None or ipython() is None or options.get("paths") is not None:
-            return super().index(progress, wait_s, **options)
-        with ProgressBars() as bars:
-            return super().index(bars, wait_s, **options)
+            summary = super().index(progress, wait_s, **options)
+        else:
+            with ProgressBars() as bars:
+                summary = super().index(bars, wait_s, **options)
+        if summary.no_files:  # else the first answer blames the documents
+            print(f"athena: warning: {summary.no_files}", file=sys.stderr)
+        return summary
 
     def ask(self, question: str, **options: Any) -> Any:
         """The workspace's Answer, remembering its question and which folder it came from for
@@ -130,13 +137,20 @@ def search_html(result: SearchResult) -> str:
             f"<table><thead>{head}</thead><tbody>{''.join(rows)}</tbody></table></div>")
 
 
+def search_bundle(result: SearchResult) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Search hits in a notebook: the table and its text, marked as athena's output (its
+    snippets quote the documents; indexed, the notebook would compete with them)."""
+    return {"text/plain": search_text(result), "text/html": search_html(result)}, dict(GENERATED_MARK)
+
+
 def answer_plain(answer: Any) -> str:
     return answer_text(answer.answer or "", answer.citations or [], answer.unsupported or [],
                        getattr(answer, "error", None) or "", getattr(answer, "degraded", None) or "")
 
 
-def answer_bundle(answer: Any) -> dict[str, Any]:
-    """An Answer shown as the widget (with text/HTML fallbacks inside the bundle)."""
+def answer_bundle(answer: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """An Answer shown as the widget (with text/HTML fallbacks inside the bundle), its
+    output marked as athena's (``GENERATED_MARK``: never indexed)."""
     ref = getattr(answer, "_athena_workspace", None)
     workspace = (ref() if ref else None) or last_workspace()
     question = getattr(answer, "_athena_question", "")
@@ -156,6 +170,7 @@ def register_formatters(shell: Any) -> None:
     formatters["text/html"].for_type(SearchResult, search_html)
     formatters["text/plain"].for_type_by_name("athena_lab.models", "Answer", plain(answer_plain))
     if type(shell).__name__ == "ZMQInteractiveShell":
-        shell.display_formatter.mimebundle_formatter.for_type_by_name(
-            "athena_lab.models", "Answer", answer_bundle)
+        bundles = shell.display_formatter.mimebundle_formatter
+        bundles.for_type_by_name("athena_lab.models", "Answer", answer_bundle)
+        bundles.for_type(SearchResult, search_bundle)
     _FORMATTED.add(shell)

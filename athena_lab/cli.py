@@ -99,8 +99,12 @@ def _index_once(ws: Workspace, args: argparse.Namespace) -> int:
         if backend is not None:
             backend.close()
     stopped = _interrupted_message(summary)
+    # Last, on stderr; exit 0 all the same: an empty new folder (or --watch on one) is fine.
+    empty = f"athena: warning: {summary.no_files}" if summary.no_files else ""
     if args.json:
         _print_json(summary.as_dict())
+        if empty:
+            print(empty, file=sys.stderr)
         if stopped:
             print(f"athena: {stopped}", file=sys.stderr)
         return exit_code(summary.interrupted) if stopped else 0
@@ -119,6 +123,8 @@ def _index_once(ws: Workspace, args: argparse.Namespace) -> int:
             print(f"  warning: {path}: {w}")
     for err in summary.errors:
         print(f"  warning: {err}")
+    if empty:
+        print(empty, file=sys.stderr)
     if stopped:
         print(f"athena: {stopped}", file=sys.stderr)
         return exit_code(summary.interrupted)

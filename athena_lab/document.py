@@ -89,3 +89,19 @@ def citation_kind(doc_kind: str) -> str:
     if doc_kind == "notebook":
         return "notebook"
     return "text"
+
+
+#: Written into the metadata of what athena itself puts in a notebook — the answer and
+#: search displays (``%athena``, ``Athena.ask()``, the widget) and the Markdown cell the
+#: sidebar's "Insert in notebook" adds (labextension/src/core/generated.ts) — so the
+#: notebook parser leaves it out: athena never indexes or cites its own answers.
+GENERATED_MARK: dict[str, Any] = {"athena_lab": {"generated": True}}
+#: The saved widget state's ``_anywidget_id`` of the answer widget (a widget view whose
+#: output lacks the mark, e.g. one saved before the mark existed, is recognised by it).
+ANSWER_WIDGET_ID = "athena_lab.widget.AnswerWidget"
+
+
+def is_generated(metadata: Any) -> bool:
+    """True for a cell's or an output's metadata that carries ``GENERATED_MARK``."""
+    mark = metadata.get("athena_lab") if isinstance(metadata, dict) else None
+    return isinstance(mark, dict) and mark.get("generated") is True

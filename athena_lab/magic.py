@@ -165,15 +165,19 @@ class AthenaMagics(Magics):
         from athena_lab.widget import AnswerWidget
 
         widget = AnswerWidget(workspace, question=question)
-        handle = display(widget._repr_mimebundle_(), raw=True, display_id=True)
+        # With the widget's metadata, which marks the output as athena's (never indexed).
+        data, metadata = widget._repr_mimebundle_()
+        handle = display(data, raw=True, metadata=metadata, display_id=True)
         last = time.monotonic()
         for event in events:
             self._remember(event)
             widget.apply(event)
             if event.type == "chunk" and time.monotonic() - last >= UPDATE_EVERY_S:
-                handle.update(widget._repr_mimebundle_(), raw=True)
+                data, metadata = widget._repr_mimebundle_()
+                handle.update(data, raw=True, metadata=metadata)
                 last = time.monotonic()
-        handle.update(widget._repr_mimebundle_(), raw=True)
+        data, metadata = widget._repr_mimebundle_()
+        handle.update(data, raw=True, metadata=metadata)
         if widget.error:
             print(f"athena: {widget.error}", file=sys.stderr)
 

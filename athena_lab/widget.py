@@ -22,6 +22,7 @@ from typing import Any, Iterable
 import anywidget
 import traitlets
 
+from athena_lab.document import GENERATED_MARK
 from athena_lab.models import Answer, fold
 from athena_lab.render import answer_html, answer_text
 
@@ -120,17 +121,20 @@ class AnswerWidget(anywidget.AnyWidget):
         except Exception as exc:  # shown in the widget: a preview must never break the answer
             return {"error": f"{citation['path']} page {citation.get('page')}: {exc}"}
 
-    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        """The live view plus text and HTML fallbacks for front ends without widgets; only
-        the fallbacks while the view is not built (docstring above)."""
+    def _repr_mimebundle_(self, **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+        """``(data, metadata)``: the live view plus text and HTML fallbacks for front ends
+        without widgets (only the fallbacks while the view is not built, docstring above);
+        the metadata marks the output as athena's (``GENERATED_MARK``), so the notebook it
+        is saved in never has this answer indexed or cited."""
         bundle = super()._repr_mimebundle_(**kwargs) if view_built() else None
         data = bundle[0] if isinstance(bundle, tuple) else bundle
+        metadata = dict(bundle[1] or {}) if isinstance(bundle, tuple) else {}
         data = dict(data or {})
         data["text/plain"] = answer_text(self.answer, self.citations, self.unsupported, self.error,
                                          self.notice)
         data["text/html"] = answer_html(self.answer, self.citations, self.unsupported, self.error,
                                         self.notice)
-        return data
+        return data, {**metadata, **GENERATED_MARK}
 
 
 def with_previews(workspace: Any, citations: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:

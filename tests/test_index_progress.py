@@ -158,7 +158,7 @@ def test_a_dead_run_is_ignored_and_every_front_end_says_the_vectors_are_missing(
     widget = AnswerWidget(on, question=QUESTION)
     for event in on.ask_events(QUESTION):
         widget.apply(event)
-    assert widget.notice == expected and f"note: {expected}" in widget._repr_mimebundle_()["text/plain"]
+    assert widget.notice == expected and f"note: {expected}" in widget._repr_mimebundle_()[0]["text/plain"]
     assert on.ask(QUESTION).degraded == expected
     assert status_line(on.status()) == (f"athena: {status['counts']['files']} files, {state.total} chunks; "
                                         f"no vectors yet (0 / {state.total}); run `athena index` to embed them")

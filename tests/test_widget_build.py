@@ -45,7 +45,7 @@ def test_without_the_build_an_answer_shows_as_html_and_says_how_to_build_the_wid
     script = ("from athena_lab.widget import AnswerWidget\n"
               "w = AnswerWidget(None, question='q?', answer='Set SECRET_KEY [1].')\n"
               "AnswerWidget(None, answer='again')\n"
-              "print(sorted(w._repr_mimebundle_()))\n")
+              "print(sorted(w._repr_mimebundle_()[0]))\n")
     done = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True,
                           timeout=120, env={"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"})
     assert done.returncode == 0, done.stderr

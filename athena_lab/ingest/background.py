@@ -11,6 +11,11 @@ and it is stopped the way a terminal run is: SIGTERM, which commits what is embe
 The child receives the parent's effective settings on stdin (not argv: PDF passwords
 live there), so overrides made in the parent process hold; it reports progress through
 the catalog's progress row like any run, and prints its summary as JSON on stdout.
+
+The child stops when its parent exits, however that happens (a server that never ran its
+shutdown hook — Jupyter does not call a plain server extension's — or one that was
+killed): it sends itself SIGTERM, so it saves what it embedded as on any stop, rather than
+run on for minutes with nobody to report to while holding the index's write lock.
 """
 
 from __future__ import annotations
@@ -21,6 +26,8 @@ import os
 import signal
 import subprocess
 import sys
+import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,6 +35,7 @@ from typing import Any
 from athena_lab.config import Config
 
 NICE = 5  # the child's CPU priority below the server's
+PARENT_CHECK_S = 0.5  # how often the child looks whether its parent is still there
 INDEXING_SECTIONS = ("index", "embedding", "search", "pdf", "multilingual")  # what a run reads; no LLM or server keys
 PACKAGE_PARENT = str(Path(__file__).resolve().parents[2])
 
@@ -88,7 +96,7 @@ def start_background_index(config: Config, nice: int = NICE, multilingual: bool 
     writer that holds the index lock for at most that long."""
     payload = {
         "root": str(config.root), "index_dir": str(config.index_dir), "nice": nice,
-        "paths": paths, "wait_s": wait_s,
+        "paths": paths, "wait_s": wait_s, "parent": os.getpid(),
         "settings": {section: dataclasses.asdict(getattr(config.settings, section))
                      for section in INDEXING_SECTIONS},
     }
@@ -110,6 +118,38 @@ def start_background_index(config: Config, nice: int = NICE, multilingual: bool 
     return BackgroundIndex(proc)
 
 
+def stop_with_parent(parent: int, stop: Any, every_s: float = PARENT_CHECK_S) -> threading.Thread | None:
+    """Watch (in a daemon thread) for the process ``parent`` that started this one to exit
+    (it is gone, or this process was handed to another parent); then SIGTERM this process —
+    the stop every owner sends — unless a stop is already under way, with the output nobody
+    reads any more sent to /dev/null. POSIX only (elsewhere: None, nothing watched)."""
+    if os.name != "posix":
+        return None
+    first = os.getppid()
+
+    def parent_alive() -> bool:
+        try:
+            os.kill(parent, 0)
+        except ProcessLookupError:
+            return False
+        except OSError:  # someone else's process: it exists
+            pass
+        return os.getppid() == first
+
+    def watch() -> None:
+        while parent_alive():
+            time.sleep(every_s)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.dup2(devnull, sys.stderr.fileno())
+        if not stop.is_set():
+            os.kill(os.getpid(), signal.SIGTERM)
+
+    thread = threading.Thread(target=watch, name="athena-stop-with-parent", daemon=True)
+    thread.start()
+    return thread
+
+
 def _child_main() -> int:
     from athena_lab.config import load_config
     from athena_lab.index.store import IndexBusyError
@@ -126,6 +166,8 @@ def _child_main() -> int:
     try:
         config = load_config(payload["root"], payload["index_dir"], overrides)
         with graceful_signals(StopRequest()) as stop:
+            if payload.get("parent"):
+                stop_with_parent(int(payload["parent"]), stop)
             summary = run_index(config, stop=stop, paths=payload.get("paths"),
                                 wait_s=float(payload.get("wait_s") or 0.0))
     except IndexBusyError as exc:

@@ -51,6 +51,29 @@ class DiscoveredFile:
 class Discovery:
     files: list[DiscoveredFile] = field(default_factory=list)
     warnings: dict[str, str] = field(default_factory=dict)  # path → why it was skipped
+    # Files looked at that index.include/exclude or a .gitignore leave out, by suffix
+    # ("" for none): what a folder with nothing to index holds instead.
+    passed_over: dict[str, int] = field(default_factory=dict)
+
+
+def nothing_to_index(root: Path, settings: IndexSettings, found: Discovery) -> str:
+    """The warning for a folder in which discovery found no file to index: how many files
+    it saw, of which kinds, and which kinds it reads."""
+    seen = sum(found.passed_over.values())
+    kinds = [pattern.rsplit("/", 1)[-1] for pattern in settings.include + settings.extra_include]
+    kinds = [k[1:] if k.startswith("*.") else k for k in dict.fromkeys(kinds)]
+    reads = " ".join(kinds[:12]) + (" …" if len(kinds) > 12 else "")
+    skipped = f"; {len(found.warnings)} skipped, see the warnings" if found.warnings else ""
+    if not seen:
+        what = (f"what it found was skipped ({len(found.warnings)}, see the warnings)" if found.warnings
+                else "the folder holds no files (hidden ones aside)")
+        return f"no indexable files under {root}: {what}; athena reads {reads}"
+    common = sorted(found.passed_over.items(), key=lambda kv: (-kv[1], kv[0]))
+    shown = ", ".join(f"{n} {suffix or 'without a suffix'}" for suffix, n in common[:4])
+    more = ", …" if len(common) > 4 else ""
+    return (f"no indexable files under {root}: {seen} file{'s' if seen != 1 else ''} seen ({shown}{more}), "
+            f"none of a kind athena reads ({reads}) or not included{skipped}; check index.include, "
+            f"index.extra_include and index.exclude in athena.toml, and .gitignore")
 
 
 def doc_kind_for(name: str) -> str:
@@ -274,6 +297,8 @@ class _Walker:
                 self.walk(entry_abs, rel)
             return
         if not rules.wants_file(rel):
+            suffix = os.path.splitext(entry_abs.name)[1].lower()
+            result.passed_over[suffix] = result.passed_over.get(suffix, 0) + 1
             return
         try:
             st = entry_abs.stat()

@@ -30,7 +30,8 @@ from athena_lab.index.progress import RunProgress
 from athena_lab.index.store import IndexStore
 from athena_lab.ingest.checkpoints import VectorCheckpointer
 from athena_lab.ingest.chunking import CHUNKER_VERSION, Chunk, chunk_document, embedding_text, text_hash
-from athena_lab.ingest.discover import DiscoveredFile, Discovery, discover, discover_paths, in_scope
+from athena_lab.ingest.discover import (DiscoveredFile, Discovery, discover, discover_paths, in_scope,
+                                       nothing_to_index)
 from athena_lab.ingest.interrupt import StopRequest
 from athena_lab.document import ParsedDocument, ParseError, citation_kind
 
@@ -88,6 +89,9 @@ class IndexSummary:
     resaved: int = 0  # files whose bytes changed but whose indexed content did not (counted unchanged)
     warnings: dict[str, list[str]] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
+    # Set when a whole-folder run found no file to index: what it saw instead, and what to
+    # check (discover.nothing_to_index). The index is then empty, so say it loudly.
+    no_files: str | None = None
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -264,6 +268,8 @@ def _update_documents(config: Config, store: IndexStore, summary: IndexSummary,
     catalog = store.catalog
     _rebuild_lexical_if_outdated(store, report)
     found = _discover(config, catalog, paths)
+    if paths is None and not found.files:
+        summary.no_files = nothing_to_index(config.root, config.settings.index, found)
     for path, message in found.warnings.items():
         summary.warnings.setdefault(path, []).append(message)
     known = catalog.sources()

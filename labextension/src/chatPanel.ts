@@ -14,6 +14,7 @@ import * as api from './api';
 import { answererLabel } from './core/status';
 import { answerAsMarkdown, normalisePrefix } from './core/citations';
 import { button, h } from './core/dom';
+import { markGenerated } from './core/generated';
 import { emptyAnswer, foldEvent, IAnswerState, storedAnswer } from './core/answer';
 import { emptyState, questionBubble } from './core/question';
 import { AnswerView } from './components/answerView';
@@ -372,7 +373,10 @@ export class ChatPanel extends Widget {
     Clipboard.copyToSystem(answerAsMarkdown(answer.text, answer.citations, this._prefix(), ''));
   }
 
-  /** Insert `answer` with linked sources as a rendered Markdown cell below the active cell. */
+  /**
+   * Insert `answer` with linked sources as a rendered Markdown cell below the active cell,
+   * marked in its metadata as athena's (core/generated.ts): never indexed or cited.
+   */
   async insert(answer: AnswerView): Promise<void> {
     const panel = this._options.notebooks?.currentWidget;
     if (!panel) {
@@ -387,6 +391,8 @@ export class ChatPanel extends Widget {
       cell.model.sharedModel.setSource(
         answerAsMarkdown(answer.text, answer.citations, this._prefix(), panel.context.path)
       );
+      // athena's own answer: the indexer leaves the cell out, so it is never cited.
+      markGenerated(cell.model);
       (cell as MarkdownCell).rendered = true;
     }
     this._options.app.shell.activateById(panel.id);
