@@ -64,3 +64,18 @@ def test_language_directive_follows_the_question():
     assert language_directive("How do I register a blueprint?") == "Answer in English."
     assert detect_language("register_blueprint") is None
     assert language_directive("???") == "Answer in the language of the question."
+
+
+def test_a_quoted_first_sentence_and_its_sequel_each_carry_the_marker_and_neither_is_flagged():
+    from athena_lab.agent.citations import unsupported_sentences
+    from athena_lab.agent.extractive import Candidate, render
+    from athena_lab.agent.passages import Sentence
+
+    first = Sentence("The WSGIMiddleware of fastapi.middleware.wsgi is now deprecated.", 1,
+                     sequel="It's advised to use the a2wsgi package instead.")
+    reply = render([Candidate(1, 0, first, 1.0)])
+    assert reply.text == ("- The WSGIMiddleware of fastapi.middleware.wsgi is now deprecated. [1] "
+                          "It's advised to use the a2wsgi package instead. [1]")
+    source = {1: "The WSGIMiddleware of fastapi.middleware.wsgi is now deprecated. "
+                 "It's advised to use the a2wsgi package instead."}
+    assert unsupported_sentences(reply.text, source) == []

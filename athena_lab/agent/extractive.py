@@ -223,7 +223,9 @@ def render(chosen: list[Candidate]) -> Reply:
         more = sequel(cand, taken) if n == 0 else None
         if more:
             said.append(more)  # located on its own: it may start on another line or page
-        piece = ("\n" if n else "") + f"- {' '.join(said)} [{cand.number}]"
+        # each sentence its own marker: the check reads sentences, and a first sentence whose
+        # marker came after its sequel was flagged "unsupported" although quoted word for word
+        piece = ("\n" if n else "") + "- " + " ".join(f"{text} [{cand.number}]" for text in said)
         quotes.extend(Quote(cand.number, text) for text in said)
         block = cand.sentence.shows
         if block is not None and block.lines:
