@@ -41,6 +41,11 @@ def test_a_foreign_question_without_multilingual_vectors_says_how_to_build_them(
     assert any("looks Spanish" in w and "athena index --multilingual" in w for w in result.warnings)
     english = ws.search("how do I add a favicon")
     assert not any("multilingual" in w for w in english.warnings)
+    # an answer that finds nothing to quote says what is true: not that the documents lack it
+    answer = ws.ask("¿Cuál es la capital de Francia y cuántos habitantes tiene hoy en día?")
+    assert "none of the indexed documents" not in answer.answer
+    assert "looks Spanish" in answer.answer and "athena index --multilingual" in answer.answer
+    assert answer.unsupported == []
     ws.close()
 
 

@@ -10,6 +10,7 @@ here, in the order they happen.
 from __future__ import annotations
 
 import importlib.util
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -26,6 +27,7 @@ from athena_lab.agent.citations import (
 from athena_lab.agent.corpus import Corpus
 from athena_lab.agent.extractive import (
     FILTERED_OUT,
+    NO_EVIDENCE,
     Reply,
     cross_language_similarity,
     embedder_similarity,
@@ -65,7 +67,7 @@ from athena_lab.agent.windows import tokens, windows
 from athena_lab.errors import AthenaError, user_message
 from athena_lab.events import Event
 from athena_lab.index.catalog import CatalogError
-from athena_lab.index.language import query_language
+from athena_lab.index.language import LANGUAGE_NAMES, query_language
 
 DEFAULT_BASE_URLS = {"openai": "http://127.0.0.1:8080/v1", "ollama": "http://127.0.0.1:11434",
                      "anthropic": "https://api.anthropic.com"}
@@ -238,6 +240,7 @@ class _Turn:
         self.quotes: list[tuple[int, str]] | None = None  # extractive: what it quoted, by evidence number
         self.floor_quotes: list[tuple[int, str]] = []  # a model's answer: the quotes under it
         self.no_evidence: str | None = None  # search's reason for finding nothing ("filters", "index")
+        self.channel_note: str | None = None  # search's word on the multilingual vectors, if it had one
         self._cited = 0  # citations announced so far while streaming
 
     def run(self) -> Iterator[Event]:
@@ -272,6 +275,7 @@ class _Turn:
         hits = [trace_hit(hit, self.evidence.add_hit(hit, query), self.evidence) for hit in result.hits]
         if result.degraded:
             self.notes["degraded"] = result.degraded
+        self.channel_note = next((w for w in getattr(result, "warnings", []) if "multilingual vectors" in w), None)
         self.no_evidence = getattr(result, "no_evidence", None)
         if self.no_evidence:
             self.notes["no_evidence"] = self.no_evidence
@@ -395,6 +399,8 @@ class _Turn:
         # An attached cell's words say what "this" in the question is about.
         question = with_context(self.question, self.context)
         reply: Reply = extractive_answer(question, self.evidence.items, self._similarity(), self._across())
+        if reply.text == NO_EVIDENCE and self.channel_note:
+            reply = Reply(channel_missing(self.question, self.channel_note))
         self.quotes = [(q.number, q.text) for q in reply.quotes]
         # One chunk event per quoted sentence, as a model streams tokens.
         for n, piece in enumerate(reply.pieces):
@@ -427,6 +433,26 @@ class _Turn:
             # `[n]` a link as it streams. The last `citations` event (with evidence) wins.
             self._cited = len(self.rewriter.mapping)
             yield Event("citations", {"citations": self.rewriter.citations()})
+
+
+def channel_missing(question: str, note: str) -> str:
+    """What is true when a question in another language finds nothing to quote and its
+    vectors are missing: not that the documents lack it, but that the vectors that match
+    it to them are being built, or can be."""
+    language = LANGUAGE_NAMES.get(query_language(question), "in another language")
+    building = re.search(r"([\d,]+) / ([\d,]+)", note)
+    # One sentence each, opening as every "no evidence" notice does: a notice, not a claim.
+    if building and "built in the background" in note:
+        return (f"The index has no evidence for this question yet: it looks {language}, and the vectors that "
+                f"match such questions to the documents are being built ({building.group(1)} of "
+                f"{building.group(2)} so far), so ask again when they are done.")
+    if building:
+        return (f"The index has no evidence for this question in the part built so far: it looks {language}, "
+                f"and {building.group(1)} of {building.group(2)} of the vectors that match such questions to "
+                "the documents are built, so run `athena index --multilingual` to finish them and ask again.")
+    return (f"The index has no evidence for this question yet: it looks {language}, and the vectors that "
+            "match such questions to the documents are not built, so run `athena index --multilingual` "
+            "(JupyterLab and `athena serve` build them on the first such question) and ask again.")
 
 
 def _summarise(llm: Provider, transcript: str) -> str:
