@@ -79,3 +79,13 @@ def test_a_quoted_first_sentence_and_its_sequel_each_carry_the_marker_and_neithe
     source = {1: "The WSGIMiddleware of fastapi.middleware.wsgi is now deprecated. "
                  "It's advised to use the a2wsgi package instead."}
     assert unsupported_sentences(reply.text, source) == []
+
+
+def test_an_author_line_read_as_a_heading_is_never_offered_as_an_example_question():
+    from athena_lab.agent.prompts import example_question
+
+    assert example_question("Attention Is All You Need > Illia Polosukhin∗ ‡") is None
+    assert example_question("Attention Is All You Need > Google Brain avaswani@google.com") is None
+    assert example_question("Paper > Noam Shazeer† Niki Parmar") is None
+    assert example_question("Flask > Debug Mode") == "Tell me about Debug Mode"
+    assert example_question("Guide > How do I debug an app?") == "How do I debug an app?"

@@ -122,6 +122,10 @@ def example_question(heading: str) -> str | None:
     words = leaf.split()
     if not 2 <= len(words) <= 8 or not re.search(r"[^\W\d_]{3}", leaf) or re.search(r"[`{}()<>=_/\\]", leaf):
         return None
+    # A PDF's author or affiliation line read as a heading ("Illia Polosukhin∗ ‡", an e-mail):
+    # footnote marks and symbols are not in a section title a question can be made of.
+    if re.search(r"[^\w\s'’,.:;?!&-]", leaf) or "@" in leaf:
+        return None
     if words[0].lower() in _QUESTION_WORDS:
         return leaf if leaf.endswith("?") else leaf + "?"
     if words[0] in ("A", "An", "The"):
