@@ -9,6 +9,11 @@ once, for every front end (the MCP server included).
 
 Every chunk, range or page a tool returns is registered as evidence and shown to the
 model with its ``ref`` number: the only numbers an answer may cite.
+
+The chat's own filters (``path_prefix``, ``kind``) bound every tool, not only the first
+search: a model (or a document's prompt injection) may narrow them but never widen them.
+A read, listing or neighbour of anything outside them comes back as a refusal the model
+can read ("outside this chat's filters"), so it cannot send another file to its provider.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from athena_lab.agent.corpus import Corpus
 from athena_lab.agent.providers import ToolSpec
 from athena_lab.errors import AthenaError
 from athena_lab.paths import PathError, normalize_prefix
-from athena_lab.document import CITATION_KINDS, DOC_KINDS
+from athena_lab.document import CITATION_KINDS, DOC_KINDS, citation_kind
 from athena_lab.search.hybrid import Hit
 
 MAX_RESULT_CHARS = 8000
@@ -34,6 +39,10 @@ _JSON_TYPES = {"object": dict, "string": str, "integer": int, "number": (int, fl
 
 class ToolInputError(AthenaError, ValueError):
     """Input that does not match a tool's schema; the message is for the model to act on."""
+
+
+class OutsideFiltersError(AthenaError, PermissionError):
+    """A tool asked for something the chat's path or kind filter leaves out."""
 
 
 @dataclass(frozen=True)
@@ -116,6 +125,8 @@ class Toolbox:
         self.ws = workspace
         self.evidence = evidence
         self.filters = filters or {}
+        self._scope_prefix = _prefix(self.filters.get("path_prefix"))
+        self._scope_kind: str | None = self.filters.get("kind") or None
         self._tools: dict[str, tuple[str, dict[str, Any], Callable[[dict[str, Any]], ToolResult]]] = {
             "searchDocs": ("Hybrid (keyword + semantic) search over the indexed documents. Returns chunks "
                            "with their ref number for citing.",
@@ -177,8 +188,8 @@ class Toolbox:
     # -- implementations ------------------------------------------------------------
     def search_docs(self, args: dict[str, Any]) -> ToolResult:
         filters = args.get("filters") or {}
-        prefix = _prefix(filters.get("pathPrefix") or self.filters.get("path_prefix"))
-        kind = filters.get("kind") or self.filters.get("kind")
+        prefix = self._narrow_prefix(filters.get("pathPrefix"))
+        kind = self._narrow_kind(filters.get("kind"))
         result = self.ws.search(args["query"], k=args.get("limit") or 8, kind=kind, path_prefix=prefix)
         rows = [self._hit_row(hit, args["query"]) for hit in result.hits]
         content: dict[str, Any] = {"results": rows}
@@ -190,10 +201,12 @@ class Toolbox:
     def grep_docs(self, args: dict[str, Any]) -> ToolResult:
         matches = self.ws.grep(args["pattern"], regex=bool(args.get("regex")),
                                case_sensitive=bool(args.get("caseSensitive")), limit=args.get("limit") or 20,
-                               path_prefix=_prefix(args.get("pathPrefix") or self.filters.get("path_prefix")))
+                               path_prefix=self._narrow_prefix(args.get("pathPrefix")))
         rows = []
         for m in matches:
             chunk = self.ws.chunk(m["chunk_id"])
+            if not self._in_scope(m["path"], chunk.doc_kind if chunk else None) or (self._scope_kind and not chunk):
+                continue
             ref = self.evidence.add_hit(Hit(chunk, 0.0), args["pattern"]) if chunk else None
             rows.append({"ref": ref, "path": m["path"], "line": m.get("line"), "page": m.get("page"),
                          "text": m["text"], "chunkId": m["chunk_id"]})
@@ -201,6 +214,7 @@ class Toolbox:
                           + (f" in {len({r['path'] for r in rows})} file(s)" if rows else ""))
 
     def read_source_range(self, args: dict[str, Any]) -> ToolResult:
+        self._check_path(args["path"])
         data = self.ws.read_source(args["path"], args["startLine"], args.get("endLine"))
         ref = self.evidence.add_range(data["path"], data["start_line"], data["end_line"], data["lines"])
         content = {"ref": ref, **data}
@@ -211,6 +225,7 @@ class Toolbox:
         path = args["path"]
         if not path.lower().endswith(".pdf"):
             raise ToolInputError(f"{path} is not a PDF; read it with readSourceRange")
+        self._check_path(path)
         page = self.ws.read_pdf_source(path, args["page"], args.get("region"))
         regions = [args["region"]] if args.get("region") else []
         ref = self.evidence.add_pdf_page(path, page["page"], page["text"], regions,
@@ -220,15 +235,69 @@ class Toolbox:
         return ToolResult(content, f"{path} p. {page['page']} of {page['pages']}: {len(page['lines'])} line(s)")
 
     def list_docs(self, args: dict[str, Any]) -> ToolResult:
-        docs = self.ws.list_docs(_prefix(args.get("pathPrefix")), args.get("kind"))
+        docs = self.ws.list_docs(self._narrow_prefix(args.get("pathPrefix")), self._narrow_kind(args.get("kind")))
+        docs = [d for d in docs if self._in_scope(d["path"], d.get("doc_kind"))]
         shown = [{k: d.get(k) for k in ("path", "kind", "doc_kind", "title", "chunks", "pages")} for d in docs[:200]]
         content: dict[str, Any] = {"docs": shown, "total": len(docs)}
         return ToolResult(content, f"{len(docs)} document(s)")
 
     def related_chunks(self, args: dict[str, Any]) -> ToolResult:
+        center = self.ws.chunk(args["chunkId"])
+        if center is not None and not self._in_scope(center.path, center.doc_kind):
+            raise OutsideFiltersError(f"chunk {args['chunkId']} is in {center.path}, "
+                                      f"outside this chat's filters ({self._scope_text()})")
         rows = self.ws.related(args["chunkId"], args.get("before", 1), args.get("after", 1))
-        out = [self._hit_row(Hit(row, 0.0), "") for row in rows]
+        out = [self._hit_row(Hit(row, 0.0), "") for row in rows if self._in_scope(row.path, row.doc_kind)]
         return ToolResult({"chunks": out}, f"{len(out)} chunk(s) around {args['chunkId']}")
+
+    # -- the chat's filters bound every tool ----------------------------------------
+    def _scope_text(self) -> str:
+        parts = [f"path prefix {self._scope_prefix!r}"] if self._scope_prefix else []
+        if self._scope_kind:
+            parts.append(f"kind {self._scope_kind!r}")
+        return ", ".join(parts)
+
+    def _narrow_prefix(self, asked: str | None) -> str | None:
+        """The model's path filter inside the chat's: a wider one (or none) becomes the chat's."""
+        prefix, scope = _prefix(asked), self._scope_prefix
+        if scope is None:
+            return prefix
+        if prefix is None or scope.startswith(prefix):
+            return scope
+        if prefix.startswith(scope):
+            return prefix
+        raise OutsideFiltersError(f"pathPrefix {asked!r} is outside this chat's filters ({self._scope_text()})")
+
+    def _narrow_kind(self, asked: str | None) -> str | None:
+        """The model's kind inside the chat's: ``markdown`` narrows ``text``; another kind is refused."""
+        scope = self._scope_kind
+        if not asked or not scope or asked == scope or (scope in CITATION_KINDS and citation_kind(asked) == scope):
+            return asked or scope
+        if asked in CITATION_KINDS and citation_kind(scope) == asked:
+            return scope
+        raise OutsideFiltersError(f"kind {asked!r} is outside this chat's filters ({self._scope_text()})")
+
+    def _in_scope(self, path: str, doc_kind: str | None = None) -> bool:
+        if self._scope_prefix and not path.startswith(self._scope_prefix):
+            return False
+        if self._scope_kind and doc_kind is not None:
+            return self._scope_kind in (doc_kind, citation_kind(doc_kind))
+        return True
+
+    def _check_path(self, path: str) -> None:
+        """Refuse a file the chat's filters leave out — judged on the file actually read (a
+        symlink's target) and, with a kind filter, on the kind it was indexed as."""
+        if not self._scope_prefix and not self._scope_kind:
+            return
+        full = self.ws.source_path(path)
+        rel = full.relative_to(self.ws.root.resolve()).as_posix()
+        refused = OutsideFiltersError(f"{path} is outside this chat's filters ({self._scope_text()})")
+        if not self._in_scope(rel):
+            raise refused
+        if self._scope_kind:
+            indexed = [d for d in self.ws.list_docs(rel) if d["path"] == rel]
+            if not indexed or not self._in_scope(rel, indexed[0].get("doc_kind")):
+                raise refused
 
     def _hit_row(self, hit: Hit, query: str) -> dict[str, Any]:
         ref = self.evidence.add_hit(hit, query)

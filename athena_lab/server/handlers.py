@@ -30,6 +30,7 @@ from athena_lab.models import AskRequest
 from . import jsonbody, site_urls, sse
 from .errors import api_error
 from .jobs import JobRunning
+from .middleware import client_key
 from .state import ServerState
 
 log = logging.getLogger("athena_lab.server")
@@ -405,11 +406,16 @@ class ChatRoute(AthenaRoute):
         cid = request["options"].get("conversation_id")
         if cid and not await self.blocking(ws.conversations.exists, cid):
             raise api_error(404, f"no conversation {cid!r}; omit conversation_id to start a new one")
+        address = self._take_visitor_slot()
         if request["stream"]:
-            await self._stream(ws, request)
+            await self._stream(ws, request, address)
             return
-        answer = await self.state.run_chat(lambda: ws.ask(request["question"], **request["options"]),
-                                           owner=self.for_owner)
+        try:
+            answer = await self.state.run_chat(lambda: ws.ask(request["question"], **request["options"]),
+                                               owner=self.for_owner)
+        finally:
+            if address is not None:
+                self.state.visitor_chats.give_back(address)
         body = answer.to_dict()
         body["citations"] = site_urls.with_site_urls(body["citations"], self.site_rules())
         error = body.pop("error")
@@ -418,12 +424,37 @@ class ChatRoute(AthenaRoute):
         else:
             self.send_json(body)
 
-    async def _stream(self, ws: Any, request: dict[str, Any]) -> None:
+    def _take_visitor_slot(self) -> str | None:
+        """A public visitor's turn holds one of the visitors' slots (state.visitor_chats) until
+        its worker is done; the address it counts under, or None for the owner."""
+        if self.for_owner:
+            return None
+        slots = self.state.visitor_chats
+        address = client_key(self.request.remote_ip)
+        refused = slots.take(address)
+        if refused == "address":
+            raise api_error(429, f"at most {slots.per_address} public chats may run at once from one address; "
+                                 "wait for one to finish", {"Retry-After": "5"})
+        if refused:
+            raise api_error(503, f"all {slots.total} chat workers for public visitors are busy; "
+                                 "retry in a few seconds", {"Retry-After": "5"})
+        return address
+
+    async def _stream(self, ws: Any, request: dict[str, Any], address: str | None = None) -> None:
         rules = self.site_rules()
-        self._pump = pump = sse.EventPump(lambda: ws.ask_events(request["question"], **request["options"]),
-                                          self.state.chat_executor, self.state.context_for(self.for_owner))
-        sse.start_stream(self)
-        worker = pump.start()
+        try:
+            self._pump = pump = sse.EventPump(lambda: ws.ask_events(request["question"], **request["options"]),
+                                              self.state.chat_pool(self.for_owner),
+                                              self.state.context_for(self.for_owner))
+            sse.start_stream(self)
+            worker = pump.start()
+        except BaseException:
+            if address is not None:
+                self.state.visitor_chats.give_back(address)
+            raise
+        if address is not None:  # held until the worker is free, even when the client left early
+            slots = self.state.visitor_chats
+            worker.add_done_callback(lambda _: slots.give_back(address))
         try:
             while True:
                 kind, item = await pump.next()

@@ -241,3 +241,36 @@ class PublicCorpus:
         from athena_lab.workspace import Workspace
 
         return Workspace.ask(self, question, **options)  # type: ignore[arg-type]
+
+
+class VisitorChatSlots:
+    """How many public visitors' chat turns may run at once: in all (the visitors' own
+    worker pool, so the owner's turns never queue behind theirs) and from one address (so
+    one reader's program cannot hold every slot with open streams).
+
+    ``take`` answers why not (``"busy"`` or ``"address"``) or None and holds a slot until
+    ``give_back``; the server turns a refusal into 503 or 429 instead of queueing the turn.
+    """
+
+    def __init__(self, total: int, per_address: int = 2) -> None:
+        self.total = max(1, total)
+        self.per_address = max(1, per_address)
+        self._lock = threading.Lock()
+        self._running: dict[str, int] = {}
+
+    def take(self, address: str) -> str | None:
+        with self._lock:
+            if self._running.get(address, 0) >= self.per_address:
+                return "address"
+            if sum(self._running.values()) >= self.total:
+                return "busy"
+            self._running[address] = self._running.get(address, 0) + 1
+            return None
+
+    def give_back(self, address: str) -> None:
+        with self._lock:
+            left = self._running.get(address, 0) - 1
+            if left > 0:
+                self._running[address] = left
+            else:
+                self._running.pop(address, None)

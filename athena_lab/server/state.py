@@ -66,6 +66,15 @@ class ServerState:
         self.executor = ThreadPoolExecutor(max_workers=8, thread_name_prefix="athena-io")
         workers = chat_workers or min(8, (os.cpu_count() or 2) * 2)
         self.chat_executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="athena-chat")
+        # Public visitors' turns run in a pool of their own, half the size (at least one), and
+        # at most that many at once (more are refused, not queued), two per address: anonymous
+        # readers can never occupy the workers the owner's questions run on (issue 22).
+        from .public import VisitorChatSlots
+
+        visitor_workers = max(1, workers // 2)
+        self.visitor_chat_executor = ThreadPoolExecutor(max_workers=visitor_workers,
+                                                        thread_name_prefix="athena-visitor-chat")
+        self.visitor_chats = VisitorChatSlots(visitor_workers, per_address=2)
 
     def workspace(self) -> Any:
         if self._ws is None:
@@ -83,8 +92,12 @@ class ServerState:
         """``fn(*args)`` in the disk/index pool; ``owner``: the request passed the token."""
         return await asyncio.get_running_loop().run_in_executor(self.executor, self.context_for(owner).run, fn, *args)
 
+    def chat_pool(self, owner: bool) -> ThreadPoolExecutor:
+        """The owner's chat workers, or the public visitors' own."""
+        return self.chat_executor if owner else self.visitor_chat_executor
+
     async def run_chat(self, fn: Callable[..., Any], *args: Any, owner: bool = False) -> Any:
-        return await asyncio.get_running_loop().run_in_executor(self.chat_executor, self.context_for(owner).run,
+        return await asyncio.get_running_loop().run_in_executor(self.chat_pool(owner), self.context_for(owner).run,
                                                                 fn, *args)
 
     def lab_path_prefix(self) -> str | None:
@@ -157,5 +170,6 @@ class ServerState:
         self.jobs.stop(wait_s=STOP_WAIT_S)
         self.executor.shutdown(wait=False, cancel_futures=True)
         self.chat_executor.shutdown(wait=False, cancel_futures=True)
+        self.visitor_chat_executor.shutdown(wait=False, cancel_futures=True)
         if self._ws is not None:
             self._ws.close()

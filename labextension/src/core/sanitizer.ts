@@ -11,6 +11,9 @@
  * - an allowlist of attributes: no event handlers, no `style` (so no CSS `url()`), no
  *   `srcset`/`background`/`poster`, no `id`/`name` (DOM clobbering), no `data-*` (so
  *   no command linker);
+ * - no `class` but the ones the project's own Markdown renderers write (`keptClasses`):
+ *   any other class would let an answer borrow the host page's or Lab's styles (a
+ *   `<div class="root">` drawn over a docs site, a `<span class="jp-Dialog">`);
  * - links only to absolute http(s) and mailto URLs, opened in a new tab with no referrer;
  * - images only from `data:` URLs of image types (nothing to fetch). That includes
  *   `image/svg+xml`: an SVG shown through `<img>` runs no script and loads nothing, and
@@ -55,8 +58,10 @@ const ATTRIBUTES: Record<string, string[]> = {
 
 const LINK_PROTOCOLS = new Set(['http:', 'https:', 'mailto:']);
 const DATA_IMAGE = /^data:image\/(?:png|jpeg|gif|webp|avif|bmp|svg\+xml)[;,]/i;
-/** Class names of Lab's and athena's own UI: content must not pose as either. */
-const UI_CLASS = /^(?:athena-|jp-|lm-|p-)/i;
+/** `marked` and Lab's Markdown parser mark a fenced block's language on its `<code>`. */
+const CODE_LANGUAGE = /^language-[\w+#.-]{1,64}$/;
+/** Lab's syntax highlighting (CodeMirror's generated names) on the `<span>`s inside code. */
+const HIGHLIGHT_TOKEN = /^\u037c[0-9a-z]{1,6}$/;
 const NUMBER = /^\d{1,5}$/;
 
 /** The URL when it is an absolute http(s)/mailto link, else null (relative, javascript:, …). */
@@ -77,6 +82,23 @@ function hardenLink(a: Element, href: string): void {
   a.setAttribute('referrerpolicy', 'no-referrer');
 }
 
+/**
+ * The classes of `className` an element keeps: only what the project's own Markdown
+ * renderers write — `language-*` on `<code>` (`marked`, Lab's parser) and CodeMirror's
+ * highlight classes on a `<span>` inside code. Everything else goes, so content cannot
+ * take on the host page's, Lab's or athena's own classes.
+ */
+export function keptClasses(tag: string, className: string, inCode: boolean): string {
+  const names = className.split(/\s+/).filter(Boolean);
+  if (tag === 'code') {
+    return names.filter(name => CODE_LANGUAGE.test(name)).join(' ');
+  }
+  if (tag === 'span' && inCode) {
+    return names.filter(name => HIGHLIGHT_TOKEN.test(name)).join(' ');
+  }
+  return '';
+}
+
 function filterAttributes(element: Element, tag: string): void {
   const allowed = new Set([...GLOBAL_ATTRIBUTES, ...(ATTRIBUTES[tag] ?? [])]);
   for (const { name } of Array.from(element.attributes)) {
@@ -84,9 +106,9 @@ function filterAttributes(element: Element, tag: string): void {
       element.removeAttribute(name);
     }
   }
-  const classes = Array.from(element.classList).filter(name => !UI_CLASS.test(name));
-  if (classes.length) {
-    element.setAttribute('class', classes.join(' '));
+  const classes = keptClasses(tag, element.getAttribute('class') || '', element.closest('code') !== null);
+  if (classes) {
+    element.setAttribute('class', classes);
   } else {
     element.removeAttribute('class');
   }
