@@ -181,6 +181,9 @@ class LLMSettings:
     # Tokens of passages a model reads first; 0: 1,200 for the local provider (what two CPU
     # cores read in well under a minute), 40 % of context_size for any other.
     evidence_tokens: int = 0
+    # Extractive mode: put questions in other languages into English with the bundled local
+    # model when it is installed ("auto"), for search; "off" never loads it for that.
+    translate: str = "auto"
 
 
 @dataclass
@@ -243,6 +246,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "pdf.ocr": ("auto", "off"),
     "llm.provider": LLM_PROVIDERS,
     "llm.tool_protocol": ("auto", "native", "text"),
+    "llm.translate": ("auto", "off"),
 }
 
 

@@ -22,6 +22,10 @@ def isolated_user_config(tmp_path_factory: pytest.TempPathFactory) -> None:
     """The developer's own ~/.config/athena/config.toml (a token, an LLM) must not change
     what the tests see: every test, and every server it starts, reads an empty one."""
     os.environ["XDG_CONFIG_HOME"] = str(tmp_path_factory.mktemp("xdg-config"))
+    # Extractive answers translate questions in other languages when a bundled model is
+    # installed (llm.translate = "auto"): whether it is depends on the machine, so the tests
+    # that want it say so (tests/test_local_model.py).
+    os.environ["ATHENA_LLM__TRANSLATE"] = "off"
 
 
 # Under CI (CI set, as `.ci/run`'s runner does) a skip fails the run: everything the tests

@@ -83,3 +83,16 @@ def test_search_with_a_model_also_searches_the_english_of_a_foreign_question(ws)
     assert any(w.startswith("also searched its English translation: ") for w in spanish.warnings), spanish.warnings
     english = ws.search("Which variable changes the gateway timeout?", translate=("local", SMALL, None))
     assert not any("translation" in w for w in english.warnings)  # English is searched as written
+
+
+def test_extractive_mode_translates_a_foreign_question_with_an_installed_bundled_model(tmp_path):
+    root = tmp_path / "zephyr"
+    root.mkdir()
+    (root / "gateway.md").write_text(DOC)
+    extractive = Workspace(root, overrides={"llm.provider": "extractive", "llm.translate": "auto"})
+    extractive.index()
+    answer = extractive.ask("¿Qué variable de entorno cambia el tiempo de espera del gateway Zephyr?")
+    extractive.close()
+    assert answer.mode == "extractive" and answer.error is None
+    assert "timeout" in (answer.trace[0]["input"].get("translated") or "").lower()
+    assert "ZEPHYR_TIMEOUT" in answer.answer

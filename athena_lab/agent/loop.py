@@ -241,6 +241,7 @@ class _Turn:
         self.floor_quotes: list[tuple[int, str]] = []  # a model's answer: the quotes under it
         self.no_evidence: str | None = None  # search's reason for finding nothing ("filters", "index")
         self.channel_note: str | None = None  # search's word on the multilingual vectors, if it had one
+        self.translated: str | None = None  # the question in English, when it was in another language
         self._cited = 0  # citations announced so far while streaming
 
     def run(self) -> Iterator[Event]:
@@ -269,7 +270,7 @@ class _Turn:
     def _retrieve(self) -> Event:
         query = with_context(retrieval_query(self.question, self.past), self.context)
         kind, prefix = self.filters.get("kind"), self.filters.get("path_prefix")
-        translated = self._translated(query)
+        translated = self.translated = self._translated(query)
         result = self.ws.search(query, k=self.k, kind=kind, path_prefix=prefix,
                                 also=[translated] if translated else None)
         hits = [trace_hit(hit, self.evidence.add_hit(hit, query), self.evidence) for hit in result.hits]
@@ -288,13 +289,38 @@ class _Turn:
         return events.trace("searchDocs", inputs, summary, hits=hits)
 
     def _translated(self, query: str) -> str | None:
-        """The question in English, when it is in another language and a model answers."""
-        if self.llm is None:
+        """The question in English, when it is in another language: by the answering model,
+        or in extractive mode by the bundled local model when it is installed
+        (``llm.translate``), since retrieval then finds four times as many passages."""
+        if query_language(query) == "en":
+            return None
+        translator = self.llm or self._extractive_translator()
+        if translator is None:
             return None
         try:
-            return english(self.llm, query)
+            return english(translator, query)
         except Exception as exc:  # the question still gets its own search
             self.notes["translation_failed"] = str(exc)
+            return None
+        finally:
+            if translator is not self.llm:
+                translator.close()  # its server stays loaded for the next question
+
+    def _extractive_translator(self) -> Provider | None:
+        settings = self.ws.config.settings.llm
+        if settings.translate == "off" or settings.provider != "extractive":
+            return None
+        from athena_lab.agent.providers import bundled
+
+        # the default model, else whichever bundled model is installed
+        ready = [m for m in sorted(bundled.MODELS.values(), key=lambda m: m.name != bundled.DEFAULT_MODEL)
+                 if bundled.installed(m)]
+        if not ready or importlib.util.find_spec("xllamacpp") is None:
+            return None  # not installed: the original is searched alone, as before
+        try:
+            return _local_plan(settings, ready[0].name, None, SamplingParams(temperature=0.0, max_tokens=160)).load()
+        except (ProviderError, OSError) as exc:
+            self.notes["translation_failed"] = str(getattr(exc, "message", exc))
             return None
 
     # -- the model and its tools -----------------------------------------------------
@@ -305,8 +331,7 @@ class _Turn:
         budget = settings.evidence_tokens or (LOCAL_EVIDENCE_TOKENS if local
                                               else int((settings.context_size or 8192) * EVIDENCE_SHARE))
         limit = LOCAL_PASSAGES if local else len(self.evidence.items)
-        question = with_context(self.question, self.context)
-        shown = windows(question, self.evidence.items, int(budget * 3.6), limit, self._similarity())
+        shown = windows(self._picking(), self.evidence.items, int(budget * 3.6), limit, self._similarity())
         text = passages_block(shown)
         return text, len(shown), tokens(text)
 
@@ -369,8 +394,8 @@ class _Turn:
             return
         if self.rewriter.mapping and llm.config.kind != "local":
             return
-        reply = extractive_answer(with_context(self.question, self.context), self.evidence.items,
-                                  self._similarity(), self._across(), most=FLOOR_QUOTES)
+        reply = extractive_answer(self._picking(), self.evidence.items, self._similarity(),
+                                  None if self.translated else self._across(), most=FLOOR_QUOTES)
         if not reply.quotes:
             return
         self.notes["floor"] = True
@@ -396,15 +421,20 @@ class _Turn:
     # -- output -------------------------------------------------------------------------
     def _say_extractive(self, note: str = "") -> Iterator[Event]:
         """The extractive answer, remembering what it quoted so citations can point at it."""
-        # An attached cell's words say what "this" in the question is about.
-        question = with_context(self.question, self.context)
-        reply: Reply = extractive_answer(question, self.evidence.items, self._similarity(), self._across())
+        reply: Reply = extractive_answer(self._picking(), self.evidence.items, self._similarity(),
+                                         None if self.translated else self._across())
         if reply.text == NO_EVIDENCE and self.channel_note:
             reply = Reply(channel_missing(self.question, self.channel_note))
         self.quotes = [(q.number, q.text) for q in reply.quotes]
         # One chunk event per quoted sentence, as a model streams tokens.
         for n, piece in enumerate(reply.pieces):
             yield from self._emit(self.rewriter.feed((note if n == 0 else "") + piece))
+
+    def _picking(self) -> str:
+        """What sentences are matched against: the question in English when it was translated
+        (an English embedder scores English sentences against English far better), with an
+        attached cell's words, which say what "this" in the question is about."""
+        return self.translated or with_context(self.question, self.context)
 
     def _similarity(self) -> Any:
         return embedder_similarity(self.ws.embedder())
