@@ -89,3 +89,16 @@ def test_an_author_line_read_as_a_heading_is_never_offered_as_an_example_questio
     assert example_question("Paper > Noam Shazeer† Niki Parmar") is None
     assert example_question("Flask > Debug Mode") == "Tell me about Debug Mode"
     assert example_question("Guide > How do I debug an app?") == "How do I debug an app?"
+
+
+def test_every_sentence_of_a_closest_passage_quote_carries_its_marker_and_none_is_flagged():
+    from athena_lab.agent.citations import unsupported_sentences
+    from athena_lab.agent.extractive import Candidate, closest_passage
+    from athena_lab.agent.passages import Sentence
+
+    paragraph = ["PR 10132 fixed typos in the French translations of the tutorial pages.",
+                 "Portuguese translations were added for the history and design pages.",
+                 "German translations of the deployment pages followed later that year."]
+    best = Sentence(paragraph[1], 2, paragraph=paragraph)
+    reply = closest_passage(Candidate(4, 0, best, 0.3))
+    assert unsupported_sentences(reply.text, {4: " ".join(paragraph)}) == []

@@ -239,8 +239,10 @@ def closest_passage(best: Candidate) -> Reply:
     """The paragraph around the best sentence, quoted whole, when no sentence qualifies alone."""
     around = best.sentence.paragraph or [best.sentence.text]
     at = around.index(best.sentence.text) if best.sentence.text in around else 0
-    paragraph = " ".join(around[max(0, at - 1):max(0, at - 1) + PASSAGE_SENTENCES])
-    reply = Reply(f"{CLOSEST}\n\n> {paragraph} [{best.number}]", [Quote(best.number, paragraph)])
+    quoted = around[max(0, at - 1):max(0, at - 1) + PASSAGE_SENTENCES]
+    paragraph = " ".join(quoted)
+    cited = " ".join(f"{sentence} [{best.number}]" for sentence in quoted)  # each sentence its marker
+    reply = Reply(f"{CLOSEST}\n\n> {cited}", [Quote(best.number, paragraph)])
     if best.sentence.shows is not None:
         reply.text += "\n\n" + fenced(best.sentence.shows)
         reply.quotes.append(Quote(best.number, "\n".join(best.sentence.shows.lines[:MAX_BLOCK_LINES])))
