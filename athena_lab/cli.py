@@ -414,6 +414,9 @@ def _register_extensions(sub: Any, common: argparse.ArgumentParser) -> None:
         module.register(sub, common, command)
 
 
+NO_JSON = ("serve", "lab", "mcp")  # they take the common flags, but print nothing to make JSON of
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -423,6 +426,10 @@ def main(argv: list[str] | None = None) -> int:
             parser.print_help()
             return 0
         return handler(args)
+    if getattr(args, "json", False) and args.command in NO_JSON:
+        # Servers print no results to make machine-readable: say so rather than ignore it.
+        print(f"athena {args.command}: --json has no effect here: it serves, it prints no results", file=sys.stderr)
+        return 2
     try:
         return COMMANDS[args.command](args)
     except BusyError as exc:

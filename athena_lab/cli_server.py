@@ -38,7 +38,7 @@ def register(sub: Any, common: argparse.ArgumentParser, command: Callable) -> No
                    help="also answer requests whose Host header names HOST (repeatable; default: "
                         "loopback names and the bound address only; '*' for any)")
     p.add_argument("--rate-limit", type=int, metavar="N",
-                   help="requests per minute per client address (default 60; 0 turns it off)")
+                   help="requests per minute per client address (default 600; 0 turns it off)")
     p.add_argument("--watch", action="store_true",
                    help="keep the index following edits in the folder (re-indexed within about 2 s)")
     command("serve")(cmd_serve)
