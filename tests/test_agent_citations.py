@@ -102,3 +102,16 @@ def test_every_sentence_of_a_closest_passage_quote_carries_its_marker_and_none_i
     best = Sentence(paragraph[1], 2, paragraph=paragraph)
     reply = closest_passage(Candidate(4, 0, best, 0.3))
     assert unsupported_sentences(reply.text, {4: " ".join(paragraph)}) == []
+
+
+def test_author_affiliation_and_email_lines_are_never_quoted_as_an_answer():
+    from athena_lab.agent.citations import EvidenceItem
+    from athena_lab.agent.extractive import extractive_answer
+
+    chunk = ("Ashish Vaswani∗ Google Brain avaswani@google.com Noam Shazeer∗ Google Brain noam@google.com\n\n"
+             "Illia Polosukhin∗ ‡ illia.polosukhin@gmail.com\n\n"
+             "The Transformer is the first transduction model relying entirely on self-attention.")
+    reply = extractive_answer("Who wrote about the Transformer model and self-attention?",
+                              [EvidenceItem(1, {"path": "attention.pdf"}, chunk)])
+    assert "@" not in reply.text and "∗" not in reply.text
+    assert "relying entirely on self-attention" in reply.text

@@ -14,6 +14,7 @@ sentence qualifies, the best passage is shown rather than "no evidence".
 from __future__ import annotations
 
 import math
+import re
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -151,7 +152,8 @@ def candidates(question: str, evidence: list[EvidenceItem], similarity: Similari
     found: list[Candidate] = []
     for rank, item in enumerate(evidence[:top]):
         for s in sentences(item.text):
-            if 20 <= len(s.text) <= 500 and len(s.text.split()) >= 4 and not s.text.endswith("?"):
+            if (20 <= len(s.text) <= 500 and len(s.text.split()) >= 4 and not s.text.endswith("?")
+                    and not author_block(s.text)):
                 found.append(Candidate(item.number, rank, s, 0.0))
     if not found:
         return []
@@ -166,6 +168,16 @@ def candidates(question: str, evidence: list[EvidenceItem], similarity: Similari
             cand.similarity = coverage
             cand.score = coverage + 0.5 / (cand.rank + 1) + 0.1 / cand.sentence.position
     return found
+
+
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+")
+_AUTHOR_MARKS = re.compile(r"[∗*†‡§¶]")
+
+
+def author_block(text: str) -> bool:
+    """A paper's author, affiliation or e-mail lines ("Illia Polosukhin∗ ‡ illia@…"): never
+    an answer, whatever they score against a question."""
+    return bool(_EMAIL.search(text)) or len(_AUTHOR_MARKS.findall(text)) >= 2
 
 
 def qualifies(cand: Candidate, semantic: bool, wanted: int) -> bool:
