@@ -111,7 +111,10 @@ def test_author_affiliation_and_email_lines_are_never_quoted_as_an_answer():
     chunk = ("Ashish Vaswani∗ Google Brain avaswani@google.com Noam Shazeer∗ Google Brain noam@google.com\n\n"
              "Illia Polosukhin∗ ‡ illia.polosukhin@gmail.com\n\n"
              "The Transformer is the first transduction model relying entirely on self-attention.")
+    def favours_authors(question, texts):  # an embedder that scores the author lines highest
+        return [0.9 if "@" in t or "∗" in t else 0.5 for t in texts]
+
     reply = extractive_answer("Who wrote about the Transformer model and self-attention?",
-                              [EvidenceItem(1, {"path": "attention.pdf"}, chunk)])
+                              [EvidenceItem(1, {"path": "attention.pdf"}, chunk)], favours_authors)
     assert "@" not in reply.text and "∗" not in reply.text
     assert "relying entirely on self-attention" in reply.text
