@@ -181,8 +181,9 @@ class LLMSettings:
     # Tokens of passages a model reads first; 0: 1,200 for the local provider (what two CPU
     # cores read in well under a minute), 40 % of context_size for any other.
     evidence_tokens: int = 0
-    # Extractive mode: put questions in other languages into English with the bundled local
-    # model when it is installed ("auto"), for search; "off" never loads it for that.
+    # Extractive mode: put questions in other languages into English with a bundled local
+    # model when one is installed ("auto": the one llm.model names, else the default), for
+    # search; "off" never loads it for that.
     translate: str = "auto"
 
 

@@ -312,8 +312,9 @@ class _Turn:
             return None
         from athena_lab.agent.providers import bundled
 
-        # the default model, else whichever bundled model is installed
-        ready = [m for m in sorted(bundled.MODELS.values(), key=lambda m: m.name != bundled.DEFAULT_MODEL)
+        # the bundled model llm.model names, else the default, else whichever is installed
+        preferred = settings.model if settings.model in bundled.MODELS else bundled.DEFAULT_MODEL
+        ready = [m for m in sorted(bundled.MODELS.values(), key=lambda m: m.name != preferred)
                  if bundled.installed(m)]
         if not ready or importlib.util.find_spec("xllamacpp") is None:
             return None  # not installed: the original is searched alone, as before
