@@ -87,7 +87,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Co
 # kernels, Jupyter, `athena` itself — "slow" when it indexes whole corpora, builds a model
 # or waits out time windows, and "unit" otherwise.
 INTEGRATION = {
-    "test_ask_cli.py", "test_binder.py", "test_core_eval.py", "test_http_api.py", "test_http_background_reindex.py",
+    "test_answer_leads.py", "test_ask_cli.py", "test_binder.py", "test_core_eval.py", "test_http_api.py", "test_http_background_reindex.py",
     "test_http_guard.py", "test_http_health.py", "test_http_jupyter.py", "test_http_multilingual.py",
     "test_http_reindex.py", "test_index_progress.py", "test_live_processes.py", "test_magic.py", "test_mcp.py",
     "test_multilingual_channel.py", "test_notebooks.py", "test_local_llm.py", "test_local_model.py", "test_widget.py",

@@ -10,7 +10,7 @@ from collections import OrderedDict
 import pytest
 
 from agent_corpus import indexed_flask, workspace
-from athena_lab.agent.citations import MARKER, marker_numbers
+from athena_lab.agent.citations import marker_numbers
 from athena_lab.events import Event
 from athena_lab.agent.extractive import FILTERED_OUT, LEGACY_LABEL, NO_EVIDENCE
 from athena_lab.errors import AthenaError
@@ -34,10 +34,11 @@ def test_extractive_answer_cites_real_lines_and_every_marker_resolves(ws):
     assert ids == list(range(1, len(ids) + 1)) and set(numbers) == set(ids)
     bullets = [line for line in answer.answer.splitlines() if line.startswith("- ")]
     # every cited sentence is copied from the lines its evidence names, and the label says so
-    for line in bullets:
-        sentence = MARKER.sub("", line).strip(" -")
-        cite = answer.citations[marker_numbers(line)[0] - 1]
-        where = next(e for e in cite["evidence"] if e["quote"] == sentence)
+    quoted = [(said.strip(" -"), int(n)) for line in bullets for said, n in re.findall(r"([^\[\]]+?) \[(\d+)\]", line)]
+    assert quoted and sum(len(re.findall(r" \[\d+\]", line)) for line in bullets) == len(quoted)
+    for sentence, number in quoted:
+        cite = answer.citations[number - 1]
+        where = next(e for e in cite["evidence"] if sentence in e["quote"])  # a lead-in is found with its sentence
         assert cite["start_line"] <= where["start_line"] <= where["end_line"] <= cite["end_line"]
         source = (ws.root / cite["path"]).read_text().splitlines()[where["start_line"] - 1:where["end_line"]]
         words = re.findall(r"\w+", sentence)[:6]

@@ -29,8 +29,11 @@ _ALL_STOPWORDS = frozenset().union(*STOPWORDS.values()) | frozenset(
     "them they its their theirs his her she him we us our me "
     "each every all both many much very well way ways get gets one two you your yours".split())
 _SUFFIXES = ("ational", "ations", "ation", "ings", "ing", "ies", "ied", "es", "ed", "ly", "s", "e")
-_BREAK = re.compile(r"(?<=\S[.!?])\s+(?=[^\W\d_a-z]|[\d\[(\"'`*¿¡])")
-ABBREVIATION = re.compile(r"\b(?:e\.g|i\.e|etc|vs|cf|approx|incl)\.$", re.IGNORECASE)
+# (A PDF's text layer can set a footnote mark apart from its word and its full stop:
+# "extremely small gradients 4 . To counteract …" is two sentences.)
+_BREAK = re.compile(r"(?:(?<=\S[.!?])|(?<=[a-z] \d [.!?]))\s+(?=[^\W\d_a-z]|[\d\[(\"'`*¿¡])")
+ABBREVIATION = re.compile(r"\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|fig|figs|eq|eqs|sec|ch|vol|pp|al|resp|no)\.$",
+                          re.IGNORECASE)
 NOT_A_CLAIM = re.compile(
     r"\b(no evidence|nothing (?:about|on|for)|(?:could|can)(?:not|n't) find|not (?:found|covered|mentioned)"
     r"|does(?: not|n't) (?:say|mention|contain|cover)|step limit)\b", re.IGNORECASE)

@@ -22,7 +22,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from athena_lab.agent.citations import EvidenceItem, key_terms
+from athena_lab.agent.citations import EvidenceItem, key_terms, sentence_split
 from athena_lab.agent.passages import Block, Sentence, clean_markup, sentences
 from athena_lab.index.embeddings import query_vector
 
@@ -66,6 +66,16 @@ class Candidate:
     sentence: Sentence
     score: float
     similarity: float = 0.0
+    # A short block introducer ("Like this:") is quoted after the sentence before it
+    # ("So how do you register that blueprint?"), which says what the block shows.
+    lead: str | None = None
+    # Whether it stands alone as a quoted sentence (see ``quotable``); one that does not
+    # (a table row, a line cut at a column's end) can still lead the closest passage.
+    whole: bool = True
+
+    @property
+    def text(self) -> str:
+        return f"{self.lead} {self.sentence.text}" if self.lead else self.sentence.text
 
 
 @dataclass(frozen=True)
@@ -148,26 +158,105 @@ def cross_language_similarity(embedder: Any) -> Similarity | None:
 
 def candidates(question: str, evidence: list[EvidenceItem], similarity: Similarity | None = None,
                top: int = TOP_CHUNKS) -> list[Candidate]:
-    """Every readable sentence of the top chunks, scored by meaning (or key terms without an embedder)."""
+    """Every quotable sentence of the top chunks, scored by meaning (or key terms without an
+    embedder), plus what the question's kind asks for: the call or setting a how-to names,
+    the reason a why-question wants."""
     found: list[Candidate] = []
     for rank, item in enumerate(evidence[:top]):
         for s in sentences(item.text):
-            if (20 <= len(s.text) <= 500 and len(s.text.split()) >= 4 and not s.text.endswith("?")
-                    and not author_block(s.text)):
-                found.append(Candidate(item.number, rank, s, 0.0))
+            if s.shows is not None and len(s.text) < INTRO_ALONE and s.before and not author_block(s.before):
+                found.append(Candidate(item.number, rank, s, 0.0, lead=s.before))
+            elif readable(s.text):
+                found.append(Candidate(item.number, rank, s, 0.0, whole=quotable(s, question)))
     if not found:
         return []
     wanted = key_terms(question)
-    sims = similarity(question, [c.sentence.text for c in found]) if similarity else None
+    sims = similarity(question, [c.text for c in found]) if similarity else None
+    why = asked_why(question)
     for n, cand in enumerate(found):
-        coverage = len(wanted & key_terms(cand.sentence.text)) / len(wanted) if wanted else 0.0
+        terms = key_terms(cand.text)
+        coverage = len(wanted & terms) / len(wanted) if wanted else 0.0
+        asked = NAME_WEIGHT * naming(cand, wanted) + (REASON_WEIGHT if why & terms and _REASON.search(cand.text) else 0.0)
         if sims is not None:
             cand.similarity = sims[n]
-            cand.score = sims[n] + 0.2 * coverage + 0.1 / (cand.rank + 1)
+            cand.score = sims[n] + 0.2 * coverage + 0.1 / (cand.rank + 1) + asked
         else:
             cand.similarity = coverage
-            cand.score = coverage + 0.5 / (cand.rank + 1) + 0.1 / cand.sentence.position
+            cand.score = coverage + 0.5 / (cand.rank + 1) + 0.1 / cand.sentence.position + asked
     return found
+
+
+# A block introducer shorter than this ("Like this:", "Copy the generated value into it.")
+# is quoted after the sentence before it, which says what "this" and "it" are.
+INTRO_ALONE = 50
+
+
+# A sentence ends in one of these (then maybe a closing quote or bracket); a line without one
+# is a heading, a figure's labels or a sentence cut where its chunk or column ends.
+_TERMINATED = re.compile(r"[.!?:;…][\"'”’)\]*]*$")
+# A paragraph that opens in lower case mid-sentence ("inside of scaled dot-product attention
+# by masking…") is the end of a sentence cut where a column, page or chunk began.
+_CONTINUATION = re.compile(r"^[a-z]+[\s,]")
+_CAPTION = re.compile(r"^(?:Figure|Fig\.|Table|Listing|Algorithm|Abbildung|Tabelle)\s*\d+[a-z]?\s*[:.]", re.I)
+_ASKS_FIGURE = re.compile(r"\b(?:figures?|fig|tables?|diagrams?|charts?|plots?|captions?)\b", re.I)
+
+
+def readable(text: str) -> bool:
+    """A readable length, not a question, not an author line."""
+    return 20 <= len(text) <= 500 and len(text.split()) >= 4 and not text.endswith("?") and not author_block(text)
+
+
+def quotable(s: Sentence, question: str) -> bool:
+    """Whether a sentence can stand alone as an answer: ended as a sentence (a list item
+    needs no full stop), not the cut-off end of one, and not a figure's caption unless
+    figures are asked about."""
+    text = s.text
+    if not (s.listed or s.shows is not None or _TERMINATED.search(text)):
+        return False
+    if s.before is None and not s.listed and _CONTINUATION.match(text):
+        return False
+    return not _CAPTION.match(text) or bool(_ASKS_FIGURE.search(question))
+
+
+# How-to questions are answered by the call, setting or command the docs name: an identifier
+# (``app.register_blueprint``, ``SECRET_KEY``, ``before_request()``) in the sentence or in the
+# code it introduces that holds the question's words.
+NAME_WEIGHT = 0.15
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*(?:[._][A-Za-z_]\w*)+|[A-Za-z_]\w*(?=\()|--?[a-z][\w-]+")
+# Why-questions are answered by the sentence that gives the reason.
+REASON_WEIGHT = 0.2
+_WHY = re.compile(r"\b(?:why|warum|wieso|pourquoi|por ?qu[eé]|perch[eé]|reason)\b", re.I)
+_REASON = re.compile(r"\b(?:because|so that|in order to|to (?:counteract|avoid|prevent|ensure|keep|make sure)"
+                     r"|due to|as a result|this is why|that is why|the reason)\b", re.I)
+
+
+def asked_why(question: str) -> set[str]:
+    """The key terms of a why-question's own sentence ("Why is it scaled?" → scale), whose
+    reason is wanted; empty for other questions. A follow-up's borrowed words come after it."""
+    first = sentence_split(question)[0] if question.strip() else ""
+    return key_terms(first) if _WHY.search(first) else set()
+
+
+def naming(cand: Candidate, wanted: set[str]) -> float:
+    """1 when an identifier in the sentence or its code block holds two of the question's
+    words (``register_blueprint`` for "register a blueprint"), 1/3 when it holds one."""
+    best = max(_named(cand.text, wanted), _named(code_of(cand), wanted))
+    return 1.0 if best >= min(2, len(wanted)) and best else 1 / 3 if best == 1 else 0.0
+
+
+def shows_how(cand: Candidate, wanted: set[str]) -> bool:
+    """Whether the code block the sentence introduces uses a name made of the question's
+    words: for "How do I set the secret key?", the block that reads ``SECRET_KEY = '…'``."""
+    return bool(wanted) and _named(code_of(cand), wanted) >= min(2, len(wanted))
+
+
+def code_of(cand: Candidate) -> str:
+    block = cand.sentence.shows
+    return "\n".join(block.lines[:MAX_BLOCK_LINES]) if block is not None and block.kind == "code" else ""
+
+
+def _named(text: str, wanted: set[str]) -> int:
+    return max((len(wanted & key_terms(name)) for name in _IDENTIFIER.findall(text)), default=0)
 
 
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+")
@@ -186,21 +275,31 @@ def qualifies(cand: Candidate, semantic: bool, wanted: int) -> bool:
     return cand.similarity * wanted >= max(1, math.ceil(wanted * MIN_COVERAGE))
 
 
-def pick(found: list[Candidate], semantic: bool, wanted: int, most: int = MAX_SENTENCES) -> list[Candidate]:
-    """The best sentences (no near-repeats) that qualify, in evidence order."""
+def pick(found: list[Candidate], semantic: bool, wanted: set[str], most: int = MAX_SENTENCES,
+         how: bool = True) -> list[Candidate]:
+    """The best sentences (no near-repeats) that qualify: the best one first, since it is
+    the one that answers, then the others in evidence order. ``how``: when none of them
+    brings the code that uses the name the question asks about, the best sentence of the
+    top passages that does comes too (its words rarely resemble the question's: "Copy the
+    generated value into it." before ``SECRET_KEY = '…'``)."""
     chosen: list[Candidate] = []
     seen: list[set[str]] = []
     for cand in sorted(found, key=lambda c: c.score, reverse=True):
-        if not qualifies(cand, semantic, wanted) or (chosen and cand.score < chosen[0].score * KEEP_RATIO):
+        if not cand.whole or not qualifies(cand, semantic, len(wanted)) \
+                or (chosen and cand.score < chosen[0].score * KEEP_RATIO):
             continue
-        terms = key_terms(cand.sentence.text)
+        terms = key_terms(cand.text)
         if any(len(terms & s) / max(1, len(terms | s)) > 0.7 for s in seen):
             continue
         chosen.append(cand)
         seen.append(terms)
         if len(chosen) >= most:
             break
-    return sorted(chosen, key=lambda c: (c.rank, c.sentence.position))
+    if chosen and how and not any(shows_how(c, wanted) for c in chosen):
+        code = [c for c in found if c.whole and c.rank < PASSAGE_RANKS and shows_how(c, wanted)]
+        if code:
+            chosen = chosen[:most - 1] + [max(code, key=lambda c: c.score)]
+    return chosen[:1] + sorted(chosen[1:], key=lambda c: (c.rank, c.sentence.position))
 
 
 def fenced(block: Block) -> str:
@@ -212,33 +311,59 @@ def fenced(block: Block) -> str:
     return "\n".join([ticks + block.lang, *lines, ticks])
 
 
-def sequel(cand: Candidate, taken: set[str]) -> str | None:
-    """The sentence after this one in its list item or paragraph, which often finishes its
+def sequels(cand: Candidate, taken: set[str], most: int = 1) -> list[str]:
+    """The sentences after this one in its list item or paragraph, which often finish its
     thought ("… is now deprecated." / "It's advised to use the `a2wsgi` package instead."),
-    unless the answer quotes it already, this one introduces a block or that one does.
-    Given to the first bullet only: on the dev questions that found one more fact in the
-    docs and one in the PDFs; a sequel on every bullet doubled the answer's length for one
-    PDF fact more."""
+    up to the first the answer quotes already or that introduces a block, and none when this
+    one introduces a block. Given to the first bullet only: on the dev questions that found
+    one more fact in the docs and one in the PDFs; a sequel on every bullet doubled the
+    answer's length for one PDF fact more. A definition gets two: "We call our particular
+    attention 'Scaled Dot-Product Attention'." is followed by what its input is, then by
+    what it computes."""
     s = cand.sentence
     if s.shows is not None or not s.sequel or s.sequel in taken:
-        return None
-    return s.sequel
+        return []
+    after = s.paragraph[s.paragraph.index(s.text) + 1:] if s.text in s.paragraph else [s.sequel]
+    if not after or after[0] != s.sequel:
+        return [s.sequel]
+    found: list[str] = []
+    for text in after[:most]:
+        if text in taken or text.endswith(":"):
+            break
+        found.append(text)
+    return found
 
 
-def render(chosen: list[Candidate]) -> Reply:
+# A sentence that leans on the one before it ("To counteract this effect, we scale …").
+_ANAPHORA = re.compile(r"^(?:(?:To \w+ |For |Because of |Due to )?(?:this|these|that|those|such)\b"
+                       r"|(?:Therefore|Thus|Hence|That is why|This is why)\b)", re.I)
+
+
+# "What is X?" / "What does X mean?" in the languages the question sets hold.
+_DEFINE = re.compile(r"^\s*(?:what(?:'s| is| are| does .+ mean)|define|definition of|was (?:ist|sind|bedeutet)"
+                     r"|qu[ée]? es|qu'est-ce|cos'è|che cos)", re.I)
+
+
+def render(chosen: list[Candidate], define: bool = False) -> Reply:
     """Bullets ``- sentence [n]``; the block a sentence introduces follows it, cited the same."""
     pieces: list[str] = []
     quotes: list[Quote] = []
-    taken = {c.sentence.text for c in chosen}
+    taken = {c.sentence.text for c in chosen} | {c.lead for c in chosen if c.lead}
     for n, cand in enumerate(chosen):
-        said = [cand.sentence.text]
-        more = sequel(cand, taken) if n == 0 else None
-        if more:
-            said.append(more)  # located on its own: it may start on another line or page
+        said = [cand.lead, cand.sentence.text] if cand.lead else [cand.sentence.text]
+        if n == 0 and not cand.lead and cand.sentence.before and _ANAPHORA.match(cand.sentence.text) \
+                and cand.sentence.before not in taken:
+            said.insert(0, cand.sentence.before)  # what "this effect" is
+        if n == 0:
+            said += sequels(cand, taken, 2 if define else 1)  # each located on its own: it may start on another line or page
         # each sentence its own marker: the check reads sentences, and a first sentence whose
         # marker came after its sequel was flagged "unsupported" although quoted word for word
         piece = ("\n" if n else "") + "- " + " ".join(f"{text} [{cand.number}]" for text in said)
-        quotes.extend(Quote(cand.number, text) for text in said)
+        if cand.lead:  # "Like this:" is too short to find alone: the two are found together
+            said_at = [f"{cand.lead} {cand.sentence.text}", *said[2:]]
+        else:
+            said_at = said
+        quotes.extend(Quote(cand.number, text) for text in said_at)
         block = cand.sentence.shows
         if block is not None and block.lines:
             piece += "\n\n" + fenced(block) + "\n"
@@ -280,9 +405,9 @@ def extractive_answer(question: str, evidence: list[EvidenceItem], similarity: S
     nearest = nearest_across(question, found, across)
     if nearest is not None and nearest[1] < CROSS_LANGUAGE_PASSAGE_SIMILARITY:
         return Reply(NO_EVIDENCE)
-    chosen = pick(found, similarity is not None, len(key_terms(question)), most)
+    chosen = pick(found, similarity is not None, key_terms(question), most, how=not asked_why(question))
     if chosen:
-        return render(chosen)
+        return render(chosen, define=bool(_DEFINE.search(question)))
     if nearest is not None and similarity is None:
         return closest_passage(nearest[0])
     best = max(found, key=lambda c: c.score, default=None)

@@ -242,6 +242,7 @@ class _Turn:
         self.no_evidence: str | None = None  # search's reason for finding nothing ("filters", "index")
         self.channel_note: str | None = None  # search's word on the multilingual vectors, if it had one
         self.translated: str | None = None  # the question in English, when it was in another language
+        self.query = question  # what was searched: a follow-up with the words it leans on
         self._cited = 0  # citations announced so far while streaming
 
     def run(self) -> Iterator[Event]:
@@ -268,7 +269,7 @@ class _Turn:
 
     # -- retrieval first ----------------------------------------------------------
     def _retrieve(self) -> Event:
-        query = with_context(retrieval_query(self.question, self.past), self.context)
+        query = self.query = with_context(retrieval_query(self.question, self.past), self.context)
         kind, prefix = self.filters.get("kind"), self.filters.get("path_prefix")
         translated = self.translated = self._translated(query)
         result = self.ws.search(query, k=self.k, kind=kind, path_prefix=prefix,
@@ -432,10 +433,11 @@ class _Turn:
             yield from self._emit(self.rewriter.feed((note if n == 0 else "") + piece))
 
     def _picking(self) -> str:
-        """What sentences are matched against: the question in English when it was translated
-        (an English embedder scores English sentences against English far better), with an
-        attached cell's words, which say what "this" in the question is about."""
-        return self.translated or with_context(self.question, self.context)
+        """What sentences are matched against: what was searched — a follow-up with the words
+        of the question it leans on ("Why is it scaled?" alone names nothing), an attached
+        cell's words, which say what "this" is about — in English when it was translated (an
+        English embedder scores English sentences against English far better)."""
+        return self.translated or self.query
 
     def _similarity(self) -> Any:
         return embedder_similarity(self.ws.embedder())

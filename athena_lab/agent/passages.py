@@ -25,6 +25,9 @@ _ENTRY_DIRECTIVES = {"data", "attribute", "function", "method", "class", "except
 _CODE_DIRECTIVES = {"code-block", "code", "sourcecode", "literalinclude", "doctest", "testcode"}
 _PROSE_DIRECTIVES = {"note", "warning", "tip", "important", "hint", "caution", "attention", "seealso",
                      "versionadded", "versionchanged", "deprecated", "admonition", "danger", "error"}
+# FastAPI's admonitions: ``/// tip | Technical Details`` opens one (its title is a heading,
+# not a sentence), a bare ``///`` closes it.
+_ADMONITION_FENCE = re.compile(r"^\s*///(\s|$)")
 _HEADING_RULE = re.compile(r"^\s*([=\-~^\"'`#*+_])\1{2,}\s*$")
 _TABLE = re.compile(r"^\s*(\|.*\||\+[-=+]+\+)\s*$")
 _BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)]|#\.)\s+")
@@ -37,8 +40,8 @@ _INLINE = [
     (re.compile(r"``([^`]+)``"), r"\1"),
     (re.compile(r"`([^`]+)`_{0,2}"), r"\1"),
     (re.compile(r"(\*\*|__)(.+?)\1"), r"\2"),
-    (re.compile(r"\[\d[\d,;\s]*\]"), ""),                          # a document's own [1] refs
-    (re.compile(r"/// \w+\s*\|?\s*"), ""),                         # FastAPI admonition openers
+    (re.compile(r"(?<![\w*])\*(?=[^\s*])([^*\n]*?[^\s*])\*(?![\w*])"), r"\1"),  # *emphasis*
+    (re.compile(r"\s*\[\d[\d,;\s]*\]"), ""),                       # a document's own [1] refs
 ]
 
 
@@ -66,12 +69,16 @@ class Sentence:
     # The next sentence of the same list item, when it does not introduce a block: what
     # finishes this one's thought, if anything does (extractive.sequel).
     sequel: str | None = None
+    # The sentence before it in the same list item or paragraph: what a short block
+    # introducer ("Like this:") needs in front of it to say anything.
+    before: str | None = None
+    listed: bool = False  # a list item's text, which may well end without a full stop
 
 
 def clean_markup(text: str) -> str:
     for pattern, repl in _INLINE:
         text = pattern.sub(repl, text)
-    text = re.sub(r"::$", ":", text.strip())
+    text = re.sub(r"::$", ":", re.sub(r"\s+::$", "", text.strip()))  # reST: "text. ::" shows "text."
     return re.sub(r"\s+", " ", text).strip()
 
 
@@ -84,7 +91,7 @@ def blocks(text: str) -> list[Block]:
         line = lines[i]
         if _FENCE.match(line):
             i = _fenced(lines, i, out)
-        elif _INCLUDE.match(line):
+        elif _INCLUDE.match(line) or _ADMONITION_FENCE.match(line):
             i += 1
         elif _DIRECTIVE.match(line):
             i = _directive(lines, i, out)
@@ -125,7 +132,7 @@ def _directive(lines: list[str], i: int, out: list[Block]) -> int:
         body_blocks = blocks("\n".join(_dedent(content)))
         if inline and name.split(":")[-1] in _ENTRY_DIRECTIVES and body_blocks and body_blocks[0].kind == "prose":
             body_blocks[0].lines[0] = f"{inline}: {body_blocks[0].lines[0].strip()}"  # the name leads its description
-        elif inline:
+        elif inline and name != "admonition":  # an admonition's argument is its title, a heading
             body_blocks.insert(0, Block("prose", [inline]))
         out.extend(body_blocks)
     return j
@@ -155,7 +162,7 @@ def _run(lines: list[str], i: int, out: list[Block], kind: str, keep) -> int:  #
 def _paragraph(lines: list[str], i: int, out: list[Block]) -> int:
     j = i
     while j < len(lines) and lines[j].strip() and not _FENCE.match(lines[j]) and not _TABLE.match(lines[j]) \
-            and not _DIRECTIVE.match(lines[j]):
+            and not _DIRECTIVE.match(lines[j]) and not _ADMONITION_FENCE.match(lines[j]):
         j += 1
     para = [l for l in lines[i:j] if not _INCLUDE.match(l)]
     code = sum(bool(_CODE_LINE.search(l)) for l in para)
@@ -172,11 +179,13 @@ def sentences(text: str) -> list[Sentence]:
             continue
         following = parts[n + 1] if n + 1 < len(parts) and parts[n + 1].kind != "prose" else None
         para_sentences: list[Sentence] = []
-        for item in _items(_without_headings(block.lines)):
+        for listed, item in _items(_without_headings(block.lines)):
             pieces = sentence_split(clean_markup(" ".join(item)))
             for at, piece in enumerate(pieces):
                 sequel = pieces[at + 1] if at + 1 < len(pieces) else None
-                para_sentences.append(Sentence(piece, len(found) + len(para_sentences) + 1, sequel=sequel))
+                before = pieces[at - 1] if at else None
+                para_sentences.append(Sentence(piece, len(found) + len(para_sentences) + 1, sequel=sequel,
+                                               before=before, listed=listed))
         for s in para_sentences:
             s.paragraph = [p.text for p in para_sentences]
         if para_sentences and following is not None:
@@ -195,12 +204,13 @@ def _without_headings(lines: list[str]) -> list[str]:
             if i not in rules and i not in titles and not re.match(r"\s*#{1,6}\s", l)]
 
 
-def _items(lines: list[str]) -> list[list[str]]:
-    """A paragraph split at bullet lines, so each list item reads as its own sentence(s)."""
-    items: list[list[str]] = []
+def _items(lines: list[str]) -> list[tuple[bool, list[str]]]:
+    """A paragraph split at bullet lines, so each list item reads as its own sentence(s);
+    each with whether it is a list item."""
+    items: list[tuple[bool, list[str]]] = []
     for line in lines:
         if _BULLET.match(line) or not items:
-            items.append([_BULLET.sub("", line)])
+            items.append((bool(_BULLET.match(line)), [_BULLET.sub("", line)]))
         else:
-            items[-1].append(line)
-    return [i for i in items if " ".join(i).strip()]
+            items[-1][1].append(line)
+    return [(listed, i) for listed, i in items if " ".join(i).strip()]
