@@ -132,7 +132,7 @@ def test_compaction_summarises_older_turns_when_the_context_is_small(root):
                                Turn(text=["Use app.testing [1]."])])
     with server as url:
         stream, answer, _ = _ask(root, url, "How do I run the tests?", conversation_id=cid, top_k=2,
-                                 overrides={"llm.context_size": 800})
+                                 overrides={"llm.context_size": 1000})  # two past turns do not fit; a summary does
     compaction = next(e.data for e in stream if e.type == "compaction")
     assert compaction["method"] == "summary" and compaction["dropped_turns"] >= 1
     assert compaction["summary"] == "The user asked about blueprints and configuration."
