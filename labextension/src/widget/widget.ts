@@ -30,8 +30,8 @@ export interface IWidgetCitation extends ICitation {
 /** The part of anywidget's model this view uses. */
 export interface IWidgetModel {
   get(name: string): unknown;
-  on(event: string, callback: (...args: any[]) => void): void;
-  off(event: string, callback: (...args: any[]) => void): void;
+  on(event: string, callback: (...args: never[]) => void): void;
+  off(event: string, callback: (...args: never[]) => void): void;
   send(content: Record<string, unknown>): void;
 }
 
