@@ -67,6 +67,7 @@ export function widgetAnswer(model: IWidgetModel): IWidgetAnswer {
     droppedTurns: null,
     error: text('error') || null,
     finished: !model.get('streaming'),
+    stopped: false, // the kernel reports a cut-short answer as its error
     question: text('question'),
     notice: text('notice'),
     status: null, // the kernel streams the text itself; no searching/reading line in a cell
