@@ -15,6 +15,7 @@ import { addCodeCopyButtons } from './codeBlocks';
 import { attachSnippet, sourceList } from './sourceList';
 import { IStreamStatus } from '../core/status';
 import { IAnswerState } from '../core/answer';
+import { answerFrame } from '../core/question';
 import { TraceDrawer } from './traceDrawer';
 
 export interface IAnswerActions {
@@ -107,17 +108,8 @@ export class AnswerView {
       })
     );
     this._actions.hidden = true;
-    this.node = h(
-      'article',
-      { class: 'athena-answer athena-streaming', 'data-testid': 'athena-answer' },
-      h('header', { class: 'athena-answer-header' }, 'Athena ', this._mode),
-      this._body,
-      this._status,
-      this._notes,
-      this._sources,
-      this._trace.node,
-      this._actions
-    );
+    this.node = answerFrame('athena-', {}, this._mode, this._body, this._status, this._notes, this._sources,
+      this._trace.node, this._actions);
   }
 
   /**
