@@ -11,7 +11,6 @@ stopped with SIGTERM.
 
 from __future__ import annotations
 
-import json
 import os
 import queue
 import shutil
@@ -25,6 +24,7 @@ from typing import Any, Iterator
 from urllib.parse import parse_qs, urlsplit
 
 import httpx
+from httpx_sse import EventSource
 
 from corpus_files import CORPORA, copy_flask_subset
 
@@ -137,14 +137,11 @@ class AthenaServer:
 
 
 def sse_events(response: httpx.Response) -> Iterator[tuple[str, dict[str, Any]]]:
-    """(type, data) for each `event:`/`data:` pair of a text/event-stream response."""
-    event_type = "message"
-    for line in response.iter_lines():
-        if line.startswith("event: "):
-            event_type = line[len("event: "):]
-        elif line.startswith("data: "):
-            yield event_type, json.loads(line[len("data: "):])
-            event_type = "message"
+    """(type, data) for each event of a text/event-stream response, parsed by httpx-sse as a
+    browser would (multi-line data, comments, `\r\n`), which also fails when the server
+    answers with another content type instead of yielding nothing."""
+    for event in EventSource(response).iter_sse():
+        yield event.event, event.json()
 
 
 def chat_body(question: str, **extra: Any) -> dict[str, Any]:

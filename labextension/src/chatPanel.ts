@@ -15,7 +15,8 @@ import { answererLabel } from './core/status';
 import { answerAsMarkdown, normalisePrefix } from './core/citations';
 import { button, h } from './core/dom';
 import { markGenerated } from './core/generated';
-import { emptyAnswer, foldEvent, IAnswerState, storedAnswer } from './core/answer';
+import { emptyAnswer, IAnswerState, storedAnswer } from './core/answer';
+import { ChatTurns } from './core/turns';
 import { emptyState, questionBubble } from './core/question';
 import { AnswerView } from './components/answerView';
 import { Composer, IAttachedContext } from './components/composer';
@@ -25,10 +26,8 @@ import { openCitation } from './open';
 import { BottomFollower } from './core/follow';
 
 import { ConversationMemory } from './state';
-import { ChatEvent, IChatFilters, ICitation, IConversation, IIndexInfo, IStoredMessage } from './types';
+import { IChatFilters, ICitation, IConversation, IIndexInfo, IStoredMessage } from './types';
 
-/** The mode the server stores for an answer its client cut short (agent/loop.py). */
-const INTERRUPTED = 'interrupted';
 /** What a stored question's context is called when its front end sent no label. */
 const STORED_CONTEXT_LABEL = 'an attached cell or selection';
 /** How long a restored conversation that ends in a question waits for its answer: 20 s. */
@@ -62,7 +61,7 @@ export class ChatPanel extends Widget {
   private _conversationId: string | null = null;
   private _labPathPrefix: string | null = '';
   private _answers: AnswerView[] = [];
-  private _abort: AbortController | null = null;
+  private _turns: ChatTurns;
   private _messages = h('div', {
     class: 'athena-messages',
     role: 'log',
@@ -91,6 +90,12 @@ export class ChatPanel extends Widget {
     super();
     this.addClass('athena-chat');
     this.node.dataset.testid = 'athena-chat';
+    this._turns = new ChatTurns({
+      stream: api.streamChat,
+      conversation: () => this._conversationId,
+      onConversation: id => void this._setConversation(id),
+      onBusy: busy => (this._composer.busy = busy)
+    });
     this._status = new IndexStatusView(info => this._onInfo(info));
     this._history = new ConversationList({
       onSwitch: id => void this.switchTo(id),
@@ -102,7 +107,7 @@ export class ChatPanel extends Widget {
     });
     this._composer = new Composer({
       onSend: (question, context) => void this.ask(question, context),
-      onStop: () => this._abort?.abort()
+      onStop: () => this._turns.stop()
     });
     this._regenerate = button('\u21bb Regenerate', () => void this.regenerate(), {
       class: 'athena-regenerate',
@@ -176,18 +181,14 @@ export class ChatPanel extends Widget {
     this._regenerate.remove();
     this._messages.querySelector('.athena-empty')?.remove();
     this._messages.append(this._userMessage(question, { context, filters }));
-    const answer = this._addAnswer();
+    const answer = this._addAnswer(() => void this.ask(question, context, filters));
     this._follower.follow();
-    let state = emptyAnswer();
-    answer.setStatus(state.status);
+    answer.update(emptyAnswer());
     const settings = this._options.settings();
-    this._abort = new AbortController();
-    this._composer.busy = true;
     try {
-      await api.streamChat(
+      await this._turns.ask(
         {
           question,
-          conversationId: this._conversationId,
           filters,
           provider: settings.provider,
           model: settings.model,
@@ -195,21 +196,9 @@ export class ChatPanel extends Widget {
           context: context?.text,
           contextLabel: context?.label
         },
-        event => {
-          state = this._onEvent(answer, state, event);
-        },
-        this._abort.signal
+        (next, before) => this._onState(answer, before, next)
       );
-    } catch (err) {
-      if ((err as Error).name === 'AbortError') {
-        answer.interrupt(() => void this.ask(question, context, filters));
-      } else {
-        answer.fail((err as Error).message);
-      }
-      this._follower.update();
     } finally {
-      this._abort = null;
-      this._composer.busy = false;
       this._showRegenerate();
       if (this._history.open) {
         await this._refreshHistory();
@@ -221,7 +210,7 @@ export class ChatPanel extends Widget {
   async regenerate(): Promise<void> {
     const questions = this._questionNodes();
     const last = questions[questions.length - 1];
-    if (!last || this._abort) {
+    if (!last || this._turns.busy) {
       return;
     }
     await this.resend(questions.length - 1, last.dataset.question ?? '', this._asked(last));
@@ -233,7 +222,7 @@ export class ChatPanel extends Widget {
    * and the question streams anew.
    */
   async resend(turn: number, question: string, asked: IAskedWith): Promise<void> {
-    if (this._abort || !question.trim()) {
+    if (this._turns.busy || !question.trim()) {
       return;
     }
     this._choice++; // what a restore or a pending-answer look would show is about to change
@@ -258,7 +247,7 @@ export class ChatPanel extends Widget {
 
   async newConversation(): Promise<void> {
     this._choice++;
-    this._abort?.abort();
+    this._turns.abandon();
     await this._setConversation(null);
     this._clearMessages();
     this.focusInput();
@@ -345,7 +334,7 @@ export class ChatPanel extends Widget {
   private async _onDeleting(id: string): Promise<void> {
     if (id === this._conversationId) {
       this._choice++; // a look for its pending answer must not bring it back
-      this._abort?.abort();
+      this._turns.abandon();
       this._deletedShown = id;
       await this._setConversation(null);
       this._clearMessages();
@@ -420,8 +409,9 @@ export class ChatPanel extends Widget {
     );
   }
 
-  private _addAnswer(): AnswerView {
+  private _addAnswer(onRetry: () => void): AnswerView {
     const answer = new AnswerView({
+      onRetry,
       rendermime: this._options.rendermime,
       onOpen: citation => void this.openCitation(citation),
       onCopy: a => this.copy(a),
@@ -446,52 +436,22 @@ export class ChatPanel extends Widget {
       this._messages.append(this._userMessage(message.content, asked));
       return;
     }
-    const answer = this._addAnswer();
-    const stored = storedAnswer(message);
-    answer.appendChunk(stored.text);
-    answer.setCitations(stored.citations);
-    if (stored.mode === INTERRUPTED) {
-      const { question, context, filters } = this._lastStoredQuestion;
-      answer.interrupt(() => void this.ask(question, context, filters));
-    } else {
-      void answer.finish({ unsupported: stored.unsupported, mode: stored.mode ?? undefined });
-    }
+    const { question, context, filters } = this._lastStoredQuestion;
+    this._addAnswer(() => void this.ask(question, context, filters)).update(storedAnswer(message));
   }
 
-  /** Fold `event` into the answer (core/answer.ts) and show what it changed. */
-  private _onEvent(answer: AnswerView, before: IAnswerState, event: ChatEvent): IAnswerState {
-    const after = foldEvent(before, event);
-    if (after.conversationId !== before.conversationId) {
-      void this._setConversation(after.conversationId);
-    }
-    if (after.status !== before.status) {
-      answer.setStatus(after.status);
-    }
-    if (after.trace.length > before.trace.length) {
-      answer.addTrace(after.trace[after.trace.length - 1]);
-    }
-    if (after.text !== before.text) {
-      answer.appendChunk(after.text.slice(before.text.length));
-    }
-    if (after.citations !== before.citations) {
-      answer.setCitations(after.citations);
-    }
+  /** Show the answer's next folded state (core/answer.ts), and what it means for the chat. */
+  private _onState(answer: AnswerView, before: IAnswerState, after: IAnswerState): void {
     if (after.droppedTurns !== before.droppedTurns) {
       this._messages.insertBefore(
         h('p', { class: 'athena-compaction' }, `Older turns summarised (${after.droppedTurns} dropped).`),
         answer.node
       );
     }
-    if (after.error !== null && before.error === null) {
-      answer.fail(after.error);
-    } else if (after.finished && !before.finished) {
-      void answer.finish({
-        unsupported: after.unsupported,
-        mode: after.mode ?? undefined,
-        no_evidence: (after.noEvidence as 'filters' | 'index' | null) ?? undefined
-      });
+    answer.update(after);
+    if (after.finished) {
+      this._follower.update();
     }
-    return after;
   }
 
   private async _setConversation(id: string | null): Promise<void> {
@@ -577,7 +537,7 @@ export class ChatPanel extends Widget {
 
   /** Edit a question in place: Enter (or "Resend") asks it again from there, Escape cancels. */
   private _edit(node: HTMLElement, edit: HTMLButtonElement): void {
-    if (this._abort || node.querySelector('.athena-edit-box')) {
+    if (this._turns.busy || node.querySelector('.athena-edit-box')) {
       return;
     }
     const original = node.dataset.question ?? '';

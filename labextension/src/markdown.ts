@@ -1,12 +1,23 @@
 /**
  * Renders model output and document snippets as Markdown through Lab's own renderer
  * (its Markdown parser, code highlighting and math), always untrusted and through the
- * sidebar's own sanitizer (./sanitizer.ts): nothing a document or a model writes can
+ * project's sanitizer (./core/sanitizer.ts): nothing a document or a model writes can
  * run, fetch from another host or trigger a Lab command.
  */
-import { IRenderMimeRegistry, MimeModel } from '@jupyterlab/rendermime';
+import { IRenderMime, IRenderMimeRegistry, MimeModel } from '@jupyterlab/rendermime';
 
-import { untrustedSanitizer } from './sanitizer';
+import { sanitizeUntrustedHtml } from './core/sanitizer';
+
+/**
+ * The sanitizer to give a render registry that shows untrusted text. Lab's options
+ * (extra allowed tags and styles) are ignored on purpose: the rules are fixed.
+ */
+const untrustedSanitizer: IRenderMime.ISanitizer = {
+  sanitize: (dirty: string) => sanitizeUntrustedHtml(dirty),
+  getAutolink: () => true,
+  allowNamedProperties: false,
+  allowCommandLinker: false
+};
 
 const MIME = 'text/markdown';
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { emptyAnswer, foldEvent, foldEvents, storedAnswer } from '../src/core/answer';
+import { emptyAnswer, foldEvent, foldEvents, IAnswerState, showStreamedAnswer, storedAnswer } from '../src/core/answer';
 import { chatBody } from '../src/core/stream';
 import { ChatEvent } from '../src/types';
 
@@ -60,6 +60,31 @@ test('a stored message is a finished answer', () => {
   });
   assert.equal(answer.finished, true);
   assert.equal(answer.citations.length, 1);
+});
+
+test('a turn the reader stopped keeps its text and is marked stopped, a failed one is not', async () => {
+  const shown: IAnswerState[] = [];
+  const stopped = await showStreamedAnswer(async onEvent => {
+    onEvent({ type: 'chunk', data: { content: 'Tokens rot' } });
+    throw Object.assign(new Error('The operation was aborted.'), { name: 'AbortError' });
+  }, state => shown.push(state));
+  assert.deepEqual([stopped.text, stopped.stopped, stopped.finished, stopped.status], ['Tokens rot', true, true, null]);
+  assert.equal(shown[shown.length - 1], stopped, 'the last state shown is the one returned');
+  const failed = await showStreamedAnswer(async () => {
+    throw new Error('Cannot reach the athena server');
+  }, () => undefined);
+  assert.deepEqual([failed.error, failed.stopped], ['Cannot reach the athena server', false]);
+  const unfinished = await showStreamedAnswer(async onEvent => {
+    onEvent({ type: 'chunk', data: { content: 'cut' } });
+  }, () => undefined);
+  assert.deepEqual([unfinished.finished, unfinished.status, unfinished.error], [true, null, null],
+    'a stream that ends without done still ends the turn');
+});
+
+test('a stored interrupted answer is shown as stopped', () => {
+  const message = { role: 'assistant' as const, content: 'x', created_at: '2026-12-01T10:00:00.000000Z' };
+  assert.equal(storedAnswer({ ...message, mode: 'interrupted' }).stopped, true);
+  assert.equal(storedAnswer({ ...message, mode: 'extractive' }).stopped, false);
 });
 
 test('the chat body leaves out empty filters', () => {

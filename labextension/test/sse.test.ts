@@ -26,3 +26,11 @@ test('a final event without a trailing blank line is flushed', () => {
   assert.deepEqual(parser.push('event: error\ndata: {"message": "x"}'), []);
   assert.deepEqual(parser.flush(), [{ event: 'error', data: '{"message": "x"}' }]);
 });
+
+test('a \\r\\n line end split across two reads is one line end, not an event boundary', () => {
+  const parser = new SSEParser();
+  assert.deepEqual(parser.push('event: chunk\r'), []);
+  assert.deepEqual(parser.push('\ndata: {"content": "Hi"}\r'), []);
+  assert.deepEqual(parser.push('\n\r\n'), [{ event: 'chunk', data: '{"content": "Hi"}' }]);
+  assert.deepEqual(parser.flush(), []);
+});

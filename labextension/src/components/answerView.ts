@@ -1,6 +1,8 @@
 /**
- * One assistant answer: streamed Markdown with clickable [n] markers, unsupported
- * sentences marked, the mode, the source list, the trace drawer and answer actions.
+ * One assistant answer in the sidebar: streamed Markdown with clickable [n] markers,
+ * unsupported sentences marked, the mode, the source list, the trace drawer and answer
+ * actions. Like the chat page's view it is driven by the core's fold (core/answer.ts):
+ * `update` takes each folded state and shows what changed since the last one.
  */
 import { IRenderMimeRegistry } from '@jupyterlab/rendermime';
 
@@ -12,6 +14,8 @@ import { button, flashCopied, h } from '../core/dom';
 import { addCodeCopyButtons } from './codeBlocks';
 import { attachSnippet, sourceList } from './sourceList';
 import { IStreamStatus } from '../core/status';
+import { IAnswerState } from '../core/answer';
+import { answerFrame } from '../core/question';
 import { TraceDrawer } from './traceDrawer';
 
 export interface IAnswerActions {
@@ -21,6 +25,8 @@ export interface IAnswerActions {
   onInsert: (answer: AnswerView) => void;
   /** Each render reached the DOM (the panel keeps the bottom in view while following). */
   onRendered?: (answer: AnswerView) => void;
+  /** Ask the question again (Retry under an answer the reader stopped). */
+  onRetry: () => void;
 }
 
 /**
@@ -68,6 +74,8 @@ export class AnswerView {
   private _shown = 0;
   /** Chunks so far (data-chunks on the node, beside countRender's data-renders). */
   private _chunks = 0;
+  /** The folded state last shown: `update` shows only what differs from it. */
+  private _state: IAnswerState | null = null;
 
   constructor(private _options: IAnswerActions) {
     this._body = h('div', { class: 'athena-answer-body jp-RenderedHTMLCommon', 'aria-live': 'polite' });
@@ -100,17 +108,48 @@ export class AnswerView {
       })
     );
     this._actions.hidden = true;
-    this.node = h(
-      'article',
-      { class: 'athena-answer athena-streaming', 'data-testid': 'athena-answer' },
-      h('header', { class: 'athena-answer-header' }, 'Athena ', this._mode),
-      this._body,
-      this._status,
-      this._notes,
-      this._sources,
-      this._trace.node,
-      this._actions
-    );
+    this.node = answerFrame('athena-', {}, this._mode, this._body, this._status, this._notes, this._sources,
+      this._trace.node, this._actions);
+  }
+
+  /**
+   * Show `next`, a state of the fold (core/answer.ts): a streamed turn's states one after
+   * another, or a stored answer's one finished state. The methods below are what it
+   * calls; they stay public for a caller that adds one part to a shown answer.
+   */
+  update(next: IAnswerState): void {
+    const before = this._state;
+    this._state = next;
+    if (next.status !== (before?.status ?? null)) {
+      this.setStatus(next.status);
+    }
+    for (const step of next.trace.slice(before?.trace.length ?? 0)) {
+      this.addTrace(step);
+    }
+    const shown = before?.text ?? '';
+    if (next.text !== shown) {
+      this.appendChunk(next.text.slice(shown.length));
+    }
+    // Two empty lists are the same list (each fold starts with its own): redrawing the
+    // sources schedules a render, and a render of no text would count as one.
+    const changed = before && next.citations !== before.citations && (next.citations.length || before.citations.length);
+    if (before ? changed : next.citations.length > 0 || next.finished) {
+      this.setCitations(next.citations);
+    }
+    if (!next.finished || before?.finished) {
+      return;
+    }
+    if (next.stopped) {
+      this.interrupt(this._options.onRetry);
+    } else if (next.error !== null) {
+      this.fail(next.error);
+    } else {
+      void this.finish({
+        unsupported: next.unsupported,
+        mode: next.mode ?? undefined,
+        no_evidence: (next.noEvidence as 'filters' | 'index' | null) ?? undefined
+      });
+    }
   }
 
   /** What the turn is doing now ("reading 8 sources…", core/status.ts); null removes it. */

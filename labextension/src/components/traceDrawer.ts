@@ -27,10 +27,8 @@ const RETRIEVERS: Array<[string, string]> = [
 ];
 
 function hitsOf(summary: unknown): IHitLike[] | null {
-  if (summary && typeof summary === 'object' && Array.isArray((summary as any).hits)) {
-    return (summary as any).hits as IHitLike[];
-  }
-  return null;
+  const hits = summary && typeof summary === 'object' ? (summary as { hits?: unknown }).hits : undefined;
+  return Array.isArray(hits) ? (hits as IHitLike[]) : null;
 }
 
 function describe(value: unknown): string {
@@ -75,7 +73,7 @@ export function hitsTable(hits: IHitLike[]): HTMLElement {
     h('th', { scope: 'col' }, '#'),
     h('th', { scope: 'col' }, 'where'),
     h('th', { scope: 'col', title: 'fused (reciprocal-rank) score' }, 'fused'),
-    ...columns.map(([name, label]) => h('th', { scope: 'col', title: `rank in the ${label} results` }, label))
+    ...columns.map(([, label]) => h('th', { scope: 'col', title: `rank in the ${label} results` }, label))
   );
   const rows = hits.map(hit =>
     h(

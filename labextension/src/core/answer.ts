@@ -23,6 +23,8 @@ export interface IAnswerState {
   error: string | null;
   /** True once `done` or `error` arrived: nothing more will change. */
   finished: boolean;
+  /** The turn was cut short by the reader (Stop, a reload): stored as mode "interrupted". */
+  stopped: boolean;
   /** What the turn is doing now ("reading 8 sources…"); null once finished (core/status.ts). */
   status: IStreamStatus | null;
   /** Why nothing is cited, when search found nothing: "filters" or "index" (from `done`). */
@@ -40,6 +42,7 @@ export function emptyAnswer(): IAnswerState {
     droppedTurns: null,
     error: null,
     finished: false,
+    stopped: false,
     status: SEARCHING,
     noEvidence: null
   };
@@ -78,6 +81,9 @@ function foldAnswer(state: IAnswerState, event: ChatEvent): IAnswerState {
   }
 }
 
+/** The mode the server stores for an answer its reader cut short (agent/loop.py). */
+export const INTERRUPTED = 'interrupted';
+
 /** Fold a whole recorded stream (tests, replay). */
 export function foldEvents(events: ChatEvent[], state: IAnswerState = emptyAnswer()): IAnswerState {
   return events.reduce(foldEvent, state);
@@ -92,6 +98,7 @@ export function storedAnswer(message: IStoredMessage): IAnswerState {
     unsupported: message.unsupported ?? [],
     mode: message.mode ?? null,
     finished: true,
+    stopped: message.mode === INTERRUPTED,
     status: null
   };
 }
@@ -99,7 +106,7 @@ export function storedAnswer(message: IStoredMessage): IAnswerState {
 /**
  * Run one streamed turn (`run` calls its callback per event) and show each folded state;
  * the last state is finished — with "Stopped." when the reader aborted, or the error.
- * For front ends that show an answer as one state (the chat page, the drop-in widget).
+ * Every chat front end runs its turns through this (the sidebar, the chat page, the drop-in).
  */
 export async function showStreamedAnswer(
   run: (onEvent: (event: ChatEvent) => void) => Promise<void>,
@@ -117,7 +124,13 @@ export async function showStreamedAnswer(
     }
   } catch (err) {
     const aborted = (err as Error).name === 'AbortError';
-    state = { ...state, error: aborted ? 'Stopped.' : (err as Error).message, finished: true, status: null };
+    state = {
+      ...state,
+      error: aborted ? 'Stopped.' : (err as Error).message,
+      finished: true,
+      stopped: aborted,
+      status: null
+    };
     show(state);
   }
   return state;

@@ -1,5 +1,6 @@
 /**
- * The question bubble and the empty chat, shared by the sidebar and the chat page: a
+ * The question bubble, the answer's frame and the empty chat, shared by the sidebar and
+ * the chat page: a
  * long question shows its first lines and expands on click; the bubble names the
  * filters it was asked with; the empty chat offers questions made from the index's
  * section headings (GET /athena/info `examples`). Class names are prefixed by the
@@ -85,4 +86,23 @@ export function emptyState(
     );
   }
   return node;
+}
+
+/**
+ * An answer's frame: the header naming how it was answered (`mode`), then `parts` in
+ * order (body, status, notes, sources, trace, actions). It starts streaming; the view
+ * drops the streaming class when the answer is drawn whole.
+ */
+export function answerFrame(
+  prefix: string,
+  attrs: Record<string, string>,
+  mode: HTMLElement,
+  ...parts: HTMLElement[]
+): HTMLElement {
+  return h(
+    'article',
+    { class: `${prefix}answer ${prefix}streaming`, 'data-testid': `${prefix}answer`, ...attrs },
+    h('header', { class: `${prefix}answer-header` }, 'Athena ', mode),
+    ...parts
+  );
 }

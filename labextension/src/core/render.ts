@@ -1,20 +1,20 @@
 /**
  * Untrusted Markdown (model answers, document text) to DOM outside Lab — the chat page,
  * the drop-in widget and the notebook answer widget: `marked` parses it, the core
- * sanitizer (./sanitizer.ts, the sidebar's rules) keeps only inert prose, then the core
+ * sanitizer (./sanitizer.ts, DOMPurify with the sidebar's rules) returns inert DOM nodes, which
+ * are inserted as they are (never serialized and parsed again), then the core
  * marks unsupported sentences and turns `[n]` into buttons (./markers.ts). The sidebar
  * renders through Lab's own Markdown renderer with the same sanitizer (src/markdown.ts).
  */
 import { marked } from 'marked';
 
 import { linkMarkers, markUnsupported } from './markers';
-import { sanitizeUntrustedHtml } from './sanitizer';
+import { sanitizeToFragment } from './sanitizer';
 
 /** `text` rendered into `host` (replacing what was there), made safe. */
 export function renderMarkdown(host: HTMLElement, text: string): void {
   const html = marked.parse(text, { async: false, gfm: true }) as string;
-  const clean = new DOMParser().parseFromString(sanitizeUntrustedHtml(html), 'text/html');
-  host.replaceChildren(...Array.from(clean.body.childNodes));
+  host.replaceChildren(sanitizeToFragment(html));
 }
 
 /**

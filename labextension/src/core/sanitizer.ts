@@ -1,9 +1,10 @@
 /**
- * The sanitizer for everything the sidebar and the chat page render from model answers and document
- * snippets. Lab's own sanitizer is made for notebooks a person chose to open: it keeps
- * remote images (a request that fires with no click and can carry data out in its URL)
- * and command-linker attributes (a click runs a Lab command). A model's answer or an
- * indexed document is neither chosen nor reviewed, so here the rules are stricter:
+ * The sanitizer for everything the sidebar, the chat page, the drop-in and the notebook
+ * widget render from model answers and document snippets. It is DOMPurify with the
+ * project's rules on top. Lab's own sanitizer is made for notebooks a person chose to
+ * open: it keeps remote images (a request that fires with no click and can carry data out
+ * in its URL) and command-linker attributes (a click runs a Lab command). A model's answer
+ * or an indexed document is neither chosen nor reviewed, so here the rules are stricter:
  *
  * - an allowlist of prose elements; scripts, styles, frames, objects, forms, media,
  *   inline SVG/MathML and document-level elements are removed with their content, and
@@ -19,29 +20,34 @@
  *   `image/svg+xml`: an SVG shown through `<img>` runs no script and loads nothing, and
  *   Lab draws Mermaid diagrams that way. A remote image becomes a link to it instead.
  *
- * Parsing happens in a DOMParser document, which has no browsing context: nothing in it
- * loads or runs while it is being cleaned.
+ * The result is DOM nodes (`sanitizeToFragment`), inserted as they are: cleaning HTML,
+ * serializing it and parsing it again is how mutation XSS slips through a sanitizer. The
+ * one string output (`sanitizeUntrustedHtml`) exists because Lab's render registry takes
+ * an `ISanitizer` that returns a string; it is DOMPurify's own string mode.
  */
+import createDOMPurify, { type DOMPurify } from 'dompurify';
+
 /** Elements kept (with their attributes filtered). */
-const KEEP = new Set([
+export const KEPT_ELEMENTS: readonly string[] = [
   'a', 'abbr', 'b', 'bdi', 'bdo', 'blockquote', 'br', 'caption', 'cite', 'code', 'col',
   'colgroup', 'dd', 'del', 'details', 'dfn', 'div', 'dl', 'dt', 'em', 'figcaption', 'figure',
   'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'hr', 'i', 'img', 'input', 'ins', 'kbd', 'li', 'mark',
   'ol', 'p', 'pre', 'q', 'rp', 'rt', 'ruby', 's', 'samp', 'small', 'span', 'strike', 'strong',
   'sub', 'summary', 'sup', 'table', 'tbody', 'td', 'tfoot', 'th', 'thead', 'time', 'tr', 'tt',
   'u', 'ul', 'var', 'wbr'
-]);
+];
 
-/** Elements removed with everything inside them. */
-const DROP = new Set([
+/** Elements removed with everything inside them (any other element is unwrapped). */
+const DROP = [
   'applet', 'area', 'audio', 'base', 'canvas', 'datalist', 'dialog', 'embed', 'form', 'frame',
   'frameset', 'head', 'iframe', 'link', 'map', 'math', 'meta', 'noembed', 'noframes',
-  'noscript', 'object', 'optgroup', 'option', 'param', 'plaintext', 'portal', 'script',
-  'select', 'slot', 'source', 'style', 'svg', 'template', 'textarea', 'title', 'track',
-  'video', 'xmp'
-]);
+  'noscript', 'object', 'optgroup', 'option', 'param', 'picture', 'plaintext', 'portal',
+  'script', 'select', 'slot', 'source', 'style', 'svg', 'template', 'textarea', 'title',
+  'track', 'video', 'xmp'
+];
 
-const GLOBAL_ATTRIBUTES = ['title', 'lang', 'dir', 'class'];
+/** Attributes kept on any kept element; which element may carry which is checked below. */
+const GLOBAL_ATTRIBUTES = new Set(['title', 'lang', 'dir', 'class']);
 const ATTRIBUTES: Record<string, string[]> = {
   a: ['href'],
   img: ['src', 'alt', 'width', 'height'],
@@ -55,6 +61,7 @@ const ATTRIBUTES: Record<string, string[]> = {
   input: ['type', 'checked', 'disabled'],
   time: ['datetime']
 };
+const ALL_ATTRIBUTES = [...GLOBAL_ATTRIBUTES, ...new Set(Object.values(ATTRIBUTES).flat())];
 
 const LINK_PROTOCOLS = new Set(['http:', 'https:', 'mailto:']);
 const DATA_IMAGE = /^data:image\/(?:png|jpeg|gif|webp|avif|bmp|svg\+xml)[;,]/i;
@@ -74,14 +81,6 @@ export function safeLinkUrl(raw: string): string | null {
   }
 }
 
-/** Make `a` open in a new tab without telling the target where it came from. */
-function hardenLink(a: Element, href: string): void {
-  a.setAttribute('href', href);
-  a.setAttribute('target', '_blank');
-  a.setAttribute('rel', 'noopener noreferrer');
-  a.setAttribute('referrerpolicy', 'no-referrer');
-}
-
 /**
  * The classes of `className` an element keeps: only what the project's own Markdown
  * renderers write — `language-*` on `<code>` (`marked`, Lab's parser) and CodeMirror's
@@ -99,25 +98,12 @@ export function keptClasses(tag: string, className: string, inCode: boolean): st
   return '';
 }
 
-function filterAttributes(element: Element, tag: string): void {
-  const allowed = new Set([...GLOBAL_ATTRIBUTES, ...(ATTRIBUTES[tag] ?? [])]);
-  for (const { name } of Array.from(element.attributes)) {
-    if (!allowed.has(name)) {
-      element.removeAttribute(name);
-    }
-  }
-  const classes = keptClasses(tag, element.getAttribute('class') || '', element.closest('code') !== null);
-  if (classes) {
-    element.setAttribute('class', classes);
-  } else {
-    element.removeAttribute('class');
-  }
-  for (const size of ['width', 'height']) {
-    const value = element.getAttribute(size);
-    if (value !== null && !NUMBER.test(value)) {
-      element.removeAttribute(size);
-    }
-  }
+/** Make `a` open in a new tab without telling the target where it came from. */
+function hardenLink(a: Element, href: string): void {
+  a.setAttribute('href', href);
+  a.setAttribute('target', '_blank');
+  a.setAttribute('rel', 'noopener noreferrer');
+  a.setAttribute('referrerpolicy', 'no-referrer');
 }
 
 /** A remote image as a link the reader may follow, or its alt text when it has no URL. */
@@ -136,66 +122,105 @@ function replaceImage(img: Element): Node {
   return link;
 }
 
-/** Clean one kept element in place; returns a replacement node when it must change. */
-function cleanElement(element: Element, tag: string): Node | null {
-  if (tag === 'img') {
-    const src = (element.getAttribute('src') || '').trim();
-    if (!DATA_IMAGE.test(src)) {
-      return replaceImage(element);
-    }
-    filterAttributes(element, tag);
-    element.setAttribute('src', src);
-    return null;
-  }
-  if (tag === 'input' && element.getAttribute('type') !== 'checkbox') {
-    return element.ownerDocument.createTextNode('');
-  }
-  filterAttributes(element, tag);
-  if (tag === 'input') {
-    element.setAttribute('disabled', '');
-  }
-  if (tag === 'a') {
-    const href = safeLinkUrl(element.getAttribute('href') || '');
+/**
+ * The rules DOMPurify's allowlists cannot say, applied to the DOM it returned: links
+ * hardened or stripped, remote images turned into links, only checkboxes kept (disabled).
+ * Nothing here parses HTML; it only moves and creates nodes.
+ */
+function applyLinkAndImageRules(root: DocumentFragment): void {
+  for (const a of Array.from(root.querySelectorAll('a[href]'))) {
+    const href = safeLinkUrl(a.getAttribute('href') || '');
     if (href === null) {
-      element.removeAttribute('href');
+      a.removeAttribute('href');
     } else {
-      hardenLink(element, href);
+      hardenLink(a, href);
     }
   }
-  return null;
-}
-
-/** Clean the children of `parent`, depth first. */
-function cleanChildren(parent: Node): void {
-  for (const child of Array.from(parent.childNodes)) {
-    if (child.nodeType === Node.COMMENT_NODE || child.nodeType === Node.PROCESSING_INSTRUCTION_NODE) {
-      child.remove();
-      continue;
+  for (const img of Array.from(root.querySelectorAll('img'))) {
+    const src = (img.getAttribute('src') || '').trim();
+    if (DATA_IMAGE.test(src)) {
+      img.setAttribute('src', src);
+    } else {
+      img.replaceWith(replaceImage(img));
     }
-    if (child.nodeType !== Node.ELEMENT_NODE) {
-      continue;
-    }
-    const element = child as Element;
-    const tag = element.localName.toLowerCase();
-    if (DROP.has(tag) || element.namespaceURI !== 'http://www.w3.org/1999/xhtml') {
-      element.remove();
-      continue;
-    }
-    cleanChildren(element);
-    if (!KEEP.has(tag)) {
-      element.replaceWith(...Array.from(element.childNodes));
-      continue;
-    }
-    const replacement = cleanElement(element, tag);
-    if (replacement) {
-      element.replaceWith(replacement);
+  }
+  for (const input of Array.from(root.querySelectorAll('input'))) {
+    if (input.getAttribute('type') !== 'checkbox') {
+      input.remove();
+    } else {
+      input.setAttribute('disabled', '');
     }
   }
 }
 
-/** `dirty` HTML reduced to what the rules above allow. */
+/** A DOMPurify instance for `window` carrying the per-attribute rules as a hook. */
+function makePurifier(window: Window): DOMPurify {
+  const purify = createDOMPurify(window as unknown as Parameters<typeof createDOMPurify>[0]);
+  purify.addHook('uponSanitizeAttribute', (node, data) => {
+    const tag = node.nodeName.toLowerCase();
+    const name = data.attrName;
+    if (!GLOBAL_ATTRIBUTES.has(name) && !(ATTRIBUTES[tag] ?? []).includes(name)) {
+      data.keepAttr = false;
+    } else if (name === 'class') {
+      data.attrValue = keptClasses(tag, data.attrValue, node.closest('code') !== null);
+      data.keepAttr = data.attrValue !== '';
+    } else if ((name === 'width' || name === 'height') && !NUMBER.test(data.attrValue)) {
+      data.keepAttr = false;
+    }
+  });
+  return purify;
+}
+
+const CONFIG = {
+  ALLOWED_TAGS: [...KEPT_ELEMENTS],
+  ALLOWED_ATTR: ALL_ATTRIBUTES,
+  ALLOW_DATA_ATTR: false,
+  ALLOW_ARIA_ATTR: false,
+  FORBID_CONTENTS: DROP,
+  KEEP_CONTENT: true,
+  RETURN_DOM_FRAGMENT: true as const
+};
+
+/** The sanitizer bound to one window (the page's, or a test's DOM). */
+export interface IUntrustedSanitizer {
+  /** `dirty` HTML as DOM nodes that hold only what the rules allow. */
+  toFragment(dirty: string): DocumentFragment;
+  /** The same as HTML text, for APIs that take a string (Lab's `ISanitizer`). */
+  toHtml(dirty: string): string;
+}
+
+/** Build the sanitizer for `window`; the page uses `sanitizeToFragment` below. */
+export function createUntrustedSanitizer(window: Window): IUntrustedSanitizer {
+  const purify = makePurifier(window);
+  const toFragment = (dirty: string): DocumentFragment => {
+    const fragment = purify.sanitize(dirty, CONFIG);
+    applyLinkAndImageRules(fragment);
+    return fragment;
+  };
+  return {
+    toFragment,
+    toHtml: (dirty: string): string => {
+      const holder = window.document.createElement('div');
+      holder.append(toFragment(dirty));
+      return holder.innerHTML;
+    }
+  };
+}
+
+let pageSanitizer: IUntrustedSanitizer | null = null;
+
+/** The sanitizer for this page, made on first use (module load may precede the DOM). */
+function page(): IUntrustedSanitizer {
+  pageSanitizer ??= createUntrustedSanitizer(window);
+  return pageSanitizer;
+}
+
+/** `dirty` HTML as safe DOM nodes for this page, ready to insert. */
+export function sanitizeToFragment(dirty: string): DocumentFragment {
+  return page().toFragment(dirty);
+}
+
+/** `dirty` HTML reduced to what the rules allow, as text (only for Lab's `ISanitizer`). */
 export function sanitizeUntrustedHtml(dirty: string): string {
-  const doc = new DOMParser().parseFromString(`<!DOCTYPE html><body>${dirty}`, 'text/html');
-  cleanChildren(doc.body);
-  return doc.body.innerHTML;
+  return page().toHtml(dirty);
 }

@@ -1,7 +1,10 @@
 /**
- * Incremental parser for a text/event-stream body. The chat endpoint is a POST, which
- * EventSource cannot send, so the stream is read from fetch and parsed here.
+ * Incremental reading of a text/event-stream body. The chat endpoint is a POST, which
+ * EventSource cannot send, so the stream is read from fetch and parsed here by
+ * `eventsource-parser`, which follows the spec's line rules across reads (a `\r\n` split
+ * between two reads is one line end, not two).
  */
+import { createParser, type EventSourceParser } from 'eventsource-parser';
 
 export interface IRawEvent {
   event: string;
@@ -10,55 +13,26 @@ export interface IRawEvent {
 
 /** Accumulates decoded text and yields every complete event (blank-line terminated). */
 export class SSEParser {
-  private _buffer = '';
+  private _ready: IRawEvent[] = [];
+  private _parser: EventSourceParser = createParser({
+    onEvent: message => this._ready.push({ event: message.event ?? 'message', data: message.data })
+  });
 
   /** Feed more text; returns the events completed by it. */
   push(text: string): IRawEvent[] {
-    this._buffer += text.replace(/\r\n?/g, '\n');
-    const events: IRawEvent[] = [];
-    let boundary = this._buffer.indexOf('\n\n');
-    while (boundary >= 0) {
-      const block = this._buffer.slice(0, boundary);
-      this._buffer = this._buffer.slice(boundary + 2);
-      const parsed = parseBlock(block);
-      if (parsed) {
-        events.push(parsed);
-      }
-      boundary = this._buffer.indexOf('\n\n');
-    }
+    this._parser.feed(text);
+    const events = this._ready;
+    this._ready = [];
     return events;
   }
 
-  /** Events left when the stream ends without a final blank line. */
+  /**
+   * Events left when the stream ends without a final blank line: a server cut off mid
+   * answer may still have sent a whole `error` event, and dropping it would hide why.
+   */
   flush(): IRawEvent[] {
-    const rest = this._buffer;
-    this._buffer = '';
-    const parsed = parseBlock(rest);
-    return parsed ? [parsed] : [];
+    const events = this.push('\n\n');
+    this._parser.reset();
+    return events;
   }
-}
-
-function parseBlock(block: string): IRawEvent | null {
-  let event = 'message';
-  const data: string[] = [];
-  for (const line of block.split('\n')) {
-    if (!line || line.startsWith(':')) {
-      continue;
-    }
-    const colon = line.indexOf(':');
-    const field = colon < 0 ? line : line.slice(0, colon);
-    let value = colon < 0 ? '' : line.slice(colon + 1);
-    if (value.startsWith(' ')) {
-      value = value.slice(1);
-    }
-    if (field === 'event') {
-      event = value;
-    } else if (field === 'data') {
-      data.push(value);
-    }
-  }
-  if (data.length === 0) {
-    return null;
-  }
-  return { event, data: data.join('\n') };
 }

@@ -2,19 +2,20 @@
  * The drop-in chat: a floating button and a panel, inside a shadow root on the host
  * page. Answers are folded by the core (core/answer.ts) and drawn by the chat page's
  * answer view; a citation with a docs-site `url` links to that page, any other opens the
- * page's source viewer inside the panel (its reads go through DropinApi).
+ * page's source viewer inside the panel (its reads go through dropinClient, dropin/api.ts).
  *
  * Keyboard: the button is a real <button> (Tab reaches it, Enter opens); the question box
  * takes focus on open; Enter sends, Shift+Enter is a new line; Escape closes the viewer if
  * it is open, else the panel, and focus returns to the button.
  */
-import { IAnswerState, showStreamedAnswer } from '../core/answer';
+import { ChatTurns } from '../core/turns';
 import { button, h } from '../core/dom';
 import { BottomFollower } from '../core/follow';
 import { ICitation } from '../types';
 import { PageAnswer } from '../page/answerView';
 import { SourceViewer } from '../page/viewer';
-import { DropinApi } from './api';
+import { AthenaClient } from '../core/client';
+import { dropinClient } from './api';
 import { IDropinConfig } from './config';
 import { WIDGET_CSS } from './styles';
 
@@ -23,7 +24,7 @@ const CHAT_ICON =
 
 export class DropinWidget {
   readonly root: HTMLElement;
-  private _api: DropinApi;
+  private _api: AthenaClient;
   private _launcher: HTMLButtonElement;
   private _panel: HTMLElement;
   private _messages: HTMLElement;
@@ -32,11 +33,17 @@ export class DropinWidget {
   private _send: HTMLButtonElement;
   private _viewer: SourceViewer;
   private _conversationId: string | null = null;
-  private _abort: AbortController | null = null;
+  private _turns: ChatTurns;
 
   constructor(private _config: IDropinConfig) {
-    this._api = new DropinApi(_config.base);
+    this._api = dropinClient(_config.base);
     this._viewer = new SourceViewer(this._api, () => undefined);
+    this._turns = new ChatTurns({
+      stream: this._api.streamChat,
+      conversation: () => this._conversationId,
+      onConversation: id => (this._conversationId = id),
+      onBusy: busy => this._busy(busy)
+    });
     this._launcher = button('', () => this.toggle(), {
       class: 'launcher',
       'aria-expanded': 'false',
@@ -149,32 +156,15 @@ export class DropinWidget {
     });
     this._messages.append(view.node);
     this._follower.follow(); // the reader asked: show the answer coming
-    const abort = (this._abort = new AbortController());
-    const show = (next: IAnswerState) => {
-      if (abort.signal.aborted && this._abort !== abort) {
-        return; // a reset took over: this stream's last state must not bring its conversation back
-      }
-      this._conversationId = next.conversationId ?? this._conversationId;
+    await this._turns.ask({ question }, next => {
       view.update(next);
       this._follower.update();
-    };
-    this._busy(true);
-    try {
-      await showStreamedAnswer(
-        onEvent => this._api.streamChat({ question, conversationId: this._conversationId }, onEvent, abort.signal),
-        show
-      );
-    } finally {
-      if (this._abort === abort) {
-        this._abort = null;
-        this._busy(false);
-      }
-    }
+    });
   }
 
   private _submit(): void {
     const question = this._input.value.trim();
-    if (!question || this._abort) {
+    if (!question || this._turns.busy) {
       return;
     }
     this._input.value = '';
@@ -195,7 +185,7 @@ export class DropinWidget {
   }
 
   private _reset(): void {
-    this._abort?.abort();
+    this._turns.abandon();
     this._conversationId = null;
     this._messages.replaceChildren(this._welcome());
     this._input.focus();

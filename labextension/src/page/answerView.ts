@@ -12,6 +12,7 @@ import { renderAnswer } from '../core/render';
 import { citationMarker, unsupportedTitle } from '../core/markers';
 import { countRender, FrameScheduler } from '../core/frame';
 import { previewText } from '../core/preview';
+import { answerFrame } from '../core/question';
 
 export type OpenCitation = (citation: ICitation, trigger: HTMLElement) => void;
 
@@ -50,17 +51,8 @@ export class PageAnswer {
       button('Copy as Markdown', () => void this._copy(), { class: 'answer-copy' })
     );
     this._actions.hidden = true;
-    this.node = h(
-      'article',
-      { class: 'answer streaming', 'data-testid': 'answer', 'aria-busy': 'true' },
-      h('header', { class: 'answer-header' }, 'Athena ', this._mode),
-      this._body,
-      this._status,
-      this._notes,
-      this._sources,
-      this._trace.node,
-      this._actions
-    );
+    this.node = answerFrame('', { 'aria-busy': 'true' }, this._mode, this._body, this._status, this._notes,
+      this._sources, this._trace.node, this._actions);
   }
 
   /** Show `next`; the text is re-rendered at most once per frame while it streams. */

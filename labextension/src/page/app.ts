@@ -3,7 +3,8 @@
  * composer (filters included), the history drawer and the source viewer. Answers are
  * folded from the event stream by the core (core/answer.ts), like the sidebar's.
  */
-import { IAnswerState, showStreamedAnswer, storedAnswer } from '../core/answer';
+import { storedAnswer } from '../core/answer';
+import { ChatTurns } from '../core/turns';
 import { button, h } from '../core/dom';
 import { emptyState, questionBubble } from '../core/question';
 import { Composer } from '../components/composer';
@@ -28,10 +29,16 @@ export class ChatPage {
   private _history: ConversationList;
   private _historyToggle: HTMLButtonElement;
   private _composer: Composer;
-  private _abort: AbortController | null = null;
+  private _turns: ChatTurns;
   private _examples: string[] = [];
 
   constructor() {
+    this._turns = new ChatTurns({
+      stream: api.streamChat,
+      conversation: () => this._conversationId,
+      onConversation: id => this._setConversation(id),
+      onBusy: busy => (this._composer.busy = busy)
+    });
     this._history = new ConversationList({
       onSwitch: id => void this.switchTo(id),
       onDelete: id => void this._delete(id),
@@ -39,7 +46,7 @@ export class ChatPage {
     });
     this._composer = new Composer({
       onSend: question => void this.ask(question),
-      onStop: () => this._abort?.abort()
+      onStop: () => this._turns.stop()
     });
     this._composer.input.placeholder = 'Ask about your documents (Enter to send, Shift+Enter for a new line)';
     this._historyToggle = button('History', () => void this._toggleHistory(), {
@@ -98,33 +105,12 @@ export class ChatPage {
     this._messages.append(questionBubble(question, filters, '', 'question'));
     const view = this._addAnswer();
     this._follower.follow(); // the reader asked: show the answer coming
-    const abort = (this._abort = new AbortController());
-    this._composer.busy = true;
-    const show = (next: IAnswerState) => {
-      if (abort.signal.aborted && this._abort !== abort) {
-        return; // New (or another question) took over: this stream's last state must not bring it back
-      }
-      if (next.conversationId && next.conversationId !== this._conversationId) {
-        this._setConversation(next.conversationId);
-      }
-      view.update(next);
-      this._follower.update();
-    };
     try {
-      await showStreamedAnswer(
-        onEvent =>
-          api.streamChat(
-            { question, conversationId: this._conversationId, filters },
-            onEvent,
-            abort.signal
-          ),
-        show
-      );
+      await this._turns.ask({ question, filters }, next => {
+        view.update(next);
+        this._follower.update();
+      });
     } finally {
-      if (this._abort === abort) {
-        this._abort = null;
-        this._composer.busy = false;
-      }
       if (this._history.open) {
         await this._refreshHistory();
       }
@@ -132,7 +118,7 @@ export class ChatPage {
   }
 
   async newConversation(): Promise<void> {
-    this._abort?.abort();
+    this._turns.abandon();
     this._setConversation(null);
     this._messages.replaceChildren();
     this._showWelcome();

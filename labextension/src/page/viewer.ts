@@ -9,7 +9,7 @@ import { cellNumber, citationLabel, narrowest } from '../core/citations';
 import { button, h } from '../core/dom';
 import { IPageImage, pdfPage } from '../core/pdfPage';
 import { ICitation } from '../types';
-import { getCells, getSource, ICell, ISourceLines, pdfPageImage } from './api';
+import { ICell, ISourceLines, pageClient } from './api';
 import { renderMarkdown } from '../core/render';
 
 /** Lines shown above and below the cited ones. */
@@ -21,14 +21,10 @@ export interface IViewerSource {
   getCells(citation: ICitation): Promise<ICell[]>;
   /** The page image (a blob: URL) and its scale, fetched with the page's cookie or, by the
    * widget, cross-origin without credentials. */
-  pdfImage(citation: ICitation): Promise<IPageImage>;
+  pdfPageImage(citation: ICitation): Promise<IPageImage>;
 }
 
-export const pageSource: IViewerSource = {
-  getSource,
-  getCells,
-  pdfImage: pdfPageImage
-};
+export const pageSource: IViewerSource = pageClient;
 
 export class SourceViewer {
   readonly node: HTMLElement;
@@ -156,7 +152,7 @@ async function notebookView(api: IViewerSource, citation: ICitation): Promise<HT
 
 async function pdfView(api: IViewerSource, citation: ICitation): Promise<HTMLElement> {
   // The quoted lines boxed (core/pdfPage.ts), the first box scrolled into view once loaded.
-  const image = await api.pdfImage(citation);
+  const image = await api.pdfPageImage(citation);
   const page = pdfPage(citation, image, {
     frame: 'pdf-page cited',
     image: 'pdf-image',

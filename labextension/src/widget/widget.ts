@@ -30,8 +30,8 @@ export interface IWidgetCitation extends ICitation {
 /** The part of anywidget's model this view uses. */
 export interface IWidgetModel {
   get(name: string): unknown;
-  on(event: string, callback: (...args: any[]) => void): void;
-  off(event: string, callback: (...args: any[]) => void): void;
+  on(event: string, callback: (...args: never[]) => void): void;
+  off(event: string, callback: (...args: never[]) => void): void;
   send(content: Record<string, unknown>): void;
 }
 
@@ -67,6 +67,7 @@ export function widgetAnswer(model: IWidgetModel): IWidgetAnswer {
     droppedTurns: null,
     error: text('error') || null,
     finished: !model.get('streaming'),
+    stopped: false, // the kernel reports a cut-short answer as its error
     question: text('question'),
     notice: text('notice'),
     status: null, // the kernel streams the text itself; no searching/reading line in a cell
