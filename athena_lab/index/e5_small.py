@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from athena_lab.index.e5_weights import E5Tokenizer, E5WeightsError, ensure_e5_files, read_bin
+from athena_lab.index.embedder_base import EmbedderError, embedder_key
 
 RUNTIMES = ("auto", "openvino", "onnxruntime")
 PRECISIONS = ("auto", "bf16", "f32")
@@ -117,9 +118,7 @@ class E5SmallEmbedder:
         self.query_prefix, self.passage_prefix = query_prefix, passage_prefix
         self.runtime, self.precision = self._runner.name, self._runner.precision
         self.name = f"multilingual-e5-small-q4-{files.bin_sha256[:12]}"
-        from athena_lab.index.embeddings import _key
-
-        self.key = _key("e5-small", self.name, "mean", max_tokens, query_prefix, passage_prefix,
+        self.key = embedder_key("e5-small", self.name, "mean", max_tokens, query_prefix, passage_prefix,
                         self.dimensions)
 
     def _infer(self, rows: list[list[int]]) -> np.ndarray:
@@ -161,8 +160,6 @@ def make_e5_small(settings) -> E5SmallEmbedder:
     Empty prefixes in the settings mean the model's own ("query: " / "passage: "); the
     runtime comes from ``embedding.runtime`` when that setting exists (auto otherwise).
     """
-    from athena_lab.index.embeddings import EmbedderError
-
     runtime = getattr(settings, "runtime", "auto") or "auto"
     try:
         import onnx  # noqa: F401 - needed to build the model once

@@ -40,7 +40,7 @@ from pathlib import Path
 import numpy as np
 
 from athena_lab.errors import UnavailableError
-from athena_lab.index.embeddings import verified_sha256
+from athena_lab.index.embedder_base import verified_sha256
 
 FORMAT_VERSION = 1  # of what this module writes; bump to rebuild every cache
 QK = 32  # weights per Q4_0 block

@@ -24,7 +24,8 @@ import numpy as np
 from athena_lab.config import Config, embedding_settings_key
 from athena_lab.index import channel
 from athena_lab.index.catalog import ChunkRow, SourceRow
-from athena_lab.index.embeddings import Embedder, EmbedderError, file_sha256, make_embedder
+from athena_lab.index.embedder_base import file_sha256
+from athena_lab.index.embeddings import Embedder, EmbedderError, make_embedder
 from athena_lab.index.lexical import LEXICAL_VERSION
 from athena_lab.index.progress import RunProgress
 from athena_lab.index.store import IndexStore

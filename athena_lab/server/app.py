@@ -20,6 +20,7 @@ from tornado.httpserver import HTTPServer
 from tornado.netutil import bind_sockets
 from tornado.web import RequestHandler, authenticated
 
+from .dropin import dropin_handlers
 from .handlers import ROUTES, AthenaRoute
 from .live_routes import LIVE_ROUTES
 from .middleware import Guard, RateLimiter, StandaloneHandler
@@ -70,7 +71,7 @@ class _NotFound(AthenaRoute, StandaloneHandler):
 
 def make_app(state: ServerState, guard: Guard) -> tornado.web.Application:
     return tornado.web.Application(
-        page_handlers(state) + handlers("/", state, StandaloneHandler),
+        page_handlers(state) + dropin_handlers(state) + handlers("/", state, StandaloneHandler),
         default_handler_class=_NotFound, default_handler_args={"state": state},
         athena_guard=guard,
     )

@@ -11,9 +11,10 @@ is served without a token — a ``<script>`` tag sends neither a token nor an Or
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from .errors import api_error
-from .page import _PageHandler
+from .page import PageHandler
 
 DROPIN_JS = Path(__file__).resolve().parents[1] / "static" / "dropin" / "widget.js"
 NOT_BUILT = ("The drop-in widget is not built in this checkout: run `cd labextension && npm ci && "
@@ -22,7 +23,7 @@ NOT_BUILT = ("The drop-in widget is not built in this checkout: run `cd labexten
 CACHE = "public, max-age=3600"
 
 
-class WidgetScript(_PageHandler):
+class WidgetScript(PageHandler):
     public_verbs = frozenset({"GET"})
     public_without_origin = True
 
@@ -32,3 +33,8 @@ class WidgetScript(_PageHandler):
         self.set_header("Cache-Control", CACHE)
         self.set_header("Cross-Origin-Resource-Policy", "cross-origin")
         self.finish(DROPIN_JS.read_bytes(), set_content_type="text/javascript; charset=utf-8")
+
+
+def dropin_handlers(state: Any) -> list[tuple[Any, ...]]:
+    """The drop-in's script route, for the standalone app only (beside page.page_handlers)."""
+    return [(r"/athena/widget\.js", WidgetScript, {"state": state})]
