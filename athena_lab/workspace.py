@@ -30,7 +30,7 @@ from athena_lab.search.hybrid import HybridSearcher, SearchResult, check_kind
 
 # The facade is the only door front ends use (pyproject's [tool.importlinter] checks it):
 # the types and helpers they need from below are named here, once.
-from athena_lab.ingest.interrupt import IndexInterrupted, StopRequest, exit_code, graceful_signals  # noqa: E402
+from athena_lab.interrupt import IndexInterrupted, StopRequest, exit_code, graceful_signals  # noqa: E402
 from athena_lab.ingest.watch import LOCK_WAIT_S, Batch  # noqa: E402
 from athena_lab.models import Health, IndexStatus
 

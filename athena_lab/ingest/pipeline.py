@@ -33,7 +33,7 @@ from athena_lab.ingest.checkpoints import VectorCheckpointer
 from athena_lab.ingest.chunking import CHUNKER_VERSION, Chunk, chunk_document, embedding_text, text_hash
 from athena_lab.ingest.discover import (DiscoveredFile, Discovery, discover, discover_paths, in_scope,
                                        nothing_to_index)
-from athena_lab.ingest.interrupt import StopRequest
+from athena_lab.interrupt import StopRequest
 from athena_lab.document import ParsedDocument, ParseError, citation_kind
 
 Progress = Callable[[str, int, int], None]  # (phase, done, total)

@@ -28,7 +28,7 @@ from typing import Any, Callable
 
 from athena_lab.errors import BusyError, UnavailableError
 from athena_lab.ingest.discover import GITIGNORE, Rules, collapse
-from athena_lab.ingest.interrupt import StopRequest
+from athena_lab.interrupt import StopRequest
 
 log = logging.getLogger("athena_lab.watch")
 
