@@ -19,23 +19,20 @@ from athena_lab.document import citation_kind
 from athena_lab.index.catalog import ChunkRow, CatalogError
 from athena_lab.index.channel import MultilingualChannel, channel_state
 from athena_lab.index.embeddings import Embedder, EmbedderError, make_embedder
-from athena_lab.index.progress import VectorState, duration, read_run, vector_state
+from athena_lab.index.progress import VectorState, read_run, vector_state
 from athena_lab.index.store import IndexStore
 from athena_lab.ingest.discover import HIDDEN, Rules, is_hidden
 from athena_lab.ingest.pipeline import Backend, IndexSummary, Progress, parser_for, run_index
 from athena_lab.paths import ForbiddenPathError, MissingPathError, PathError, normalize_prefix
 from athena_lab.search.grep import grep_chunks
-from athena_lab.search.freshness import MAX_IDS
 from athena_lab.search.hybrid import HybridSearcher, SearchResult, check_kind
-
-# The facade is the only door front ends use (pyproject's [tool.importlinter] checks it):
-# the types and helpers they need from below are named here, once.
-from athena_lab.interrupt import IndexInterrupted, StopRequest, exit_code, graceful_signals  # noqa: E402
-from athena_lab.ingest.watch import LOCK_WAIT_S, Batch  # noqa: E402
+from athena_lab.interrupt import StopRequest
 from athena_lab.models import Health, IndexStatus
 
-__all__ = ["Workspace", "Batch", "IndexInterrupted", "IndexSummary", "LOCK_WAIT_S", "MAX_IDS", "Progress",
-           "SearchResult", "StopRequest", "duration", "exit_code", "graceful_signals"]
+# The facade is the only door front ends use (pyproject's [tool.importlinter] checks it).
+# It names the types its methods return; helpers front ends share with the core live in
+# the shared leaves (models, interrupt), which front ends import themselves.
+__all__ = ["Workspace", "IndexSummary", "Progress", "SearchResult"]
 
 
 @dataclass
