@@ -3,6 +3,7 @@ and nothing imports upwards (the contract is [tool.importlinter] in pyproject.to
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -110,3 +111,20 @@ def test_the_cycle_check_names_the_modules_of_a_cycle(tmp_path, monkeypatch) -> 
     (package / "d.py").write_text("import cyclepkg.a\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     assert _import_cycles("cyclepkg") == [["cyclepkg.a", "cyclepkg.b", "cyclepkg.c"]]
+
+
+def test_the_workspace_is_what_health_and_the_live_index_read_it_as(tmp_path) -> None:
+    """health.py and ingest/watch.py sit below the facade, so they name what they use of it
+    as protocols (Inspected, Followed) instead of taking ``Any``; mypy proves the real
+    Workspace satisfies both, so a renamed method fails here, not at run time."""
+    probe = tmp_path / "workspace_fits.py"
+    probe.write_text("from athena_lab.health import Inspected\n"
+                     "from athena_lab.ingest.watch import Followed\n"
+                     "from athena_lab.workspace import Workspace\n\n\n"
+                     "def fits(ws: Workspace) -> tuple[Inspected, Followed]:\n"
+                     "    return ws, ws\n")
+    done = subprocess.run([sys.executable, "-m", "mypy", "--ignore-missing-imports", "--no-incremental",
+                           "--cache-dir", str(tmp_path / "cache"), str(probe)],
+                          cwd=REPO, capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "MYPYPATH": str(REPO)})
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]

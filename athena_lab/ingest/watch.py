@@ -23,10 +23,12 @@ import os
 import threading
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Protocol
 
+from athena_lab.config import Config
 from athena_lab.errors import BusyError, UnavailableError
 from athena_lab.ingest.discover import GITIGNORE, Rules, collapse
+from athena_lab.ingest.pipeline import IndexSummary
 from athena_lab.interrupt import StopRequest
 from athena_lab.models import LOCK_WAIT_S, Batch
 
@@ -40,6 +42,24 @@ BUSY_RETRY_S = 0.5  # pause before trying a batch again while another writer hol
 # (paths, stop) -> the index run's summary (IndexSummary.as_dict()); raises BusyError
 # while another writer holds the index. ``stop`` is set when the live index is stopped.
 Apply = Callable[[list[str], StopRequest], dict[str, Any]]
+
+
+class Followed(Protocol):
+    """What the live index needs of a workspace (``athena_lab.workspace.Workspace`` is one).
+    A protocol, not the class: ingest sits below the facade in the import layers."""
+
+    @property
+    def root(self) -> Path: ...
+
+    @property
+    def index_dir(self) -> Path: ...
+
+    @property
+    def config(self) -> Config: ...
+
+    def has_index(self) -> bool: ...
+
+    def index(self, *, wait_s: float, stop: StopRequest | None, paths: list[str] | None) -> IndexSummary: ...
 
 
 class WatchError(UnavailableError, RuntimeError):
@@ -207,9 +227,9 @@ class LiveIndex:
         self.last, self.batches = batch, batch.number
 
 
-def follow(ws: Any, on_batch: Callable[[Batch], None] | None = None, *, paused: bool = False,
+def follow(ws: Followed, on_batch: Callable[[Batch], None] | None = None, *, paused: bool = False,
            apply: Apply | None = None) -> LiveIndex:
-    """A started ``LiveIndex`` for the workspace ``ws`` (a ``Workspace``). Batches run in this
+    """A started ``LiveIndex`` for the workspace ``ws``. Batches run in this
     process through ``ws.index(paths=...)`` unless ``apply`` says otherwise (a server hands
     big ones to a background process). With no index yet a batch does nothing: a partial
     index of the few files just saved would hide that the folder was never indexed."""
