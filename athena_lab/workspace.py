@@ -209,7 +209,7 @@ class Workspace:
         ``translate``: a Provider, a provider name, or (name, model, model_path); the model
         is only loaded for a question that needs it."""
         from athena_lab.agent.translate import english
-        from athena_lab.index.language import query_language
+        from athena_lab.language import query_language
 
         if query_language(question) == "en":
             return None
@@ -524,7 +524,7 @@ class Workspace:
     @property
     def conversations(self) -> Any:
         """Persisted conversations (list, get, delete) in the catalog."""
-        from athena_lab.index.conversations import ConversationStore
+        from athena_lab.agent.conversations import ConversationStore
 
         return ConversationStore(self._require_index().catalog)
 

@@ -26,7 +26,7 @@ GROUPS = [
     ("Search", ["search/"]),
     ("PDF and index", ["pdf/", "index/"]),
     ("The contract and shared leaves", ["events.py", "models.py", "document.py", "config.py", "redact.py",
-                                        "bibliography.py", "interrupt.py", "paths.py", "errors.py"]),
+                                        "bibliography.py", "interrupt.py", "language.py", "paths.py", "errors.py"]),
 ]
 INTRO = """# Architecture: the layers and what each module holds
 

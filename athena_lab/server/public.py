@@ -72,7 +72,7 @@ class VisitorConversations:
     both ways: a conversation idle for ``ttl_s`` is forgotten, at most ``max_conversations``
     are kept (the least recently used go first), each with its newest ``max_messages``.
     A visitor's conversation id means nothing to the owner's store, and the reverse.
-    The subset of ``index.conversations.ConversationStore`` the agent loop uses.
+    The subset of ``agent.conversations.ConversationStore`` the agent loop uses.
     """
 
     def __init__(self, ttl_s: float = 30 * 60, max_conversations: int = 1000, max_messages: int = 40,
