@@ -88,7 +88,7 @@ class Citation(TypedDict):
     score: NotRequired[float]
     record: NotRequired[BibRecord]
     evidence: NotRequired[list[Evidence]]
-    # The docs site's page for this source, from the user's [widget] site_url_map
+    # The docs site's page for this source, from the user's [dropin] site_url_map
     # (athena_lab/server/site_urls.py); added by the HTTP API, never stored.
     url: NotRequired[str]
 
