@@ -14,7 +14,8 @@ from typing import Any, Callable
 from athena_lab import __version__
 from athena_lab.errors import AthenaError, BusyError, user_message
 from athena_lab.models import citation_location
-from athena_lab.workspace import Workspace, IndexInterrupted, StopRequest, exit_code, graceful_signals
+from athena_lab.interrupt import IndexInterrupted, StopRequest, exit_code, graceful_signals
+from athena_lab.workspace import Workspace
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {}
 
@@ -225,7 +226,7 @@ def cmd_status(args: argparse.Namespace) -> int:
 
 def ago(when: float) -> str:
     """``3 s ago``, ``5 min ago`` — how the sidebar says it too."""
-    from athena_lab.workspace import duration
+    from athena_lab.models import duration
 
     return f"{duration(max(0.0, time.time() - when))} ago"
 

@@ -4,7 +4,7 @@ The text is indexed in the foreground (seconds, and search works from then on); 
 vectors are embedded by the server extension in a background process once Lab is up
 (ATHENA_EMBED_IN_BACKGROUND), so Lab opens without waiting minutes for embeddings and
 the sidebar shows their progress. The server extension finds the folder and its index
-through ATHENA_ROOT and ATHENA_INDEX_DIR, so Lab serves exactly what was just indexed;
+through ATHENA_WORKSPACE__ROOT and ATHENA_WORKSPACE__INDEX_DIR, so Lab serves exactly what was just indexed;
 ATHENA_OPEN_CHAT asks the sidebar to open itself on start.
 
 Jupyter's own options pass through after ``--`` (``athena lab PATH -- --ServerApp.x=y``) and
@@ -116,7 +116,8 @@ def cmd_lab(args: argparse.Namespace) -> int:
         print("athena: error: JupyterLab is not installed in this environment: pip install jupyterlab",
               file=sys.stderr)
         return 2
-    env = dict(os.environ, ATHENA_ROOT=str(ws.root), ATHENA_INDEX_DIR=str(ws.index_dir), ATHENA_OPEN_CHAT="1",
+    env = dict(os.environ, ATHENA_WORKSPACE__ROOT=str(ws.root), ATHENA_WORKSPACE__INDEX_DIR=str(ws.index_dir),
+               ATHENA_OPEN_CHAT="1",
                ATHENA_EMBED_IN_BACKGROUND="0" if args.skip_index else "1")
     argv, notes = jupyter_argv(jupyter, str(ws.root), args, os.geteuid() if hasattr(os, "geteuid") else None)
     for note in notes:

@@ -71,16 +71,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
     settings = ws.config.settings.server
     token = choose_token(args.token, args.no_token, settings.token, settings.host)
     generated = bool(token) and token not in (args.token, settings.token)
-    widget = ws.config.settings.widget
-    guard = guard_from(settings, token, widget)
+    dropin = ws.config.settings.dropin
+    guard = guard_from(settings, token, dropin)
     state = ServerState(lambda: ws)
     if args.watch:
         state.live.start()
 
     def listening(port: int) -> None:
         live = "; following edits" if args.watch else ""
-        public = _public_note(widget.public, settings.cors_origins,
-                              bool(widget.public_paths or widget.site_url_map)) if token else ""
+        public = _public_note(dropin.public, settings.cors_origins,
+                              bool(dropin.public_paths or dropin.site_url_map)) if token else ""
         print(f"athena: serving {ws.root} at {_url(settings.host, port, token if generated else '')} "
               f"({_auth_note(token, generated)}){_index_note(ws)}{live}{public}", flush=True)
 
@@ -108,9 +108,9 @@ def _public_note(public: bool, origins: list[str], publishes: bool = True) -> st
     if not public:
         return ""
     if not origins:
-        return "; [widget] public is on but server.cors_origins is empty, so no site can use it"
+        return "; [dropin] public is on but server.cors_origins is empty, so no site can use it"
     if not publishes:
-        return ("; [widget] public is on but neither [widget] public_paths nor site_url_map names a "
+        return ("; [dropin] public is on but neither [dropin] public_paths nor site_url_map names a "
                 "published path, so visitors find nothing")
     return f"; public read-only routes for pages on {', '.join(origins)} (docs/security.md)"
 

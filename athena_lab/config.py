@@ -207,12 +207,24 @@ class ServerSettings:
 
 
 @dataclass
-class WidgetSettings:
-    """The drop-in ``<script>`` widget for a docs site (docs/chat-page.md). User config only:
-    both keys decide who may ask and where readers are sent, so no folder may set them."""
+class WorkspaceSettings:
+    """The folder a front end works on when it is given none: the Jupyter server extension
+    (unless ``c.AthenaLab.root``) and the notebook magic (read by :func:`workspace_default`).
+    User config or ``ATHENA_WORKSPACE__ROOT`` only: a folder's config cannot name another."""
+
+    root: str = ""
+    index_dir: str = ""  # default ROOT/.athena
+
+
+@dataclass
+class DropinSettings:
+    """The drop-in: the chat button a docs site adds with one ``<script>`` tag
+    (docs/chat-page.md). Was ``[widget]``, still read with a warning ("widget" is the
+    notebook answer widget). User config only: both keys decide who may ask and where
+    readers are sent, so no folder may set them."""
 
     # Let browsers on a ``server.cors_origins`` page use the read-only routes (chat, search,
-    # source, cite, the widget script) without the token; everything else still needs it.
+    # source, cite, the drop-in's script) without the token; everything else still needs it.
     public: bool = False
     # Questions per minute from one address without a token (each may cost a model call).
     public_chats_per_minute: int = 10
@@ -233,7 +245,14 @@ class Settings:
     pdf: PdfSettings = field(default_factory=PdfSettings)
     llm: LLMSettings = field(default_factory=LLMSettings)
     server: ServerSettings = field(default_factory=ServerSettings)
-    widget: WidgetSettings = field(default_factory=WidgetSettings)
+    dropin: DropinSettings = field(default_factory=DropinSettings)
+    workspace: WorkspaceSettings = field(default_factory=WorkspaceSettings)
+
+
+# Old name -> new: still read, with one warning naming where it was found.
+RENAMED_SECTIONS = {"widget": "dropin"}
+RENAMED_ENV = {"ATHENA_ROOT": "ATHENA_WORKSPACE__ROOT", "ATHENA_PATH": "ATHENA_WORKSPACE__ROOT",
+               "ATHENA_INDEX_DIR": "ATHENA_WORKSPACE__INDEX_DIR"}
 
 
 CHOICES: dict[str, tuple[str, ...]] = {
@@ -361,7 +380,8 @@ def _apply_folder_table(settings: Settings, table: dict[str, Any], origin: str) 
     Unknown sections, unknown keys and bad values of allowed keys are still errors, so a
     typo is reported as before; a refused key is only named, never applied."""
     refused: list[str] = []
-    for section_name, values in table.items():
+    for old_name, values in table.items():
+        section_name = _current_name(old_name, origin)
         section = _section(settings, section_name, values, origin)
         for key, value in values.items():
             dotted = f"{section_name}.{key}"
@@ -400,10 +420,43 @@ def _read_toml(path: Path) -> dict[str, Any]:
 
 
 def _apply_table(settings: Settings, table: dict[str, Any], origin: str) -> None:
-    for section_name, values in table.items():
+    for old_name, values in table.items():
+        section_name = _current_name(old_name, origin)
         section = _section(settings, section_name, values, origin)
         for key, value in values.items():
             _set_value(section, section_name, key, value, origin)
+
+
+def _current_name(section_name: str, origin: str) -> str:
+    """A renamed section's new name (RENAMED_SECTIONS), with one warning to rename it."""
+    new = RENAMED_SECTIONS.get(section_name)
+    if new is None:
+        return section_name
+    _warn_once(f"{origin}: [{section_name}] is now called [{new}] (ATHENA_{new.upper()}__KEY in the "
+               f"environment); it still works, but rename it")
+    return new
+
+
+def workspace_default(key: str, env: Mapping[str, str] | None = None) -> str:
+    """``workspace.root`` or ``workspace.index_dir`` when a front end is given no folder:
+    ``ATHENA_WORKSPACE__ROOT`` (…__INDEX_DIR), else the old ATHENA_ROOT / ATHENA_PATH /
+    ATHENA_INDEX_DIR (with a warning to rename), else the user's ``[workspace]``; "" when unset.
+
+    Read before any folder's config exists (it names the folder), so not via load_config."""
+    environ = os.environ if env is None else env
+    name = f"ATHENA_WORKSPACE__{key.upper()}"
+    if environ.get(name):
+        return environ[name]
+    for old, new in RENAMED_ENV.items():
+        if new == name and environ.get(old):
+            _warn_once(f"{old} is now called {new}; it still works, but rename it")
+            return environ[old]
+    user_file = user_config_path(environ)
+    if user_file.is_file():
+        settings = Settings()
+        _apply_table(settings, _read_toml(user_file), str(user_file))
+        return str(getattr(settings.workspace, key))
+    return ""
 
 
 def _section(settings: Settings, section_name: str, values: Any, origin: str) -> Any:

@@ -18,6 +18,7 @@ from typing import Any
 from IPython.core.magic import Magics, line_cell_magic, magics_class
 from IPython.display import display
 
+from athena_lab.config import workspace_default
 from athena_lab.errors import AthenaError, user_message
 
 USAGE = ("usage: %athena [--path DIR] [--path-prefix PREFIX] [-k N] [--kind KIND] [--provider NAME] "
@@ -135,7 +136,7 @@ class AthenaMagics(Magics):
                 self.workspace = Athena(request.root, auto_index=False)
                 self.conversation_id = None
         elif self.workspace is None:
-            self.workspace = last_workspace() or Athena(os.environ.get("ATHENA_PATH", "."), auto_index=False)
+            self.workspace = last_workspace() or Athena(workspace_default("root") or ".", auto_index=False)
         if not self.workspace.has_index():
             print(f"athena: indexing {self.workspace.root} (first use)", file=sys.stderr)
             self.workspace.index()

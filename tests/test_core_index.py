@@ -46,6 +46,21 @@ def test_first_run_indexes_everything_into_three_consistent_stores(folder: Path)
     assert (folder / ".athena" / "catalog.sqlite").is_file()
     _stores_agree(ws)
     assert ws.doctor().ok
+    _doctor_and_health_agree(ws)
+
+
+def _doctor_and_health_agree(ws: Workspace) -> None:
+    """One set of probes (health.py): doctor's lines show the numbers /athena/health serves,
+    read through the workspace's own methods (index_counts, vector_coverage)."""
+    index = ws.health()["components"]["index"]["details"]
+    counts = ws.index_counts()
+    checks = {c.name: c for c in ws.doctor().checks}
+    assert checks["index"].detail == (f"{index['files']} files, {index['chunks']} chunks, "
+                                       f"{counts['failed']} failed, {counts['pending']} pending")
+    assert checks["lexical"].ok and f"tantivy holds {index['lexical_docs']} documents" in checks["lexical"].detail
+    coverage = ws.vector_coverage(ws.embedder())
+    assert (coverage.live, coverage.missing, coverage.dimension_mismatch) == (index["chunks"], 0, None)
+    assert checks["vectors"].detail.startswith(f"{coverage.live} live vectors for ")
 
 
 def test_unchanged_files_are_not_reparsed_or_reembedded(folder: Path, monkeypatch) -> None:

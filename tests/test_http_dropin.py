@@ -1,5 +1,5 @@
 """The drop-in widget's server side against a real `athena serve`: /athena/widget.js, public
-mode (``[widget] public``: token-less read-only routes for pages on ``server.cors_origins``,
+mode (``[dropin] public``: token-less read-only routes for pages on ``server.cors_origins``,
 nothing else) and citations carrying the ``site_url_map`` URL. docs/security.md, "Public mode"."""
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ QUESTION = {"messages": [{"role": "user", "content": "How are zebra tokens rotat
 USER_CONFIG = f"""
 [server]
 cors_origins = ["{DOCS_SITE}"]
-[widget]
+[dropin]
 public = {{public}}
-[widget.site_url_map]
+[dropin.site_url_map]
 "site/docs/**.md" = "https://docs.example/{{{{path}}}}"
 """
 

@@ -19,7 +19,7 @@ TOKEN = "jupyter-test-token"
 def jupyter(tmp_path_factory):
     corpus = indexed_corpus(tmp_path_factory)
     # Jupyter's root is the corpus's parent, so the indexed folder sits one level below it.
-    env = fast_env(ATHENA_ROOT=str(corpus))
+    env = fast_env(ATHENA_WORKSPACE__ROOT=str(corpus))
     with JupyterServer(corpus.parent, TOKEN, env) as server:
         yield server
 
@@ -73,7 +73,7 @@ def test_lab_pages_name_the_real_path_of_a_symlinked_server_root(tmp_path_factor
     corpus = indexed_corpus(tmp_path_factory)
     linked = tmp_path / "work-link"
     linked.symlink_to(corpus.parent, target_is_directory=True)
-    with JupyterServer(linked, TOKEN, fast_env(ATHENA_ROOT=str(corpus))) as server:
+    with JupyterServer(linked, TOKEN, fast_env(ATHENA_WORKSPACE__ROOT=str(corpus))) as server:
         page = httpx.get(f"{server.url}/lab", params={"token": TOKEN}, timeout=60)
     assert page.status_code == 200
     config = json.loads(re.search(r'<script id="jupyter-config-data" type="application/json">(.*?)</script>',

@@ -13,7 +13,7 @@ import pytest
 
 from corpus_files import copy_flask_subset
 from athena_lab.index.store import IndexStore
-from athena_lab.ingest.watch import Batch
+from athena_lab.models import Batch
 from athena_lab.search.freshness import follow
 from athena_lab.search.hybrid import citation
 from athena_lab.workspace import Workspace
@@ -321,3 +321,20 @@ def test_a_reindex_asked_for_during_a_live_batch_queues_behind_its_lock():
     run["pid"] = 1  # another process's run is still refused
     with pytest.raises(JobRunning):
         ReindexJobs(lambda **o: Handle(), lambda: {"run": run, "vectors": None}).start()
+
+
+def test_asking_for_more_chunk_ids_than_the_limit_names_the_limit(tmp_path: Path) -> None:
+    """The limit is the core's (search/freshness.py): the HTTP route and any other front end
+    answer the same 400 without importing it."""
+    from athena_lab.index.catalog import Catalog
+    from athena_lab.models import RequestError
+    from athena_lab.search.freshness import MAX_IDS, chunk_states
+
+    catalog = Catalog(tmp_path / "catalog.sqlite", create=True)
+    try:
+        assert chunk_states(catalog, ["a"] * MAX_IDS)[0]["found"] is False
+        with pytest.raises(RequestError, match=f"ids holds {MAX_IDS + 1} chunk ids; the limit is {MAX_IDS}") as raised:
+            chunk_states(catalog, ["a"] * (MAX_IDS + 1))
+        assert raised.value.status == 400
+    finally:
+        catalog.close()

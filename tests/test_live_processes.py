@@ -117,7 +117,7 @@ def test_a_big_batch_under_a_server_is_indexed_by_a_background_process(tmp_path)
 
 def test_jupyter_follows_edits_by_default(tmp_path):
     root = copy_flask_subset(tmp_path / "docs", PAGES)
-    env = fast_env(ATHENA_ROOT=str(root))
+    env = fast_env(ATHENA_WORKSPACE__ROOT=str(root))
     run_cli("index", str(root), env=env)
     token = "live-test-token"
     with JupyterServer(root, token, env) as jupyter:

@@ -89,7 +89,7 @@ def test_extractive_mode_translates_a_foreign_question_with_an_installed_bundled
     root = tmp_path / "zephyr"
     root.mkdir()
     (root / "gateway.md").write_text(DOC)
-    from athena_lab.index.language import query_language
+    from athena_lab.language import query_language
 
     extractive = Workspace(root, overrides={"llm.provider": "extractive", "llm.translate": "auto", "llm.model": SMALL})
     extractive.index()

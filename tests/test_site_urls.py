@@ -1,4 +1,4 @@
-"""The citation → docs-site URL rule of ``[widget] site_url_map`` (athena_lab/server/site_urls.py),
+"""The citation → docs-site URL rule of ``[dropin] site_url_map`` (athena_lab/server/site_urls.py),
 and that only the user's own config may set it."""
 
 from __future__ import annotations
@@ -61,17 +61,72 @@ def test_urls_ride_on_the_citations_event_only() -> None:
     assert with_site_urls([{"path": "a.md"}], []) == [{"path": "a.md"}]
 
 
-def test_only_the_users_config_may_set_the_widget_section(tmp_path) -> None:
+def test_only_the_users_config_may_set_the_dropin_section(tmp_path) -> None:
     folder = tmp_path / "site"
     folder.mkdir()
-    (folder / "athena.toml").write_text('[widget]\npublic = true\n[widget.site_url_map]\n"**.md" = "https://evil.example/{path}"\n',
+    (folder / "athena.toml").write_text('[dropin]\npublic = true\n[dropin.site_url_map]\n"**.md" = "https://evil.example/{path}"\n',
                                         encoding="utf-8")
     home = tmp_path / "config"
     (home / "athena").mkdir(parents=True)
     config = load_config(folder, env={"XDG_CONFIG_HOME": str(home)})
-    assert config.settings.widget.public is False and config.settings.widget.site_url_map == {}
-    assert set(sum(config.ignored.values(), [])) == {"widget.public", "widget.site_url_map"}
-    (home / "athena" / "config.toml").write_text('[widget.site_url_map]\n"**.md" = "https://docs.example/{path}"\n',
+    assert config.settings.dropin.public is False and config.settings.dropin.site_url_map == {}
+    assert set(sum(config.ignored.values(), [])) == {"dropin.public", "dropin.site_url_map"}
+    (home / "athena" / "config.toml").write_text('[dropin.site_url_map]\n"**.md" = "https://docs.example/{path}"\n',
                                                  encoding="utf-8")
     mine = load_config(folder, env={"XDG_CONFIG_HOME": str(home)})
-    assert mine.settings.widget.site_url_map == {"**.md": "https://docs.example/{path}"}
+    assert mine.settings.dropin.site_url_map == {"**.md": "https://docs.example/{path}"}
+
+
+def test_an_old_widget_section_still_configures_the_dropin_and_says_to_rename_it(tmp_path, capsys) -> None:
+    """``[widget]`` was the drop-in's section before "widget" came to mean the notebook
+    answer widget only: existing configs keep working, with one line saying what to rename."""
+    from athena_lab import config as config_module
+
+    folder = tmp_path / "site"
+    folder.mkdir()
+    home = tmp_path / "config"
+    (home / "athena").mkdir(parents=True)
+    user = home / "athena" / "config.toml"
+    user.write_text('[widget]\npublic = true\n[widget.site_url_map]\n"**.md" = "https://docs.example/{path}"\n',
+                    encoding="utf-8")
+    config_module._WARNED.clear()
+    first = load_config(folder, env={"XDG_CONFIG_HOME": str(home)})
+    again = load_config(folder, env={"XDG_CONFIG_HOME": str(home)})
+    assert first.settings.dropin.public is True and again.settings.dropin.public is True
+    assert first.settings.dropin.site_url_map == {"**.md": "https://docs.example/{path}"}
+    warnings = capsys.readouterr().err.strip().splitlines()
+    assert warnings == [f"athena: warning: {user}: [widget] is now called [dropin] "
+                        "(ATHENA_DROPIN__KEY in the environment); it still works, but rename it"]
+    # the environment's old spelling too
+    from_env = load_config(folder, env={"XDG_CONFIG_HOME": str(tmp_path / "none"), "ATHENA_WIDGET__PUBLIC": "true"})
+    assert from_env.settings.dropin.public is True
+    # and a folder still may not set it under either name
+    (folder / "athena.toml").write_text("[widget]\npublic = true\n", encoding="utf-8")
+    refused = load_config(folder, env={"XDG_CONFIG_HOME": str(tmp_path / "none")})
+    assert refused.settings.dropin.public is False and sum(refused.ignored.values(), []) == ["dropin.public"]
+
+
+def test_the_folder_a_front_end_defaults_to_is_workspace_root_and_the_old_names_still_work(tmp_path, capsys) -> None:
+    from athena_lab import config as config_module
+    from athena_lab.config import workspace_default
+
+    config_module._WARNED.clear()
+    nowhere = str(tmp_path / "no-config")
+    assert workspace_default("root", {"XDG_CONFIG_HOME": nowhere}) == ""
+    assert workspace_default("root", {"XDG_CONFIG_HOME": nowhere, "ATHENA_WORKSPACE__ROOT": "/data/docs",
+                                      "ATHENA_ROOT": "/old"}) == "/data/docs"
+    assert capsys.readouterr().err == ""
+    for old in ("ATHENA_ROOT", "ATHENA_PATH"):
+        assert workspace_default("root", {"XDG_CONFIG_HOME": nowhere, old: "/old/docs"}) == "/old/docs"
+        assert capsys.readouterr().err.strip() == (f"athena: warning: {old} is now called ATHENA_WORKSPACE__ROOT; "
+                                                   "it still works, but rename it")
+    assert workspace_default("index_dir", {"XDG_CONFIG_HOME": nowhere, "ATHENA_INDEX_DIR": "/idx"}) == "/idx"
+    home = tmp_path / "config"
+    (home / "athena").mkdir(parents=True)
+    (home / "athena" / "config.toml").write_text('[workspace]\nroot = "/mine"\n', encoding="utf-8")
+    assert workspace_default("root", {"XDG_CONFIG_HOME": str(home)}) == "/mine"
+    # a folder's own config cannot point the front ends at another folder
+    folder = tmp_path / "site"
+    folder.mkdir()
+    (folder / "athena.toml").write_text('[workspace]\nroot = "/elsewhere"\n', encoding="utf-8")
+    assert load_config(folder, env={"XDG_CONFIG_HOME": nowhere}).ignored == {str(folder / "athena.toml"): ["workspace.root"]}

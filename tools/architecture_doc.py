@@ -26,7 +26,7 @@ GROUPS = [
     ("Search", ["search/"]),
     ("PDF and index", ["pdf/", "index/"]),
     ("The contract and shared leaves", ["events.py", "models.py", "document.py", "config.py", "redact.py",
-                                        "bibliography.py", "paths.py", "errors.py"]),
+                                        "bibliography.py", "interrupt.py", "language.py", "paths.py", "errors.py"]),
 ]
 INTRO = """# Architecture: the layers and what each module holds
 
@@ -34,8 +34,8 @@ Imports flow one way. Front ends (CLI, HTTP server, MCP, magic, widget, notebook
 one facade, `athena_lab.workspace.Workspace`; the facade drives the agent, search, ingest and
 index layers; the contract (`events`, `models`) and the shared leaves sit at the bottom.
 `pyproject.toml`'s `[tool.importlinter]` contract states the layers and
-`tests/test_layers.py` fails when an import goes upwards or a front end reaches past the
-facade. The shapes front ends exchange are in [contract.md](contract.md). This page is
+`tests/test_layers.py` fails when an import goes upwards, a front end reaches past the
+facade, or modules import each other in a cycle (it computes the module graph with grimp). The shapes front ends exchange are in [contract.md](contract.md). This page is
 written by `tools/architecture_doc.py`.
 """
 

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from athena_lab.agent.prompts import STOPWORDS
+from athena_lab.language import FUNCTION_WORDS
 from athena_lab.models import citation_location, labelled
 from athena_lab.search.hybrid import Hit, citation
 
@@ -24,7 +24,7 @@ MARKER = re.compile(r"\[(\d{1,3}(?:\s*[,;]\s*\d{1,3})*)\]")
 _PARTIAL_MARKER = re.compile(r"\[[\d,;\s]{0,20}$")
 _TOKENS = re.compile(r"```|`|\[(\d{1,3}(?:\s*[,;]\s*\d{1,3})*)\]")
 _WORDS = re.compile(r"\w+", re.UNICODE)
-_ALL_STOPWORDS = frozenset().union(*STOPWORDS.values()) | frozenset(
+_ALL_STOPWORDS = frozenset().union(*FUNCTION_WORDS.values()) | frozenset(
     "also use used using can may might must will shall just like such only other more most some any "
     "them they its their theirs his her she him we us our me "
     "each every all both many much very well way ways get gets one two you your yours".split())

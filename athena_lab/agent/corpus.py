@@ -13,7 +13,7 @@ from typing import Any, Protocol
 
 from athena_lab.config import Config
 from athena_lab.index.catalog import ChunkRow
-from athena_lab.index.conversations import ConversationStore
+from athena_lab.agent.conversations import ConversationStore
 from athena_lab.index.embeddings import Embedder
 from athena_lab.search.hybrid import SearchResult
 

@@ -387,7 +387,7 @@ def closest_passage(best: Candidate) -> Reply:
 
 
 def passage_floor(question: str) -> float:
-    from athena_lab.index.language import query_language
+    from athena_lab.language import query_language
 
     return PASSAGE_SIMILARITY if query_language(question) == "en" else PASSAGE_SIMILARITY_OTHER_LANGUAGE
 

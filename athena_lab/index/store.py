@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, NamedTuple
 
 import filelock
 
@@ -21,6 +21,14 @@ from athena_lab.index.vectors import VectorIndex
 
 class IndexBusyError(BusyError, RuntimeError):
     """Another process is writing this index."""
+
+
+class VectorCoverage(NamedTuple):
+    """One embedder's vectors in the graph: what ``athena doctor`` checks."""
+
+    live: int  # vectors in the graph
+    missing: int  # chunks without a current vector of this embedder
+    dimension_mismatch: int | None  # the graph's dimensions when they differ from the embedder's
 
 
 class IndexStore:
@@ -50,6 +58,19 @@ class IndexStore:
         changes: hnswlib is not safe to resize while another thread queries the same graph.
         """
         return VectorIndex(self.index_dir / "vectors", embedder_key, dimensions, ef)
+
+    def counts(self) -> dict[str, int]:
+        """files, failed, pending and chunks (the catalog) and lexical_docs (tantivy): the
+        numbers health and doctor compare, without their reaching into either store."""
+        return {**self.catalog.counts(), "lexical_docs": self.lexical.num_docs()}
+
+    def vector_coverage(self, embedder_key: str, dimensions: int) -> VectorCoverage:
+        """How far the graph of ``embedder_key`` covers the catalog's chunks."""
+        missing = len(self.catalog.chunks_needing_vectors(embedder_key))
+        vectors = self.vectors(embedder_key, dimensions)
+        if vectors.dimension_mismatch is not None:
+            return VectorCoverage(0, missing, vectors.dimension_mismatch)
+        return VectorCoverage(vectors.live_count(), missing, None)
 
     @property
     def previews_dir(self) -> Path:

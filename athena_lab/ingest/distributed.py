@@ -28,7 +28,7 @@ import socket
 import tempfile
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import numpy as np
 
@@ -43,7 +43,6 @@ GROUP_FILES = 16  # text files per parse task: enough to amortise a task's ~ms o
 GROUP_BYTES = 4 << 20  # ... or this many bytes, whichever comes first; a PDF is a task alone
 IN_FLIGHT_PER_ACTOR = 2  # batches queued per actor: keeps each busy, bounds memory and stop latency
 RETRIES = 3
-CRASH_ENV = "ATHENA_RAY_CRASH_ONCE"  # tests: a folder; the first parse task and embed call exit
 
 
 class RayUnavailable(AthenaError):
@@ -56,18 +55,6 @@ def import_ray() -> Any:
     except ImportError:
         raise RayUnavailable(f"--ray needs Ray: {INSTALL_HINT}") from None
     return ray
-
-
-def _crash_once(folder: str | None, step: str) -> None:
-    """Test hook: the first caller for ``step`` kills its worker process, as a lost node would."""
-    if not folder:
-        return
-    try:
-        fd = os.open(Path(folder) / step, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
-    except FileExistsError:
-        return
-    os.close(fd)
-    os._exit(1)
 
 
 def check_reachable(address: str, timeout_s: float = 5.0) -> None:
@@ -106,11 +93,10 @@ def group_jobs(jobs: list[Job]) -> list[list[Job]]:
     return groups
 
 
-def parse_group(pdf_config: Config, group: list[Job], crash: str | None = None) -> list[_Parsed]:
+def parse_group(pdf_config: Config, group: list[Job]) -> list[_Parsed]:
     """Parse files from their bytes with the local parsers: they are written under a private
     temp folder at their own relative paths, so the documents are exactly what a local run
     parses (parsers see only the relative path)."""
-    _crash_once(crash, "parse")
     with tempfile.TemporaryDirectory(prefix="athena-ray-") as tmp:
         local: list[tuple[DiscoveredFile, str]] = []
         originals: dict[str, DiscoveredFile] = {}
@@ -138,12 +124,10 @@ def _read(f: DiscoveredFile) -> bytes:
 class EmbedWorker:
     """One per worker CPU: loads the embedder once, then embeds the batches it is sent."""
 
-    def __init__(self, settings: EmbeddingSettings, crash: str | None = None) -> None:
+    def __init__(self, settings: EmbeddingSettings) -> None:
         self.embedder = make_embedder(settings)
-        self.crash = crash
 
     def embed(self, texts: list[str]) -> np.ndarray:
-        _crash_once(self.crash, "embed")
         return self.embedder.embed_documents(texts)
 
 
@@ -173,7 +157,17 @@ class RayBackend:
         self._started = False
         self._actors: list[Any] = []
         self._actor_key: str | None = None
-        self.crash = os.environ.get(CRASH_ENV) or None
+
+    # What runs on the workers. A subclass may wrap them: tests/test_ray_index.py makes the
+    # first of each kill its worker, as a lost node would. Ray pickles what these return,
+    # and functions or classes defined inside a method travel by value.
+    def parse_task(self) -> Callable[[Config, list[Job]], list[_Parsed]]:
+        """The function each group of files is parsed by, on a worker."""
+        return parse_group
+
+    def embed_worker(self) -> type[EmbedWorker]:
+        """The actor class each worker CPU embeds with."""
+        return EmbedWorker
 
     # -- cluster
     def connect(self) -> None:
@@ -213,13 +207,13 @@ class RayBackend:
         # Only what parsing needs goes to the cluster: PDF options, never API keys.
         pdf_config = Config(root=Path("."), index_dir=Path("."),
                             settings=Settings(pdf=replace(config.settings.pdf, workers=1)))
-        task = ray.remote(num_cpus=1, max_retries=RETRIES, retry_exceptions=False)(parse_group)
+        task = ray.remote(num_cpus=1, max_retries=RETRIES, retry_exceptions=False)(self.parse_task())
         shared = ray.put(pdf_config)
         groups = group_jobs([(f, d, _read(f)) for f, d in jobs])
         window = 2 * self.cpus()
         done, out = 0, []
         report("parse", 0, len(jobs))
-        results = ordered_window(lambda i: task.remote(shared, groups[i], self.crash),
+        results = ordered_window(lambda i: task.remote(shared, groups[i]),
                                  len(groups), window, ray.get)
         for group, parsed in zip(groups, results):
             out.extend(parsed)
@@ -234,10 +228,10 @@ class RayBackend:
             return self._actors
         self.close_actors()
         ray = self.ray
-        worker = ray.remote(num_cpus=1, max_restarts=RETRIES, max_task_retries=RETRIES)(EmbedWorker)
+        worker = ray.remote(num_cpus=1, max_restarts=RETRIES, max_task_retries=RETRIES)(self.embed_worker())
         # One thread per actor: the cluster's CPUs are shared out as actors, not threads.
         one = replace(settings, threads=1)
-        self._actors = [worker.remote(one, self.crash) for _ in range(self.cpus())]
+        self._actors = [worker.remote(one) for _ in range(self.cpus())]
         self._actor_key = key
         return self._actors
 

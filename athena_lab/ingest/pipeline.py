@@ -24,7 +24,8 @@ import numpy as np
 from athena_lab.config import Config, embedding_settings_key
 from athena_lab.index import channel
 from athena_lab.index.catalog import ChunkRow, SourceRow
-from athena_lab.index.embeddings import Embedder, EmbedderError, file_sha256, make_embedder
+from athena_lab.index.embedder_base import file_sha256
+from athena_lab.index.embeddings import Embedder, EmbedderError, make_embedder
 from athena_lab.index.lexical import LEXICAL_VERSION
 from athena_lab.index.progress import RunProgress
 from athena_lab.index.store import IndexStore
@@ -32,7 +33,7 @@ from athena_lab.ingest.checkpoints import VectorCheckpointer
 from athena_lab.ingest.chunking import CHUNKER_VERSION, Chunk, chunk_document, embedding_text, text_hash
 from athena_lab.ingest.discover import (DiscoveredFile, Discovery, discover, discover_paths, in_scope,
                                        nothing_to_index)
-from athena_lab.ingest.interrupt import StopRequest
+from athena_lab.interrupt import StopRequest
 from athena_lab.document import ParsedDocument, ParseError, citation_kind
 
 Progress = Callable[[str, int, int], None]  # (phase, done, total)

@@ -22,13 +22,15 @@ import logging
 import os
 import threading
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Protocol
 
+from athena_lab.config import Config
 from athena_lab.errors import BusyError, UnavailableError
 from athena_lab.ingest.discover import GITIGNORE, Rules, collapse
-from athena_lab.ingest.interrupt import StopRequest
+from athena_lab.ingest.pipeline import IndexSummary
+from athena_lab.interrupt import StopRequest
+from athena_lab.models import LOCK_WAIT_S, Batch
 
 log = logging.getLogger("athena_lab.watch")
 
@@ -36,49 +38,32 @@ STEP_MS = 300  # a set of changes is handed over once this long passes with no n
 DEBOUNCE_MS = 3000  # ... or after this long of continuous events (a long checkout)
 TIMEOUT_MS = 1000  # the watching thread looks at its stop flag at least this often
 BUSY_RETRY_S = 0.5  # pause before trying a batch again while another writer holds the lock
-LOCK_WAIT_S = 1.0  # how long an in-process batch waits for the index lock before retrying
 
 # (paths, stop) -> the index run's summary (IndexSummary.as_dict()); raises BusyError
 # while another writer holds the index. ``stop`` is set when the live index is stopped.
 Apply = Callable[[list[str], StopRequest], dict[str, Any]]
 
 
-class WatchError(UnavailableError, RuntimeError):
-    """The folder cannot be watched (e.g. the system's limit on watched folders)."""
-
-
-@dataclass
-class Batch:
-    """One applied batch: which paths, what the index run said, how long it took."""
-
-    number: int
-    paths: list[str]
-    started_at: float
-    seconds: float = 0.0
-    summary: dict[str, Any] = field(default_factory=dict)
-    error: str | None = None
+class Followed(Protocol):
+    """What the live index needs of a workspace (``athena_lab.workspace.Workspace`` is one).
+    A protocol, not the class: ingest sits below the facade in the import layers."""
 
     @property
-    def files_changed(self) -> int:
-        s = self.summary
-        return sum(int(s.get(k) or 0) for k in ("new", "changed", "removed", "failed"))
+    def root(self) -> Path: ...
 
-    def line(self) -> str:
-        """``updated 3 files (1 added, 1 changed, 1 deleted) in 0.8 s`` — one line a person reads."""
-        if self.error:
-            return f"update failed: {self.error}"
-        s = self.summary
-        parts = [f"{s.get(k)} {word}" for k, word in
-                 (("new", "added"), ("changed", "changed"), ("removed", "deleted"), ("failed", "failed"))
-                 if s.get(k)]
-        n = self.files_changed
-        what = f"updated {n} file{'s' if n != 1 else ''} ({', '.join(parts)})" if n else "nothing to update"
-        return f"{what} in {self.seconds:.1f} s"
+    @property
+    def index_dir(self) -> Path: ...
 
-    def as_dict(self) -> dict[str, Any]:
-        return {"number": self.number, "paths": len(self.paths), "started_at": self.started_at,
-                "seconds": round(self.seconds, 3), "files_changed": self.files_changed,
-                "line": self.line(), "error": self.error}
+    @property
+    def config(self) -> Config: ...
+
+    def has_index(self) -> bool: ...
+
+    def index(self, *, wait_s: float, stop: StopRequest | None, paths: list[str] | None) -> IndexSummary: ...
+
+
+class WatchError(UnavailableError, RuntimeError):
+    """The folder cannot be watched (e.g. the system's limit on watched folders)."""
 
 
 class LiveIndex:
@@ -242,9 +227,9 @@ class LiveIndex:
         self.last, self.batches = batch, batch.number
 
 
-def follow(ws: Any, on_batch: Callable[[Batch], None] | None = None, *, paused: bool = False,
+def follow(ws: Followed, on_batch: Callable[[Batch], None] | None = None, *, paused: bool = False,
            apply: Apply | None = None) -> LiveIndex:
-    """A started ``LiveIndex`` for the workspace ``ws`` (a ``Workspace``). Batches run in this
+    """A started ``LiveIndex`` for the workspace ``ws``. Batches run in this
     process through ``ws.index(paths=...)`` unless ``apply`` says otherwise (a server hands
     big ones to a background process). With no index yet a batch does nothing: a partial
     index of the few files just saved would hide that the folder was never indexed."""

@@ -14,6 +14,7 @@ from typing import Any
 
 from athena_lab.index.catalog import Catalog, ChunkRow
 from athena_lab.document import citation_kind
+from athena_lab.models import RequestError
 
 MAX_IDS = 200  # one request checks at most this many chunks
 
@@ -22,7 +23,13 @@ CURRENT, MOVED, CHANGED, GONE = "current", "moved", "changed", "gone"
 
 def chunk_states(catalog: Catalog, chunk_ids: list[str]) -> list[dict[str, Any]]:
     """Each id's chunk as the index holds it now, in the order asked; ``found: false`` when
-    the passage is no longer indexed (deleted, rewritten past recognition, file renamed)."""
+    the passage is no longer indexed (deleted, rewritten past recognition, file renamed).
+
+    More than ``MAX_IDS`` ids is the caller's error (HTTP 400), checked here so every
+    front end gets the same limit without importing it."""
+    if len(chunk_ids) > MAX_IDS:
+        raise RequestError(f"ids holds {len(chunk_ids)} chunk ids; the limit is {MAX_IDS}: "
+                           "ask for the rest in another request")
     rows = catalog.chunks_by_id(list(dict.fromkeys(chunk_ids)))
     return [_state(cid, rows.get(cid)) for cid in chunk_ids]
 

@@ -26,7 +26,7 @@ from athena_lab.document import CITATION_KINDS, DOC_KINDS, citation_kind
 from athena_lab.models import labelled
 from athena_lab.paths import normalize_prefix
 from athena_lab.search.fusion import fuse
-from athena_lab.index.language import LANGUAGE_NAMES, content_words, query_language
+from athena_lab.language import LANGUAGE_NAMES, content_words, query_language
 from athena_lab.search.grep import grep_phrases, query_identifiers, quoted_phrases
 
 LOW_CONFIDENCE = 0.6

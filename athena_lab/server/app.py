@@ -20,6 +20,7 @@ from tornado.httpserver import HTTPServer
 from tornado.netutil import bind_sockets
 from tornado.web import RequestHandler, authenticated
 
+from .dropin import dropin_handlers
 from .handlers import ROUTES, AthenaRoute
 from .live_routes import LIVE_ROUTES
 from .middleware import Guard, RateLimiter, StandaloneHandler
@@ -70,21 +71,21 @@ class _NotFound(AthenaRoute, StandaloneHandler):
 
 def make_app(state: ServerState, guard: Guard) -> tornado.web.Application:
     return tornado.web.Application(
-        page_handlers(state) + handlers("/", state, StandaloneHandler),
+        page_handlers(state) + dropin_handlers(state) + handlers("/", state, StandaloneHandler),
         default_handler_class=_NotFound, default_handler_args={"state": state},
         athena_guard=guard,
     )
 
 
-def guard_from(settings: Any, token: str, widget: Any = None) -> Guard:
+def guard_from(settings: Any, token: str, dropin: Any = None) -> Guard:
     """settings: ServerSettings (user config / env / flags); ``token`` is the one in force
-    ("" when the user opted out with --no-token); ``widget``: WidgetSettings (public mode)."""
+    ("" when the user opted out with --no-token); ``dropin``: DropinSettings (public mode)."""
     return Guard(token=token, cors_origins=list(settings.cors_origins),
                  allowed_hosts=list(settings.allowed_hosts), bound_host=settings.host,
                  limiter=RateLimiter(settings.rate_limit_per_minute),
                  max_body_bytes=settings.max_body_kb * 1024,
-                 public=bool(getattr(widget, "public", False)),
-                 public_chats=RateLimiter(getattr(widget, "public_chats_per_minute", 10)),
+                 public=bool(getattr(dropin, "public", False)),
+                 public_chats=RateLimiter(getattr(dropin, "public_chats_per_minute", 10)),
                  behind_proxy=bool(getattr(settings, "behind_proxy", False)))
 
 

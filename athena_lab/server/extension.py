@@ -6,9 +6,9 @@ jupyter_server's APIHandler: the server's token/login and XSRF rules apply uncha
 its authorizer decides per request on the resource "athena" (read: GET routes; write:
 chat, reindex, deleting conversations), so a read-only user can search but not write.
 
-Which folder is served: ``c.AthenaLab.root`` (or env ATHENA_ROOT), default the server's
-root_dir; its index at ``c.AthenaLab.index_dir`` (or env ATHENA_INDEX_DIR), default
-ROOT/.athena. With no index yet the API still answers and POST /athena/reindex builds it.
+Which folder is served: ``c.AthenaLab.root`` (or ``workspace.root``: env
+ATHENA_WORKSPACE__ROOT, formerly ATHENA_ROOT), default the server's root_dir; its index at
+``c.AthenaLab.index_dir`` (or ``workspace.index_dir``), default ROOT/.athena. With no index yet the API still answers and POST /athena/reindex builds it.
 """
 
 from __future__ import annotations
@@ -19,6 +19,8 @@ from typing import Any
 
 from traitlets import Bool, Unicode, default
 from traitlets.config import Configurable
+
+from athena_lab.config import workspace_default
 
 STATE_KEY = "athena_state"
 AUTH_RESOURCE = "athena"  # what a jupyter_server Authorizer is asked about
@@ -31,11 +33,11 @@ class AthenaLab(Configurable):
 
     @default("root")
     def _root_default(self) -> str:
-        return os.environ.get("ATHENA_ROOT", "")
+        return workspace_default("root")
 
     @default("index_dir")
     def _index_dir_default(self) -> str:
-        return os.environ.get("ATHENA_INDEX_DIR", "")
+        return workspace_default("index_dir")
 
     @default("watch")
     def _watch_default(self) -> bool:

@@ -114,9 +114,9 @@ class AthenaRoute:
         return value or None
 
     def site_rules(self) -> list[site_urls.SiteRule]:
-        """The user's ``[widget] site_url_map``: every citation this server sends gets its
+        """The user's ``[dropin] site_url_map``: every citation this server sends gets its
         docs-site ``url`` from it (site_urls.py), in this one place per route."""
-        return site_urls.compile_rules(self.ws.config.settings.widget.site_url_map)
+        return site_urls.compile_rules(self.ws.config.settings.dropin.site_url_map)
 
     @property
     def for_owner(self) -> bool:
@@ -399,7 +399,7 @@ class ChatRoute(AthenaRoute):
             raise api_error(403, "'provider' and 'model' need the token; public visitors get the server's model")
         if getattr(self, "public_visitor", False) and "context" in request["options"]:
             # An attached cell is stored with the question: no anonymous 20,000 characters per
-            # question in the owner's catalog (the drop-in widget never attaches one).
+            # question in the owner's catalog (the drop-in never attaches one).
             raise api_error(403, "'context' needs the token; public visitors ask without an attached cell")
         require_index(self.ws)
         ws = self.reads  # a visitor's turn searches and reads only the published sources

@@ -19,7 +19,8 @@ import time
 from typing import Any
 
 from athena_lab.errors import BusyError
-from athena_lab.workspace import LOCK_WAIT_S, Batch, StopRequest
+from athena_lab.interrupt import StopRequest
+from athena_lab.models import LOCK_WAIT_S, Batch
 
 from .jobs import JobRunning
 

@@ -23,11 +23,11 @@ web page can send it requests. So its base handler checks, before any route runs
 
 CORS headers go only to allowlisted origins.
 
-Public mode (``[widget] public = true`` in the user's config, off by default) is for a docs
-site that embeds the drop-in widget: its readers hold no token. A request with no token is
+Public mode (``[dropin] public = true`` in the user's config, off by default) is for a docs
+site that embeds the drop-in: its readers hold no token. A request with no token is
 then let through only to a verb its route lists in ``public_verbs`` (chat, search, source,
-cite, a PDF page, a notebook cell, the widget script — nothing that writes, lists or
-deletes), and only with an allowlisted ``Origin`` (the widget script, loaded by a
+cite, a PDF page, a notebook cell, the drop-in's script — nothing that writes, lists or
+deletes), and only with an allowlisted ``Origin`` (the drop-in's script, loaded by a
 ``<script>`` tag that sends none, is the one exception). Public chats have their own, lower
 per-address limit. A wrong token is still a 401: public mode never turns a failed login
 into a visitor.
@@ -208,7 +208,7 @@ class Guard:
     failures: RateLimiter = field(default_factory=lambda: RateLimiter(TOKEN_FAILURES_PER_MINUTE))
     max_body_bytes: int = 256 * 1024
     port: int = 0  # set once listening: names the cookie, so two servers keep theirs apart
-    # [widget] public: token-less requests from cors_origins may use the read-only routes.
+    # [dropin] public: token-less requests from cors_origins may use the read-only routes.
     public: bool = False
     # Chats per minute per address for those token-less visitors (each may cost an LLM call).
     public_chats: RateLimiter = field(default_factory=lambda: RateLimiter(10))

@@ -34,8 +34,10 @@ NOT_BUILT = ("The chat page is not built in this checkout: run `cd labextension 
 MAX_CELLS = 20
 
 
-class _PageHandler(StandaloneHandler):
-    """The guard's checks, then a static file; refusals are short text, not JSON."""
+class PageHandler(StandaloneHandler):
+    """The guard's checks, then a static file; refusals are short text, not JSON.
+
+    Public because the drop-in's script route (dropin.py) builds on it too."""
 
     def initialize(self, state: Any = None) -> None:  # routes share the API's kwargs
         self.state = state
@@ -64,7 +66,7 @@ class _PageHandler(StandaloneHandler):
         self.finish(path.read_bytes(), set_content_type=content_type)
 
 
-class ChatPage(_PageHandler):
+class ChatPage(PageHandler):
     def get(self) -> None:
         if self.get_query_argument("token", ""):
             # The guard accepted the token and set its cookie: drop the token from the URL.
@@ -75,7 +77,7 @@ class ChatPage(_PageHandler):
         self.send_file("index.html", "text/html; charset=utf-8")
 
 
-class PageAsset(_PageHandler):
+class PageAsset(PageHandler):
     def get(self, name: str) -> None:
         self.send_file(name, ASSETS[name])
 
@@ -117,8 +119,5 @@ PAGE_ROUTES: tuple[tuple[str, type[AthenaRoute]], ...] = (("cell", CellRoute),)
 
 def page_handlers(state: Any) -> list[tuple[Any, ...]]:
     """The page and its assets, for the standalone app only (Jupyter has Lab)."""
-    from .dropin import WidgetScript  # it builds on _PageHandler above
-
     return [(r"/", ChatPage, {"state": state}),
-            (r"/page/(page\.js|page\.css)", PageAsset, {"state": state}),
-            (r"/athena/widget\.js", WidgetScript, {"state": state})]
+            (r"/page/(page\.js|page\.css)", PageAsset, {"state": state})]

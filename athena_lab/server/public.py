@@ -1,14 +1,14 @@
 """What a public visitor may read: the sources the docs site publishes, nothing else.
 
-In public mode (``[widget] public``) a token-less reader of the docs site searches, asks,
+In public mode (``[dropin] public``) a token-less reader of the docs site searches, asks,
 opens a cited source, a notebook cell or a PDF page. ``Workspace.source_path`` confines
 reads to the indexed folder's documents — for the owner. A visitor gets less: only a source
 that is
 
 - in the index's catalog (a file created after the last index run is not, whatever the
   include rules say: the owner's ``private-notes.md`` saved this morning is not published);
-- matched by ``[widget] public_paths`` (folder-path globs, ``site_urls.glob_regex``), or,
-  when that is empty, by the ``[widget] site_url_map`` globs: the paths the site publishes.
+- matched by ``[dropin] public_paths`` (folder-path globs, ``site_urls.glob_regex``), or,
+  when that is empty, by the ``[dropin] site_url_map`` globs: the paths the site publishes.
   Neither set: nothing is published;
 - not a PDF the owner configured a password for.
 
@@ -46,8 +46,8 @@ class Published:
     """The rule: which catalog paths a visitor may see."""
 
     def __init__(self, ws: Any) -> None:
-        widget = ws.config.settings.widget
-        globs = list(getattr(widget, "public_paths", None) or []) or list(widget.site_url_map)
+        dropin = ws.config.settings.dropin
+        globs = list(getattr(dropin, "public_paths", None) or []) or list(dropin.site_url_map)
         self._patterns: list[re.Pattern[str]] = [glob_regex(g.strip().removeprefix("./")) for g in globs]
         self._ws = ws
 
@@ -68,11 +68,11 @@ class VisitorConversations:
     """Public visitors' conversations: in this process's memory, never in the owner's
     catalog (their history list stays the owner's own, and anonymous readers cannot grow it).
 
-    Kept so the widget can ask a follow-up (the agent reads the earlier turns), and bounded
+    Kept so the drop-in can ask a follow-up (the agent reads the earlier turns), and bounded
     both ways: a conversation idle for ``ttl_s`` is forgotten, at most ``max_conversations``
     are kept (the least recently used go first), each with its newest ``max_messages``.
     A visitor's conversation id means nothing to the owner's store, and the reverse.
-    The subset of ``index.conversations.ConversationStore`` the agent loop uses.
+    The subset of ``agent.conversations.ConversationStore`` the agent loop uses.
     """
 
     def __init__(self, ttl_s: float = 30 * 60, max_conversations: int = 1000, max_messages: int = 40,

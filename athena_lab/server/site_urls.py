@@ -1,9 +1,9 @@
-"""Citations → the docs site's own pages, from the user's ``[widget] site_url_map``.
+"""Citations → the docs site's own pages, from the user's ``[dropin] site_url_map``.
 
-A docs site that embeds the drop-in widget wants its readers sent to its published pages,
+A docs site that embeds the drop-in wants its readers sent to its published pages,
 not to a raw source viewer. The user's config maps folder-path globs to URL templates::
 
-    [widget.site_url_map]
+    [dropin.site_url_map]
     "fastapi/docs/en/docs/**.md" = "https://fastapi.example/{path}"
     "handbook/**.rst" = "https://git.example/handbook/blob/main/{file}#L{line}"
 

@@ -135,7 +135,7 @@ def running_lab(module: str, folder: Path, settings: dict[str, str], expose_app:
     # Lab's own settings (e.g. a theme a test switches to) stay with this server, not in ~/.jupyter.
     # Each Lab keeps its own settings and restored layout: one test's open tabs and theme
     # must not reappear in another test's Lab on the same folder.
-    env = {**os.environ, "ATHENA_ROOT": str(folder),
+    env = {**os.environ, "ATHENA_WORKSPACE__ROOT": str(folder),
            "JUPYTERLAB_SETTINGS_DIR": str(folder.parent / f"lab-settings-{port}"),
            "JUPYTERLAB_WORKSPACES_DIR": str(folder.parent / f"lab-workspaces-{port}"), **settings}
     env.update(_checkout_labextension(folder.parent))

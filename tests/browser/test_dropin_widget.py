@@ -1,4 +1,4 @@
-"""The drop-in widget (docs/chat-page.md, "Drop-in widget") in Debian's chromium: a static
+"""The drop-in widget (docs/chat-page.md, "Drop-in") in Debian's chromium: a static
 "docs site" on another local port embeds <script src=".../athena/widget.js">; a real
 `athena serve` in public mode answers it. Checks: it answers, its citations link to the
 site_url_map URL, styles do not leak either way, no request goes to any third host, and it
@@ -60,10 +60,10 @@ def athena(tmp_path_factory: pytest.TempPathFactory):
 [server]
 cors_origins = ["http://127.0.0.1:{site_port}"]
 rate_limit_per_minute = 1000
-[widget]
+[dropin]
 public = true
 public_chats_per_minute = 100
-[widget.site_url_map]
+[dropin.site_url_map]
 "flask/docs/**.rst" = "https://flask.example/{{path}}"
 """, encoding="utf-8")
     env = fast_env(XDG_CONFIG_HOME=str(home), ATHENA_LLM__PROVIDER="extractive")

@@ -24,7 +24,7 @@ HERE = Path(__file__).resolve().parent
 def readonly(tmp_path_factory):
     corpus = Path(shutil.copytree(indexed_corpus(tmp_path_factory), tmp_path_factory.mktemp("authz") / "docs"))
     path = os.pathsep.join(p for p in (str(HERE), os.environ.get("PYTHONPATH", "")) if p)
-    env = fast_env(ATHENA_ROOT=str(corpus), PYTHONPATH=path)
+    env = fast_env(ATHENA_WORKSPACE__ROOT=str(corpus), PYTHONPATH=path)
     with JupyterServer(corpus.parent, TOKEN, env,
                        "--ServerApp.authorizer_class=readonly_authorizer.ReadOnlyAuthorizer") as server:
         yield server, corpus

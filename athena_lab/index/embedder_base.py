@@ -1,0 +1,43 @@
+"""What every embedder shares: its error, the key that names its vectors, file hashes.
+
+Its own module so the providers (``embeddings.py``) and the multilingual-e5 code they load
+lazily both import it from below, and neither has to import the other back (no cycle).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from athena_lab.errors import UnavailableError
+
+
+class EmbedderError(UnavailableError, RuntimeError):
+    """The embedder cannot run; the message says what to install or configure."""
+
+
+def embedder_key(*parts: object) -> str:
+    """A short stable hash of everything that changes a vector (the cache key's part)."""
+    return hashlib.sha1(json.dumps(parts, sort_keys=True).encode()).hexdigest()[:12]
+
+
+def file_sha256(path: Path) -> str:
+    """sha256 of a file read in 1 MiB blocks (model files are too large to read at once)."""
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+_SHA256_MEMO: dict[tuple[str, int, int], str] = {}
+
+
+def verified_sha256(path: Path) -> str:
+    """sha256 of a file, computed once per (path, size, mtime): model files are large."""
+    st = path.stat()
+    key = (str(path), st.st_size, st.st_mtime_ns)
+    if key not in _SHA256_MEMO:
+        _SHA256_MEMO[key] = file_sha256(path)
+    return _SHA256_MEMO[key]
