@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
-from .extract import fragments, page_chars
+from .extract import fragments, page_chars, page_transform
 from .layout import Line, reading_order
 from .ocr import INSTALL_HINT, ocr_available, ocr_page
 
@@ -48,7 +48,7 @@ def extract_page(doc: pdfium.PdfDocument, index: int, ocr: str = "auto") -> Page
         width, height = page.get_size()
         textpage = page.get_textpage()
         try:
-            lines = reading_order(fragments(page_chars(page, textpage)))
+            lines = reading_order(fragments(page_chars(page, textpage)), rules=page_rules(page))
         finally:
             textpage.close()
         result = PageText(index + 1, width, height, lines)
@@ -59,6 +59,27 @@ def extract_page(doc: pdfium.PdfDocument, index: int, ocr: str = "auto") -> Page
         return result
     finally:
         page.close()
+
+
+def page_rules(page: pdfium.PdfPage) -> list[tuple[float, float, float, float]]:
+    """Thin horizontal strokes (top-left boxes): fraction bars and radical bars among them.
+
+    A fraction's bar is a path, not a character, and the only thing telling a numerator
+    over a denominator from a superscript over a subscript (Wᵢ^Q). Pages drawn as
+    thousands of paths (vector plots) are skipped: their strokes are not fraction bars.
+    """
+    a, b, c, d, e, f = page_transform(page)
+    out: list[tuple[float, float, float, float]] = []
+    for n, obj in enumerate(page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_PATH], max_depth=2)):
+        if n > 5000:
+            return []
+        left, bottom, right, top = obj.get_bounds()
+        xs = (a * left + b * bottom + c, a * right + b * top + c)
+        ys = (d * left + e * bottom + f, d * right + e * top + f)
+        x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+        if y1 - y0 <= 1.5 and 2 <= x1 - x0 <= 300:
+            out.append((x0, y0, x1, y1))
+    return out
 
 
 def _has_images(page: pdfium.PdfPage) -> bool:
