@@ -36,6 +36,7 @@ class Line:
     column: int = 0  # -1 for a line crossing a gutter
     band: int = 0
     note: bool = False  # opens with a footnote mark: a footnote's first line
+    figure: bool = False  # a label printed on a picture (pages.mark_figure_text)
 
     def region(self) -> dict[str, float]:
         x0, y0, x1, y1 = self.bbox

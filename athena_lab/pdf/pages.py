@@ -7,6 +7,7 @@ numbers do not depend on other pages (header/footer stripping only hides lines).
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass, field
 
@@ -17,6 +18,7 @@ from .extract import fragments, page_chars, page_transform
 from .layout import Line, reading_order
 from .ocr import INSTALL_HINT, ocr_available, ocr_page
 
+_CAPTION_START = re.compile(r"^\s*(Figure|Fig\.|Table|Tab\.)\s*[A-Z]?\d", re.I)
 #: Fewer printed characters than this and a page counts as having very little text.
 LOW_TEXT_CHARS = 40
 _COMMON_PUNCT = set(".,;:!?'\"()[]{}-–—/\\%&*+=<>@#$^_|~`°§•·…’‘“”")
@@ -49,6 +51,7 @@ def extract_page(doc: pdfium.PdfDocument, index: int, ocr: str = "auto") -> Page
         textpage = page.get_textpage()
         try:
             lines = reading_order(fragments(page_chars(page, textpage)), rules=page_rules(page))
+            mark_figure_text(lines, figure_regions(page, width, height))
         finally:
             textpage.close()
         result = PageText(index + 1, width, height, lines)
@@ -80,6 +83,51 @@ def page_rules(page: pdfium.PdfPage) -> list[tuple[float, float, float, float]]:
         if y1 - y0 <= 1.5 and 2 <= x1 - x0 <= 300:
             out.append((x0, y0, x1, y1))
     return out
+
+
+def figure_regions(page: pdfium.PdfPage, width: float, height: float) -> list[tuple[float, float, float, float]]:
+    """Boxes (top-left) of the page's pictures: images and embedded drawings (form
+    XObjects). One covering most of the page is a background or a scan, not a figure."""
+    a, b, c, d, e, f = page_transform(page)
+    out: list[tuple[float, float, float, float]] = []
+    for obj in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE, pdfium_c.FPDF_PAGEOBJ_FORM], max_depth=1):
+        left, bottom, right, top = obj.get_bounds()
+        xs = (a * left + b * bottom + c, a * right + b * top + c)
+        ys = (d * left + e * bottom + f, d * right + e * top + f)
+        x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+        if 0 < (x1 - x0) * (y1 - y0) <= 0.5 * width * height and x1 - x0 > 20 and y1 - y0 > 20:
+            out.append((x0, y0, x1, y1))
+    return out
+
+
+#: Labels just outside a picture (a title above a diagram, an axis name) are its text too.
+FIGURE_MARGIN = 12.0
+#: More words than this on a line is prose running beside or over a picture.
+FIGURE_WORDS = 10
+
+
+def mark_figure_text(lines: list[Line], regions: list[tuple[float, float, float, float]]) -> None:
+    """Flag the short lines printed on or right around a picture (a diagram's "MatMul",
+    "Scaled Dot-Product Attention" above it): words of a drawing, not sentences, so they
+    are no paragraph to quote. Captions ("Figure 2: …") stay text, and so does all text on
+    a picture that carries prose (a page set over a background, a text screenshot):
+    its short lines are the ends of its paragraphs."""
+    for region in regions:
+        on = [ln for ln in lines if _on(ln.bbox, region)]
+        if sum(1 for ln in on if len(ln.text.split()) > FIGURE_WORDS) >= 2:
+            continue
+        for line in on:
+            if len(line.text.split()) <= FIGURE_WORDS and not _CAPTION_START.match(line.text):
+                line.figure = True
+
+
+def _on(bbox: tuple[float, float, float, float], region: tuple[float, float, float, float]) -> bool:
+    """Most of the line inside the picture or the margin around it."""
+    x0, y0, x1, y1 = bbox
+    rx0, ry0, rx1, ry1 = region
+    ix = min(x1, rx1 + FIGURE_MARGIN) - max(x0, rx0 - FIGURE_MARGIN)
+    iy = min(y1, ry1 + FIGURE_MARGIN) - max(y0, ry0 - FIGURE_MARGIN)
+    return ix > 0 and iy > 0 and ix * iy >= 0.8 * max((x1 - x0) * (y1 - y0), 1e-6)
 
 
 def _has_images(page: pdfium.PdfPage) -> bool:

@@ -111,7 +111,9 @@ def heading_level(line: Line, body: float, sizes: list[float]) -> int | None:
 def page_blocks(page: PageText, hidden: set[tuple[int, int]], body: float,
                 sizes: list[float]) -> list[Block | Heading]:
     """Blocks and headings of one page, in reading order."""
-    visible = [(n, ln) for n, ln in enumerate(page.lines, start=1) if (page.number, n) not in hidden]
+    # figure labels are words of a drawing, not sentences: no block quotes them
+    visible = [(n, ln) for n, ln in enumerate(page.lines, start=1)
+               if (page.number, n) not in hidden and not ln.figure]
     tables = _table_lines(visible)
     runs: list[_Run | Heading] = []
     prev: Line | None = None
@@ -167,6 +169,8 @@ def _starts_block(prev: Line, line: Line, kind: str, run_kind: str) -> bool:
         return True
     if kind == "table":
         return False
+    if line.note:  # a footnote is its own paragraph, not the end of the body text above it
+        return True
     if (prev.column, prev.band) != (line.column, line.band) or abs(prev.size - line.size) > 1.0:
         return True
     height = max(prev.bbox[3] - prev.bbox[1], 1.0)
