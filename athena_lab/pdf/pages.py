@@ -18,7 +18,8 @@ from .extract import fragments, page_chars, page_transform
 from .layout import Line, reading_order
 from .ocr import INSTALL_HINT, ocr_available, ocr_page
 
-_CAPTION_START = re.compile(r"^\s*(Figure|Fig\.|Table|Tab\.)\s*[A-Z]?\d", re.I)
+_CAPTION_START = re.compile(r"^\s*(Figure|Fig\.|Table|Tab\.|Abbildung|Abb\.|Tabelle|Listing|Algorithm)\s*[A-Z]?\d",
+                            re.I)
 #: Fewer printed characters than this and a page counts as having very little text.
 LOW_TEXT_CHARS = 40
 _COMMON_PUNCT = set(".,;:!?'\"()[]{}-–—/\\%&*+=<>@#$^_|~`°§•·…’‘“”")
@@ -112,22 +113,47 @@ def mark_figure_text(lines: list[Line], regions: list[tuple[float, float, float,
     are no paragraph to quote. Captions ("Figure 2: …") stay text, and so does all text on
     a picture that carries prose (a page set over a background, a text screenshot):
     its short lines are the ends of its paragraphs."""
-    for region in regions:
-        on = [ln for ln in lines if _on(ln.bbox, region)]
-        if sum(1 for ln in on if len(ln.text.split()) > FIGURE_WORDS) >= 2:
+    prose = [r for r in regions
+             if sum(1 for ln in lines if len(ln.text.split()) > FIGURE_WORDS and _on(ln, [r], FIGURE_MARGIN)) >= 2]
+    pictures = [r for r in regions if r not in prose]
+    for line in lines:
+        if len(line.text.split()) > FIGURE_WORDS or _CAPTION_START.match(line.text):
             continue
-        for line in on:
-            if len(line.text.split()) <= FIGURE_WORDS and not _CAPTION_START.match(line.text):
-                line.figure = True
+        if _on(line, pictures, FIGURE_MARGIN) or _titles(line, lines, pictures):
+            line.figure = True
 
 
-def _on(bbox: tuple[float, float, float, float], region: tuple[float, float, float, float]) -> bool:
-    """Most of the line inside the picture or the margin around it."""
-    x0, y0, x1, y1 = bbox
-    rx0, ry0, rx1, ry1 = region
-    ix = min(x1, rx1 + FIGURE_MARGIN) - max(x0, rx0 - FIGURE_MARGIN)
-    iy = min(y1, ry1 + FIGURE_MARGIN) - max(y0, ry0 - FIGURE_MARGIN)
-    return ix > 0 and iy > 0 and ix * iy >= 0.8 * max((x1 - x0) * (y1 - y0), 1e-6)
+def _on(line: Line, regions: list[tuple[float, float, float, float]], margin: float) -> bool:
+    """Most of the line's characters on the pictures or the margin around them: a title
+    centred over two diagrams side by side ("Scaled Dot-Product Attention   Multi-Head
+    Attention") is wider than either and reaches past their sides."""
+    centres = [((x0 + x1) / 2, (y0 + y1) / 2) for (x0, y0, x1, y1), ch in zip(line.boxes, line.text)
+               if not ch.isspace()]
+    inside = sum(1 for x, y in centres if any(
+        rx0 - 2 * margin <= x <= rx1 + 2 * margin and ry0 - margin <= y <= ry1 + margin
+        for rx0, ry0, rx1, ry1 in regions))
+    return bool(centres) and inside >= 0.8 * len(centres)
+
+
+def _titles(line: Line, lines: list[Line], pictures: list[tuple[float, float, float, float]]) -> bool:
+    """Titles of pictures side by side, set further off than a label ("Scaled Dot-Product
+    Attention" and "Multi-Head Attention" over Figure 2's two diagrams): twice the margin,
+    but only for a line of separate pieces over two pictures or more that stands apart
+    from the text above — a prose line near a picture is one piece over one."""
+    if len(line.cells) < 2 or not _on(line, pictures, 2 * FIGURE_MARGIN) or not _apart(line, lines):
+        return False
+    over = {i for (x0, _, x1, _), ch in zip(line.boxes, line.text) if not ch.isspace()
+            for i, (rx0, _, rx1, _) in enumerate(pictures)
+            if rx0 - 2 * FIGURE_MARGIN <= (x0 + x1) / 2 <= rx1 + 2 * FIGURE_MARGIN}
+    return len(over) >= 2
+
+
+def _apart(line: Line, lines: list[Line]) -> bool:
+    """No text line right above it (within one and a half line heights) that it could end."""
+    x0, y0, x1, y1 = line.bbox
+    height = y1 - y0
+    return not any(other is not line and min(x1, other.bbox[2]) > max(x0, other.bbox[0])
+                   and 0 <= y0 - other.bbox[3] < 1.5 * height and not other.figure for other in lines)
 
 
 def _has_images(page: pdfium.PdfPage) -> bool:
