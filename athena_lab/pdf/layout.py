@@ -178,7 +178,8 @@ def _attach_satellites(rows: list[_Row]) -> list[_Row]:
     around it. A short row whose box touches a longer row's box, whose centre is within
     a line height of it, and which is set small or sits in a gap of that row belongs to it.
     """
-    hosts = {id(row): _host(row, rows) for row in rows}
+    stats = {id(r): _RowStats(r) for r in rows}
+    hosts = {id(row): _host(row, rows, stats) for row in rows}
     for row in rows:
         host = hosts[id(row)]
         if host is not None and hosts[id(host)] is not None:  # no chains: a host stays a line
@@ -211,22 +212,32 @@ def _keep_fractions_whole(rows: list[_Row], hosts: dict[int, _Row | None]) -> No
                 hosts[id(r)] = None
 
 
-def _host(row: _Row, rows: list[_Row]) -> _Row | None:
+class _RowStats:
+    """What ``_host`` compares of every row, computed once per row, not once per pair."""
+
+    def __init__(self, row: _Row) -> None:
+        self.box = row.box()
+        self.centre = (row.main.core[0] + row.main.core[1]) / 2
+        self.size = statistics.median([c.size for c in row.main.chars if c.text != " "] or [0.0])
+
+
+def _host(row: _Row, rows: list[_Row], stats: dict[int, _RowStats]) -> _Row | None:
     chars = [c for f in row.frags for c in f.chars if c.text != " "]
     if not chars or len(chars) > 25:
         return None
     y0, y1 = min(c.y0 for c in chars), max(c.y1 for c in chars)
-    mid = statistics.median((c.y0 + c.y1) / 2 for c in chars)
-    size = statistics.median(c.size for c in chars)
     best: tuple[float, _Row] | None = None
+    mid = size = 0.0
     for other in rows:
-        if other is row or len(other.main.chars) <= len(chars):
+        ox0, oy0, ox1, oy1 = stats[id(other)].box
+        if other is row or min(y1, oy1) <= max(y0, oy0) or len(other.main.chars) <= len(chars):
             continue
-        line_size = statistics.median(c.size for c in other.main.chars if c.text != " ")
-        omid = (other.main.core[0] + other.main.core[1]) / 2
-        distance = abs(mid - omid)
-        ox0, oy0, ox1, oy1 = other.box()
-        if distance > line_size or min(y1, oy1) <= max(y0, oy0):
+        if not mid:
+            mid = statistics.median((c.y0 + c.y1) / 2 for c in chars)
+            size = statistics.median(c.size for c in chars)
+        line_size = stats[id(other)].size
+        distance = abs(mid - stats[id(other)].centre)
+        if distance > line_size:
             continue
         if min(c.x0 for c in chars) < ox0 - 2 or max(c.x1 for c in chars) > ox1 + 2:
             continue

@@ -63,7 +63,7 @@ def compose(chars: list[Char], rules: list[Box]) -> tuple[list[Char], bool]:
     characters and whether the line opens with a footnote mark (a footnote's first line).
     """
     printed = [c for c in chars if c.text != " "]
-    if len(printed) < 2:
+    if len(printed) < 2 or _plain(printed):
         return chars, False
     size, centre, font = _reference(printed)
     levels = _levels(chars, size, centre, font)
@@ -75,6 +75,16 @@ def compose(chars: list[Char], rules: list[Box]) -> tuple[list[Char], bool]:
         items[0].kind = "lead"
         opens_note = True
     return _write(items, size), opens_note
+
+
+def _plain(printed: list[Char]) -> bool:
+    """Every character the same size and height: no script can be in the line (most
+    lines of prose; this keeps them from the slower sorting below)."""
+    big = max(c.size for c in printed)
+    if min(c.size for c in printed) < SCRIPT_SIZE * big:
+        return False
+    mids = [c.y0 + c.y1 for c in printed]
+    return (max(mids) - min(mids)) / 2 <= SCRIPT_SHIFT * big
 
 
 def _mid(c: Char) -> float:
