@@ -112,13 +112,18 @@ def _text(chars: list[Char]) -> str:
     return "".join(c.text for c in chars)
 
 
-def test_a_raised_digit_after_a_word_is_a_footnote_mark_after_a_letter_an_exponent() -> None:
-    marked, _ = compose(_line(("as reported", "base"), ("12", "sup"), (" by all", "base")), [])
-    assert _text(marked) == "as reported by all"
-    squared, _ = compose(_line(("then x", "base"), ("2", "sup"), (" grows", "base")), [])
-    assert _text(squared) == "then x^2 grows"
-    ordinal, _ = compose(_line(("the 10", "base"), ("th", "sup"), (" day", "base")), [])
-    assert _text(ordinal) == "the 10th day"
+@pytest.mark.parametrize(("pieces", "reads"), [
+    ((("as reported", "base"), ("12", "sup"), (" by all", "base")), "as reported by all"),  # a mark
+    ((("then x", "base"), ("2", "sup"), (" grows", "base")), "then x^2 grows"),  # an exponent
+    ((("the 10", "base"), ("th", "sup"), (" day", "base")), "the 10th day"),  # an ordinal
+    ((("(Figure 4).", "base"), ("1", "sup"), (" This", "base")), "(Figure 4). This"),  # after a full stop
+    ((("= cos", "base"), ("2", "sup"), ("(v)", "base")), "= cos^2(v)"),  # on a function
+    ((("Kyle Lo", "base"), ("†", "sup"), (" Lucy", "base")), "Kyle Lo Lucy"),  # on a name
+])
+def test_a_raised_run_is_a_footnote_mark_or_an_exponent_by_what_it_follows(
+        pieces: tuple[tuple[str, str], ...], reads: str) -> None:
+    chars, _ = compose(_line(*pieces), [])
+    assert _text(chars) == reads
 
 
 def test_a_line_opening_with_a_mark_is_a_footnote_that_keeps_its_number() -> None:

@@ -144,9 +144,12 @@ def _drop_false_space(chars: list[Char | None], at: int, char: Char) -> None:
     em = max(prev.size, char.size)
     gap = max(char.x0 - prev.x1, prev.x0 - char.x1)
     # the nominal size must change too: some fonts give every glyph a box of its own height
-    script = min(prev.font, char.font) < 0.85 * max(prev.font, char.font) and (
-        min(prev.size, char.size) < 0.85 * em
-        or abs((prev.y0 + prev.y1) - (char.y0 + char.y1)) / 2 > 0.15 * em)
+    trusted = min(prev.font, char.font) >= 3.0  # a 1 pt font scaled by the text matrix says nothing
+    # a script sits off the baseline (the box's bottom less its descender, about a fifth);
+    # a large chapter number beside a word shares it and keeps its space
+    baselines = abs((prev.y1 - 0.22 * prev.size) - (char.y1 - 0.22 * char.size))
+    script = (not trusted or min(prev.font, char.font) < 0.85 * max(prev.font, char.font)) \
+        and min(prev.size, char.size) < 0.85 * em and baselines > 0.1 * em
     if gap < (0.1 if script else 0.04) * em:
         del chars[at:]
 

@@ -35,10 +35,13 @@ SCRIPT_SIZE = 0.85
 SCRIPT_SHIFT = 0.2
 #: A full-size character this far off the line's centre is a numerator or denominator.
 FAR_SHIFT = 0.5
+#: A nominal font size under this is a unit font scaled by the text matrix, not a size.
+MIN_FONT = 3.0
 #: Further than this (× line size) from the line's centre is no script of it.
 MAX_SHIFT = 0.9
 _MARKS = frozenset("0123456789∗*†‡§¶")
-_MARK = re.compile(r"^[0-9∗*†‡§¶]+(?:[,–-][0-9∗*†‡§¶]+)*\)?$")
+_MARK = re.compile(r"^[0-9∗*†‡§¶♦♣♠♥]+(?:[,–-][0-9∗*†‡§¶♦♣♠♥]+)*\)?$")
+_BRACKETED = re.compile(r"^[\[(].*[\])]$")
 _ORDINALS = frozenset({"st", "nd", "rd", "th"})
 _SEPARATED_NUMBER = re.compile(r"\d[.,]\d+$")
 _CLOSERS = frozenset(".,;:)]")
@@ -105,8 +108,12 @@ def _reference(printed: list[Char]) -> tuple[float, float, float]:
 
 def _small(c: Char, size: float, font: float) -> bool:
     """Set smaller than the line: by its box and, when pdfium knows it, by its font size
-    (some fonts give each glyph a box of its own height, so the box alone misleads)."""
-    return c.size < SCRIPT_SIZE * size and (c.font <= 0 or font <= 0 or c.font < SCRIPT_SIZE * font)
+    (some fonts give each glyph a box of its own height, so the box alone misleads). A
+    font size under 3 pt is a 1 pt font scaled by the text matrix: not used."""
+    if c.size >= SCRIPT_SIZE * size:
+        return False
+    trusted = min(font, c.font) >= MIN_FONT  # not a 1 pt font scaled by the text matrix
+    return not trusted or c.font < SCRIPT_SIZE * font
 
 
 def _levels(chars: list[Char], size: float, centre: float, font: float) -> list[int]:
@@ -241,22 +248,29 @@ def _drop_covered_spaces(items: list[_Item]) -> None:
 
 
 def _mark_footnotes(items: list[_Item]) -> None:
-    """Raised digits or ∗†‡ right after a word (three letters or more, or a word and a
-    closing punctuation mark) are a footnote mark, not an exponent: x², 10⁶ and cm² have
-    a short or numeric base."""
+    """Raised digits or ∗†‡ right after a word (three letters or more, a two-letter name,
+    a closing punctuation mark) are a footnote mark, not an exponent: x², 10⁶ and cm² have
+    a short, lower-case or numeric base."""
     for i, it in enumerate(items):
         if it.kind != "sup":
             continue
         before = "".join(x.chars[0].text for x in items[:i] if x.kind == "base")
         word = before.rstrip()
-        if "".join(c.text for c in it.chars) in _ORDINALS and word[-1:].isdigit():
-            it.kind = "plain"  # 10th, 21st
+        raised = "".join(c.text for c in it.chars)
+        if (raised in _ORDINALS and word[-1:].isdigit()) or _BRACKETED.match(raised):
+            it.kind = "plain"  # 10th, 21st; an annotation's own "[a]" reads as printed
             continue
-        if not _is_mark(it.chars):
-            continue
+        after = next((x.chars[0].text for x in items[i + 1:] if x.kind == "base" and x.chars[0].text != " "), "")
+        function = word.split(" ")[-1]
+        if not _is_mark(it.chars) or (after == "(" and items[i + 1].kind == "base"
+                                      and function.isascii() and function.isalpha()):
+            continue  # cos²(v), sin²(x): an exponent on a function, right before its argument
         stem = word.rstrip("".join(_CLOSERS))
         tail = stem.split(" ")[-1] if stem else ""
-        if (len(tail) >= 3 and tail[-3:].isalpha() or (tail.isalpha() and word != stem and tail)
+        if (len(tail) >= 3 and tail[-3:].isalpha()
+                or (len(tail) == 2 and tail.isalpha() and tail[0].isupper() and tail[1].islower())  # Kyle Lo†
+                or (word[-1:] in ".,;:" and tail)  # after a full stop or comma: (Figure 4).¹
+                or (tail.isalpha() and word != stem and tail)
                 or (tail[-1:].isalpha() and not tail[-1].isascii())  # 상해¹): a syllable or ideograph
                 or _SEPARATED_NUMBER.search(tail)):
             it.kind = "mark"
@@ -280,7 +294,11 @@ def _write(items: list[_Item], size: float) -> list[Char]:
             out.append(it.chars[0])
             after_sup = False
         elif it.kind == "mark":
-            if out and out[-1].text == " ":
+            nxt = next((x for x in items[i + 1:] if x.kind == "base"), None)
+            if nxt is not None and nxt.chars[0].text.isupper() and nxt.chars[0].text.isascii():
+                if out and out[-1].text != " ":  # "AI♦University" → "AI University"
+                    out.append(Char(" ", it.x0, it.chars[0].y0, it.x0, it.chars[0].y1, it.chars[0].size, False))
+            elif out and out[-1].text == " ":
                 out.pop()  # "gradients ⁴ ." → "gradients."
         elif it.kind == "plain":
             out.extend(it.chars)

@@ -93,8 +93,8 @@ def heading_level(line: Line, body: float, sizes: list[float]) -> int | None:
     size; a bold line at body size is a low-level heading.
     """
     text = line.text.strip()
-    if not _short(line) or text[-1] in ".,;" or _CAPTION.match(text):
-        return None
+    if not _short(line) or text[-1] in ".,;" or _CAPTION.match(text) or line.note:
+        return None  # a footnote or affiliation line ("1 ByteDance Research") is no "1 Introduction"
     numbered = _NUMBERED.match(text)
     if numbered and len(line.cells) <= 2 and (line.bold or line.size > body + 0.5):
         return numbered.group(1).count(".") + 1
