@@ -44,7 +44,8 @@ def _block_with(doc: ParsedDocument, needle: str) -> Block:
 
 def test_the_scaled_dot_product_formula_reads_as_one_line(attention: ParsedDocument) -> None:
     block = _block_with(attention, "Attention(Q, K, V) = softmax(QK^T/√dk)V (1)")
-    assert block.page == 4
+    assert block.page == 4 and block.text == "Attention(Q, K, V) = softmax(QK^T/√dk)V (1)", \
+        "a numbered formula is a block of its own, not the start of the next sentence"
     assert not any(_flat(b).strip() in ("QKT", "√ dk", "dk") for b in _blocks(attention, 4))
 
 

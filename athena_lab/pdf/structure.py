@@ -21,6 +21,7 @@ from .pages import PageText, garbled_reason
 _PAGE_NUMBER = re.compile(r"^\W*(page\s*)?(\d{1,4}|[ivxlcdm]{1,6})(\s*(of|/)\s*\d{1,4})?\W*$", re.I)
 _NUMBERED = re.compile(r"^((\d{1,2})(\.\d{1,2})*|[IVX]{1,4}|[A-H])\.?\s+\S")
 _CAPTION = re.compile(r"^(Table|Figure|Fig\.|Tab\.|Listing|Algorithm)\s*[A-Z]?\d+(\.\d+)?\s*[.:|]", re.I)
+_EQUATION_NUMBER = re.compile(r"\s\(\d{1,3}[a-z]?\)$")
 _MARGIN = 0.12  # share of page height at top and bottom where furniture lives
 
 
@@ -171,6 +172,8 @@ def _starts_block(prev: Line, line: Line, kind: str, run_kind: str) -> bool:
         return False
     if line.note:  # a footnote is its own paragraph, not the end of the body text above it
         return True
+    if _display_equation(prev, line) or _display_equation(line, prev):
+        return True  # a numbered formula is no part of the sentence after it
     if (prev.column, prev.band) != (line.column, line.band) or abs(prev.size - line.size) > 1.0:
         return True
     height = max(prev.bbox[3] - prev.bbox[1], 1.0)
@@ -179,6 +182,11 @@ def _starts_block(prev: Line, line: Line, kind: str, run_kind: str) -> bool:
         return True
     indent = line.bbox[0] - prev.bbox[0]
     return 4 < indent < 40 and prev.text.rstrip()[-1:] in ".!?:"
+
+
+def _display_equation(line: Line, other: Line) -> bool:
+    """A line set in from its neighbour and ending in an equation number: "… (1)"."""
+    return bool(_EQUATION_NUMBER.search(line.text)) and line.bbox[0] - other.bbox[0] > 20
 
 
 def _attach_captions(runs: list[_Run | Heading]) -> list[_Run | Heading]:
