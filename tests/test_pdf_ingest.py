@@ -78,9 +78,10 @@ def _blocks(doc: ParsedDocument) -> list[Block]:
 
 
 def _squash(text: str) -> str:
-    """Text compared across extractions: no whitespace, no hyphens, ligatures expanded."""
+    """Text compared across extractions: no whitespace, no hyphens, ligatures expanded, no
+    carets (the extractor writes an exponent as ^T where the page prints a raised T)."""
     text = unicodedata.normalize("NFKC", text)
-    return "".join(ch for ch in text if not ch.isspace() and ch not in "-\u00ad\x02")
+    return "".join(ch for ch in text if not ch.isspace() and ch not in "-\u00ad\x02^_")
 
 
 def _block_with(doc: ParsedDocument, passage: str) -> Block:

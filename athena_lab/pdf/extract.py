@@ -32,6 +32,7 @@ class Char:
     y1: float
     size: float
     bold: bool
+    font: float = 0.0  # nominal font size; 0 when unknown (generated spaces, OCR)
 
 
 class Fragment:
@@ -55,7 +56,7 @@ class Fragment:
         return "".join(c.text for c in self.chars)
 
 
-def _page_transform(page: pdfium.PdfPage) -> tuple[float, float, float, float, float, float]:
+def page_transform(page: pdfium.PdfPage) -> tuple[float, float, float, float, float, float]:
     """Affine map page space → displayed top-left space, honouring /Rotate.
 
     Derived from FPDF_PageToDevice on three points so rotated pages need no case analysis;
@@ -78,11 +79,13 @@ def _page_transform(page: pdfium.PdfPage) -> tuple[float, float, float, float, f
 
 def page_chars(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage) -> list[Char | None]:
     """Characters in pdfium order; ``None`` marks a break pdfium saw (line end, space)."""
-    a, b, c, d, e, f = _page_transform(page)
+    a, b, c, d, e, f = page_transform(page)
     raw = textpage.raw
     rect = pdfium_c.FS_RECTF()
     get_unicode, get_box = pdfium_c.FPDFText_GetUnicode, pdfium_c.FPDFText_GetLooseCharBox
     get_angle, get_weight = pdfium_c.FPDFText_GetCharAngle, pdfium_c.FPDFText_GetFontWeight
+    is_generated, get_font_size = pdfium_c.FPDFText_IsGenerated, pdfium_c.FPDFText_GetFontSize
+    generated: int | None = None  # index of a space pdfium made up, see _drop_false_space
     upright = _upright_angle(raw)
     chars: list[Char | None] = []
     count = pdfium_c.FPDFText_CountChars(raw)
@@ -98,6 +101,10 @@ def page_chars(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage) -> list[Char 
             low_half = True
         ch = chr(code) if code < 0x110000 and not 0xD800 <= code <= 0xDFFF else "\ufffd"
         if ch in _SKIP or ch.isspace():
+            if is_generated(raw, i) != 1:
+                generated = -1  # a space the file itself has: always a break
+            elif generated is None:
+                generated = len(chars)  # kept unless the next character touches the last
             chars.append(None)
             continue
         if not get_box(raw, i, rect):
@@ -115,8 +122,36 @@ def page_chars(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage) -> list[Char 
         else:
             text = ch if code < 0x80 else unicodedata.normalize("NFKC", ch)
         # the loose box height is the size as printed: the nominal size ignores scaling
-        chars.append(Char(text, x0, y0, x1, y1, y1 - y0, get_weight(raw, i) >= 600))
+        char = Char(text, x0, y0, x1, y1, y1 - y0, get_weight(raw, i) >= 600, get_font_size(raw, i))
+        if generated is not None and generated >= 0:
+            _drop_false_space(chars, generated, char)
+        generated = None
+        chars.append(char)
     return chars
+
+
+def _drop_false_space(chars: list[Char | None], at: int, char: Char) -> None:
+    """pdfium makes up a space or a line break where the size or baseline changes (an
+    exponent after its base: d 2 for d², P E for PE) although the glyphs touch.
+
+    Only at a script boundary, or with no gap at all: between words of one size pdfium's
+    spaces are real even when the boxes nearly touch (the j of "of judgment" reaches left).
+    """
+    prev = chars[at - 1] if at > 0 else None
+    if prev is None or not all(c is None for c in chars[at:]) \
+            or min(prev.y1, char.y1) <= max(prev.y0, char.y0):
+        return
+    em = max(prev.size, char.size)
+    gap = max(char.x0 - prev.x1, prev.x0 - char.x1)
+    # the nominal size must change too: some fonts give every glyph a box of its own height
+    trusted = min(prev.font, char.font) >= 3.0  # a 1 pt font scaled by the text matrix says nothing
+    # a script sits off the baseline (the box's bottom less its descender, about a fifth);
+    # a large chapter number beside a word shares it and keeps its space
+    baselines = abs((prev.y1 - 0.22 * prev.size) - (char.y1 - 0.22 * char.size))
+    script = (not trusted or min(prev.font, char.font) < 0.85 * max(prev.font, char.font)) \
+        and min(prev.size, char.size) < 0.85 * em and baselines > 0.1 * em
+    if gap < (0.1 if script else 0.04) * em:
+        del chars[at:]
 
 
 def _upright_angle(raw: pdfium_c.FPDF_TEXTPAGE) -> float:

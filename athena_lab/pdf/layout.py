@@ -18,6 +18,7 @@ import numpy as np
 from dataclasses import dataclass, field
 
 from .extract import Char, Fragment, strip_spaces
+from .maths import compose
 
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1, top-left origin
 
@@ -34,6 +35,8 @@ class Line:
     cells: list[str] = field(default_factory=list)  # fragments split at wide gaps
     column: int = 0  # -1 for a line crossing a gutter
     band: int = 0
+    note: bool = False  # opens with a footnote mark: a footnote's first line
+    figure: bool = False  # a label printed on a picture (pages.mark_figure_text)
 
     def region(self) -> dict[str, float]:
         x0, y0, x1, y1 = self.bbox
@@ -128,8 +131,10 @@ def column_of(frag: Fragment, columns: list[tuple[float, float]]) -> int:
     return -1
 
 
-def reading_order(frags: list[Fragment]) -> list[Line]:
-    """Lines of the page in reading order, hyphenation repaired.
+def reading_order(frags: list[Fragment], rules: list[Box] | None = None) -> list[Line]:
+    """Lines of the page in reading order, hyphenation repaired, maths composed.
+
+    ``rules`` are the page's thin horizontal strokes (fraction bars; see ``maths``).
 
     When the page as a whole shows no gutter, its blocks are tried one by one: a figure
     or table with text across the gutter, or an author block above a two-column body,
@@ -143,11 +148,13 @@ def reading_order(frags: list[Fragment]) -> list[Line]:
             blocks = split
     lines: list[Line] = []
     for block, cols in blocks:
-        lines.extend(_read_block(block, cols, first_band=lines[-1].band + 2 if lines else 0))
+        lines.extend(_read_block(block, cols, first_band=lines[-1].band + 2 if lines else 0,
+                                 rules=rules or []))
     return repair_hyphenation(lines)
 
 
-def _read_block(frags: list[Fragment], columns: list[tuple[float, float]], first_band: int) -> list[Line]:
+def _read_block(frags: list[Fragment], columns: list[tuple[float, float]], first_band: int,
+                rules: list[Box]) -> list[Line]:
     if len(columns) > 1:
         frags = [piece for frag in frags for piece in _split_at_gutters(frag, columns)]
     grouped: dict[int, list[_Row]] = {}
@@ -158,8 +165,95 @@ def _read_block(frags: list[Fragment], columns: list[tuple[float, float]], first
             rows.append(_Row(frag))
         else:
             row.add(frag)
-    lines = [_make_line(row.frags, col) for col, rows in grouped.items() for row in rows]
+    lines = [_make_line(row.frags, col, row.satellites, rules)
+             for col, rows in grouped.items() for row in _attach_satellites(rows)]
     return _order_bands(lines, first_band)
+
+
+def _attach_satellites(rows: list[_Row]) -> list[_Row]:
+    """Fold the pieces of a formula printed above or below a line into it.
+
+    A numerator, a denominator or a lowered subscript is its own row (its band barely
+    overlaps the line's), so it would read as a line of its own and cut the sentence
+    around it. A short row whose box touches a longer row's box, whose centre is within
+    a line height of it, and which is set small or sits in a gap of that row belongs to it.
+    """
+    stats = {id(r): _RowStats(r) for r in rows}
+    hosts = {id(row): _host(row, rows, stats) for row in rows}
+    for row in rows:
+        host = hosts[id(row)]
+        if host is not None and hosts[id(host)] is not None:  # no chains: a host stays a line
+            hosts[id(row)] = None
+    _keep_fractions_whole(rows, hosts)
+    out: list[_Row] = []
+    for row in rows:
+        host = hosts[id(row)]
+        if host is None:
+            out.append(row)
+        else:
+            host.satellites.extend(c for f in row.frags for c in f.chars if c.text != " ")
+    return out
+
+
+def _keep_fractions_whole(rows: list[_Row], hosts: dict[int, _Row | None]) -> None:
+    """A full-size piece above or below a line is half of a display fraction: without a
+    piece on the other side (a numerator too long to fold in) it stays a line of its own,
+    or the denominator would read as a subscript at the line's end."""
+    for host in {id(h): h for h in hosts.values() if h is not None}.values():
+        mine = [r for r in rows if hosts[id(r)] is host]
+        line_size = statistics.median(c.size for c in host.main.chars if c.text != " ")
+        centre = (host.main.core[0] + host.main.core[1]) / 2
+        full = [r for r in mine if statistics.median(c.size for f in r.frags for c in f.chars if c.text != " ")
+                >= 0.85 * line_size]
+        above = [r for r in full if (r.main.core[0] + r.main.core[1]) / 2 < centre]
+        below = [r for r in full if r not in above]
+        if not above or not below:
+            for r in full:
+                hosts[id(r)] = None
+
+
+class _RowStats:
+    """What ``_host`` compares of every row, computed once per row, not once per pair."""
+
+    def __init__(self, row: _Row) -> None:
+        self.box = row.box()
+        self.centre = (row.main.core[0] + row.main.core[1]) / 2
+        self.size = statistics.median([c.size for c in row.main.chars if c.text != " "] or [0.0])
+
+
+def _host(row: _Row, rows: list[_Row], stats: dict[int, _RowStats]) -> _Row | None:
+    chars = [c for f in row.frags for c in f.chars if c.text != " "]
+    if not chars or len(chars) > 25:
+        return None
+    y0, y1 = min(c.y0 for c in chars), max(c.y1 for c in chars)
+    best: tuple[float, _Row] | None = None
+    mid = size = 0.0
+    for other in rows:
+        ox0, oy0, ox1, oy1 = stats[id(other)].box
+        if other is row or min(y1, oy1) <= max(y0, oy0) or len(other.main.chars) <= len(chars):
+            continue
+        if not mid:
+            mid = statistics.median((c.y0 + c.y1) / 2 for c in chars)
+            size = statistics.median(c.size for c in chars)
+        line_size = stats[id(other)].size
+        distance = abs(mid - stats[id(other)].centre)
+        if distance > line_size:
+            continue
+        if min(c.x0 for c in chars) < ox0 - 2 or max(c.x1 for c in chars) > ox1 + 2:
+            continue
+        if size >= 0.85 * line_size and _covered(chars, other) > 0.3:
+            continue
+        if best is None or distance < best[0]:
+            best = (distance, other)
+    return best[1] if best else None
+
+
+def _covered(chars: list[Char], row: _Row) -> float:
+    """Share of the characters' width that the row's own characters also cover."""
+    width = sum(c.x1 - c.x0 for c in chars) or 1.0
+    spans = [(c.x0, c.x1) for f in row.frags for c in f.chars if c.text != " "]
+    return sum(max((min(c.x1, b) - max(c.x0, a) for a, b in spans), default=0.0) for c in chars
+               if any(min(c.x1, b) > max(c.x0, a) for a, b in spans)) / width
 
 
 def _zones(frags: list[Fragment]) -> list[list[Fragment]]:
@@ -220,6 +314,11 @@ class _Row:
     def __init__(self, frag: Fragment) -> None:
         self.frags = [frag]
         self.main = frag
+        self.satellites: list[Char] = []  # formula pieces above/below, see _attach_satellites
+
+    def box(self) -> Box:
+        return (min(f.x0 for f in self.frags), min(f.y0 for f in self.frags),
+                max(f.x1 for f in self.frags), max(f.y1 for f in self.frags))
 
     def takes(self, frag: Fragment) -> bool:
         (a0, a1), (b0, b1) = self.main.core, frag.core
@@ -231,14 +330,19 @@ class _Row:
             self.main = frag
 
 
-def _make_line(row: list[Fragment], column: int) -> Line:
-    row = sorted(row, key=lambda f: f.x0, reverse=_right_to_left(row))
+def _make_line(row: list[Fragment], column: int, satellites: list[Char] | None = None,
+               rules: list[Box] | None = None) -> Line:
+    rtl = _right_to_left(row)
+    row = sorted(row, key=lambda f: f.x0, reverse=rtl)
     chars: list[Char] = []
     for frag in row:
         if chars:
             prev = chars[-1]
             chars.append(Char(" ", prev.x1, prev.y0, max(prev.x1, frag.x0), prev.y1, prev.size, prev.bold))
         chars.extend(frag.chars)
+    note = False
+    if not rtl:
+        chars, note = compose(chars + (satellites or []), rules or [])
     printed = [c for c in chars if c.text != " "]
     return Line(
         text="".join(c.text for c in chars),
@@ -247,9 +351,14 @@ def _make_line(row: list[Fragment], column: int) -> Line:
               max(c.x1 for c in printed), max(c.y1 for c in printed)),
         size=statistics.median(c.size for c in printed),
         bold=all(c.bold for c in printed if c.text.isalpha()) and any(c.text.isalpha() for c in printed),
-        cells=[f.text for f in row],
+        cells=[f.text for f in row] if not satellites else [_text(chars)],
         column=column,
+        note=note,
     )
+
+
+def _text(chars: list[Char]) -> str:
+    return "".join(c.text for c in chars)
 
 
 def _right_to_left(row: list[Fragment]) -> bool:

@@ -7,16 +7,21 @@ numbers do not depend on other pages (header/footer stripping only hides lines).
 
 from __future__ import annotations
 
+import ctypes
+import re
 import unicodedata
 from dataclasses import dataclass, field
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
-from .extract import fragments, page_chars
+from .extract import fragments, page_chars, page_transform
 from .layout import Line, reading_order
 from .ocr import INSTALL_HINT, ocr_available, ocr_page
 
+_CAPTION_START = re.compile(r"^\s*(Figure|Fig\.|Table|Tab\.|Abbildung|Abb\.|Tabelle|Listing|Algorithm)\s*[A-Z]?\d",
+                            re.I)
+_NUMBERED = re.compile(r"^\s*\d{1,2}(\.\d{1,2})*\.?\s+\S")
 #: Fewer printed characters than this and a page counts as having very little text.
 LOW_TEXT_CHARS = 40
 _COMMON_PUNCT = set(".,;:!?'\"()[]{}-–—/\\%&*+=<>@#$^_|~`°§•·…’‘“”")
@@ -48,7 +53,9 @@ def extract_page(doc: pdfium.PdfDocument, index: int, ocr: str = "auto") -> Page
         width, height = page.get_size()
         textpage = page.get_textpage()
         try:
-            lines = reading_order(fragments(page_chars(page, textpage)))
+            rules, pictures = page_shapes(page, width, height)
+            lines = reading_order(fragments(page_chars(page, textpage)), rules=rules)
+            mark_figure_text(lines, pictures)
         finally:
             textpage.close()
         result = PageText(index + 1, width, height, lines)
@@ -59,6 +66,114 @@ def extract_page(doc: pdfium.PdfDocument, index: int, ocr: str = "auto") -> Page
         return result
     finally:
         page.close()
+
+
+Box = tuple[float, float, float, float]
+
+
+def page_shapes(page: pdfium.PdfPage, width: float, height: float) -> tuple[list[Box], list[Box]]:
+    """The page's thin horizontal strokes and its pictures, as top-left boxes, in one pass.
+
+    Strokes are fraction bars (and radical bars): a fraction's bar is a path, not a
+    character, and the only thing telling a numerator over a denominator from a
+    superscript over a subscript (Wᵢ^Q); strokes inside a drawing (a form) count too.
+    Pictures are images and embedded drawings; one covering most of the page is a
+    background or a scan, not a figure. Pages of thousands of paths (vector plots) give
+    no strokes: theirs are no fraction bars. Raw calls: wrapping every object in Python
+    would cost more than the reading itself on text-heavy pages.
+    """
+    a, b, c, d, e, f = page_transform(page)
+    rules: list[Box] = []
+    pictures: list[Box] = []
+    left, bottom, right, top = (ctypes.c_float() for _ in range(4))
+    paths = 0
+
+    def box(obj: pdfium_c.FPDF_PAGEOBJECT) -> Box | None:
+        if not pdfium_c.FPDFPageObj_GetBounds(obj, left, bottom, right, top):
+            return None
+        xs = (a * left.value + b * bottom.value + c, a * right.value + b * top.value + c)
+        ys = (d * left.value + e * bottom.value + f, d * right.value + e * top.value + f)
+        return min(xs), min(ys), max(xs), max(ys)
+
+    def visit(obj: pdfium_c.FPDF_PAGEOBJECT, depth: int) -> None:
+        nonlocal paths
+        kind = pdfium_c.FPDFPageObj_GetType(obj)
+        if kind == pdfium_c.FPDF_PAGEOBJ_PATH:
+            paths += 1
+            shape = box(obj)
+            if shape and shape[3] - shape[1] <= 1.5 and 2 <= shape[2] - shape[0] <= 300:
+                rules.append(shape)
+        elif kind in (pdfium_c.FPDF_PAGEOBJ_IMAGE, pdfium_c.FPDF_PAGEOBJ_FORM):
+            shape = box(obj) if depth == 0 else None
+            if shape:
+                x0, y0, x1, y1 = shape
+                if 0 < (x1 - x0) * (y1 - y0) <= 0.5 * width * height and x1 - x0 > 20 and y1 - y0 > 20:
+                    pictures.append(shape)
+            if kind == pdfium_c.FPDF_PAGEOBJ_FORM and depth == 0:
+                for i in range(pdfium_c.FPDFFormObj_CountObjects(obj)):
+                    visit(pdfium_c.FPDFFormObj_GetObject(obj, i), depth + 1)
+
+    for i in range(pdfium_c.FPDFPage_CountObjects(page.raw)):
+        visit(pdfium_c.FPDFPage_GetObject(page.raw, i), 0)
+    return ([] if paths > 5000 else rules), pictures
+
+
+#: Labels just outside a picture (a title above a diagram, an axis name) are its text too.
+FIGURE_MARGIN = 12.0
+#: More words than this on a line is prose running beside or over a picture.
+FIGURE_WORDS = 10
+
+
+def mark_figure_text(lines: list[Line], regions: list[Box]) -> None:
+    """Flag the short lines printed on or right around a picture (a diagram's "MatMul",
+    "Scaled Dot-Product Attention" above it): words of a drawing, not sentences, so they
+    are no paragraph to quote. Captions ("Figure 2: …") stay text, and so does all text on
+    a picture that carries prose (a page set over a background, a text screenshot):
+    its short lines are the ends of its paragraphs."""
+    sizes = sorted(ln.size for ln in lines for ch in ln.text if not ch.isspace())
+    body = sizes[len(sizes) // 2] if sizes else 0.0
+    prose = [r for r in regions
+             if sum(1 for ln in lines if len(ln.text.split()) > FIGURE_WORDS and _on(ln, [r], FIGURE_MARGIN)) >= 2]
+    pictures = [r for r in regions if r not in prose]
+    for line in lines:
+        if len(line.text.split()) > FIGURE_WORDS or _CAPTION_START.match(line.text) \
+                or (line.size > 1.15 * body and _NUMBERED.match(line.text)):
+            continue  # prose, a caption, or a numbered heading drawn on a picture (a banner)
+        if _on(line, pictures, FIGURE_MARGIN) or _titles(line, lines, pictures):
+            line.figure = True
+
+
+def _on(line: Line, regions: list[Box], margin: float) -> bool:
+    """Most of the line's characters on the pictures or the margin around them: a title
+    centred over two diagrams side by side ("Scaled Dot-Product Attention   Multi-Head
+    Attention") is wider than either and reaches past their sides."""
+    centres = [((x0 + x1) / 2, (y0 + y1) / 2) for (x0, y0, x1, y1), ch in zip(line.boxes, line.text)
+               if not ch.isspace()]
+    inside = sum(1 for x, y in centres if any(
+        rx0 - 2 * margin <= x <= rx1 + 2 * margin and ry0 - margin <= y <= ry1 + margin
+        for rx0, ry0, rx1, ry1 in regions))
+    return bool(centres) and inside >= 0.8 * len(centres)
+
+
+def _titles(line: Line, lines: list[Line], pictures: list[Box]) -> bool:
+    """Titles of pictures side by side, set further off than a label ("Scaled Dot-Product
+    Attention" and "Multi-Head Attention" over Figure 2's two diagrams): twice the margin,
+    but only for a line of separate pieces over two pictures or more that stands apart
+    from the text above — a prose line near a picture is one piece over one."""
+    if len(line.cells) < 2 or not _on(line, pictures, 2 * FIGURE_MARGIN) or not _apart(line, lines):
+        return False
+    over = {i for (x0, _, x1, _), ch in zip(line.boxes, line.text) if not ch.isspace()
+            for i, (rx0, _, rx1, _) in enumerate(pictures)
+            if rx0 - 2 * FIGURE_MARGIN <= (x0 + x1) / 2 <= rx1 + 2 * FIGURE_MARGIN}
+    return len(over) >= 2
+
+
+def _apart(line: Line, lines: list[Line]) -> bool:
+    """No text line right above it (within one and a half line heights) that it could end."""
+    x0, y0, x1, y1 = line.bbox
+    height = y1 - y0
+    return not any(other is not line and min(x1, other.bbox[2]) > max(x0, other.bbox[0])
+                   and 0 <= y0 - other.bbox[3] < 1.5 * height and not other.figure for other in lines)
 
 
 def _has_images(page: pdfium.PdfPage) -> bool:

@@ -21,6 +21,7 @@ from .pages import PageText, garbled_reason
 _PAGE_NUMBER = re.compile(r"^\W*(page\s*)?(\d{1,4}|[ivxlcdm]{1,6})(\s*(of|/)\s*\d{1,4})?\W*$", re.I)
 _NUMBERED = re.compile(r"^((\d{1,2})(\.\d{1,2})*|[IVX]{1,4}|[A-H])\.?\s+\S")
 _CAPTION = re.compile(r"^(Table|Figure|Fig\.|Tab\.|Listing|Algorithm)\s*[A-Z]?\d+(\.\d+)?\s*[.:|]", re.I)
+_EQUATION_NUMBER = re.compile(r"\s\(\d{1,3}[a-z]?\)$")
 _MARGIN = 0.12  # share of page height at top and bottom where furniture lives
 
 
@@ -93,8 +94,8 @@ def heading_level(line: Line, body: float, sizes: list[float]) -> int | None:
     size; a bold line at body size is a low-level heading.
     """
     text = line.text.strip()
-    if not _short(line) or text[-1] in ".,;" or _CAPTION.match(text):
-        return None
+    if not _short(line) or text[-1] in ".,;" or _CAPTION.match(text) or line.note:
+        return None  # a footnote or affiliation line ("1 ByteDance Research") is no "1 Introduction"
     numbered = _NUMBERED.match(text)
     if numbered and len(line.cells) <= 2 and (line.bold or line.size > body + 0.5):
         return numbered.group(1).count(".") + 1
@@ -111,7 +112,9 @@ def heading_level(line: Line, body: float, sizes: list[float]) -> int | None:
 def page_blocks(page: PageText, hidden: set[tuple[int, int]], body: float,
                 sizes: list[float]) -> list[Block | Heading]:
     """Blocks and headings of one page, in reading order."""
-    visible = [(n, ln) for n, ln in enumerate(page.lines, start=1) if (page.number, n) not in hidden]
+    # figure labels are words of a drawing, not sentences: no block quotes them
+    visible = [(n, ln) for n, ln in enumerate(page.lines, start=1)
+               if (page.number, n) not in hidden and not ln.figure]
     tables = _table_lines(visible)
     runs: list[_Run | Heading] = []
     prev: Line | None = None
@@ -167,6 +170,10 @@ def _starts_block(prev: Line, line: Line, kind: str, run_kind: str) -> bool:
         return True
     if kind == "table":
         return False
+    if line.note:  # a footnote is its own paragraph, not the end of the body text above it
+        return True
+    if _display_equation(prev, line) or _display_equation(line, prev):
+        return True  # a numbered formula is no part of the sentence after it
     if (prev.column, prev.band) != (line.column, line.band) or abs(prev.size - line.size) > 1.0:
         return True
     height = max(prev.bbox[3] - prev.bbox[1], 1.0)
@@ -175,6 +182,11 @@ def _starts_block(prev: Line, line: Line, kind: str, run_kind: str) -> bool:
         return True
     indent = line.bbox[0] - prev.bbox[0]
     return 4 < indent < 40 and prev.text.rstrip()[-1:] in ".!?:"
+
+
+def _display_equation(line: Line, other: Line) -> bool:
+    """A line set in from its neighbour and ending in an equation number: "… (1)"."""
+    return bool(_EQUATION_NUMBER.search(line.text)) and line.bbox[0] - other.bbox[0] > 20
 
 
 def _attach_captions(runs: list[_Run | Heading]) -> list[_Run | Heading]:

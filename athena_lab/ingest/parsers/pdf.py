@@ -23,7 +23,7 @@ from athena_lab.pdf.pages import PageText, extract_page
 from athena_lab.pdf.structure import hidden_lines, sections
 
 NAME = "pypdfium2"
-VERSION = "5"  # 3: PDF chunks of at most 1,000 characters; 4: DOI and arXiv id in the metadata; 5: columns found block by block
+VERSION = "6"  # 3: PDF chunks of at most 1,000 characters; 4: DOI and arXiv id in the metadata; 5: columns found block by block; 6: maths (scripts, fractions), footnote marks, figure labels
 
 
 @dataclass
