@@ -165,11 +165,12 @@ def test_a_quote_cut_mid_sentence_reordered_or_not_in_the_file_is_not_held(tmp_p
 
 
 def test_the_eval_splits_at_a_full_stop_before_whitespace_and_keeps_trailing_markers():
+    """Its own rule, written out in the module docstring: five abbreviations, no other list."""
     from athena_lab.answer_eval import cited_sentences, sentences
 
-    text = ("## Heading\n\nIt reached 40.4 BLEU. [2] Then, e.g. here [1, 3].\n"
+    text = ("## Heading\n\nIt reached 40.4 BLEU. [2] Then, e.g. here [1, 3]. See Fig. 2 below.\n"
             "- A bullet without a stop [4]\n```\ncode. [9]\n```\n1) Last one? [5]")
-    assert sentences(text) == ["It reached 40.4 BLEU. [2]", "Then, e.g.", "here [1, 3].",
+    assert sentences(text) == ["It reached 40.4 BLEU. [2]", "Then, e.g. here [1, 3].", "See Fig.", "2 below.",
                                "A bullet without a stop [4]", "Last one? [5]"]
     assert [n for _, n in cited_sentences(text)] == [[2], [1, 3], [4], [5]]
 
