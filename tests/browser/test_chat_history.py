@@ -60,7 +60,8 @@ def open_history(page) -> None:
     toggle = page.locator(".athena-history-toggle")
     if toggle.get_attribute("aria-expanded") != "true":
         toggle.click()
-    page.locator(f"{HISTORY} .athena-conversation").first.wait_for()
+    # the list is drawn: its rows, or the line that says there are none yet
+    page.locator(f"{HISTORY} .athena-conversation, {HISTORY} .athena-conversation-empty").first.wait_for()
 
 
 def conversation_id(page) -> str:
