@@ -7,22 +7,105 @@ locator its citation gives (``evidence`` entries, else the citation's own lines,
 page) and must be found there: a label that says ``p. 2`` for a sentence printed on p. 3
 is a wrong citation even if the chunk is right. Every question in the file has an
 answer in the corpus, so a "no evidence" reply is always wrong.
+
+The grader does not share code with what it grades. If it split sentences with the
+agent's splitter and read sources with the product's extractor, a bug there would move
+the answer and its grade together and the score would not change. So it imports nothing
+from ``athena_lab.agent``, ``athena_lab.pdf`` or the parsers, and keeps its own rules,
+deliberately simple so a reader can check them by hand:
+
+- **Sentences** (:func:`sentences`): fenced code blocks are dropped; each remaining line
+  is read on its own, without its bullet mark (``-``, ``*``, ``+``, ``1.``, ``1)``);
+  lines starting with ``#`` are headings and skipped. A sentence ends at ``.``, ``!`` or
+  ``?`` followed by whitespace (any markers right after the stop stay with it), at
+  ``。！？``, or at the end of the line; the stop of ``e.g.``, ``i.e.``, ``etc.``, ``vs.``
+  and ``cf.`` (lowercase) ends nothing. No other abbreviations: ``Fig. 2`` is two sentences.
+- **Markers** (:data:`MARKER`): ``[n]`` or ``[n, m]`` as docs/contract.md defines them.
+- **Normalisation for quotes** (:func:`flat`): HTML entities decoded, NFKC (ligatures
+  become letters), tags, reST roles (``:func:``), link targets (``<url>``, ``(url)``
+  after ``[text]``) and a document's own ``[12]`` references removed, then letters and
+  digits only, lowercased: markup and line breaks cannot hide a quote.
+- **Normalisation for facts** (:func:`normalised`): lowercase whole words; markup,
+  punctuation and case do not count, a decimal point, ``$``, ``%`` and a leading ``*`` do.
+- **The cited source** (:class:`LocatorText`), read raw: a text file's lines at the cited
+  range; a notebook's cell sources from the ``.ipynb`` JSON (an evidence entry's lines of
+  one cell); a PDF page with pypdfium2 directly — the whole page's ``get_text_range()``,
+  or for an evidence region the text inside the region two ways, ``get_text_bounded()``
+  (pdfium's stream order) and the region's characters left to right as printed (a
+  table's cells may sit in the stream in any order); either reading may hold the quote.
+- **Held** (:func:`holds`): the flattened sentence is a substring of the flattened
+  source; an API entry written ``NAME: description`` is held when the name comes before
+  the description there (its source may put option lines between them).
+
+The report also counts the product's ``unsupported`` flags that fall on a verbatim quote
+(``unsupported_on_verbatim``): a flagged sentence whose flattened text is in one of the
+answer's cited passages. A quote copied word for word is backed by what it was copied
+from, so this should be 0.
 """
 
 from __future__ import annotations
 
+import ctypes
+import html
 import json
 import re
 import time
+import unicodedata
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from athena_lab.agent.citations import MARKER, marker_numbers, split_sentences
-from athena_lab.agent.extractive import NO_EVIDENCE
-from athena_lab.agent.loop import FLOOR_LEAD
-from athena_lab.agent.locate import ENTRY_QUOTE
-from athena_lab.agent.locate import squash as squashed  # letters and digits only: markup cannot hide a quote
 from athena_lab.evaluation import QuestionFileError, read_jsonl
+
+# -- the eval's own reading of an answer (see the module docstring) ---------------------
+MARKER = re.compile(r"\[(\d{1,3}(?:\s*[,;]\s*\d{1,3})*)\]")  # docs/contract.md: [n], [n, m]
+QUOTES_LEAD = "From the sources:"  # docs/answers.md: the quotes under a model's own words
+_FENCE = re.compile(r"```.*?(?:```|\Z)", re.S)
+_BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+_MARKERS = r"(?:\s*\[\d[\d,;\s]*\])*"
+_STOP = re.compile(r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\bvs)(?<!\bcf)[.!?]" + _MARKERS + r"(?=\s|$)|[。！？]" + _MARKERS)
+_ONLY_MARKERS = re.compile(r"^(?:\[\d[\d,;\s]*\]\s*)+$")
+_ROLE = re.compile(r":[\w:+.-]+:(?=`)")  # reST :func:`x`
+_ANGLE = re.compile(r"<[^<>\n]*>")  # HTML tags, reST `text <target>`_
+_LINK_TARGET = re.compile(r"(?<=\])\([^()\s]*\)")  # markdown [text](url)
+_NUMBERED_REF = re.compile(r"\[\d[\d,;\s]*\]")  # answer markers, a document's own [12]
+_NOT_LETTERS = re.compile(r"[\W_]+")
+_ENTRY = re.compile(r"^([\w.:-]+): (.+)$", re.S)
+MIN_FLAT = 12  # flattened characters: shorter pieces match anywhere by chance
+
+
+def sentences(text: str) -> list[str]:
+    """The answer's sentences by the eval's own rule (module docstring), markers kept."""
+    out: list[str] = []
+    for line in _FENCE.sub("\n", text).splitlines():
+        line = _BULLET.sub("", line).strip()
+        if not line or line.startswith("#"):
+            continue
+        start = 0
+        pieces = []
+        for stop in _STOP.finditer(line):
+            pieces.append(line[start:stop.end()].strip())
+            start = stop.end()
+        pieces.append(line[start:].strip())
+        for piece in filter(None, pieces):
+            if _ONLY_MARKERS.match(piece) and out:
+                out[-1] += " " + piece  # a marker that trails its sentence's stop
+            else:
+                out.append(piece)
+    return out
+
+
+def marker_numbers(sentence: str) -> list[int]:
+    """The citation numbers the sentence's ``[n]`` / ``[n, m]`` markers name."""
+    return [int(n) for m in MARKER.finditer(sentence) for n in re.split(r"\s*[,;]\s*", m.group(1))]
+
+
+def flat(text: str) -> str:
+    """Letters and digits only, lowercased, markup and link targets removed: what a quote and
+    its source share however either is rendered."""
+    text = unicodedata.normalize("NFKC", html.unescape(text))
+    text = _NUMBERED_REF.sub(" ", _LINK_TARGET.sub("", _ANGLE.sub(" ", _ROLE.sub("", text))))
+    return _NOT_LETTERS.sub("", text.lower())
 
 
 def normalised(text: str) -> str:
@@ -57,138 +140,204 @@ def load_answer_questions(file: str | Path, split: str = "all", set_name: str | 
 
 # -- what a locator holds ---------------------------------------------------------
 class LocatorText:
-    """The text a citation locator points at, read from the indexed folder."""
+    """The text a citation locator points at, read raw from the indexed folder."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
         self._pdfs: dict[str, Any] = {}
-        self._chars: dict[tuple[str, int], list[Any]] = {}
+        self._chars: dict[tuple[str, int], list[tuple[float, float, float, float, str]]] = {}
 
-    def of(self, cite: dict[str, Any], where: dict[str, Any]) -> str:
+    def readings(self, cite: dict[str, Any], where: dict[str, Any]) -> list[str]:
+        """Every reading of the locator's text: one for text and notebooks; a PDF region's
+        stream order and its left-to-right order as printed. A quote held by any counts."""
         path = self.root / cite["path"]
         if cite.get("kind") == "pdf":
             return self._pdf(path, where)
         if cite.get("kind") == "notebook":
-            return self._cell(path, where)
+            return [self._cell(path, where)]
         lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
-        return "\n".join(lines[int(where["start_line"]) - 1:int(where["end_line"])])
+        return ["\n".join(lines[int(where["start_line"]) - 1:int(where["end_line"])])]
+
+    def of(self, cite: dict[str, Any], where: dict[str, Any]) -> str:
+        """The locator's first reading (the stream order for a PDF region)."""
+        return self.readings(cite, where)[0]
 
     def _cell(self, path: Path, where: dict[str, Any]) -> str:
         cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
         first, last = int(where["cell"]), int(where.get("end_cell", where["cell"]))
         if "end_cell" not in where and "start_line" in where and "evidence_of" in where:
-            source = "".join(cells[first]["source"]).splitlines()
+            source = _source(cells[first]).splitlines()
             return "\n".join(source[int(where["start_line"]) - 1:int(where["end_line"])])
-        return "\n".join("".join(c["source"]) for c in cells[first:last + 1])
+        return "\n".join(_source(c) for c in cells[first:last + 1])
 
-    def _pdf(self, path: Path, where: dict[str, Any]) -> str:
+    def _pdf(self, path: Path, where: dict[str, Any]) -> list[str]:
         regions = where.get("regions") or []
         if "evidence_of" in where and regions:
-            return " ".join(printed_in(self._page_chars(path, int(r.get("page", where.get("page")))), r)
-                            for r in regions)
-        return self._doc(path)[int(where["page"]) - 1].get_textpage().get_text_range()
+            pages = [int(r.get("page", where.get("page"))) for r in regions]
+            stream = " ".join(self._bounded(path, p, r) for p, r in zip(pages, regions))
+            printed = " ".join(self._left_to_right(path, p, r) for p, r in zip(pages, regions))
+            return [stream, printed]
+        pages = where.get("pages") or [where["page"]]
+        return [" ".join(self._doc(path)[int(p) - 1].get_textpage().get_text_range() for p in pages)]
 
     def _doc(self, path: Path) -> Any:
         import pypdfium2 as pdfium
 
         return self._pdfs.setdefault(str(path), pdfium.PdfDocument(str(path)))
 
-    def _page_chars(self, path: Path, page_no: int) -> list[Any]:
-        """Every character of the page with its box, in the page's displayed (top-left)
-        coordinates: the space the regions are given in, /Rotate included."""
-        from athena_lab.pdf.extract import page_chars
+    def _bounded(self, path: Path, page_no: int, r: dict[str, Any]) -> str:
+        """pdfium's ``get_text_bounded`` of the region, its corners mapped from the displayed
+        top-left space (docs/contract.md) to page space by pdfium's ``FPDF_DeviceToPage``."""
+        import pypdfium2.raw as pdfium_c
+
+        page = self._doc(path)[page_no - 1]
+        width, height = page.get_size()
+        px, py = ctypes.c_double(), ctypes.c_double()
+        xs, ys = [], []
+        for dx, dy in ((r["x"], r["y"]), (r["x"] + r["width"], r["y"] + r["height"])):
+            pdfium_c.FPDF_DeviceToPage(page.raw, 0, 0, int(width * _K), int(height * _K), 0,
+                                       int(dx * _K), int(dy * _K), ctypes.byref(px), ctypes.byref(py))
+            xs.append(px.value)
+            ys.append(py.value)
+        return str(page.get_textpage().get_text_bounded(min(xs), min(ys), max(xs), max(ys)))
+
+    def _left_to_right(self, path: Path, page_no: int, r: dict[str, Any]) -> str:
+        """The characters whose centres lie in the region (one printed line), left to right,
+        a space where they stand apart."""
+        left, right = r["x"] - 0.5, r["x"] + r["width"] + 0.5
+        top, bottom = r["y"] - 0.5, r["y"] + r["height"] + 0.5
+        inside = sorted(c for c in self._page_chars(path, page_no)
+                        if left <= (c[0] + c[1]) / 2 <= right and top <= c[2] <= bottom)
+        out, end = [], None
+        for x0, x1, _, height, text in inside:
+            if end is not None and x0 - end > 0.2 * height:
+                out.append(" ")
+            out.append(text)
+            end = x1
+        return "".join(out)
+
+    def _page_chars(self, path: Path, page_no: int) -> list[tuple[float, float, float, float, str]]:
+        """``(left, right, vertical centre, height, text)`` of every printed character, in
+        the displayed top-left space (``FPDF_PageToDevice``: /Rotate honoured)."""
+        import pypdfium2.raw as pdfium_c
 
         key = (str(path), page_no)
-        if key not in self._chars:
-            page = self._doc(path)[page_no - 1]
-            self._chars[key] = page_chars(page, page.get_textpage())
-        return self._chars[key]
+        if key in self._chars:
+            return self._chars[key]
+        page = self._doc(path)[page_no - 1]
+        textpage = page.get_textpage()
+        width, height = page.get_size()
+        dx, dy = ctypes.c_int(), ctypes.c_int()
+
+        def shown(x: float, y: float) -> tuple[float, float]:
+            pdfium_c.FPDF_PageToDevice(page.raw, 0, 0, int(width * _K), int(height * _K), 0, x, y,
+                                       ctypes.byref(dx), ctypes.byref(dy))
+            return dx.value / _K, dy.value / _K
+
+        chars = []
+        for i in range(textpage.count_chars()):
+            text = textpage.get_text_range(i, 1)
+            if not text.strip():
+                continue
+            a, b, c, d = textpage.get_charbox(i)
+            (x0, y0), (x1, y1) = shown(a, b), shown(c, d)
+            chars.append((min(x0, x1), max(x0, x1), (y0 + y1) / 2, abs(y1 - y0), text))
+        self._chars[key] = chars
+        return chars
 
 
-def printed_in(chars: list[Any], r: dict[str, Any]) -> str:
-    """The text printed inside one line region, read as printed: the characters whose boxes
-    lie mostly inside it (a descender or an exponent does; the line above or below does
-    not), put into lines the way the extractor reads a line (left to right, right to left
-    for Arabic or Hebrew).
+_K = 100  # device units per point when mapping with pdfium: its integer rounding stays below 0.01 pt
 
-    Not pdfium's stream order: a table row's cells can sit in the stream in any order (a
-    state report puts each row's dates before its city), and the quote is right when the
-    highlighted row, read as printed, holds it."""
-    from athena_lab.pdf.extract import fragments
-    from athena_lab.pdf.layout import reading_order
 
-    left, right = r["x"] - 0.5, r["x"] + r["width"] + 0.5
-    top, bottom = r["y"] - 0.5, r["y"] + r["height"] + 0.5
-    inside = [c for c in chars if c is None or (
-        left <= (c.x0 + c.x1) / 2 <= right and min(c.y1, bottom) - max(c.y0, top) >= 0.5 * (c.y1 - c.y0))]
-    return " ".join(line.text for line in reading_order(fragments(inside)))
+def _source(cell: dict[str, Any]) -> str:
+    source = cell.get("source", "")
+    return "".join(source) if isinstance(source, list) else str(source)
 
 
 def sentence_locators(cite: dict[str, Any], sentence: str) -> list[dict[str, Any]]:
     """The locator a reader is sent to for this sentence: its evidence entry, or the citation."""
-    bare = squashed(MARKER.sub(" ", sentence))
+    bare = flat(MARKER.sub(" ", sentence))
     for ev in cite.get("evidence") or []:
-        if squashed(ev.get("quote", "")) and (squashed(ev["quote"]) in bare or bare in squashed(ev["quote"])):
+        quote = flat(ev.get("quote", ""))
+        if quote and (quote in bare or bare in quote):
             return [dict(ev, evidence_of=True)]
     return [cite]
 
 
 def cited_sentences(answer: str) -> Iterable[tuple[str, list[int]]]:
-    for sentence in split_sentences(answer):
+    """The answer's sentences (the eval's own split) that carry a marker, with its numbers."""
+    for sentence in sentences(answer):
         numbers = marker_numbers(sentence)
         if numbers:
             yield sentence, numbers
 
 
 def holds(text: str, sentence: str) -> bool:
-    """True when ``text`` contains the sentence; an API entry quoted as ``NAME: description``
-    counts when the name comes before the description (its source may put option lines
-    between them: agent/locate.py ENTRY_QUOTE)."""
-    bare, inside = squashed(sentence), squashed(text)
+    """True when ``text`` contains the sentence, both flattened; an API entry quoted as
+    ``NAME: description`` counts when the name comes before the description (its source
+    may put option lines between them)."""
+    bare, inside = flat(sentence), flat(text)
     if bare and bare in inside:
         return True
-    entry = ENTRY_QUOTE.match(sentence.strip().lstrip("-* "))  # a bullet's own mark is not quoted
+    entry = _ENTRY.match(sentence.strip().lstrip("-* "))  # a bullet's own mark is not quoted
     if entry is None:
         return False
-    name, rest = squashed(entry.group(1)), squashed(entry.group(2))
+    name, rest = flat(entry.group(1)), flat(entry.group(2))
     at = inside.find(rest) if rest else -1
     return bool(name) and at >= 0 and name in inside[:at]
+
+
+def _held_by(reader: LocatorText, cite: dict[str, Any], where: dict[str, Any], sentence: str) -> bool:
+    try:
+        return any(holds(text, sentence) for text in reader.readings(cite, where))
+    except (OSError, KeyError, IndexError, ValueError, TypeError):
+        return False  # a locator that names no readable place holds nothing
 
 
 def locator_holds(reader: LocatorText, cites: dict[int, dict[str, Any]], sentence: str, numbers: list[int]) -> bool:
     """True when one of the sentence's cited locators contains the whole sentence."""
     text = MARKER.sub(" ", sentence).strip()
-    for n in numbers:
-        cite = cites.get(n)
-        if cite is None:
-            continue
-        for where in sentence_locators(cite, sentence):
-            try:
-                if holds(reader.of(cite, where), text):
-                    return True
-            except (OSError, KeyError, IndexError, ValueError):
-                continue
-    return False
+    return any(_held_by(reader, cites[n], where, text)
+               for n in numbers if n in cites for where in sentence_locators(cites[n], sentence))
+
+
+def verbatim_flags(reader: LocatorText, cites: dict[int, dict[str, Any]], flagged: list[str]) -> list[str]:
+    """The flagged sentences found word for word (flattened) in one of the answer's cited
+    passages or their evidence: a quote its own source backs, flagged all the same."""
+    places = [(c, w) for c in cites.values() for w in [c] + [dict(e, evidence_of=True) for e in c.get("evidence") or []]]
+    return [f for f in flagged
+            if len(flat(f)) >= MIN_FLAT and any(_held_by(reader, c, w, MARKER.sub(" ", f)) for c, w in places)]
+
+
+def _is_flagged(sentence: str, flagged: list[str]) -> bool:
+    bare = flat(sentence)
+    return any(f and (f in bare or (len(bare) >= MIN_FLAT and bare in f)) for f in map(flat, flagged))
 
 
 # -- one run ----------------------------------------------------------------------------
 def score_answer(row: dict[str, Any], answer: Any, reader: LocatorText) -> dict[str, Any]:
+    """One question's outcome: the fact, each cited sentence's locator, the product's flags."""
     text = answer.answer or ""
     cites = {int(c["id"]): c for c in answer.citations if c.get("id") is not None}
-    checks = [locator_holds(reader, cites, s, ns) for s, ns in cited_sentences(text)]
-    flagged = list(getattr(answer, "unsupported", None) or [])
-    backed = sum(1 for sentence, _ in cited_sentences(text) if not any(f and f in sentence for f in flagged))
+    cited = list(cited_sentences(text))
+    checks = [locator_holds(reader, cites, s, ns) for s, ns in cited]
+    flagged = [f for f in getattr(answer, "unsupported", None) or [] if isinstance(f, str)]
+    verbatim = verbatim_flags(reader, cites, flagged)
+    backed = sum(1 for sentence, _ in cited if not _is_flagged(sentence, flagged))
+    done = getattr(answer, "done", None) or {}
     return {"id": row.get("id"), "set": row.get("set"), "lang": row.get("lang", "en"),
-            "fact": contains_fact(text, row["facts"]), "no_evidence": NO_EVIDENCE in text or not cites,
-            # the model's own words, before the quotes that follow them (agent/loop.py FLOOR_LEAD)
-            "fact_model_text": contains_fact(text.split(FLOOR_LEAD)[0], row["facts"]),
-            "cited": len(checks), "held": sum(checks), "sentences": len(split_sentences(text)),
-            "unsupported": len(flagged), "backed": backed, "seconds": getattr(answer, "seconds", None),
+            "fact": contains_fact(text, row["facts"]),
+            # docs/contract.md: an answer that cites nothing, or whose search found nothing
+            "no_evidence": not cites or bool(getattr(answer, "no_evidence", None)),
+            # the model's own words, before the quotes that follow them
+            "fact_model_text": contains_fact(text.split(QUOTES_LEAD)[0], row["facts"]),
+            "cited": len(checks), "held": sum(checks), "sentences": len(sentences(text)),
+            "unsupported": len(flagged), "unsupported_verbatim": verbatim, "backed": backed,
+            "seconds": getattr(answer, "seconds", None),
             "first_chunk_s": getattr(answer, "first_chunk_s", None), "answer": text,
             # what a model asked for itself: tool name and input, per call
             "tool_calls": [{"tool": t.get("tool"), "input": t.get("input")} for t in answer.trace if t.get("step")],
-            "attributed": (getattr(answer, "done", None) or {}).get("attributed"),
-            "floor": bool((getattr(answer, "done", None) or {}).get("floor"))}
+            "attributed": done.get("attributed"), "floor": bool(done.get("floor"))}
 
 
 def _median(values: list[float]) -> float:
@@ -210,25 +359,54 @@ def summarise(scored: list[dict[str, Any]]) -> dict[str, Any]:
             # sentences carrying a citation the support check accepts, of all the answers' sentences
             "cited_share": round(valid / max(1, sum(s["sentences"] for s in scored)), 4),
             "unsupported_per_answer": round(sum(s["unsupported"] for s in scored) / n, 3),
+            "unsupported_flags": sum(s["unsupported"] for s in scored),
+            # the product's flags that fall on a sentence its cited passage prints word for word
+            "unsupported_on_verbatim": sum(len(s["unsupported_verbatim"]) for s in scored),
+            "unsupported_on_verbatim_share": round(sum(len(s["unsupported_verbatim"]) for s in scored)
+                                                   / max(1, sum(s["unsupported"] for s in scored)), 4),
             "answers_with_citation": sum(1 for s in scored if not s["no_evidence"]),
             "seconds_median": _median([s["seconds"] for s in scored]),
             "first_chunk_s_median": _median([s["first_chunk_s"] for s in scored])}
 
 
-def timed(events: Iterable[Any]) -> Any:
-    """The turn's Answer, with ``seconds`` to the end and ``first_chunk_s`` to its first text."""
-    from athena_lab.models import fold
-    from athena_lab.models import Answer
+@dataclass
+class TurnAnswer:
+    """One turn as the events of docs/contract.md give it, gathered by the eval itself."""
 
-    answer, started, first = Answer(), time.perf_counter(), None
+    answer: str = ""
+    citations: list[dict[str, Any]] = field(default_factory=list)
+    unsupported: list[str] = field(default_factory=list)
+    no_evidence: str | None = None
+    trace: list[dict[str, Any]] = field(default_factory=list)
+    done: dict[str, Any] = field(default_factory=dict)
+    error: str | None = None
+    seconds: float | None = None
+    first_chunk_s: float | None = None
+
+
+def timed(events: Iterable[Any]) -> TurnAnswer:
+    """The turn's answer, with ``seconds`` to the end and ``first_chunk_s`` to its first text.
+
+    Read from the events per the contract (``chunk`` text, the last ``citations``, ``done``)."""
+    answer, started = TurnAnswer(), time.perf_counter()
     for event in events:
-        if first is None and event.type == "chunk" and event.data.get("content"):
-            first = time.perf_counter() - started
-        fold(answer, event)
-        if event.type == "done":
-            answer.done = dict(event.data)  # type: ignore[attr-defined]
-    answer.seconds = round(time.perf_counter() - started, 2)  # type: ignore[attr-defined]
-    answer.first_chunk_s = None if first is None else round(first, 2)  # type: ignore[attr-defined]
+        kind = event["type"] if isinstance(event, dict) else event.type
+        data = (event.get("data") if isinstance(event, dict) else event.data) or {}
+        if kind == "chunk" and data.get("content"):
+            if answer.first_chunk_s is None:
+                answer.first_chunk_s = round(time.perf_counter() - started, 2)
+            answer.answer += data["content"]
+        elif kind == "trace":
+            answer.trace.append(dict(data))
+        elif kind == "citations":
+            answer.citations = list(data.get("citations") or [])
+        elif kind == "done":
+            answer.done = dict(data)
+            answer.unsupported = list(data.get("unsupported") or [])
+            answer.no_evidence = data.get("no_evidence")
+        elif kind == "error":
+            answer.error = data.get("message") or "the answer failed"
+    answer.seconds = round(time.perf_counter() - started, 2)
     return answer
 
 

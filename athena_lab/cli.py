@@ -302,6 +302,8 @@ def _run_answer_eval(args: argparse.Namespace) -> int:
     print(f"{'':<22}{'n':>5}" + "".join(f"{n:>24}" for n in names))
     for label, row in [("all", metrics)] + list(metrics["by"].items()):
         print(f"{label:<22}{row['questions']:>5}" + "".join(f"{row[n]:>24.3f}" for n in names))
+    print(f"unsupported flags on verbatim quotes: {metrics['unsupported_on_verbatim']} of "
+          f"{metrics['unsupported_flags']}")
     print(f"split {metrics['split']}, set {metrics['set']}, provider {metrics['provider']}")
     return 0
 

@@ -37,14 +37,10 @@ def parts(answer: str, lead: str) -> tuple[str, str]:
 
 def score(reader: Any, cites: dict[int, dict[str, Any]], text: str) -> tuple[int, int, int]:
     """(cited sentences, held word for word, half of their content words in the locator)."""
-    from athena_lab.agent.citations import MARKER, marker_numbers, split_sentences
-    from athena_lab.answer_eval import holds, sentence_locators
+    from athena_lab.answer_eval import MARKER, cited_sentences, holds, sentence_locators
 
     cited = held = covered = 0
-    for sentence in split_sentences(text):
-        numbers = marker_numbers(sentence)
-        if not numbers:
-            continue
+    for sentence, numbers in cited_sentences(text):  # the eval's own split, not the agent's
         cited += 1
         bare = MARKER.sub(" ", sentence).strip()
         words = content_words(bare)
@@ -53,12 +49,13 @@ def score(reader: Any, cites: dict[int, dict[str, Any]], text: str) -> tuple[int
             cite = cites.get(n)
             for where in sentence_locators(cite, sentence) if cite else []:
                 try:
-                    located = reader.of(cite, where)
+                    readings = reader.readings(cite, where)
                 except (OSError, KeyError, IndexError, ValueError):
                     continue
-                best_held = best_held or holds(located, bare)
-                if words:
-                    best_cover = max(best_cover, len(words & content_words(located)) / len(words))
+                for located in readings:
+                    best_held = best_held or holds(located, bare)
+                    if words:
+                        best_cover = max(best_cover, len(words & content_words(located)) / len(words))
         held += best_held
         covered += best_cover >= 0.5
     return cited, held, covered
@@ -71,8 +68,7 @@ def main() -> None:
     ap.add_argument("--last", type=int, default=33)
     ap.add_argument("--out")
     args = ap.parse_args()
-    from athena_lab.agent.loop import FLOOR_LEAD
-    from athena_lab.answer_eval import LocatorText
+    from athena_lab.answer_eval import QUOTES_LEAD, LocatorText
     from athena_lab.workspace import Workspace
 
     ws = Workspace(args.path, args.index_dir)
@@ -88,7 +84,7 @@ def main() -> None:
     totals = {"model": [0, 0, 0], "quotes": [0, 0, 0]}
     for m in answers:
         cites = {int(c["id"]): c for c in m.get("citations") or [] if c.get("id") is not None}
-        for name, text in zip(("model", "quotes"), parts(m.get("content") or "", FLOOR_LEAD)):
+        for name, text in zip(("model", "quotes"), parts(m.get("content") or "", QUOTES_LEAD)):
             for i, value in enumerate(score(reader, cites, text)):
                 totals[name][i] += value
     ws.close()

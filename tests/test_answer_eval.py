@@ -109,3 +109,87 @@ def test_every_question_has_a_fact_its_gold_passage_states_and_its_question_does
         golds = [_gold_text(row, g) for g in row["gold"]]
         assert any(contains_fact(text, row["facts"]) for text in golds), f"{row['id']}: no fact is in its gold"
         assert not contains_fact(row["question"], row["facts"]), f"{row['id']}: the question states its fact"
+
+
+def _turn(text: str, citations: list[dict], unsupported: list[str] | None = None):
+    """An answer as the events of docs/contract.md carry it, gathered by the eval's own reader."""
+    from athena_lab.answer_eval import timed
+
+    return timed([{"type": "chunk", "data": {"content": text}},
+                  {"type": "citations", "data": {"citations": citations}},
+                  {"type": "done", "data": {"unsupported": unsupported or [], "mode": "extractive"}}])
+
+
+def _cache_doc(tmp_path):
+    (tmp_path / "a.md").write_text("# Cache\n\nThe cache keeps entries\nfor ten minutes. Each `get` call\n"
+                                   "renews the entry, e.g. after a hit.\n")
+    return {"id": 1, "kind": "text", "path": "a.md", "start_line": 3, "end_line": 5, "label": "a.md:3–5"}
+
+
+def test_breaking_the_agents_splitter_and_matcher_does_not_move_the_grade(tmp_path, monkeypatch):
+    """The grader splits, flattens and reads sources by its own rules: if it used the
+    agent's, a bug there would move the answer and its grade together."""
+    import ast
+    import inspect
+
+    from athena_lab import answer_eval
+    from athena_lab.agent import citations, locate
+
+    row = {"id": "q", "set": "docs", "facts": ["ten minutes"]}
+    answer = _turn("The cache keeps entries for ten minutes. [1] Each `get` call renews the entry. [1]",
+                   [_cache_doc(tmp_path)])
+    before = answer_eval.score_answer(row, answer, answer_eval.LocatorText(tmp_path))
+    assert (before["cited"], before["held"], before["sentences"], before["fact"]) == (2, 2, 2, True)
+
+    monkeypatch.setattr(citations, "split_sentences", lambda text: [])
+    monkeypatch.setattr(citations, "marker_numbers", lambda text: [])
+    monkeypatch.setattr(locate, "squash", lambda text: "")
+    after = answer_eval.score_answer(row, answer, answer_eval.LocatorText(tmp_path))
+    assert after == before
+
+    imported = {node.module for node in ast.walk(ast.parse(inspect.getsource(answer_eval)))
+                if isinstance(node, ast.ImportFrom) and node.module}
+    assert not {m for m in imported if m.startswith(("athena_lab.agent", "athena_lab.pdf", "athena_lab.parsers"))}
+
+
+def test_a_quote_cut_mid_sentence_reordered_or_not_in_the_file_is_not_held(tmp_path):
+    """What a broken splitter or reading order would produce scores lower, sentence by sentence."""
+    from athena_lab.answer_eval import LocatorText, score_answer
+
+    row = {"id": "q", "set": "docs", "facts": ["ten minutes"]}
+    answer = _turn("The cache keeps entries for ten minutes. [1] Each `get` call renews the entry. [1] "
+                   "The cache keeps minutes for ten entries. [1] The cache is cleared at midnight. [1]",
+                   [_cache_doc(tmp_path)])
+    scored = score_answer(row, answer, LocatorText(tmp_path))
+    assert (scored["cited"], scored["held"]) == (4, 2)
+
+
+def test_the_eval_splits_at_a_full_stop_before_whitespace_and_keeps_trailing_markers():
+    """Its own rule, written out in the module docstring: five abbreviations, no other list."""
+    from athena_lab.answer_eval import cited_sentences, sentences
+
+    text = ("## Heading\n\nIt reached 40.4 BLEU. [2] Then, e.g. here [1, 3]. See Fig. 2 below.\n"
+            "- A bullet without a stop [4]\n```\ncode. [9]\n```\n1) Last one? [5]")
+    assert sentences(text) == ["It reached 40.4 BLEU. [2]", "Then, e.g. here [1, 3].", "See Fig.", "2 below.",
+                               "A bullet without a stop [4]", "Last one? [5]"]
+    assert [n for _, n in cited_sentences(text)] == [[2], [1, 3], [4], [5]]
+
+
+def test_a_flag_on_a_sentence_its_source_prints_word_for_word_is_counted(tmp_path):
+    """The share of the product's "unsupported" flags that fall on verbatim quotes (should be 0)."""
+    from athena_lab.answer_eval import LocatorText, score_answers
+
+    cite = _cache_doc(tmp_path)
+    answers = {
+        "verbatim": _turn("The cache keeps entries for ten minutes. [1]", [cite],
+                          ["The cache keeps entries for ten minutes."]),
+        "invented": _turn("The cache is cleared at midnight every day. [1]", [cite],
+                          ["The cache is cleared at midnight every day."]),
+    }
+    rows = [{"id": q, "set": "docs", "question": q, "facts": ["ten minutes"]} for q in answers]
+    result = score_answers(rows, answers.__getitem__, LocatorText(tmp_path))
+    assert result["unsupported_per_answer"] == 1.0
+    assert (result["unsupported_on_verbatim"], result["unsupported_on_verbatim_share"]) == (1, 0.5)
+    by_id = {d["id"]: d for d in result["details"]}
+    assert by_id["verbatim"]["unsupported_verbatim"] == ["The cache keeps entries for ten minutes."]
+    assert by_id["invented"]["unsupported_verbatim"] == []

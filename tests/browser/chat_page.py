@@ -51,5 +51,35 @@ CONTRAST_JS = """(el) => {
 def set_theme(page, theme: str, light: bool) -> None:
     """Switch Lab's theme ("JupyterLab Light"/"JupyterLab Dark") and wait until it applies."""
     page.evaluate(f"() => window.jupyterapp.commands.execute('apputils:change-theme', {{theme: '{theme}'}})")
+    wait_for_theme(page, light)
+
+
+def wait_for_theme(page, light: bool) -> None:
+    """Wait until Lab says the theme is light (or dark) and its stylesheet is in force: the
+    page's background colour is the theme's, not the old one's. A screenshot taken then
+    shows the theme, however slowly the machine loaded its CSS."""
     page.wait_for_function(f"document.body.dataset.jpThemeLight === '{str(light).lower()}'")
-    page.wait_for_timeout(500)
+    page.wait_for_function("""(light) => {
+      const probe = document.createElement('div');
+      probe.style.color = 'var(--jp-layout-color0)';
+      document.body.append(probe);
+      const [r, g, b] = getComputedStyle(probe).color.match(/[\\d.]+/g).map(Number);
+      probe.remove();
+      return ((r + g + b) / 3 > 128) === light;
+    }""", arg=light)
+
+
+def drawn(page) -> None:
+    """Return once the browser has drawn the frame after now: what a click or a layout
+    change did synchronously, and what Lab queued for the next frame, is on screen."""
+    page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+
+def snippet_shown(page, scope: str = ".athena-chat") -> None:
+    """Wait until the hovered citation's preview is on screen in ``scope``, its text
+    rendered and the preview placed again at its rendered height (sourceList.ts places it
+    once when shown and once more after the Markdown is drawn)."""
+    page.wait_for_function("""(scope) => [...document.querySelectorAll(scope + ' [data-testid="athena-snippet"]')]
+      .some(p => !p.hidden && p.isConnected && p.querySelector('.athena-snippet-text')?.childElementCount > 0)""",
+                           arg=scope)
+    drawn(page)

@@ -14,7 +14,9 @@ import pytest
 
 pytest.importorskip("playwright", reason="pip install playwright (Python package; the browser is Debian's chromium)")
 
-from chat_page import ANSWER_DONE, ask  # noqa: E402
+from playwright.sync_api import expect  # noqa: E402
+
+from chat_page import ANSWER_DONE, ask, drawn, snippet_shown, wait_for_theme  # noqa: E402
 from conftest import ARTIFACTS  # noqa: E402
 from test_chat_stream_ux import QUESTION as SLOW_QUESTION, chat, send, slow_lab  # noqa: E402,F401  (fixtures)
 
@@ -120,15 +122,17 @@ def test_hover_preview_is_readable_whole_and_inside_the_panel(page):
     first = answer.locator(".athena-answer-body li").first
     sentence = first.inner_text().rsplit("[", 1)[0].strip()
     first.locator(".athena-citation-marker").first.hover()
-    page.locator('.athena-chat [data-testid="athena-snippet"]:visible').wait_for()
+    snippet_shown(page)
     shown = snippet_geometry(page)
     assert words(sentence) in words(shown["text"]), "the preview shows the quoted sentence whole"
     assert px(shown["font"]) >= px(shown["ui"]), f"preview text {shown['font']} < UI font {shown['ui']}"
     assert inside(shown["pop"], shown["panel"]), shown
     # The last source sits at the bottom of the conversation: its preview opens above, still inside.
     page.locator('[data-testid="athena-messages"]').evaluate("el => { el.scrollTop = el.scrollHeight; }")
+    page.mouse.move(0, 0)  # the first preview closes…
+    page.locator('.athena-chat [data-testid="athena-snippet"]:visible').wait_for(state="detached")
     answer.locator('[data-testid="athena-citation"]').last.hover()
-    page.wait_for_timeout(300)
+    snippet_shown(page)  # …and the last one's opens
     last = snippet_geometry(page)
     assert inside(last["pop"], last["panel"]), last
     SHOTS.mkdir(parents=True, exist_ok=True)
@@ -149,8 +153,7 @@ def test_empty_chat_offers_heading_questions_that_ask_themselves(page, corpus: P
     panel = page.locator('[data-testid="athena-chat"]')
     panel.screenshot(path=str(SHOTS / "sidebar-empty-light.png"))
     page.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Dark'})")
-    page.wait_for_function("document.body.dataset.jpThemeLight === 'false'")
-    page.wait_for_timeout(300)
+    wait_for_theme(page, light=False)
     panel.screenshot(path=str(SHOTS / "sidebar-empty-dark.png"))
     page.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Light'})")
     page.wait_for_function("document.body.dataset.jpThemeLight === 'true'")
@@ -202,25 +205,24 @@ def test_screenshots_streaming_status_light_dark_and_narrow(chat):
     panel.screenshot(path=str(SHOTS / "sidebar-streaming-light.png"))
     chat.locator(ANSWER_DONE).last.wait_for(timeout=60_000)
     chat.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Dark'})")
-    chat.wait_for_function("document.body.dataset.jpThemeLight === 'false'")
+    wait_for_theme(chat, light=False)
     try:
         answer = send(chat, SLOW_QUESTION)
         answer.locator('[data-testid="athena-stream-status"]').filter(has_text="writing").wait_for(timeout=30_000)
         answer.locator(".athena-citation-marker").first.hover()
-        chat.wait_for_timeout(300)
+        snippet_shown(chat)
         panel.screenshot(path=str(SHOTS / "sidebar-streaming-dark.png"))
         chat.locator(ANSWER_DONE).last.wait_for(timeout=60_000)
         chat.evaluate("() => window.jupyterapp.commands.execute('athena:new-conversation')")
         chat.locator('.athena-chat [data-testid="empty-state"]').wait_for()
-        chat.wait_for_timeout(400)
-        assert chat.locator('.athena-chat [data-testid="athena-snippet"]:visible').count() == 0, \
-            "a preview outlived the conversation it belonged to"
+        # the preview goes with the conversation it belonged to
+        expect(chat.locator('.athena-chat [data-testid="athena-snippet"]:visible')).to_have_count(0)
         # A narrow panel: the preview still fits inside it.
         chat.set_viewport_size({"width": 700, "height": 800})
         chat.evaluate("() => window.jupyterapp.commands.execute('athena:focus-chat')")
         answer = ask(chat, SLOW_QUESTION)
         answer.locator('[data-testid="athena-citation"]').first.hover()
-        chat.wait_for_timeout(300)
+        snippet_shown(chat)
         geometry = snippet_geometry(chat)
         assert inside(geometry["pop"], geometry["panel"]), geometry
         panel.screenshot(path=str(SHOTS / "sidebar-narrow-dark.png"))
@@ -248,7 +250,7 @@ def test_extractive_sentences_appear_one_after_another(page):
     new_conversation(page)
     page.evaluate(WATCH_BULLETS)
     answer = ask(page, TEXT_QUESTION, kind="rst")
-    page.wait_for_timeout(500)
+    drawn(page)  # the finished answer's last redraw is on screen
     final = answer.locator(".athena-answer-body li").count()
     seen = [n for n in page.evaluate("window.__bullets") if n]
     # each sentence is its own chunk event, and the sidebar draws a short burst chunk by chunk

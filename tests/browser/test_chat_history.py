@@ -14,6 +14,8 @@ import pytest
 
 pytest.importorskip("playwright", reason="pip install playwright (Python package; the browser is Debian's chromium)")
 
+from playwright.sync_api import expect  # noqa: E402
+
 from chat_page import ANSWER, ANSWER_DONE, ask, set_theme  # noqa: E402
 from conftest import ARTIFACTS, open_chat  # noqa: E402
 
@@ -28,6 +30,15 @@ def api(page, path: str) -> dict:
     response = page.request.get(f"{base}/athena/{path}")
     assert response.ok, response.text()
     return response.json()
+
+
+def wait_for_stored(page, check, failure: str, timeout: float = 30) -> None:
+    """Poll the server until ``check()`` holds: what the server stores (an answer when its
+    stream ends, a delete when its undo window does) has no element to wait on."""
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, failure
+        page.wait_for_timeout(200)  # the interval between two looks, not a guess at when it is done
 
 
 def delete_all_conversations(page) -> None:
@@ -49,7 +60,8 @@ def open_history(page) -> None:
     toggle = page.locator(".athena-history-toggle")
     if toggle.get_attribute("aria-expanded") != "true":
         toggle.click()
-    page.locator(f"{HISTORY} .athena-conversation").first.wait_for()
+    # the list is drawn: its rows, or the line that says there are none yet
+    page.locator(f"{HISTORY} .athena-conversation, {HISTORY} .athena-conversation-empty").first.wait_for()
 
 
 def conversation_id(page) -> str:
@@ -65,13 +77,9 @@ def test_history_titles_tell_repeated_questions_apart_and_say_when(page):
     second = conversation_id(page)
     open_history(page)
     rows = page.locator(f"{HISTORY} li.athena-conversation")
-    deadline = time.monotonic() + 15  # the list refreshes after the answer has finished
-    while True:
-        titles = rows.locator('[data-testid="athena-conversation-title"]').all_text_contents()
-        if titles[:2] == [f"{question} (2)", question] or time.monotonic() > deadline:
-            break
-        page.wait_for_timeout(200)
-    assert titles[:2] == [f"{question} (2)", question]
+    titles = rows.locator('[data-testid="athena-conversation-title"]')
+    expect(titles.nth(0)).to_have_text(f"{question} (2)", timeout=15_000)  # refreshed after the answer
+    expect(titles.nth(1)).to_have_text(question)
     # Cut short in a narrow panel, the number still tells them apart.
     number = rows.first.locator(".athena-conversation-number")
     assert number.text_content() == " (2)" and number.is_visible()
@@ -91,8 +99,9 @@ def test_delete_offers_undo_and_deletes_on_the_server_only_after_the_window(page
     row = page.locator(f'{HISTORY} li[data-id="{cid}"]')
     row.locator(".athena-conversation-delete").click()
     undo = row.locator('[data-testid="athena-conversation-undo"]')
-    assert undo.is_visible() and "Deleted" in row.inner_text()
-    assert page.evaluate("document.activeElement.dataset.testid") == "athena-conversation-undo"
+    expect(undo).to_be_visible()
+    expect(row).to_contain_text("Deleted")
+    expect(undo).to_be_focused()
     assert page.locator(CHAT).get_attribute("data-conversation-id") == ""  # the view left it
     assert page.locator(ANSWER).count() == 0
     assert any(c["id"] == cid for c in api(page, "conversations?limit=200")["conversations"])  # not yet deleted
@@ -105,10 +114,12 @@ def test_delete_offers_undo_and_deletes_on_the_server_only_after_the_window(page
     page.wait_for_function("document.activeElement.classList.contains('athena-conversation-open')", timeout=10_000)
 
     row.locator(".athena-conversation-delete").click()
-    page.wait_for_timeout(6500)
-    assert page.locator(f'{HISTORY} li[data-id="{cid}"]').count() == 0
-    assert all(c["id"] != cid for c in api(page, "conversations?limit=200")["conversations"])
-    assert page.evaluate("document.activeElement !== document.body"), "focus fell to the page with the row"
+    expect(undo).to_be_focused()
+    expect(page.locator(f'{HISTORY} li[data-id="{cid}"]')).to_have_count(0, timeout=20_000)  # the window ends
+    wait_for_stored(page, lambda: all(c["id"] != cid for c in api(page, "conversations?limit=200")["conversations"]),
+                    "the conversation is still stored after its undo window")
+    # focus moved to a neighbour in the list (or the history toggle), never to the page
+    page.wait_for_function(f"document.activeElement.closest('{CHAT}') !== null")
 
 
 def test_a_reload_within_the_undo_window_still_deletes_the_conversation(page):
@@ -121,10 +132,8 @@ def test_a_reload_within_the_undo_window_still_deletes_the_conversation(page):
     page.reload()  # leaving the page ends the undo window, as closing a mail client sends
     page.wait_for_function("window.jupyterapp && window.jupyterapp.shell", timeout=60_000)
     open_chat(page)
-    deadline = time.monotonic() + 20
-    while any(c["id"] == cid for c in api(page, "conversations?limit=200")["conversations"]):
-        assert time.monotonic() < deadline, "the conversation deleted before the reload is still stored"
-        page.wait_for_timeout(300)
+    wait_for_stored(page, lambda: all(c["id"] != cid for c in api(page, "conversations?limit=200")["conversations"]),
+                    "the conversation deleted before the reload is still stored")
     open_history(page)
     assert page.locator(f'{HISTORY} li[data-id="{cid}"]').count() == 0
 
@@ -154,15 +163,10 @@ def test_edit_and_resend_replaces_the_question_and_regenerate_the_last_answer(pa
     page.wait_for_function("!document.querySelector('[data-testid=athena-answer].athena-streaming')")
     assert page.locator('[data-testid="athena-user-message"]').count() == 1
     assert page.locator(ANSWER).count() == 1
-    deadline = time.monotonic() + 30  # the regenerated answer is stored when its stream ends
-    while True:
-        stored = api(page, f"conversations/{cid}")["messages"]
-        if [m["role"] for m in stored] == ["user", "assistant"] or time.monotonic() > deadline:
-            break
-        page.wait_for_timeout(200)
-    assert [m["role"] for m in stored] == ["user", "assistant"]
-    assert page.evaluate("document.activeElement !== document.body")
-    assert regenerate.is_visible()  # back under the new last answer
+    wait_for_stored(page, lambda: [m["role"] for m in api(page, f"conversations/{cid}")["messages"]]
+                    == ["user", "assistant"], "the regenerated answer is not stored")  # when its stream ends
+    page.wait_for_function("document.activeElement !== document.body")
+    expect(regenerate).to_be_visible()  # back under the new last answer
 
 
 def test_trace_drawer_tabulates_each_hit_with_fused_score_and_retriever_ranks(page):
@@ -200,9 +204,13 @@ def test_reindex_shows_progress_then_a_done_line_with_counts_and_time(page):
                         done), done
     seen = page.evaluate("window.__athenaMessages")
     assert seen[0].startswith("Reindexing: starting"), seen
-    # The done line stays while the strip refreshes itself.
-    page.wait_for_timeout(2500)
-    assert page.locator('[data-testid="athena-index-message"]').inner_text() == done
+    # The done line stays while the strip refreshes itself: the refresh after the run
+    # writes the line again, and it still says done.
+    page.wait_for_function("""(done) => {
+      const seen = window.__athenaMessages;
+      return seen.length >= 2 && seen[seen.length - 1] === done && seen[seen.length - 2] === done;
+    }""", arg=done)
+    expect(page.locator('[data-testid="athena-index-message"]')).to_have_text(done)
 
 
 @pytest.fixture
@@ -238,9 +246,9 @@ def test_ask_about_this_cell_attaches_it_as_a_chip_and_sends_it_with_the_questio
     chip = page.locator('[data-testid="athena-context"]')
     chip.wait_for()
     assert chip.inner_text().startswith("About cell 1 of ask_about_cell.ipynb · 3 lines")
-    assert page.evaluate("document.activeElement.dataset.testid") == "athena-input"
+    expect(page.locator('[data-testid="athena-input"]')).to_be_focused()
     chip.locator('[data-testid="athena-context-remove"]').click()
-    assert not chip.is_visible()
+    expect(chip).to_be_hidden()
 
     # The keyboard shortcut from the notebook (command mode) attaches it again.
     cell.locator(".jp-InputPrompt").click()
@@ -401,12 +409,12 @@ def test_tab_reaches_every_control_of_the_panel_and_never_drops_focus_to_the_pag
     page.keyboard.press("Enter")
     page.wait_for_function("document.querySelectorAll('[data-testid=athena-answer]:not(.athena-streaming)').length === 2",
                            timeout=60_000)
-    assert page.evaluate(f"document.activeElement.closest('{CHAT}') !== null")
+    page.wait_for_function(f"document.activeElement.closest('{CHAT}') !== null")
     # …and remove an attached context with its × button.
     page.locator('[data-testid="athena-edit-question"]').last.focus()
     page.keyboard.press("Enter")
     page.keyboard.press("Escape")
-    assert page.evaluate("document.activeElement.dataset.testid") == "athena-edit-question"
+    expect(page.locator('[data-testid="athena-edit-question"]').last).to_be_focused()
 
 
 SHOTS = [("light", "JupyterLab Light", True), ("dark", "JupyterLab Dark", False)]
@@ -424,14 +432,15 @@ def test_screenshots_of_history_trace_and_context_in_both_themes(page, cell_note
     cell = open_notebook(page, cell_notebook)
     cell.locator(".jp-InputPrompt").click()
     page.evaluate("async () => { await window.jupyterapp.commands.execute('athena:ask-about-cell'); }")
-    page.locator('[data-testid="athena-context"]').wait_for()
-    page.wait_for_timeout(500)
+    expect(page.locator('[data-testid="athena-context"]')).to_be_visible()
+    expect(page.locator('[data-testid="athena-input"]')).to_be_focused()  # where "Ask about this cell" ends
     page.locator(CHAT).screenshot(path=str(ARTIFACTS / f"history-panel-{name}.png"))
     # The undo row, an open edit box and a finished reindex's done line.
     others = page.locator(f"{HISTORY} li.athena-conversation:not(.athena-current)")
     row = others.first if others.count() else None
     if row is not None:
         row.locator(".athena-conversation-delete").click()
+        expect(row.locator('[data-testid="athena-conversation-undo"]')).to_be_focused()
     page.locator(".athena-user-turn").last.locator('[data-testid="athena-edit-question"]').click()
     page.locator(".athena-reindex").click()
     page.wait_for_function("document.querySelector('.athena-index-status').dataset.reindex === 'done'",
@@ -454,11 +463,11 @@ def test_screenshots_of_history_trace_and_context_in_both_themes(page, cell_note
     page.mouse.down()
     page.mouse.move(60, y, steps=8)
     page.mouse.up()
-    page.wait_for_timeout(300)
-    width = page.locator(CHAT).evaluate("el => el.getBoundingClientRect().width")
-    assert 318 <= width <= 322, width  # as narrow as it goes: its minimum, header still on one row
+    # as narrow as it goes: its minimum, header still on one row (Lab lays the panels out in a frame)
+    page.wait_for_function("el => { const w = el.getBoundingClientRect().width; return w >= 318 && w <= 322; }",
+                           arg=page.locator(CHAT).element_handle())
     page.set_viewport_size({"width": 760, "height": 760})  # and in a small window
-    page.wait_for_timeout(300)
+    page.wait_for_function("el => el.getBoundingClientRect().right <= 760", arg=page.locator(CHAT).element_handle())
     page.locator(CHAT).screenshot(path=str(ARTIFACTS / f"history-panel-{name}-narrow.png"))
     assert one_row(page.locator(".athena-chat-header"))
 
@@ -472,12 +481,9 @@ def chips(turn) -> list[str]:
 def stored_filters(page, cid: str, questions: int) -> list:
     """Each stored question's filters, once the conversation holds `questions` answered ones
     (an answer is stored when its stream ends)."""
-    deadline = time.monotonic() + 30
-    while True:
-        messages = api(page, f"conversations/{cid}")["messages"]
-        if [m["role"] for m in messages] == ["user", "assistant"] * questions or time.monotonic() > deadline:
-            return [m.get("filters") for m in messages if m["role"] == "user"]
-        page.wait_for_timeout(200)
+    wait_for_stored(page, lambda: [m["role"] for m in api(page, f"conversations/{cid}")["messages"]]
+                    == ["user", "assistant"] * questions, f"{questions} answered questions are not stored")
+    return [m.get("filters") for m in api(page, f"conversations/{cid}")["messages"] if m["role"] == "user"]
 
 
 def test_a_restored_question_shows_its_filters_and_is_asked_again_with_them(page):

@@ -14,6 +14,7 @@ import pytest
 
 pytest.importorskip("playwright", reason="pip install playwright (Python package; the browser is Debian's chromium)")
 
+from playwright.sync_api import expect  # noqa: E402
 from conftest import ARTIFACTS, FLASK_PAGES, HOSTILE_MD, PDF_NAME  # noqa: E402
 from corpus_files import CORPORA  # noqa: E402
 from http_servers import AthenaServer, fast_env, run_cli  # noqa: E402
@@ -154,7 +155,7 @@ def test_notebook_citation_shows_its_cell(tab):
 
 
 def test_keyboard_alone_sends_and_opens_a_source(tab):
-    assert tab.evaluate("document.activeElement.dataset.testid") == "athena-input"
+    expect(tab.locator('[data-testid="athena-input"]')).to_be_focused()
     tab.keyboard.type(TEXT_QUESTION)
     tab.keyboard.press("Enter")
     answer = tab.locator(DONE).first
@@ -167,10 +168,10 @@ def test_keyboard_alone_sends_and_opens_a_source(tab):
         pytest.fail("no source button reachable with Tab")
     tab.keyboard.press("Enter")
     tab.locator('[data-testid="viewer"] .line.cited').first.wait_for()
-    assert tab.evaluate("document.activeElement.id") == "viewer-title"
+    expect(tab.locator("#viewer-title")).to_be_focused()
     tab.keyboard.press("Escape")
     tab.locator('[data-testid="viewer"]').wait_for(state="hidden")
-    assert tab.evaluate("document.activeElement.dataset.testid") == "source"
+    tab.wait_for_function("document.activeElement.dataset.testid === 'source'")  # back on the button that opened it
 
 
 def test_history_lists_and_reopens_the_conversation(tab):

@@ -16,7 +16,7 @@ import pytest
 
 pytest.importorskip("playwright", reason="pip install playwright (Python package; the browser is Debian's chromium)")
 
-from chat_page import ANSWER_DONE, ask  # noqa: E402
+from chat_page import ANSWER_DONE, ask, drawn, wait_for_theme  # noqa: E402
 from wire_servers import OpenAIWireServer, Turn  # noqa: E402
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -113,14 +113,18 @@ def test_streaming_follows_the_bottom_only_while_the_reader_is_there(chat):
     messages = chat.locator('[data-testid="athena-messages"]')
     messages.hover()
     chat.mouse.wheel(0, -5000)  # the reader scrolls up to read
-    chat.wait_for_timeout(1000)
+    chat.wait_for_function("el => el.scrollTop < 50", arg=messages.element_handle())
+    # more of the answer arrives and is drawn while the reader is up there
+    chat.wait_for_function("([el, n]) => el.textContent.length > n + 40", timeout=30_000,
+                           arg=[answer.element_handle(), len(answer.text_content())])
+    drawn(chat)
     assert "athena-streaming" in answer.get_attribute("class"), "the answer should still be streaming"
     assert scroll_state(chat)["top"] < 50, "the panel yanked the reader back to the bottom"
     # Back at the bottom (a jump: a wheel fling animates while the text grows under it).
     messages.evaluate("el => { el.scrollTop = el.scrollHeight; }")
     chat.locator(ANSWER_DONE).last.wait_for(timeout=60_000)
-    chat.wait_for_timeout(300)
-    assert scroll_state(chat)["gap"] <= 32
+    # the end stays in view (the last scroll lands in the frame after the text)
+    chat.wait_for_function("el => el.scrollHeight - el.scrollTop - el.clientHeight <= 32", arg=messages.element_handle())
     copy = answer.locator('[data-testid="athena-copy"]')
     box, view = copy.bounding_box(), messages.bounding_box()
     assert view["y"] <= box["y"] and box["y"] + box["height"] <= view["y"] + view["height"] + 1, \
@@ -197,8 +201,7 @@ def test_screenshots_long_answer_narrow_panel_light_and_dark(chat):
     answer.locator('[data-testid="athena-citation"]').first.hover()
     panel.screenshot(path=str(ARTIFACTS / "chat-long-answer-narrow-light.png"))
     chat.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Dark'})")
-    chat.wait_for_function("document.body.dataset.jpThemeLight === 'false'")
-    chat.wait_for_timeout(500)
+    wait_for_theme(chat, light=False)
     answer.locator('[data-testid="athena-citation"]').first.hover()
     panel.screenshot(path=str(ARTIFACTS / "chat-long-answer-narrow-dark.png"))
     chat.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Light'})")

@@ -17,6 +17,8 @@ import pytest
 
 pytest.importorskip("playwright", reason="pip install playwright (Python package; the browser is Debian's chromium)")
 
+from playwright.sync_api import expect  # noqa: E402
+
 from conftest import ARTIFACTS, FLASK_PAGES  # noqa: E402
 from corpus_files import CORPORA  # noqa: E402
 from http_servers import AthenaServer, fast_env, free_port, run_cli  # noqa: E402
@@ -186,15 +188,15 @@ def test_keyboard_alone_opens_asks_and_closes(browser, athena, site):
         pytest.fail("Tab never reached the widget's button")
     tab.keyboard.press("Enter")
     box = tab.locator('[data-testid="input"]')
-    assert box.evaluate("el => el.getRootNode().activeElement === el")
+    tab.wait_for_function("el => el.getRootNode().activeElement === el", arg=box.element_handle())
     tab.keyboard.type(QUESTION)
     tab.keyboard.press("Enter")
     tab.locator(DONE).wait_for(timeout=60_000)
     assert launcher.get_attribute("aria-expanded") == "true"
     tab.keyboard.press("Escape")
-    assert tab.locator('[data-testid="panel"]').is_hidden()
-    assert launcher.get_attribute("aria-expanded") == "false"
-    assert launcher.evaluate("el => el.getRootNode().activeElement === el")
+    expect(tab.locator('[data-testid="panel"]')).to_be_hidden()
+    expect(launcher).to_have_attribute("aria-expanded", "false")
+    tab.wait_for_function("el => el.getRootNode().activeElement === el", arg=launcher.element_handle())
     context.close()
 
 

@@ -11,6 +11,7 @@ import pytest
 
 pytest.importorskip("playwright", reason="pip install playwright (Python package; the browser is Debian's chromium)")
 
+from playwright.sync_api import expect  # noqa: E402
 from chat_page import ANSWER_DONE, ask  # noqa: E402
 
 TEXT_QUESTION = "How do I configure the SECRET_KEY in Flask?"
@@ -58,7 +59,7 @@ def test_text_citation_opens_the_file_with_the_cited_lines_marked(page):
     label = citation.inner_text()
     citation.hover()
     # the preview is placed in the panel itself (so the conversation's scroll box never clips it)
-    assert page.locator('.athena-chat [data-testid="athena-snippet"]:visible').count() == 1
+    expect(page.locator('.athena-chat [data-testid="athena-snippet"]:visible')).to_have_count(1)
     citation.click()
     page.wait_for_function(
         "() => { const w = window.jupyterapp.shell.currentWidget;"
@@ -113,8 +114,8 @@ def test_conversation_is_restored_after_a_page_reload(page, show_chat):
 def test_hostile_document_scripts_never_run(page):
     answer = ask(page, "Where are zebra tokens stored?", prefix="docs/hostile")
     for citation in answer.locator('[data-testid="athena-citation"]').all():
-        citation.hover()
-    page.wait_for_timeout(500)
+        citation.hover()  # each preview has drawn the hostile passage before the next hover
+        expect(page.locator('.athena-chat [data-testid="athena-snippet"]:visible')).to_have_count(1)
     assert page.evaluate("window.__athenaPwned") is None
     chat = page.locator('[data-testid="athena-chat"]')
     assert chat.locator("script").count() == 0
@@ -126,7 +127,7 @@ def test_hostile_document_scripts_never_run(page):
 def test_shortcut_focuses_the_chat_input(page):
     page.locator(".jp-LabShell").click(position={"x": 700, "y": 400})
     page.keyboard.press("Control+Shift+A")
-    assert page.evaluate("document.activeElement?.dataset.testid") == "athena-input"
+    expect(page.locator('[data-testid="athena-input"]')).to_be_focused()
 
 
 def test_index_status_says_how_far_the_vectors_are(page):

@@ -15,7 +15,7 @@ import pytest
 
 pytest.importorskip("playwright", reason="pip install playwright (Python package; the browser is Debian's chromium)")
 
-from chat_page import ask  # noqa: E402
+from chat_page import ask, drawn, wait_for_theme  # noqa: E402
 from conftest import ARTIFACTS, PDF_NAME  # noqa: E402
 from corpus_files import CORPORA  # noqa: E402
 
@@ -130,7 +130,7 @@ def wait_for_boxes(tab, page: int) -> dict:
         "(page) => { const p = document.querySelector('[data-testid=\"athena-pdf-preview\"]');"
         " return p && Number(p.dataset.page) === page && p.querySelector('[data-testid=\"pdf-region\"]')"
         " && p.querySelector('img').complete; }", arg=page, timeout=30_000)
-    tab.wait_for_timeout(300)  # the scroll happens in the frame after the boxes are placed
+    drawn(tab)  # the scroll happens in the frame after the boxes are placed
     return tab.evaluate(PREVIEW_STATE)
 
 
@@ -159,7 +159,9 @@ def test_pdf_preview_scrolls_to_the_first_box_of_the_quoted_lines(lab_tab):
     shoot(lab_tab, "pdf-preview-scrolled")
     # Narrower, the boxes shrink with the page and stay on the quoted lines.
     lab_tab.set_viewport_size({"width": 820, "height": 700})
-    lab_tab.wait_for_timeout(500)
+    lab_tab.wait_for_function("window.innerWidth === 820")
+    drawn(lab_tab)  # Lab lays its panels out in the frame after the resize, the preview its boxes in the next
+    drawn(lab_tab)
     shoot(lab_tab, "pdf-preview-narrow", themes=("light",))
 
 
@@ -252,10 +254,10 @@ def test_cited_text_lines_stay_marked_after_a_click_until_dismissed(lab_tab):
     answer.locator('[data-testid="athena-citation"][data-kind="text"]').first.click()
     lab_tab.locator(".jp-FileEditor:visible .athena-cited-line").first.wait_for()
     lab_tab.locator(".jp-FileEditor:visible .cm-line").first.click()
-    lab_tab.wait_for_timeout(200)
-    assert lab_tab.evaluate(EDITOR_MARKS)["lines"] == marks["lines"]
-    # Escape goes to the focused editor: wait until focus is in the cited one.
+    # The click has reached the editor once focus is in it (Escape goes to the focused editor too).
     lab_tab.wait_for_function(f"() => {CURRENT}.querySelector('.cm-editor').contains(document.activeElement)")
+    drawn(lab_tab)
+    assert lab_tab.evaluate(EDITOR_MARKS)["lines"] == marks["lines"]
     lab_tab.keyboard.press("Escape")
     lab_tab.wait_for_function(f"() => !{CURRENT}.querySelector('.athena-cited-line')")
     # An edit dismisses it as well: the marked lines no longer hold what was cited.
@@ -294,7 +296,7 @@ def shoot(tab, name: str, themes: tuple[str, ...] = ("light", "dark")) -> None:
     for theme in themes:
         tab.evaluate("(t) => window.jupyterapp.commands.execute('apputils:change-theme', {theme: t})", names[theme])
         tab.wait_for_function("(t) => document.body.dataset.jpThemeName === t", arg=names[theme], timeout=10_000)
-        tab.wait_for_timeout(400)
+        wait_for_theme(tab, light=theme == "light")
         tab.screenshot(path=str(out / f"{name}-{theme}.png"))
     if themes[-1] != "light":
         tab.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Light'})")

@@ -46,7 +46,8 @@ def test_without_the_exposed_app_the_sidebar_answers_and_a_widget_chip_opens_the
         side_tab = tab.locator('.jp-SideBar .lm-TabBar-tab[data-id="athena-chat"]')
         side_tab.wait_for(timeout=60_000)
         tab.locator(".jp-LabShell").wait_for()
-        tab.wait_for_timeout(1000)  # let Lab restore its layout: the panel may come back open
+        # Lab has restored its layout (the panel may come back open) when its splash is gone
+        tab.locator("#jupyterlab-splash").wait_for(state="detached", timeout=60_000)
         if not box.is_visible() and "lm-mod-current" not in (side_tab.get_attribute("class") or ""):
             side_tab.click()
         box.wait_for(state="visible")

@@ -16,7 +16,7 @@ import pytest
 
 pytest.importorskip("playwright", reason="pip install playwright (Python package; the browser is Debian's chromium)")
 
-from chat_page import ANSWER_DONE  # noqa: E402
+from chat_page import ANSWER_DONE, drawn  # noqa: E402
 from http_servers import AthenaServer, fast_env  # noqa: E402
 from test_chat_stream_ux import ANSWER, LONG_LINE, QUESTION, chat_tab, model_settings, send, walrus_folder  # noqa: E402
 from wire_servers import OpenAIWireServer, Turn  # noqa: E402
@@ -147,8 +147,12 @@ def test_chat_page_renders_a_token_stream_per_frame_and_leaves_a_reader_who_scro
     assert answer.get_attribute("aria-busy") == "true", "the answer should still be streaming"
     messages.hover()
     tab.mouse.wheel(0, -5000)  # the reader scrolls up to read
-    tab.wait_for_timeout(300)  # ~18 frames of streaming (the stream may end meanwhile on a fast machine:
-    # then this checks the end, as the check after PAGE_DONE below does)
+    tab.wait_for_function("el => el.scrollTop < 50", arg=messages.element_handle())
+    # More of the answer arrives while the reader is up there (or, on a fast machine, the
+    # stream ends meanwhile: then this checks the end, as the check after PAGE_DONE does).
+    tab.wait_for_function("([el, n]) => el.textContent.length > n + 40 || el.getAttribute('aria-busy') !== 'true'",
+                          arg=[answer.element_handle(), len(answer.text_content())], timeout=30_000)
+    drawn(tab)
     assert messages.evaluate("el => el.scrollTop") < 50, "the page pulled the reader back to the bottom"
     SHOTS.mkdir(parents=True, exist_ok=True)
     tab.screenshot(path=str(SHOTS / "page-scrolled-up-while-streaming.png"))
@@ -166,5 +170,5 @@ def test_chat_page_renders_a_token_stream_per_frame_and_leaves_a_reader_who_scro
     box.fill("And how often?")
     box.press("Enter")
     tab.locator(PAGE_DONE).nth(1).wait_for(timeout=60_000)
-    tab.wait_for_timeout(300)
-    assert messages.evaluate(gap) <= 32, "a reader at the bottom follows the new answer"
+    # a reader at the bottom follows the new answer (the last scroll lands in the frame after the text)
+    tab.wait_for_function("el => el.scrollHeight - el.scrollTop - el.clientHeight <= 32", arg=messages.element_handle())

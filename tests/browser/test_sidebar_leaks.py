@@ -23,7 +23,7 @@ import pytest
 
 pytest.importorskip("playwright", reason="pip install playwright (Python package; the browser is Debian's chromium)")
 
-from chat_page import ask  # noqa: E402
+from chat_page import ask, drawn, snippet_shown, wait_for_theme  # noqa: E402
 from wire_servers import OpenAIWireServer, Turn  # noqa: E402
 
 QUESTION = "How are quokka tokens minted and rotated?"
@@ -175,7 +175,13 @@ def leak_page(hostile_lab: str, open_lab_page, attacker: Attacker, request) -> I
 
 
 def assert_nothing_left(page, attacker: Attacker) -> None:
-    page.wait_for_timeout(1500)  # lazy loads, MathJax, CSS
+    # what the page would still load has loaded: images, fonts, MathJax's typesetting
+    page.evaluate("""async () => {
+      await document.fonts.ready;
+      if (window.MathJax && window.MathJax.startup) await window.MathJax.startup.promise;
+    }""")
+    page.wait_for_function("[...document.images].every(img => img.complete)")
+    drawn(page)
     assert attacker.hits == [], f"the attacker's server was reached: {attacker.hits}"
     assert page.foreign_requests == [], f"requests left Lab's origin: {page.foreign_requests}"
 
@@ -186,7 +192,7 @@ def test_hostile_answer_and_snippets_fetch_nothing_and_run_no_command(leak_page,
     body = answer.locator(".athena-answer-body")
     for citation in answer.locator('[data-testid="athena-citation"]').all():
         citation.hover()
-        page.wait_for_timeout(200)
+        snippet_shown(page)
     assert answer.locator('[data-testid="athena-citation"]').count() >= 1
     assert_nothing_left(page, attacker)
 
@@ -200,7 +206,7 @@ def test_hostile_answer_and_snippets_fetch_nothing_and_run_no_command(leak_page,
     assert sources and all(src.startswith("data:image/") for src in sources), sources
 
     body.get_by_text("Quokka settings").click()
-    page.wait_for_timeout(500)
+    drawn(page)  # a command a link ran would have run in the click
     commands = page.evaluate("window.__athenaCommands")
     assert "help:about" not in commands, commands
     assert page.locator(".jp-Dialog").count() == 0
@@ -237,7 +243,7 @@ def test_inserting_a_hostile_answer_in_a_notebook_fetches_nothing(leak_page, att
     cell.screenshot(path=str(ARTIFACTS / "notebook-inserted-hostile-answer.png"))
     assert_nothing_left(page, attacker)
     cell.get_by_text("Quokka settings").first.click()
-    page.wait_for_timeout(500)
+    drawn(page)  # a command a link ran would have run in the click
     assert "help:about" not in page.evaluate("window.__athenaCommands")
     assert page.locator(".jp-Dialog").count() == 0
     assert cell.locator("[data-commandlinker-command]").count() == 0
@@ -258,8 +264,7 @@ def _screenshots(page, answer) -> None:
     citation.hover()  # its snippet popover shows in the picture
     chat.screenshot(path=str(ARTIFACTS / "sidebar-hostile-answer-light.png"))
     page.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Dark'})")
-    page.wait_for_function("document.body.dataset.jpThemeLight === 'false'")
-    page.wait_for_timeout(500)
+    wait_for_theme(page, light=False)
     citation.hover()
     chat.screenshot(path=str(ARTIFACTS / "sidebar-hostile-answer-dark.png"))
     page.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Light'})")

@@ -24,7 +24,7 @@ from nbformat.sign import NotebookNotary
 pytest.importorskip("playwright", reason="pip install playwright (Python package; the browser is Debian's chromium)")
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from chat_page import CONTRAST_JS, set_theme  # noqa: E402
+from chat_page import CONTRAST_JS, drawn, set_theme  # noqa: E402
 from conftest import ARTIFACTS  # noqa: E402
 from kernel_notebooks import answer_widget_state, execute, notebook  # noqa: E402
 
@@ -107,8 +107,15 @@ def open_widgets(page, corpus: Path):
         return widgets
 
     yield open_copy
-    page.evaluate(CLOSE_JS, opened)
-    page.wait_for_timeout(1500)  # Lab saves its layout shortly after a change
+    if opened:
+        close_and_save_layout(page, opened)
+
+
+def close_and_save_layout(page, paths: list[str]) -> None:
+    """Close the notebooks' tabs and wait until Lab has saved its layout without them
+    (it saves a moment after a change): a later test's Lab does not restore them."""
+    with page.expect_request(lambda r: r.method == "PUT" and "/api/workspaces/" in r.url, timeout=30_000):
+        page.evaluate(CLOSE_JS, paths)
 
 
 def test_saved_answer_widget_renders_and_a_chip_opens_the_source_at_the_cited_lines(page, answer_notebook,
@@ -173,12 +180,15 @@ def test_copy_puts_the_answer_with_its_sources_on_the_clipboard_as_markdown(page
 
 
 LIVE_TEXT = "".join(f"Sentence {n} says how walrus tokens rotate [1]. " for n in range(1, 61))
+VIEW_UP = "athena-live-view-up"  # the test writes it beside the notebook once the view shows
 # A kernel streaming an answer into a live widget, 4 characters per trait sync (a token each).
-LIVE_CELL = f"""import time
+LIVE_CELL = f"""import os, time
 from athena_lab.widget import AnswerWidget
 w = AnswerWidget(None, question='Streamed live?', streaming=True, citations=[{CITATION!r}])
 display(w)
-time.sleep(4)  # the view comes up before the stream
+deadline = time.monotonic() + 120
+while not os.path.exists({VIEW_UP!r}) and time.monotonic() < deadline:  # the view is up before the stream
+    time.sleep(0.05)
 text = {LIVE_TEXT!r}
 for end in range(4, len(text) + 4, 4):
     w.answer = text[:end]
@@ -193,6 +203,8 @@ def test_a_live_widget_redraws_per_frame_not_per_trait_sync(page, corpus: Path) 
     nb = notebook(LIVE_CELL)
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nbformat.write(nb, corpus.parent / name)
+    view_up = corpus.parent / VIEW_UP
+    view_up.unlink(missing_ok=True)
     try:
         panel = page.evaluate(
             "async (path) => (await window.jupyterapp.commands.execute('docmanager:open', {path})).id", name)
@@ -204,9 +216,13 @@ def test_a_live_widget_redraws_per_frame_not_per_trait_sync(page, corpus: Path) 
                       " void window.jupyterapp.commands.execute('notebook:run-all-cells'); }", panel)
         widget = page.locator(f'[id="{panel}"] .athena-widget').first
         widget.locator(".athena-question").wait_for(timeout=120_000)
+        view_up.write_text("")  # the kernel starts streaming now
         page.wait_for_function("(el) => el.querySelector('.athena-streaming').hidden",
                                arg=widget.element_handle(), timeout=120_000)
-        page.wait_for_timeout(300)
+        # the last sync is drawn: all 60 sentences' markers are there
+        page.wait_for_function("(el) => el.querySelectorAll('.athena-answer .athena-marker').length === 60",
+                               arg=widget.element_handle())
+        drawn(page)
         syncs = len(range(4, len(LIVE_TEXT) + 4, 4))
         draws = int(widget.get_attribute("data-renders"))
         print("widget", {"syncs": syncs, "draws": draws})
@@ -216,8 +232,8 @@ def test_a_live_widget_redraws_per_frame_not_per_trait_sync(page, corpus: Path) 
         assert " ".join(shown.split()) == " ".join(streamed.split()), "the final text is complete"
         assert answer.locator(".athena-marker").count() == 60
     finally:
-        page.evaluate(CLOSE_JS, [name])
-        page.wait_for_timeout(1500)
+        view_up.unlink(missing_ok=True)
+        close_and_save_layout(page, [name])
 
 
 def test_markdown_emphasis_renders_and_nothing_in_it_runs_fetches_or_commands(page, crafted_notebook,
@@ -235,7 +251,7 @@ def test_markdown_emphasis_renders_and_nothing_in_it_runs_fetches_or_commands(pa
     remote = answer.locator("a.athena-remote-image")
     assert remote.get_attribute("href") == "http://attacker.example/chart.png", "a remote image is a link, not loaded"
     assert answer.locator("button:not(.athena-marker)").count() == 0, "content makes no buttons"
-    page.wait_for_timeout(500)
+    drawn(page)  # what the rendered answer would run or load has started by the frame after it is drawn
     assert page.evaluate("() => window.__athenaPwned") is None
     assert not fetched, fetched
 
