@@ -56,7 +56,7 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-def _wait_until_up(url: str, process: subprocess.Popen, log: Path, timeout: float = 60) -> None:
+def _wait_until_up(url: str, process: subprocess.Popen, log: Path, timeout: float = 180) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
