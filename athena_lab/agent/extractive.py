@@ -377,6 +377,11 @@ def closest_passage(best: Candidate) -> Reply:
     around = best.sentence.paragraph or [best.sentence.text]
     at = around.index(best.sentence.text) if best.sentence.text in around else 0
     quoted = around[max(0, at - 1):max(0, at - 1) + PASSAGE_SENTENCES]
+    # no neighbour that opens mid-sentence ("ask . Paper Plain draws on…") or stops short
+    while len(quoted) > 1 and quoted[0] != best.sentence.text and _CONTINUATION.match(quoted[0]):
+        quoted = quoted[1:]
+    while len(quoted) > 1 and quoted[-1] != best.sentence.text and not _TERMINATED.search(quoted[-1]):
+        quoted = quoted[:-1]
     paragraph = " ".join(quoted)
     cited = " ".join(f"{sentence} [{best.number}]" for sentence in quoted)  # each sentence its marker
     reply = Reply(f"{CLOSEST}\n\n> {cited}", [Quote(best.number, paragraph)])

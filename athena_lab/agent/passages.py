@@ -26,8 +26,9 @@ _CODE_DIRECTIVES = {"code-block", "code", "sourcecode", "literalinclude", "docte
 _PROSE_DIRECTIVES = {"note", "warning", "tip", "important", "hint", "caution", "attention", "seealso",
                      "versionadded", "versionchanged", "deprecated", "admonition", "danger", "error"}
 # FastAPI's admonitions: ``/// tip | Technical Details`` opens one (its title is a heading,
-# not a sentence), a bare ``///`` closes it.
-_ADMONITION_FENCE = re.compile(r"^\s*///(\s|$)")
+# not a sentence), a bare ``///`` closes it; MkDocs' open with ``!!! note "Title"`` or
+# ``??? api "API Documentation"`` (collapsible), their body indented under them.
+_ADMONITION_FENCE = re.compile(r"^\s*///(\s|$)|^\s*(?:!!!|\?\?\?\+?)\s*[\w-]+")  # MkDocs: !!! note "Title"
 _HEADING_RULE = re.compile(r"^\s*([=\-~^\"'`#*+_])\1{2,}\s*$")
 _TABLE = re.compile(r"^\s*(\|.*\||\+[-=+]+\+)\s*$")
 _BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)]|#\.)\s+")
