@@ -34,6 +34,15 @@ def test_info_reports_mode_and_index_counts(api):
     assert info["lab_path_prefix"] is None  # standalone: there is no Jupyter root
 
 
+def test_info_names_the_question_limit_the_chat_refuses_beyond(api):
+    """The composers read this to refuse before Send: it must be the limit the chat applies."""
+    limit = api.client.get("/info").json()["limits"]["max_question_chars"]
+    assert limit == 8000
+    too_long = api.client.post("/chat", json={"messages": [{"role": "user", "content": "x" * (limit + 1)}],
+                                              "stream": False})
+    assert too_long.status_code == 400 and f"the limit is {limit}" in too_long.text
+
+
 def test_search_returns_citations_with_scores(api):
     r = api.client.get("/search", params={"q": "register a blueprint", "k": 3})
     assert r.status_code == 200

@@ -19,6 +19,7 @@ import { emptyAnswer, foldEvent, IAnswerState, storedAnswer } from './core/answe
 import { emptyState, questionBubble } from './core/question';
 import { AnswerView } from './components/answerView';
 import { Composer, IAttachedContext } from './components/composer';
+import { questionLength } from './core/questionLimit';
 import { ConversationList } from './components/conversationList';
 import { IndexStatusView } from './components/indexStatus';
 import { openCitation } from './open';
@@ -236,6 +237,12 @@ export class ChatPanel extends Widget {
     if (this._abort || !question.trim()) {
       return;
     }
+    const refusal = questionLength(question, this._composer.maxChars).refusal;
+    if (refusal) {
+      // Refused here, as the composer refuses it: the server would only say so after Send.
+      await showErrorMessage('Cannot ask that question again', refusal);
+      return;
+    }
     this._choice++; // what a restore or a pending-answer look would show is about to change
     this.focusInput(); // the buttons that asked for this are about to go away
     if (this._conversationId) {
@@ -409,6 +416,9 @@ export class ChatPanel extends Widget {
       this._showEmptyState();
     }
     this._labPathPrefix = info.lab_path_prefix === null ? null : normalisePrefix(info.lab_path_prefix);
+    if (info.limits) {
+      this._composer.maxChars = info.limits.max_question_chars;
+    }
     this._mode.textContent = info.mode === 'extractive' ? 'extractive' : answererLabel(info);
   }
 

@@ -215,3 +215,23 @@ def test_starting_question_dark_and_narrow_screenshots(browser, athena, site):
     assert panel["x"] >= 0 and panel["x"] + panel["width"] <= 380
     tab.screenshot(path=str(ARTIFACTS / "dropin-narrow.png"))
     context.close()
+
+
+def test_widget_counts_a_long_question_and_refuses_it_before_asking(browser, athena, site):
+    """Issue 21: the drop-in refuses a question over the server's limit under its box
+    (it sends nothing, so the reader does not wait for a refusal)."""
+    context, tab = _open(browser, f"{site}/bottom-right.html")
+    tab.locator('[data-testid="launcher"]').click()
+    box = tab.locator('[data-testid="input"]')
+    box.fill("x" * 59000)
+    counter = tab.locator('[data-testid="counter"]')
+    assert "59,000 / 8,000" in counter.inner_text() and "the limit is 8,000" in counter.inner_text()
+    assert tab.locator('[data-testid="send"]').is_disabled()
+    box.press("Enter")
+    tab.wait_for_timeout(500)
+    assert not [url for url in tab.requests if url.endswith("/chat")]
+    assert tab.locator('[data-testid="question"]').count() == 0
+    tab.screenshot(path=str(ARTIFACTS / "dropin-counter-over.png"))
+    box.fill("How do I set the secret key?")
+    assert counter.is_hidden() and tab.locator('[data-testid="send"]').is_enabled()
+    context.close()

@@ -11,7 +11,8 @@ import pytest
 
 pytest.importorskip("playwright", reason="pip install playwright (Python package; the browser is Debian's chromium)")
 
-from chat_page import ANSWER_DONE, ask  # noqa: E402
+from chat_page import ANSWER_DONE, ask, set_theme  # noqa: E402
+from conftest import ARTIFACTS  # noqa: E402
 
 TEXT_QUESTION = "How do I configure the SECRET_KEY in Flask?"
 PDF_QUESTION = "When was the typewriter invented?"
@@ -145,3 +146,34 @@ def test_a_pdf_source_copies_as_bibtex(page):
     page.wait_for_function("(b) => b.textContent === 'Copied'", arg=button.element_handle(), timeout=10_000)
     pasted = page.evaluate("() => navigator.clipboard.readText()")
     assert pasted.startswith("@") and "note = {file: papers/docling\\_multi\\_page.pdf}" in pasted, pasted
+
+
+def test_a_long_question_is_counted_and_refused_in_the_composer_and_on_resend(page):
+    """Issue 21: over the server's limit (GET /athena/info `limits`) Send is off and the
+    counter says why; an edited question that long is refused before the conversation is
+    rewound (the server used to refuse it only after Send, and Regenerate the same way)."""
+    chat = page.locator('[data-testid="athena-chat"]')
+    box = chat.locator('[data-testid="athena-input"]')
+    box.fill("x" * 59000)
+    counter = chat.locator('[data-testid="athena-counter"]')
+    assert counter.inner_text() == ("59,000 / 8,000 The question is 59,000 characters; the limit is 8,000. "
+                                    "Shorten it by 51,000 characters to send it.")
+    assert chat.locator('[data-testid="athena-send"]').is_disabled()
+    box.press("Enter")
+    assert box.input_value() == "x" * 59000  # not sent, not cleared
+    page.screenshot(path=str(ARTIFACTS / "lab-counter-over-light.png"))
+    set_theme(page, "JupyterLab Dark", False)
+    page.screenshot(path=str(ARTIFACTS / "lab-counter-over-dark.png"))
+    set_theme(page, "JupyterLab Light", True)
+    box.fill("")
+    answer = ask(page, TEXT_QUESTION)
+    asked = chat.locator('[data-testid="athena-user-message"]').count()
+    chat.locator('[data-testid="athena-edit-question"]').last.click()
+    chat.locator('[data-testid="athena-edit-box"]').fill("y" * 59000)
+    chat.locator('[data-testid="athena-edit-send"]').click()
+    dialog = page.locator(".jp-Dialog")
+    dialog.wait_for()
+    assert "Cannot ask that question again" in dialog.inner_text()
+    assert "the limit is 8,000" in dialog.inner_text()
+    dialog.locator("button").last.click()
+    assert answer.is_visible() and chat.locator('[data-testid="athena-user-message"]').count() == asked
