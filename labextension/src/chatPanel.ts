@@ -20,6 +20,7 @@ import { emptyState, questionBubble } from './core/question';
 import { AnswerView } from './components/answerView';
 import { Composer, IAttachedContext } from './components/composer';
 import { questionLength } from './core/questionLimit';
+import { answererChip, inLabWords } from './labWords';
 import { ConversationList } from './components/conversationList';
 import { IndexStatusView } from './components/indexStatus';
 import { openCitation } from './open';
@@ -87,6 +88,10 @@ export class ChatPanel extends Widget {
   /** What each question shown was asked with, for regenerate and edit-and-resend. */
   private _askedWith = new WeakMap<HTMLElement, IAskedWith>();
   private _regenerate: HTMLButtonElement;
+  /** The server's own answerer ("extractive", "openai:gpt-4o-mini"), from /athena/info. */
+  private _serverMode = '';
+  /** How the last question ended, for the header chip: what answered, or the error. */
+  private _lastOutcome: { mode?: string | null; error?: string | null } = {};
 
   constructor(private _options: IChatPanelOptions) {
     super();
@@ -144,6 +149,16 @@ export class ChatPanel extends Widget {
 
   applySettings(): void {
     this._composer.setDefaultFilters(this._options.settings().defaultFilters);
+    this._lastOutcome = {}; // another provider chosen: the last one's outcome no longer applies
+    this._showAnswerer();
+  }
+
+  /** The header chip: who will answer, who answered last, or that the chosen provider failed. */
+  private _showAnswerer(): void {
+    const chip = answererChip(this._serverMode, this._options.settings(), this._lastOutcome);
+    this._mode.textContent = chip.text;
+    this._mode.title = chip.title;
+    this._mode.classList.toggle('athena-server-mode-failed', chip.failed);
   }
 
   /** Load index status and the remembered conversation. */
@@ -205,7 +220,9 @@ export class ChatPanel extends Widget {
       if ((err as Error).name === 'AbortError') {
         answer.interrupt(() => void this.ask(question, context, filters));
       } else {
-        answer.fail((err as Error).message);
+        answer.fail(inLabWords((err as Error).message));
+        this._lastOutcome = { error: (err as Error).message };
+        this._showAnswerer();
       }
       this._follower.update();
     } finally {
@@ -419,7 +436,8 @@ export class ChatPanel extends Widget {
     if (info.limits) {
       this._composer.maxChars = info.limits.max_question_chars;
     }
-    this._mode.textContent = info.mode === 'extractive' ? 'extractive' : answererLabel(info);
+    this._serverMode = info.mode === 'extractive' ? 'extractive' : answererLabel(info);
+    this._showAnswerer();
   }
 
   /** Open a citation's evidence in Lab (the chat's sources, the notebook widget's chips). */
@@ -493,8 +511,12 @@ export class ChatPanel extends Widget {
       );
     }
     if (after.error !== null && before.error === null) {
-      answer.fail(after.error);
+      answer.fail(inLabWords(after.error));
+      this._lastOutcome = { error: after.error };
+      this._showAnswerer();
     } else if (after.finished && !before.finished) {
+      this._lastOutcome = { mode: after.mode };
+      this._showAnswerer();
       void answer.finish({
         unsupported: after.unsupported,
         mode: after.mode ?? undefined,

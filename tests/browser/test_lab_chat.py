@@ -12,7 +12,7 @@ import pytest
 pytest.importorskip("playwright", reason="pip install playwright (Python package; the browser is Debian's chromium)")
 
 from chat_page import ANSWER_DONE, ask, set_theme  # noqa: E402
-from conftest import ARTIFACTS  # noqa: E402
+from conftest import ARTIFACTS, open_chat  # noqa: E402
 
 TEXT_QUESTION = "How do I configure the SECRET_KEY in Flask?"
 PDF_QUESTION = "When was the typewriter invented?"
@@ -177,3 +177,36 @@ def test_a_long_question_is_counted_and_refused_in_the_composer_and_on_resend(pa
     assert "the limit is 8,000" in dialog.inner_text()
     dialog.locator("button").last.click()
     assert answer.is_visible() and chat.locator('[data-testid="athena-user-message"]').count() == asked
+
+
+def save_lab_settings(page, raw: str) -> None:
+    """Save the sidebar's settings as the settings editor does, and reload Lab to apply them."""
+    page.evaluate("raw => window.jupyterapp.serviceManager.settings.save('athena-lab:plugin', raw)", raw)
+    page.reload()
+    page.wait_for_function("window.jupyterapp && window.jupyterapp.shell", timeout=60_000)
+    open_chat(page)
+
+
+def test_a_provider_error_names_the_lab_setting_and_the_chip_says_the_provider_failed(page):
+    """Issue 21: with openai chosen in Lab's settings and no model anywhere, the error says
+    which setting to change in Lab (not "pass --model"), and the header chip says openai
+    failed instead of the server's "extractive"."""
+    save_lab_settings(page, '{"provider": "openai"}')
+    try:
+        chip = page.locator('[data-testid="athena-server-mode"]')
+        chip.filter(has_text="openai").wait_for()
+        assert chip.inner_text() == "openai"  # what will answer: the provider chosen in Settings
+        answer = ask(page, TEXT_QUESTION)
+        error = answer.locator(".athena-error").inner_text()
+        assert "--model" not in error and "pass " not in error
+        assert "choose a Model in Settings \u2192 Settings Editor \u2192 Athena chat" in error
+        assert chip.inner_text() == "openai failed"
+        assert answer.locator('[data-testid="athena-mode"]').is_hidden()  # no empty chip beside "Athena"
+        assert "Settings Editor" in chip.get_attribute("title")
+        page.screenshot(path=str(ARTIFACTS / "lab-provider-failed-light.png"))
+        set_theme(page, "JupyterLab Dark", False)
+        page.screenshot(path=str(ARTIFACTS / "lab-provider-failed-dark.png"))
+        set_theme(page, "JupyterLab Light", True)
+    finally:
+        save_lab_settings(page, "{}")
+    page.locator('[data-testid="athena-server-mode"]', has_text="extractive").wait_for()
