@@ -357,6 +357,43 @@ def labelled(c: dict[str, Any]) -> dict[str, Any]:
     return c
 
 
+def distinct_labels(citations: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Labels a reader can tell apart: two passages quoted from one page, cell or line range
+    (with one heading) would read the same twice in a source list. Each such label gets
+    what differs: the passage's own lines, pages or cells when those differ, else its
+    place among them ("passage 2 of 3", in citation order). Idempotent: labels are
+    derived from the locators, never from an earlier label."""
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for c in citations:
+        groups.setdefault(citation_label(c), []).append(c)
+    for same in groups.values():
+        if len(same) < 2:
+            continue
+        spans = [_span(c) for c in same]
+        distinct = all(spans) and len(set(spans)) == len(spans)
+        for n, c in enumerate(same, 1):
+            extra = f"passage in {spans[n - 1]}" if distinct else f"passage {n} of {len(same)}"
+            c["label"] = f"{citation_location(c)} ({extra})"
+    return citations
+
+
+def _span(c: Mapping[str, Any]) -> str:
+    """The whole passage's lines, pages or cells (not narrowed to its quote), or ''."""
+    if c.get("kind") == "pdf":
+        pages = sorted({int(p) for p in (c.get("pages") or []) if p is not None})
+        return f"pp. {pages[0]}{DASH}{pages[-1]}" if len(pages) > 1 else ""
+    if c.get("kind") == "notebook":
+        if c.get("cell") is None:
+            return ""
+        end = c.get("end_cell")
+        return (f"cells {cell_number(c['cell'])}{DASH}{cell_number(end)}" if end is not None and end != c["cell"]
+                else f"cell {cell_number(c['cell'])}")
+    start, end = c.get("start_line"), c.get("end_line")
+    if start is None:
+        return ""
+    return f"lines {start}{DASH}{end}" if end is not None and end != start else f"line {start}"
+
+
 @dataclass
 class Answer:
     """One finished turn, as ``Workspace.ask``, ``athena ask --json`` and the API return it."""
