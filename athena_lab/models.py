@@ -257,7 +257,8 @@ class AttachedContext(TypedDict):
 class StoredMessage(TypedDict):
     """One message of a stored conversation (``GET /athena/conversations/{id}``): a question
     with the ``filters`` and the ``context`` it was asked with (each absent when none, and on
-    questions stored before they were kept), or an answer with its citations."""
+    questions stored before they were kept), or an answer with its citations and the
+    ``trace`` of what it ran (absent on answers stored before it was kept)."""
 
     role: Literal["user", "assistant"]
     content: str
@@ -267,6 +268,7 @@ class StoredMessage(TypedDict):
     citations: NotRequired[list[Citation]]
     unsupported: NotRequired[list[str]]
     mode: NotRequired[str]
+    trace: NotRequired[list[TraceData]]  # an answer's steps, so a reloaded chat still shows them
 
 
 class Conversation(TypedDict):

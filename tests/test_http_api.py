@@ -147,6 +147,10 @@ def test_conversation_round_trip_list_get_delete(api):
     thread = api.client.get(f"/conversations/{cid}").json()
     assert [m["role"] for m in thread["messages"]] == ["user", "assistant", "user", "assistant"]
     assert thread["messages"][1]["citations"]
+    # Issue 21: the answer's steps come back with it, so a reloaded chat shows its trace.
+    steps = thread["messages"][1]["trace"]
+    assert steps and steps[0]["tool"] == "searchDocs" and steps[0]["hits"]
+    assert "trace" not in thread["messages"][0]
     assert api.client.delete(f"/conversations/{cid}").status_code == 204
     assert api.client.get(f"/conversations/{cid}").status_code == 404
     assert api.client.delete(f"/conversations/{cid}").status_code == 404

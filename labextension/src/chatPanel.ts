@@ -478,6 +478,7 @@ export class ChatPanel extends Widget {
     const stored = storedAnswer(message);
     answer.appendChunk(stored.text);
     answer.setCitations(stored.citations);
+    stored.trace.forEach(step => answer.addTrace(step));
     if (stored.mode === INTERRUPTED) {
       const { question, context, filters } = this._lastStoredQuestion;
       answer.interrupt(() => void this.ask(question, context, filters));

@@ -109,6 +109,9 @@ def test_conversation_is_restored_after_a_page_reload(page, show_chat):
     assert TEXT_QUESTION in chat.locator('[data-testid="athena-user-message"]').first.inner_text()
     assert chat.locator(ANSWER_DONE).count() >= 1
     assert chat.locator('[data-testid="athena-citation"]').count() >= 1
+    # Issue 21: the trace comes back too (it said "Trace (0 steps)" after a reload).
+    trace = chat.locator('[data-testid="athena-trace"] summary').first.inner_text()
+    assert trace != "Trace (0 steps)" and re.search(r"Trace \([1-9]\d* steps?\)", trace), trace
 
 
 def test_hostile_document_scripts_never_run(page):

@@ -91,6 +91,7 @@ export function storedAnswer(message: IStoredMessage): IAnswerState {
     citations: message.citations ?? [],
     unsupported: message.unsupported ?? [],
     mode: message.mode ?? null,
+    trace: message.trace ?? [], // the steps it ran (absent on answers stored before they were kept)
     finished: true,
     status: null
   };
