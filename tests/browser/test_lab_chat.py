@@ -213,3 +213,36 @@ def test_a_provider_error_names_the_lab_setting_and_the_chip_says_the_provider_f
     finally:
         save_lab_settings(page, "{}")
     page.locator('[data-testid="athena-server-mode"]', has_text="extractive").wait_for()
+
+
+def test_the_status_strip_never_breaks_a_part_such_as_updated_ago(page):
+    """Issue 21: "updated 1 min 54 s ago" wrapped "ago" onto a line of its own; the strip
+    now wraps only between its parts, each part on one line."""
+    parts = page.locator('[data-testid="athena-index-part"]')
+    parts.nth(2).wait_for()
+    texts = parts.all_inner_texts()
+    assert texts[0].endswith(" files") and texts[1].endswith(" chunks")
+    assert texts[2].startswith(("updated", "indexed"))
+    page.evaluate("() => { document.querySelector('.athena-chat').style.width = '240px'; }")  # narrower still
+    lines = [parts.nth(i).evaluate("el => el.getClientRects().length") for i in range(3)]
+    assert lines == [1, 1, 1], (texts, lines)
+
+
+def test_at_700_px_the_pdf_preview_keeps_open_pdf_in_view(page):
+    """Issue 21: in a 700 px window the preview's long label pushed "Open PDF" out of the tab."""
+    page.set_viewport_size({"width": 700, "height": 800})
+    answer = ask(page, PDF_QUESTION, kind="pdf")
+    answer.locator('[data-testid="athena-citation"][data-kind="pdf"]').first.click()
+    bar = page.locator(".athena-pdf-preview-bar")
+    bar.wait_for(timeout=30_000)
+    button = page.locator(".athena-open-pdf")
+    box, area = button.bounding_box(), bar.bounding_box()
+    assert box and area and box["width"] > 40
+    assert box["x"] >= area["x"] and box["x"] + box["width"] <= area["x"] + area["width"] + 0.5, (box, area)
+    assert box["x"] + box["width"] <= 700
+    label = page.locator(".athena-pdf-preview-label")
+    assert " p. " in label.get_attribute("title")
+    page.screenshot(path=str(ARTIFACTS / "lab-pdf-700-light.png"))
+    set_theme(page, "JupyterLab Dark", False)
+    page.screenshot(path=str(ARTIFACTS / "lab-pdf-700-dark.png"))
+    set_theme(page, "JupyterLab Light", True)
