@@ -10,6 +10,14 @@ import { ICitation } from '../types';
 import { ICell, ISourceLines } from '../page/api';
 import { IViewerSource } from '../page/viewer';
 
+const UNREACHABLE = 'Cannot reach the assistant right now.';
+/** docs/chat-page.md, "Drop-in widget": the settings that let a docs site's readers ask. */
+const FIX =
+  'The site\u2019s owner allows it in the athena server\u2019s config: [widget] public = true and this ' +
+  'site\u2019s origin in [server] cors_origins (docs/chat-page.md, \u201cDrop-in widget\u201d).';
+const REFUSED = `The assistant\u2019s server refused this page (its CORS check turned ${location.origin} away).`;
+const NOT_PUBLIC = `This site may not ask without a token. ${FIX}`;
+
 export class DropinApi implements IViewerSource {
   constructor(private _base: string) {}
 
@@ -17,12 +25,43 @@ export class DropinApi implements IViewerSource {
     return athenaQueryUrl(this._base, path, query);
   }
 
-  private _send(url: string, init: RequestInit = {}): Promise<Response> {
-    return checked(() => fetch(url, { credentials: 'omit', mode: 'cors', referrerPolicy: 'no-referrer', ...init }), {
-      unreachable: 'Cannot reach the assistant right now.',
-      fallback: response => `The assistant answered ${response.status}.`,
-      error: message => new Error(message)
-    });
+  private async _send(url: string, init: RequestInit = {}): Promise<Response> {
+    try {
+      return await checked(
+        () => fetch(url, { credentials: 'omit', mode: 'cors', referrerPolicy: 'no-referrer', ...init }),
+        {
+          unreachable: UNREACHABLE,
+          fallback: response => `The assistant answered ${response.status}.`,
+          error: message => new Error(message),
+          advice: status => (status === 401 ? ` ${NOT_PUBLIC}` : '')
+        }
+      );
+    } catch (err) {
+      throw await this._explained(err as Error);
+    }
+  }
+
+  /**
+   * A browser hides why a cross-origin request failed: a refused CORS preflight and a server
+   * that is down both reject the fetch. The widget's own script answers without a token or
+   * CORS (athena_lab/server/dropin.py), so an opaque request to it tells them apart: when
+   * it arrives, the server is up and refused this page. The site's owner reads what to
+   * change on the page's console; the panel says it in short.
+   */
+  private async _explained(err: Error): Promise<Error> {
+    if (err.message !== UNREACHABLE) {
+      if (err.message.includes(NOT_PUBLIC)) {
+        console.error(`athena drop-in widget: ${err.message}`);
+      }
+      return err;
+    }
+    try {
+      await fetch(this._url('widget.js'), { mode: 'no-cors', credentials: 'omit', cache: 'no-store' });
+    } catch {
+      return err; // the server itself is unreachable
+    }
+    console.error(`athena drop-in widget: ${REFUSED} ${FIX}`);
+    return new Error(`${REFUSED} ${FIX}`);
   }
 
   readonly streamChat = chatStreamer(init => this._send(this._url('chat'), init),
