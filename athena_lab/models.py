@@ -141,6 +141,10 @@ class DoneData(TypedDict):
     # Why the answer cites nothing, when search found nothing: "filters" (the kind/path
     # filters leave no indexed source) or "index" (nothing indexed is about the question).
     no_evidence: NotRequired[Literal["filters", "index"]]
+    # Set when the question started (or found running) a background build this answer
+    # waited on: "multilingual" while its vectors are built. The front end follows the
+    # build's progress (GET /athena/reindex) where the question was asked.
+    building: NotRequired[Literal["multilingual"]]
 
 
 class ErrorData(TypedDict):

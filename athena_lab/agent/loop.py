@@ -282,6 +282,8 @@ class _Turn:
         if result.degraded:
             self.notes["degraded"] = result.degraded
         self.channel_note = next((w for w in getattr(result, "warnings", []) if "multilingual vectors" in w), None)
+        if self.channel_note and "built in the background" in self.channel_note:
+            self.notes["building"] = "multilingual"  # the sidebar shows the build's progress under the answer
         self.no_evidence = getattr(result, "no_evidence", None)
         if self.no_evidence:
             self.notes["no_evidence"] = self.no_evidence

@@ -21,6 +21,7 @@ import { AnswerView } from './components/answerView';
 import { Composer, IAttachedContext } from './components/composer';
 import { questionLength } from './core/questionLimit';
 import { answererChip, inLabWords } from './labWords';
+import { followBuild } from './components/buildProgress';
 import { ConversationList } from './components/conversationList';
 import { IndexStatusView } from './components/indexStatus';
 import { openCitation } from './open';
@@ -516,6 +517,9 @@ export class ChatPanel extends Widget {
       this._lastOutcome = { error: after.error };
       this._showAnswerer();
     } else if (after.finished && !before.finished) {
+      if (event.type === 'done' && event.data.building === 'multilingual') {
+        void followBuild(answer.node, api.getReindex); // the build's progress where the question was asked
+      }
       this._lastOutcome = { mode: after.mode };
       this._showAnswerer();
       void answer.finish({

@@ -102,6 +102,7 @@ export interface IDoneData {
   conversation_id?: string;
   degraded?: string | null;
   no_evidence?: 'filters' | 'index';
+  building?: 'multilingual';
 }
 
 export interface IErrorData {
