@@ -246,3 +246,23 @@ def test_at_700_px_the_pdf_preview_keeps_open_pdf_in_view(page):
     set_theme(page, "JupyterLab Dark", False)
     page.screenshot(path=str(ARTIFACTS / "lab-pdf-700-dark.png"))
     set_theme(page, "JupyterLab Light", True)
+
+
+def test_a_pdf_preview_tab_comes_back_at_its_page_after_a_reload(page):
+    """Issue 21: after a reload the PDF page preview tab was gone; Lab's layout restorer now
+    reopens it at the page it showed, with its regions boxed."""
+    answer = ask(page, PDF_QUESTION, kind="pdf")
+    answer.locator('[data-testid="athena-citation"][data-kind="pdf"]').first.click()
+    preview = page.locator('[data-testid="athena-pdf-preview"]')
+    preview.locator("img.athena-pdf-page-image").wait_for(timeout=30_000)
+    shown = preview.get_attribute("data-page")
+    title = page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab.lm-mod-current").inner_text()
+    page.wait_for_timeout(1500)  # Lab saves its layout shortly after a change
+    page.reload()
+    page.wait_for_function("window.jupyterapp && window.jupyterapp.shell", timeout=60_000)
+    restored = page.locator('[data-testid="athena-pdf-preview"]')
+    restored.locator("img.athena-pdf-page-image").wait_for(timeout=60_000)
+    assert restored.get_attribute("data-page") == shown
+    restored.locator('[data-testid="pdf-region"]').first.wait_for(state="visible")
+    assert title in page.locator(".lm-DockPanel-tabBar").inner_text()
+    assert " p. " in title  # titled with the file name and page, not an id
