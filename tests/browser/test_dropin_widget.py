@@ -231,7 +231,9 @@ def test_widget_counts_a_long_question_and_refuses_it_before_asking(browser, ath
     tab.wait_for_timeout(500)
     assert not [url for url in tab.requests if url.endswith("/chat")]
     assert tab.locator('[data-testid="question"]').count() == 0
-    tab.screenshot(path=str(ARTIFACTS / "dropin-counter-over.png"))
+    tab.screenshot(path=str(ARTIFACTS / "dropin-counter-over-light.png"))
+    tab.emulate_media(color_scheme="dark")
+    tab.screenshot(path=str(ARTIFACTS / "dropin-counter-over-dark.png"))
     box.fill("How do I set the secret key?")
     assert counter.is_hidden() and tab.locator('[data-testid="send"]').is_enabled()
     context.close()
@@ -264,5 +266,7 @@ def test_without_public_mode_the_button_shows_and_says_the_cors_check_refused_it
         assert "[widget] public = true" in said and "cors_origins" in said and "docs/chat-page.md" in said
         tab.wait_for_timeout(300)
         assert any("[widget] public = true" in line for line in console), console
-        tab.screenshot(path=str(ARTIFACTS / "dropin-not-public.png"))
+        tab.screenshot(path=str(ARTIFACTS / "dropin-not-public-light.png"))
+        tab.emulate_media(color_scheme="dark")
+        tab.screenshot(path=str(ARTIFACTS / "dropin-not-public-dark.png"))
         context.close()

