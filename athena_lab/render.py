@@ -41,10 +41,12 @@ def markdown_html(text: str) -> str:
     """An answer's Markdown as HTML for viewers that run no widget code (GitHub, nbviewer,
     a Lab without athena): lists, emphasis and code fences read as such, not as raw ``- ``
     and backticks. Raw HTML in the answer is escaped, never passed through (``html``
-    off), and markdown-it refuses ``javascript:`` and similar link targets."""
+    off), markdown-it refuses ``javascript:`` and similar link targets, and images stay
+    links (``image`` off): an answer quoting a hostile page must not make every viewer of
+    the notebook fetch from its host."""
     from markdown_it import MarkdownIt
 
-    return MarkdownIt("commonmark", {"html": False}).enable("table").render(text)
+    return MarkdownIt("commonmark", {"html": False}).enable("table").disable("image").render(text)
 
 
 def answer_html(answer: str, citations: list[dict[str, Any]], unsupported: list[Any], error: str = "",

@@ -84,10 +84,12 @@ def test_static_fallback_escapes_answer_and_snippets() -> None:
 def test_static_fallback_renders_the_answers_markdown_not_its_markers() -> None:
     """Issue 21: where no widget code runs (GitHub, nbviewer, a Lab without athena) the
     saved answer reads as a list and a code block, not "- " lines and fence markers."""
-    out = answer_html("- rotate tokens [1]\n- nightly\n\n```python\nkey = 1\n```\n[x](javascript:alert(1))", [], [])
+    out = answer_html("- rotate tokens [1]\n- nightly\n\n```python\nkey = 1\n```\n[x](javascript:alert(1)) "
+                      "![chart](http://attacker.example/chart.png)", [], [])
     assert "<ul>\n<li>rotate tokens [1]</li>" in out and '<pre><code class="language-python">key = 1' in out
     assert "```" not in out and "- rotate" not in out
     assert 'href="javascript' not in out
+    assert "<img" not in out and '<a href="http://attacker.example/chart.png">chart</a>' in out  # a link, never fetched
 
 
 def test_the_widget_saves_its_answer_state_beside_the_view_for_lab_to_redraw() -> None:

@@ -10,7 +10,7 @@ pytest.importorskip("playwright", reason="pip install playwright (Python package
 
 from chat_page import CONTRAST_JS, ask, set_theme  # noqa: E402
 from conftest import ARTIFACTS  # noqa: E402
-from test_widget_lab import NOTEBOOK, QUESTION, answer_notebook  # noqa: E402,F401  (the fixture)
+from test_widget_lab import CLOSE_JS, NOTEBOOK, QUESTION, answer_notebook  # noqa: E402,F401  (the fixture)
 
 # What the widget's CSS used to change in the sidebar (shared class names), and more.
 PROPS = ["font-family", "font-style", "font-size", "background-color", "color", "position",
@@ -52,7 +52,8 @@ def sidebar_styles(page) -> dict:
 
 def open_widget_notebook(page):
     page.evaluate(f"() => window.jupyterapp.commands.execute('docmanager:open', {{path: '{NOTEBOOK}'}})")
-    widget = page.locator(".athena-widget")
+    # The live widget, not a saved answer another test left open (drawn by the same view).
+    widget = page.locator(".athena-widget:not(.athena-saved-answer *)")
     widget.wait_for(timeout=60_000)
     return widget
 
@@ -122,6 +123,8 @@ def test_saved_widget_without_its_model_shows_the_saved_answer(page, stateless_n
         " return w && w.content && w.content.editor && w.context.path.endsWith(path); }",
         arg=first["path"], timeout=30_000)
     assert page.evaluate("() => window.__athenaPwned") is None
+    page.evaluate(CLOSE_JS, [stateless_notebook])  # Lab would restore it into the next test
+    page.wait_for_timeout(1500)
 
 
 def test_hovered_source_and_widget_chips_read_at_4_5_to_1_in_both_themes(page, answer_notebook):  # noqa: F811
