@@ -141,6 +141,10 @@ class DoneData(TypedDict):
     # Why the answer cites nothing, when search found nothing: "filters" (the kind/path
     # filters leave no indexed source) or "index" (nothing indexed is about the question).
     no_evidence: NotRequired[Literal["filters", "index"]]
+    # Set when the question started (or found running) a background build this answer
+    # waited on: "multilingual" while its vectors are built. The front end follows the
+    # build's progress (GET /athena/reindex) where the question was asked.
+    building: NotRequired[Literal["multilingual"]]
 
 
 class ErrorData(TypedDict):
@@ -257,7 +261,8 @@ class AttachedContext(TypedDict):
 class StoredMessage(TypedDict):
     """One message of a stored conversation (``GET /athena/conversations/{id}``): a question
     with the ``filters`` and the ``context`` it was asked with (each absent when none, and on
-    questions stored before they were kept), or an answer with its citations."""
+    questions stored before they were kept), or an answer with its citations and the
+    ``trace`` of what it ran (absent on answers stored before it was kept)."""
 
     role: Literal["user", "assistant"]
     content: str
@@ -267,6 +272,7 @@ class StoredMessage(TypedDict):
     citations: NotRequired[list[Citation]]
     unsupported: NotRequired[list[str]]
     mode: NotRequired[str]
+    trace: NotRequired[list[TraceData]]  # an answer's steps, so a reloaded chat still shows them
 
 
 class Conversation(TypedDict):
@@ -409,6 +415,43 @@ def labelled(c: dict[str, Any]) -> dict[str, Any]:
     """The citation JSON with its ``label``, so no front end re-derives it."""
     c["label"] = citation_location(c)
     return c
+
+
+def distinct_labels(citations: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Labels a reader can tell apart: two passages quoted from one page, cell or line range
+    (with one heading) would read the same twice in a source list. Each such label gets
+    what differs: the passage's own lines, pages or cells when those differ, else its
+    place among them ("passage 2 of 3", in citation order). Idempotent: labels are
+    derived from the locators, never from an earlier label."""
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for c in citations:
+        groups.setdefault(citation_label(c), []).append(c)
+    for same in groups.values():
+        if len(same) < 2:
+            continue
+        spans = [_span(c) for c in same]
+        distinct = all(spans) and len(set(spans)) == len(spans)
+        for n, c in enumerate(same, 1):
+            extra = f"passage in {spans[n - 1]}" if distinct else f"passage {n} of {len(same)}"
+            c["label"] = f"{citation_location(c)} ({extra})"
+    return citations
+
+
+def _span(c: Mapping[str, Any]) -> str:
+    """The whole passage's lines, pages or cells (not narrowed to its quote), or ''."""
+    if c.get("kind") == "pdf":
+        pages = sorted({int(p) for p in (c.get("pages") or []) if p is not None})
+        return f"pp. {pages[0]}{DASH}{pages[-1]}" if len(pages) > 1 else ""
+    if c.get("kind") == "notebook":
+        if c.get("cell") is None:
+            return ""
+        end = c.get("end_cell")
+        return (f"cells {cell_number(c['cell'])}{DASH}{cell_number(end)}" if end is not None and end != c["cell"]
+                else f"cell {cell_number(c['cell'])}")
+    start, end = c.get("start_line"), c.get("end_line")
+    if start is None:
+        return ""
+    return f"lines {start}{DASH}{end}" if end is not None and end != start else f"line {start}"
 
 
 @dataclass

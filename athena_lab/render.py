@@ -37,11 +37,24 @@ def answer_text(answer: str, citations: list[dict[str, Any]], unsupported: list[
     return "\n\n".join(parts)
 
 
+def markdown_html(text: str) -> str:
+    """An answer's Markdown as HTML for viewers that run no widget code (GitHub, nbviewer,
+    a Lab without athena): lists, emphasis and code fences read as such, not as raw ``- ``
+    and backticks. Raw HTML in the answer is escaped, never passed through (``html``
+    off), markdown-it refuses ``javascript:`` and similar link targets, and images stay
+    links (``image`` off): an answer quoting a hostile page must not make every viewer of
+    the notebook fetch from its host."""
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark", {"html": False}).enable("table").disable("image").render(text)
+
+
 def answer_html(answer: str, citations: list[dict[str, Any]], unsupported: list[Any], error: str = "",
                 notice: str = "") -> str:
-    """A static, fully escaped rendering for viewers that run no widget code."""
+    """A static rendering for viewers that run no widget code: the answer's Markdown as HTML
+    (raw HTML in it escaped), everything else escaped text."""
     esc = html.escape
-    parts = [f'<div class="athena-static"><div style="white-space:pre-wrap">{esc(answer)}</div>']
+    parts = [f'<div class="athena-static"><div class="athena-static-answer">{markdown_html(answer)}</div>']
     if error:
         parts.append(f"<p><b>error:</b> {esc(error)}</p>")
     if notice:

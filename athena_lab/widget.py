@@ -38,6 +38,12 @@ _NOT_BUILT_ESM = f"""// athena_lab answer widget: not built
 export default {{ render({{ el }}) {{ el.textContent = {json.dumps(NOT_BUILT)}; }} }};
 """
 _told: list[bool] = []
+# The answer's state beside the widget view in every saved output: Lab draws it with
+# athena's own view (labextension/src/savedWidget.ts) once the kernel, and with it the
+# widget's model, is gone; front ends without athena skip a type they do not know.
+ANSWER_MIME = "application/vnd.athena.answer+json"
+SAVED_TRAITS = ("question", "answer", "citations", "unsupported", "mode", "trace", "error", "notice",
+                "conversation_id", "root")
 
 
 def view_built() -> bool:
@@ -134,6 +140,7 @@ class AnswerWidget(anywidget.AnyWidget):
                                          self.notice)
         data["text/html"] = answer_html(self.answer, self.citations, self.unsupported, self.error,
                                         self.notice)
+        data[ANSWER_MIME] = {**{name: getattr(self, name) for name in SAVED_TRAITS}, "streaming": self.streaming}
         return data, {**metadata, **GENERATED_MARK}
 
 

@@ -66,7 +66,7 @@ def test_a_schema_2_catalog_opens_with_its_conversations_and_their_questions_unf
     assert [(m["role"], m["content"]) for m in conversation["messages"]] == [
         ("user", "How do I deploy?"), ("assistant", "With gunicorn [1].")]
     assert conversation["messages"][1]["citations"][0]["path"] == "notes.md"
-    assert all("filters" not in m and "context" not in m for m in conversation["messages"])
+    assert all("filters" not in m and "context" not in m and "trace" not in m for m in conversation["messages"])
     assert [c["turns"] for c in store.list()] == [1]
 
     store.add_message("c1", "user", "And behind nginx?", filters={"kind": "markdown", "path_prefix": "ops/"})

@@ -34,6 +34,15 @@ def test_info_reports_mode_and_index_counts(api):
     assert info["lab_path_prefix"] is None  # standalone: there is no Jupyter root
 
 
+def test_info_names_the_question_limit_the_chat_refuses_beyond(api):
+    """The composers read this to refuse before Send: it must be the limit the chat applies."""
+    limit = api.client.get("/info").json()["limits"]["max_question_chars"]
+    assert limit == 8000
+    too_long = api.client.post("/chat", json={"messages": [{"role": "user", "content": "x" * (limit + 1)}],
+                                              "stream": False})
+    assert too_long.status_code == 400 and f"the limit is {limit}" in too_long.text
+
+
 def test_search_returns_citations_with_scores(api):
     r = api.client.get("/search", params={"q": "register a blueprint", "k": 3})
     assert r.status_code == 200
@@ -138,6 +147,10 @@ def test_conversation_round_trip_list_get_delete(api):
     thread = api.client.get(f"/conversations/{cid}").json()
     assert [m["role"] for m in thread["messages"]] == ["user", "assistant", "user", "assistant"]
     assert thread["messages"][1]["citations"]
+    # Issue 21: the answer's steps come back with it, so a reloaded chat shows its trace.
+    steps = thread["messages"][1]["trace"]
+    assert steps and steps[0]["tool"] == "searchDocs" and steps[0]["hits"]
+    assert "trace" not in thread["messages"][0]
     assert api.client.delete(f"/conversations/{cid}").status_code == 204
     assert api.client.get(f"/conversations/{cid}").status_code == 404
     assert api.client.delete(f"/conversations/{cid}").status_code == 404

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from athena_lab.render import answer_html
-from athena_lab.widget import WIDGET_JS, AnswerWidget, with_previews
+from athena_lab.widget import ANSWER_MIME, WIDGET_JS, AnswerWidget, with_previews
 from athena_lab.workspace import Workspace
 from kernel_notebooks import WIDGET_VIEW, answer_widget_state, copy_demo, execute, notebook, outputs_of
 
@@ -79,6 +79,26 @@ def test_static_fallback_escapes_answer_and_snippets() -> None:
                                                "snippet": "<img onerror=1>"}], ["<i>claim</i>"])
     assert "<script>" not in out and "<img" not in out and "<i>claim" not in out
     assert "&lt;script&gt;" in out and "a&lt;b&gt;.md:1" in out
+
+
+def test_static_fallback_renders_the_answers_markdown_not_its_markers() -> None:
+    """Issue 21: where no widget code runs (GitHub, nbviewer, a Lab without athena) the
+    saved answer reads as a list and a code block, not "- " lines and fence markers."""
+    out = answer_html("- rotate tokens [1]\n- nightly\n\n```python\nkey = 1\n```\n[x](javascript:alert(1)) "
+                      "![chart](http://attacker.example/chart.png)", [], [])
+    assert "<ul>\n<li>rotate tokens [1]</li>" in out and '<pre><code class="language-python">key = 1' in out
+    assert "```" not in out and "- rotate" not in out
+    assert 'href="javascript' not in out
+    assert "<img" not in out and '<a href="http://attacker.example/chart.png">chart</a>' in out  # a link, never fetched
+
+
+def test_the_widget_saves_its_answer_state_beside_the_view_for_lab_to_redraw() -> None:
+    widget = AnswerWidget(question="Why?", answer="- yes [1]", mode="extractive",
+                          citations=[{"id": 1, "kind": "text", "path": "a.md", "start_line": 2}])
+    data, _ = widget._repr_mimebundle_()
+    state = data[ANSWER_MIME]
+    assert state["answer"] == "- yes [1]" and state["question"] == "Why?" and state["citations"][0]["path"] == "a.md"
+    assert state["streaming"] is False
 
 
 @pytest.fixture(scope="module")

@@ -180,7 +180,7 @@ def with_evidence(ws: Corpus, citations: list[dict[str, Any]], quotes: list[tupl
     ``quotes`` are in citation numbers. A citation whose quotes cannot be found keeps
     its chunk locator and no ``evidence`` field.
     """
-    from athena_lab.models import labelled
+    from athena_lab.models import distinct_labels, labelled
 
     ws = _reads(ws)
     by_number: dict[int, list[dict[str, Any]]] = {}
@@ -193,7 +193,7 @@ def with_evidence(ws: Corpus, citations: list[dict[str, Any]], quotes: list[tupl
         if by_number.get(cite.get("id")):
             cite["evidence"] = by_number[cite["id"]]
             labelled(cite)
-    return citations
+    return distinct_labels(citations)
 
 
 def _reads(ws: Corpus) -> "SourceReads":

@@ -198,14 +198,19 @@ def run_turn(ws: Corpus, question: str, conversation_id: str | None = None, filt
     llm: Provider | None = None
     saved = False
     turn: _Turn | None = None
+    steps: list[dict[str, Any]] = []  # the trace events, stored with the answer
     try:
         yield events.start(cid)  # inside: a client gone at once still leaves the question answered
         if plan.loading:
             yield events.trace("loadModel", {}, "loading the model…")
         llm = plan.load()
         turn = _Turn(ws, question, filters or {}, top_k or EVIDENCE_K, past, llm, context)
-        yield from turn.run()
-        store.add_message(cid, "assistant", turn.answer, turn.citations, turn.unsupported, turn.mode)
+        for event in turn.run():
+            if event.type == "trace":
+                steps.append(event.data)
+            yield event
+        store.add_message(cid, "assistant", turn.answer, turn.citations, turn.unsupported, turn.mode,
+                          trace=steps)
         saved = True
         yield Event("done", {"usage": turn.usage, "unsupported": turn.unsupported, "mode": turn.mode,
                              "conversation_id": cid, **turn.notes})
@@ -216,7 +221,7 @@ def run_turn(ws: Corpus, question: str, conversation_id: str | None = None, filt
         # interrupted, so the question does not stay without an answer.
         if not saved:
             text, cites = ("".join(turn.text), turn.rewriter.citations()) if turn is not None else ("", [])
-            store.add_message(cid, "assistant", text, cites, [], INTERRUPTED)
+            store.add_message(cid, "assistant", text, cites, [], INTERRUPTED, trace=steps)
         raise
     finally:
         if llm is not None and not isinstance(provider, Provider):
@@ -278,6 +283,8 @@ class _Turn:
         if result.degraded:
             self.notes["degraded"] = result.degraded
         self.channel_note = next((w for w in getattr(result, "warnings", []) if "multilingual vectors" in w), None)
+        if self.channel_note and "built in the background" in self.channel_note:
+            self.notes["building"] = "multilingual"  # the sidebar shows the build's progress under the answer
         self.no_evidence = getattr(result, "no_evidence", None)
         if self.no_evidence:
             self.notes["no_evidence"] = self.no_evidence

@@ -4,8 +4,10 @@
 The script is built from ``labextension/src/dropin/`` into ``athena_lab/static/dropin/``
 by ``npm run build:prod`` (not committed; the wheel ships it). It is the same file for
 every visitor and holds no secret, so it is cacheable; other sites load it, so its
-Cross-Origin-Resource-Policy is ``cross-origin``. In public mode (``[dropin] public``) it
-is served without a token — a ``<script>`` tag sends neither a token nor an Origin.
+Cross-Origin-Resource-Policy is ``cross-origin``. It is served without a token, public
+mode or not — a ``<script>`` tag sends neither a token nor an Origin, and a 401 left the
+button silently missing; the API it calls stays behind the token unless public mode lets
+the site's origin in, and the widget says so when it is refused.
 """
 
 from __future__ import annotations
@@ -26,6 +28,9 @@ CACHE = "public, max-age=3600"
 class WidgetScript(PageHandler):
     public_verbs = frozenset({"GET"})
     public_without_origin = True
+    # Static code, no secret: a site trying the widget without public mode gets the script,
+    # whose requests the API then refuses (CORS, 401) and whose panel says how to allow them.
+    no_token_needed = True
 
     def get(self) -> None:
         if not DROPIN_JS.is_file():

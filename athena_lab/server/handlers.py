@@ -174,7 +174,9 @@ class InfoRoute(AthenaRoute):
                 # Questions the empty chat offers, from the index's section headings.
                 "examples": ws.example_questions() if ws.has_index() else [],
                 # `athena lab` asks the sidebar to open itself on start.
-                "open_chat": os.environ.get("ATHENA_OPEN_CHAT") == "1"}
+                "open_chat": os.environ.get("ATHENA_OPEN_CHAT") == "1",
+                # What POST /athena/chat refuses: the composers count and refuse before Send.
+                "limits": {"max_question_chars": self.state.limits.max_question_chars}}
 
 
 class StatusRoute(AthenaRoute):

@@ -246,6 +246,10 @@ class StandaloneHandler(RequestHandler):
     public_verbs: frozenset[str] = frozenset()
     # True for a route a <script> tag loads: browsers send no Origin with it.
     public_without_origin = False
+    # True for a route whose answer is the same static code for everyone and holds no secret
+    # (the drop-in's widget.js): served without a token, public mode or not, so a site that
+    # embeds it sees the button and the widget can say why the API refuses it.
+    no_token_needed = False
     # Set by admit(): this request came in without a token, under public mode.
     public_visitor = False
 
@@ -348,6 +352,8 @@ class StandaloneHandler(RequestHandler):
         if not expected:
             return
         given, source = self._presented_token()
+        if not given and self.no_token_needed and self.request.method in ("GET", "HEAD"):
+            return
         if not given and self._public_visit_allowed():
             self.public_visitor = True
             self._limit_public_chat()

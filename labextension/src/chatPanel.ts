@@ -20,6 +20,9 @@ import { ChatTurns } from './core/turns';
 import { emptyState, questionBubble } from './core/question';
 import { AnswerView } from './components/answerView';
 import { Composer, IAttachedContext } from './components/composer';
+import { questionLength } from './core/questionLimit';
+import { answererChip, inLabWords } from './labWords';
+import { followBuild } from './components/buildProgress';
 import { ConversationList } from './components/conversationList';
 import { IndexStatusView } from './components/indexStatus';
 import { openCitation } from './open';
@@ -85,6 +88,10 @@ export class ChatPanel extends Widget {
   /** What each question shown was asked with, for regenerate and edit-and-resend. */
   private _askedWith = new WeakMap<HTMLElement, IAskedWith>();
   private _regenerate: HTMLButtonElement;
+  /** The server's own answerer ("extractive", "openai:gpt-4o-mini"), from /athena/info. */
+  private _serverMode = '';
+  /** How the last question ended, for the header chip: what answered, or the error. */
+  private _lastOutcome: { mode?: string | null; error?: string | null } = {};
 
   constructor(private _options: IChatPanelOptions) {
     super();
@@ -148,6 +155,16 @@ export class ChatPanel extends Widget {
 
   applySettings(): void {
     this._composer.setDefaultFilters(this._options.settings().defaultFilters);
+    this._lastOutcome = {}; // another provider chosen: the last one's outcome no longer applies
+    this._showAnswerer();
+  }
+
+  /** The header chip: who will answer, who answered last, or that the chosen provider failed. */
+  private _showAnswerer(): void {
+    const chip = answererChip(this._serverMode, this._options.settings(), this._lastOutcome);
+    this._mode.textContent = chip.text;
+    this._mode.title = chip.title;
+    this._mode.classList.toggle('athena-server-mode-failed', chip.failed);
   }
 
   /** Load index status and the remembered conversation. */
@@ -223,6 +240,12 @@ export class ChatPanel extends Widget {
    */
   async resend(turn: number, question: string, asked: IAskedWith): Promise<void> {
     if (this._turns.busy || !question.trim()) {
+      return;
+    }
+    const refusal = questionLength(question, this._composer.maxChars).refusal;
+    if (refusal) {
+      // Refused here, as the composer refuses it: the server would only say so after Send.
+      await showErrorMessage('Cannot ask that question again', refusal);
       return;
     }
     this._choice++; // what a restore or a pending-answer look would show is about to change
@@ -398,7 +421,11 @@ export class ChatPanel extends Widget {
       this._showEmptyState();
     }
     this._labPathPrefix = info.lab_path_prefix === null ? null : normalisePrefix(info.lab_path_prefix);
-    this._mode.textContent = info.mode === 'extractive' ? 'extractive' : answererLabel(info);
+    if (info.limits) {
+      this._composer.maxChars = info.limits.max_question_chars;
+    }
+    this._serverMode = info.mode === 'extractive' ? 'extractive' : answererLabel(info);
+    this._showAnswerer();
   }
 
   /** Open a citation's evidence in Lab (the chat's sources, the notebook widget's chips). */
@@ -448,9 +475,19 @@ export class ChatPanel extends Widget {
         answer.node
       );
     }
-    answer.update(after);
-    if (after.finished) {
+    // Errors speak Lab's language (labWords.ts); the header chip says what answered, or failed.
+    answer.update(after.error !== null ? { ...after, error: inLabWords(after.error) } : after);
+    if (after.finished && !before.finished) {
       this._follower.update();
+      if (after.error !== null) {
+        this._lastOutcome = { error: after.error };
+      } else if (!after.stopped) {
+        this._lastOutcome = { mode: after.mode };
+        if (after.building === 'multilingual') {
+          void followBuild(answer.node, api.getReindex); // the build's progress where the question was asked
+        }
+      }
+      this._showAnswerer();
     }
   }
 

@@ -14,13 +14,14 @@ import { Cell } from '@jupyterlab/cells';
 import { IRenderMimeRegistry } from '@jupyterlab/rendermime';
 import { ISettingRegistry } from '@jupyterlab/settingregistry';
 import { IStateDB } from '@jupyterlab/statedb';
-import type { PartialJSONObject } from '@lumino/coreutils';
+import type { PartialJSONObject, ReadonlyPartialJSONObject } from '@lumino/coreutils';
 
 import { getInfo } from './api';
 import { ICitation, IIndexInfo } from './types';
 import { IAttachedContext } from './components/composer';
 import { ChatPanel, IChatSettings } from './chatPanel';
 import { athenaIcon } from './icon';
+import { openPdfPreview, PDF_PREVIEW_COMMAND, pdfPreviewTracker } from './open';
 import { showSavedAnswers } from './savedWidget';
 import { ConversationMemory } from './state';
 
@@ -229,6 +230,20 @@ const plugin: JupyterFrontEndPlugin<void> = {
     panel.id = PANEL_ID;
     panel.title.icon = athenaIcon;
     panel.title.caption = 'Athena: ask your documents';
+    // A PDF page preview tab comes back after a reload, at the page it showed.
+    app.commands.addCommand(PDF_PREVIEW_COMMAND, {
+      label: 'Athena: Open PDF Page Preview',
+      execute: args =>
+        openPdfPreview({ app, docManager, labPathPrefix: '' }, String(args.path), args.citation as unknown as ICitation)
+    });
+    void restorer?.restore(pdfPreviewTracker, {
+      command: PDF_PREVIEW_COMMAND,
+      args: preview => ({
+        path: preview.node.dataset.path ?? '',
+        citation: (preview.content.citation ?? {}) as unknown as ReadonlyPartialJSONObject
+      }),
+      name: preview => preview.node.dataset.path ?? ''
+    });
     app.shell.add(panel, 'left', { rank: 150 });
     restorer?.add(panel, PANEL_ID);
     addCommands(app, panel, palette, notebooks);

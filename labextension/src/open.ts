@@ -10,7 +10,7 @@ import { FileEditor } from '@jupyterlab/fileeditor';
 import { NotebookPanel } from '@jupyterlab/notebook';
 import { CodeEditor } from '@jupyterlab/codeeditor';
 import { MarkdownCell } from '@jupyterlab/cells';
-import { showErrorMessage } from '@jupyterlab/apputils';
+import { showErrorMessage, WidgetTracker } from '@jupyterlab/apputils';
 
 import { getChunks } from './api';
 import { markCitedLines } from './citedLines';
@@ -89,6 +89,13 @@ async function openNotebook(
 /** The preview tab of each PDF, by Lab path: citing another page moves it there. */
 const previews = new Map<string, PdfPreview>();
 
+/** The command Lab's layout restorer reopens a preview tab with after a reload. */
+export const PDF_PREVIEW_COMMAND = 'athena:open-pdf-preview';
+
+/** The open preview tabs, for the layout restorer (index.ts): each is saved with its path
+ * and the citation it shows, so a reload reopens it at that page with its regions. */
+export const pdfPreviewTracker = new WidgetTracker<PdfPreview>({ namespace: 'athena-pdf-preview' });
+
 /**
  * Open the PDF itself in Lab's viewer at `page`: its pdf-extension hands `#page=N` to the
  * browser's viewer. A viewer already open on the file is replaced, not re-pointed: Chromium's
@@ -105,7 +112,8 @@ export function openPdfDocument(ctx: IOpenContext, path: string, page: number): 
   ctx.app.shell.activateById(widget.id);
 }
 
-async function openPdfPreview(ctx: IOpenContext, path: string, citation: ICitation): Promise<void> {
+/** Show `citation`'s page in the preview tab of the PDF at Lab path `path` (made when missing). */
+export async function openPdfPreview(ctx: IOpenContext, path: string, citation: ICitation): Promise<void> {
   let preview = previews.get(path);
   if (!preview || preview.isDisposed) {
     const created = createPdfPreview(path, cited => openPdfDocument(ctx, path, cited.page ?? 1));
@@ -113,10 +121,12 @@ async function openPdfPreview(ctx: IOpenContext, path: string, citation: ICitati
     created.disposed.connect(() => previews.get(path) === created && previews.delete(path));
     previews.set(path, created);
     ctx.app.shell.add(created, 'main');
+    void pdfPreviewTracker.add(created);
     preview = created;
   }
   ctx.app.shell.activateById(preview.id);
   await showInPreview(preview, path, citation);
+  void pdfPreviewTracker.save(preview); // the page it shows now is what a reload restores
 }
 
 /**

@@ -26,6 +26,7 @@ class PdfPageView extends Widget {
     this.node.dataset.testid = 'athena-pdf-preview';
     const bar = document.createElement('div');
     bar.className = 'athena-pdf-preview-bar';
+    this._label.className = 'athena-pdf-preview-label';
     const open = document.createElement('button');
     open.className = 'jp-Button jp-mod-styled jp-mod-accept athena-open-pdf';
     open.textContent = 'Open PDF';
@@ -46,6 +47,7 @@ class PdfPageView extends Widget {
     const shown = ++this._shown;
     this._citation = citation;
     this._label.textContent = citationLabel(citation);
+    this._label.title = citationLabel(citation); // the whole label where the tab cuts it short
     this.node.dataset.page = String(citation.page ?? 1);
     const status = document.createElement('p');
     status.textContent = 'Rendering page\u2026';

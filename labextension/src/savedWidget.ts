@@ -2,18 +2,47 @@
  * Saved answer widgets without their model. Lab's widget renderer prints "Error displaying
  * widget: model not found" when a notebook saved without widget state is reopened (or the
  * kernel restarted), and it offers no fallback to the other formats of the same output.
- * Every athena answer carries a static, escaped text/html rendering (athena_lab/render.py,
- * class "athena-static"): show that instead, sanitised as untrusted HTML.
+ * Every athena answer also carries its state (athena_lab/widget.py, ANSWER_MIME): draw that
+ * with the answer widget's own view, so a saved answer reads as it did live — Markdown
+ * rendered through the core sanitizer, [n] markers and source chips that open the
+ * evidence in Lab (the view's open-citation command). An older output without that state
+ * falls back to its static HTML (athena_lab/render.py, class "athena-static"), sanitised
+ * as untrusted HTML.
  */
 import { CodeCell } from '@jupyterlab/cells';
 import { INotebookTracker, NotebookPanel } from '@jupyterlab/notebook';
-import { IRenderMimeRegistry, MimeModel } from '@jupyterlab/rendermime';
+import { IRenderMime, IRenderMimeRegistry, MimeModel } from '@jupyterlab/rendermime';
+import { Widget } from '@lumino/widgets';
+import widgetView, { IWidgetModel } from './widget/widget';
 
 const MISSING = 'Error displaying widget: model not found';
 const STATIC_MARK = 'class="athena-static"';
+/** The answer's state beside the widget view (athena_lab/widget.py ANSWER_MIME). */
+export const ANSWER_MIME = 'application/vnd.athena.answer+json';
 
-/** The saved HTML of the output whose node holds `node`, when it is an athena answer. */
-function savedHtml(panel: NotebookPanel, node: Element): string | null {
+/**
+ * A finished answer's saved state read through the widget view's model interface: it
+ * never changes and nothing answers a message (a PDF page image needs the kernel; the
+ * chips open the page in Lab instead).
+ */
+function savedModel(state: Record<string, unknown>): IWidgetModel {
+  return {
+    get: name => (name === 'streaming' ? false : state[name]),
+    on: () => undefined,
+    off: () => undefined,
+    send: () => undefined
+  };
+}
+
+/** Draw the saved answer `state` into `node` with the widget's view. */
+export function renderSavedAnswer(node: HTMLElement, state: Record<string, unknown>): void {
+  const el = document.createElement('div');
+  node.replaceChildren(el);
+  widgetView.render({ model: savedModel(state), el });
+}
+
+/** The output under `node`'s saved formats, when it is an athena answer. */
+function savedOutput(panel: NotebookPanel, node: Element): { state: Record<string, unknown> | null; html: string | null } | null {
   for (const cell of panel.content.widgets) {
     if (!(cell instanceof CodeCell) || !cell.node.contains(node)) {
       continue;
@@ -21,9 +50,15 @@ function savedHtml(panel: NotebookPanel, node: Element): string | null {
     const outputs = cell.outputArea;
     for (let i = 0; i < outputs.widgets.length; i++) {
       if (outputs.widgets[i].node.contains(node)) {
-        const html = outputs.model.get(i)?.data['text/html'];
+        const data = outputs.model.get(i)?.data ?? {};
+        const state = data[ANSWER_MIME];
+        const html = data['text/html'];
         const text = Array.isArray(html) ? html.join('') : html;
-        return typeof text === 'string' && text.includes(STATIC_MARK) ? text : null;
+        const saved = {
+          state: state && typeof state === 'object' && !Array.isArray(state) ? (state as Record<string, unknown>) : null,
+          html: typeof text === 'string' && text.includes(STATIC_MARK) ? text : null
+        };
+        return saved.state || saved.html ? saved : null;
       }
     }
   }
@@ -35,21 +70,56 @@ async function replaceMissing(panel: NotebookPanel, rendermime: IRenderMimeRegis
     node => node.childElementCount === 0 && node.textContent === MISSING
   );
   for (const node of broken) {
-    const html = savedHtml(panel, node);
-    if (html === null) {
+    const saved = savedOutput(panel, node);
+    if (saved === null) {
       continue;
     }
-    const renderer = rendermime.createRenderer('text/html');
-    // Untrusted: Lab's sanitizer runs even though render.py escaped everything already.
-    await renderer.renderModel(new MimeModel({ data: { 'text/html': html }, trusted: false }));
-    renderer.addClass('athena-saved-answer');
-    renderer.node.dataset.testid = 'athena-saved-answer';
-    node.replaceChildren(renderer.node);
+    const holder = document.createElement('div');
+    holder.classList.add('athena-saved-answer');
+    holder.dataset.testid = 'athena-saved-answer';
+    if (saved.state) {
+      renderSavedAnswer(holder, saved.state);
+    } else {
+      const renderer = rendermime.createRenderer('text/html');
+      // Untrusted: Lab's sanitizer runs even though render.py escaped everything already.
+      await renderer.renderModel(new MimeModel({ data: { 'text/html': saved.html! }, trusted: false }));
+      holder.append(renderer.node);
+    }
+    node.replaceChildren(holder);
+  }
+}
+
+/**
+ * Lab draws ANSWER_MIME itself where the widget view cannot be chosen at all (no widget
+ * manager: ipywidgets' extension missing). Ranked after the widget view (rank 0), so a
+ * live widget keeps streaming; safe, because the view sanitises what it draws and runs
+ * nothing from the answer.
+ */
+export const savedAnswerRenderer: IRenderMime.IRendererFactory = {
+  safe: true,
+  mimeTypes: [ANSWER_MIME],
+  defaultRank: 1,
+  createRenderer: () => new SavedAnswerWidget()
+};
+
+class SavedAnswerWidget extends Widget implements IRenderMime.IRenderer {
+  constructor() {
+    super();
+    this.addClass('athena-saved-answer');
+    this.node.dataset.testid = 'athena-saved-answer';
+  }
+
+  renderModel(model: IRenderMime.IMimeModel): Promise<void> {
+    renderSavedAnswer(this.node, (model.data[ANSWER_MIME] ?? {}) as Record<string, unknown>);
+    return Promise.resolve();
   }
 }
 
 /** Watch every notebook for athena widgets whose model is gone. */
 export function showSavedAnswers(notebooks: INotebookTracker, rendermime: IRenderMimeRegistry): void {
+  if (!rendermime.getFactory(ANSWER_MIME)) {
+    rendermime.addFactory(savedAnswerRenderer, 1);
+  }
   notebooks.widgetAdded.connect((_, panel) => {
     let queued = false;
     const observer = new MutationObserver(() => {

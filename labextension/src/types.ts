@@ -107,6 +107,8 @@ export interface IIndexInfo {
   examples?: string[];
   /** The live index: whether the server re-indexes files as they are saved. */
   live?: ILiveIndex | null;
+  /** What the server refuses: the composers count and refuse a longer question before Send. */
+  limits?: { max_question_chars: number };
 }
 
 export interface ILiveIndex {

@@ -315,6 +315,9 @@ def test_settings_offer_the_servers_providers_and_all_kinds(page):
     assert providers[1 + names.index("local")].startswith("local: Qwen2.5 Coder 1.5B Instruct")
     kinds = next(o for o in options if "PDFs" in o)
     assert kinds[0] == "all kinds"
+    # Issue 21: the settings speak the user's words, not the HTTP API's.
+    descriptions = page.locator(".jp-SettingsPanel").inner_text()
+    assert "GET /athena" not in descriptions and "Which model answers the chat's questions" in descriptions
     page.screenshot(path=str(ARTIFACTS / "history-settings.png"))
 
 

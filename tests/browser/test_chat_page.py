@@ -283,3 +283,37 @@ def test_page_empty_state_examples_status_filters_and_filtered_out_reason(browse
         assert tab.athena_errors == []
     finally:
         context.close()
+
+
+@pytest.fixture(params=["light", "dark"])
+def scheme_tab(browser, athena, request):
+    context, page = _open(browser, athena, "chat-page", color_scheme=request.param)
+    page.scheme = request.param
+    yield page
+    context.close()
+
+
+def test_page_counts_a_long_question_and_refuses_it_before_send(scheme_tab):
+    """Issue 21: a 59,000-character paste is refused where it was typed, with the server's
+    limit (GET /athena/info `limits`) and how much to cut, and no request goes out."""
+    tab = scheme_tab
+    chats = []
+    tab.on("request", lambda request: chats.append(request.url) if request.url.endswith("/chat") else None)
+    box = tab.locator('[data-testid="athena-input"]')
+    box.fill("x" * 59000)
+    counter = tab.locator('[data-testid="athena-counter"]')
+    assert counter.inner_text() == ("59,000 / 8,000 The question is 59,000 characters; the limit is 8,000. "
+                                    "Shorten it by 51,000 characters to send it.")
+    send = tab.locator('[data-testid="athena-send"]')
+    assert send.is_disabled()
+    box.press("Enter")
+    tab.wait_for_timeout(500)
+    assert chats == [] and box.input_value() == "x" * 59000
+    # The disabled Send must not look like the accent-coloured one that sends.
+    disabled_bg = send.evaluate("el => getComputedStyle(el).backgroundColor")
+    tab.screenshot(path=str(ARTIFACTS / f"chat-page-counter-over-{tab.scheme}.png"))
+    box.fill("x" * 7012)
+    assert counter.inner_text() == "7,012 / 8,000" and send.is_enabled()
+    assert send.evaluate("el => getComputedStyle(el).backgroundColor") != disabled_bg
+    box.fill("short")
+    assert counter.is_hidden()

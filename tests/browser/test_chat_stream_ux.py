@@ -108,6 +108,7 @@ def test_streaming_follows_the_bottom_only_while_the_reader_is_there(chat):
         "() => { const m = document.querySelector('[data-testid=athena-messages]');"
         " return m.scrollHeight > m.clientHeight + 100; }", timeout=30_000)
     assert "athena-streaming" in answer.get_attribute("class")
+    assert answer.locator('[data-testid="athena-mode"]').is_hidden(), "an empty mode chip while streaming"
     assert scroll_state(chat)["gap"] <= 32, "a streaming answer keeps the bottom in view"
     assert answer.locator(".athena-answer-actions").is_hidden(), "no Copy/Insert while streaming"
     messages = chat.locator('[data-testid="athena-messages"]')

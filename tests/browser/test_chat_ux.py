@@ -10,7 +10,7 @@ pytest.importorskip("playwright", reason="pip install playwright (Python package
 
 from chat_page import CONTRAST_JS, ask, set_theme  # noqa: E402
 from conftest import ARTIFACTS  # noqa: E402
-from test_widget_lab import NOTEBOOK, QUESTION, answer_notebook  # noqa: E402,F401  (the fixture)
+from test_widget_lab import CLOSE_JS, NOTEBOOK, QUESTION, answer_notebook  # noqa: E402,F401  (the fixture)
 
 # What the widget's CSS used to change in the sidebar (shared class names), and more.
 PROPS = ["font-family", "font-style", "font-size", "background-color", "color", "position",
@@ -52,7 +52,8 @@ def sidebar_styles(page) -> dict:
 
 def open_widget_notebook(page):
     page.evaluate(f"() => window.jupyterapp.commands.execute('docmanager:open', {{path: '{NOTEBOOK}'}})")
-    widget = page.locator(".athena-widget")
+    # The live widget, not a saved answer another test left open (drawn by the same view).
+    widget = page.locator(".athena-widget:not(.athena-saved-answer *)")
     widget.wait_for(timeout=60_000)
     return widget
 
@@ -92,17 +93,38 @@ def stateless_notebook(answer_notebook, corpus) -> str:  # noqa: F811
     return STATELESS_NOTEBOOK
 
 
-def test_saved_widget_without_its_model_shows_the_saved_answer(page, stateless_notebook):
+def test_saved_widget_without_its_model_shows_the_saved_answer(page, stateless_notebook, answer_notebook):  # noqa: F811
+    """Issue 21: reopened without its kernel or widget state, a saved answer is drawn by
+    athena's own view from the state saved beside it: Markdown rendered (no raw "- " or
+    fence markers), [n] markers, and source chips that open the cited file in Lab."""
     page.evaluate(f"() => window.jupyterapp.commands.execute('docmanager:open', {{path: '{stateless_notebook}'}})")
     saved = page.locator('[data-testid="athena-saved-answer"]')
     saved.wait_for(timeout=60_000)
-    assert "[1]" in saved.inner_text() and "language model" not in saved.inner_text()
     assert "model not found" not in page.locator(".jp-OutputArea").first.inner_text()
-    assert saved.locator("details").count() >= 1, "the sources come along"
+    body = saved.locator('[data-testid="athena-widget-answer"]')
+    text = body.inner_text()
+    assert "language model" not in text
+    assert not [line for line in text.splitlines() if line.lstrip().startswith(("- ", "* ", "```"))], text
+    assert body.locator(".athena-marker").count() >= 1, "[n] markers, not bracketed text"
+    assert saved.locator(".athena-chip").count() == len(answer_notebook["citations"]) >= 1
     page.reload()
     page.wait_for_function("window.jupyterapp && window.jupyterapp.shell", timeout=60_000)
-    page.locator('[data-testid="athena-saved-answer"]').wait_for(timeout=60_000)
+    saved = page.locator('[data-testid="athena-saved-answer"] >> visible=true').first
+    saved.wait_for(timeout=60_000)
+    saved.locator(".athena-chip").first.wait_for()
+    page.screenshot(path=str(ARTIFACTS / "saved-answer-light.png"))
+    set_theme(page, "JupyterLab Dark", False)
+    page.screenshot(path=str(ARTIFACTS / "saved-answer-dark.png"))
+    set_theme(page, "JupyterLab Light", True)
+    first = next(c for c in answer_notebook["citations"] if c["kind"] == "text")
+    saved.locator(".athena-chip").nth(answer_notebook["citations"].index(first)).click()
+    page.wait_for_function(
+        "(path) => { const w = window.jupyterapp.shell.currentWidget;"
+        " return w && w.content && w.content.editor && w.context.path.endsWith(path); }",
+        arg=first["path"], timeout=30_000)
     assert page.evaluate("() => window.__athenaPwned") is None
+    page.evaluate(CLOSE_JS, [stateless_notebook])  # Lab would restore it into the next test
+    page.wait_for_timeout(1500)
 
 
 def test_hovered_source_and_widget_chips_read_at_4_5_to_1_in_both_themes(page, answer_notebook):  # noqa: F811

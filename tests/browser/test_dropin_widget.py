@@ -217,3 +217,58 @@ def test_starting_question_dark_and_narrow_screenshots(browser, athena, site):
     assert panel["x"] >= 0 and panel["x"] + panel["width"] <= 380
     tab.screenshot(path=str(ARTIFACTS / "dropin-narrow.png"))
     context.close()
+
+
+def test_widget_counts_a_long_question_and_refuses_it_before_asking(browser, athena, site):
+    """Issue 21: the drop-in refuses a question over the server's limit under its box
+    (it sends nothing, so the reader does not wait for a refusal)."""
+    context, tab = _open(browser, f"{site}/bottom-right.html")
+    tab.locator('[data-testid="launcher"]').click()
+    box = tab.locator('[data-testid="input"]')
+    box.fill("x" * 59000)
+    counter = tab.locator('[data-testid="counter"]')
+    assert "59,000 / 8,000" in counter.inner_text() and "the limit is 8,000" in counter.inner_text()
+    assert tab.locator('[data-testid="send"]').is_disabled()
+    box.press("Enter")
+    tab.wait_for_timeout(500)
+    assert not [url for url in tab.requests if url.endswith("/chat")]
+    assert tab.locator('[data-testid="question"]').count() == 0
+    tab.screenshot(path=str(ARTIFACTS / "dropin-counter-over-light.png"))
+    tab.emulate_media(color_scheme="dark")
+    tab.screenshot(path=str(ARTIFACTS / "dropin-counter-over-dark.png"))
+    box.fill("How do I set the secret key?")
+    assert counter.is_hidden() and tab.locator('[data-testid="send"]').is_enabled()
+    context.close()
+
+
+def test_without_public_mode_the_button_shows_and_says_the_cors_check_refused_it(browser, athena, site,
+                                                                                tmp_path_factory):
+    """Issue 21: a site embedding the widget of a server not in public mode got a 401 for
+    widget.js (no button, no reason), or "Cannot reach the assistant right now". The script
+    now loads, and the refusal names its cause and the settings to change, on the panel
+    and on the page's console."""
+    home = tmp_path_factory.mktemp("private-home")  # no [widget] public, no cors_origins
+    env = fast_env(XDG_CONFIG_HOME=str(home), ATHENA_LLM__PROVIDER="extractive")
+    with AthenaServer(athena.site_dir.parent / "project", env=env) as private:
+        origin = private.url.removesuffix("/athena")
+        (athena.site_dir / "private.html").write_text(
+            HOST_PAGE.format(css="", athena=origin, position="bottom-right"), encoding="utf-8")
+        context, tab = _open(browser, f"{site}/private.html")
+        console = []
+        tab.on("console", lambda msg: console.append(msg.text) if msg.type == "error" else None)
+        tab.locator('[data-testid="launcher"]').click()
+        box = tab.locator('[data-testid="input"]')
+        box.fill(QUESTION)
+        box.press("Enter")
+        error = tab.locator(".error").last
+        error.wait_for(timeout=30_000)
+        said = error.inner_text()
+        assert "Cannot reach the assistant right now" not in said
+        assert "refused this page" in said and "CORS" in said
+        assert "[widget] public = true" in said and "cors_origins" in said and "docs/chat-page.md" in said
+        tab.wait_for_timeout(300)
+        assert any("[widget] public = true" in line for line in console), console
+        tab.screenshot(path=str(ARTIFACTS / "dropin-not-public-light.png"))
+        tab.emulate_media(color_scheme="dark")
+        tab.screenshot(path=str(ARTIFACTS / "dropin-not-public-dark.png"))
+        context.close()

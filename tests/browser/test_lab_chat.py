@@ -12,7 +12,8 @@ import pytest
 pytest.importorskip("playwright", reason="pip install playwright (Python package; the browser is Debian's chromium)")
 
 from playwright.sync_api import expect  # noqa: E402
-from chat_page import ANSWER_DONE, ask  # noqa: E402
+from chat_page import ANSWER_DONE, ask, set_theme  # noqa: E402
+from conftest import ARTIFACTS, open_chat  # noqa: E402
 
 TEXT_QUESTION = "How do I configure the SECRET_KEY in Flask?"
 PDF_QUESTION = "When was the typewriter invented?"
@@ -109,6 +110,9 @@ def test_conversation_is_restored_after_a_page_reload(page, show_chat):
     assert TEXT_QUESTION in chat.locator('[data-testid="athena-user-message"]').first.inner_text()
     assert chat.locator(ANSWER_DONE).count() >= 1
     assert chat.locator('[data-testid="athena-citation"]').count() >= 1
+    # Issue 21: the trace comes back too (it said "Trace (0 steps)" after a reload).
+    trace = chat.locator('[data-testid="athena-trace"] summary').first.inner_text()
+    assert trace != "Trace (0 steps)" and re.search(r"Trace \([1-9]\d* steps?\)", trace), trace
 
 
 def test_hostile_document_scripts_never_run(page):
@@ -146,3 +150,125 @@ def test_a_pdf_source_copies_as_bibtex(page):
     page.wait_for_function("(b) => b.textContent === 'Copied'", arg=button.element_handle(), timeout=10_000)
     pasted = page.evaluate("() => navigator.clipboard.readText()")
     assert pasted.startswith("@") and "note = {file: papers/docling\\_multi\\_page.pdf}" in pasted, pasted
+
+
+def test_a_long_question_is_counted_and_refused_in_the_composer_and_on_resend(page):
+    """Issue 21: over the server's limit (GET /athena/info `limits`) Send is off and the
+    counter says why; an edited question that long is refused before the conversation is
+    rewound (the server used to refuse it only after Send, and Regenerate the same way)."""
+    chat = page.locator('[data-testid="athena-chat"]')
+    box = chat.locator('[data-testid="athena-input"]')
+    box.fill("x" * 59000)
+    counter = chat.locator('[data-testid="athena-counter"]')
+    assert counter.inner_text() == ("59,000 / 8,000 The question is 59,000 characters; the limit is 8,000. "
+                                    "Shorten it by 51,000 characters to send it.")
+    assert chat.locator('[data-testid="athena-send"]').is_disabled()
+    box.press("Enter")
+    assert box.input_value() == "x" * 59000  # not sent, not cleared
+    page.screenshot(path=str(ARTIFACTS / "lab-counter-over-light.png"))
+    set_theme(page, "JupyterLab Dark", False)
+    page.screenshot(path=str(ARTIFACTS / "lab-counter-over-dark.png"))
+    set_theme(page, "JupyterLab Light", True)
+    box.fill("")
+    answer = ask(page, TEXT_QUESTION)
+    asked = chat.locator('[data-testid="athena-user-message"]').count()
+    chat.locator('[data-testid="athena-edit-question"]').last.click()
+    chat.locator('[data-testid="athena-edit-box"]').fill("y" * 59000)
+    chat.locator('[data-testid="athena-edit-send"]').click()
+    dialog = page.locator(".jp-Dialog")
+    dialog.wait_for()
+    assert "Cannot ask that question again" in dialog.inner_text()
+    assert "the limit is 8,000" in dialog.inner_text()
+    dialog.locator("button").last.click()
+    assert answer.is_visible() and chat.locator('[data-testid="athena-user-message"]').count() == asked
+
+
+def save_lab_settings(page, raw: str) -> None:
+    """Save the sidebar's settings as the settings editor does, and reload Lab to apply them."""
+    page.evaluate("raw => window.jupyterapp.serviceManager.settings.save('athena-lab:plugin', raw)", raw)
+    page.reload()
+    page.wait_for_function("window.jupyterapp && window.jupyterapp.shell", timeout=60_000)
+    open_chat(page)
+
+
+def test_a_provider_error_names_the_lab_setting_and_the_chip_says_the_provider_failed(page):
+    """Issue 21: with openai chosen in Lab's settings and no model anywhere, the error says
+    which setting to change in Lab (not "pass --model"), and the header chip says openai
+    failed instead of the server's "extractive"."""
+    save_lab_settings(page, '{"provider": "openai"}')
+    try:
+        chip = page.locator('[data-testid="athena-server-mode"]')
+        chip.filter(has_text="openai").wait_for()
+        assert chip.inner_text() == "openai"  # what will answer: the provider chosen in Settings
+        answer = ask(page, TEXT_QUESTION)
+        error = answer.locator(".athena-error").inner_text()
+        assert "--model" not in error and "pass " not in error
+        assert "choose a Model in Settings \u2192 Settings Editor \u2192 Athena chat" in error
+        assert chip.inner_text() == "openai failed"
+        assert answer.locator('[data-testid="athena-mode"]').is_hidden()  # no empty chip beside "Athena"
+        assert "Settings Editor" in chip.get_attribute("title")
+        page.screenshot(path=str(ARTIFACTS / "lab-provider-failed-light.png"))
+        set_theme(page, "JupyterLab Dark", False)
+        page.screenshot(path=str(ARTIFACTS / "lab-provider-failed-dark.png"))
+        set_theme(page, "JupyterLab Light", True)
+    finally:
+        save_lab_settings(page, "{}")
+    page.locator('[data-testid="athena-server-mode"]', has_text="extractive").wait_for()
+
+
+def test_the_status_strip_never_breaks_a_part_such_as_updated_ago(page):
+    """Issue 21: "updated 1 min 54 s ago" wrapped "ago" onto a line of its own; the strip
+    now wraps only between its parts, each part on one line."""
+    parts = page.locator('[data-testid="athena-index-part"]')
+    parts.nth(2).wait_for()
+    texts = parts.all_inner_texts()
+    assert texts[0].endswith(" files") and texts[1].endswith(" chunks")
+    assert texts[2].startswith(("updated", "indexed"))
+    page.evaluate("() => { document.querySelector('.athena-chat').style.width = '240px'; }")  # narrower still
+    lines = [parts.nth(i).evaluate("el => el.getClientRects().length") for i in range(3)]
+    assert lines == [1, 1, 1], (texts, lines)
+    strip = page.locator('[data-testid="athena-index-summary"]')
+    strip.screenshot(path=str(ARTIFACTS / "lab-status-strip-narrow-light.png"))
+    set_theme(page, "JupyterLab Dark", False)
+    strip.screenshot(path=str(ARTIFACTS / "lab-status-strip-narrow-dark.png"))
+    set_theme(page, "JupyterLab Light", True)
+
+
+def test_at_700_px_the_pdf_preview_keeps_open_pdf_in_view(page):
+    """Issue 21: in a 700 px window the preview's long label pushed "Open PDF" out of the tab."""
+    page.set_viewport_size({"width": 700, "height": 800})
+    answer = ask(page, PDF_QUESTION, kind="pdf")
+    answer.locator('[data-testid="athena-citation"][data-kind="pdf"]').first.click()
+    bar = page.locator(".athena-pdf-preview-bar")
+    bar.wait_for(timeout=30_000)
+    button = page.locator(".athena-open-pdf")
+    box, area = button.bounding_box(), bar.bounding_box()
+    assert box and area and box["width"] > 40
+    assert box["x"] >= area["x"] and box["x"] + box["width"] <= area["x"] + area["width"] + 0.5, (box, area)
+    assert box["x"] + box["width"] <= 700
+    label = page.locator(".athena-pdf-preview-label")
+    assert " p. " in label.get_attribute("title")
+    page.screenshot(path=str(ARTIFACTS / "lab-pdf-700-light.png"))
+    set_theme(page, "JupyterLab Dark", False)
+    page.screenshot(path=str(ARTIFACTS / "lab-pdf-700-dark.png"))
+    set_theme(page, "JupyterLab Light", True)
+
+
+def test_a_pdf_preview_tab_comes_back_at_its_page_after_a_reload(page):
+    """Issue 21: after a reload the PDF page preview tab was gone; Lab's layout restorer now
+    reopens it at the page it showed, with its regions boxed."""
+    answer = ask(page, PDF_QUESTION, kind="pdf")
+    answer.locator('[data-testid="athena-citation"][data-kind="pdf"]').first.click()
+    preview = page.locator('[data-testid="athena-pdf-preview"]')
+    preview.locator("img.athena-pdf-page-image").wait_for(timeout=30_000)
+    shown = preview.get_attribute("data-page")
+    title = page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab.lm-mod-current").inner_text()
+    page.wait_for_timeout(1500)  # Lab saves its layout shortly after a change
+    page.reload()
+    page.wait_for_function("window.jupyterapp && window.jupyterapp.shell", timeout=60_000)
+    restored = page.locator('[data-testid="athena-pdf-preview"]')
+    restored.locator("img.athena-pdf-page-image").wait_for(timeout=60_000)
+    assert restored.get_attribute("data-page") == shown
+    restored.locator('[data-testid="pdf-region"]').first.wait_for(state="visible")
+    assert title in page.locator(".lm-DockPanel-tabBar").inner_text()
+    assert " p. " in title  # titled with the file name and page, not an id

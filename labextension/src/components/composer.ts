@@ -5,6 +5,7 @@
  */
 import { IChatFilters } from '../types';
 import { button, h } from '../core/dom';
+import { MAX_QUESTION_CHARS, questionLength } from '../core/questionLimit';
 
 /** Citation kinds and document kinds the server's `kind` filter accepts. */
 export const KIND_CHOICES: Array<[string, string]> = [
@@ -42,6 +43,9 @@ export class Composer {
   private _busy = false;
   private _context: IAttachedContext | null = null;
   private _chip = h('div', { class: 'athena-context', 'data-testid': 'athena-context' });
+  private _maxChars = MAX_QUESTION_CHARS;
+  /** "7,012 / 8,000" near the limit; over it, also why Send is refused (role=status: read out). */
+  private _counter = h('div', { class: 'athena-counter', 'data-testid': 'athena-counter', role: 'status' });
 
   constructor(private _options: IComposerOptions) {
     this.input = h('textarea', {
@@ -73,11 +77,24 @@ export class Composer {
       { class: 'athena-composer', 'aria-label': 'Ask a question' },
       h('div', { class: 'athena-filters' }, this._prefix, this._kind),
       this._chip,
-      h('div', { class: 'athena-input-row' }, this.input, this._send)
+      h('div', { class: 'athena-input-row' }, this.input, this._send),
+      this._counter
     );
     this._chip.hidden = true;
     this.node.addEventListener('submit', event => event.preventDefault());
     this._updateSend();
+  }
+
+  /** The server's limit on a question (GET /athena/info `limits`). */
+  set maxChars(value: number) {
+    if (Number.isInteger(value) && value > 0) {
+      this._maxChars = value;
+      this._updateSend();
+    }
+  }
+
+  get maxChars(): number {
+    return this._maxChars;
   }
 
   get filters(): IChatFilters {
@@ -134,10 +151,19 @@ export class Composer {
     this._updateSend();
   }
 
-  /** Send stays disabled while there is no question; Stop is always available. A button
-   * that disables itself while focused would drop focus to the page: it goes to the box. */
+  /** Send stays disabled while there is no question or it is over the server's limit (the
+   * counter says so); Stop is always available. A button that disables itself while
+   * focused would drop focus to the page: it goes to the box. */
   private _updateSend(): void {
-    const disabled = !this._busy && !this.input.value.trim();
+    const length = questionLength(this.input.value, this._maxChars);
+    this._counter.hidden = !length.counter;
+    this._counter.classList.toggle('athena-counter-over', !!length.refusal);
+    this._counter.replaceChildren(
+      h('span', { class: 'athena-counter-count' }, length.counter),
+      length.refusal ? h('span', { class: 'athena-counter-refusal' }, ` ${length.refusal}`) : ''
+    );
+    this.input.setAttribute('aria-invalid', length.refusal ? 'true' : 'false');
+    const disabled = !this._busy && (!this.input.value.trim() || !!length.refusal);
     if (disabled && document.activeElement === this._send) {
       this.input.focus();
     }
@@ -168,8 +194,8 @@ export class Composer {
 
   private _submit(): void {
     const question = this.input.value.trim();
-    if (!question) {
-      return;
+    if (!question || questionLength(question, this._maxChars).refusal) {
+      return; // the counter already says why, next to the box
     }
     const context = this._context;
     this.input.value = '';

@@ -108,7 +108,15 @@ export class IndexStatusView {
       return;
     }
     const when = index.updated_at ? updatedAgo(index.updated_at) : `indexed ${formatWhen(index.last_indexed)}`;
-    this._summary.textContent = `${index.files} files \u00b7 ${index.chunks} chunks \u00b7 ${when}`;
+    // Each part unbroken ("updated 1 min 54 s ago" never leaves "ago" on a line of its
+    // own); a narrow sidebar wraps between the parts instead.
+    const parts = [`${index.files} files`, `${index.chunks} chunks`, when];
+    this._summary.replaceChildren(
+      ...parts.flatMap((part, i) => [
+        i ? ' \u00b7 ' : '',
+        h('span', { class: 'athena-index-part', 'data-testid': 'athena-index-part' }, part)
+      ])
+    );
     this._summary.title = `last indexed ${formatWhen(index.last_indexed)}`;
   }
 

@@ -29,6 +29,8 @@ export interface IAnswerState {
   status: IStreamStatus | null;
   /** Why nothing is cited, when search found nothing: "filters" or "index" (from `done`). */
   noEvidence: string | null;
+  /** What the server started building for this question (from `done`): "multilingual". */
+  building: string | null;
 }
 
 export function emptyAnswer(): IAnswerState {
@@ -44,7 +46,8 @@ export function emptyAnswer(): IAnswerState {
     finished: false,
     stopped: false,
     status: SEARCHING,
-    noEvidence: null
+    noEvidence: null,
+    building: null
   };
 }
 
@@ -72,6 +75,7 @@ function foldAnswer(state: IAnswerState, event: ChatEvent): IAnswerState {
         unsupported: event.data.unsupported ?? [],
         mode: event.data.mode ?? state.mode,
         noEvidence: event.data.no_evidence ?? null,
+        building: event.data.building ?? null,
         finished: true
       };
     case 'error':
@@ -97,6 +101,7 @@ export function storedAnswer(message: IStoredMessage): IAnswerState {
     citations: message.citations ?? [],
     unsupported: message.unsupported ?? [],
     mode: message.mode ?? null,
+    trace: message.trace ?? [], // the steps it ran (absent on answers stored before they were kept)
     finished: true,
     stopped: message.mode === INTERRUPTED,
     status: null

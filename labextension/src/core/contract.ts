@@ -102,6 +102,7 @@ export interface IDoneData {
   conversation_id?: string;
   degraded?: string | null;
   no_evidence?: 'filters' | 'index';
+  building?: 'multilingual';
 }
 
 export interface IErrorData {
@@ -120,7 +121,7 @@ export interface IAttachedContext {
   label?: string;
 }
 
-/** One message of a stored conversation (``GET /athena/conversations/{id}``): a question with the ``filters`` and the ``context`` it was asked with (each absent when none, and on questions stored before they were kept), or an answer with its citations. */
+/** One message of a stored conversation (``GET /athena/conversations/{id}``): a question with the ``filters`` and the ``context`` it was asked with (each absent when none, and on questions stored before they were kept), or an answer with its citations and the ``trace`` of what it ran (absent on answers stored before it was kept). */
 export interface IStoredMessage {
   role: 'user' | 'assistant';
   content: string;
@@ -130,6 +131,7 @@ export interface IStoredMessage {
   citations?: ICitation[];
   unsupported?: string[];
   mode?: string;
+  trace?: ITraceData[];
 }
 
 /** A stored conversation, oldest message first (``ConversationStore.get``). */

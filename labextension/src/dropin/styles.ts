@@ -119,6 +119,9 @@ mark.athena-unsupported { background: var(--unsupported); color: inherit; text-d
   min-height: 40px; padding: 0 14px; border: 0; border-radius: 10px; background: var(--accent); color: var(--accent-text); font-weight: 600;
 }
 .send:disabled { opacity: .6; cursor: default; }
+.counter { padding: 0 12px 8px; font-size: 12px; color: var(--muted); }
+.counter[hidden] { display: none; }
+.counter.over { color: var(--error); }
 .viewer {
   position: absolute; inset: 0; display: flex; flex-direction: column; background: var(--bg); z-index: 1;
 }

@@ -10,6 +10,7 @@
  */
 import { ChatTurns } from '../core/turns';
 import { button, h } from '../core/dom';
+import { questionLength } from '../core/questionLimit';
 import { BottomFollower } from '../core/follow';
 import { ICitation } from '../types';
 import { PageAnswer } from '../page/answerView';
@@ -31,6 +32,8 @@ export class DropinWidget {
   private _follower: BottomFollower;
   private _input: HTMLTextAreaElement;
   private _send: HTMLButtonElement;
+  /** Near the server's question limit, how many characters; over it, why Ask is refused. */
+  private _counter = h('div', { class: 'counter', role: 'status', 'data-testid': 'counter' });
   private _viewer: SourceViewer;
   private _conversationId: string | null = null;
   private _turns: ChatTurns;
@@ -64,7 +67,9 @@ export class DropinWidget {
         this._submit();
       }
     });
+    this._input.addEventListener('input', () => this._busy(this._turns.busy));
     this._send = button('Ask', () => this._submit(), { class: 'send', 'data-testid': 'send' });
+    this._counter.hidden = true;
     this._messages = h(
       'div',
       { class: 'messages', role: 'log', 'aria-label': 'Conversation', 'data-testid': 'messages' },
@@ -84,6 +89,7 @@ export class DropinWidget {
       ),
       this._messages,
       h('div', { class: 'composer' }, this._input, this._send),
+      this._counter,
       this._viewer.node
     );
     this._panel.hidden = true;
@@ -164,15 +170,21 @@ export class DropinWidget {
 
   private _submit(): void {
     const question = this._input.value.trim();
-    if (!question || this._turns.busy) {
-      return;
+    if (!question || this._turns.busy || questionLength(question).refusal) {
+      return; // an over-long question: the counter under the box says why
     }
     this._input.value = '';
     void this.ask(question);
   }
 
+  /** Ask is off while an answer streams or the question is over the server's limit
+   * (POST /chat would refuse it after the reader waited for nothing). */
   private _busy(busy: boolean): void {
-    this._send.disabled = busy;
+    const length = questionLength(this._input.value);
+    this._counter.hidden = !length.counter;
+    this._counter.classList.toggle('over', !!length.refusal);
+    this._counter.textContent = length.refusal ? `${length.counter} \u2014 ${length.refusal}` : length.counter;
+    this._send.disabled = busy || !!length.refusal;
     this._send.textContent = busy ? '\u2026' : 'Ask';
   }
 

@@ -57,6 +57,9 @@ export class ChatPage {
     this._history.node.id = 'history';
     this._history.node.classList.add('history');
     this._status.onInfo = info => {
+      if (info.limits) {
+        this._composer.maxChars = info.limits.max_question_chars;
+      }
       const examples = info.examples ?? [];
       if (examples.join('\n') !== this._examples.join('\n')) {
         this._examples = examples;

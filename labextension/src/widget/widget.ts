@@ -71,7 +71,8 @@ export function widgetAnswer(model: IWidgetModel): IWidgetAnswer {
     question: text('question'),
     notice: text('notice'),
     status: null, // the kernel streams the text itself; no searching/reading line in a cell
-    noEvidence: null // the kernel's Answer carries no reason trait; the text says it
+    noEvidence: null, // the kernel's Answer carries no reason trait; the text says it
+    building: null
   };
 }
 
