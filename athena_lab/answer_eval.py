@@ -17,9 +17,11 @@ deliberately simple so a reader can check them by hand:
 - **Sentences** (:func:`sentences`): fenced code blocks are dropped; each remaining line
   is read on its own, without its bullet mark (``-``, ``*``, ``+``, ``1.``, ``1)``);
   lines starting with ``#`` are headings and skipped. A sentence ends at ``.``, ``!`` or
-  ``?`` followed by whitespace (any markers right after the stop stay with it), at
-  ``。！？``, or at the end of the line; the stop of ``e.g.``, ``i.e.``, ``etc.``, ``vs.``
-  and ``cf.`` (lowercase) ends nothing. No other abbreviations: ``Fig. 2`` is two sentences.
+  ``?`` followed by whitespace and a word that does not start in lower case (any markers
+  right after the stop stay with it: "(e.g. What does this mean? or …)" is one), at
+  ``。！？``, or at the end of the line; the stop of ``e.g.``, ``i.e.``, ``etc.``, ``vs.``,
+  ``cf.``, ``et al.`` and ``No.`` ends nothing. No other abbreviations: ``Fig. 2`` is two
+  sentences.
 - **Markers** (:data:`MARKER`): ``[n]`` or ``[n, m]`` as docs/contract.md defines them.
 - **Normalisation for quotes** (:func:`flat`): HTML entities decoded, NFKC (ligatures
   become letters), tags, reST roles (``:func:``), link targets (``<url>``, ``(url)``
@@ -63,7 +65,7 @@ QUOTES_LEAD = "From the sources:"  # docs/answers.md: the quotes under a model's
 _FENCE = re.compile(r"```.*?(?:```|\Z)", re.S)
 _BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _MARKERS = r"(?:\s*\[\d[\d,;\s]*\])*"
-_STOP = re.compile(r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\bvs)(?<!\bcf)[.!?]" + _MARKERS + r"(?=\s|$)|[。！？]" + _MARKERS)
+_STOP = re.compile(r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\bvs)(?<!\bcf)(?<!\bal)(?<![Nn]o)[.!?]" + _MARKERS + r"(?=\s+(?!\[)[^a-z\s]|\s*$)|[。！？]" + _MARKERS)
 _ONLY_MARKERS = re.compile(r"^(?:\[\d[\d,;\s]*\]\s*)+$")
 _ROLE = re.compile(r":[\w:+.-]+:(?=`)")  # reST :func:`x`
 _ANGLE = re.compile(r"<[^<>\n]*>")  # HTML tags, reST `text <target>`_

@@ -173,6 +173,11 @@ def test_the_eval_splits_at_a_full_stop_before_whitespace_and_keeps_trailing_mar
     assert sentences(text) == ["It reached 40.4 BLEU. [2]", "Then, e.g. here [1, 3].", "See Fig.", "2 below.",
                                "A bullet without a stop [4]", "Last one? [5]"]
     assert [n for _, n in cited_sentences(text)] == [[2], [1, 3], [4], [5]]
+    # a stop before a lower-case word ends no sentence: "(e.g. What does this mean? or …?)" is one
+    quoted = "Lucy asks (e.g. What does this mean? or What does this refer to?). [1] Next one. [2]"
+    assert sentences(quoted) == ["Lucy asks (e.g. What does this mean? or What does this refer to?). [1]", "Next one. [2]"]
+    cited = "Drawing on Ko et al. (2020) and Lee et al. (2023), she asks. [1] Case No. 4 settled. [2]"
+    assert sentences(cited) == ["Drawing on Ko et al. (2020) and Lee et al. (2023), she asks. [1]", "Case No. 4 settled. [2]"]
 
 
 def test_a_flag_on_a_sentence_its_source_prints_word_for_word_is_counted(tmp_path):
