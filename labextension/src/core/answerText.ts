@@ -10,7 +10,7 @@
 import { ICitation } from '../types';
 import { IAnswerState } from './answer';
 import { h } from './dom';
-import { citationMarker, unsupportedTitle } from './markers';
+import { citationMarker, unsupportedNote } from './markers';
 import { renderAnswer } from './render';
 
 /** What differs between the front ends drawing an answer's text: names, not behaviour. */
@@ -63,14 +63,7 @@ export class AnswerText {
     }
     if (state.unsupported.length) {
       // The sentences found in the text are marked there; the list names the others.
-      notes.push(
-        h(
-          'div',
-          { class: `${prefix}unsupported-list`, 'data-testid': this._look.unsupportedTestid },
-          h('strong', {}, unsupportedTitle(state.unsupported.length)),
-          missing.length ? h('ul', {}, ...missing.map(s => h('li', {}, s))) : null
-        )
-      );
+      notes.push(unsupportedNote(prefix, this._look.unsupportedTestid, state.unsupported.length, missing));
     }
     this.notes.replaceChildren(...notes);
   }
