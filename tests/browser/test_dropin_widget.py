@@ -247,7 +247,7 @@ def test_without_public_mode_the_button_shows_and_says_the_cors_check_refused_it
     widget.js (no button, no reason), or "Cannot reach the assistant right now". The script
     now loads, and the refusal names its cause and the settings to change, on the panel
     and on the page's console."""
-    home = tmp_path_factory.mktemp("private-home")  # no [widget] public, no cors_origins
+    home = tmp_path_factory.mktemp("private-home")  # no [dropin] public, no cors_origins
     env = fast_env(XDG_CONFIG_HOME=str(home), ATHENA_LLM__PROVIDER="extractive")
     with AthenaServer(athena.site_dir.parent / "project", env=env) as private:
         origin = private.url.removesuffix("/athena")
@@ -265,9 +265,9 @@ def test_without_public_mode_the_button_shows_and_says_the_cors_check_refused_it
         said = error.inner_text()
         assert "Cannot reach the assistant right now" not in said
         assert "refused this page" in said and "CORS" in said
-        assert "[widget] public = true" in said and "cors_origins" in said and "docs/chat-page.md" in said
+        assert "[dropin] public = true" in said and "cors_origins" in said and "docs/chat-page.md" in said
         tab.wait_for_timeout(300)
-        assert any("[widget] public = true" in line for line in console), console
+        assert any("[dropin] public = true" in line for line in console), console
         tab.screenshot(path=str(ARTIFACTS / "dropin-not-public-light.png"))
         tab.emulate_media(color_scheme="dark")
         tab.screenshot(path=str(ARTIFACTS / "dropin-not-public-dark.png"))
