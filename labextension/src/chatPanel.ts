@@ -28,14 +28,12 @@ import { IndexStatusView } from './components/indexStatus';
 import { openCitation } from './open';
 import { BottomFollower } from './core/follow';
 
+import { awaitsAnswer, ConversationLoader, OpenedConversation } from './core/conversation';
 import { ConversationMemory } from './state';
 import { IChatFilters, ICitation, IConversation, IIndexInfo, IStoredMessage } from './types';
 
 /** What a stored question's context is called when its front end sent no label. */
 const STORED_CONTEXT_LABEL = 'an attached cell or selection';
-/** How long a restored conversation that ends in a question waits for its answer: 20 s. */
-const PENDING_ANSWER_CHECKS = 20;
-const PENDING_ANSWER_INTERVAL_MS = 1000;
 
 export interface IChatSettings {
   provider: string;
@@ -82,7 +80,8 @@ export class ChatPanel extends Widget {
   private _examples: string[] = [];
   /** Bumped by each switch, New and question: a conversation that loads after a later
    * choice is dropped. */
-  private _choice = 0;
+  /** Opens stored conversations; what the reader chose last wins (core/conversation.ts). */
+  private _loader = new ConversationLoader({ get: api.getConversation });
   /** The conversation deleted while shown, until its undo window passes (undo brings it back). */
   private _deletedShown: string | null = null;
   /** What each question shown was asked with, for regenerate and edit-and-resend. */
@@ -194,7 +193,7 @@ export class ChatPanel extends Widget {
     context: IAttachedContext | null = null,
     filters: IChatFilters = this._composer.filters
   ): Promise<void> {
-    this._choice++; // a remembered conversation still loading must not replace this turn
+    this._loader.moveOn(); // a remembered conversation still loading must not replace this turn
     this._regenerate.remove();
     this._messages.querySelector('.athena-empty')?.remove();
     this._messages.append(this._userMessage(question, { context, filters }));
@@ -248,7 +247,7 @@ export class ChatPanel extends Widget {
       await showErrorMessage('Cannot ask that question again', refusal);
       return;
     }
-    this._choice++; // what a restore or a pending-answer look would show is about to change
+    this._loader.moveOn(); // what a restore or a pending-answer look would show is about to change
     this.focusInput(); // the buttons that asked for this are about to go away
     if (this._conversationId) {
       try {
@@ -269,7 +268,7 @@ export class ChatPanel extends Widget {
   }
 
   async newConversation(): Promise<void> {
-    this._choice++;
+    this._loader.moveOn();
     this._turns.abandon();
     await this._setConversation(null);
     this._clearMessages();
@@ -277,24 +276,23 @@ export class ChatPanel extends Widget {
   }
 
   async switchTo(id: string): Promise<void> {
-    const choice = ++this._choice;
+    let opened: OpenedConversation;
     try {
-      const conversation = await api.getConversation(id);
-      if (choice !== this._choice) {
-        return; // New (or another conversation) was chosen while this one loaded
-      }
+      opened = await this._loader.open(id);
+    } catch (err) {
+      await showErrorMessage('Cannot load the conversation', (err as Error).message);
+      return;
+    }
+    if (opened.kind === 'gone') {
+      await this._setConversation(null);
+    } else if (opened.kind === 'open') {
+      const conversation = opened.conversation;
       this._show(conversation);
       await this._setConversation(conversation.id);
       await Promise.all(this._answers.map(a => a.rendered()));
       this._follower.follow();
-      if (conversation.messages[conversation.messages.length - 1]?.role === 'user') {
-        void this._awaitStoredAnswer(conversation.id, choice);
-      }
-    } catch (err) {
-      if ((err as api.AthenaError).status === 404) {
-        await this._setConversation(null);
-      } else {
-        await showErrorMessage('Cannot load the conversation', (err as Error).message);
+      if (awaitsAnswer(conversation)) {
+        void this._awaitStoredAnswer(conversation.id);
       }
     }
   }
@@ -305,33 +303,13 @@ export class ChatPanel extends Widget {
     this._showRegenerate();
   }
 
-  /**
-   * A conversation left mid-answer (a reload while streaming) ends in a question whose
-   * answer the server is still closing: it stores the partial text, marked interrupted,
-   * once it notices the reader left, which takes until the model's next token. Look again
-   * for a while, and show the answer when it is there (unless the user moved on).
-   */
-  private async _awaitStoredAnswer(id: string, choice: number): Promise<void> {
-    for (let check = 0; check < PENDING_ANSWER_CHECKS; check++) {
-      await new Promise(resolve => setTimeout(resolve, PENDING_ANSWER_INTERVAL_MS));
-      if (choice !== this._choice) {
-        return;
-      }
-      let conversation: IConversation;
-      try {
-        conversation = await api.getConversation(id);
-      } catch {
-        return;
-      }
-      if (choice !== this._choice || this._conversationId !== id) {
-        return;
-      }
-      if (conversation.messages[conversation.messages.length - 1]?.role !== 'user') {
-        this._show(conversation);
-        await Promise.all(this._answers.map(a => a.rendered()));
-        this._follower.follow();
-        return;
-      }
+  /** Show the answer of a conversation left mid-answer once the server has stored it. */
+  private async _awaitStoredAnswer(id: string): Promise<void> {
+    const conversation = await this._loader.answered(id);
+    if (conversation && this._conversationId === id) {
+      this._show(conversation);
+      await Promise.all(this._answers.map(a => a.rendered()));
+      this._follower.follow();
     }
   }
 
@@ -356,7 +334,7 @@ export class ChatPanel extends Widget {
   /** A conversation was deleted in the history: stop showing it (undo brings it back). */
   private async _onDeleting(id: string): Promise<void> {
     if (id === this._conversationId) {
-      this._choice++; // a look for its pending answer must not bring it back
+      this._loader.moveOn(); // a look for its pending answer must not bring it back
       this._turns.abandon();
       this._deletedShown = id;
       await this._setConversation(null);

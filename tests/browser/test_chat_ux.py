@@ -98,7 +98,8 @@ def test_saved_widget_without_its_model_shows_the_saved_answer(page, stateless_n
     athena's own view from the state saved beside it: Markdown rendered (no raw "- " or
     fence markers), [n] markers, and source chips that open the cited file in Lab."""
     page.evaluate(f"() => window.jupyterapp.commands.execute('docmanager:open', {{path: '{stateless_notebook}'}})")
-    saved = page.locator('[data-testid="athena-saved-answer"]')
+    # In this notebook's panel: a notebook an earlier test module left open may hold saved answers too.
+    saved = page.get_by_label(stateless_notebook, exact=True).locator('[data-testid="athena-saved-answer"]')
     saved.wait_for(timeout=60_000)
     assert "model not found" not in page.locator(".jp-OutputArea").first.inner_text()
     body = saved.locator('[data-testid="athena-widget-answer"]')

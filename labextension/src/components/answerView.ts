@@ -6,7 +6,7 @@
  */
 import { IRenderMimeRegistry } from '@jupyterlab/rendermime';
 
-import { citationMarker, linkMarkers, markUnsupported, unsupportedTitle } from '../core/markers';
+import { citationMarker, decorateAnswer, unsupportedNote } from '../core/markers';
 import { countRender, FrameScheduler, REST_FACTOR } from '../core/frame';
 import { renderMarkdown } from '../markdown';
 import { ICitation, IDoneEvent, ITraceEvent } from '../types';
@@ -275,9 +275,8 @@ export class AnswerView {
     const upTo = step ? this._steps[0] : this.text.length;
     this._shown = upTo;
     await renderMarkdown(this._options.rendermime, host, this.text.slice(0, upTo));
-    const missing = markUnsupported(host, this._unsupported);
     const known = new Set(this.citations.map(c => c.id));
-    linkMarkers(host, known, (ids, text) => this._marker(ids, text));
+    const missing = decorateAnswer(host, this._unsupported, known, (ids, text) => this._marker(ids, text));
     addCodeCopyButtons(host);
     this._body.replaceChildren(...Array.from(host.childNodes));
     this._renderNotes(missing);
@@ -294,15 +293,7 @@ export class AnswerView {
     if (!this._unsupported.length) {
       return;
     }
-    const list = h(
-      'div',
-      { class: 'athena-unsupported-list', 'data-testid': 'athena-unsupported' },
-      h('strong', {}, unsupportedTitle(this._unsupported.length))
-    );
-    if (missing.length) {
-      list.append(h('ul', {}, ...missing.map(sentence => h('li', {}, sentence))));
-    }
-    this._notes.prepend(list);
+    this._notes.prepend(unsupportedNote('athena-', 'athena-unsupported', this._unsupported.length, missing));
   }
 
   private _marker(ids: number[], text: string): HTMLElement {

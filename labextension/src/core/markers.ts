@@ -3,10 +3,11 @@
  * already rendered and sanitised. Working on the DOM (not on the Markdown) means a
  * document or a model can never forge a marker element: markers are made here, from
  * text nodes. Needs only `document` (no Lab), so the sidebar, the chat page at `/` and
- * the notebook widget share it.
+ * the notebook widget share it: `decorateAnswer` is the one step after Markdown, whichever
+ * renderer made the HTML (Lab's in the sidebar, ./render.ts elsewhere).
  */
 import { citationLabel, findMarkers } from './citations';
-import { button } from './dom';
+import { button, h } from './dom';
 import { ICitation } from '../types';
 
 /** What differs between the front ends' `[n]` buttons: their class, how a source opens. */
@@ -99,6 +100,39 @@ export function linkMarkers(
 /** The heading over an answer's unsupported sentences, the same in every front end. */
 export function unsupportedTitle(count: number): string {
   return `\u26a0 ${count} sentence${count === 1 ? '' : 's'} not supported by the sources`;
+}
+
+/**
+ * An answer's rendered, sanitised Markdown in `host` made into the answer every front end
+ * shows: unsupported sentences marked where they lie, then each `[n]` naming a `known`
+ * citation made a button by `marker`. The sidebar (after Lab's renderer) and the chat
+ * page, drop-in and notebook widget (after ./render.ts) all call this, so a marker or an
+ * unsupported sentence cannot look different between them. Returns the unsupported
+ * sentences not found in the text, for the note under it (`unsupportedNote`).
+ */
+export function decorateAnswer(
+  host: HTMLElement,
+  unsupported: string[],
+  known: Set<number>,
+  marker: (ids: number[], text: string) => HTMLElement
+): string[] {
+  const missing = markUnsupported(host, unsupported);
+  linkMarkers(host, known, marker);
+  return missing;
+}
+
+/**
+ * The note under an answer with unsupported sentences: the heading counting them all, and
+ * the ones not found in the text (those found are marked there). `prefix` scopes the class
+ * to the front end's stylesheet ('athena-' in Lab and notebooks, '' on the chat page).
+ */
+export function unsupportedNote(prefix: string, testid: string, count: number, missing: string[]): HTMLElement {
+  return h(
+    'div',
+    { class: `${prefix}unsupported-list`, 'data-testid': testid },
+    h('strong', {}, unsupportedTitle(count)),
+    missing.length ? h('ul', {}, ...missing.map(sentence => h('li', {}, sentence))) : null
+  );
 }
 
 /**

@@ -3,12 +3,13 @@
  * the drop-in widget and the notebook answer widget: `marked` parses it, the core
  * sanitizer (./sanitizer.ts, DOMPurify with the sidebar's rules) returns inert DOM nodes, which
  * are inserted as they are (never serialized and parsed again), then the core
- * marks unsupported sentences and turns `[n]` into buttons (./markers.ts). The sidebar
- * renders through Lab's own Markdown renderer with the same sanitizer (src/markdown.ts).
+ * marks unsupported sentences and turns `[n]` into buttons (./markers.ts decorateAnswer).
+ * The sidebar renders through Lab's own Markdown renderer (src/markdown.ts: maths,
+ * highlighted code, Lab's theme) with the same sanitizer and the same decorateAnswer.
  */
 import { marked } from 'marked';
 
-import { linkMarkers, markUnsupported } from './markers';
+import { decorateAnswer } from './markers';
 import { sanitizeToFragment } from './sanitizer';
 
 /** `text` rendered into `host` (replacing what was there), made safe. */
@@ -29,7 +30,5 @@ export function renderAnswer(
   marker: (ids: number[], text: string) => HTMLElement
 ): string[] {
   renderMarkdown(host, text);
-  const missing = markUnsupported(host, unsupported);
-  linkMarkers(host, known, marker);
-  return missing;
+  return decorateAnswer(host, unsupported, known, marker);
 }

@@ -8,8 +8,7 @@ import { answerAsMarkdown, citationLabel } from '../core/citations';
 import { button, h } from '../core/dom';
 import { TraceDrawer } from '../components/traceDrawer';
 import { ICitation } from '../types';
-import { renderAnswer } from '../core/render';
-import { citationMarker, unsupportedTitle } from '../core/markers';
+import { AnswerText } from '../core/answerText';
 import { countRender, FrameScheduler } from '../core/frame';
 import { previewText } from '../core/preview';
 import { answerFrame } from '../core/question';
@@ -27,10 +26,9 @@ export interface IAnswerOptions {
 export class PageAnswer {
   readonly node: HTMLElement;
   private _state: IAnswerState | null = null;
-  private _body = h('div', { class: 'answer-body', 'data-testid': 'answer-body' });
+  private _text: AnswerText;
   private _mode = h('span', { class: 'answer-mode', 'data-testid': 'answer-mode' });
   private _status = h('p', { class: 'stream-status', role: 'status', 'aria-live': 'polite', 'data-testid': 'stream-status' });
-  private _notes = h('div', { class: 'answer-notes' });
   private _sources = h('ol', { class: 'sources', 'aria-label': 'Sources', 'data-testid': 'sources' });
   private _trace = new TraceDrawer();
   private _actions: HTMLElement;
@@ -43,6 +41,10 @@ export class PageAnswer {
     private _open: OpenCitation,
     private _options: IAnswerOptions = { trace: true }
   ) {
+    this._text = new AnswerText(
+      { prefix: '', markerClass: 'marker', bodyClass: 'answer-body', bodyTestid: 'answer-body', unsupportedTestid: 'unsupported' },
+      (citation, marker) => this._open(citation, marker)
+    );
     this._sources.hidden = true;
     this._trace.node.classList.toggle('trace-off', !_options.trace);
     this._actions = h(
@@ -51,7 +53,7 @@ export class PageAnswer {
       button('Copy as Markdown', () => void this._copy(), { class: 'answer-copy' })
     );
     this._actions.hidden = true;
-    this.node = answerFrame('', { 'aria-busy': 'true' }, this._mode, this._body, this._status, this._notes,
+    this.node = answerFrame('', { 'aria-busy': 'true' }, this._mode, this._text.body, this._status, this._text.notes,
       this._sources, this._trace.node, this._actions);
   }
 
@@ -102,35 +104,9 @@ export class PageAnswer {
       return;
     }
     const started = performance.now();
-    const known = new Set(state.citations.map(c => c.id));
-    const missing = renderAnswer(this._body, state.text, state.unsupported, known, (ids, text) =>
-      citationMarker(ids, text, {
-        className: 'marker',
-        citation: id => this._citation(id),
-        open: (citation, marker) => this._open(citation, marker)
-      })
-    );
+    this._text.draw(state);
+    this.node.classList.toggle('failed', !!state.error);
     countRender(this.node, started);
-    const notes: HTMLElement[] = [];
-    if (state.unsupported.length) {
-      notes.push(
-        h(
-          'div',
-          { class: 'unsupported-list', 'data-testid': 'unsupported' },
-          h('strong', {}, unsupportedTitle(state.unsupported.length)),
-          missing.length ? h('ul', {}, ...missing.map(s => h('li', {}, s))) : null
-        )
-      );
-    }
-    if (state.error) {
-      this.node.classList.add('failed');
-      notes.push(h('p', { class: 'error', role: 'alert' }, state.error));
-    }
-    this._notes.replaceChildren(...notes);
-  }
-
-  private _citation(id: number): ICitation | undefined {
-    return this._state?.citations.find(c => c.id === id);
   }
 
   private _showSources(citations: ICitation[]): void {

@@ -5,12 +5,13 @@
  */
 import { storedAnswer } from '../core/answer';
 import { ChatTurns } from '../core/turns';
+import { awaitsAnswer, ConversationLoader, OpenedConversation } from '../core/conversation';
 import { button, h } from '../core/dom';
 import { emptyState, questionBubble } from '../core/question';
 import { Composer } from '../components/composer';
 import { BottomFollower } from '../core/follow';
 import { ConversationList } from '../components/conversationList';
-import { IStoredMessage } from '../types';
+import { IConversation, IStoredMessage } from '../types';
 import * as api from './api';
 import { PageAnswer } from './answerView';
 import { StatusLine } from './status';
@@ -31,6 +32,8 @@ export class ChatPage {
   private _composer: Composer;
   private _turns: ChatTurns;
   private _examples: string[] = [];
+  /** Opens stored conversations; what the reader chose last wins (core/conversation.ts). */
+  private _loader = new ConversationLoader({ get: api.getConversation });
 
   constructor() {
     this._turns = new ChatTurns({
@@ -103,6 +106,7 @@ export class ChatPage {
   }
 
   async ask(question: string): Promise<void> {
+    this._loader.moveOn(); // a conversation still loading must not replace this turn
     this._messages.querySelector('.empty')?.remove();
     const filters = this._composer.filters;
     this._messages.append(questionBubble(question, filters, '', 'question'));
@@ -121,6 +125,7 @@ export class ChatPage {
   }
 
   async newConversation(): Promise<void> {
+    this._loader.moveOn();
     this._turns.abandon();
     this._setConversation(null);
     this._messages.replaceChildren();
@@ -129,21 +134,38 @@ export class ChatPage {
   }
 
   async switchTo(id: string): Promise<void> {
+    let opened: OpenedConversation;
     try {
-      const conversation = await api.getConversation(id);
-      this._messages.replaceChildren();
-      conversation.messages.forEach(message => this._showStored(message));
-      this._follower.follow();
-      this._setConversation(conversation.id);
-      if (this._history.open) {
-        await this._refreshHistory();
-      }
+      opened = await this._loader.open(id);
     } catch (err) {
-      if ((err as api.PageError).status === 404) {
-        this._setConversation(null);
-      } else {
-        this._messages.append(h('p', { class: 'error', role: 'alert' }, (err as Error).message));
+      this._messages.append(h('p', { class: 'error', role: 'alert' }, (err as Error).message));
+      return;
+    }
+    if (opened.kind === 'gone') {
+      this._setConversation(null);
+    } else if (opened.kind === 'open') {
+      await this._show(opened.conversation);
+      if (awaitsAnswer(opened.conversation)) {
+        void this._showWhenAnswered(opened.conversation.id);
       }
+    }
+  }
+
+  /** Left mid-answer (a reload while streaming): show the answer once the server stored it. */
+  private async _showWhenAnswered(id: string): Promise<void> {
+    const answered = await this._loader.answered(id);
+    if (answered && this._conversationId === id) {
+      await this._show(answered);
+    }
+  }
+
+  private async _show(conversation: IConversation): Promise<void> {
+    this._messages.replaceChildren();
+    conversation.messages.forEach(message => this._showStored(message));
+    this._follower.follow();
+    this._setConversation(conversation.id);
+    if (this._history.open) {
+      await this._refreshHistory();
     }
   }
 

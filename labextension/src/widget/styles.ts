@@ -84,7 +84,7 @@ export const WIDGET_CSS = `
   border: 1px solid var(--jp-warn-color1, #c98a00);
   padding: 4px 8px; margin: 6px 0;
 }
-.athena-widget .athena-unsupported-list summary { cursor: pointer; }
+.athena-widget .athena-unsupported-list strong { font-weight: 600; }
 .athena-widget .athena-unsupported-list ul { margin: 4px 0 0; padding-left: 18px; }
 .athena-widget .athena-sources { padding-left: 0; list-style: none; margin: 8px 0; }
 .athena-widget .athena-source { margin: 3px 0; }

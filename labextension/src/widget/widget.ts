@@ -3,17 +3,17 @@
  * `_esm` (built by page.webpack.config.js into athena_lab/static/widget.js; docs/notebooks.md).
  *
  * The kernel folds the answer's events (athena_lab/models.py `fold`) and syncs the result;
- * this view reads that state as the core's answer state and draws it with the core: the
- * Markdown through `marked` and the core sanitizer (no scripts, no remote images, no
- * command links), `[n]` markers made from text nodes, the citation labels, and Copy's
- * Markdown (made inert, with its sources). Its stylesheet is scoped under `.athena-widget`.
+ * this view reads that state as the core's answer state and draws its text with the
+ * same class as the chat page and the drop-in (core/answerText.ts: the Markdown through
+ * `marked` and the core sanitizer — no scripts, no remote images, no command links —
+ * `[n]` markers made from text nodes, unsupported sentences and the error), then the
+ * citation chips, Copy's Markdown (made inert, with its sources) and the inline preview. Its stylesheet is scoped under `.athena-widget`.
  */
 import { IAnswerState } from '../core/answer';
 import { answerAsMarkdown, citationLabel, citationLocation, IJupyterPage, linkBase, narrowest } from '../core/citations';
 import { button, flashCopied, h } from '../core/dom';
+import { AnswerText } from '../core/answerText';
 import { countRender, FrameScheduler } from '../core/frame';
-import { citationMarker, unsupportedTitle } from '../core/markers';
-import { renderAnswer } from '../core/render';
 import { ICitation, ITraceEvent } from '../types';
 import { WIDGET_CSS } from './styles';
 
@@ -129,9 +129,19 @@ function plural(n: number, word: string): string {
 /** One rendered answer widget; `draw` brings it up to date with the model. */
 class AnswerView {
   private _question = h('div', { class: 'athena-question', 'data-testid': 'athena-widget-question' });
-  private _body = h('div', { class: 'athena-answer', 'data-testid': 'athena-widget-answer' });
+  /** The text and its notes, drawn as on the chat page (core/answerText.ts). */
+  private _text = new AnswerText(
+    {
+      prefix: 'athena-',
+      markerClass: 'athena-marker',
+      bare: true,
+      bodyClass: 'athena-answer',
+      bodyTestid: 'athena-widget-answer',
+      unsupportedTestid: 'athena-widget-unsupported'
+    },
+    citation => this._open(citation.id)
+  );
   private _status = h('span', { class: 'athena-streaming' }, 'answering\u2026');
-  private _notes = h('div', { class: 'athena-notes' });
   private _sources = h('ol', { class: 'athena-sources', 'aria-label': 'Sources' });
   private _copy: HTMLButtonElement;
   private _actions: HTMLElement;
@@ -157,9 +167,9 @@ class AnswerView {
     el.classList.add('athena-widget');
     el.replaceChildren(
       this._question,
-      this._body,
+      this._text.body,
       this._status,
-      this._notes,
+      this._text.notes,
       this._sources,
       this._actions,
       this._footer,
@@ -192,17 +202,8 @@ class AnswerView {
     const state = (this._state = widgetAnswer(this._model));
     this._question.textContent = state.question;
     this._question.hidden = !state.question;
-    const known = new Set(state.citations.map(c => c.id));
-    renderAnswer(this._body, state.text, state.unsupported, known, (ids, text) =>
-      citationMarker(ids, text, {
-        className: 'athena-marker',
-        bare: true,
-        citation: id => this._citation(id),
-        open: citation => this._open(citation.id)
-      })
-    );
+    this._text.draw(state);
     this._status.hidden = state.finished;
-    this._drawNotes(state);
     if (state.citations !== this._drawn.citations) {
       this._drawn.citations = state.citations;
       this._drawSources(state.citations);
@@ -230,24 +231,6 @@ class AnswerView {
       this._preview.append(h('div', { class: 'athena-error' }, msg.error));
     }
   };
-
-  private _drawNotes(state: IWidgetAnswer): void {
-    const notes: HTMLElement[] = [];
-    if (state.error) {
-      notes.push(h('div', { class: 'athena-error', role: 'alert' }, state.error));
-    }
-    if (state.unsupported.length) {
-      // Sentences found in the text are also marked there (core/markers.ts).
-      const box = h(
-        'details',
-        { class: 'athena-unsupported-list', 'data-testid': 'athena-widget-unsupported' },
-        h('summary', {}, unsupportedTitle(state.unsupported.length)),
-        h('ul', {}, ...state.unsupported.map(s => h('li', {}, s)))
-      );
-      notes.push(box);
-    }
-    this._notes.replaceChildren(...notes);
-  }
 
   private _drawSources(citations: IWidgetCitation[]): void {
     this._sources.hidden = !citations.length;
