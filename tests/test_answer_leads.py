@@ -127,3 +127,11 @@ def test_a_definition_then_a_why_follow_up_each_lead_with_what_answers(attention
     assert lead.startswith("- We suspect that for large values of")
     assert "To counteract this effect, we scale the dot products" in lead
     assert follow.unsupported == []
+
+
+def test_a_pdf_list_glyph_is_a_bullet_not_part_of_the_sentence():
+    """PDF lists keep their "•" glyph in the text layer; quoted, it showed inside our own bullet."""
+    said = sentences("Word processors grew in stages:\n• IBM MT/ST (Magnetic Tape/Selectric Typewriter): "
+                     "Introduced in 1964, this machine combined IBM's Selectric typewriter with magnetic tape.")
+    item = next(s for s in said if "IBM MT/ST" in s.text)
+    assert item.text.startswith("IBM MT/ST") and item.listed

@@ -31,7 +31,7 @@ _PROSE_DIRECTIVES = {"note", "warning", "tip", "important", "hint", "caution", "
 _ADMONITION_FENCE = re.compile(r"^\s*///(\s|$)|^\s*(?:!!!|\?\?\?\+?)\s*[\w-]+")  # MkDocs: !!! note "Title"
 _HEADING_RULE = re.compile(r"^\s*([=\-~^\"'`#*+_])\1{2,}\s*$")
 _TABLE = re.compile(r"^\s*(\|.*\||\+[-=+]+\+)\s*$")
-_BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)]|#\.)\s+")
+_BULLET = re.compile(r"^\s*(?:[-*+•◦▪‣●]|\d+[.)]|#\.)\s+")
 _CODE_LINE = re.compile(r"^\s*(import |from \S+ import |def |class |async def |return\b|@\w|>>> |\$ |#!|print\()"
                         r"|[;{}]\s*$|^\s*[\w.\[\]\"']+\s*[+\-*/]?=\s*\S|^\s*\w[\w.]*\(.*\)\s*$")
 _INLINE = [
