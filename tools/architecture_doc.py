@@ -18,7 +18,7 @@ GROUPS = [
     ("Front ends (they talk to the workspace only)",
      ["__init__.py", "cli.py", "cli_agent.py", "cli_lab.py", "cli_server.py", "cli_watch.py", "server/", "mcp.py",
       "magic.py", "api.py", "widget.py", "evaluation.py", "render.py"]),
-    ("Answer evaluation (scores answers by the agent's own sentence and quote rules: it imports agent/)",
+    ("Answer evaluation (its own sentence, marker and source-reading rules: it imports nothing it grades)",
      ["answer_eval.py"]),
     ("The facade", ["workspace.py", "health.py"]),
     ("Agent (sees the folder through agent/corpus.py's protocol)", ["agent/"]),
