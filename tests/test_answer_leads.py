@@ -135,3 +135,21 @@ def test_a_pdf_list_glyph_is_a_bullet_not_part_of_the_sentence():
                      "Introduced in 1964, this machine combined IBM's Selectric typewriter with magnetic tape.")
     item = next(s for s in said if "IBM MT/ST" in s.text)
     assert item.text.startswith("IBM MT/ST") and item.listed
+
+
+
+def test_the_how_to_bonus_of_the_best_sentence_does_not_leave_it_alone():
+    """The best sentence's bonus for naming what the question asks about used to lift the
+    bar the others must reach (75 % of the best score) above all of them: the sidebar's
+    SECRET_KEY answer shrank to one bullet. A sentence meets the bar with or without it.
+    (Fixed scores, so the arithmetic is the test: 0.8 + 0.2 + 0.1 + 0.15 for the best.)"""
+    chunk = ("Use the following line to set app.secret_key in your app:\n\n"
+             "```python\napp.secret_key = 'dev'\n```\n\n"
+             "For a complete reference, read the Config object's documentation.")
+    scores = {"Use the following": 0.8, "For a complete": 0.75}
+
+    def fixed(question: str, texts: list[str]) -> list[float]:
+        return [max([v for k, v in scores.items() if k in t], default=0.0) for t in texts]
+
+    reply = extractive_answer("How do I set the secret key?", [EvidenceItem(1, {"path": "config.md"}, chunk)], fixed)
+    assert len(bullets(reply.text)) == 2 and "For a complete reference" in reply.text

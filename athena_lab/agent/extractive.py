@@ -72,6 +72,11 @@ class Candidate:
     # Whether it stands alone as a quoted sentence (see ``quotable``); one that does not
     # (a table row, a line cut at a column's end) can still lead the closest passage.
     whole: bool = True
+    # The part of ``score`` that the question's kind asked for (``naming``, a reason). A
+    # sentence keeps its place beside the best one when it reaches the share of the best
+    # score with or without it: one how-to bonus on the best must not turn every other
+    # sentence away, nor its own bonus be lost to one.
+    asked: float = 0.0
 
     @property
     def text(self) -> str:
@@ -176,7 +181,8 @@ def candidates(question: str, evidence: list[EvidenceItem], similarity: Similari
     for n, cand in enumerate(found):
         terms = key_terms(cand.text)
         coverage = len(wanted & terms) / len(wanted) if wanted else 0.0
-        asked = NAME_WEIGHT * naming(cand, wanted) + (REASON_WEIGHT if why & terms and _REASON.search(cand.text) else 0.0)
+        asked = cand.asked = (NAME_WEIGHT * naming(cand, wanted)
+                              + (REASON_WEIGHT if why & terms and _REASON.search(cand.text) else 0.0))
         if sims is not None:
             cand.similarity = sims[n]
             cand.score = sims[n] + 0.2 * coverage + 0.1 / (cand.rank + 1) + asked
@@ -286,7 +292,8 @@ def pick(found: list[Candidate], semantic: bool, wanted: set[str], most: int = M
     seen: list[set[str]] = []
     for cand in sorted(found, key=lambda c: c.score, reverse=True):
         if not cand.whole or not qualifies(cand, semantic, len(wanted)) \
-                or (chosen and cand.score < chosen[0].score * KEEP_RATIO):
+                or (chosen and cand.score < chosen[0].score * KEEP_RATIO
+                    and cand.score - cand.asked < (chosen[0].score - chosen[0].asked) * KEEP_RATIO):
             continue
         terms = key_terms(cand.text)
         if any(len(terms & s) / max(1, len(terms | s)) > 0.7 for s in seen):
