@@ -107,7 +107,7 @@ class SourceRow:
     sha256: str
     parser: str
     parser_version: str
-    status: str  # ok | failed | pending
+    status: str  # ok | failed | pending | duplicate (metadata["duplicate_of"] is the indexed copy)
     title: str | None
     metadata: dict[str, Any]
     warnings: list[str]
@@ -268,6 +268,23 @@ class Catalog:
         """New bytes, same indexed content: record the file's new stamp and nothing else."""
         self.conn.execute("UPDATE sources SET size=?, mtime_ns=?, sha256=? WHERE path=?",
                           (size, mtime_ns, sha256, path))
+
+    def paths_by_sha256(self, digests: set[str]) -> dict[str, list[str]]:
+        """Indexed files (not themselves duplicates) with these contents: digest → paths."""
+        out: dict[str, list[str]] = {}
+        wanted = list(digests)
+        for start in range(0, len(wanted), 500):
+            part = wanted[start:start + 500]
+            marks = ",".join("?" * len(part))
+            for digest, path in self.conn.execute(
+                    f"SELECT sha256, path FROM sources WHERE status != 'duplicate' AND sha256 IN ({marks})", part):
+                out.setdefault(digest, []).append(path)
+        return out
+
+    def duplicates_of(self, path: str) -> list[str]:
+        """Files recorded as the same bytes as ``path`` (indexed once, under ``path``)."""
+        return [r[0] for r in self.conn.execute("SELECT path, metadata FROM sources WHERE status='duplicate'")
+                if json.loads(r[1] or "{}").get("duplicate_of") == path]
 
     def delete_source(self, path: str) -> None:
         self.conn.execute("DELETE FROM chunks WHERE path=?", (path,))

@@ -95,7 +95,7 @@ def chunk_document(doc: ParsedDocument, max_chars: int | None = None,
             continue
         for group in _pack(_split_long_blocks(blocks, max_chars), max_chars):
             pieces.append(_Piece(list(section.heading_path), group))
-    pieces = _merge_tiny(pieces, max_chars, min_chars)
+    pieces = _merge_tiny(pieces, max_chars, min_chars, common=doc.doc_kind == "pdf")
     chunks = [_make_chunk(doc, i, p) for i, p in enumerate(pieces)]
     _assign_ids(chunks)
     for before, after in zip(chunks, chunks[1:]):
@@ -147,14 +147,19 @@ def _pack(blocks: list[Block], max_chars: int) -> list[list[Block]]:
     return [g for g in groups if g]
 
 
-def _merge_tiny(pieces: list[_Piece], max_chars: int, min_chars: int) -> list[_Piece]:
-    """Fold a piece under ``min_chars`` into the next piece (or the previous one)."""
+def _merge_tiny(pieces: list[_Piece], max_chars: int, min_chars: int, common: bool = False) -> list[_Piece]:
+    """Fold a piece under ``min_chars`` into the next piece (or the previous one).
+
+    ``common``: a chunk made of two sections is labelled with the headings they share
+    (the tail of "3.2.3" and the start of "3.3" are "3 Model Architecture"), so no
+    sentence in it carries the other section's label. PDFs do this: their citations
+    show the section as the place to look on the page."""
     out: list[_Piece] = []
     pending: _Piece | None = None
     for piece in pieces:
         if pending is not None:
             if pending.size + piece.size <= max_chars:
-                piece = _join(pending, piece)
+                piece = _join(pending, piece, common)
             else:
                 out.append(pending)
             pending = None
@@ -164,23 +169,36 @@ def _merge_tiny(pieces: list[_Piece], max_chars: int, min_chars: int) -> list[_P
             out.append(piece)
     if pending is not None:
         if out and out[-1].size + pending.size <= max_chars:
-            out[-1] = _join(out[-1], pending)
+            out[-1] = _join(out[-1], pending, common)
         else:
             out.append(pending)
     return out
 
 
-def _join(first: _Piece, second: _Piece) -> _Piece:
+def _join(first: _Piece, second: _Piece, common: bool = False) -> _Piece:
     if second.heading_path == first.heading_path:
         return _Piece(first.heading_path, first.blocks + second.blocks, first.label)
+    shared = first.heading_path
+    if common:
+        shared = []
+        for mine, theirs in zip(first.heading_path, second.heading_path):
+            if mine != theirs:
+                break
+            shared.append(mine)
     # The merged section keeps its own title inside the text so it stays findable.
-    title = second.heading_path[-1] if second.heading_path else None
-    labelled = list(second.blocks)
-    if title and labelled:
-        b = labelled[0]
-        labelled[0] = Block(f"{title}\n\n{b.text}", b.start_line, b.end_line, b.kind, b.cell,
-                            b.page, b.regions, b.confidence, b.warnings)
-    return _Piece(first.heading_path, first.blocks + labelled, first.label)
+    before = _titled(first) if shared != first.heading_path else first.blocks
+    return _Piece(list(shared), before + _titled(second), first.label)
+
+
+def _titled(piece: _Piece) -> list[Block]:
+    """The piece's blocks, the first one opening with the piece's own heading."""
+    title = piece.heading_path[-1] if piece.heading_path else None
+    blocks = list(piece.blocks)
+    if title and blocks and not blocks[0].text.startswith(title):
+        b = blocks[0]
+        blocks[0] = Block(f"{title}\n\n{b.text}", b.start_line, b.end_line, b.kind, b.cell,
+                          b.page, b.regions, b.confidence, b.warnings)
+    return blocks
 
 
 def _make_chunk(doc: ParsedDocument, ordinal: int, piece: _Piece) -> Chunk:

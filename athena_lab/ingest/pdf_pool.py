@@ -12,7 +12,7 @@ import multiprocessing as mp
 import os
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
 
@@ -24,19 +24,25 @@ Result = tuple[str, "ParsedDocument | str"]
 
 
 def _serve(conn: Connection, options: PdfOptions) -> None:
-    """Worker loop: parse each job it is sent; any failure goes back as a message."""
+    """Worker loop: parse each job it is sent; any failure goes back as a message. While a
+    file is parsed, its page count and each page sent to OCR go back too ("time"
+    messages), so the pool's limit grows with the work the file really needs."""
     while True:
         job = conn.recv()
         if job is None:
             return
         abs_path, path = job
+
+        def progress(event: str, seconds: float) -> None:
+            conn.send(("time", event, seconds))
+
         try:
-            result: ParsedDocument | str = parse(abs_path, path, options)
+            result: ParsedDocument | str = parse(abs_path, path, options, progress)
         except ParseError as exc:
             result = str(exc)
         except Exception as exc:  # noqa: BLE001 - report, never kill the pool
             result = f"cannot parse {path}: {type(exc).__name__}: {exc}"
-        conn.send((path, result))
+        conn.send(("done", path, result))
 
 
 class _Worker:
@@ -47,10 +53,15 @@ class _Worker:
         child.close()
         self.job: Job | None = None
         self.started = 0.0
+        self.limit = 0.0  # seconds this job may take: grows with its pages and OCR
 
-    def give(self, job: Job) -> None:
-        self.job, self.started = job, time.monotonic()
+    def give(self, job: Job, limit: float) -> None:
+        self.job, self.started, self.limit = job, time.monotonic(), limit
         self.conn.send(job)
+
+    @property
+    def deadline(self) -> float:
+        return self.started + self.limit
 
     def kill(self) -> None:
         self.process.kill()
@@ -67,8 +78,12 @@ class _Worker:
             self.kill()
 
 
-def parse_pdfs(jobs: list[Job], options: PdfOptions, workers: int | None = None) -> Iterator[Result]:
-    """Yield (path, ParsedDocument) or (path, error message) for every job, in any order."""
+def parse_pdfs(jobs: list[Job], options: PdfOptions, workers: int | None = None,
+               idle: Callable[[], bool] | None = None) -> Iterator[Result]:
+    """Yield (path, ParsedDocument) or (path, error message) for every job, in any order.
+
+    ``idle``: work for this process while every worker is busy (one embedding batch);
+    it returns False when it has none, and the pool then waits for the workers."""
     if not jobs:
         return
     ctx = mp.get_context("spawn")  # fork is unsafe once the caller has threads
@@ -77,20 +92,22 @@ def parse_pdfs(jobs: list[Job], options: PdfOptions, workers: int | None = None)
     pool = [_Worker(ctx, options) for _ in range(size)]
     try:
         for worker in pool:
-            worker.give(queue.popleft())
+            worker.give(queue.popleft(), options.timeout_s)
         while any(w.job is not None for w in pool):
             busy = [w for w in pool if w.job is not None]
-            deadline = min(w.started for w in busy) + options.timeout_s
-            ready = wait([w.conn for w in busy], timeout=max(0.0, deadline - time.monotonic()))
+            deadline = min(w.deadline for w in busy)
+            ready = wait([w.conn for w in busy], timeout=0)
+            if not ready and not (idle is not None and idle()):
+                ready = wait([w.conn for w in busy], timeout=max(0.0, deadline - time.monotonic()))
             for index, worker in enumerate(pool):
-                outcome = _collect(worker, ready, options.timeout_s)
+                outcome = _collect(worker, ready)
                 if outcome is None:
                     continue
                 yield outcome
                 if queue:
                     if not worker.process.is_alive():
                         worker = pool[index] = _Worker(ctx, options)
-                    worker.give(queue.popleft())
+                    worker.give(queue.popleft(), options.timeout_s)
     finally:
         for worker in pool:
             if worker.job is not None:
@@ -99,23 +116,27 @@ def parse_pdfs(jobs: list[Job], options: PdfOptions, workers: int | None = None)
                 worker.stop()
 
 
-def _collect(worker: _Worker, ready: list, timeout_s: float) -> Result | None:
+def _collect(worker: _Worker, ready: list) -> Result | None:
     """The finished, crashed or timed-out job of ``worker``, or None if it is still working."""
     if worker.job is None:
         return None
     path = worker.job[1]
     if worker.conn in ready:
         try:
-            outcome = worker.conn.recv()
-            worker.job = None
-            return outcome
+            message = worker.conn.recv()
         except (EOFError, OSError):
             code = worker.process.exitcode
             worker.kill()
             worker.job = None
             return path, f"cannot parse {path}: the PDF worker crashed (exit code {code})"
-    if time.monotonic() - worker.started >= timeout_s:
+        if message[0] == "time":  # the file's own limit: its pages, then each OCR'd page
+            _kind, event, seconds = message
+            worker.limit = max(worker.limit, seconds) if event == "pages" else worker.limit + seconds
+            return None
+        worker.job = None
+        return message[1], message[2]
+    if time.monotonic() >= worker.deadline:
         worker.kill()
         worker.job = None
-        return path, f"timed out after {timeout_s:g} s"
+        return path, f"timed out after {worker.limit:g} s"
     return None

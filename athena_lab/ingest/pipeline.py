@@ -17,7 +17,7 @@ import shutil
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator, Protocol
+from typing import Callable, Iterable, Iterator, Protocol
 
 import numpy as np
 
@@ -43,6 +43,28 @@ _PARSER_MODULES = {
     "html": "html", "notebook": "notebook", "pdf": "pdf",
 }
 EMBED_BATCH = 32  # texts per embedding call: a stop waits for at most one batch
+#: Characters per embedding call (texts × the longest one). onnxruntime keeps the largest
+#: buffers it ever needed: 32 texts of 256 tokens took the indexer from 400 MB to 950 MB
+#: for the rest of the run. Within this budget a call holds 32 short texts or 8 long ones
+#: and stays near 450 MB (docs/benchmarks.md, "A real paper archive").
+EMBED_CHARS = 8 * 1100
+
+
+def embed_groups(hashes: list[str], texts: dict[str, str]) -> list[list[str]]:
+    """``hashes`` (sorted by text length) cut into embedding calls within the budgets."""
+    groups: list[list[str]] = []
+    current: list[str] = []
+    longest = 0
+    for digest in hashes:
+        size = len(texts[digest])
+        if current and (len(current) >= EMBED_BATCH or (len(current) + 1) * max(longest, size) > EMBED_CHARS):
+            groups.append(current)
+            current, longest = [], 0
+        current.append(digest)
+        longest = max(longest, size)
+    if current:
+        groups.append(current)
+    return groups
 
 
 class Backend(Protocol):
@@ -88,6 +110,7 @@ class IndexSummary:
     vectors_total: int = 0
     interrupted: str | None = None  # the signal (or reason) that stopped embedding early
     resaved: int = 0  # files whose bytes changed but whose indexed content did not (counted unchanged)
+    duplicates: int = 0  # files whose bytes another indexed file has: listed with it, indexed once
     warnings: dict[str, list[str]] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
     # Set when a whole-folder run found no file to index: what it saw instead, and what to
@@ -168,9 +191,11 @@ def run_index(config: Config, *, progress: Progress | None = None, wait_s: float
 
             try:
                 keeps_multilingual = _keeps_multilingual(config, store)  # judged before this run's edits
-                _update_documents(config, store, summary, report, paths, backend)
+                streaming = EmbedWhileParsing(config, store, summary, stop) \
+                    if embed and (backend is None or isinstance(backend, LocalBackend)) else None
+                _update_documents(config, store, summary, report, paths, backend, streaming)
                 if embed:
-                    _update_vectors(config, store, summary, report, run, stop, backend)
+                    _update_vectors(config, store, summary, report, run, stop, backend, streaming)
                     if keeps_multilingual and not summary.interrupted:
                         _update_multilingual(config, store, summary, report, stop)
                     if not summary.interrupted:
@@ -265,7 +290,7 @@ def _discover(config: Config, catalog, paths: list[str] | None) -> Discovery:
 
 def _update_documents(config: Config, store: IndexStore, summary: IndexSummary,
                       report: Progress, paths: list[str] | None = None,
-                      backend: Backend | None = None) -> None:
+                      backend: Backend | None = None, streaming: EmbedWhileParsing | None = None) -> None:
     catalog = store.catalog
     _rebuild_lexical_if_outdated(store, report)
     found = _discover(config, catalog, paths)
@@ -274,6 +299,11 @@ def _update_documents(config: Config, store: IndexStore, summary: IndexSummary,
     for path, message in found.warnings.items():
         summary.warnings.setdefault(path, []).append(message)
     known = catalog.sources()
+    looked_at = known if paths is None else {p: s for p, s in known.items() if in_scope(p, paths)}
+    removed = sorted(set(looked_at) - {f.path for f in found.files})
+    for path in removed:
+        for twin in catalog.duplicates_of(path):  # the copy left behind is indexed in its place
+            known.pop(twin, None)
     to_parse: list[tuple[DiscoveredFile, str]] = []
     report("scan", 0, len(found.files))
     for i, f in enumerate(found.files, 1):
@@ -298,9 +328,7 @@ def _update_documents(config: Config, store: IndexStore, summary: IndexSummary,
             report("scan", i, len(found.files))
     report("scan", len(found.files), len(found.files))
 
-    looked_at = known if paths is None else {p: s for p, s in known.items() if in_scope(p, paths)}
-    removed = sorted(set(looked_at) - {f.path for f in found.files})
-    parsed = (backend or LocalBackend()).parse(config, to_parse, report)
+    to_parse, duplicates = _split_duplicates(catalog, to_parse, set(removed))
     lexical = store.lexical
     try:
         with catalog.transaction():
@@ -309,24 +337,171 @@ def _update_documents(config: Config, store: IndexStore, summary: IndexSummary,
                 lexical.delete_path(path)
                 catalog.delete_source(path)
                 summary.removed += 1
-            for item in parsed:
-                old = known.get(item.file.path)
-                chunks = chunk_document(item.doc) if _parsed_ok(item) else []
-                if old is not None and _same_content(catalog, old, item, chunks):
-                    # Re-saved with nothing indexed changed (a notebook's execution counts or
-                    # metadata): only the file's stamp moves; nothing is re-indexed.
-                    catalog.restamp_source(item.file.path, item.file.size, item.file.mtime_ns, item.sha256)
-                    summary.unchanged += 1
-                    summary.resaved += 1
-                    continue
-                _store_parsed(store, item, chunks, summary)
-                if _parsed_ok(item):
-                    summary.new += old is None
-                    summary.changed += old is not None
+            for f, digest, original in duplicates:
+                _store_duplicate(store, f, digest, original, known.get(f.path), summary)
             lexical.commit()
+        if streaming is not None:
+            parsed: Iterable[_Parsed] = _parse_streaming(config, to_parse, report, streaming.step)
+        else:
+            parsed = (backend or LocalBackend()).parse(config, to_parse, report)
+        for group in _batches(parsed):
+            # Committed a few files at a time: searchable as they come, and the parsed
+            # documents held at once stay few however large the folder is.
+            with catalog.transaction():
+                for item in group:
+                    _store_item(store, item, known.get(item.file.path), summary, streaming)
+                lexical.commit()
+                if streaming is not None:
+                    streaming.flush()
     except BaseException:
         lexical.rollback()
         raise
+
+
+#: Files committed together (or fewer, when ``_BATCH_S`` passed since the last commit).
+_BATCH_FILES = 16
+_BATCH_S = 10.0
+
+
+def _batches(items: Iterable[_Parsed]) -> Iterator[list[_Parsed]]:
+    group: list[_Parsed] = []
+    started = time.monotonic()
+    for item in items:
+        group.append(item)
+        if len(group) >= _BATCH_FILES or time.monotonic() - started >= _BATCH_S:
+            yield group
+            group, started = [], time.monotonic()
+    if group:
+        yield group
+
+
+def _store_item(store: IndexStore, item: _Parsed, old: SourceRow | None, summary: IndexSummary,
+                streaming: "EmbedWhileParsing | None") -> None:
+    chunks = chunk_document(item.doc) if _parsed_ok(item) else []
+    if old is not None and _same_content(store.catalog, old, item, chunks):
+        # Re-saved with nothing indexed changed (a notebook's execution counts or
+        # metadata): only the file's stamp moves; nothing is re-indexed.
+        store.catalog.restamp_source(item.file.path, item.file.size, item.file.mtime_ns, item.sha256)
+        summary.unchanged += 1
+        summary.resaved += 1
+        return
+    _store_parsed(store, item, chunks, summary)
+    if _parsed_ok(item):
+        summary.new += old is None
+        summary.changed += old is not None
+        if streaming is not None:
+            streaming.add(chunks, item.doc.title if item.doc else None)
+
+
+def _split_duplicates(catalog, jobs: list[tuple[DiscoveredFile, str]], removed: set[str]
+                      ) -> tuple[list[tuple[DiscoveredFile, str]], list[tuple[DiscoveredFile, str, str]]]:
+    """Jobs whose bytes another file has (indexed before, or earlier in this run) are the
+    same paper twice: indexed once, under the first path in folder order, and listed with
+    it. Returns (jobs to parse, (file, digest, original path) of the duplicates)."""
+    indexed = catalog.paths_by_sha256({d for _, d in jobs})
+    first: dict[str, str] = {}
+    keep: list[tuple[DiscoveredFile, str]] = []
+    twins: list[tuple[DiscoveredFile, str, str]] = []
+    for f, digest in jobs:
+        owners = sorted(p for p in indexed.get(digest, []) if p != f.path and p not in removed)
+        original = owners[0] if owners and owners[0] < f.path else first.get(digest)
+        if original is None:
+            first[digest] = f.path
+            keep.append((f, digest))
+        else:
+            twins.append((f, digest, original))
+    return keep, twins
+
+
+def _store_duplicate(store: IndexStore, f: DiscoveredFile, digest: str, original: str,
+                     old: SourceRow | None, summary: IndexSummary) -> None:
+    """A row that says which file this one repeats; no chunks, nothing embedded."""
+    if old is not None:
+        store.lexical.delete_path(f.path)
+    store.catalog.delete_source(f.path)
+    name, version = parser_signature(f.doc_kind)
+    store.catalog.put_source(SourceRow(
+        path=f.path, doc_kind=f.doc_kind, size=f.size, mtime_ns=f.mtime_ns, sha256=digest, parser=name,
+        parser_version=version, status="duplicate", title=None, metadata={"duplicate_of": original},
+        warnings=[f"same file as {original}: indexed once, there"], pages=None, chunks=0,
+        indexed_at=time.time()))
+    summary.duplicates += 1
+
+
+class EmbedWhileParsing:
+    """Embeds the chunks of files already stored while the PDF workers parse the next ones.
+
+    Parsing runs in worker processes; this process would only wait for them. Each wait
+    becomes one embedding batch instead (``step``), so on two cores the PDF work hides
+    behind the embedding. Vectors go to the embedding cache with the next commit
+    (``flush``); the vectors phase then finds them there and puts them in the graph
+    without embedding them again. At most ``MAX_PENDING`` texts wait: the rest is left to
+    the vectors phase, so memory stays flat however large the folder is.
+    """
+
+    MAX_PENDING = 2048
+    WINDOW = 256  # texts sorted by length together: a batch pads to its longest text
+
+    def __init__(self, config: Config, store: IndexStore, summary: IndexSummary,
+                 stop: StopRequest | None) -> None:
+        self.config, self.store, self.summary, self.stop = config, store, summary, stop
+        self.embedder: Embedder | None = None
+        self.failed = False
+        self.pending: dict[str, str] = {}  # text hash → embedding text, in arrival order
+        self.ready: list[tuple[str, np.ndarray]] = []
+        self.embedded: set[str] = set()  # hashes embedded here (fresh, not from an older run)
+
+    def add(self, chunks: list[Chunk], title: str | None) -> None:
+        """Queue the texts of a stored file's chunks that no run has embedded yet."""
+        if self.failed or len(self.pending) >= self.MAX_PENDING or not chunks:
+            return
+        embedder = self._embedder()
+        if embedder is None:
+            return
+        texts = {text_hash(c.text): embedding_text(c.heading, c.text, title) for c in chunks}
+        cached = self.store.catalog.cached_vectors(embedder.key, list(texts))
+        for digest, text in texts.items():
+            if digest not in cached and digest not in self.embedded:
+                self.pending.setdefault(digest, text)
+
+    def step(self) -> bool:
+        """Embed one batch of waiting texts; False when there is nothing to do."""
+        if not self.pending or self.failed or (self.stop is not None and self.stop.is_set()):
+            return False
+        embedder = self._embedder()
+        if embedder is None:
+            return False
+        window = sorted(list(self.pending)[:self.WINDOW], key=lambda h: len(self.pending[h]))
+        batch = embed_groups(window, self.pending)[0] if window else []
+        if not batch:
+            return False
+        try:
+            vectors = embedder.embed_documents([self.pending[h] for h in batch])
+        except EmbedderError:
+            self.failed = True  # the vectors phase reports it
+            return False
+        for digest, vector in zip(batch, vectors):
+            del self.pending[digest]
+            self.ready.append((digest, vector))
+            self.embedded.add(digest)
+        return True
+
+    def flush(self) -> None:
+        """Write the vectors embedded since the last commit into the cache (inside the
+        caller's transaction)."""
+        if self.ready and self.embedder is not None:
+            self.store.catalog.cache_vectors(self.embedder.key, self.ready)
+            self.ready = []
+
+    def _embedder(self) -> Embedder | None:
+        if self.embedder is None and not self.failed:
+            try:
+                self.embedder = make_embedder(self.config.settings.embedding)
+            except EmbedderError:
+                self.failed = True  # the vectors phase says why
+            if self.embedder is None:
+                self.failed = True
+        return self.embedder
 
 
 def _parsed_ok(item: _Parsed) -> bool:
@@ -385,6 +560,26 @@ def _parse_all(config: Config, jobs: list[tuple[DiscoveredFile, str]],
     return out
 
 
+def _parse_streaming(config: Config, jobs: list[tuple[DiscoveredFile, str]], report: Progress,
+                     idle: Callable[[], bool]) -> Iterator[_Parsed]:
+    """Parsed files as they are ready: the text files first, then each PDF as a worker
+    finishes it; ``idle`` runs while the workers are busy."""
+    text_jobs = [(f, d) for f, d in jobs if f.doc_kind != "pdf"]
+    pdf_jobs = [(f, d) for f, d in jobs if f.doc_kind == "pdf"]
+    total, done = len(jobs), 0
+    report("parse", 0, total)
+    for f, digest in text_jobs:
+        yield _parse_text(f, digest)
+        done += 1
+        if done % 25 == 0:
+            report("parse", done, total)
+    for item in _parse_pdfs(config, pdf_jobs, idle):
+        yield item
+        done += 1
+        report("parse", done, total)
+    report("parse", total, total)
+
+
 def _parse_text(f: DiscoveredFile, digest: str) -> _Parsed:
     module = parser_for(f.doc_kind)
     if module is None:
@@ -399,29 +594,30 @@ def _parse_text(f: DiscoveredFile, digest: str) -> _Parsed:
     return _Parsed(f, digest, doc, warnings=warnings + list(doc.warnings))
 
 
-def _parse_pdfs(config: Config, jobs: list[tuple[DiscoveredFile, str]]) -> list[_Parsed]:
+def _parse_pdfs(config: Config, jobs: list[tuple[DiscoveredFile, str]],
+                idle: Callable[[], bool] | None = None) -> Iterator[_Parsed]:
+    """Each PDF's result as its worker finishes it."""
     if not jobs:
-        return []
+        return
     module = parser_for("pdf")
     try:
         pool = importlib.import_module("athena_lab.ingest.pdf_pool")
     except ImportError:
         pool = None
     if module is None or pool is None:
-        return [_Parsed(f, d, None, pending="pending: pdf") for f, d in jobs]
+        yield from (_Parsed(f, d, None, pending="pending: pdf") for f, d in jobs)
+        return
     settings = config.settings.pdf
     options = module.PdfOptions(passwords=dict(settings.passwords), timeout_s=settings.timeout_s,
                                 ocr=settings.ocr)
     by_path = {f.path: (f, d) for f, d in jobs}
-    results = []
     for path, outcome in pool.parse_pdfs([(f.abs_path, f.path) for f, _ in jobs], options,
-                                         workers=settings.workers or None):
+                                         workers=settings.workers or None, idle=idle):
         f, digest = by_path[path]
         if isinstance(outcome, str):
-            results.append(_Parsed(f, digest, None, error=outcome))
+            yield _Parsed(f, digest, None, error=outcome)
         else:
-            results.append(_Parsed(f, digest, outcome, warnings=list(outcome.warnings)))
-    return results
+            yield _Parsed(f, digest, outcome, warnings=list(outcome.warnings))
 
 
 def _store_parsed(store: IndexStore, item: _Parsed, chunks: list[Chunk], summary: IndexSummary) -> None:
@@ -489,14 +685,16 @@ def _chunk_row(c: Chunk, old: ChunkRow | None) -> tuple:
 
 def _update_vectors(config: Config, store: IndexStore, summary: IndexSummary,
                     report: Progress, run: RunProgress | None = None,
-                    stop: StopRequest | None = None, backend: Backend | None = None) -> None:
+                    stop: StopRequest | None = None, backend: Backend | None = None,
+                    streaming: EmbedWhileParsing | None = None) -> None:
     catalog = store.catalog
     settings_key = embedding_settings_key(config.settings.embedding)
     if _vectors_current(store, settings_key):
         summary.embedder = catalog.get_manifest("embedder_name")
         return  # nothing to embed: do not pay for loading the model
     try:
-        embedder = make_embedder(config.settings.embedding)
+        embedder = streaming.embedder if streaming is not None and streaming.embedder is not None \
+            else make_embedder(config.settings.embedding)
     except EmbedderError as exc:
         summary.errors.append(f"embeddings skipped: {exc}. Search is lexical-only until this is fixed.")
         return
@@ -526,7 +724,7 @@ def _update_vectors(config: Config, store: IndexStore, summary: IndexSummary,
                                      config.settings.index.vector_checkpoint_s)
     try:
         _embed_missing(catalog, embedder, needing, titles, summary, report, checkpoints, run, stop,
-                       backend or LocalBackend())
+                       backend or LocalBackend(), streaming.embedded if streaming is not None else None)
     except EmbedderError as exc:
         summary.errors.append(f"embedding failed: {exc}. Search is lexical-only for new text.")
     finally:
@@ -560,17 +758,21 @@ def _record_embedder(catalog, embedder: Embedder, settings_key: str) -> None:
 def _embed_missing(catalog, embedder: Embedder, needing: list[tuple], titles: dict[str, str],
                    summary: IndexSummary, report: Progress, checkpoints: VectorCheckpointer,
                    run: RunProgress | None = None, stop: StopRequest | None = None,
-                   backend: Backend | None = None) -> None:
+                   backend: Backend | None = None, fresh: set[str] | None = None) -> None:
     """Vectors for every needed text hash: from the cache, else embedded and cached;
-    handed to ``checkpoints``, which commits them as the run goes."""
+    handed to ``checkpoints``, which commits them as the run goes. ``fresh``: hashes this
+    run embedded while parsing (found in the cache, but counted as embedded now)."""
     if stop is not None:
         stop.deferrable = True  # from here a signal stops the run cleanly between batches
     by_hash: dict[str, str] = {}
     for _cid, digest, text, heading, path in needing:
         by_hash.setdefault(digest, embedding_text(heading, text, titles.get(path)))
     vectors = catalog.cached_vectors(embedder.key, list(by_hash))
-    summary.embedded_from_cache += len(vectors)
-    checkpoints.add(vectors.items(), fresh=False)
+    now = {h: v for h, v in vectors.items() if fresh and h in fresh}
+    summary.embedded += len(now)
+    summary.embedded_from_cache += len(vectors) - len(now)
+    checkpoints.add(now.items())
+    checkpoints.add(((h, v) for h, v in vectors.items() if h not in now), fresh=False)
     checkpoints.commit()  # cached vectors are searchable at once
     # Shortest first: each call then holds texts of similar length, and the embedder pads a
     # batch only to its longest text (12 % fewer token positions on docs chunks).
@@ -578,9 +780,10 @@ def _embed_missing(catalog, embedder: Embedder, needing: list[tuple], titles: di
     report("embed", 0, len(missing))
     if run is not None:
         run.start_rate()
-    batches = [missing[start:start + EMBED_BATCH] for start in range(0, len(missing), EMBED_BATCH)]
+    batches = embed_groups(missing, by_hash)
     results = (backend or LocalBackend()).embed_batches(embedder, [[by_hash[h] for h in b] for b in batches])
-    for start, batch in zip(range(0, len(missing), EMBED_BATCH), batches):
+    done = 0
+    for batch in batches:
         if stop is not None and stop.is_set():
             summary.interrupted = stop.reason
             return
@@ -591,6 +794,7 @@ def _embed_missing(catalog, embedder: Embedder, needing: list[tuple], titles: di
         summary.embedded += len(batch)
         if run is not None:
             run.embedded(checkpoints.fresh_chunks)
-        report("embed", min(start + EMBED_BATCH, len(missing)), len(missing))
+        done += len(batch)
+        report("embed", done, len(missing))
         if checkpoints.due():
             checkpoints.commit()

@@ -13,6 +13,8 @@ import pypdfium2 as pdfium
 
 from athena_lab.document import ParseError
 
+from .structure import OutlineEntry
+
 _STARTXREF = re.compile(rb"startxref\s+(\d+)")
 _OBJ_AT = re.compile(rb"\s*(xref|\d+\s+\d+\s+obj)")
 
@@ -82,3 +84,31 @@ def structure_warnings(abs_path: Path) -> list[str]:
             return ["damaged cross-reference table: startxref points to the wrong place "
                     "(repaired on load)"]
     return []
+
+
+def read_outline(doc: pdfium.PdfDocument, limit: int = 500) -> list[OutlineEntry]:
+    """The PDF's bookmarks with their page and the top of their destination, in order.
+
+    A LaTeX paper made with hyperref has one per numbered section: where the printed
+    headings are, exactly, which type sizes can only guess. A broken outline (a loop, a
+    destination pdfium cannot resolve) gives fewer entries, never an error."""
+    out: list[OutlineEntry] = []
+    try:
+        for mark in doc.get_toc(max_depth=6):
+            if len(out) >= limit:
+                break
+            dest = mark.get_dest()
+            index = dest.get_index() if dest is not None else None
+            if index is None:
+                continue
+            top = None
+            try:
+                _mode, view = dest.get_view()
+                if len(view) >= 2 and view[1] and view[1] > 0:
+                    top = doc[index].get_height() - float(view[1])
+            except Exception:  # noqa: BLE001 - a destination without a position is still a page
+                top = None
+            out.append(OutlineEntry(mark.level + 1, mark.get_title() or "", index + 1, top))
+    except Exception:  # noqa: BLE001 - a damaged outline must not lose the text
+        return out
+    return out

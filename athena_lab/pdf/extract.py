@@ -18,9 +18,25 @@ from dataclasses import dataclass
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
+from .glyphs import font_name, is_control, symbol_glyph
+
 #: pdfium reports a hyphen it saw at a line end as U+0002; soft hyphens mean the same.
 HYPHEN_MARKS = frozenset({"\x02", "\u00ad"})
 _SKIP = frozenset({"\r", "\n", "\ufffe", "\x00"})
+
+
+@dataclass
+class CharStats:
+    """What ``page_chars`` left out, for judging the page: glyphs with no character to
+    name (a font without a Unicode map) and the rotated margin text (an arXiv stamp, which
+    carries the preprint's id and date)."""
+
+    unmapped: int = 0
+    margin: list[str] | None = None
+
+    @property
+    def margin_text(self) -> str:
+        return " ".join("".join(self.margin or []).split())
 
 
 @dataclass
@@ -77,8 +93,12 @@ def page_transform(page: pdfium.PdfPage) -> tuple[float, float, float, float, fl
     return ((ax - ox) / 100, (bx - ox) / 100, ox, (ay - oy) / 100, (by - oy) / 100, oy)
 
 
-def page_chars(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage) -> list[Char | None]:
-    """Characters in pdfium order; ``None`` marks a break pdfium saw (line end, space)."""
+def page_chars(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage,
+               stats: CharStats | None = None) -> list[Char | None]:
+    """Characters in pdfium order; ``None`` marks a break pdfium saw (line end, space).
+    ``stats`` (if given) counts what was left out."""
+    stats = stats if stats is not None else CharStats()
+    stats.margin = stats.margin if stats.margin is not None else []
     a, b, c, d, e, f = page_transform(page)
     raw = textpage.raw
     rect = pdfium_c.FS_RECTF()
@@ -100,12 +120,21 @@ def page_chars(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage) -> list[Char 
             code = 0x10000 + ((code - 0xD800) << 10) + (get_unicode(raw, i + 1) - 0xDC00)
             low_half = True
         ch = chr(code) if code < 0x110000 and not 0xD800 <= code <= 0xDFFF else "\ufffd"
+        if is_control(code) and code != 0x02 and is_generated(raw, i) != 1:
+            # a symbol font without a Unicode map: its code, not a control the page prints
+            glyph = symbol_glyph(font_name(raw, i), code)
+            if glyph is None and code not in (0x09, 0x0A, 0x0D):
+                stats.unmapped += 1
+                continue  # no character we could name: never index a control
+            ch = glyph or ch
         if ch in _SKIP or ch.isspace():
             if is_generated(raw, i) != 1:
                 generated = -1  # a space the file itself has: always a break
             elif generated is None:
                 generated = len(chars)  # kept unless the next character touches the last
             chars.append(None)
+            if stats.margin and stats.margin[-1] != " ":
+                stats.margin.append(" ")
             continue
         if not get_box(raw, i, rect):
             continue
@@ -116,6 +145,7 @@ def page_chars(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage) -> list[Char 
         y0, y1 = (y_a, y_b) if y_a <= y_b else (y_b, y_a)
         angle = get_angle(raw, i)
         if angle != upright and _turned(angle, upright):
+            stats.margin.append(ch)
             continue  # rotated margin text (arXiv stamps, side labels) is not body text
         if ch in HYPHEN_MARKS:
             text = "\u00ad" if ch == "\u00ad" else "-"  # soft kept distinct for hyphen repair
@@ -127,7 +157,52 @@ def page_chars(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage) -> list[Char 
             _drop_false_space(chars, generated, char)
         generated = None
         chars.append(char)
-    return chars
+    return compose_accents(chars)
+
+
+#: Accents TeX and older PDFs draw as glyphs of their own over a letter (after NFKC:
+#: a space and the combining mark, or a modifier letter) → the combining mark.
+_ACCENTS = {" \u0301": "\u0301", " \u0300": "\u0300", "`": "\u0300", " \u0303": "\u0303",
+            " \u0308": "\u0308", "\u02c6": "\u0302", "^": "\u0302", "\u02c7": "\u030c",
+            " \u0327": "\u0327", " \u030a": "\u030a", " \u0304": "\u0304", " \u0306": "\u0306",
+            " \u0307": "\u0307", " \u030b": "\u030b"}
+
+
+def compose_accents(chars: list[Char | None]) -> list[Char | None]:
+    """Put a separately drawn accent on the letter under it: "Joao Leit ̃ao" → "João
+    Leitão", "Lu ́ıs" → "Luís". The accent is found by position (its centre over a letter
+    of the same line nearby), never by order: pdfium reports it before or after the
+    letter, sometimes a word away. The break pdfium put where the accent was goes too
+    when the letters on both sides of it touch."""
+    out = list(chars)
+    taken: list[int] = []
+    for k, ch in enumerate(out):
+        if ch is None or ch.text not in _ACCENTS:
+            continue
+        centre = (ch.x0 + ch.x1) / 2
+        for j in sorted(range(max(0, k - 12), min(len(out), k + 13)), key=lambda j: abs(j - k)):
+            letter = out[j]
+            if j == k or letter is None or len(letter.text) != 1 or not letter.text.isalpha():
+                continue
+            if letter.x0 - 0.5 <= centre <= letter.x1 + 0.5 and min(ch.y1, letter.y1) > max(ch.y0, letter.y0):
+                base = "i" if letter.text == "\u0131" else "j" if letter.text == "\u0237" else letter.text
+                letter.text = unicodedata.normalize("NFC", base + _ACCENTS[ch.text])
+                out[k] = None
+                taken.append(k)
+                break
+    if not taken:
+        return out
+    near = {i for k in taken for i in range(k - 2, k + 3)}
+    kept: list[Char | None] = []
+    for i, ch in enumerate(out):
+        if ch is None and i in near and kept and kept[-1] is not None:
+            after = next((c for c in out[i + 1:i + 4] if c is not None), None)
+            before = kept[-1]
+            if after is not None and before.text.isalpha() and after.text[:1].isalpha() \
+                    and abs(after.x0 - before.x1) < 0.15 * max(before.size, 1.0):
+                continue  # a break inside a word, where the accent was
+        kept.append(ch)
+    return kept
 
 
 def _drop_false_space(chars: list[Char | None], at: int, char: Char) -> None:

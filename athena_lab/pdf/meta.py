@@ -1,88 +1,475 @@
-"""Title, authors and year for a readable citation label ("Vaswani et al., 2017").
+"""Title, authors and year of a paper, read from what its first page prints.
 
-PDF metadata is tried first but is often empty or junk ("Microsoft Word - draft.docx"),
-so the first page is the fallback: the title is its largest text near the top, and the
-authors are the name-shaped pieces of the lines right under it.
+A PDF's own fields are a poor source: on papers-we-love the /Title was "System Model"
+(Dynamo) or "Microsoft Word - Kalman15.doc", the /Author "Administrator", and the
+CreationDate the year of the scan (Einstein 1905 → 2011). So the record comes from the
+first page: the title is the largest type near the top, the authors are the name-shaped
+lines under it (affiliations, e-mails and places left out), and the year is one the page
+prints as a date, a copyright or a venue line ("© 1985 ACM", "OSDI 2012", "May 2007",
+an arXiv stamp). The PDF's fields count only where the page agrees with them. A year that
+cannot be read that way is left out ("n.d." in the label): a wrong year is worse than
+none. Measured on a hand-checked set of archive papers (bench/data/archive_metadata.jsonl,
+docs/pdf.md).
+
+``PaperRecord`` is the typed record every source fills the same way (issue 29's Zotero
+records replace these fields when a library knows the paper).
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
 
 from .layout import Line
 from .pages import PageText
 
-_JUNK_TITLE = re.compile(r"^(untitled|microsoft word|document\d*$)|\.(docx?|tex|dvi|pdf|indd)\b|\\", re.I)
-_NAME = re.compile(r"^[A-ZÀ-ÖØ-Þ][\w'’.-]*(\s+[A-ZÀ-ÖØ-Þ][\w'’.-]*){1,3}$")
-_NOT_NAME = re.compile(r"university|institute|google|research|school|department|lab\b|inc\b|"
-                       r"abstract|college|center|centre|@|http", re.I)
-_NAME_SPLIT = re.compile(r"[,;∗*†‡§¶♯#\d]+|\band\b|\s{2,}")
-_YEAR = re.compile(r"\b(19[5-9]\d|20[0-4]\d)\b")
+_JUNK_TITLE = re.compile(r"^(untitled|microsoft word|document\d*$|proceedings template|arxiv:)|"
+                         r"\.(docx?|tex|dvi|pdf|indd|ps|eps|rtf)\b|\\", re.I)
+_JUNK_AUTHOR = re.compile(r"^(administrator|admin|user|owner|author|unknown|default|end user|"
+                          r"[a-z]+)$", re.I)
 _DOI = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>]+)", re.I)
 _ARXIV = re.compile(r"arXiv:\s*(\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})(v\d+)?", re.I)
 _ARXIV_NAME = re.compile(r"(?<!\d)(\d{4}\.\d{4,5})(v\d+)?(?!\d)")
-_MARKS = re.compile(r"[α-ωΑ-Ω∗*†‡§¶♯#\d]+$")
+
+# Lines that are no title: running heads, venue and report banners, stamps.
+_NOT_TITLE = re.compile(
+    r"^(arxiv|submitted|under consideration|reprinted|appears|to appear|published|proceedings|"
+    r"journal|transactions|communications|contemporary|technical report|tech\. rep|report|"
+    r"downloaded|copyright|©|\(c\)|vol\.|volume|page \d|preprint|draft|version|"
+    r"lecture notes|in proc|workshop|conference|symposium|abstract|keywords|index terms|"
+    r"short communications|programming techniques|operating systems|editors?|extended abstract|"
+    r"technical note|position paper|invited (paper|talk)|research note|key words|\()", re.I)
+_ORG = re.compile(
+    r"\b(universit\w*|univ\.|institut\w*|laborator\w*|labs?|school|college|department|dept\.?|"
+    r"faculty|facult\w*|center|centre|research|corporation|corp\.?|inc\.?|ltd\.?|gmbh|company|"
+    r"foundation|academy|microsoft|microsystems|google|ibm|yahoo!?|amazon|facebook|intel|oracle|"
+    r"akamai|at&t|xerox|hp|hewlett|packard|nokia|inria|cnrs|eth|epfl|mit|cmu|ucla|ucb|uc|nasa|"
+    r"jepsen|"
+    r"technologies|technology|systems|software|sciences?|engineering|informatics|informatica|"
+    r"informática|computing|computer|mathematics|physics|division|group|graduate|program|"
+    r"programme|unit|team|project|consortium|association|society|council|agency|ministry|"
+    r"national|federal|hospital|medical|museum|library|press|publishing|publishers?|"
+    r"supervis\w*|advis\w*|thesis|dissertation|submitted|partial|fulfil+ment|degree|"
+    r"master|bachelor|doctor|phd|honours|honors|editor\w*|chair|professor|fellow|student|series|"
+    r"monograph)\b", re.I)
+_ORG_TITLE = re.compile(r"\b(universit\w*|institut\w*|laborator\w*|department|dept\.|faculty|college|"
+                        r"corporation|inc\.|ltd\.?|gmbh|school of|centre for|center for)\b", re.I)
+_PLACE = re.compile(
+    r"\b(ireland|england|scotland|wales|britain|germany|france|italy|spain|portugal|"
+    r"netherlands|holland|belgium|denmark|sweden|norway|finland|switzerland|austria|poland|"
+    r"hungary|czech|russia|greece|canada|usa|u\.s\.a\.?|america|japan|china|india|"
+    r"korea|singapore|australia|zealand|brazil|argentina|mexico|africa|"
+    r"street|st\.|road|rd\.|avenue|ave\.?|square|drive|boulevard|blvd|place|murray hill|"
+    r"heights|new haven|valley|city|beach|lake|bay|plaza|building|room|floor|suite|box|"
+    r"santa|san|los|las|saint|mount|northern|southern|eastern|western|"
+    r"new york|new jersey|california|massachusetts|connecticut|texas|illinois|"
+    r"pennsylvania|oregon|arizona|ontario|quebec|cambridge|oxford|london|paris|"
+    r"berlin|munich|zurich|lisbon|lisboa|bologna|belfast|edinburgh|toronto|seattle|boston|"
+    r"berkeley|stanford|princeton|ithaca|pittsburgh|redmond|chicago|atlanta|"
+    r"tucson|heidelberg|beijing|tokyo|delhi|bangalore)\b", re.I)
+_STATE = re.compile(r"\b(A[LKZR]|C[AOT]|DE|FL|GA|HI|I[DLNA]|K[SY]|LA|M[EDAINSOT]|N[EVHJMYCD]|O[HKR]|PA|RI|"
+                    r"S[CD]|T[NX]|UT|V[TA]|W[AVIY]|UK)\b")
+_NAME_WORD = re.compile(r"^(?:[^\W\d_][^\W\d_]*(?:[-'’][^\W\d_]+)*\.?|(?:[^\W\d_]\.-?)+|"
+                        r"van|von|der|den|de|del|della|di|da|du|le|la|dos|das|bin|ibn|al|y|ter|op)$")
+_PARTICLES = {"van", "von", "der", "den", "de", "del", "della", "di", "da", "du", "le", "la",
+              "dos", "das", "bin", "ibn", "al", "y", "ter", "op"}
+_STOP_AUTHORS = re.compile(r"^(abstract|summary|introduction|keywords|key words|index terms|"
+                           r"categories|general terms|ccs concepts|contents|preface|foreword|"
+                           r"\d+\.?\s+introduction|1\s)", re.I)
+_MARKS = re.compile(r"[∗*†‡§¶♯#⋆⋄♮♭♣♦♥♠‖|]+|(?<=[^\W\d_])\d+(,\d+)*|\^\S*|\(\d+\)")
+_TITLE_MARKS = re.compile(r"[∗*†‡§¶♯⋆]+|\^\S*")
+_SPLIT = re.compile(r"\s*(?:;|,|\band\b|\bAND\b|&|\s{3,})\s*")
+_EMAIL = re.compile(r"\S+@\S+|\{[^}]*\}\s*@|https?://|www\.|\.(com|edu|org|net)\b", re.I)
+
+_MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+          r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?")
+_Y = r"(1[6-9]\d\d|20[0-4]\d)"
+# Tier 1: copyright lines; tier 2: venue lines; tier 3: dates printed alone.
+_COPYRIGHT = re.compile(r"(?:(?:©|\(c\)|copyright)\s*(?:©\s*)?|^c\s+(?=[A-Z]))(?:[^\d\n]{0,40}?)" + _Y, re.I)
+# A footnote citing another work ("1Nyquist, H., “Certain Factors …”, 1924"): its venue
+# and year are that work's.
+_CITED = re.compile(r"^\W*\d*\s*[A-Z][\w'’-]+,\s+(?:[A-Z]\.\s*)+|[“\"][^”\"]{8,}[”\"]")
+_VENUE = re.compile(r"\b(?:proceedings|proc\.|journal|transactions|trans\.|vol\.|volume|conference|"
+                    r"symposium|workshop|pvldb|sigplan|sigops|sigmod|osdi|sosp|nsdi|popl|pldi|icfp|"
+                    r"usenix|lisa|vldb|podc|stoc|focs|ismm|oopsla|ecoop|acm|ieee|siam|letters|"
+                    r"report|rs-|tr-|thesis|submitted|submission|published|publication date|"
+                    r"appears|to appear|printed in|annals|review|bulletin|magazine|notices|news)(?!\w)",
+                    re.I)
+_DATE = re.compile(r"(?:\b" + _MONTH + r"\s+(?:\d{1,2}(?:\s*[-–]\s*\d{1,2})?,?\s+)?" + _Y + r"\b)|"
+                   r"(?:\b\d{1,2}\s+" + _MONTH + r",?\s+" + _Y + r"\b)|"
+                   r"(?:\b" + _Y + r"[./-](?:0?[1-9]|1[0-2])[./-](?:0?[1-9]|[12]\d|3[01])\b)|"
+                   r"(?:^\s*" + _Y + r"\s*$)|"
+                   r"(?:date:\s*" + _Y + r")", re.I)
+_SHORT_YEAR = re.compile(r"\b[A-Z]{2,}[ -]?['’](\d\d)\b")  # "POPL '82", "ISMM'08"
+_ANY_YEAR = re.compile(r"(?<![\d.])" + _Y + r"(?![\d])")
+_NOT_A_DATE = re.compile(r"^(downloaded|re-?keyed|retrieved|accessed|printed on|generated|"
+                         r"last (modified|updated|revised))|(\d\d:\d\d)|permanent id|"
+                         r"preliminary version|earlier version|extended abstract of|"
+                         r"mathematics subject classification|\bsurvey\b", re.I)
 
 
-def document_title(info: dict[str, str], first: PageText | None) -> str | None:
-    title = " ".join((info.get("Title") or "").split())
-    if len(title) >= 4 and not _JUNK_TITLE.search(title):
-        return title
-    lines = _title_lines(first)
-    return " ".join(ln.text.strip() for ln in lines) if lines else None
+@dataclass
+class PaperRecord:
+    """What a citation needs to name a paper. Empty fields were not found: never guessed."""
 
+    title: str | None = None
+    authors: list[str] = field(default_factory=list)
+    year: int | None = None
+    doi: str | None = None
+    arxiv: str | None = None
+    #: where the fields were read: "page" (the first page), "pdf" (the PDF's own fields,
+    #: where the page agrees), "zotero" (a reference library)
+    source: str = "page"
+
+    def label(self, fallback: str) -> str:
+        return citation_label(self.authors, self.year, self.title, fallback)
+
+    def metadata(self, fallback: str) -> dict[str, Any]:
+        """The fields as ``ParsedDocument.metadata`` stores them (docs/pdf.md)."""
+        out: dict[str, Any] = {"title": self.title, "authors": list(self.authors), "year": self.year}
+        if self.doi:
+            out["doi"] = self.doi
+        if self.arxiv:
+            out["arxiv"] = self.arxiv
+        out["label"] = self.label(fallback)
+        return out
+
+
+def paper_record(info: dict[str, str], first: PageText | None, file_name: str = "") -> PaperRecord:
+    """The record of a paper from its PDF info dictionary and its first page."""
+    ids = document_ids(info, first, file_name)
+    title_lines = _title_lines(first)
+    page_title = _join_title(title_lines)
+    title = _agreeing_title(info, first, page_title) or page_title
+    authors = _page_authors(first, title_lines)
+    if not authors:
+        authors = _agreeing_authors(info, first)
+    year = page_year(first, title_lines) or arxiv_year(ids.get("arxiv"))
+    return PaperRecord(title=title, authors=authors, year=year, doi=ids.get("doi"), arxiv=ids.get("arxiv"))
+
+
+# --- title ------------------------------------------------------------------------------
 
 def _title_lines(first: PageText | None) -> list[Line]:
-    """Consecutive largest-size lines in the top half of the first page."""
-    if first is None or not first.lines or first.source != "text":
+    """The title: the lines in the largest type in the upper part of the first page (set
+    alike and close together), skipping banners, stamps and one-word logos. On a page
+    set in one size (a thesis cover, a note), the first line in capitals or bold."""
+    if first is None or not first.lines:
         return []
-    top = [ln for ln in first.lines if ln.bbox[1] < first.height / 2 and len(ln.text.strip()) > 3]
-    if not top:
+    text_lines = [ln for ln in first.lines if not ln.figure]
+    # words on a picture (a diagram's title) come second: a cover set over a background
+    # image has all its text on the picture
+    return _title_among(text_lines, first) or _title_among(first.lines, first)
+
+
+def _title_among(lines: list[Line], first: PageText) -> list[Line]:
+    if not lines:
         return []
-    biggest = max(ln.size for ln in top)
-    body = Counter(round(ln.size) for ln in first.lines).most_common(1)[0][0]
-    if biggest < body * 1.15:
+    limit = first.height * 0.75
+    candidates = [ln for ln in lines if ln.bbox[1] < limit and _title_shaped(ln)]
+    if not candidates:
         return []
-    start = next(i for i, ln in enumerate(first.lines) if ln in top and ln.size >= biggest - 0.5)
-    out = [first.lines[start]]
-    for line in first.lines[start + 1:start + 4]:
-        if line.size < biggest - 0.5:
+    body = Counter(round(ln.size) for ln in lines for _ in ln.text).most_common(1)[0][0]
+    ranked = sorted(candidates, key=lambda ln: (-round(ln.size), ln.bbox[1]))
+    for start in ranked:
+        if start.size < body * 1.1:
             break
-        out.append(line)
+        group = _grow(start, lines)
+        if _long_enough(group):
+            return group
+    for start in sorted(candidates, key=lambda ln: ln.bbox[1]):
+        text = start.text.strip()
+        if (text.isupper() or start.bold) and 2 <= len(text.split()) <= 15:
+            group = _grow(start, lines)
+            return group if _long_enough(group) else []
+    return []
+
+
+def _long_enough(group: list[Line]) -> bool:
+    """Two words or more (a logo is one), and no paragraph (a title is at most 30 words)."""
+    text = _join_title(group) or ""
+    return (len(text.split()) >= 2 or len(text) >= 12) and len(text.split()) <= 30
+
+
+def _title_shaped(line: Line) -> bool:
+    text = line.text.strip()
+    letters = sum(ch.isalpha() for ch in text)
+    return (letters >= 3 and len(line.cells) <= 2 and not _NOT_TITLE.match(text)
+            and not re.match(r"^\d+(\.\d+)*\.?\s+[A-Z]", text) and not _EMAIL.search(text)
+            and not (_ORG_TITLE.search(text) and not _title_words(text))
+            and len(text) <= 200)
+
+
+def _title_words(text: str) -> bool:
+    """A colon or a long line reads as a title even with a word like "Systems" in it."""
+    return ":" in text or len(text.split()) >= 7
+
+
+def _grow(start: Line, lines: list[Line]) -> list[Line]:
+    """``start`` and the lines right above and below it in the same type."""
+    index = lines.index(start)
+    group = [start]
+
+    def alike(a: Line, b: Line) -> bool:
+        height = max(a.bbox[3] - a.bbox[1], 1.0)
+        gap = b.bbox[1] - a.bbox[3]
+        return abs(a.size - b.size) <= 0.12 * max(a.size, 1.0) and -0.5 * height <= gap <= 1.5 * height \
+            and _title_shaped(b) and not _EMAIL.search(b.text) \
+            and not (abs(a.size - b.size) > 0.1 and _names(b.text) is not None)
+
+    i = index
+    while i + 1 < len(lines) and len(group) < 5 and alike(group[-1], lines[i + 1]):
+        i += 1
+        group.append(lines[i])
+    i = index
+    while i > 0 and len(group) < 5 and alike(lines[i - 1], group[0]):
+        i -= 1
+        group.insert(0, lines[i])
+    return group
+
+
+def _join_title(lines: list[Line]) -> str | None:
+    if not lines:
+        return None
+    text = " ".join(_TITLE_MARKS.sub("", ln.text).strip() for ln in lines)
+    text = re.sub(r"(\w)- (\w)", r"\1-\2", " ".join(text.split())).strip(" .,;:∗*")
+    if text.isupper() and len(text) > 12:
+        text = _title_case(text)
+    return text or None
+
+
+def _agreeing_title(info: dict[str, str], first: PageText | None, page_title: str | None) -> str | None:
+    """The PDF's /Title, when the first page prints it (the page's own reading may have
+    lost a line break or a dash the field keeps)."""
+    title = " ".join((info.get("Title") or "").split())
+    if len(title) < 4 or _JUNK_TITLE.search(title) or first is None:
+        return None
+    page = _key(" ".join(ln.text for ln in first.lines))
+    if _key(title) and _key(title) in page and (page_title is None or _key(page_title) in _key(title)):
+        return title
+    return None
+
+
+# --- authors ----------------------------------------------------------------------------
+
+def _page_authors(first: PageText | None, title: list[Line]) -> list[str]:
+    """Names printed under the title, up to the abstract or the body text.
+
+    Read by position, not reading order: authors set side by side in two or three
+    columns come before a two-column abstract in reading order only in part. A line
+    wrapped inside a list of names ("…, Avinash" / "Lakshman, Alex …") is read with the
+    next one."""
+    if first is None or not title:
+        return []
+    top = max(ln.bbox[3] for ln in title)
+    left = min(ln.bbox[0] for ln in title) - 60
+    right = max(ln.bbox[2] for ln in title) + 60
+    below = _rows(sorted((ln for ln in first.lines if ln.bbox[1] >= top - 1 and ln not in title
+                          and ln.bbox[2] > left and ln.bbox[0] < right),
+                         key=lambda ln: (round(ln.bbox[1] / 3), ln.bbox[0])))
+    names: list[str] = []
+    style: Line | None = None
+    skip = False
+    for i, line in enumerate(below[:40]):
+        if skip:
+            skip = False
+            continue
+        text = line.text.strip()
+        if _STOP_AUTHORS.match(text) or len(text.split()) > 14:
+            break
+        found = (_cell_names(line.cells) if len(line.cells) > 1 else None) or _names(text) \
+            or _cell_names(_spaced(line))
+        if found is None and i + 1 < len(below) and text.endswith((",", "and")) or \
+                found is None and i + 1 < len(below) and _joins(line, below[i + 1]):
+            found = _names(text + " " + below[i + 1].text.strip())
+            skip = found is not None
+        if found is None:
+            continue
+        if style is not None and abs(line.size - style.size) > 0.25 * max(style.size, 1.0):
+            continue  # an affiliation or a footnote set in another size
+        style = style or line
+        names.extend(n for n in found if n not in names)
+    return names[:40]
+
+
+def _rows(lines: list[Line]) -> list[Line]:
+    """Pieces of one printed line that reading order split (a name broken around a
+    footnote mark: "Conor" … "McBride"), joined again; pieces far apart stay apart
+    (two author blocks side by side)."""
+    out: list[Line] = []
+    for line in lines:
+        last = out[-1] if out else None
+        if last is not None and abs(last.bbox[1] - line.bbox[1]) < 2 and abs(last.size - line.size) < 0.5 \
+                and 0 <= line.bbox[0] - last.bbox[2] < 1.0 * max(line.size, 1.0):
+            out[-1] = Line(text=f"{last.text} {line.text}", boxes=last.boxes + [line.bbox] + line.boxes,
+                           bbox=(last.bbox[0], min(last.bbox[1], line.bbox[1]), line.bbox[2],
+                                 max(last.bbox[3], line.bbox[3])),
+                           size=last.size, bold=last.bold, cells=last.cells + line.cells)
+        else:
+            out.append(line)
     return out
 
 
-def document_authors(info: dict[str, str], first: PageText | None) -> list[str]:
+def _joins(line: Line, following: Line) -> bool:
+    """``following`` goes on with ``line``: same type, right under it."""
+    height = max(line.bbox[3] - line.bbox[1], 1.0)
+    return abs(line.size - following.size) < 0.5 and 0 <= following.bbox[1] - line.bbox[3] < 0.6 * height \
+        and abs(following.bbox[0] - line.bbox[0]) < 0.5 * (line.bbox[2] - line.bbox[0])
+
+
+def _spaced(line: Line) -> list[str]:
+    """The line cut where the space between words is wider than a word space: names set
+    apart by a footnote mark that was taken out ("Kyle Lo†  Lucy Lu Wang†  Mark Neumann†")."""
+    pieces: list[str] = []
+    start = 0
+    for i, ch in enumerate(line.text):
+        if ch == " " and 0 < i < len(line.text) - 1 and len(line.boxes) == len(line.text):
+            gap = line.boxes[i + 1][0] - line.boxes[i - 1][2]
+            if gap > 0.6 * max(line.size, 1.0):
+                pieces.append(line.text[start:i])
+                start = i + 1
+    pieces.append(line.text[start:])
+    return [p for p in pieces if p.strip()]
+
+
+def _cell_names(cells: list[str]) -> list[str] | None:
+    """Names set in a grid, one per cell ("Ashish Vaswani   Noam Shazeer   …")."""
+    out: list[str] = []
+    for cell in cells:
+        found = _names(cell)
+        if found is None:
+            return None
+        out.extend(found)
+    return out
+
+
+def _names(text: str) -> list[str] | None:
+    """The names on a line of authors, or None when the line is something else (an
+    affiliation, an address, an e-mail, a date): every piece must be name-shaped."""
+    byline = re.match(r"^(?:by|von|par)\s+(.*)$", text.strip(), flags=re.I)
+    text = byline.group(1) if byline else text.strip()
+    if byline and (_ORG.search(text) or _PLACE.search(text)):
+        # "by Herbert Stoyan University of Erlangen …": the name before the affiliation
+        words = text.split()
+        cut = next((i for i in range(len(words)) if _ORG.search(words[i]) or _PLACE.search(words[i])), 0)
+        text = " ".join(words[:cut])
+    if not text or _EMAIL.search(text) or _ORG.search(text) or _PLACE.search(text) \
+            or _STATE.search(text) or _ANY_YEAR.search(text) or _NOT_TITLE.match(text):
+        return None
+    if ";" in text and re.search(r"\w+,\s*\w", text):
+        # "Bonnichsen, Lars Frydendal; Karlsson, Sven" — surname first
+        parts = [" ".join(reversed([p.strip() for p in piece.split(",", 1)])) if "," in piece else piece
+                 for piece in text.split(";")]
+    else:
+        parts = _SPLIT.split(text)
+    out = []
+    for part in parts:
+        part = " ".join(_MARKS.sub(" ", part).split()).strip(" .,")
+        if not part:
+            continue
+        name = _name(part)
+        if name is None:
+            return None
+        out.append(name)
+    return out or None
+
+
+def _name(text: str) -> str | None:
+    words = text.replace("(", "").replace(")", "").split()
+    if not 2 <= len([w for w in words if w not in _PARTICLES]) <= 4 or not all(_NAME_WORD.match(w) and (w[0].isupper() or w in _PARTICLES)
+                                           for w in words):
+        return None
+    if all(w.lower() in _PARTICLES for w in words) or words[-1].lower() in _PARTICLES:
+        return None
+    if sum(1 for w in words if len(w.rstrip(".")) > 1 and w.lower() not in _PARTICLES) < 1:
+        return None
+    name = " ".join(text.split())
+    if name.isupper():
+        name = _title_case(name)
+    return name
+
+
+def _agreeing_authors(info: dict[str, str], first: PageText | None) -> list[str]:
+    """The PDF's /Author, when each name's surname is printed on the first page."""
     author = (info.get("Author") or "").strip()
-    if author and not _JUNK_TITLE.search(author):
-        # One line per name: a newline inside /Author would start a new RIS record.
-        names = [" ".join(n.split()) for n in re.split(r";|,|\band\b|&", author) if n.strip()]
-        if names:
-            return names
-    title = _title_lines(first)
-    if not title or first is None:
+    if not author or _JUNK_TITLE.search(author) or first is None:
         return []
-    after = first.lines.index(title[-1]) + 1
-    names: list[str] = []
-    for line in first.lines[after:after + 6]:
-        if line.text.strip().lower().startswith("abstract") or len(line.text) > 120:
-            break
-        names.extend(_names(line))
-    return names[:12]
+    names = [" ".join(n.split()) for n in re.split(r";|,|\band\b|&", author) if n.strip()]
+    page = _key(" ".join(ln.text for ln in first.lines[:40]))
+    names = [n for n in names if len(n.split()) >= 2 and not _JUNK_AUTHOR.match(n)]
+    if names and all(_key(n.split()[-1]) in page for n in names):
+        return names
+    return []
 
 
-def _names(line: Line) -> list[str]:
-    texts = line.cells if len(line.cells) > 1 else [line.text]
-    pieces = [_MARKS.sub("", p.strip()) for text in texts for p in _NAME_SPLIT.split(text)]
-    return [p for p in pieces if _NAME.match(p) and not _NOT_NAME.search(p)]
+# --- year -------------------------------------------------------------------------------
 
+def page_year(first: PageText | None, title: list[Line] | None = None) -> int | None:
+    """The year the first page prints as a copyright, a venue line, a date or an arXiv
+    stamp, or None. Years inside the title, download and print stamps, prose and the
+    dates of earlier versions do not count; where lines of one kind disagree, the most
+    frequent year wins, then the latest."""
+    if first is None:
+        return None
+    skip = {id(ln) for ln in title or []}
+    tiers: dict[int, list[int]] = {}
+    stamp = _DATE.search(first.margin or "") if first.margin and _ARXIV.search(first.margin) else None
+    if stamp:
+        tiers.setdefault(0, []).append(_year_of(stamp))
+    for text in _paragraphs([ln for ln in first.lines if id(ln) not in skip]):
+        if _NOT_A_DATE.search(text):
+            continue
+        words = len(text.split())
+        for match in _COPYRIGHT.finditer(text):
+            tiers.setdefault(1, []).append(int(match.group(1)))
+        if words <= 40 and _VENUE.search(text) and not _CITED.search(text):
+            years = [int(y) for y in _ANY_YEAR.findall(text)]
+            years += [_century(int(m.group(1))) for m in _SHORT_YEAR.finditer(text)]
+            tiers.setdefault(2, []).extend(years)
+        if words <= 25 and not _CITED.search(text):
+            tiers.setdefault(3, []).extend(_year_of(m) for m in _DATE.finditer(text))
+    for tier in sorted(tiers):
+        years = [y for y in tiers[tier] if 1600 <= y <= 2049]
+        if years:
+            counts = Counter(years)
+            return max(counts, key=lambda y: (counts[y], y))
+    return None
+
+
+def _year_of(match: re.Match[str]) -> int:
+    return int(next(g for g in match.groups() if g))
+
+
+def _century(two: int) -> int:
+    return 1900 + two if two >= 50 else 2000 + two
+
+
+def _paragraphs(lines: list[Line]) -> list[str]:
+    """Runs of lines set close together in one size: a footnote or a banner read whole,
+    so "Appears in Proc. of … Middleware 2001" keeps its venue and its year together."""
+    out: list[list[Line]] = []
+    for line in lines:
+        last = out[-1][-1] if out else None
+        if last is not None and abs(last.size - line.size) < 1.0 and \
+                0 <= line.bbox[1] - last.bbox[3] < 0.8 * max(last.bbox[3] - last.bbox[1], 1.0):
+            out[-1].append(line)
+        else:
+            out.append([line])
+    return [" ".join(ln.text for ln in group) for group in out]
+
+
+# --- identifiers and labels ---------------------------------------------------------------
 
 def document_ids(info: dict[str, str], first: PageText | None, file_name: str = "") -> dict[str, str]:
-    """The DOI and arXiv identifier printed on the first page or in the metadata, when there
-    are any: what a reference manager needs to find the paper. The file name is the last
-    resort for arXiv ids (arXiv's own downloads are named ``2206.10883v3.pdf``)."""
+    """The DOI and arXiv identifier printed on the first page (its margin stamp too) or in
+    the metadata, when there are any: what a reference manager needs to find the paper.
+    The file name is the last resort for arXiv ids (arXiv's own downloads are named
+    ``2206.10883v3.pdf``)."""
     text = " ".join([info.get("Subject") or "", info.get("Keywords") or "", info.get("doi") or "",
+                     first.margin if first is not None else "",
                      *(ln.text for ln in (first.lines if first is not None else []))])
     out: dict[str, str] = {}
     doi = _DOI.search(text)
@@ -95,24 +482,19 @@ def document_ids(info: dict[str, str], first: PageText | None, file_name: str = 
 
 
 def arxiv_year(arxiv_id: str | None) -> int | None:
-    """2206.10883 → 2022: new-style arXiv ids start with the submission's year and month."""
-    match = re.match(r"(\d{2})(\d{2})\.", arxiv_id or "")
-    return 2000 + int(match.group(1)) if match and 1 <= int(match.group(2)) <= 12 else None
-
-
-def document_year(info: dict[str, str], first: PageText | None) -> int | None:
-    match = re.match(r"D?:?(\d{4})", info.get("CreationDate") or "")
-    if match and 1950 <= int(match.group(1)) <= 2049:
-        return int(match.group(1))
-    if first is None:
+    """2206.10883 → 2022, quant-ph/9508027 → 1995: arXiv ids start with the submission's
+    year and month."""
+    match = re.match(r"(?:[a-z-]+(?:\.[A-Z]{2})?/)?(\d{2})(\d{2})", arxiv_id or "")
+    if not match or not 1 <= int(match.group(2)) <= 12:
         return None
-    years = Counter(_YEAR.findall(" ".join(ln.text for ln in first.lines)))
-    return int(years.most_common(1)[0][0]) if years else None
+    two = int(match.group(1))
+    return 2000 + two if "/" not in (arxiv_id or "") or two < 91 else 1900 + two
 
 
 def citation_label(authors: list[str], year: int | None, title: str | None, fallback: str) -> str:
-    """"Vaswani et al., 2017"; title or file name when no author is known."""
-    surnames = [a.split()[-1] for a in authors if a.split()]
+    """"Vaswani et al., 2017"; "Hunt et al., n.d." without a year; the title or the file
+    name when no author is known."""
+    surnames = [_surname(a) for a in authors if a.split()]
     if len(surnames) >= 3:
         who = f"{surnames[0]} et al."
     elif len(surnames) == 2:
@@ -121,4 +503,24 @@ def citation_label(authors: list[str], year: int | None, title: str | None, fall
         who = surnames[0]
     else:
         who = (title or fallback)[:80]
-    return f"{who}, {year}" if year else who
+        return f"{who}, {year}" if year else who
+    return f"{who}, {year if year else 'n.d.'}"
+
+
+def _surname(name: str) -> str:
+    words = name.split()
+    start = len(words) - 1
+    while start > 0 and words[start - 1].lower() in _PARTICLES:
+        start -= 1
+    return " ".join(words[start:])
+
+
+def _title_case(text: str) -> str:
+    small = {"a", "an", "the", "of", "and", "or", "for", "in", "on", "to", "with", "by", "as", "at"}
+    words = text.lower().split()
+    return " ".join(w if i and w in small else (w[:1].upper() + w[1:]) for i, w in enumerate(words))
+
+
+def _key(text: str) -> str:
+    folded = unicodedata.normalize("NFKD", text)
+    return re.sub(r"[\W_]+", "", "".join(ch for ch in folded if not unicodedata.combining(ch))).lower()

@@ -14,9 +14,11 @@ from typing import Any
 
 import pypdfium2 as pdfium
 
-from .layout import Line
+from .extract import Char, Fragment
+from .layout import Line, reading_order
 
 INSTALL_HINT = "scanned page: OCR not installed, install athena-lab[ocr]"
+GARBLED_HINT = "OCR would read it: install athena-lab[ocr]"
 #: Rendering scale for OCR: 2x (144 dpi) reads body text reliably on the test scans.
 OCR_SCALE = 2.0
 
@@ -34,20 +36,21 @@ def _engine() -> Any:
 
 
 def ocr_page(page: pdfium.PdfPage) -> tuple[list[Line], float]:
-    """Lines read from the rendered page, top to bottom, and their mean recognition score."""
+    """Lines read from the rendered page in reading order (columns found as for a text
+    layer: a two-column scan reads column by column), and their mean recognition score."""
     import numpy as np
 
     image = page.render(scale=OCR_SCALE).to_pil().convert("RGB")
     result, _ = _engine()(np.asarray(image))
-    lines: list[Line] = []
+    pieces: list[Fragment] = []
     scores: list[float] = []
     for quad, text, score in sorted(result or [], key=lambda r: (_top(r[0]), _left(r[0]))):
         text = " ".join(str(text).split())
         if not text:
             continue
-        lines.append(_line(quad, text))
+        pieces.append(_fragment(quad, text))
         scores.append(float(score))
-    return lines, (sum(scores) / len(scores) if scores else 0.0)
+    return reading_order(pieces), (sum(scores) / len(scores) if scores else 0.0)
 
 
 def _top(quad: list[list[float]]) -> float:
@@ -58,11 +61,12 @@ def _left(quad: list[list[float]]) -> float:
     return min(p[0] for p in quad)
 
 
-def _line(quad: list[list[float]], text: str) -> Line:
+def _fragment(quad: list[list[float]], text: str) -> Fragment:
+    """One recognised line as characters spread evenly over its box (page points)."""
     xs = [p[0] / OCR_SCALE for p in quad]
     ys = [p[1] / OCR_SCALE for p in quad]
     x0, y0, x1, y1 = min(xs), min(ys), max(xs), max(ys)
     step = (x1 - x0) / len(text)
-    boxes = [(x0 + i * step, y0, x0 + (i + 1) * step, y1) for i in range(len(text))]
-    return Line(text=text, boxes=boxes, bbox=(x0, y0, x1, y1), size=(y1 - y0) * 0.75,
-                bold=False, cells=[text])
+    size = (y1 - y0) * 0.75
+    return Fragment([Char(ch, x0 + i * step, y0, x0 + (i + 1) * step, y1, size, False)
+                     for i, ch in enumerate(text)])

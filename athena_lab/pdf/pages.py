@@ -11,20 +11,20 @@ import ctypes
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from typing import Callable
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
-from .extract import fragments, page_chars, page_transform
+from .extract import CharStats, fragments, page_chars, page_transform
 from .layout import Line, reading_order
-from .ocr import INSTALL_HINT, ocr_available, ocr_page
+from .ocr import GARBLED_HINT, INSTALL_HINT, ocr_available, ocr_page
 
 _CAPTION_START = re.compile(r"^\s*(Figure|Fig\.|Table|Tab\.|Abbildung|Abb\.|Tabelle|Listing|Algorithm)\s*[A-Z]?\d",
                             re.I)
 _NUMBERED = re.compile(r"^\s*\d{1,2}(\.\d{1,2})*\.?\s+\S")
 #: Fewer printed characters than this and a page counts as having very little text.
 LOW_TEXT_CHARS = 40
-_COMMON_PUNCT = set(".,;:!?'\"()[]{}-–—/\\%&*+=<>@#$^_|~`°§•·…’‘“”")
 
 
 @dataclass
@@ -36,6 +36,7 @@ class PageText:
     source: str = "text"  # text | ocr | none
     confidence: float = 1.0
     warnings: list[str] = field(default_factory=list)
+    margin: str = ""  # rotated text in the margin (an arXiv stamp), not part of the lines
 
     @property
     def chars(self) -> int:
@@ -46,23 +47,30 @@ class PageText:
                 "warnings": list(self.warnings), "source": self.source}
 
 
-def extract_page(doc: pdfium.PdfDocument, index: int, ocr: str = "auto") -> PageText:
-    """Text lines of page ``index`` (0-based); OCR when the page is a scan and OCR is allowed."""
+def extract_page(doc: pdfium.PdfDocument, index: int, ocr: str = "auto",
+                 on_ocr: Callable[[], None] | None = None) -> PageText:
+    """Text lines of page ``index`` (0-based); OCR when the page is a scan or its text
+    layer is garbled and OCR is allowed. ``on_ocr`` is called before a page goes to OCR
+    (the worker pool gives the file more time)."""
     page = doc[index]
     try:
         width, height = page.get_size()
         textpage = page.get_textpage()
+        stats = CharStats()
         try:
             rules, pictures = page_shapes(page, width, height)
-            lines = reading_order(fragments(page_chars(page, textpage)), rules=rules)
+            lines = reading_order(fragments(page_chars(page, textpage, stats)), rules=rules)
             mark_figure_text(lines, pictures)
         finally:
             textpage.close()
-        result = PageText(index + 1, width, height, lines)
+        result = PageText(index + 1, width, height, lines, margin=stats.margin_text)
         printed = sum(1 for ln in lines for ch in ln.text if not ch.isspace())
         if printed < LOW_TEXT_CHARS and _has_images(page):
-            return _scanned(page, result, ocr)
-        _judge_text(result, printed)
+            return _scanned(page, result, ocr, on_ocr)
+        garbled = garbled_reason("".join(ln.text for ln in lines), stats.unmapped)
+        if garbled:
+            return _garbled(page, result, ocr, garbled, on_ocr)
+        _judge_text(result, printed, stats.unmapped)
         return result
     finally:
         page.close()
@@ -180,9 +188,12 @@ def _has_images(page: pdfium.PdfPage) -> bool:
     return any(True for _ in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE], max_depth=2))
 
 
-def _scanned(page: pdfium.PdfPage, result: PageText, ocr: str) -> PageText:
+def _scanned(page: pdfium.PdfPage, result: PageText, ocr: str,
+             on_ocr: Callable[[], None] | None = None) -> PageText:
     """A page that is mostly an image: read it with OCR, or say how to get OCR."""
     if ocr != "off" and ocr_available():
+        if on_ocr is not None:
+            on_ocr()
         lines, score = ocr_page(page)
         if lines:
             result.lines, result.source = lines, "ocr"
@@ -197,33 +208,73 @@ def _scanned(page: pdfium.PdfPage, result: PageText, ocr: str) -> PageText:
     return result
 
 
-def _judge_text(result: PageText, printed: int) -> None:
+def _garbled(page: pdfium.PdfPage, result: PageText, ocr: str, reason: str,
+             on_ocr: Callable[[], None] | None = None) -> PageText:
+    """A text layer that is noise (a font whose codes map to the wrong letters, or to none):
+    read the page with OCR; without OCR, or when OCR reads nothing better, the page is
+    listed as unreadable and none of its text is indexed, so no snippet shows the noise."""
+    if ocr != "off" and ocr_available():
+        if on_ocr is not None:
+            on_ocr()
+        lines, score = ocr_page(page)
+        text = "".join(ln.text for ln in lines)
+        if lines and not garbled_reason(text):
+            result.lines, result.source = lines, "ocr"
+            result.confidence = round(0.9 * score, 3)
+            result.warnings.append(f"garbled text layer ({reason}): text from OCR")
+            return result
+        result.warnings.append(f"garbled text layer ({reason}): unreadable, OCR found no readable text either")
+    else:
+        result.warnings.append(f"garbled text layer ({reason}): unreadable, "
+                               + (GARBLED_HINT if ocr != "off" else "OCR is off"))
+    result.lines, result.source, result.confidence = [], "none", 0.0
+    return result
+
+
+def _judge_text(result: PageText, printed: int, unmapped: int = 0) -> None:
     if printed == 0:
         result.source, result.confidence = "none", 0.0
         result.warnings.append("empty page: no text")
         return
-    garbled = garbled_reason("".join(ln.text for ln in result.lines))
-    if garbled:
-        result.confidence = 0.3
-        result.warnings.append(f"garbled text: {garbled}")
+    if unmapped:
+        result.confidence = min(result.confidence, 0.8)
+        result.warnings.append(f"{unmapped} symbol{'s' if unmapped > 1 else ''} without a Unicode map left out")
     if printed < LOW_TEXT_CHARS:
         result.confidence = min(result.confidence, 0.6)
         result.warnings.append(f"low text: only {printed} characters on the page")
 
 
-def garbled_reason(text: str) -> str | None:
+#: A share of glyphs above this without a character to name: the font has no Unicode map.
+UNMAPPED_SHARE = 0.3
+#: Below this share of letters in word-shaped runs, the text is a shifted encoding's salad.
+WORD_SHARE = 0.45
+#: Letters needed before the word shape is judged: a caption or a formula says too little.
+WORD_LETTERS = 150
+_RUN = re.compile(r"[^\W\d_]+")
+
+
+def garbled_reason(text: str, unmapped: int = 0) -> str | None:
     """Why ``text`` looks like a broken text layer, or None when it reads as language.
 
-    Replacement and private-use characters come from fonts without a Unicode map; a low
-    share of letters, digits and ordinary punctuation comes from shifted encodings.
+    Two ways a font's encoding breaks text, both measured on papers-we-love (bench/
+    archive.py, docs/pdf.md): glyphs with no character at all (``unmapped``: control
+    codes pdfium could not name, replacement and private-use characters), and glyphs
+    mapped to the wrong letters ("tab7bHp*]jez¡r*]", "Ã3`1 ̧Ó"). Words of any language
+    are runs of three or more letters in one case pattern (``word``, ``WORD``, ``Word``);
+    in a shifted encoding most letters sit in short runs or mixed case. Code, formulas and
+    tables keep their identifiers whole, so they pass.
     """
     chars = [ch for ch in text if not ch.isspace()]
-    if not chars:
-        return None
-    bad = sum(1 for ch in chars if ch == "\ufffd" or unicodedata.category(ch) in ("Co", "Cc", "Cn"))
-    if bad / len(chars) > 0.05:
-        return f"{bad} unreadable characters of {len(chars)}"
-    plain = sum(1 for ch in chars if ch.isalnum() or ch in _COMMON_PUNCT)
-    if len(chars) >= 100 and plain / len(chars) < 0.7:
-        return "implausible character distribution"
+    bad = unmapped + sum(1 for ch in chars if ch == "\ufffd" or unicodedata.category(ch) in ("Co", "Cc", "Cn"))
+    total = len(chars) + unmapped
+    if total >= 20 and bad / total > UNMAPPED_SHARE:
+        return f"{bad} of {total} glyphs have no Unicode map"
+    letters = words = 0
+    for match in _RUN.finditer(text):
+        run = match.group(0)
+        letters += len(run)
+        if len(run) >= 3 and (run.islower() or run.isupper() or (run[0].isupper() and run[1:].islower())):
+            words += len(run)
+    if letters >= WORD_LETTERS and words / letters < WORD_SHARE:
+        return f"implausible words: {round(100 * words / letters)}% of letters in words"
     return None

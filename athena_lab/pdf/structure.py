@@ -23,6 +23,22 @@ _NUMBERED = re.compile(r"^((\d{1,2})(\.\d{1,2})*|[IVX]{1,4}|[A-H])\.?\s+\S")
 _CAPTION = re.compile(r"^(Table|Figure|Fig\.|Tab\.|Listing|Algorithm)\s*[A-Z]?\d+(\.\d+)?\s*[.:|]", re.I)
 _EQUATION_NUMBER = re.compile(r"\s\(\d{1,3}[a-z]?\)$")
 _MARGIN = 0.12  # share of page height at top and bottom where furniture lives
+#: Back matter and front matter headings: a section of their own at the top level, never
+#: a subsection of the last numbered one ("7 Conclusion > References").
+_TOP_LEVEL = re.compile(r"^(references|bibliography|literature cited|works cited|acknowledge?ments?|"
+                        r"appendix( [a-z])?|appendices|abstract)\W*$", re.I)
+_NUMBER = re.compile(r"^(\d{1,2}(?:\.\d{1,2})*)\.?\s")
+
+
+@dataclass
+class OutlineEntry:
+    """One bookmark of the PDF's own outline: its depth (1 = top), title, page (1-based)
+    and the top of its destination in top-left page points (None when it has none)."""
+
+    level: int
+    title: str
+    page: int
+    top: float | None = None
 
 
 @dataclass
@@ -110,8 +126,14 @@ def heading_level(line: Line, body: float, sizes: list[float]) -> int | None:
 
 
 def page_blocks(page: PageText, hidden: set[tuple[int, int]], body: float,
-                sizes: list[float]) -> list[Block | Heading]:
-    """Blocks and headings of one page, in reading order."""
+                sizes: list[float], outline: dict[tuple[int, int], tuple[int, str]] | None = None
+                ) -> list[Block | Heading]:
+    """Blocks and headings of one page, in reading order.
+
+    ``outline``: (page, line) → (level, title) of the headings the PDF's outline points
+    at. When given, it is the only source of headings besides the front and back matter
+    ones (Abstract, References): type size guesses would add the author lines and drop
+    a heading the outline names."""
     # figure labels are words of a drawing, not sentences: no block quotes them
     visible = [(n, ln) for n, ln in enumerate(page.lines, start=1)
                if (page.number, n) not in hidden and not ln.figure]
@@ -120,8 +142,20 @@ def page_blocks(page: PageText, hidden: set[tuple[int, int]], body: float,
     prev: Line | None = None
     prev_number = 0
     for number, line in visible:
-        level = heading_level(line, body, sizes) if number not in tables else None
-        if level is not None and page.source == "text":
+        named = outline.get((page.number, number)) if outline is not None else None
+        if outline is not None:
+            level = named[0] if named else (1 if _TOP_LEVEL.match(line.text.strip()) and number not in tables
+                                           and heading_level(line, body, sizes) is not None else None)
+        else:
+            level = heading_level(line, body, sizes) if number not in tables else None
+            if level is not None and _TOP_LEVEL.match(line.text.strip()):
+                level = 1
+        if named is not None and named[1] == "":
+            prev, prev_number = line, number
+            continue  # the second line of a long outline title
+        if named is not None:
+            runs.append(Heading(named[1], level or 1, number))
+        elif level is not None and page.source == "text":
             last = runs[-1] if runs else None
             if isinstance(last, Heading) and prev is not None and _same_style(prev, line) and _close(prev, line):
                 last.text += " " + line.text.strip()
@@ -233,16 +267,74 @@ def _csv(lines: list[Line]) -> str:
     return buffer.getvalue()
 
 
-def sections(pages: list[PageText], hidden: set[tuple[int, int]]) -> list[Section]:
+def outline_lines(pages: list[PageText], outline: list[OutlineEntry],
+                  hidden: set[tuple[int, int]]) -> dict[tuple[int, int], tuple[int, str]] | None:
+    """The page lines the PDF's outline points at: (page, line) → (level, title); a title
+    printed over two lines marks its second line with an empty title. None when the
+    outline is missing or most of it cannot be found on the pages (then the type sizes
+    decide)."""
+    found: dict[tuple[int, int], tuple[int, str]] = {}
+    entries = [e for e in outline if 1 <= e.page <= len(pages) and _key(e.title)]
+    for entry in entries:
+        page = pages[entry.page - 1]
+        want = _key(entry.title)
+        best: tuple[float, int] | None = None
+        for number, line in enumerate(page.lines, start=1):
+            got = _key(line.text)
+            if (page.number, number) in hidden or (page.number, number) in found or not got:
+                continue
+            if want.startswith(got) and len(got) >= min(8, len(want)) or got.startswith(want):
+                distance = abs(line.bbox[1] - entry.top) if entry.top is not None else float(number)
+                if best is None or distance < best[0]:
+                    best = (distance, number)
+        if best is None:
+            continue
+        number = best[1]
+        found[(page.number, number)] = (entry.level, " ".join(entry.title.split()))
+        rest = want[len(_key(page.lines[number - 1].text)):]
+        while rest and number < len(page.lines):
+            number += 1
+            got = _key(page.lines[number - 1].text)
+            if not got or not rest.startswith(got):
+                break
+            found[(page.number, number)] = (entry.level, "")
+            rest = rest[len(got):]
+    titles = sum(1 for v in found.values() if v[1])
+    return found if len(entries) >= 2 and titles >= 0.6 * len(entries) else None
+
+
+def _key(text: str) -> str:
+    return re.sub(r"[\W_]+", "", text).lower()
+
+
+def _numbering(text: str) -> tuple[int, ...] | None:
+    match = _NUMBER.match(text)
+    return tuple(int(n) for n in match.group(1).split(".")) if match else None
+
+
+def _outranks(parent: Heading, child: Heading) -> bool:
+    """``parent`` may hold ``child``: by level, and when both are numbered, by number
+    ("6.2" never sits under "5", even when "6" was not recognised as a heading)."""
+    if parent.level >= child.level:
+        return False
+    mine, theirs = _numbering(parent.text), _numbering(child.text)
+    if mine is None or theirs is None:
+        return True
+    return len(mine) < len(theirs) and theirs[:len(mine)] == mine
+
+
+def sections(pages: list[PageText], hidden: set[tuple[int, int]],
+             outline: list[OutlineEntry] | None = None) -> list[Section]:
     """Sections with heading paths; content before the first heading has level 0."""
     body = body_size(pages)
     sizes = heading_sizes(pages, body)
+    marked = outline_lines(pages, outline or [], hidden)
     stack: list[Heading] = []
     out = [Section(heading_path=[], level=0)]
     for page in pages:
-        for item in page_blocks(page, hidden, body, sizes):
+        for item in page_blocks(page, hidden, body, sizes, marked):
             if isinstance(item, Heading):
-                while stack and stack[-1].level >= item.level:
+                while stack and not _outranks(stack[-1], item):
                     stack.pop()
                 stack.append(item)
                 out.append(Section(heading_path=[h.text for h in stack], level=item.level,

@@ -8,17 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from athena_lab.document import ParsedDocument
-from athena_lab.pdf.document import open_pdf, password_for, structure_warnings
-from athena_lab.pdf.meta import (
-    arxiv_year,
-    citation_label,
-    document_authors,
-    document_ids,
-    document_title,
-    document_year,
-)
+from athena_lab.pdf.document import open_pdf, password_for, read_outline, structure_warnings
+from athena_lab.pdf.meta import paper_record
 from athena_lab.pdf.pages import PageText, extract_page
 from athena_lab.pdf.structure import hidden_lines, sections
 
@@ -30,35 +24,49 @@ VERSION = "6"  # 3: PDF chunks of at most 1,000 characters; 4: DOI and arXiv id 
 class PdfOptions:
     #: relative path or bare file name → user password
     passwords: dict[str, str] = field(default_factory=dict)
-    #: per-file limit enforced by ``athena_lab.ingest.pdf_pool``
+    #: per-file limit enforced by ``athena_lab.ingest.pdf_pool``, for a file of up to
+    #: ``PAGES_IN_BASE`` pages; longer files get ``page_s`` more per page, and every
+    #: page sent to OCR ``ocr_page_s`` more (a 28-page scan is no hung file)
     timeout_s: float = 60.0
+    page_s: float = 2.0
+    ocr_page_s: float = 30.0
     #: "auto" reads scanned pages with OCR when the ocr extra is installed; "off" never
     ocr: str = "auto"
 
 
-def parse(abs_path: Path, path: str, options: PdfOptions) -> ParsedDocument:
-    """Parse one PDF; raises ParseError when the file cannot be read at all."""
+#: Pages a file may have within the base time limit.
+PAGES_IN_BASE = 20
+
+
+def time_limit(options: PdfOptions, pages: int) -> float:
+    """Seconds a file of ``pages`` pages may take before OCR (each OCR'd page adds more)."""
+    return options.timeout_s + options.page_s * max(0, pages - PAGES_IN_BASE)
+
+
+def parse(abs_path: Path, path: str, options: PdfOptions,
+          progress: Callable[[str, float], None] | None = None) -> ParsedDocument:
+    """Parse one PDF; raises ParseError when the file cannot be read at all.
+
+    ``progress(event, seconds)``: ``("pages", limit)`` once the page count is known and
+    ``("ocr", seconds)`` before each page goes to OCR, so a caller enforcing a time limit
+    can give a long file, or a scanned one, the time it needs."""
     doc = open_pdf(abs_path, path, password_for(path, options.passwords))
     try:
+        if progress is not None:
+            progress("pages", time_limit(options, len(doc)))
+        on_ocr = (lambda: progress("ocr", options.ocr_page_s)) if progress is not None else None
         info = _metadata(doc)
-        pages = [extract_page(doc, i, options.ocr) for i in range(len(doc))]
+        outline = read_outline(doc)
+        pages = [extract_page(doc, i, options.ocr, on_ocr) for i in range(len(doc))]
     finally:
         doc.close()
-    first = pages[0] if pages else None
-    title = document_title(info, first)
-    authors = document_authors(info, first)
-    ids = document_ids(info, first, Path(path).name)
-    year = arxiv_year(ids.get("arxiv")) or document_year(info, first)  # a preprint is cited by its arXiv year
+    record = paper_record(info, pages[0] if pages else None, Path(path).name)
     return ParsedDocument(
         path=path,
         doc_kind="pdf",
-        sections=sections(pages, hidden_lines(pages)),
-        title=title or Path(path).stem,
-        metadata={
-            "title": title, "authors": authors, "year": year, **ids,
-            "label": citation_label(authors, year, title, Path(path).stem),
-            "pages": [p.info() for p in pages],
-        },
+        sections=sections(pages, hidden_lines(pages), outline),
+        title=record.title or Path(path).stem,
+        metadata={**record.metadata(Path(path).stem), "pages": [p.info() for p in pages]},
         warnings=structure_warnings(abs_path) + _document_warnings(pages),
         pages=len(pages),
     )
@@ -81,11 +89,16 @@ def _document_warnings(pages: list[PageText]) -> list[str]:
     if scanned:
         out.append(f"scanned: {len(scanned)} of {len(pages)} pages have no text layer "
                    f"({_page_list(scanned)})")
-    garbled = [p.number for p in pages if any(w.startswith("garbled") for w in p.warnings)]
-    if garbled:
-        out.append(f"garbled text on {_page_list(garbled)}")
+    read = [p.number for p in pages if p.source == "ocr" and any(w.startswith("garbled") for w in p.warnings)]
+    if read:
+        out.append(f"garbled text layer read with OCR on {_page_list(read)}")
+    unreadable = [p for p in pages if p.source == "none" and any(w.startswith("garbled") for w in p.warnings)]
+    if unreadable:
+        hint = next((w.split(": unreadable, ", 1)[-1] for w in unreadable[0].warnings if "unreadable" in w), "")
+        out.append(f"unreadable: garbled text layer on {_page_list([p.number for p in unreadable])}, "
+                   f"not indexed ({hint})")
     chars = sum(p.chars for p in pages)
-    if chars < 40 * len(pages) and not scanned:
+    if chars < 40 * len(pages) and not scanned and not unreadable:
         out.append(f"very little text: {chars} characters in {len(pages)} pages")
     return out
 

@@ -1,0 +1,215 @@
+"""A real paper archive (papers-we-love): garbled pages found, and indexing at 1× and 4×.
+
+The archive is fetched apart, never stored here or used in CI (docs/benchmarks.md, "A
+real paper archive"); point ``--root`` at its checkout.
+
+    python bench/archive.py garbled --root /work/data/pwl [--out FILE]
+        every page read with OCR off: which pages the extractor calls garbled, against the
+        pages labelled by hand in bench/data/archive_garbled_labels.jsonl (precision and
+        recall), and how many papers have no searchable text without OCR
+    python bench/archive.py index --root /work/data/pwl --work DIR [--copies 4] [--ocr off]
+        `athena index` of the archive, then of the archive with COPIES−1 renamed copies of
+        every paper added (each copy made different by a comment appended after %%EOF, so
+        it is parsed and embedded again, not recognised as the same file), each in a fresh
+        process: seconds, chunks/s, peak RSS of the indexer and of its PDF workers, and raw
+        onnxruntime embedding of the same chunk texts in the same run
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import time
+from multiprocessing import Pool
+from pathlib import Path
+from typing import Any
+
+from _common import REPO, context, emit, load_average
+
+LABELS = REPO / "bench" / "data" / "archive_garbled_labels.jsonl"
+
+
+# --- garbled pages ------------------------------------------------------------------------
+
+def _pages(job: tuple[str, str]) -> tuple[str, list[dict[str, Any]]]:
+    root, rel = job
+    from athena_lab.pdf.document import open_pdf
+    from athena_lab.pdf.pages import extract_page
+
+    try:
+        doc = open_pdf(Path(root) / rel, rel, None)
+    except Exception as exc:  # noqa: BLE001 - a file that does not open is reported, not fatal
+        return rel, [{"error": str(exc)}]
+    out = []
+    try:
+        for i in range(len(doc)):
+            page = extract_page(doc, i, "off")
+            out.append({"page": i + 1, "garbled": any(w.startswith("garbled") for w in page.warnings),
+                        "chars": page.chars, "source": page.source})
+    finally:
+        doc.close()
+    return rel, out
+
+
+def _labels(files: dict[str, list[dict[str, Any]]]) -> dict[tuple[str, int], bool]:
+    out: dict[tuple[str, int], bool] = {}
+    for line in LABELS.read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        label = json.loads(line)
+        pages = [p["page"] for p in files.get(label["path"], [])] if label["pages"] == "all" else label["pages"]
+        for page in pages:
+            if page not in label.get("except", []):
+                out[(label["path"], page)] = label["garbled"]
+    return out
+
+
+def garbled(root: Path) -> dict[str, Any]:
+    files: dict[str, list[dict[str, Any]]] = {}
+    jobs = sorted((str(root), str(p.relative_to(root))) for p in root.rglob("*.pdf"))
+    started = time.perf_counter()
+    with Pool(2) as pool:
+        for rel, pages in pool.imap_unordered(_pages, jobs):
+            files[rel] = pages
+    seconds = time.perf_counter() - started
+    labels = _labels(files)
+    said = {(rel, p["page"]): p["garbled"] for rel, pages in files.items() for p in pages if "page" in p}
+    # pages not labelled by hand are clean (a random sample of 60 of them was read: none garbled)
+    truth = {key: labels.get(key, False) for key in said}
+    tp = sum(1 for k, v in said.items() if v and truth[k])
+    fp = sorted(f"{k[0]} p{k[1]}" for k, v in said.items() if v and not truth[k])
+    fn = sorted(f"{k[0]} p{k[1]}" for k, v in said.items() if not v and truth[k])
+    no_text = sorted(rel for rel, pages in files.items()
+                     if pages and all(p.get("chars", 0) == 0 or p.get("garbled") for p in pages))
+    return {"bench": "archive_garbled", "papers": len(files), "pages": len(said),
+            "labelled_garbled": sum(truth.values()), "said_garbled": sum(said.values()),
+            "precision": round(tp / max(1, tp + len(fp)), 4), "recall": round(tp / max(1, tp + len(fn)), 4),
+            "false_positives": fp, "false_negatives": fn,
+            "papers_without_text_when_ocr_off": no_text, "seconds": round(seconds, 1)}
+
+
+# --- indexing at 1x and 4x ---------------------------------------------------------------
+
+def _copy_archive(root: Path, dest: Path, copies: int) -> int:
+    """``dest`` holds the archive ``copies`` times: copy n of ``a/b.pdf`` is ``a/b.copyN.pdf``
+    with "%copy N" appended, so its bytes (and hash) differ from the original's."""
+    shutil.rmtree(dest, ignore_errors=True)
+    count = 0
+    for pdf in sorted(root.rglob("*.pdf")):
+        rel = pdf.relative_to(root)
+        for n in range(copies):
+            target = dest / rel.parent / (rel.name if n == 0 else f"{rel.stem}.copy{n}{rel.suffix}")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if n == 0:
+                os.link(pdf, target) if pdf.stat().st_dev == target.parent.stat().st_dev else shutil.copy(pdf, target)
+            else:
+                target.write_bytes(pdf.read_bytes() + f"\n%copy {n}\n".encode())
+            count += 1
+    return count
+
+
+def _index(folder: Path, index_dir: Path, ocr: str) -> dict[str, Any]:
+    """One `athena index` run in a fresh process: wall seconds, the summary, peak RSS of
+    the indexer (and of the largest PDF worker: children report their own maximum)."""
+    shutil.rmtree(index_dir, ignore_errors=True)
+    code = (
+        "import json, resource, sys, time\n"
+        "from athena_lab.config import load_config\n"
+        "from athena_lab.ingest.pipeline import run_index\n"
+        f"config = load_config({str(folder)!r}, index_dir={str(index_dir)!r}, "
+        f"overrides={{'pdf.ocr': {ocr!r}}})\n"
+        "t = time.perf_counter()\n"
+        "s = run_index(config)\n"
+        "out = {'seconds': round(time.perf_counter() - t, 1), 'chunks': s.chunks, 'new': s.new,\n"
+        "       'failed': s.failed, 'embedded': s.embedded, 'duplicates': getattr(s, 'duplicates', 0),\n"
+        "       'rss_mb': round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),\n"
+        "       'worker_rss_mb': round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024)}\n"
+        "print(json.dumps(out))\n")
+    before = load_average()
+    # run from the work folder: `python -c` puts the working directory first on sys.path, so
+    # a PYTHONPATH pointing at another checkout (the "before" code) would lose to this one
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False,
+                         cwd=index_dir.parent)
+    if run.returncode != 0:
+        raise SystemExit(f"athena index failed:\n{run.stderr[-3000:]}")
+    result = json.loads(run.stdout.strip().splitlines()[-1])
+    result["chunks_per_s"] = round(result["chunks"] / max(result["seconds"], 0.001), 2)
+    result["load_average_before"], result["load_average_after"] = before, load_average()
+    return result
+
+
+def _raw_rate(index_dir: Path, folder: Path, sample: int) -> dict[str, Any]:
+    """The embedder alone on a random sample of the indexed chunk texts, as bench/indexing.py
+    measures it (the issue's "raw onnxruntime", 17.1 texts/s): batches of 64 in catalog
+    order, nothing else running in this process."""
+    from _common import cpu_seconds, embedding_jobs
+
+    from athena_lab.config import load_config
+    from athena_lab.index.embeddings import make_embedder
+    from athena_lab.index.store import IndexStore
+
+    config = load_config(str(folder), index_dir=str(index_dir))
+    store = IndexStore(index_dir)
+    try:
+        texts = list(embedding_jobs(store.catalog).values())
+    finally:
+        store.close()
+    if sample and sample < len(texts):
+        texts = random.Random(0).sample(texts, sample)
+    embedder = make_embedder(config.settings.embedding)
+    assert embedder is not None
+    before = load_average()
+    t0, c0 = time.perf_counter(), cpu_seconds()
+    for start in range(0, len(texts), 64):
+        embedder.embed_documents(texts[start:start + 64])
+    seconds = time.perf_counter() - t0
+    return {"texts": len(texts), "seconds": round(seconds, 1), "chunks_per_s": round(len(texts) / seconds, 2),
+            "cpu_seconds": round(cpu_seconds() - c0, 1), "load_average_before": before,
+            "load_average_after": load_average()}
+
+
+def index(root: Path, work: Path, copies: int, ocr: str, sample: int) -> dict[str, Any]:
+    runs: dict[str, Any] = {}
+    for times in sorted({1, copies}):
+        folder = work / f"archive-{times}x"
+        files = _copy_archive(root, folder, times)
+        result = _index(folder, work / f"index-{times}x", ocr)
+        result["files"] = files
+        if not result["chunks"]:
+            raise SystemExit(f"athena index wrote no chunks for {folder}: {result}")
+        runs[f"{times}x"] = result
+        print(json.dumps({f"{times}x": result}), file=sys.stderr)
+    raw = _raw_rate(work / "index-1x", work / "archive-1x", sample)
+    for result in runs.values():
+        result["x_raw_onnxruntime"] = round(result["chunks_per_s"] / raw["chunks_per_s"], 2)
+    return {"bench": "archive_index", "ocr": ocr, "runs": runs, "raw_onnxruntime": raw}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = ap.add_subparsers(dest="what", required=True)
+    g = sub.add_parser("garbled")
+    g.add_argument("--root", required=True)
+    g.add_argument("--out")
+    i = sub.add_parser("index")
+    i.add_argument("--root", required=True)
+    i.add_argument("--work", required=True, help="scratch folder for the copies and the indexes")
+    i.add_argument("--copies", type=int, default=4)
+    i.add_argument("--ocr", default="off", choices=["off", "auto"])
+    i.add_argument("--raw-sample", type=int, default=2000, help="chunk texts for the raw onnxruntime rate")
+    i.add_argument("--out")
+    args = ap.parse_args()
+    if args.what == "garbled":
+        result = garbled(Path(args.root))
+    else:
+        result = index(Path(args.root), Path(args.work), args.copies, args.ocr, args.raw_sample)
+    emit({**result, "context": context()}, args.out)
+
+
+if __name__ == "__main__":
+    main()
