@@ -119,11 +119,18 @@ def _index_once(ws: Workspace, args: argparse.Namespace) -> int:
         m = summary.multilingual
         print(f"  multilingual: embedded {m['embedded']} (+{m['from_cache']} from cache) with {m['model']}")
     print(f"  took {summary.seconds:.2f} s")
+    if summary.duplicates:
+        print(f"  duplicates: {summary.duplicates} file(s) with the same bytes as another, indexed once under "
+              "the first path (athena status lists them)")
     for path, warnings in sorted(summary.warnings.items()):
         for w in warnings:
             print(f"  warning: {path}: {w}")
     for err in summary.errors:
         print(f"  warning: {err}")
+    if summary.needs_ocr:
+        papers, pages = len(summary.needs_ocr), sum(summary.needs_ocr.values())
+        print(f"athena: {papers} PDF(s) have {pages} page(s) only OCR can read (scans, garbled text layers); "
+              f"they are not indexed: pip install 'athena-lab[ocr]' and run athena index again", file=sys.stderr)
     if empty:
         print(empty, file=sys.stderr)
     if stopped:

@@ -87,6 +87,9 @@ class Citation(TypedDict):
     warnings: NotRequired[list[str]]
     score: NotRequired[float]
     record: NotRequired[BibRecord]
+    # PDFs: the passage is part of the paper's reference list (what it cites, not what it
+    # says); only reference-list searches ("which papers cite X") return such passages.
+    references: NotRequired[bool]
     evidence: NotRequired[list[Evidence]]
     # The docs site's page for this source, from the user's [dropin] site_url_map
     # (athena_lab/server/site_urls.py); added by the HTTP API, never stored.
@@ -386,9 +389,9 @@ def citation_location(c: Mapping[str, Any]) -> str:
     if kind == "pdf":
         pages = [p for p in (c.get("pages") or []) if p is not None]
         first, last = (min(pages), max(pages)) if pages else (c.get("page"), c.get("page"))
-        if first is not None and last is not None and last != first:
-            return f"{path} pp. {first}{DASH}{last}"
-        return f"{path} p. {first if first is not None else '?'}"
+        where = f"{path} pp. {first}{DASH}{last}" if first is not None and last is not None and last != first \
+            else f"{path} p. {first if first is not None else '?'}"
+        return f"{where}, reference list" if c.get("references") else where
     if kind == "notebook" and c.get("cell") is not None:
         first = cell_number(c["cell"])
         end = c.get("end_cell")

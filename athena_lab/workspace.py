@@ -21,6 +21,7 @@ from athena_lab.index.store import IndexStore, VectorCoverage
 from athena_lab.ingest.discover import HIDDEN, Rules, is_hidden
 from athena_lab.ingest.pipeline import Backend, IndexSummary, Progress, run_index
 from athena_lab.paths import ForbiddenPathError, MissingPathError, PathError, normalize_prefix
+from athena_lab.search.cites import check_references, citing_subject
 from athena_lab.search.grep import grep_chunks
 from athena_lab.search.hybrid import HybridSearcher, SearchResult, check_kind
 from athena_lab.interrupt import StopRequest
@@ -166,9 +167,16 @@ class Workspace:
     def search(self, query: str, *, k: int | None = None, kind: str | None = None,
                path_prefix: str | None = None, neighbours: int = 0,
                mode: str = "hybrid", also: list[str] | None = None,
-               translate: Any = None) -> SearchResult:
+               translate: Any = None, references: str | None = None) -> SearchResult:
         """``translate``: a provider (or its name, e.g. "local") that puts a question in another
-        language into English, searched beside the original (agent/translate.py)."""
+        language into English, searched beside the original (agent/translate.py).
+        ``references``: "exclude", "only" or "include" papers' reference lists
+        (search/cites.py); by default they are left out, and a question asking which papers
+        cite something searches them alone, for that something."""
+        check_references(references)
+        cited = citing_subject(query) if references is None else None
+        if cited is not None:
+            query, references = cited, "only"
         english, failed = None, None
         if translate is not None:
             try:
@@ -177,7 +185,10 @@ class Workspace:
                 failed = f"could not translate the question ({str(exc)[:200]}); searched it as written"
         also = [*(also or []), *([english] if english else [])]
         result = self.searcher().search(query, k=k, kind=kind, path_prefix=path_prefix,
-                                        neighbours=neighbours, mode=mode, also=also or None)
+                                        neighbours=neighbours, mode=mode, also=also or None,
+                                        references=references or "exclude")
+        if cited is not None:
+            result.warnings.append(f"searched the papers' reference lists for: {cited}")
         if english:
             result.warnings.append(f"also searched its English translation: {english}")
         if failed:
@@ -371,14 +382,24 @@ class Workspace:
         kinds = check_kind(kind)
         path_prefix = normalize_prefix(path_prefix)
         out = []
-        for s in sorted(self._require_index().catalog.sources().values(), key=lambda s: s.path):
+        sources = self._require_index().catalog.sources()
+        copies: dict[str, list[str]] = {}  # the same file under other paths: listed with it, once
+        for s in sources.values():
+            if s.status == "duplicate":
+                copies.setdefault(str(s.metadata.get("duplicate_of")), []).append(s.path)
+        for s in sorted(sources.values(), key=lambda s: s.path):
+            if s.status == "duplicate" and str(s.metadata.get("duplicate_of")) in sources:
+                continue
             if path_prefix and not s.path.startswith(path_prefix):
                 continue
             if kinds and s.doc_kind not in kinds and citation_kind(s.doc_kind) not in kinds:
                 continue
-            out.append({"path": s.path, "doc_kind": s.doc_kind, "kind": citation_kind(s.doc_kind),
-                        "title": s.title, "chunks": s.chunks, "pages": s.pages,
-                        "status": s.status, "warnings": s.warnings})
+            doc = {"path": s.path, "doc_kind": s.doc_kind, "kind": citation_kind(s.doc_kind),
+                   "title": s.title, "chunks": s.chunks, "pages": s.pages,
+                   "status": s.status, "warnings": s.warnings}
+            if s.path in copies:
+                doc["copies"] = sorted(copies[s.path])
+            out.append(doc)
         return out
 
     def grep(self, pattern: str, *, regex: bool = False, case_sensitive: bool = False,

@@ -63,7 +63,7 @@ def first_page_record(pdf: Path, rel: str, ocr: str) -> PaperRecord:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--root", required=True, help="the papers-we-love checkout (its PDFs)")
-    ap.add_argument("--split", default="all", choices=["dev", "test", "all"])
+    ap.add_argument("--split", default="all", choices=["dev", "test", "test2", "all"])
     ap.add_argument("--ocr", default="auto", choices=["auto", "off"])
     ap.add_argument("--show", action="store_true", help="print every paper's record and verdict")
     ap.add_argument("--out", help="also write the JSON result here")

@@ -101,7 +101,7 @@ SLOW = {"test_binder.py", "test_live_processes.py", "test_local_llm.py", "test_l
         # in-process, but they index whole corpora, build models or wait out debounce windows
         "test_pdf_ingest.py", "test_e5_small.py", "test_core_search.py", "test_core_pdf_index.py",
         "test_core_index.py", "test_live_index.py", "test_embedding_runtimes.py", "test_core_embeddings.py",
-        "test_bibliography.py",
+        "test_bibliography.py", "test_pdf_archive.py",
         "test_cli_lab.py"}  # a real `athena lab` on Flask's and pydantic's docs
 
 

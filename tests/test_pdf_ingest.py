@@ -209,6 +209,24 @@ def test_numbered_headings_give_a_heading_path(parsed) -> None:
     assert section.heading_path[-1] == "5.1 Training Data and Batching"
 
 
+def test_no_chunk_of_the_corpus_holds_a_control_character(parsed) -> None:
+    """Every chunk of every PDF, its heading and the record: no C0 or C1 control (a
+    symbol font's glyph reported by its code, like the Attention paper's ϵ as U+000F)."""
+    from athena_lab.ingest.chunking import chunk_document
+
+    def controls(text: str) -> list[str]:
+        return [hex(ord(c)) for c in text if (ord(c) < 0x20 and c not in "\n\t") or 0x7F <= ord(c) <= 0x9F]
+
+    for name, result in parsed.items():
+        if isinstance(result, str):
+            continue
+        chunks = chunk_document(result)
+        for chunk in chunks:
+            assert not controls(chunk.text + chunk.heading), (name, chunk.heading, controls(chunk.text))
+        record = " ".join([result.metadata.get("title") or "", *result.metadata.get("authors", [])])
+        assert not controls(record), (name, record)
+
+
 def test_citation_label_comes_from_first_page_authors_and_year(parsed) -> None:
     assert _doc(parsed, "paper_attention_1706.03762.pdf").metadata["label"] == "Vaswani et al., 2017"
     s2orc = _doc(parsed, "paper_s2orc_2020.acl-main.447.pdf")

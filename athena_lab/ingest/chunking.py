@@ -41,6 +41,8 @@ class Chunk:
     warnings: list[str] = field(default_factory=list)
     prev_id: str | None = None
     next_id: str | None = None
+    #: a passage of a paper's reference list: what the paper cites, not what it says
+    references: bool = False
 
     @property
     def kind(self) -> str:
@@ -63,6 +65,8 @@ class Chunk:
             loc["page"] = self.pages[0]
             loc["pages"] = self.pages
             loc["regions"] = self.regions
+        if self.references:
+            loc["references"] = True
         return loc
 
 
@@ -221,7 +225,9 @@ def _make_chunk(doc: ParsedDocument, ordinal: int, piece: _Piece) -> Chunk:
         chunk_id="", path=doc.path, doc_kind=doc.doc_kind, ordinal=ordinal,
         heading_path=piece.heading_path, text=text, start_line=start, end_line=end,
         cell=first_cell, end_cell=last_cell, pages=pages, regions=regions,
-        confidence=min(confidences) if confidences else None, warnings=warnings)
+        confidence=min(confidences) if confidences else None, warnings=warnings,
+        references=any(b.kind == "reference" for b in blocks) and
+        sum(len(b.text) for b in blocks if b.kind == "reference") * 2 > len(text))
 
 
 def _assign_ids(chunks: list[Chunk]) -> None:

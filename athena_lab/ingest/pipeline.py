@@ -42,6 +42,7 @@ _PARSER_MODULES = {
     "markdown": "markdown", "rst": "rst", "asciidoc": "asciidoc", "text": "text",
     "html": "html", "notebook": "notebook", "pdf": "pdf",
 }
+OCR_EXTRA = "athena-lab[ocr]"  # named in a page's warning when only OCR would read it
 EMBED_BATCH = 32  # texts per embedding call: a stop waits for at most one batch
 #: Characters per embedding call (texts × the longest one). onnxruntime keeps the largest
 #: buffers it ever needed: 32 texts of 256 tokens took the indexer from 400 MB to 950 MB
@@ -111,6 +112,9 @@ class IndexSummary:
     interrupted: str | None = None  # the signal (or reason) that stopped embedding early
     resaved: int = 0  # files whose bytes changed but whose indexed content did not (counted unchanged)
     duplicates: int = 0  # files whose bytes another indexed file has: listed with it, indexed once
+    # PDFs with pages only OCR can read (scans, garbled text layers) while the ocr extra is
+    # missing: path → such pages. `athena index` names the extra and how many papers it fixes.
+    needs_ocr: dict[str, int] = field(default_factory=dict)
     warnings: dict[str, list[str]] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
     # Set when a whole-folder run found no file to index: what it saw instead, and what to
@@ -637,6 +641,10 @@ def _store_parsed(store: IndexStore, item: _Parsed, chunks: list[Chunk], summary
         summary.pending += 1
     if warnings:
         summary.warnings.setdefault(f.path, []).extend(warnings)
+    pages_for_ocr = sum(1 for page in (doc.metadata.get("pages") or [] if doc else [])
+                        if any(OCR_EXTRA in w for w in page.get("warnings", [])))
+    if pages_for_ocr:
+        summary.needs_ocr[f.path] = pages_for_ocr
     metadata = dict(doc.metadata) if doc else {}
     tables = _write_table_sidecars(store, doc) if doc else []
     if tables:

@@ -180,16 +180,22 @@ def compose_accents(chars: list[Char | None]) -> list[Char | None]:
         if ch is None or ch.text not in _ACCENTS:
             continue
         centre = (ch.x0 + ch.x1) / 2
-        for j in sorted(range(max(0, k - 12), min(len(out), k + 13)), key=lambda j: abs(j - k)):
+        best: tuple[float, int] | None = None
+        for j in range(max(0, k - 12), min(len(out), k + 13)):
             letter = out[j]
-            if j == k or letter is None or len(letter.text) != 1 or not letter.text.isalpha():
+            if j == k or letter is None or len(letter.text) != 1 or not letter.text.isalpha() \
+                    or min(ch.y1, letter.y1) <= max(ch.y0, letter.y0):
                 continue
-            if letter.x0 - 0.5 <= centre <= letter.x1 + 0.5 and min(ch.y1, letter.y1) > max(ch.y0, letter.y0):
-                base = "i" if letter.text == "\u0131" else "j" if letter.text == "\u0237" else letter.text
-                letter.text = unicodedata.normalize("NFC", base + _ACCENTS[ch.text])
-                out[k] = None
-                taken.append(k)
-                break
+            off = abs((letter.x0 + letter.x1) / 2 - centre)
+            if off <= 0.75 * max(letter.x1 - letter.x0, 1.0) and (best is None or off < best[0]):
+                best = (off, j)
+        if best is not None:
+            letter = out[best[1]]
+            assert letter is not None
+            base = "i" if letter.text == "\u0131" else "j" if letter.text == "\u0237" else letter.text
+            letter.text = unicodedata.normalize("NFC", base + _ACCENTS[ch.text])
+            out[k] = None
+            taken.append(k)
     if not taken:
         return out
     near = {i for k in taken for i in range(k - 2, k + 3)}

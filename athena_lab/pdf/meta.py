@@ -103,6 +103,7 @@ _DATE = re.compile(r"(?:\b" + _MONTH + r"\s+(?:\d{1,2}(?:\s*[-–]\s*\d{1,2})?,?
                    r"(?:\b" + _Y + r"[./-](?:0?[1-9]|1[0-2])[./-](?:0?[1-9]|[12]\d|3[01])\b)|"
                    r"(?:^\s*" + _Y + r"\s*$)|"
                    r"(?:date:\s*" + _Y + r")", re.I)
+_LABELLED_DATE = re.compile(r"\b(?:publication )?date:\s*(?:\w+\.?\s+)?(?:\d{1,2}\s+)?" + _Y, re.I)
 _SHORT_YEAR = re.compile(r"\b[A-Z]{2,}[ -]?['’](\d\d)\b")  # "POPL '82", "ISMM'08"
 _ANY_YEAR = re.compile(r"(?<![\d.])" + _Y + r"(?![\d])")
 _NOT_A_DATE = re.compile(r"^(downloaded|re-?keyed|retrieved|accessed|printed on|generated|"
@@ -159,13 +160,12 @@ def _title_lines(first: PageText | None) -> list[Line]:
     set in one size (a thesis cover, a note), the first line in capitals or bold."""
     if first is None or not first.lines:
         return []
-    text_lines = [ln for ln in first.lines if not ln.figure]
-    # words on a picture (a diagram's title) come second: a cover set over a background
-    # image has all its text on the picture
-    return _title_among(text_lines, first) or _title_among(first.lines, first)
+    return _title_among(first.lines, first)
 
 
 def _title_among(lines: list[Line], first: PageText) -> list[Line]:
+    # "Cloud" and "Storage" on one baseline are one line of the title
+    lines = _rows(sorted(lines, key=lambda ln: (round(ln.bbox[1] / 3), ln.bbox[0])))
     if not lines:
         return []
     limit = first.height * 0.75
@@ -177,12 +177,16 @@ def _title_among(lines: list[Line], first: PageText) -> list[Line]:
     for start in ranked:
         if start.size < body * 1.1:
             break
+        if start.figure and any(not ln.figure and ln.bbox[1] < start.bbox[1] and ln.size >= body * 1.1
+                                for ln in candidates):
+            continue  # words on a picture (a diagram's title) under the paper's own title
         group = _grow(start, lines)
         if _long_enough(group):
             return group
     for start in sorted(candidates, key=lambda ln: ln.bbox[1]):
         text = start.text.strip()
-        if (text.isupper() or start.bold) and 2 <= len(text.split()) <= 15:
+        if (text.isupper() or start.bold or len(lines) <= 15) and 2 <= len(text.split()) <= 15:
+            # capitals or bold, or the first line of a cover page with a few lines on it
             group = _grow(start, lines)
             return group if _long_enough(group) else []
     return []
@@ -209,25 +213,28 @@ def _title_words(text: str) -> bool:
 
 
 def _grow(start: Line, lines: list[Line]) -> list[Line]:
-    """``start`` and the lines right above and below it in the same type."""
-    index = lines.index(start)
+    """``start`` and the lines right above and below it in the same type (found by
+    position: on a two-column page the other column's lines sit between them in order)."""
     group = [start]
 
     def alike(a: Line, b: Line) -> bool:
         height = max(a.bbox[3] - a.bbox[1], 1.0)
         gap = b.bbox[1] - a.bbox[3]
+        overlap = min(a.bbox[2], b.bbox[2]) - max(a.bbox[0], b.bbox[0])
         return abs(a.size - b.size) <= 0.12 * max(a.size, 1.0) and -0.5 * height <= gap <= 1.5 * height \
-            and _title_shaped(b) and not _EMAIL.search(b.text) \
-            and not (abs(a.size - b.size) > 0.1 and _names(b.text) is not None)
+            and overlap > 0 and _title_shaped(b) and not _EMAIL.search(b.text) \
+            and not (gap > 0.5 * height and _names(b.text) is not None)  # the author line under it
 
-    i = index
-    while i + 1 < len(lines) and len(group) < 5 and alike(group[-1], lines[i + 1]):
-        i += 1
-        group.append(lines[i])
-    i = index
-    while i > 0 and len(group) < 5 and alike(lines[i - 1], group[0]):
-        i -= 1
-        group.insert(0, lines[i])
+    while len(group) < 5:
+        below = [ln for ln in lines if ln not in group and alike(group[-1], ln)]
+        if not below:
+            break
+        group.append(min(below, key=lambda ln: ln.bbox[1]))
+    while len(group) < 5:
+        above = [ln for ln in lines if ln not in group and alike(ln, group[0])]
+        if not above:
+            break
+        group.insert(0, max(above, key=lambda ln: ln.bbox[1]))
     return group
 
 
@@ -359,12 +366,16 @@ def _names(text: str) -> list[str] | None:
     if not text or _EMAIL.search(text) or _ORG.search(text) or _PLACE.search(text) \
             or _STATE.search(text) or _ANY_YEAR.search(text) or _NOT_TITLE.match(text):
         return None
+    text = re.sub(r"[∗*†‡§¶♯⋆]+", " ", text)  # "Damas‡and Milner": a mark is no part of a word
     if ";" in text and re.search(r"\w+,\s*\w", text):
         # "Bonnichsen, Lars Frydendal; Karlsson, Sven" — surname first
         parts = [" ".join(reversed([p.strip() for p in piece.split(",", 1)])) if "," in piece else piece
                  for piece in text.split(";")]
     else:
         parts = _SPLIT.split(text)
+        if any(_name(" ".join(_MARKS.sub(" ", p).split()).strip(" .,")) is None for p in parts if p.strip()):
+            # "Luis Damas‡and Robin Milner" with the mark taken out: "Damasand"
+            parts = _SPLIT.split(re.sub(r"(?<=[a-z])and\s+(?=[A-Z])", " and ", text))
     out = []
     for part in parts:
         part = " ".join(_MARKS.sub(" ", part).split()).strip(" .,")
@@ -420,6 +431,9 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
     if stamp:
         tiers.setdefault(0, []).append(_year_of(stamp))
     for text in _paragraphs([ln for ln in first.lines if id(ln) not in skip]):
+        labelled = _LABELLED_DATE.search(text)  # "Date: 2016.05.11", "Publication date: 2014"
+        if labelled:
+            tiers.setdefault(2, []).append(int(labelled.group(1)))
         if _NOT_A_DATE.search(text):
             continue
         words = len(text.split())
@@ -453,7 +467,7 @@ def _paragraphs(lines: list[Line]) -> list[str]:
     out: list[list[Line]] = []
     for line in lines:
         last = out[-1][-1] if out else None
-        if last is not None and abs(last.size - line.size) < 1.0 and \
+        if last is not None and abs(last.size - line.size) < 0.5 and not line.note and \
                 0 <= line.bbox[1] - last.bbox[3] < 0.8 * max(last.bbox[3] - last.bbox[1], 1.0):
             out[-1].append(line)
         else:

@@ -27,6 +27,13 @@ _MARGIN = 0.12  # share of page height at top and bottom where furniture lives
 #: a subsection of the last numbered one ("7 Conclusion > References").
 _TOP_LEVEL = re.compile(r"^(references|bibliography|literature cited|works cited|acknowledge?ments?|"
                         r"appendix( [a-z])?|appendices|abstract)\W*$", re.I)
+#: A bibliography's heading: what the paper cites, not what it says.
+REFERENCES_HEADING = re.compile(r"^((\d{1,2}|[IVX]{1,4}|[A-H])\.?\s+)?(references?( and notes)?|bibliography|"
+                                r"literature( cited)?|works cited|cited literature|literatur|références|"
+                                r"bibliographie|referencias|bibliografía|riferimenti|bibliografia)\W*$", re.I)
+# An entry of a reference list: "[12] A. Author, …", "12. Author, A. …", "Author, A. B. (1999)".
+_ENTRY = re.compile(r"^\s*(\[[\w+.-]{1,12}\]|\d{1,3}\.\s+[A-Z]|[A-Z][\w'’-]+,\s+(?:[A-Z]\.\s*){1,3})")
+_YEAR = re.compile(r"\b(1[89]\d\d|20[0-4]\d)[a-z]?\b")
 _NUMBER = re.compile(r"^(\d{1,2}(?:\.\d{1,2})*)\.?\s")
 
 
@@ -144,11 +151,13 @@ def page_blocks(page: PageText, hidden: set[tuple[int, int]], body: float,
     for number, line in visible:
         named = outline.get((page.number, number)) if outline is not None else None
         if outline is not None:
-            level = named[0] if named else (1 if _TOP_LEVEL.match(line.text.strip()) and number not in tables
-                                           and heading_level(line, body, sizes) is not None else None)
+            level = named[0] if named else (1 if (_TOP_LEVEL.match(line.text.strip())
+                                                  or REFERENCES_HEADING.match(line.text.strip()))
+                                           and number not in tables and heading_level(line, body, sizes) is not None
+                                           else None)
         else:
             level = heading_level(line, body, sizes) if number not in tables else None
-            if level is not None and _TOP_LEVEL.match(line.text.strip()):
+            if level is not None and (_TOP_LEVEL.match(line.text.strip()) or REFERENCES_HEADING.match(line.text.strip())):
                 level = 1
         if named is not None and named[1] == "":
             prev, prev_number = line, number
@@ -341,4 +350,29 @@ def sections(pages: list[PageText], hidden: set[tuple[int, int]],
                                    heading_line=item.line))
             else:
                 out[-1].blocks.append(item)
-    return [s for s in out if s.blocks or s.level > 0]
+    out = [s for s in out if s.blocks or s.level > 0]
+    mark_references(out)
+    return out
+
+
+def mark_references(sections_: list[Section]) -> None:
+    """Blocks of the paper's reference list become kind "reference": under a References
+    (Bibliography, Literature cited …) heading, or — a list with no recognised heading —
+    a run of numbered entries with years in the last third of the paper."""
+    pages = max((b.page or 0 for s in sections_ for b in s.blocks), default=0)
+    for section in sections_:
+        named = any(REFERENCES_HEADING.match(h) for h in section.heading_path[-1:])
+        for block in section.blocks:
+            if block.kind in ("table", "caption"):
+                continue
+            if named or ((block.page or 0) > pages * 2 / 3 and _entries(block.text)):
+                block.kind = "reference"
+
+
+def _entries(text: str) -> bool:
+    """Most lines of a block read as reference entries: a bracketed or numbered start, or
+    a surname with initials, and years."""
+    lines = [ln for ln in text.split("\n") if ln.strip()]
+    starts = sum(1 for ln in lines if _ENTRY.match(ln))
+    years = len(_YEAR.findall(text))
+    return len(lines) >= 2 and starts >= max(2, len(lines) // 4) and years >= starts

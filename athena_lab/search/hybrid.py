@@ -25,6 +25,7 @@ from athena_lab.index.store import IndexStore
 from athena_lab.document import CITATION_KINDS, DOC_KINDS, citation_kind
 from athena_lab.models import labelled
 from athena_lab.paths import normalize_prefix
+from athena_lab.search.cites import check_references, is_reference
 from athena_lab.search.fusion import fuse
 from athena_lab.language import LANGUAGE_NAMES, content_words, query_language
 from athena_lab.search.grep import grep_phrases, query_identifiers, quoted_phrases
@@ -85,9 +86,14 @@ class HybridSearcher:
 
     def search(self, query: str, *, k: int | None = None, kind: str | None = None,
                path_prefix: str | None = None, neighbours: int = 0,
-               mode: str = "hybrid", also: list[str] | None = None) -> SearchResult:
+               mode: str = "hybrid", also: list[str] | None = None,
+               references: str = "exclude") -> SearchResult:
         """``also``: other wordings of the same question (a translation into the corpus's
-        language, say), searched alike and fused with it."""
+        language, say), searched alike and fused with it. ``references``: passages of
+        papers' reference lists are left out ("exclude": they name other work, they are
+        no evidence about it), searched alone ("only": which papers cite something), or
+        kept ("include")."""
+        check_references(references)
         query = (query or "").strip()
         if not query:
             raise SearchError("the query is empty: say what to look for")
@@ -96,7 +102,7 @@ class HybridSearcher:
         if mode not in SEARCH_MODES:
             raise SearchError(f"unknown search mode {mode!r}; use one of: {', '.join(SEARCH_MODES)}")
         prefix = normalize_prefix(path_prefix)
-        depth = max(self.settings.candidates, k * 3)
+        depth = max(self.settings.candidates, k * 3) * (4 if references == "only" else 1)
         result = SearchResult(query, [])
         t0 = time.perf_counter()
         ranked = self.rankings(query, depth, kinds=kinds, prefix=prefix, mode=mode, result=result)
@@ -105,7 +111,7 @@ class HybridSearcher:
                                   result=SearchResult(other, []))
             ranked.update({f"{name}@{n + 1}": ids for name, ids in extra.items()})
         t2 = time.perf_counter()
-        result.hits = self._fuse(ranked, k, prefix, query, result.language)
+        result.hits = self._fuse(ranked, k, prefix, query, result.language, references)
         if not result.hits:
             filtered = bool(kinds or prefix)
             result.no_evidence = ("filters" if filtered and not self.store.catalog.has_chunks(
@@ -248,7 +254,7 @@ class HybridSearcher:
                 "multilingual": self.settings.multilingual_weight}
 
     def _fuse(self, ranked: dict[str, list[str]], k: int, prefix: str | None,
-              query: str, language: str = "en") -> list[Hit]:
+              query: str, language: str = "en", references: str = "exclude") -> list[Hit]:
         base = self.weights(language, query)
         weights = {name: base.get(name.split("@", 1)[0], 1.0) for name in ranked}
         scores = fuse(ranked, weights, self.settings.rrf_k)
@@ -258,8 +264,13 @@ class HybridSearcher:
                 ranks.setdefault(cid, {})[name] = rank
         if not scores:
             return []
-        order = sorted(scores, key=scores.get, reverse=True)[: k * 3]
+        order = sorted(scores, key=scores.get, reverse=True)
+        if references == "include":
+            order = order[: k * 3]
         rows = self.store.catalog.chunks_by_id(order)
+        if references != "include":
+            wanted = references == "only"
+            order = [cid for cid in order if cid in rows and is_reference(rows[cid].locator) == wanted][: k * 3]
         titles = self._titles({r.path for r in rows.values()})
         records = self.store.catalog.source_records({r.path for r in rows.values() if r.doc_kind == "pdf"})
         lowered = query.lower()
@@ -334,6 +345,8 @@ def citation(hit: Hit, query: str = "", number: int | None = None) -> dict[str, 
         out.update(page=loc.get("page", row.page), pages=loc.get("pages", []),
                    regions=loc.get("regions", []), confidence=row.confidence,
                    warnings=row.warnings)
+        if is_reference(loc):
+            out["references"] = True  # a passage of the paper's reference list
         if hit.record:
             out["record"] = record_of(row.path, hit.record)
     if kind == "notebook":

@@ -71,9 +71,11 @@ export function citationLocation(citation: ICitation): string {
     const pages = (citation.pages ?? []).filter(p => p != null);
     const first = pages.length ? Math.min(...pages) : citation.page;
     const last = pages.length ? Math.max(...pages) : citation.page;
-    return first != null && last != null && last !== first
-      ? `${citation.path} pp. ${first}\u2013${last}`
-      : `${citation.path} p. ${first ?? '?'}`;
+    const where =
+      first != null && last != null && last !== first
+        ? `${citation.path} pp. ${first}\u2013${last}`
+        : `${citation.path} p. ${first ?? '?'}`;
+    return citation.references ? `${where}, reference list` : where;
   }
   if (citation.kind === 'notebook' && citation.cell != null) {
     const end = citation.end_cell;

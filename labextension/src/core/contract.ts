@@ -55,6 +55,7 @@ export interface ICitation {
   warnings?: string[];
   score?: number;
   record?: IBibRecord;
+  references?: boolean;
   evidence?: IEvidence[];
   url?: string;
 }

@@ -1,0 +1,42 @@
+"""Reference lists in search: kept out of "what does the archive say about X", searched for
+"which papers cite X".
+
+A paper's bibliography names other work; a hit in it says nothing about X, only that
+this paper cites something about X. The PDF parser marks those passages
+(``locator["references"]``, pdf/structure.py); search leaves them out unless the question
+asks what cites something, and then searches them alone.
+"""
+
+from __future__ import annotations
+
+import re
+
+REFERENCE_MODES = ("exclude", "only", "include")
+
+_CITING = re.compile(
+    r"^\s*(?:which|what|who|list(?: the)?|find(?: the)?|show(?: me)?(?: the)?|are there(?: any)?)?\s*"
+    r"(?:papers?|articles?|works?|documents?|sources?|authors?)?\s*(?:that|which|who)?\s*"
+    r"(?:cites?|citing|cited|refer(?:s|ring)? to|references?(?:\s+to)?)\s+(?:the\s+)?(?:paper\s+|work\s+)?(?P<what>.+?)\s*\??\s*$",
+    re.I)
+
+
+def citing_subject(question: str) -> str | None:
+    """``X`` when ``question`` asks which papers cite X ("which papers cite Lamport's
+    Paxos?", "who cites the Dynamo paper"), else None."""
+    match = _CITING.match(question or "")
+    if not match:
+        return None
+    what = match.group("what").strip(" .?!\"'“”")
+    return what or None
+
+
+def check_references(mode: str | None) -> str | None:
+    if mode is not None and mode not in REFERENCE_MODES:
+        from athena_lab.search.hybrid import SearchError
+
+        raise SearchError(f"unknown references mode {mode!r}; use one of: {', '.join(REFERENCE_MODES)}")
+    return mode
+
+
+def is_reference(locator: dict) -> bool:
+    return bool(locator.get("references"))

@@ -1,0 +1,253 @@
+"""What a real paper archive needs from the PDF parser, pinned on real PDFs.
+
+papers-we-love itself is a benchmark (bench/archive.py, bench/archive_metadata.py), never
+part of the suite; these tests use the shared PDF corpus and PDFs written here with a
+real font and a broken /ToUnicode map — the very fault that garbled eight archive papers.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pytest
+
+from athena_lab.config import load_config
+from athena_lab.ingest.chunking import chunk_document
+from athena_lab.ingest.parsers.pdf import PdfOptions, parse, time_limit
+from athena_lab.ingest.pipeline import run_index
+from athena_lab.pdf.meta import citation_label, page_year, paper_record
+from athena_lab.pdf.ocr import ocr_available
+from athena_lab.pdf.pages import extract_page, garbled_reason
+from athena_lab.search.cites import citing_subject
+from athena_lab.workspace import Workspace
+
+from corpus_files import CORPORA
+
+PDFS = CORPORA / "pdfs"
+ATTENTION = PDFS / "paper_attention_1706.03762.pdf"
+PROSE = ["The problem of reaching agreement among remote processes is one of the most",
+         "fundamental problems in distributed computing and is at the core of many",
+         "algorithms for distributed data processing, distributed file management, and",
+         "fault-tolerant distributed applications. A well-known form of the problem is"] * 4
+
+
+def shifted_pdf(lines: list[str], shift: int = 1) -> bytes:
+    """A one-page PDF printing ``lines`` in Helvetica, its /ToUnicode map shifted by
+    ``shift``: the page shows the words, the text layer says "Uif qspcmfn pg …"."""
+    content = "BT /F1 14 Tf 72 720 Td 18 TL\n" + "".join(
+        "(" + line.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)") + ") '\n"
+        for line in lines) + "ET"
+    pairs = "\n".join(f"<{code:02X}> <{code + shift:04X}>" for code in range(32, 127))
+    cmap = ("/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /Shift def "
+            "1 begincodespacerange <00> <FF> endcodespacerange\n"
+            f"95 beginbfchar\n{pairs}\nendbfchar endcmap CMapName currentdict /CMap defineresource pop end end")
+    objects = ["<< /Type /Catalog /Pages 2 0 R >>",
+               "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+               "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> "
+               "/Contents 5 0 R >>",
+               "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding /ToUnicode 6 0 R >>",
+               f"<< /Length {len(content)} >>\nstream\n{content}\nendstream",
+               f"<< /Length {len(cmap)} >>\nstream\n{cmap}\nendstream"]
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += f"{number} 0 obj\n{body}\nendobj\n".encode("latin-1")
+    xref = len(out)
+    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
+    out += b"".join(f"{offset:010d} 00000 n \n".encode() for offset in offsets)
+    out += f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
+    return bytes(out)
+
+
+def _first_page(path: Path):
+    doc = pdfium.PdfDocument(str(path))
+    info = {k: v for k, v in doc.get_metadata_dict(skip_empty=True).items() if isinstance(v, str)}
+    return info, extract_page(doc, 0, "off")
+
+
+# --- garbled text layers -----------------------------------------------------------------
+
+def test_a_garbled_text_layer_is_listed_unreadable_and_never_indexed(tmp_path: Path) -> None:
+    pdf = tmp_path / "shifted.pdf"
+    pdf.write_bytes(shifted_pdf(PROSE))
+    doc = parse(pdf, "shifted.pdf", PdfOptions(ocr="off"))
+    page = doc.metadata["pages"][0]
+    assert page["source"] == "none" and page["chars"] == 0
+    assert any(w.startswith("garbled text layer") and "unreadable" in w for w in page["warnings"])
+    assert any(w.startswith("unreadable: garbled text layer on page 1") for w in doc.warnings)
+    assert chunk_document(doc) == []  # no snippet of "Uif qspcmfn pg" can ever be shown
+
+
+@pytest.mark.skipif(not ocr_available(), reason="OCR extra")
+def test_a_garbled_text_layer_is_read_with_ocr_and_keeps_regions(tmp_path: Path) -> None:
+    pdf = tmp_path / "shifted.pdf"
+    pdf.write_bytes(shifted_pdf(PROSE))
+    doc = parse(pdf, "shifted.pdf", PdfOptions(ocr="auto"))
+    assert doc.metadata["pages"][0]["source"] == "ocr"
+    blocks = [b for s in doc.sections for b in s.blocks]
+    text = " ".join(b.text for b in blocks)
+    assert "problem of reaching agreement" in text and "qspcmfn" not in text
+    assert all(len(b.regions) == len(b.text.split("\n")) and b.page == 1 for b in blocks)
+
+
+def test_the_detector_tells_shifted_text_from_prose_code_and_formulas() -> None:
+    prose = "\n".join(PROSE)
+    shifted = "".join(chr(ord(c) + 1) if " " <= c < "~" else c for c in prose)
+    salad = "tab7bHp*]jez¡r*]?ì`ec7tv¦]_wbE3~jìbHtvc7tv¦]hli]#b p*^vcfbAtab\\nYj!r z p" * 6
+    lisp = "(===> (EXECUTE-EXPRESSION #I(CLASSES-C::mul-expression :LEFT ?left :RIGHT ?right)\n" * 12
+    maths = "softmax(QK^T/√dk)V where dk is the dimension, PE(pos,2i) = sin(pos/10000^(2i/dmodel))\n" * 8
+    assert garbled_reason(prose) is None
+    assert garbled_reason(lisp) is None and garbled_reason(maths) is None
+    assert garbled_reason(shifted) is not None
+    assert garbled_reason(salad) is not None
+    assert garbled_reason("abc def ghi jkl", unmapped=40) is not None  # most glyphs without a character
+
+
+def test_pages_of_the_shared_corpus_are_not_called_garbled() -> None:
+    """Code, formulas, tables, a cover page of short lines: all read as text (no page of
+    the shared corpus has a broken text layer)."""
+    for name in ("docling_code_and_formula.pdf", "docling_redp5110_sampled.pdf", "paper_attention_1706.03762.pdf",
+                 "table_pdfplumber_senate-expenditures.pdf", "misc_pypdf_habibi-arabic.pdf",
+                 "docling_right_to_left_01.pdf"):
+        doc = pdfium.PdfDocument(str(PDFS / name))
+        for index in range(min(len(doc), 6)):
+            page = extract_page(doc, index, "off")
+            assert not any(w.startswith("garbled") for w in page.warnings), (name, index + 1, page.warnings)
+
+
+def test_symbol_font_glyphs_read_as_printed() -> None:
+    """CMMI10's code 15 is ϵ: it came out as the control character U+000F."""
+    doc = pdfium.PdfDocument(str(ATTENTION))
+    text = "\n".join(line.text for line in extract_page(doc, 6, "off").lines)
+    assert "β2 = 0.98 and ϵ = 10^(−9)" in text
+    assert "\x0f" not in text
+
+
+# --- time limits -------------------------------------------------------------------------
+
+def test_the_time_limit_grows_with_the_page_count() -> None:
+    options = PdfOptions(timeout_s=60.0, page_s=2.0)
+    assert time_limit(options, 10) == 60.0
+    assert time_limit(options, 220) == 60.0 + 2.0 * 200
+
+
+# --- title, authors, year ----------------------------------------------------------------
+
+def test_the_record_comes_from_what_the_first_page_prints() -> None:
+    info, first = _first_page(ATTENTION)
+    record = paper_record(info, first, ATTENTION.name)
+    assert record.title == "Attention Is All You Need"
+    assert record.authors[:2] == ["Ashish Vaswani", "Noam Shazeer"] and len(record.authors) == 8
+    assert not any("Google" in a or "@" in a or "University" in a for a in record.authors)
+    assert record.year == 2017 and record.label("x") == "Vaswani et al., 2017"
+    s2orc = PDFS / "paper_s2orc_2020.acl-main.447.pdf"
+    record = paper_record(*_first_page(s2orc), s2orc.name)
+    assert record.title == "S2ORC: The Semantic Scholar Open Research Corpus"
+    assert record.authors == ["Kyle Lo", "Lucy Lu Wang", "Mark Neumann", "Rodney Kinney", "Daniel S. Weld"]
+
+
+def test_the_year_is_never_the_files_creation_date() -> None:
+    """Every PDF of the corpus: whatever year the record has, the first page prints it."""
+    for pdf in sorted(PDFS.glob("*.pdf")):
+        try:
+            info, first = _first_page(pdf)
+        except pdfium.PdfiumError:
+            continue  # encrypted or damaged: test_pdf_ingest covers those
+        record = paper_record(info, first, pdf.name)
+        if record.year is None:
+            continue
+        printed = " ".join([first.margin, *(line.text for line in first.lines)])
+        assert str(record.year) in printed or record.arxiv, (pdf.name, record.year, info.get("CreationDate"))
+
+
+def test_no_printed_year_is_said_as_nd() -> None:
+    assert citation_label(["Patrick Hunt", "Mahadev Konar", "Flavio P. Junqueira"], None, "ZooKeeper", "x") \
+        == "Hunt et al., n.d."
+    assert citation_label(["Christine van Vredendaal"], 2016, None, "x") == "van Vredendaal, 2016"
+    assert page_year(None) is None
+
+
+# --- sections ----------------------------------------------------------------------------
+
+def test_section_labels_come_from_the_outline() -> None:
+    """issue 31: "5 Training > 6.2 Model Variations", and a 3.3 sentence labelled 3.2.3."""
+    doc = parse(ATTENTION, ATTENTION.name, PdfOptions(ocr="off"))
+    paths = [" > ".join(s.heading_path) for s in doc.sections]
+    assert "6 Results > 6.2 Model Variations" in paths
+    assert not any(p.startswith("5 Training > 6") for p in paths)
+    chunks = chunk_document(doc)
+    ffn = next(c for c in chunks if "In addition to attention sub-layers" in c.text)
+    assert "3.2.3" not in ffn.heading and "3.3 Position-wise Feed-Forward Networks".startswith(
+        ffn.heading_path[-1]) or ffn.heading == "3 Model Architecture"
+    assert next(c for c in chunks if "[1] Jimmy Lei Ba" in c.text).heading == "References"
+
+
+def test_numbered_headings_nest_by_number_without_an_outline() -> None:
+    """Where a PDF has no outline, "6.2" never sits under "5" even when "6 Results" is
+    not recognised as a heading."""
+    from athena_lab.pdf.structure import hidden_lines, sections
+
+    doc = pdfium.PdfDocument(str(ATTENTION))
+    pages = [extract_page(doc, i, "off") for i in range(len(doc))]
+    paths = [" > ".join(s.heading_path) for s in sections(pages, hidden_lines(pages), outline=None)]
+    assert any(p.endswith("6.2 Model Variations") for p in paths)
+    assert not any(p.startswith("5 Training > 6") for p in paths)
+
+
+# --- reference lists ---------------------------------------------------------------------
+
+def test_reference_lists_are_marked() -> None:
+    doc = parse(ATTENTION, ATTENTION.name, PdfOptions(ocr="off"))
+    chunks = chunk_document(doc)
+    cited = [c for c in chunks if c.references]
+    assert cited and all(c.heading == "References" for c in cited)
+    assert all(c.locator().get("references") is True for c in cited)
+    assert not any(c.references for c in chunks if c.heading.startswith(("3 ", "5 ", "6 ")))
+
+
+def test_which_papers_cite_is_read_as_a_reference_question() -> None:
+    assert citing_subject("Which papers cite Lamport's Paxos?") == "Lamport's Paxos"
+    assert citing_subject("who cites the Dynamo paper") == "Dynamo paper"
+    assert citing_subject("references to MapReduce") == "MapReduce"
+    assert citing_subject("which papers discuss Byzantine fault tolerance") is None
+    assert citing_subject("What does the archive say about layer normalization?") is None
+
+
+def test_reference_lists_are_no_evidence_but_answer_who_cites(tmp_path: Path) -> None:
+    folder = tmp_path / "papers"
+    folder.mkdir()
+    shutil.copy(ATTENTION, folder / ATTENTION.name)
+    run_index(load_config(folder, index_dir=tmp_path / "index", overrides={"pdf.ocr": "off"}))
+    ws = Workspace(folder, index_dir=tmp_path / "index")
+    body = ws.search("layer normalization", k=8).citations()
+    assert body and not any(c.get("references") for c in body)
+    cites = ws.search("Which papers cite Layer normalization?", k=5)
+    assert cites.hits and all(c.get("references") for c in cites.citations())
+    assert "Layer normalization" in cites.hits[0].chunk.text  # "[1] Jimmy Lei Ba, … Layer normalization"
+    assert cites.citations()[0]["label"].endswith(", reference list")
+
+
+# --- the same paper twice ----------------------------------------------------------------
+
+def test_the_same_paper_twice_is_indexed_once_and_listed_once(tmp_path: Path) -> None:
+    folder = tmp_path / "papers"
+    (folder / "b").mkdir(parents=True)
+    shutil.copy(ATTENTION, folder / "attention.pdf")
+    shutil.copy(ATTENTION, folder / "b" / "attention-copy.pdf")
+    summary = run_index(load_config(folder, index_dir=tmp_path / "index", overrides={"pdf.ocr": "off"}))
+    assert summary.duplicates == 1 and summary.new == 1
+    ws = Workspace(folder, index_dir=tmp_path / "index")
+    listed = ws.list_docs()
+    assert [d["path"] for d in listed] == ["attention.pdf"]
+    assert listed[0]["copies"] == ["b/attention-copy.pdf"]
+    hits = ws.search("scaled dot-product attention", k=10).citations()
+    assert {c["path"] for c in hits} == {"attention.pdf"}
+    # the indexed copy goes: the other is indexed in its place on the next run
+    (folder / "attention.pdf").unlink()
+    summary = run_index(load_config(folder, index_dir=tmp_path / "index", overrides={"pdf.ocr": "off"}))
+    assert summary.new == 1 and summary.removed == 1
+    hits = ws.search("scaled dot-product attention", k=10).citations()
+    assert {c["path"] for c in hits} == {"b/attention-copy.pdf"}
