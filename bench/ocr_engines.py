@@ -4,8 +4,9 @@ Two page sets from papers-we-love (fetched apart, see docs/benchmarks.md):
 - scans: pages of the three scanned papers (Flajolet–Martin 1985, Lynch's MIT report, the
   Lisp II collector), which only OCR can read — timed;
 - printed: pages with a good text layer, rendered and read back — the text layer is the
-  truth, so the character error rate (CER, edit distance / length, on lower-cased text with
-  spaces removed) says how well an engine reads.
+  truth: word recall (the share of the layer's words, counted with repeats, that the engine
+  read) and word precision (the share of the words read that the layer has). Words, not
+  characters: an engine that reads two columns in another order is not wrong.
 Every engine renders the same page images (pypdfium2, scale 2.0 = 144 dpi) in one process,
 one after the other, so the load is shared alike; the load average is printed with the result.
 
@@ -15,9 +16,9 @@ one after the other, so the load is shared alike; the load average is printed wi
 from __future__ import annotations
 
 import argparse
-import difflib
 import re
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any, Callable
 
@@ -47,7 +48,10 @@ def _rapidocr(module: str) -> Callable[[Any], str]:
 def _tesseract() -> Callable[[Any], str]:
     import tesserocr
 
-    api = tesserocr.PyTessBaseAPI(lang="eng")
+    import glob
+
+    data = sorted(glob.glob("/usr/share/tesseract-ocr/*/tessdata"))  # Debian's tesseract-ocr-eng
+    api = tesserocr.PyTessBaseAPI(path=data[-1] if data else "", lang="eng")
 
     def read(image: Any) -> str:
         api.SetImage(image)
@@ -62,17 +66,15 @@ ENGINES: dict[str, Callable[[], Callable[[Any], str]]] = {
 }
 
 
-def _squash(text: str) -> str:
-    return re.sub(r"\s+", "", text).lower()
+def _words(text: str) -> Counter[str]:
+    return Counter(w.lower() for w in re.findall(r"[^\W_]{2,}", text))
 
 
-def cer(truth: str, read: str) -> float:
-    a, b = _squash(truth), _squash(read)
-    if not a:
-        return 0.0
-    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
-    same = sum(block.size for block in matcher.get_matching_blocks())
-    return round(1 - same / max(len(a), len(b)), 4)
+def word_scores(truth: str, read: str) -> tuple[float, float]:
+    """(recall, precision) of the words read against the text layer's words."""
+    want, got = _words(truth), _words(read)
+    same = sum((want & got).values())
+    return round(same / max(1, sum(want.values())), 4), round(same / max(1, sum(got.values())), 4)
 
 
 def pages(root: Path, sets: list[tuple[str, list[int]]]) -> list[tuple[str, Any, str]]:
@@ -112,12 +114,14 @@ def main() -> None:
         t0, c0 = time.perf_counter(), cpu_seconds()
         scan_text = [read(image) for _, image, _ in scans]
         seconds, cpu = time.perf_counter() - t0, cpu_seconds() - c0
-        errors = [cer(truth, read(image)) for _, image, truth in printed]
+        scores = [word_scores(truth, read(image)) for _, image, truth in printed]
         results[name] = {
             "load_s": round(load_s, 1), "scan_pages": len(scans), "scan_seconds": round(seconds, 1),
             "pages_per_s": round(len(scans) / seconds, 3), "cpu_s_per_page": round(cpu / len(scans), 2),
             "scan_chars": sum(len(t) for t in scan_text),
-            "printed_cer": errors, "printed_cer_mean": round(sum(errors) / len(errors), 4),
+            "printed_word_recall": [r for r, _ in scores],
+            "printed_word_recall_mean": round(sum(r for r, _ in scores) / len(scores), 4),
+            "printed_word_precision_mean": round(sum(p for _, p in scores) / len(scores), 4),
             "load_average": f"{before} → {load_average()}"}
     emit({"bench": "ocr_engines", "scale": SCALE, "engines": results, "context": context()}, args.out)
 
