@@ -86,7 +86,7 @@ class ModelReader:
         import httpx
 
         text = "\n".join(ln.text for ln in (first.lines if first else []))[:2500]
-        reply = httpx.post(f"{self.server.base_url}/v1/chat/completions", timeout=600,
+        reply = httpx.post(f"{self.server.base_url}/chat/completions", timeout=600,
                            headers={"Authorization": f"Bearer {self.server.api_key}"},
                            json={"messages": [{"role": "user", "content": PROMPT + text}],
                                  "temperature": 0, "seed": 0, "max_tokens": 300})

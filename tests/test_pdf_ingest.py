@@ -321,7 +321,18 @@ def test_scanned_page_is_read_by_ocr_or_says_how_to_get_it(parsed) -> None:
         assert INSTALL_HINT in page["warnings"]
 
 
+def test_a_long_file_gets_time_for_its_pages(corpus) -> None:
+    """The limit grows with the page count the worker reports, and counts from when the
+    worker starts the file (not while it was importing): a 117-page book that takes longer
+    than the base 2 s parses, with 2 s per page beyond the first 20."""
+    name = "long_pypdf_GeoTopo-komprimiert.pdf"
+    results = dict(parse_pdfs([(corpus / name, name)], PdfOptions(timeout_s=2.0, page_s=2.0, ocr="off"),
+                              workers=1))
+    assert isinstance(results[name], ParsedDocument) and results[name].pages == 117
+
+
 def test_pool_stops_a_parse_that_runs_past_the_time_limit(corpus) -> None:
     name = "long_pypdf_GeoTopo-komprimiert.pdf"
-    results = dict(parse_pdfs([(corpus / name, name)], PdfOptions(timeout_s=0.5, ocr="off"), workers=1))
+    results = dict(parse_pdfs([(corpus / name, name)], PdfOptions(timeout_s=0.5, page_s=0.0, ocr="off"),
+                              workers=1))
     assert results == {name: "timed out after 0.5 s"}

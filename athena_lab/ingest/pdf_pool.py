@@ -36,6 +36,8 @@ def _serve(conn: Connection, options: PdfOptions) -> None:
         def progress(event: str, seconds: float) -> None:
             conn.send(("time", event, seconds))
 
+        progress("start", 0.0)  # the clock starts now, not while this process was importing
+
         try:
             result: ParsedDocument | str = parse(abs_path, path, options, progress)
         except ParseError as exc:
@@ -131,7 +133,12 @@ def _collect(worker: _Worker, ready: list) -> Result | None:
             return path, f"cannot parse {path}: the PDF worker crashed (exit code {code})"
         if message[0] == "time":  # the file's own limit: its pages, then each OCR'd page
             _kind, event, seconds = message
-            worker.limit = max(worker.limit, seconds) if event == "pages" else worker.limit + seconds
+            if event == "start":
+                worker.started = time.monotonic()
+            elif event == "pages":
+                worker.limit = max(worker.limit, seconds)
+            else:
+                worker.limit += seconds
             return None
         worker.job = None
         return message[1], message[2]

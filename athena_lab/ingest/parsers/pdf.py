@@ -17,7 +17,7 @@ from athena_lab.pdf.pages import PageText, extract_page
 from athena_lab.pdf.structure import hidden_lines, sections
 
 NAME = "pypdfium2"
-VERSION = "6"  # 3: PDF chunks of at most 1,000 characters; 4: DOI and arXiv id in the metadata; 5: columns found block by block; 6: maths (scripts, fractions), footnote marks, figure labels
+VERSION = "7"  # 3: PDF chunks of at most 1,000 characters; 4: DOI and arXiv id in the metadata; 5: columns found block by block; 6: maths (scripts, fractions), footnote marks, figure labels; 7: garbled layers to OCR or unreadable, symbol glyphs, the record from the first page, outline sections, reference lists
 
 
 @dataclass
