@@ -21,7 +21,8 @@ from typing import Callable, Iterable, Iterator, Protocol
 
 import numpy as np
 
-from athena_lab.config import Config, embedding_settings_key
+from athena_lab.config import Config
+from athena_lab.settings import embedding_settings_key
 from athena_lab.index import channel
 from athena_lab.index.catalog import ChunkRow, SourceRow
 from athena_lab.index.embedder_base import file_sha256
@@ -29,43 +30,20 @@ from athena_lab.index.embeddings import Embedder, EmbedderError, make_embedder
 from athena_lab.index.lexical import LEXICAL_VERSION
 from athena_lab.index.progress import RunProgress
 from athena_lab.index.store import IndexStore
-from athena_lab.ingest.checkpoints import VectorCheckpointer
+from athena_lab.ingest.checkpoints import ChunkLabels, VectorCheckpointer
 from athena_lab.ingest.chunking import CHUNKER_VERSION, Chunk, chunk_document, embedding_text, text_hash
 from athena_lab.ingest.discover import (DiscoveredFile, Discovery, discover, discover_paths, in_scope,
                                        nothing_to_index)
+from athena_lab.ingest.vectors import Progress, embed_groups, embed_here, embed_vectors
 from athena_lab.interrupt import StopRequest
 from athena_lab.document import ParsedDocument, ParseError, citation_kind
 
-Progress = Callable[[str, int, int], None]  # (phase, done, total)
 
 _PARSER_MODULES = {
     "markdown": "markdown", "rst": "rst", "asciidoc": "asciidoc", "text": "text",
     "html": "html", "notebook": "notebook", "pdf": "pdf",
 }
 OCR_EXTRA = "athena-lab[ocr]"  # named in a page's warning when only OCR would read it
-EMBED_BATCH = 32  # texts per embedding call: a stop waits for at most one batch
-#: Characters per embedding call (texts × the longest one). onnxruntime keeps the largest
-#: buffers it ever needed: 32 texts of 256 tokens took the indexer from 400 MB to 950 MB
-#: for the rest of the run. Within this budget a call holds 32 short texts or 8 long ones
-#: and stays near 450 MB (docs/benchmarks.md, "A real paper archive").
-EMBED_CHARS = 8 * 1100
-
-
-def embed_groups(hashes: list[str], texts: dict[str, str]) -> list[list[str]]:
-    """``hashes`` (sorted by text length) cut into embedding calls within the budgets."""
-    groups: list[list[str]] = []
-    current: list[str] = []
-    longest = 0
-    for digest in hashes:
-        size = len(texts[digest])
-        if current and (len(current) >= EMBED_BATCH or (len(current) + 1) * max(longest, size) > EMBED_CHARS):
-            groups.append(current)
-            current, longest = [], 0
-        current.append(digest)
-        longest = max(longest, size)
-    if current:
-        groups.append(current)
-    return groups
 
 
 class Backend(Protocol):
@@ -88,8 +66,7 @@ class LocalBackend:
         return _parse_all(config, jobs, report)
 
     def embed_batches(self, embedder: Embedder, batches: list[list[str]]) -> Iterator[np.ndarray]:
-        for texts in batches:
-            yield embedder.embed_documents(texts)
+        return embed_here(embedder, batches)
 
 
 @dataclass
@@ -237,15 +214,9 @@ def _update_multilingual(config: Config, store: IndexStore, summary: IndexSummar
                          report: Progress, stop: StopRequest | None = None) -> None:
     from athena_lab.ingest.multilingual import update_channel  # loads no model unless needed
 
-    if stop is not None:
-        stop.deferrable = True  # a signal stops the build cleanly between batches
-    try:
-        built = update_channel(config, store, report, stop.is_set if stop is not None else None)
-    finally:
-        if stop is not None:
-            stop.deferrable = False
-            if stop.is_set():
-                summary.interrupted = stop.reason
+    built = update_channel(config, store, report, stop)
+    if stop is not None and stop.is_set():
+        summary.interrupted = stop.reason
     summary.multilingual = asdict(built)
     summary.errors.extend(built.errors)
 
@@ -727,20 +698,19 @@ def _update_vectors(config: Config, store: IndexStore, summary: IndexSummary,
         if stale - vectors.deleted_labels():
             vectors.update({}, stale)
         return
-    checkpoints = VectorCheckpointer(catalog, vectors, embedder.key, needing,
+    checkpoints = VectorCheckpointer(vectors, ChunkLabels(catalog, embedder.key), needing,
                                      stale - vectors.deleted_labels(),
                                      config.settings.index.vector_checkpoint_s)
     try:
-        _embed_missing(catalog, embedder, needing, titles, summary, report, checkpoints, run, stop,
-                       backend or LocalBackend(), streaming.embedded if streaming is not None else None)
+        done = embed_vectors(catalog, embedder, needing, titles, checkpoints, phase="embed", report=report,
+                             stop=stop, embed_batches=(backend or LocalBackend()).embed_batches, run=run,
+                             fresh=streaming.embedded if streaming is not None else None)
     except EmbedderError as exc:
         summary.errors.append(f"embedding failed: {exc}. Search is lexical-only for new text.")
-    finally:
-        if run is not None:
-            run.report("save", checkpoints.committed, len(needing))
-        checkpoints.commit()  # also on Ctrl-C: what was embedded stays searchable
-        if stop is not None:
-            stop.deferrable = False
+        return
+    summary.embedded_from_cache += done.from_cache
+    summary.embedded += done.embedded
+    summary.interrupted = done.interrupted or summary.interrupted
 
 
 def _vectors_current(store: IndexStore, settings_key: str) -> bool:
@@ -761,48 +731,3 @@ def _record_embedder(catalog, embedder: Embedder, settings_key: str) -> None:
     catalog.set_manifest("embedder_key", embedder.key)
     catalog.set_manifest("embedder_name", embedder.name)
     catalog.set_manifest("embedder_dimensions", str(embedder.dimensions))
-
-
-def _embed_missing(catalog, embedder: Embedder, needing: list[tuple], titles: dict[str, str],
-                   summary: IndexSummary, report: Progress, checkpoints: VectorCheckpointer,
-                   run: RunProgress | None = None, stop: StopRequest | None = None,
-                   backend: Backend | None = None, fresh: set[str] | None = None) -> None:
-    """Vectors for every needed text hash: from the cache, else embedded and cached;
-    handed to ``checkpoints``, which commits them as the run goes. ``fresh``: hashes this
-    run embedded while parsing (found in the cache, but counted as embedded now)."""
-    if stop is not None:
-        stop.deferrable = True  # from here a signal stops the run cleanly between batches
-    by_hash: dict[str, str] = {}
-    for _cid, digest, text, heading, path in needing:
-        by_hash.setdefault(digest, embedding_text(heading, text, titles.get(path)))
-    vectors = catalog.cached_vectors(embedder.key, list(by_hash))
-    now = {h: v for h, v in vectors.items() if fresh and h in fresh}
-    summary.embedded += len(now)
-    summary.embedded_from_cache += len(vectors) - len(now)
-    checkpoints.add(now.items())
-    checkpoints.add(((h, v) for h, v in vectors.items() if h not in now), fresh=False)
-    checkpoints.commit()  # cached vectors are searchable at once
-    # Shortest first: each call then holds texts of similar length, and the embedder pads a
-    # batch only to its longest text (12 % fewer token positions on docs chunks).
-    missing = sorted((h for h in by_hash if h not in vectors), key=lambda h: len(by_hash[h]))
-    report("embed", 0, len(missing))
-    if run is not None:
-        run.start_rate()
-    batches = embed_groups(missing, by_hash)
-    results = (backend or LocalBackend()).embed_batches(embedder, [[by_hash[h] for h in b] for b in batches])
-    done = 0
-    for batch in batches:
-        if stop is not None and stop.is_set():
-            summary.interrupted = stop.reason
-            return
-        items = list(zip(batch, next(results)))
-        with catalog.transaction():
-            catalog.cache_vectors(embedder.key, items)
-        checkpoints.add(items)
-        summary.embedded += len(batch)
-        if run is not None:
-            run.embedded(checkpoints.fresh_chunks)
-        done += len(batch)
-        report("embed", done, len(missing))
-        if checkpoints.due():
-            checkpoints.commit()
