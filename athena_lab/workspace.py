@@ -22,9 +22,9 @@ from athena_lab.index.store import IndexStore, VectorCoverage
 from athena_lab.ingest.discover import HIDDEN, Rules, is_hidden
 from athena_lab.ingest.pipeline import Backend, IndexSummary, Progress, run_index
 from athena_lab.paths import ForbiddenPathError, MissingPathError, PathError, normalize_prefix
-from athena_lab.search.cites import check_references, citing_subject
+from athena_lab.search.cites import citing_subject
 from athena_lab.search.grep import grep_chunks
-from athena_lab.search.hybrid import HybridSearcher, SearchResult, check_kind
+from athena_lab.search.hybrid import HybridSearcher, SearchResult, check_kind, check_references
 from athena_lab.interrupt import StopRequest
 from athena_lab.health import DoctorReport
 from athena_lab.contract import Health, IndexStatus

@@ -30,13 +30,5 @@ def citing_subject(question: str) -> str | None:
     return what or None
 
 
-def check_references(mode: str | None) -> str | None:
-    if mode is not None and mode not in REFERENCE_MODES:
-        from athena_lab.search.hybrid import SearchError
-
-        raise SearchError(f"unknown references mode {mode!r}; use one of: {', '.join(REFERENCE_MODES)}")
-    return mode
-
-
 def is_reference(locator: dict) -> bool:
     return bool(locator.get("references"))

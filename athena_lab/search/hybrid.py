@@ -25,7 +25,7 @@ from athena_lab.index.store import IndexStore
 from athena_lab.document import CITATION_KINDS, DOC_KINDS, citation_kind
 from athena_lab.citations.labels import labelled
 from athena_lab.paths import normalize_prefix
-from athena_lab.search.cites import check_references, is_reference
+from athena_lab.search.cites import REFERENCE_MODES, is_reference
 from athena_lab.search.fusion import fuse
 from athena_lab.language import LANGUAGE_NAMES, content_words, query_language
 from athena_lab.search.grep import grep_phrases, query_identifiers, quoted_phrases
@@ -63,6 +63,13 @@ class SearchResult:
     def citations(self) -> list[dict[str, Any]]:
         """The hits as citation JSON (docs/contract.md): what every front end shows."""
         return [citation(h, self.query) for h in self.hits]
+
+
+def check_references(mode: str | None) -> str | None:
+    """A reference-list mode (search/cites.py), or a clear error naming the choices."""
+    if mode is not None and mode not in REFERENCE_MODES:
+        raise SearchError(f"unknown references mode {mode!r}; use one of: {', '.join(REFERENCE_MODES)}")
+    return mode
 
 
 def check_kind(kind: str | None) -> list[str] | None:
