@@ -133,14 +133,37 @@ def _index(folder: Path, index_dir: Path, ocr: str) -> dict[str, Any]:
     before = load_average()
     # run from the work folder: `python -c` puts the working directory first on sys.path, so
     # a PYTHONPATH pointing at another checkout (the "before" code) would lose to this one
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False,
-                         cwd=index_dir.parent)
-    if run.returncode != 0:
-        raise SystemExit(f"athena index failed:\n{run.stderr[-3000:]}")
-    result = json.loads(run.stdout.strip().splitlines()[-1])
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, cwd=index_dir.parent)
+    trace = _rss_trace(proc)
+    out, err = proc.communicate()
+    if proc.returncode != 0:
+        raise SystemExit(f"athena index failed:\n{err[-3000:]}")
+    result = json.loads(out.strip().splitlines()[-1])
+    result["rss_trace_mb"] = trace
     result["chunks_per_s"] = round(result["chunks"] / max(result["seconds"], 0.001), 2)
     result["load_average_before"], result["load_average_after"] = before, load_average()
     return result
+
+
+def _rss_trace(proc: subprocess.Popen) -> list[tuple[int, int]]:
+    """(seconds since start, resident MB of the indexer) every 30 s while it runs: flat or
+    growing, not only its peak. Its output is one JSON line: it waits in the pipe."""
+    import psutil
+
+    started = time.monotonic()
+    trace: list[tuple[int, int]] = []
+    try:
+        process = psutil.Process(proc.pid)
+        while proc.poll() is None:
+            trace.append((round(time.monotonic() - started), round(process.memory_info().rss / 2**20)))
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                pass
+    except psutil.NoSuchProcess:
+        pass
+    return trace
 
 
 def _raw_rate(index_dir: Path, folder: Path, sample: int) -> dict[str, Any]:

@@ -48,6 +48,10 @@ def _normalise(vectors: np.ndarray) -> np.ndarray:
     return (vectors / norms).astype(np.float32)
 
 
+#: Token lengths are padded up to a multiple of this (see ``OnnxEmbedder._feeds``).
+PAD_TO = 32
+
+
 class OnnxEmbedder:
     """A sentence-embedding ONNX model: a tokenizers tokenizer, then OpenVINO or onnxruntime.
 
@@ -84,7 +88,10 @@ class OnnxEmbedder:
                         self.dimensions)
 
     def _feeds(self, encodings: list) -> tuple[dict[str, np.ndarray], np.ndarray]:
-        width = max(len(e.ids) for e in encodings)
+        # Padded up to a multiple of PAD_TO (masked: the vectors do not change): OpenVINO
+        # keeps memory for every input shape it has seen, and one shape per token length
+        # made an index of papers-we-love grow to 1.6 GB (docs/indexing.md).
+        width = -(-max(len(e.ids) for e in encodings) // PAD_TO) * PAD_TO
         ids = np.full((len(encodings), width), self._pad_id, dtype=np.int64)
         mask = np.zeros((len(encodings), width), dtype=np.int64)
         for row, e in enumerate(encodings):

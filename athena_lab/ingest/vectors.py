@@ -34,17 +34,20 @@ EmbedBatches = Callable[[Embedder, list[list[str]]], Iterator[np.ndarray]]
 
 
 def embed_groups(hashes: list[str], texts: dict[str, str]) -> list[list[str]]:
-    """``hashes`` (sorted by text length) cut into embedding calls within the budgets."""
+    """``hashes`` (sorted by text length) cut into embedding calls within the budgets, of
+    32, 16 or 8 texts: few distinct batch shapes, as the runtime keeps memory per shape."""
     groups: list[list[str]] = []
     current: list[str] = []
     longest = 0
     for digest in hashes:
-        size = len(texts[digest])
-        if current and (len(current) >= EMBED_BATCH or (len(current) + 1) * max(longest, size) > EMBED_CHARS):
+        size = max(longest, len(texts[digest]))
+        cap = next((n for n in (EMBED_BATCH, EMBED_BATCH // 2, EMBED_BATCH // 4) if n * size <= EMBED_CHARS),
+                   max(1, EMBED_BATCH // 4))
+        if current and len(current) + 1 > cap:
             groups.append(current)
-            current, longest = [], 0
+            current, size = [], len(texts[digest])
         current.append(digest)
-        longest = max(longest, size)
+        longest = size
     if current:
         groups.append(current)
     return groups
