@@ -7,6 +7,9 @@ real paper archive"); point ``--root`` at its checkout.
         every page read with OCR off: which pages the extractor calls garbled, against the
         pages labelled by hand in bench/data/archive_garbled_labels.jsonl (precision and
         recall), and how many papers have no searchable text without OCR
+    python bench/archive.py ocr --root /work/data/pwl
+        the papers with pages only OCR can read, parsed with OCR on through the worker pool:
+        pages read with OCR, wall and CPU seconds (OCR's pages/s, apart from indexing)
     python bench/archive.py index --root /work/data/pwl --work DIR [--copies 4] [--ocr off]
         `athena index` of the archive, then of the archive with COPIES−1 renamed copies of
         every paper added (each copy made different by a comment appended after %%EOF, so
@@ -91,6 +94,37 @@ def garbled(root: Path) -> dict[str, Any]:
             "precision": round(tp / max(1, tp + len(fp)), 4), "recall": round(tp / max(1, tp + len(fn)), 4),
             "false_positives": fp, "false_negatives": fn,
             "papers_without_text_when_ocr_off": no_text, "seconds": round(seconds, 1)}
+
+
+# --- OCR apart ---------------------------------------------------------------------------
+
+def ocr(root: Path) -> dict[str, Any]:
+    """Parse (OCR on) every paper the garbled survey or the scans need OCR for."""
+    from _common import cpu_seconds
+
+    from athena_lab.ingest.parsers.pdf import PdfOptions
+    from athena_lab.ingest.pdf_pool import parse_pdfs
+    from athena_lab.pdf.ocr import engine_name
+
+    papers = sorted({json.loads(line)["path"] for line in LABELS.read_text(encoding="utf-8").splitlines()
+                     if line.strip() and json.loads(line)["garbled"]}
+                    | {"sublinear_algorithms/1985-Flajolet-Probabilistic-counting.pdf",
+                       "distributed_systems/a-hundred-impossibility-proofs-for-distributed-computing.pdf",
+                       "garbage_collection/the_lisp_ii_garbage_collector.pdf"})
+    before = load_average()
+    t0, c0 = time.perf_counter(), cpu_seconds(children=True)
+    results = dict(parse_pdfs([(root / p, p) for p in papers], PdfOptions(ocr="auto")))
+    seconds, cpu = time.perf_counter() - t0, cpu_seconds(children=True) - c0
+    pages = sum(1 for doc in results.values() if not isinstance(doc, str)
+                for page in doc.metadata["pages"] if page["source"] == "ocr")
+    unreadable = {p: [page["page"] for page in doc.metadata["pages"] if page["source"] == "none"]
+                  for p, doc in results.items() if not isinstance(doc, str)}
+    return {"bench": "archive_ocr", "engine": engine_name(), "papers": len(papers),
+            "errors": {p: r for p, r in results.items() if isinstance(r, str)},
+            "pages_read_with_ocr": pages, "seconds": round(seconds, 1), "cpu_seconds": round(cpu, 1),
+            "pages_per_s": round(pages / seconds, 3), "cpu_s_per_ocr_page": round(cpu / max(1, pages), 2),
+            "pages_left_unreadable": {p: v for p, v in unreadable.items() if v},
+            "load_average_before": before, "load_average_after": load_average()}
 
 
 # --- indexing at 1x and 4x ---------------------------------------------------------------
@@ -222,6 +256,9 @@ def main() -> None:
     g = sub.add_parser("garbled")
     g.add_argument("--root", required=True)
     g.add_argument("--out")
+    o = sub.add_parser("ocr")
+    o.add_argument("--root", required=True)
+    o.add_argument("--out")
     i = sub.add_parser("index")
     i.add_argument("--root", required=True)
     i.add_argument("--work", required=True, help="scratch folder for the copies and the indexes")
@@ -232,6 +269,8 @@ def main() -> None:
     args = ap.parse_args()
     if args.what == "garbled":
         result = garbled(Path(args.root))
+    elif args.what == "ocr":
+        result = ocr(Path(args.root))
     else:
         result = index(Path(args.root), Path(args.work), args.copies, args.ocr, args.raw_sample)
     emit({**result, "context": context()}, args.out)

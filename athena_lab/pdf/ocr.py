@@ -68,6 +68,7 @@ def _engine() -> Callable[[Any], Recognised]:
 def _tesseract() -> Callable[[Any], Recognised]:
     import tesserocr
 
+    _quiet_leptonica(tesserocr.__file__)
     api = tesserocr.PyTessBaseAPI(path=_tessdata() or "", lang="eng", psm=tesserocr.PSM.AUTO)
 
     def read(image: Any) -> Recognised:
@@ -79,13 +80,32 @@ def _tesseract() -> Callable[[Any], Recognised]:
         if iterator is None:
             return out
         for line in tesserocr.iterate_level(iterator, level):
-            text = line.GetUTF8Text(level)
+            try:
+                text = line.GetUTF8Text(level)
+            except RuntimeError:  # a line Tesseract found but read nothing in ("No text returned")
+                continue
             box = line.BoundingBox(level)
             if text and text.strip() and box is not None:
                 out.append(((float(box[0]), float(box[1]), float(box[2]), float(box[3])), text,
                             line.Confidence(level) / 100.0))
         return out
     return read
+
+
+def _quiet_leptonica(module_file: str) -> None:
+    """Leptonica writes "Error in boxClipToRectangle …" to stderr for boxes it clips, which is
+    routine on scans: its messages would fill the user's terminal. Set its severity to none
+    (the wheel's own copy of the library; nothing happens if it cannot be found)."""
+    import ctypes
+    import glob
+
+    for path in glob.glob(os.path.join(os.path.dirname(module_file), "tesserocr.libs", "libleptonica*")) \
+            + glob.glob(os.path.join(os.path.dirname(module_file), "tesserocr.libs", "liblept*")):
+        try:
+            ctypes.CDLL(path).setMsgSeverity(6)  # L_SEVERITY_NONE
+        except (OSError, AttributeError):
+            continue
+        return
 
 
 def _rapidocr() -> Callable[[Any], Recognised]:
