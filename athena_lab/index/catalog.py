@@ -395,6 +395,31 @@ class Catalog:
         for r in self.conn.execute(f"SELECT * FROM chunks {where} ORDER BY path, ordinal", params):
             yield _chunk(r)
 
+    def needing_vector_ids(self, embedder_key: str) -> list[tuple[str, str]]:
+        """(chunk_id, text_hash) of chunks whose vector is missing or stale — without their
+        text, so a run over a large folder holds ids, not every text, while it embeds."""
+        rows = self.conn.execute(
+            "SELECT chunk_id, text_hash FROM chunks "
+            "WHERE vec_embedder IS NOT ? OR vec_hash IS NOT text_hash ORDER BY path, ordinal",
+            (embedder_key,))
+        return [(r[0], r[1]) for r in rows]
+
+    def has_chunks_needing_vectors(self, embedder_key: str) -> bool:
+        return self.conn.execute(
+            "SELECT 1 FROM chunks WHERE vec_embedder IS NOT ? OR vec_hash IS NOT text_hash LIMIT 1",
+            (embedder_key,)).fetchone() is not None
+
+    def embedding_rows(self, chunk_ids: list[str]) -> list[tuple[str, str, str, str, str]]:
+        """(chunk_id, text_hash, text, heading, path) of these chunks, in the order given."""
+        found: dict[str, tuple[str, str, str, str, str]] = {}
+        for start in range(0, len(chunk_ids), 500):
+            part = chunk_ids[start:start + 500]
+            marks = ",".join("?" * len(part))
+            for r in self.conn.execute(
+                    f"SELECT chunk_id, text_hash, text, heading, path FROM chunks WHERE chunk_id IN ({marks})", part):
+                found[r[0]] = (r[0], r[1], r[2], r[3], r[4])
+        return [found[c] for c in chunk_ids if c in found]
+
     def chunks_needing_vectors(self, embedder_key: str) -> list[tuple[str, str, str]]:
         """(chunk_id, text_hash, text) of chunks whose vector is missing or stale."""
         rows = self.conn.execute(
