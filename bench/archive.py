@@ -200,7 +200,7 @@ def _rss_trace(proc: subprocess.Popen) -> list[tuple[int, int]]:
     return trace
 
 
-def _raw_rate(index_dir: Path, folder: Path, sample: int) -> dict[str, Any]:
+def _raw_rate(index_dir: Path, folder: Path, sample: int, runtime: str | None = None) -> dict[str, Any]:
     """The embedder alone on a random sample of the indexed chunk texts, as bench/indexing.py
     measures it (the issue's "raw onnxruntime", 17.1 texts/s): batches of 64 in catalog
     order, nothing else running in this process."""
@@ -210,7 +210,8 @@ def _raw_rate(index_dir: Path, folder: Path, sample: int) -> dict[str, Any]:
     from athena_lab.index.embeddings import make_embedder
     from athena_lab.index.store import IndexStore
 
-    config = load_config(str(folder), index_dir=str(index_dir))
+    config = load_config(str(folder), index_dir=str(index_dir),
+                         overrides={"embedding.runtime": runtime} if runtime else None)
     store = IndexStore(index_dir)
     try:
         texts = list(embedding_jobs(store.catalog).values())
@@ -225,8 +226,12 @@ def _raw_rate(index_dir: Path, folder: Path, sample: int) -> dict[str, Any]:
     for start in range(0, len(texts), 64):
         embedder.embed_documents(texts[start:start + 64])
     seconds = time.perf_counter() - t0
-    return {"texts": len(texts), "seconds": round(seconds, 1), "chunks_per_s": round(len(texts) / seconds, 2),
-            "cpu_seconds": round(cpu_seconds() - c0, 1), "load_average_before": before,
+    cpu = cpu_seconds() - c0
+    info = getattr(embedder, "runtime", None)
+    return {"runtime": f"{info.name} {info.precision}" if info is not None else runtime or "auto",
+            "texts": len(texts), "seconds": round(seconds, 1), "chunks_per_s": round(len(texts) / seconds, 2),
+            "cpu_seconds": round(cpu, 1), "chunks_per_cpu_s": round(len(texts) / cpu, 2),
+            "load_average_before": before,
             "load_average_after": load_average()}
 
 
@@ -256,6 +261,12 @@ def main() -> None:
     g = sub.add_parser("garbled")
     g.add_argument("--root", required=True)
     g.add_argument("--out")
+    r = sub.add_parser("raw", help="the embedder alone on an index's chunk texts (wall and CPU rate)")
+    r.add_argument("--root", required=True, help="the folder the index was built from")
+    r.add_argument("--index-dir", required=True)
+    r.add_argument("--runtime", default=None, help="embedding.runtime to force (onnxruntime, openvino)")
+    r.add_argument("--raw-sample", type=int, default=1500)
+    r.add_argument("--out")
     o = sub.add_parser("ocr")
     o.add_argument("--root", required=True)
     o.add_argument("--out")
@@ -269,6 +280,9 @@ def main() -> None:
     args = ap.parse_args()
     if args.what == "garbled":
         result = garbled(Path(args.root))
+    elif args.what == "raw":
+        result = {"bench": "archive_raw_embedder",
+                  **_raw_rate(Path(args.index_dir), Path(args.root), args.raw_sample, args.runtime)}
     elif args.what == "ocr":
         result = ocr(Path(args.root))
     else:
