@@ -94,6 +94,7 @@ INTEGRATION = {
     "test_http_page.py", "test_http_dropin.py",
     "test_ray_index.py", "test_layers.py", "test_contract_front_ends.py", "test_deploy.py", "test_ci_skips.py",
     "test_own_answers.py", "test_cli_lab.py", "test_index_empty.py", "test_run_script.py",
+    "test_index_without_ocr.py",
 }
 SLOW = {"test_binder.py", "test_live_processes.py", "test_local_llm.py", "test_local_model.py", "test_notebooks.py",
         "test_ray_index.py", "test_bundled_model.py",
