@@ -225,6 +225,51 @@ def keep_question_marks(lines: list[str]) -> list[str]:
     return out
 
 
+_LOADS_US = re.compile(r"^\s*%?(?:re)?load_ext\s+athena_lab\s*$")
+_HELP_MAGICS = ("pinfo", "pinfo2")
+
+
+def answer_this_cells_questions(shell: Any) -> None:
+    """Make ``%athena …?`` work in the very cell that loads the extension.
+
+    IPython transforms a whole cell before running any of it, so in a cell that starts with
+    ``%load_ext athena_lab`` the ``%athena …?`` lines were already turned into help requests
+    for their last word (``Object `blueprint` not found``) before :func:`keep_question_marks`
+    existed. The raw cell is in the history by then: for each such line after the load, the
+    help request it became (``pinfo``/``pinfo2`` of its last word) asks the question instead,
+    in order; any other help request in the cell is IPython's as usual. The stand-ins are
+    removed when the cell ends.
+    """
+    history = getattr(getattr(shell, "history_manager", None), "input_hist_raw", None)
+    if not history:
+        return
+    lines = history[-1].splitlines()
+    start = next((i for i, line in enumerate(lines) if _LOADS_US.match(line)), None)
+    if start is None:
+        return
+    pending = [match.group(2) for line in lines[start + 1:]
+               if (match := _LINE_MAGIC.match(line)) and match.group(2) and line.rstrip().endswith("?")]
+    if not pending:
+        return
+    table = shell.magics_manager.magics["line"]
+    # The real help magics: the table may hold a lazy stand-in that looks itself up by name.
+    helpers = {name: getattr(fn.__self__, fn.__name__) for name in _HELP_MAGICS if (fn := table.get(name))}
+
+    def stand_in(name: str) -> Any:
+        def help_or_question(target: str) -> Any:
+            if pending and pending[0].rstrip("?").rstrip().endswith(target.strip()):
+                return shell.run_line_magic("athena", pending.pop(0))
+            return helpers[name](target) if name in helpers else None
+        return help_or_question
+
+    def restore(*_: Any) -> None:
+        table.update(helpers)
+        shell.events.unregister("post_run_cell", restore)
+
+    table.update({name: stand_in(name) for name in _HELP_MAGICS})
+    shell.events.register("post_run_cell", restore)
+
+
 def load(shell: Any) -> None:
     """Register the magic, its ``?``-safe input handling and the rich displays in ``shell``."""
     from athena_lab.api import register_formatters
@@ -232,4 +277,5 @@ def load(shell: Any) -> None:
     shell.register_magics(AthenaMagics)
     if keep_question_marks not in shell.input_transformers_cleanup:
         shell.input_transformers_cleanup.append(keep_question_marks)
+        answer_this_cells_questions(shell)
     register_formatters(shell)

@@ -139,6 +139,36 @@ def test_question_mark_at_the_end_is_part_of_the_question_not_a_help_request() -
     assert code == "get_ipython().run_line_magic('athena', \"what's a path parameter?\")\n"
 
 
+def test_a_question_in_the_cell_that_loads_the_extension_is_asked_not_a_help_request(tmp_path_factory) -> None:
+    """Issue 31: on a fresh kernel, ``%load_ext athena_lab`` and ``%athena …?`` in one cell
+    gave IPython's "Object `type` not found": the cell was read before the magic existed."""
+    demo = copy_demo(tmp_path_factory, tmp_path_factory.mktemp("one-cell") / "demo")
+    nb = execute(notebook(f"%load_ext athena_lab\n%athena --path {demo} How do I declare a path parameter with a type?"),
+                 demo.parent)
+    cell = nb.cells[0]
+    state = answer_widget_state(nb, cell)
+    assert state["question"] == "How do I declare a path parameter with a type?"
+    assert state["citations"] and "[1]" in state["answer"]
+    assert "not found" not in " ".join(str(output) for output in cell.outputs)
+
+
+def test_other_help_requests_in_the_loading_cell_stay_help_and_the_stand_ins_go(capsys) -> None:
+    from IPython.core.interactiveshell import InteractiveShell
+
+    shell = InteractiveShell.instance()
+    try:
+        shell.run_cell("%load_ext athena_lab\n%athena --path /no/such/folder what is a blueprint?\nlen?",
+                       store_history=True)
+        out = capsys.readouterr()
+        assert "--path /no/such/folder: no such folder" in out.err and "not found" not in out.out + out.err
+        assert "Return the number of items" in out.out  # len? is IPython's help, as before
+        shell.run_cell("len?", store_history=True)
+        assert "Return the number of items" in capsys.readouterr().out
+        assert shell.magics_manager.magics["line"]["pinfo"].__name__ == "pinfo"  # the stand-in is gone
+    finally:
+        InteractiveShell.clear_instance()
+
+
 def test_terminal_ipython_streams_plain_text_with_numbered_sources(tmp_path_factory, capsys) -> None:
     from IPython.core.interactiveshell import InteractiveShell
 
