@@ -454,8 +454,10 @@ class Workspace:
         return health.doctor(self)
 
     def example_questions(self, n: int = 4) -> list[str]:
-        """Questions to offer on an empty chat, made from the index's section headings:
-        one per file (the largest files first), so a click always finds a passage."""
+        """Questions to offer on an empty chat, made from the index's section headings whose
+        text talks about them (agent/prompts.py ``example_question``): one per file first
+        (the largest files first), then more from the same files, so a click always finds a
+        passage and a folder of one paper still gets several."""
         if not self.has_index():
             return []
         catalog = self._require_index().catalog
@@ -464,24 +466,26 @@ class Workspace:
         # run writes, also while the run goes on.
         stamp = (catalog.path, catalog.sources_stamp(), n)
         if self._examples is None or self._examples[0] != stamp:
-            self._examples = (stamp, self._pick_examples(catalog.headings(), n))
+            self._examples = (stamp, self._pick_examples(catalog.sections(), n))
         return list(self._examples[1])
 
     @staticmethod
-    def _pick_examples(headings: list[tuple[str, str]], n: int) -> list[str]:
+    def _pick_examples(sections: list[tuple[str, str, str]], n: int) -> list[str]:
         from athena_lab.agent.prompts import example_question
 
-        picked: list[str] = []
-        seen_paths: set[str] = set()
-        for path, heading in headings:
-            question = example_question(heading)
-            if path in seen_paths or not question or question in picked:
+        rounds: list[list[str]] = []  # round k: each file's k-th question
+        per_file: dict[str, int] = {}
+        seen: set[str] = set()
+        for path, heading, text in sections:
+            question = example_question(heading, text)
+            if not question or question in seen:
                 continue
-            seen_paths.add(path)
-            picked.append(question)
-            if len(picked) == n:
-                break
-        return picked
+            seen.add(question)
+            k = per_file[path] = per_file.get(path, -1) + 1
+            if k == len(rounds):
+                rounds.append([])
+            rounds[k].append(question)
+        return [q for questions in rounds for q in questions][:n]
 
     # answering: the agent loop does the work; the workspace only hands it the tools ----
     def ask_events(self, question: str, **options: Any) -> Iterator[Any]:

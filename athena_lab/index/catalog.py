@@ -345,8 +345,14 @@ class Catalog:
 
     def headings(self, limit: int = 400) -> list[tuple[str, str]]:
         """(path, heading) of distinct non-empty headings, files with the most chunks first."""
-        return [(r[0], r[1]) for r in self.conn.execute(
-            "SELECT c.path, c.heading FROM chunks c JOIN sources s ON s.path = c.path "
+        return [(path, heading) for path, heading, _ in self.sections(limit)]
+
+    def sections(self, limit: int = 400) -> list[tuple[str, str, str]]:
+        """(path, heading, text of its first chunk) of distinct non-empty headings, files
+        with the most chunks first."""
+        return [(r[0], r[1], r[2]) for r in self.conn.execute(
+            "SELECT c.path, c.heading, (SELECT f.text FROM chunks f WHERE f.path = c.path AND f.heading = c.heading "
+            "ORDER BY f.ordinal LIMIT 1) FROM chunks c JOIN sources s ON s.path = c.path "
             "WHERE c.heading != '' GROUP BY c.path, c.heading ORDER BY s.chunks DESC, c.path, MIN(c.ordinal) "
             "LIMIT ?", (limit,))]
 

@@ -354,13 +354,16 @@ def _same_content(catalog, old: SourceRow, item: _Parsed, chunks: list[Chunk]) -
 
 
 def _warnings_for(item: _Parsed, chunks: list[Chunk]) -> list[str]:
-    """The warnings a parsed file is stored with (one place, for storing and comparing)."""
+    """The warnings a parsed file is stored with (one place, for storing and comparing).
+
+    A notebook without text is not a problem: Lab makes every new notebook with one empty
+    cell, and one that only asks athena holds nothing but athena's own output."""
     warnings = list(item.warnings)
     if item.error is not None:
         warnings.append(item.error)
     elif item.pending is not None:
         warnings.append(item.pending)
-    elif not chunks and not warnings:
+    elif not chunks and not warnings and item.file.doc_kind != "notebook":
         warnings.append("no text to index")
     return warnings
 
