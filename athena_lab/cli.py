@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import textwrap
 import time
 from typing import Any, Callable
 
@@ -166,7 +167,7 @@ def cmd_search(args: argparse.Namespace) -> int:
         where = citation_location(c)
         heading = f"  {c['heading_path']}" if c.get("heading_path") else ""
         print(f"{n:>2}. {where}{heading}  (score {c['score']:.4f})")
-        print(f"    {c['snippet']}")
+        print(textwrap.indent(c["snippet"], "    "))  # its lines kept: code reads as code
     return 0
 
 

@@ -309,19 +309,36 @@ def _targets(path: str, lowered_query: str) -> bool:
 _WORD = re.compile(r"\w+")
 
 
+# A reST role (":func:`~flask.url_for`", ":ref:`Routing <routing>`") as Sphinx shows it.
+_ROLE = re.compile(r":(?:[\w-]+:)*[\w+-]+:`(~?)([^`<\n]*?)(?:\s*<[^>\n]*>)?`")
+
+
+def _role_text(match: re.Match[str]) -> str:
+    return match.group(2).rsplit(".", 1)[-1] if match.group(1) else match.group(2)
+
+
 def snippet(text: str, query: str, width: int = 280) -> str:
-    """A window of the chunk around the first query word it contains."""
-    flat = " ".join(text.split())
-    if len(flat) <= width:
-        return flat
-    lowered = flat.lower()
+    """A window of the chunk around the first query word it contains, its lines kept.
+
+    Code keeps its lines and indentation (flattened, a block of code read as one line);
+    blank lines and trailing spaces go, and reST roles read as Sphinx shows them."""
+    lines = [_ROLE.sub(_role_text, line.rstrip()) for line in text.replace("\t", "    ").splitlines()]
+    kept = "\n".join(line for line in lines if line.strip())
+    if len(kept) <= width:
+        return kept
+    lowered = kept.lower()
     positions = [lowered.find(w) for w in (m.group(0).lower() for m in _WORD.finditer(query))
                  if len(w) > 2]
     positions = [p for p in positions if p >= 0]
     start = max(0, min(positions) - width // 4) if positions else 0
-    end = min(len(flat), start + width)
+    end = min(len(kept), start + width)
     start = max(0, end - width)
-    return ("…" if start else "") + flat[start:end].strip() + ("…" if end < len(flat) else "")
+    line_start = kept.rfind("\n", 0, start) + 1  # start at a line's start when one is near
+    at_line = bool(start) and start - line_start <= width // 8
+    if at_line:
+        start, end = line_start, min(len(kept), line_start + width)
+    window = kept[start:end].strip("\n")
+    return ("…\n" if at_line else "…" if start else "") + window + ("…" if end < len(kept) else "")
 
 
 def citation(hit: Hit, query: str = "", number: int | None = None) -> dict[str, Any]:

@@ -472,6 +472,7 @@ export class ChatPanel extends Widget {
   private async _setConversation(id: string | null): Promise<void> {
     this._conversationId = id;
     this.node.dataset.conversationId = id ?? '';
+    this._history.markCurrent(id);
     await this._options.memory.save(id);
   }
 

@@ -14,7 +14,7 @@ import { showErrorMessage, WidgetTracker } from '@jupyterlab/apputils';
 
 import { getChunks } from './api';
 import { markCitedLines } from './citedLines';
-import { narrowest } from './core/citations';
+import { citedRanges, narrowest } from './core/citations';
 import { checkable, followCitation, openingPlace } from './freshness';
 import { createPdfPreview, PdfPreview, showInPreview } from './pdfPreview';
 import { ICitation } from './types';
@@ -27,11 +27,12 @@ export interface IOpenContext {
 }
 
 /**
- * Mark lines `start`..`end` (1-based, inclusive) as cited, in view; an editor that is not
- * CodeMirror 6 gets them selected instead.
+ * Mark the line ranges (1-based, inclusive) as cited, the first in view; an editor that is
+ * not CodeMirror 6 gets the first range selected instead.
  */
-function markLines(editor: CodeEditor.IEditor, start: number, end: number): void {
-  if (!markCitedLines(editor, start, end)) {
+function markLines(editor: CodeEditor.IEditor, ranges: Array<[number, number]>): void {
+  if (!markCitedLines(editor, ranges)) {
+    const [start, end] = ranges[0];
     const last = Math.max(0, editor.lineCount - 1);
     const from = Math.min(Math.max(start - 1, 0), last);
     const to = Math.min(Math.max(end - 1, from), last);
@@ -52,8 +53,7 @@ async function openText(ctx: IOpenContext, path: string, citation: ICitation): P
   await widget.context.ready;
   await widget.revealed;
   ctx.app.shell.activateById(widget.id);
-  const start = citation.start_line ?? 1;
-  markLines(widget.content.editor, start, citation.end_line ?? start);
+  markLines(widget.content.editor, citedRanges(citation));
 }
 
 async function openNotebook(
@@ -82,7 +82,7 @@ async function openNotebook(
   }
   await cell.ready;
   if (cell.editor && !cell.inputHidden) {
-    markLines(cell.editor, citation.start_line, citation.end_line ?? citation.start_line);
+    markLines(cell.editor, citedRanges(citation));
   }
 }
 

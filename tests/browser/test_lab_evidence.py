@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import nbformat
@@ -16,7 +14,7 @@ import pytest
 pytest.importorskip("playwright", reason="pip install playwright (Python package; the browser is Debian's chromium)")
 
 from chat_page import ask, drawn, wait_for_theme  # noqa: E402
-from conftest import ARTIFACTS, PDF_NAME  # noqa: E402
+from conftest import ARTIFACTS, PDF_NAME, index_with_cli  # noqa: E402
 from corpus_files import CORPORA  # noqa: E402
 
 PDF_PATH = f"papers/{PDF_NAME}"
@@ -66,9 +64,7 @@ def evidence_lab(start_lab, tmp_path_factory: pytest.TempPathFactory):
     shutil.copy(CORPORA / "pdfs" / PDF_NAME, folder / PDF_PATH)
     (folder / "docs" / "guide.md").write_text(_guide(), encoding="utf-8")
     _notebook(folder / "notebooks" / "field.ipynb")
-    athena = shutil.which("athena", path=str(Path(sys.executable).parent)) or "athena"
-    done = subprocess.run([athena, "index", str(folder)], capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, f"athena index failed:\n{done.stdout}\n{done.stderr}"
+    index_with_cli(folder)
     with start_lab(folder, {"ATHENA_LLM__PROVIDER": "extractive"}) as url:
         yield url
 

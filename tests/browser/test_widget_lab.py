@@ -152,6 +152,24 @@ def show(page, widget) -> None:
     widget.scroll_into_view_if_needed()
 
 
+def test_a_chips_snippet_keeps_the_lines_of_its_source(page, answer_notebook, open_widgets) -> None:
+    """Issue 31: the snippet under a chip flattened its source (code too) to one line."""
+    widget = open_widgets(NOTEBOOK).first
+    show(page, widget)
+    box = widget.locator(".athena-snippet-box").first
+    box.locator("summary").click()
+    snippet = box.locator("pre")
+    snippet.wait_for()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for theme, light in (("JupyterLab Light", True), ("JupyterLab Dark", False)):
+        set_theme(page, theme, light)
+        drawn(page)
+        widget.screenshot(path=str(SHOTS / f"widget-snippet-{'light' if light else 'dark'}.png"))
+    set_theme(page, "JupyterLab Light", True)
+    shown = snippet.inner_text()
+    assert shown.count("\n") >= 2 and ":data:" not in shown, shown
+
+
 def test_the_question_asked_shows_above_its_answer(page, answer_notebook, open_widgets) -> None:
     widget = open_widgets(NOTEBOOK).first
     question = widget.locator('[data-testid="athena-widget-question"]')

@@ -44,6 +44,34 @@ export function narrowest(citation: ICitation): ICitation {
 }
 
 /**
+ * The line ranges to mark when `citation` opens (1-based, inclusive, in order): each quoted
+ * sentence's own lines (`evidence`, in the cell `narrowest` opens for a notebook), merged
+ * where they touch, else the citation's lines. One `[1]` quoting two sentences thirty lines
+ * apart marks those two places, not the thirty lines between them.
+ */
+export function citedRanges(citation: ICitation): Array<[number, number]> {
+  const place = narrowest(citation);
+  const lined = (citation.evidence ?? []).filter(
+    e => e.start_line != null && e.end_line != null && (citation.kind !== 'notebook' || e.cell === place.cell)
+  );
+  if (!lined.length) {
+    const start = place.start_line ?? 1;
+    return [[start, place.end_line ?? start]];
+  }
+  const sorted = lined.map(e => [e.start_line!, e.end_line!] as [number, number]).sort((a, b) => a[0] - b[0]);
+  const merged: Array<[number, number]> = [];
+  for (const [start, end] of sorted) {
+    const last = merged[merged.length - 1];
+    if (last && start <= last[1] + 1) {
+      last[1] = Math.max(last[1], end);
+    } else {
+      merged.push([start, end]);
+    }
+  }
+  return merged;
+}
+
+/**
  * The rectangles to outline on page `citation.page` (PDF points, top-left origin): the
  * lines of the quoted sentences when the answer located them (`evidence`), else the whole
  * chunk's regions on that page. The first one is where a preview scrolls to.

@@ -21,6 +21,12 @@ export interface IAnswerOptions {
   siteLinks?: boolean;
   /** Show the tool trace (the page does; a docs site's readers have no use for it). */
   trace?: boolean;
+  /**
+   * Show what answered: the owner's provider and model ("openai:gpt-4o-mini"), or
+   * "extractive (no model)". The page's user chose it; a docs site's reader did not, and
+   * the owner's setup is none of their business.
+   */
+  mode?: boolean;
 }
 
 export class PageAnswer {
@@ -39,7 +45,7 @@ export class PageAnswer {
 
   constructor(
     private _open: OpenCitation,
-    private _options: IAnswerOptions = { trace: true }
+    private _options: IAnswerOptions = { trace: true, mode: true }
   ) {
     this._text = new AnswerText(
       { prefix: '', markerClass: 'marker', bodyClass: 'answer-body', bodyTestid: 'answer-body', unsupportedTestid: 'unsupported' },
@@ -78,7 +84,7 @@ export class PageAnswer {
     if (next.citations !== before?.citations) {
       this._showSources(next.citations);
     }
-    if (next.mode) {
+    if (next.mode && this._options.mode) {
       this._mode.textContent = next.mode === 'extractive' ? 'extractive (no model)' : next.mode;
       this.node.dataset.mode = next.mode;
     }
