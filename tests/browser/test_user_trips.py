@@ -72,8 +72,12 @@ def lab_tab(open_lab_page, trips_lab, request):
 def shoot(tab, name: str) -> None:
     """The page as the test left it, in Lab's light and dark theme."""
     SHOTS.mkdir(parents=True, exist_ok=True)
+    news = tab.locator(".jp-Notification-Toast-Close, .jp-toast-close").first
+    if news.is_visible():
+        news.click()  # Lab's question about news would cover part of the shot
     for theme, light in (("JupyterLab Light", True), ("JupyterLab Dark", False)):
         set_theme(tab, theme, light)
+        tab.wait_for_function("() => !document.querySelector('#jupyterlab-splash')")  # the theme change's splash
         drawn(tab)
         tab.screenshot(path=str(SHOTS / f"{name}-{'light' if light else 'dark'}.png"))
     set_theme(tab, "JupyterLab Light", True)
@@ -131,7 +135,6 @@ def test_one_citation_of_two_quotes_marks_each_quote_not_the_lines_between(lab_t
 
 
 def test_the_copy_button_of_a_code_block_covers_none_of_its_code(lab_tab):
-    lab_tab.evaluate("() => window.jupyterapp.shell.expandRight()")
     answer = ask(lab_tab, LIGHT_QUESTION)
     block = answer.locator(".athena-code-block").first
     block.wait_for()
