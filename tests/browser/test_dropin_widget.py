@@ -145,6 +145,7 @@ def test_a_visitor_is_not_shown_what_answers_for_the_owner(browser, athena, site
         context, tab = _open(browser, f"{site}/bottom-right.html", color_scheme=scheme)
         tab.locator('[data-testid="launcher"]').click()
         answer = _ask(tab, QUESTION)
+        answer.locator("header").scroll_into_view_if_needed()
         tab.screenshot(path=str(ARTIFACTS / f"dropin-answer-header-{scheme}.png"))
         header = answer.locator("header").inner_text()
         assert "extractive" not in header and "model" not in header, header

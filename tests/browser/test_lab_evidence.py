@@ -223,11 +223,10 @@ EDITOR_MARKS = """() => {
 
 
 def text_lines(citation: dict, cell: int | None = None) -> list[int]:
-    """The lines of the quoted sentences (those in `cell`, for a notebook)."""
+    """The lines of the quoted sentences (those in `cell`, for a notebook): each one's own."""
     evidence = [e for e in citation.get("evidence") or [] if cell is None or e.get("cell") == cell]
     assert evidence, f"the citation has no located quote: {citation}"
-    start = min(e["start_line"] for e in evidence)
-    return list(range(start, max(e["end_line"] for e in evidence) + 1))
+    return sorted({n for e in evidence for n in range(e["start_line"], e["end_line"] + 1)})
 
 
 def test_cited_text_lines_stay_marked_after_a_click_until_dismissed(lab_tab):

@@ -77,7 +77,7 @@ def assert_complete(text: str) -> None:
     assert text.startswith("Walrus tokens rotate hourly")
     positions = [text.find(f"Step {n}: walrus tokens are rotated by the vault job") for n in range(1, 19)]
     assert all(p >= 0 for p in positions) and positions == sorted(positions), positions
-    assert text.rstrip().endswith("finish their requests [1].")
+    assert text.rstrip().endswith("finish their requests. [1]")  # the full stop goes before the marker
     assert LONG_LINE in text
 
 
