@@ -206,6 +206,7 @@ export class ChatPage {
   private _setConversation(id: string | null): void {
     this._conversationId = id;
     this.node.dataset.conversationId = id ?? '';
+    this._history.markCurrent(id); // the history marks the conversation shown, as in the sidebar
     if (id) {
       window.localStorage.setItem(REMEMBER, id);
     } else {
