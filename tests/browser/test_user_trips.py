@@ -205,7 +205,8 @@ def model_page(tmp_path_factory: pytest.TempPathFactory):
 
 def test_the_chat_page_shows_a_models_rest_role_as_code_and_its_full_stop_before_the_marker(browser, model_page):
     SHOTS.mkdir(parents=True, exist_ok=True)
-    for scheme in ("light", "dark"):
+    shown = []
+    for scheme in ("light", "dark"):  # both pictures first, then what they must show
         context = browser.new_context(viewport={"width": 900, "height": 700}, color_scheme=scheme)
         tab = context.new_page()
         tab.goto(model_page.page_url)
@@ -215,8 +216,10 @@ def test_the_chat_page_shows_a_models_rest_role_as_code_and_its_full_stop_before
         body = tab.locator('[data-testid="answer"][aria-busy="false"] [data-testid="answer-body"]').first
         body.wait_for(timeout=60_000)
         tab.screenshot(path=str(SHOTS / f"page-model-answer-{scheme}.png"))
-        text = body.inner_text()
-        assert ":func:" not in text and body.locator("code", has_text="url_for").count() == 1, text
-        assert not re.search(r"\]\s*[.,;:!?]", text), text  # no "." left after a [1]
-        assert body.locator("button", has_text="[1]").count() == 2
+        shown.append((body.inner_text(), body.locator("code", has_text="url_for").count(),
+                      body.locator("button", has_text="[1]").count()))
         context.close()
+    for text, code, markers in shown:
+        assert ":func:" not in text and code == 1, text
+        assert not re.search(r"\]\s*[.,;:!?]", text), text  # no "." left after a [1]
+        assert markers == 2
