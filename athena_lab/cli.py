@@ -12,6 +12,7 @@ import time
 from typing import Any, Callable
 
 from athena_lab import __version__
+from athena_lab.cli_papers import paper_filters, paper_flags
 from athena_lab.errors import AthenaError, BusyError, user_message
 from athena_lab.models import citation_location
 from athena_lab.interrupt import IndexInterrupted, StopRequest, exit_code, graceful_signals
@@ -149,7 +150,8 @@ def _interrupted_message(summary: Any) -> str:
 def cmd_search(args: argparse.Namespace) -> int:
     ws = open_workspace(args)
     result = ws.search(args.query, k=args.k, kind=args.kind, path_prefix=args.path_prefix,
-                       neighbours=args.neighbours, mode=args.mode, translate=_translator(ws, args))
+                       neighbours=args.neighbours, mode=args.mode, translate=_translator(ws, args),
+                       papers=paper_filters(args) or None)
     cites = result.citations()
     if args.json:
         _print_json(cites)
@@ -365,11 +367,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--path-prefix", help="only files under this path")
     p.add_argument("--neighbours", type=int, default=0, help="attach N chunks of context each side")
     p.add_argument("--mode", choices=("hybrid", "lexical", "vector"), default="hybrid")
+    paper_flags(p)
     provider_flags(p, "puts a question in another language into English, searched beside it")
 
     p = sub.add_parser("cite", parents=[common], help="BibTeX, RIS or CSL-JSON for sources, chunks or an answer")
     p.add_argument("targets", nargs="+", metavar="CHUNK_OR_ANSWER",
-                   help="chunk ids, indexed paths, or an answer saved by `athena ask --json` (a .json file)")
+                   help="chunk ids, indexed paths, paper ids (zotero:KEY) or an answer saved by `athena ask --json` "
+                        "(a .json file)")
     p.add_argument("--format", choices=("bibtex", "ris", "csl-json"), default="bibtex")
 
     sub.add_parser("status", parents=[common], help="what is indexed, when, with which warnings")
@@ -404,10 +408,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _register_extensions(sub: Any, common: argparse.ArgumentParser) -> None:
-    """Subcommands that live in their own modules (ask, serve, mcp, lab)."""
+    """Subcommands that live in their own modules (ask, papers, serve, mcp, lab)."""
     import importlib
 
-    for module_name in ("athena_lab.cli_agent", "athena_lab.cli_server", "athena_lab.cli_lab", "athena_lab.mcp"):
+    for module_name in ("athena_lab.cli_agent", "athena_lab.cli_papers", "athena_lab.cli_server", "athena_lab.cli_lab",
+                        "athena_lab.mcp"):
         try:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError as exc:

@@ -10,6 +10,7 @@ show the same text without re-deriving it. See docs/contract.md.
 
 # No `from __future__ import annotations`: the TypedDicts below must see NotRequired at
 # class creation (tools/contract_schema.py reads their required keys).
+import re
 from dataclasses import asdict, dataclass, field
 from typing import Any, Iterable, Literal, Mapping
 
@@ -19,6 +20,9 @@ from athena_lab.errors import AthenaError
 
 DASH = "\u2013"
 MAX_TOP_K = 50
+# What a question's filters may hold (AskFilters): kind and folder, and the papers ones.
+FILTER_KEYS = ("path_prefix", "kind", "collection", "tag", "author", "year", "papers")
+MAX_CHOSEN_PAPERS = 1000
 MAX_CONTEXT_CHARS = 20000  # an attached notebook cell or selection ("Ask about this cell")
 MAX_CONTEXT_LABEL_CHARS = 200  # what the attached context is called ("cell 3 of analysis.ipynb")
 
@@ -39,9 +43,26 @@ class Region(TypedDict):
     page: NotRequired[int]
 
 
+class PersonName(TypedDict):
+    """A name as a reference manager splits it (CSL's shape): family and given, or one
+    ``literal`` name (an organisation)."""
+
+    family: NotRequired[str]
+    given: NotRequired[str]
+    literal: NotRequired[str]
+
+
+class ZoteroLink(TypedDict):
+    """The Zotero item a source is an attachment of: ``uri`` selects it in Zotero."""
+
+    key: str
+    uri: str
+
+
 class BibRecord(TypedDict):
-    """What the parser found to cite a PDF by (athena_lab/bibliography.py); fields not
-    found are absent, never guessed."""
+    """What to cite a source by (athena_lab/bibliography.py): a Zotero item's record
+    (``source: "zotero"``, with type, names, venue …), else what the PDF parser found on
+    its first page; fields not found are absent, never guessed."""
 
     path: str
     title: NotRequired[str]
@@ -49,6 +70,18 @@ class BibRecord(TypedDict):
     year: NotRequired[int]
     doi: NotRequired[str]
     arxiv: NotRequired[str]
+    source: NotRequired[Literal["zotero"]]
+    type: NotRequired[str]  # Zotero's item type: journalArticle, conferencePaper, book …
+    names: NotRequired[list[PersonName]]
+    editors: NotRequired[list[PersonName]]
+    venue: NotRequired[str]
+    volume: NotRequired[str]
+    issue: NotRequired[str]
+    pages: NotRequired[str]
+    publisher: NotRequired[str]
+    url: NotRequired[str]
+    label: NotRequired[str]  # "Fischer et al., 1985"
+    zotero: NotRequired[ZoteroLink]
 
 
 class Evidence(TypedDict):
@@ -244,10 +277,53 @@ class Health(TypedDict):
 
 
 class AskFilters(TypedDict):
-    """What a question's search is narrowed to: a document kind and a folder (``docs/``)."""
+    """What a question's search is narrowed to: a document kind, a folder (``docs/``), and
+    papers (search/papers.py): a Zotero collection or tag, an author, a year or range, or
+    the papers chosen in the papers view (their ids)."""
 
     kind: NotRequired[str]
     path_prefix: NotRequired[str]
+    collection: NotRequired[str]
+    tag: NotRequired[str]
+    author: NotRequired[str]
+    year: NotRequired[str]
+    papers: NotRequired[list[str]]
+
+
+class Paper(TypedDict):
+    """One paper of the archive (``athena papers``, ``GET /athena/papers``): a Zotero item
+    with its attachments, or a PDF outside any library. ``record`` says where its title,
+    authors and year come from: ``zotero``, ``pdf`` (guessed from its first page) or
+    ``none``. ``paths`` are its indexed files; ``warnings`` name what is wrong (a missing
+    attachment, a scanned or garbled file)."""
+
+    id: str  # "zotero:KEY", or the PDF's path
+    title: str | None
+    authors: list[str]
+    year: int | None
+    label: str
+    pages: int | None
+    paths: list[str]
+    kinds: list[str]
+    collections: list[str]
+    tags: list[str]
+    warnings: list[str]
+    record: Literal["zotero", "pdf", "none"]
+    doi: NotRequired[str]
+    arxiv: NotRequired[str]
+    venue: NotRequired[str]
+    type: NotRequired[str]
+    zotero: NotRequired[ZoteroLink]
+
+
+class PaperHit(TypedDict):
+    """A paper that answers "which papers discuss X?": its best passage (a citation) and
+    how many of the passages found were its."""
+
+    paper: Paper
+    score: float
+    passages: int
+    best: "Citation"
 
 
 class AttachedContext(TypedDict):
@@ -383,6 +459,11 @@ def citation_location(c: Mapping[str, Any]) -> str:
     c = narrowest(c)
     path = str(c.get("path") or "?")
     kind = c.get("kind")
+    record = c.get("record") or {}
+    if record.get("source") == "zotero" and record.get("label"):
+        # A Zotero attachment is cited as its item ("Fischer et al., 1985, p. 4"): its file
+        # name in storage/ (storage/ILY4REGN/Fischer et al. - 1985 - Imposs….pdf) says less.
+        path = f"{record['label']},"
     if kind == "pdf":
         pages = [p for p in (c.get("pages") or []) if p is not None]
         first, last = (min(pages), max(pages)) if pages else (c.get("page"), c.get("page"))
@@ -400,7 +481,10 @@ def citation_location(c: Mapping[str, Any]) -> str:
         return f"{path} cell {first}"
     start, end = c.get("start_line"), c.get("end_line")
     if start is None:
-        return path
+        return path.rstrip(",")
+    if path.endswith(","):  # a Zotero item's snapshot: "Chang et al., 2008, lines 40–58"
+        return f"{path} line{'s' if end is not None and end != start else ''} {start}" + (
+            f"{DASH}{end}" if end is not None and end != start else "")
     return f"{path}:{start}{DASH}{end}" if end is not None and end != start else f"{path}:{start}"
 
 
@@ -525,7 +609,7 @@ class AskRequest:
 
     question: str
     conversation_id: str | None = None
-    filters: dict[str, str] = field(default_factory=dict)
+    filters: dict[str, Any] = field(default_factory=dict)
     provider: str | None = None
     model: str | None = None
     top_k: int | None = None
@@ -560,14 +644,30 @@ class AskRequest:
             # A long notebook name makes a long label: cut it rather than refuse the question.
             label = self.context_label.strip()[:MAX_CONTEXT_LABEL_CHARS]
             self.context_label = (label or None) if self.context else None
-        unknown = set(self.filters or {}) - {"path_prefix", "kind"}
+        unknown = set(self.filters or {}) - set(FILTER_KEYS)
         if unknown:
-            raise RequestError(f"'filters' may hold only path_prefix and kind, not {', '.join(sorted(unknown))}")
+            raise RequestError(f"'filters' may hold only {', '.join(FILTER_KEYS)}, not {', '.join(sorted(unknown))}")
         if self.filters:
             kind = self.filters.get("kind")
             if kind and kind not in CITATION_KINDS + DOC_KINDS:
                 raise RequestError(f"filters.kind: unknown kind {kind!r}; use one of: {', '.join(DOC_KINDS)} "
                                    f"(or a citation kind: {', '.join(CITATION_KINDS)})")
-            self.filters = {"kind": self.filters.get("kind"),
-                            "path_prefix": normalize_prefix(self.filters.get("path_prefix"), "filters.path_prefix")}
+            checked: dict[str, Any] = {
+                "kind": self.filters.get("kind"),
+                "path_prefix": normalize_prefix(self.filters.get("path_prefix"), "filters.path_prefix")}
+            for key in ("collection", "tag", "author", "year"):
+                value = self.filters.get(key)
+                if value is not None and (not isinstance(value, str) or len(value) > 300):
+                    raise RequestError(f"filters.{key} must be a string of at most 300 characters")
+                if value and value.strip():
+                    checked[key] = " ".join(value.split())
+            if checked.get("year") and not re.match(r"^\d{0,4}\s*(-|–|\.\.)?\s*\d{0,4}$", checked["year"]):
+                raise RequestError(f"filters.year: {checked['year'][:40]!r} is not a year (1985) or a range (1980-1990)")
+            papers = self.filters.get("papers")
+            if papers is not None:
+                if (not isinstance(papers, list) or len(papers) > MAX_CHOSEN_PAPERS
+                        or not all(isinstance(p, str) and 0 < len(p) <= 1000 for p in papers)):
+                    raise RequestError(f"filters.papers must be a list of at most {MAX_CHOSEN_PAPERS} paper ids")
+                checked["papers"] = list(dict.fromkeys(papers))
+            self.filters = checked
         return self
