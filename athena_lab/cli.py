@@ -12,7 +12,6 @@ import time
 from typing import Any, Callable
 
 from athena_lab import __version__
-from athena_lab.cli_papers import paper_filters, paper_flags
 from athena_lab.errors import AthenaError, BusyError, user_message
 from athena_lab.models import citation_location
 from athena_lab.interrupt import IndexInterrupted, StopRequest, exit_code, graceful_signals
@@ -31,6 +30,26 @@ def command(name: str) -> Callable:
 def open_workspace(args: argparse.Namespace, overrides: dict[str, Any] | None = None) -> Workspace:
     root = getattr(args, "path_arg", None) or args.path or "."
     return Workspace(root, args.index_dir, overrides=overrides)
+
+
+def paper_flags(p: argparse.ArgumentParser) -> None:
+    """The flags that narrow a command to some papers (search/papers.py)."""
+    p.add_argument("--collection", help="only papers in this Zotero collection (or one under it), "
+                                        "e.g. 'Computer Science / Distributed Systems'")
+    p.add_argument("--tag", help="only papers with this Zotero tag")
+    p.add_argument("--author", help="only papers with an author whose name contains this")
+    p.add_argument("--year", help="only papers of this year (1985) or range (1980-1990, 2000-)")
+    p.add_argument("--paper", action="append", metavar="ID",
+                   help="only this paper (an id from `athena papers`: zotero:KEY or a PDF's path); repeatable")
+
+
+def paper_filters(args: argparse.Namespace) -> dict[str, Any]:
+    """The paper filters given on the command line (none: an empty dict)."""
+    out: dict[str, Any] = {key: getattr(args, key) for key in ("collection", "tag", "author", "year")
+                           if getattr(args, key, None)}
+    if getattr(args, "paper", None):
+        out["papers"] = args.paper
+    return out
 
 
 def _print_json(data: Any) -> None:

@@ -11,7 +11,6 @@ import json
 import sys
 from typing import Any, Callable
 
-from athena_lab.cli_papers import paper_filters, paper_flags
 from athena_lab.models import collect
 from athena_lab.render import stream_text
 
@@ -29,12 +28,14 @@ def register(sub: Any, common: argparse.ArgumentParser, command: Callable) -> No
     p.add_argument("--kind", help="only this document kind (markdown, rst, pdf, notebook, …)")
     p.add_argument("--path-prefix", help="only files under this path")
     p.add_argument("-k", type=int, default=None, help="evidence chunks retrieved first (default 8)")
+    from athena_lab.cli import paper_flags
+
     paper_flags(p)
     command("ask")(cmd_ask)
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
-    from athena_lab.cli import open_workspace
+    from athena_lab.cli import open_workspace, paper_filters
 
     ws = open_workspace(args)
     filters = {"kind": args.kind, "path_prefix": args.path_prefix, **paper_filters(args)}

@@ -1,7 +1,7 @@
 """`athena papers`: the archive paper by paper — list, filter, ask which papers discuss
-something, and export the chosen papers' citations — and the paper filters
-(``--collection``, ``--tag``, ``--author``, ``--year``, ``--paper``) that `athena search`
-and `athena ask` take too. A thin skin over ``Workspace.papers`` / ``papers_about`` / ``cite``.
+something, and export the chosen papers' citations (the paper filters, ``--collection``,
+``--tag``, ``--author``, ``--year`` and ``--paper``, are cli.py's: `athena search` and
+`athena ask` take them too). A thin skin over ``Workspace.papers`` / ``papers_about`` / ``cite``.
 """
 
 from __future__ import annotations
@@ -14,29 +14,11 @@ from typing import Any, Callable
 SORTS = ("title", "author", "year", "pages")
 
 
-def paper_flags(p: argparse.ArgumentParser) -> None:
-    """The flags that narrow a command to some papers (search/papers.py)."""
-    p.add_argument("--collection", help="only papers in this Zotero collection (or one under it), "
-                                        "e.g. 'Computer Science / Distributed Systems'")
-    p.add_argument("--tag", help="only papers with this Zotero tag")
-    p.add_argument("--author", help="only papers with an author whose name contains this")
-    p.add_argument("--year", help="only papers of this year (1985) or range (1980-1990, 2000-)")
-    p.add_argument("--paper", action="append", metavar="ID",
-                   help="only this paper (an id from `athena papers`: zotero:KEY or a PDF's path); repeatable")
-
-
-def paper_filters(args: argparse.Namespace) -> dict[str, Any]:
-    """The paper filters given on the command line (none: an empty dict)."""
-    out: dict[str, Any] = {key: getattr(args, key) for key in ("collection", "tag", "author", "year")
-                           if getattr(args, key, None)}
-    if getattr(args, "paper", None):
-        out["papers"] = args.paper
-    return out
-
-
 def register(sub: Any, common: argparse.ArgumentParser, command: Callable) -> None:
     p = sub.add_parser("papers", parents=[common],
                        help="the papers (Zotero items and PDFs): list, filter, which discuss X, BibTeX")
+    from athena_lab.cli import paper_flags
+
     paper_flags(p)
     p.add_argument("--sort", choices=SORTS, default="title", help="list order (default: title)")
     p.add_argument("--desc", action="store_true", help="reverse the order (newest or longest first)")
@@ -50,7 +32,7 @@ def register(sub: Any, common: argparse.ArgumentParser, command: Callable) -> No
 
 def cmd_papers(args: argparse.Namespace) -> int:
     from athena_lab.bibliography import render
-    from athena_lab.cli import open_workspace
+    from athena_lab.cli import open_workspace, paper_filters
 
     ws = open_workspace(args)
     filters = paper_filters(args)

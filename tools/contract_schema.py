@@ -72,6 +72,7 @@ def _shapes(models: Any) -> list[Any]:
     return [models.Region, models.BibRecord, models.Evidence, models.Citation, models.TraceHit,
             *models.EVENT_DATA.values(),
             models.AskFilters, models.AttachedContext, models.StoredMessage, models.Conversation,
+            models.Paper, models.PaperHit,
             *models.STATUS_SHAPES]
 
 
