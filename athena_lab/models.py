@@ -300,6 +300,7 @@ class Paper(TypedDict):
     id: str  # "zotero:KEY", or the PDF's path
     title: str | None
     authors: list[str]
+    surnames: list[str]  # family names as the record splits them ("Stein Shiromoto")
     year: int | None
     label: str
     pages: int | None
@@ -456,10 +457,10 @@ def narrowest(c: Mapping[str, Any]) -> Mapping[str, Any]:
 def citation_location(c: Mapping[str, Any]) -> str:
     """``guide.md:40–58``, ``paper.pdf p. 3`` (``pp. 3–4``), ``nb.ipynb cell 4`` (``cells 4–6``,
     ``cell 4:2–5`` for lines of one cell), narrowed to the citation's ``evidence`` when it has any."""
+    record = c.get("record") or {}
     c = narrowest(c)
     path = str(c.get("path") or "?")
     kind = c.get("kind")
-    record = c.get("record") or {}
     if record.get("source") == "zotero" and record.get("label"):
         # A Zotero attachment is cited as its item ("Fischer et al., 1985, p. 4"): its file
         # name in storage/ (storage/ILY4REGN/Fischer et al. - 1985 - Imposs….pdf) says less.

@@ -421,6 +421,8 @@ class Workspace:
                 break
             found += ranked
             left -= {p for hit in ranked for p in hit["paper"]["paths"]}
+        for n, hit in enumerate(found, 1):
+            hit["best"]["id"] = n  # the passages are numbered as the papers are ranked
         return found
 
     def chunk(self, chunk_id: str) -> ChunkRow | None:

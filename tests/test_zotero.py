@@ -104,6 +104,8 @@ def test_search_and_questions_are_limited_to_a_collection_a_tag_or_chosen_papers
                                     for c in answer.citations)
     answer = library.ask("What is multi-head attention?", filters={"papers": [FEKETA]})
     assert answer.citations and {c["path"] for c in answer.citations} == {ATTENTION_PDF}
+    # An answer's citations are labelled by the item too, narrowed to the quoted page.
+    assert all(c["label"].startswith("Feketa et al., 2017, p") for c in answer.citations), answer.citations
 
 
 def test_which_papers_discuss_x_is_answered_by_paper_with_the_best_passage(library: Workspace) -> None:

@@ -124,7 +124,10 @@ def _paper(paper_id: str, record: dict[str, Any], files: list[str], sources: dic
     pages = [n for n in (sources[p].pages for p in files if sources[p].doc_kind == "pdf") if n]
     file_warnings = [f"{p.rsplit('/', 1)[-1]}: {w}" for p in files for w in sources[p].warnings]
     paper: Paper = {
-        "id": paper_id, "title": clean.get("title"), "authors": clean.get("authors", []), "year": clean.get("year"),
+        "id": paper_id, "title": clean.get("title"), "authors": clean.get("authors", []),
+        "surnames": [n.get("family") or n.get("literal", "") for n in clean["names"]] if clean.get("names")
+        else [a.split()[-1] for a in clean.get("authors", []) if a.split()],
+        "year": clean.get("year"),
         "label": clean.get("label") or citation_label(clean.get("authors", []), clean.get("year"), clean.get("title"),
                                                       name.rsplit(".", 1)[0]),
         "pages": sum(pages) if pages else None, "paths": files,

@@ -43,6 +43,9 @@ export class Composer {
   private _busy = false;
   private _context: IAttachedContext | null = null;
   private _chip = h('div', { class: 'athena-context', 'data-testid': 'athena-context' });
+  /** Papers chosen in the papers view: the next questions search only them, until removed. */
+  private _papers: { ids: string[]; label: string } | null = null;
+  private _scopeChip = h('div', { class: 'athena-context athena-scope', 'data-testid': 'athena-scope' });
   private _maxChars = MAX_QUESTION_CHARS;
   /** "7,012 / 8,000" near the limit; over it, also why Send is refused (role=status: read out). */
   private _counter = h('div', { class: 'athena-counter', 'data-testid': 'athena-counter', role: 'status' });
@@ -76,11 +79,13 @@ export class Composer {
       'form',
       { class: 'athena-composer', 'aria-label': 'Ask a question' },
       h('div', { class: 'athena-filters' }, this._prefix, this._kind),
+      this._scopeChip,
       this._chip,
       h('div', { class: 'athena-input-row' }, this.input, this._send),
       this._counter
     );
     this._chip.hidden = true;
+    this._scopeChip.hidden = true;
     this.node.addEventListener('submit', event => event.preventDefault());
     this._updateSend();
   }
@@ -98,7 +103,37 @@ export class Composer {
   }
 
   get filters(): IChatFilters {
-    return { path_prefix: this._prefix.value.trim(), kind: this._kind.value };
+    const filters: IChatFilters = { path_prefix: this._prefix.value.trim(), kind: this._kind.value };
+    if (this._papers) {
+      filters.papers = [...this._papers.ids];
+    }
+    return filters;
+  }
+
+  /** Limit the next questions to these papers (ids, and what the chip calls them); null: all. */
+  setPapers(papers: { ids: string[]; label: string } | null): void {
+    this._papers = papers && papers.ids.length ? papers : null;
+    this._scopeChip.hidden = !this._papers;
+    if (!this._papers) {
+      this._scopeChip.replaceChildren();
+      return;
+    }
+    this._scopeChip.replaceChildren(
+      h(
+        'span',
+        { class: 'athena-context-chip', title: this._papers.label },
+        h('span', { class: 'athena-context-kind' }, 'Only'),
+        ` ${this._papers.label}`
+      ),
+      button('\u2715', () => {
+        this.setPapers(null);
+        this.input.focus();
+      }, {
+        class: 'athena-context-remove',
+        'data-testid': 'athena-scope-remove',
+        'aria-label': 'Search all papers again (remove the choice of papers)'
+      })
+    );
   }
 
   setDefaultFilters(filters: IChatFilters): void {

@@ -12,6 +12,19 @@ export interface IRegion {
   page?: number;
 }
 
+/** A name as a reference manager splits it (CSL's shape): family and given, or one ``literal`` name (an organisation). */
+export interface IPersonName {
+  family?: string;
+  given?: string;
+  literal?: string;
+}
+
+/** The Zotero item a source is an attachment of: ``uri`` selects it in Zotero. */
+export interface IZoteroLink {
+  key: string;
+  uri: string;
+}
+
 /** What to cite a source by (athena_lab/bibliography.py): a Zotero item's record (``source: "zotero"``, with type, names, venue …), else what the PDF parser found on its first page; fields not found are absent, never guessed. */
 export interface IBibRecord {
   path: string;
@@ -165,6 +178,7 @@ export interface IPaper {
   id: string;
   title: string | null;
   authors: string[];
+  surnames: string[];
   year: number | null;
   label: string;
   pages: number | null;
