@@ -138,6 +138,9 @@ def _index_once(ws: Workspace, args: argparse.Namespace) -> int:
     if summary.multilingual:
         m = summary.multilingual
         print(f"  multilingual: embedded {m['embedded']} (+{m['from_cache']} from cache) with {m['model']}")
+    if summary.library:
+        print(f"  zotero: {summary.library['items']} items read from zotero.sqlite (records, collections, tags; "
+              "`athena papers` lists them)")
     print(f"  took {summary.seconds:.2f} s")
     for path, warnings in sorted(summary.warnings.items()):
         for w in warnings:
