@@ -1,15 +1,15 @@
 """`athena papers`: the archive paper by paper — list, filter, ask which papers discuss
 something, and export the chosen papers' citations (the paper filters, ``--collection``,
-``--tag``, ``--author``, ``--year`` and ``--paper``, are cli.py's: `athena search` and
+``--tag``, ``--author``, ``--year`` and ``--paper``, are cli_common.py's: `athena search` and
 `athena ask` take them too). A thin skin over ``Workspace.papers`` / ``papers_about`` / ``cite``.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 from typing import Any, Callable
+
+from athena_lab.cli_common import open_workspace, paper_filters, paper_flags, print_json
 
 SORTS = ("title", "author", "year", "pages")
 
@@ -17,8 +17,6 @@ SORTS = ("title", "author", "year", "pages")
 def register(sub: Any, common: argparse.ArgumentParser, command: Callable) -> None:
     p = sub.add_parser("papers", parents=[common],
                        help="the papers (Zotero items and PDFs): list, filter, which discuss X, BibTeX")
-    from athena_lab.cli import paper_flags
-
     paper_flags(p)
     p.add_argument("--sort", choices=SORTS, default="title", help="list order (default: title)")
     p.add_argument("--desc", action="store_true", help="reverse the order (newest or longest first)")
@@ -31,15 +29,14 @@ def register(sub: Any, common: argparse.ArgumentParser, command: Callable) -> No
 
 
 def cmd_papers(args: argparse.Namespace) -> int:
-    from athena_lab.bibliography import render
-    from athena_lab.cli import open_workspace, paper_filters
+    from athena_lab.citations.bibliography import render
 
     ws = open_workspace(args)
     filters = paper_filters(args)
     if args.about:
         hits = ws.papers_about(args.about, k=args.k, **filters)
         if args.json:
-            _print_json(hits)
+            print_json(hits)
         elif not hits:
             print(f"no paper discusses {args.about!r}" + (" among the chosen papers" if filters else ""))
         for n, hit in enumerate(hits if not args.json else [], 1):
@@ -53,7 +50,7 @@ def cmd_papers(args: argparse.Namespace) -> int:
         print(render(ws.cite([p["id"] for p in papers]), args.cite), end="")
         return 0
     if args.json:
-        _print_json({"papers": papers, **ws.paper_facets()})
+        print_json({"papers": papers, **ws.paper_facets()})
         return 0
     if not papers:
         print("no papers" + (" match these filters" if filters else " in this index (PDFs and Zotero items)"))
@@ -74,7 +71,3 @@ def cmd_papers(args: argparse.Namespace) -> int:
             print(f"      warning: {warning}")
     return 0
 
-
-def _print_json(data: Any) -> None:
-    json.dump(data, sys.stdout, indent=2, ensure_ascii=False, default=str)
-    sys.stdout.write("\n")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from athena_lab.bibliography import render
+from athena_lab.citations.bibliography import render
 from bibtex_parsers import parse_all, text_of
 
 TITLES = [

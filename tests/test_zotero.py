@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from athena_lab.bibliography import render
+from athena_lab.citations.bibliography import render
 from athena_lab.workspace import Workspace
 from bibtex_parsers import parse_all, text_of
 from zotero_library import (ATTACHMENTS, FEKETA, HASTIE, JAMES, LOOSE, MISSING, SNAPSHOT, WITH_MISSING_PDF,

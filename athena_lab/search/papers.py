@@ -21,7 +21,7 @@ from typing import Any, Callable, Iterable, Literal, cast
 
 from athena_lab.errors import AthenaError
 from athena_lab.index.catalog import Catalog, SourceRow
-from athena_lab.models import Citation, Paper, PaperHit
+from athena_lab.contract import Citation, Paper, PaperHit
 from athena_lab.pdf.meta import citation_label
 from athena_lab.search.hybrid import Hit, SearchResult, citation
 
@@ -117,7 +117,7 @@ def list_papers(catalog: Catalog) -> list[Paper]:
 def _paper(paper_id: str, record: dict[str, Any], files: list[str], sources: dict[str, SourceRow],
            collections: list[str], tags: list[str], warnings: list[str],
            origin: Literal["zotero", "pdf", "none"]) -> Paper:
-    from athena_lab.bibliography import record_of
+    from athena_lab.citations.bibliography import record_of
 
     clean = record_of(files[0] if files else paper_id, record)
     name = files[0].rsplit("/", 1)[-1] if files else paper_id

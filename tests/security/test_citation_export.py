@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import json
 import shutil
+from itertools import accumulate
 
 import bibtexparser
 import pytest
 from bibtexparser.middlewares.names import split_multiple_persons_names
 
-from athena_lab.bibliography import render
+from athena_lab.citations.bibliography import render
 from bibtex_parsers import parse_pybtex, text_of
 from corpus_files import CORPORA
 from http_servers import PDF_NAME, AthenaServer, fast_env, run_cli
@@ -30,13 +31,8 @@ INJECTED_AUTHOR = "Ada Lovelace\nER  - \nTY  - GEN\nTI  - Injected\nUR  - http:/
 def balanced(value: str) -> bool:
     """Every brace closes one opened before it, counted as BibTeX counts them: a backslash
     before a brace does not hide it (``\\{`` would end a field early in BibTeX and pybtex)."""
-    depth = 0
-    for char in value:
-        if char in "{}":
-            depth += 1 if char == "{" else -1
-            if depth < 0:
-                return False
-    return depth == 0
+    depths = list(accumulate(1 if char == "{" else -1 for char in value if char in "{}"))
+    return not depths or (min(depths) >= 0 and depths[-1] == 0)
 
 
 def parse_bibtex(text: str) -> list[dict[str, str]]:

@@ -1,5 +1,5 @@
 /**
- * The contract's shapes (docs/contract.md), generated from athena_lab/models.py by
+ * The contract's shapes (docs/contract.md), generated from athena_lab/contract.py by
  * tools/contract_schema.py — do not edit; tests/test_contract.py fails when it drifts.
  */
 
@@ -25,7 +25,7 @@ export interface IZoteroLink {
   uri: string;
 }
 
-/** What to cite a source by (athena_lab/bibliography.py): a Zotero item's record (``source: "zotero"``, with type, names, venue …), else what the PDF parser found on its first page; fields not found are absent, never guessed. */
+/** What to cite a source by (athena_lab/citations/bibliography.py): a Zotero item's record (``source: "zotero"``, with type, names, venue …), else what the PDF parser found on its first page; fields not found are absent, never guessed. */
 export interface IBibRecord {
   path: string;
   title?: string;

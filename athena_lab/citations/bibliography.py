@@ -40,6 +40,8 @@ _TEXT_KEYS = ("venue", "volume", "issue", "pages", "publisher", "label")
 _DOI = re.compile(r"^10\.\d{4,9}/[-._;()/:A-Za-z0-9]+$")
 _ARXIV = re.compile(r"^(\d{4}\.\d{4,5}|[a-z-]+(\.[A-Z]{2})?/\d{7})(v\d+)?$")
 _YEAR = re.compile(r"^\d{4}$")
+# What a library's record (Zotero) may add must have its shape too: a web URL, the
+# zotero://select link (a key of Zotero's alphabet) and an item type that is one word.
 _URL = re.compile(r"^https?://[^\s{}\\\"<>]+$")
 _ZOTERO_URI = re.compile(r"^zotero://select/(library|groups/\d{1,12})/items/[23456789A-Z]{8}$")
 _ITEM_TYPE = re.compile(r"^[a-zA-Z]{2,40}$")
