@@ -41,7 +41,8 @@ def cmd_papers(args: argparse.Namespace) -> int:
             print(f"no paper discusses {args.about!r}" + (" among the chosen papers" if filters else ""))
         for n, hit in enumerate(hits if not args.json else [], 1):
             paper, best = hit["paper"], hit["best"]
-            print(f"{n:>2}. {paper['label']}: {paper.get('title') or paper['paths'][0]}")
+            title = paper.get("title") or paper["paths"][0]
+            print(f"{n:>2}. {paper['label']}" + (f": {title}" if title != paper["label"] else ""))
             where = f"p. {best['page']}" if best.get("page") else best["label"]
             print(f"    {hit['passages']} passage(s); best, {where}: {best['snippet']}")
         return 0
