@@ -167,6 +167,28 @@ def test_the_database_is_read_without_a_lock_and_never_written(tmp_path: Path) -
     assert sorted(p.name for p in root.iterdir() if p.name.startswith("zotero.sqlite")) == ["zotero.sqlite"]
 
 
+def test_what_sits_in_a_write_ahead_log_is_read_too(tmp_path: Path) -> None:
+    """An immutable read would skip the log's pages: a database with a non-empty -wal is
+    read from a copy with the log applied (the original and its log stay as they are)."""
+    from athena_lab.ingest.zotero import read_library
+
+    root = _copy(tmp_path)
+    writer = sqlite3.connect(root / "zotero.sqlite", isolation_level=None)
+    try:
+        writer.execute("PRAGMA journal_mode = WAL")
+        writer.execute("PRAGMA wal_autocheckpoint = 0")  # the edit stays in the log while Zotero runs
+        writer.execute("UPDATE itemDataValues SET value = 'Retitled, still in the log' WHERE value = "
+                       "'Almost ISS property for feedback connected systems'")
+        wal = root / "zotero.sqlite-wal"
+        assert wal.stat().st_size > 0
+        before = wal.read_bytes()
+        titles = {item.key: item.fields.get("title") for item in read_library(root).items}
+        assert titles["9PWIL7JY"] == "Retitled, still in the log"
+        assert wal.read_bytes() == before
+    finally:
+        writer.close()
+
+
 def test_a_linked_file_outside_the_folder_is_named_and_never_read(tmp_path: Path) -> None:
     root = _copy(tmp_path)
     secret = tmp_path / "elsewhere" / "private.pdf"
