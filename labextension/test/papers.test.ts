@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { IPaper } from '../src/core/contract';
-import { keeps, paperMeta, papersCount, parseYears, scopeLabel, selectPapers, zoteroUri } from '../src/core/papers';
+import { keeps, paperMeta, papersCount, paperScope, parseYears, scopeLabel, selectPapers, zoteroUri } from '../src/core/papers';
 import { filterChips } from '../src/core/question';
 
 function paper(id: string, over: Partial<IPaper> = {}): IPaper {
@@ -74,4 +74,13 @@ test('chosen papers name the question bubble and the composer chip', () => {
   assert.deepEqual(filterChips({ papers: ['a', 'b', 'c'], tag: 'consensus' }), ['tag: consensus', '3 papers']);
   assert.equal(scopeLabel([FISCHER]), 'Fischer et al., 1985');
   assert.equal(scopeLabel([FISCHER, LAMPORT, MISSING]), '3 papers (Fischer et al., 1985; Lamport, 2001; \u2026)');
+});
+
+test('choosing all the papers a collection shows scopes by the collection, else by the papers', () => {
+  const shown = selectPapers(ALL, { collection: 'Computer Science' }, 'title');
+  assert.deepEqual(paperScope(shown, shown, { collection: 'Computer Science', author: '', year: 'nonsense' }),
+    { filters: { collection: 'Computer Science' }, label: 'collection Computer Science' });
+  assert.deepEqual(paperScope([FISCHER], shown, { collection: 'Computer Science' }),
+    { ids: ['zotero:NLS4LGVR'], label: 'Fischer et al., 1985' });
+  assert.deepEqual(paperScope(ALL, ALL, {}).ids, ALL.map(p => p.id));
 });

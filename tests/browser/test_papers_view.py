@@ -35,25 +35,31 @@ def _tab_to(tab, selector: str, limit: int = 60) -> None:
     raise AssertionError(f"Tab never reached {selector}")
 
 
-def _choose_and_ask(tab, prefix: str, answer_selector: str) -> None:
-    """Filter by tag, choose the shown papers with the keyboard, ask about them."""
-    _tab_to(tab, ".athena-papers-tag")
-    tab.keyboard.type("R")  # a native select picks the option by its first letter: the tag "R"
-    expect(tab.locator(".athena-papers-tag")).to_have_value("R")
-    tab.locator('[data-testid="athena-papers-count"]', has_text="1 paper of 8").wait_for()
-    _tab_to(tab, ".athena-papers-all")
+def _choose_and_ask(tab, prefix: str, answer_selector: str, whole_tag: bool) -> None:
+    """Choose with the keyboard — every paper the tag "R" shows (the tag becomes the scope),
+    or one paper's checkbox in the whole list (the paper does) — and ask about them."""
+    if whole_tag:
+        _tab_to(tab, ".athena-papers-tag")
+        tab.keyboard.type("R")  # a native select picks the option by its first letter: the tag "R"
+        expect(tab.locator(".athena-papers-tag")).to_have_value("R")
+        tab.locator('[data-testid="athena-papers-count"]', has_text="1 paper of 8").wait_for()
+        _tab_to(tab, ".athena-papers-all")
+    else:
+        _tab_to(tab, '[data-paper-id="zotero:NZHRXDXN"] .athena-paper-choose')
     tab.keyboard.press("Space")
     tab.locator('[data-testid="athena-papers-chosen"]', has_text="1 chosen").wait_for()
     _tab_to(tab, '[data-testid="athena-papers-ask"]')
     tab.keyboard.press("Enter")
     chip = tab.locator('[data-testid="athena-scope"]')
     chip.wait_for()
-    assert "James et al., 2021" in chip.inner_text()
-    assert tab.evaluate("document.activeElement.matches('[data-testid=\"athena-input\"]')")
+    assert ("tag R" if whole_tag else "James et al., 2021") in chip.inner_text()
+    expect(tab.locator('[data-testid="athena-input"]')).to_be_focused()
     tab.keyboard.type("What is multi-head attention?")
     tab.keyboard.press("Enter")
     # The chat page's CSP allows no eval: wait with locators, not wait_for_function.
     tab.locator(f"{answer_selector}:not({prefix}streaming)").last.wait_for(timeout=60_000)
+    chips = tab.locator('[data-testid="question-filters"]').last.inner_text()
+    assert ("tag: R" if whole_tag else "1 paper") in chips, chips
 
 
 def test_the_papers_view_in_lab_from_the_keyboard_in_both_themes(start_lab, open_lab_page, zotero_folder) -> None:
@@ -83,7 +89,7 @@ def test_the_papers_view_in_lab_from_the_keyboard_in_both_themes(start_lab, open
         set_theme(tab, "JupyterLab Dark", False)
         papers.screenshot(path=str(ARTIFACTS / "lab-papers-narrow-dark.png"))
         set_theme(tab, "JupyterLab Light", True)
-        _choose_and_ask(tab, ".athena-", ".athena-answer")
+        _choose_and_ask(tab, ".athena-", ".athena-answer", whole_tag=True)
         sources = tab.locator(".athena-answer").last.locator(".athena-source")
         sources.first.wait_for()
         assert all("James et al., 2021" in t for t in sources.all_inner_texts())
@@ -118,7 +124,7 @@ def test_the_papers_view_on_the_chat_page_from_the_keyboard(browser, zotero_fold
             tab.keyboard.press("Enter")  # the best passage opens in the viewer, at its page
             tab.locator(".viewer .pdf-page").wait_for(timeout=30_000)
             tab.screenshot(path=str(ARTIFACTS / f"page-papers-{scheme}.png"))
-            _choose_and_ask(tab, ".", "[data-testid=\"answer\"]")
+            _choose_and_ask(tab, ".", "[data-testid=\"answer\"]", whole_tag=False)
             sources = tab.locator(".answer").last.locator('[data-testid="source"]')
             assert sources.count() and all("James et al., 2021" in t for t in sources.all_inner_texts())
             assert tab.locator(".answer").last.locator('[data-testid="zotero-link"]').first.get_attribute("href") == \

@@ -4,6 +4,7 @@
  * cell or selection: a removable chip above the box, sent with the next question.
  */
 import { IChatFilters } from '../types';
+import { IPaperScope } from '../core/papers';
 import { button, h } from '../core/dom';
 import { MAX_QUESTION_CHARS, questionLength } from '../core/questionLimit';
 
@@ -44,7 +45,7 @@ export class Composer {
   private _context: IAttachedContext | null = null;
   private _chip = h('div', { class: 'athena-context', 'data-testid': 'athena-context' });
   /** Papers chosen in the papers view: the next questions search only them, until removed. */
-  private _papers: { ids: string[]; label: string } | null = null;
+  private _papers: IPaperScope | null = null;
   private _scopeChip = h('div', { class: 'athena-context athena-scope', 'data-testid': 'athena-scope' });
   private _maxChars = MAX_QUESTION_CHARS;
   /** "7,012 / 8,000" near the limit; over it, also why Send is refused (role=status: read out). */
@@ -104,15 +105,16 @@ export class Composer {
 
   get filters(): IChatFilters {
     const filters: IChatFilters = { path_prefix: this._prefix.value.trim(), kind: this._kind.value };
-    if (this._papers) {
+    if (this._papers?.ids) {
       filters.papers = [...this._papers.ids];
     }
-    return filters;
+    return { ...filters, ...(this._papers?.filters ?? {}) };
   }
 
-  /** Limit the next questions to these papers (ids, and what the chip calls them); null: all. */
-  setPapers(papers: { ids: string[]; label: string } | null): void {
-    this._papers = papers && papers.ids.length ? papers : null;
+  /** Limit the next questions to these papers (their ids or the filter that shows them, and
+   * what the chip calls them); null: all papers again. */
+  setPapers(papers: IPaperScope | null): void {
+    this._papers = papers && (papers.ids?.length || Object.keys(papers.filters ?? {}).length) ? papers : null;
     this._scopeChip.hidden = !this._papers;
     if (!this._papers) {
       this._scopeChip.replaceChildren();

@@ -11,13 +11,14 @@ import { button, flashCopied, h } from '../core/dom';
 import { IPaper, IPaperHit } from '../core/contract';
 import {
   IPaperFilters,
+  IPaperScope,
   IPapersList,
   PaperSort,
   paperMeta,
   papersCount,
   parseYears,
+  paperScope,
   recordOrigin,
-  scopeLabel,
   selectPapers,
   zoteroUri
 } from '../core/papers';
@@ -30,8 +31,8 @@ export interface IPapersViewOptions {
   about: (question: string) => Promise<IPaperHit[]>;
   /** BibTeX of these papers (GET /athena/cite?target=ID…) */
   bibtex: (ids: string[]) => Promise<string>;
-  /** "Ask about these": limit the next question to the chosen papers. */
-  onScope: (papers: IPaper[]) => void;
+  /** "Ask about these": limit the next question to the chosen papers (or the filter showing them). */
+  onScope: (scope: IPaperScope) => void;
   /** Open a paper's best passage, as a citation opens. */
   onOpen: (citation: ICitation) => void;
 }
@@ -307,7 +308,7 @@ export class PapersView {
   private _scope(): void {
     const chosen = this.chosen;
     if (chosen.length) {
-      this._options.onScope(chosen);
+      this._options.onScope(paperScope(chosen, this._shown, this._filters()));
     }
   }
 
@@ -335,7 +336,7 @@ export interface IPapersClient {
  */
 export function papersView(
   client: IPapersClient,
-  composer: { setPapers(papers: { ids: string[]; label: string } | null): void },
+  composer: { setPapers(papers: IPaperScope | null): void },
   done: () => void,
   onOpen: (citation: ICitation) => void
 ): PapersView {
@@ -343,8 +344,8 @@ export function papersView(
     load: client.getPapers,
     about: question => client.getPapersAbout(question),
     bibtex: ids => client.getCitationText(ids),
-    onScope: papers => {
-      composer.setPapers({ ids: papers.map(p => p.id), label: scopeLabel(papers) });
+    onScope: scope => {
+      composer.setPapers(scope);
       done();
     },
     onOpen

@@ -104,6 +104,32 @@ export function zoteroUri(record: { zotero?: { uri?: string } } | undefined | nu
   return typeof uri === 'string' && ZOTERO_URI.test(uri) ? uri : null;
 }
 
+/**
+ * What "Ask about these" limits the next questions to: the chosen papers' ids, or — when
+ * the papers chosen are exactly the ones a collection, tag, author or year filter shows —
+ * that filter itself, so the question follows the collection as it grows.
+ */
+export interface IPaperScope {
+  ids?: string[];
+  filters?: IPaperFilters;
+  label: string;
+}
+
+/** The scope for `chosen` among the `shown` papers under `filters` (see IPaperScope). */
+export function paperScope(chosen: IPaper[], shown: IPaper[], filters: IPaperFilters): IPaperScope {
+  const set = (values: Partial<Record<keyof IPaperFilters, string | undefined>>): IPaperFilters =>
+    Object.fromEntries(Object.entries(values).filter(([, v]) => (v ?? '').trim())) as IPaperFilters;
+  const named = set({ collection: filters.collection, tag: filters.tag, author: filters.author,
+    year: parseYears(filters.year) ? filters.year : undefined });
+  const ids = new Set(chosen.map(p => p.id));
+  const all = shown.length > 0 && shown.length === chosen.length && shown.every(p => ids.has(p.id));
+  if (all && Object.keys(named).length) {
+    const label = Object.entries(named).map(([key, value]) => `${key} ${value}`).join(' \u00b7 ');
+    return { filters: named, label };
+  }
+  return { ids: chosen.map(p => p.id), label: scopeLabel(chosen) };
+}
+
 /** What the composer's chip says for a scope of chosen papers. */
 export function scopeLabel(papers: IPaper[]): string {
   if (papers.length === 1) {
