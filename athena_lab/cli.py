@@ -17,8 +17,9 @@ from athena_lab.errors import AthenaError, BusyError, user_message
 from athena_lab.citations.labels import citation_location
 from athena_lab.interrupt import IndexInterrupted, StopRequest, exit_code, graceful_signals
 from athena_lab.workspace import Workspace
-from athena_lab import cli_agent, cli_eval, cli_lab, cli_server, mcp
-from athena_lab.cli_common import COMMANDS, ProgressBar, command, open_workspace, print_json, provider_flags
+from athena_lab import cli_agent, cli_eval, cli_lab, cli_papers, cli_server, mcp
+from athena_lab.cli_common import (COMMANDS, ProgressBar, command, open_workspace, paper_filters, paper_flags,
+                                   print_json, provider_flags)
 
 
 @command("index")
@@ -73,6 +74,9 @@ def _index_once(ws: Workspace, args: argparse.Namespace) -> int:
     if summary.multilingual:
         m = summary.multilingual
         print(f"  multilingual: embedded {m['embedded']} (+{m['from_cache']} from cache) with {m['model']}")
+    if summary.library:
+        print(f"  zotero: {summary.library['items']} items read from zotero.sqlite (records, collections, tags; "
+              "`athena papers` lists them)")
     print(f"  took {summary.seconds:.2f} s")
     for path, warnings in sorted(summary.warnings.items()):
         for w in warnings:
@@ -104,7 +108,8 @@ def _interrupted_message(summary: Any) -> str:
 def cmd_search(args: argparse.Namespace) -> int:
     ws = open_workspace(args)
     result = ws.search(args.query, k=args.k, kind=args.kind, path_prefix=args.path_prefix,
-                       neighbours=args.neighbours, mode=args.mode, translate=_translator(ws, args))
+                       neighbours=args.neighbours, mode=args.mode, translate=_translator(ws, args),
+                       papers=paper_filters(args) or None)
     cites = result.citations()
     if args.json:
         print_json(cites)
@@ -242,19 +247,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--path-prefix", help="only files under this path")
     p.add_argument("--neighbours", type=int, default=0, help="attach N chunks of context each side")
     p.add_argument("--mode", choices=("hybrid", "lexical", "vector"), default="hybrid")
+    paper_flags(p)
     provider_flags(p, "puts a question in another language into English, searched beside it")
 
     p = sub.add_parser("cite", parents=[common], help="BibTeX, RIS or CSL-JSON for sources, chunks or an answer")
     p.add_argument("targets", nargs="+", metavar="CHUNK_OR_ANSWER",
-                   help="chunk ids, indexed paths, or an answer saved by `athena ask --json` (a .json file)")
+                   help="chunk ids, indexed paths, paper ids (zotero:KEY) or an answer saved by `athena ask --json` "
+                        "(a .json file)")
     p.add_argument("--format", choices=("bibtex", "ris", "csl-json"), default="bibtex")
 
     sub.add_parser("status", parents=[common], help="what is indexed, when, with which warnings")
     p = sub.add_parser("doctor", parents=[common], help="check versions, the embedder, the index and the model")
     provider_flags(p, "answers (the local one is loaded and timed)")
 
-    # Subcommands that live in their own modules (eval, ask, serve, lab, mcp).
-    for module in (cli_eval, cli_agent, cli_server, cli_lab, mcp):
+    # Subcommands that live in their own modules (eval, ask, papers, serve, lab, mcp).
+    for module in (cli_eval, cli_agent, cli_papers, cli_server, cli_lab, mcp):
         module.register(sub, common, command)
     return parser
 

@@ -12,7 +12,7 @@ import sys
 from typing import Any, Callable
 
 from athena_lab.answer import collect
-from athena_lab.cli_common import open_workspace
+from athena_lab.cli_common import open_workspace, paper_filters, paper_flags
 from athena_lab.render import stream_text
 
 
@@ -29,12 +29,13 @@ def register(sub: Any, common: argparse.ArgumentParser, command: Callable) -> No
     p.add_argument("--kind", help="only this document kind (markdown, rst, pdf, notebook, …)")
     p.add_argument("--path-prefix", help="only files under this path")
     p.add_argument("-k", type=int, default=None, help="evidence chunks retrieved first (default 8)")
+    paper_flags(p)
     command("ask")(cmd_ask)
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
     ws = open_workspace(args)
-    filters = {"kind": args.kind, "path_prefix": args.path_prefix}
+    filters = {"kind": args.kind, "path_prefix": args.path_prefix, **paper_filters(args)}
     stream = ws.ask_events(args.question, conversation_id=args.conversation, filters=filters,
                            provider=args.provider, model=args.model, base_url=args.base_url, top_k=args.k,
                            **({"model_path": args.model_path} if args.model_path else {}))

@@ -6,7 +6,9 @@ same way from the CLI, the magic, the widget and HTTP (400 before any stream).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from athena_lab.settings import LLM_PROVIDERS
 from athena_lab.document import CITATION_KINDS, DOC_KINDS
@@ -14,6 +16,9 @@ from athena_lab.errors import RequestError
 from athena_lab.paths import normalize_prefix
 
 MAX_TOP_K = 50
+# What a question's filters may hold (contract.AskFilters): kind and folder, and the papers ones.
+FILTER_KEYS = ("path_prefix", "kind", "collection", "tag", "author", "year", "papers")
+MAX_CHOSEN_PAPERS = 1000
 MAX_CONTEXT_CHARS = 20000  # an attached notebook cell or selection ("Ask about this cell")
 MAX_CONTEXT_LABEL_CHARS = 200  # what the attached context is called ("cell 3 of analysis.ipynb")
 
@@ -29,7 +34,7 @@ class AskRequest:
 
     question: str
     conversation_id: str | None = None
-    filters: dict[str, str | None] = field(default_factory=dict)
+    filters: dict[str, Any] = field(default_factory=dict)
     provider: str | None = None
     model: str | None = None
     top_k: int | None = None
@@ -60,14 +65,30 @@ class AskRequest:
             # A long notebook name makes a long label: cut it rather than refuse the question.
             label = self.context_label.strip()[:MAX_CONTEXT_LABEL_CHARS]
             self.context_label = (label or None) if self.context else None
-        unknown = set(self.filters or {}) - {"path_prefix", "kind"}
+        unknown = set(self.filters or {}) - set(FILTER_KEYS)
         if unknown:
-            raise RequestError(f"'filters' may hold only path_prefix and kind, not {', '.join(sorted(unknown))}")
+            raise RequestError(f"'filters' may hold only {', '.join(FILTER_KEYS)}, not {', '.join(sorted(unknown))}")
         if self.filters:
             kind = self.filters.get("kind")
             if kind and kind not in CITATION_KINDS + DOC_KINDS:
                 raise RequestError(f"filters.kind: unknown kind {kind!r}; use one of: {', '.join(DOC_KINDS)} "
                                    f"(or a citation kind: {', '.join(CITATION_KINDS)})")
-            self.filters = {"kind": self.filters.get("kind"),
-                            "path_prefix": normalize_prefix(self.filters.get("path_prefix"), "filters.path_prefix")}
+            checked: dict[str, Any] = {
+                "kind": self.filters.get("kind"),
+                "path_prefix": normalize_prefix(self.filters.get("path_prefix"), "filters.path_prefix")}
+            for key in ("collection", "tag", "author", "year"):
+                value = self.filters.get(key)
+                if value is not None and (not isinstance(value, str) or len(value) > 300):
+                    raise RequestError(f"filters.{key} must be a string of at most 300 characters")
+                if value and value.strip():
+                    checked[key] = " ".join(value.split())
+            if checked.get("year") and not re.match(r"^\d{0,4}\s*(-|–|\.\.)?\s*\d{0,4}$", checked["year"]):
+                raise RequestError(f"filters.year: {checked['year'][:40]!r} is not a year (1985) or a range (1980-1990)")
+            papers = self.filters.get("papers")
+            if papers is not None:
+                if (not isinstance(papers, list) or len(papers) > MAX_CHOSEN_PAPERS
+                        or not all(isinstance(p, str) and 0 < len(p) <= 1000 for p in papers)):
+                    raise RequestError(f"filters.papers must be a list of at most {MAX_CHOSEN_PAPERS} paper ids")
+                checked["papers"] = list(dict.fromkeys(papers))
+            self.filters = checked
         return self

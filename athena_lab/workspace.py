@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Collection, Iterator
 
 from athena_lab.config import Config, load_config
 from athena_lab.settings import embedding_settings_key
@@ -23,10 +23,11 @@ from athena_lab.ingest.discover import HIDDEN, Rules, is_hidden
 from athena_lab.ingest.pipeline import Backend, IndexSummary, Progress, run_index
 from athena_lab.paths import ForbiddenPathError, MissingPathError, PathError, normalize_prefix
 from athena_lab.search.grep import grep_chunks
+from athena_lab.search import papers as papers_of
 from athena_lab.search.hybrid import HybridSearcher, SearchResult, check_kind
 from athena_lab.interrupt import StopRequest
 from athena_lab.health import DoctorReport
-from athena_lab.contract import Health, IndexStatus
+from athena_lab.contract import Health, IndexStatus, Paper, PaperHit
 
 # The facade is the only door front ends use (pyproject's [tool.importlinter] checks it).
 # It names the types its methods return; helpers front ends share with the core live in
@@ -48,6 +49,7 @@ class Workspace:
         self._translator: tuple[Any, Any] | None = None  # (what was asked for, the provider)
         self._index_rules: Rules | None = None
         self._examples: tuple[tuple[Any, ...], list[str]] | None = None
+        self._papers_cache: tuple[tuple[Any, ...], list[Paper]] | None = None
         # Set by servers: called with a result for a question not in English, so a missing
         # multilingual channel can be built in the background (multilingual.build = "auto").
         self.on_foreign_question: Callable[[SearchResult], None] | None = None
@@ -167,9 +169,12 @@ class Workspace:
     def search(self, query: str, *, k: int | None = None, kind: str | None = None,
                path_prefix: str | None = None, neighbours: int = 0,
                mode: str = "hybrid", also: list[str] | None = None,
-               translate: Any = None) -> SearchResult:
+               translate: Any = None, paths: Collection[str] | None = None,
+               papers: dict[str, Any] | None = None) -> SearchResult:
         """``translate``: a provider (or its name, e.g. "local") that puts a question in another
-        language into English, searched beside the original (agent/translate.py)."""
+        language into English, searched beside the original (agent/translate.py).
+        ``paths``: only these files; ``papers``: only the papers these filters keep
+        (collection, tag, author, year, papers: search/papers.py) — both may be given."""
         english, failed = None, None
         if translate is not None:
             try:
@@ -177,8 +182,11 @@ class Workspace:
             except Exception as exc:  # a translation is a bonus: the original is searched alone
                 failed = f"could not translate the question ({str(exc)[:200]}); searched it as written"
         also = [*(also or []), *([english] if english else [])]
+        scoped = self.scope_paths(papers)
+        if paths is not None:
+            scoped = frozenset(paths) & scoped if scoped is not None else frozenset(paths)
         result = self.searcher().search(query, k=k, kind=kind, path_prefix=path_prefix,
-                                        neighbours=neighbours, mode=mode, also=also or None)
+                                        neighbours=neighbours, mode=mode, also=also or None, paths=scoped)
         if english:
             result.warnings.append(f"also searched its English translation: {english}")
         if failed:
@@ -339,21 +347,84 @@ class Workspace:
         return png.read_bytes(), preview_scale(png)
 
     def cite(self, targets: list[str]) -> list[dict[str, Any]]:
-        """Bibliographic records (citations/bibliography.py) for chunk ids or indexed paths, one per
-        source, in the order first named; an unknown target is a NotFound error naming it."""
+        """Bibliographic records (citations/bibliography.py) for chunk ids, indexed paths or paper ids
+        (``zotero:KEY``), one per paper — two attachments of one Zotero item are one entry —
+        in the order first named; an unknown target is a NotFound error naming it. A Zotero
+        item whose attachment is missing is cited by its record all the same."""
         from athena_lab.citations.bibliography import record_of
 
         catalog = self._require_index().catalog
-        paths: list[str] = []
+        library = {row.id: row for row in catalog.library()}
+        owners = catalog.library_files()
+        chosen: list[tuple[str, str]] = []  # (paper id, path or "")
         for target in targets:
+            if target in library:
+                row = library[target]
+                chosen.append((target, next((p for p in row.files if catalog.source(p)), "")))
+                continue
             chunk = catalog.chunks_by_id([target]).get(target)
             path = chunk.path if chunk is not None else normalize_prefix(target)
             if path is None or catalog.source(path) is None:
-                raise MissingPathError(f"{target}: neither a chunk id nor an indexed file")
-            if path not in paths:
-                paths.append(path)
-        found = catalog.source_records(set(paths))
-        return [record_of(path, found[path]) for path in paths]  # every path was checked to be a source
+                raise MissingPathError(f"{target}: neither a chunk id, an indexed file nor a paper of this archive")
+            chosen.append((owners.get(path, path), path))
+        found = catalog.source_records({path for _, path in chosen if path})
+        out, seen = [], set()
+        for paper_id, path in chosen:
+            if paper_id in seen:
+                continue
+            seen.add(paper_id)
+            row = library.get(paper_id)
+            record = row.record if row is not None and row.bibliographic else found.get(path, {})
+            out.append(record_of(path, record))
+        return out
+
+    # papers: a researcher's archive, paper by paper (search/papers.py) --------
+    def _papers(self) -> list[Paper]:
+        """Every paper, kept until the index or the library changes."""
+        catalog = self._require_index().catalog
+        stamp = (catalog.sources_stamp(), catalog.get_manifest("library_stamp"))
+        if self._papers_cache is None or self._papers_cache[0] != stamp:
+            self._papers_cache = (stamp, papers_of.list_papers(catalog))
+        return self._papers_cache[1]
+
+    def papers(self, *, sort: str = "title", descending: bool = False, **filters: Any) -> list[Paper]:
+        """The archive's papers (Zotero items with their attachments, and PDFs outside a
+        library) with title, authors, year, pages, collections, tags and warnings, kept by
+        ``filters`` (author, year — 1985 or 1980-1990 —, collection, tag, papers: ids) and
+        sorted by title, author, year or pages."""
+        return papers_of.select(self._papers(), papers_of.PaperFilters.of(filters), sort, descending)
+
+    def paper_facets(self) -> dict[str, list[str]]:
+        """The collections and tags the papers have (what the filters can choose)."""
+        return papers_of.facets(self._papers())
+
+    def scope_paths(self, filters: dict[str, Any] | None) -> frozenset[str] | None:
+        """The files a question with these ``filters`` may search and read: those of the
+        papers the paper filters keep; None when the filters name no paper filter."""
+        wanted = papers_of.PaperFilters.of(filters)
+        if not wanted.any():
+            return None
+        return papers_of.scope_paths(self._papers(), wanted)
+
+    def papers_about(self, question: str, *, k: int = 5, **filters: Any) -> list[PaperHit]:
+        """"Which papers discuss X?" answered by paper: the top ``k`` papers, each with the
+        passage that matched best (and its page) and how many passages matched."""
+        papers = self._papers()
+        scope = papers_of.scope_paths(papers, papers_of.PaperFilters.of(filters))
+        left = set(scope if scope is not None else (p for paper in papers for p in paper["paths"]))
+        found: list[PaperHit] = []
+        # One long paper can fill a whole result list: each pass searches the papers not
+        # yet found, so the next best paper gets its turn (and ranks below those before it).
+        while len(found) < k and left:
+            result = self.searcher().search(papers_of.topic_of(question), k=60, paths=frozenset(left))
+            ranked = papers_of.by_paper(result, papers, k - len(found))
+            if not ranked:
+                break
+            found += ranked
+            left -= {p for hit in ranked for p in hit["paper"]["paths"]}
+        for n, hit in enumerate(found, 1):
+            hit["best"]["id"] = n  # the passages are numbered as the papers are ranked
+        return found
 
     def chunk(self, chunk_id: str) -> ChunkRow | None:
         return self._require_index().catalog.chunks_by_id([chunk_id]).get(chunk_id)
@@ -431,7 +502,8 @@ class Workspace:
             "files": [{"path": s.path, "doc_kind": s.doc_kind, "status": s.status,
                        "chunks": s.chunks, "pages": s.pages, "warnings": s.warnings,
                        "indexed_at": s.indexed_at} for s in sources],
-            "skipped": [{"path": p, "warnings": [w]} for p, w in sorted(discovery.items())],
+            "skipped": [{"path": p, "warnings": [w]} for p, w in sorted(discovery.items())]
+            + [{"path": p, "warnings": w} for p, w in sorted(json.loads(manifest.get("library_warnings", "{}")).items())],
         }
 
     def health(self) -> Health:

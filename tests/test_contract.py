@@ -105,7 +105,8 @@ def small_ws(tmp_path_factory):
 
 @pytest.mark.parametrize("options, field", [
     ({"top_k": 500}, "top_k"), ({"top_k": 0}, "top_k"), ({"provider": "gpt"}, "provider"),
-    ({"filters": {"kind": "slides"}}, "unknown kind"), ({"filters": {"author": "x"}}, "only path_prefix and kind"),
+    ({"filters": {"kind": "slides"}}, "unknown kind"), ({"filters": {"colour": "x"}}, "may hold only path_prefix, kind, collection"),
+        ({"filters": {"year": "last year"}}, "filters.year"), ({"filters": {"papers": "x"}}, "filters.papers"),
     ({"context": "x" * 20001}, "'context' is 20001 characters"), ({"context": 5}, "'context' must be a string"),
 ])
 def test_a_bad_option_is_refused_before_a_conversation_is_created(small_ws, options, field) -> None:

@@ -9,7 +9,7 @@ and so can a test double or another host (the MCP server hands the same object).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Collection, Protocol
 
 from athena_lab.config import Config
 from athena_lab.index.catalog import ChunkRow
@@ -36,7 +36,9 @@ class Corpus(Protocol):
 
     def search(self, query: str, *, k: int | None = None, kind: str | None = None,
                path_prefix: str | None = None, neighbours: int = 0, mode: str = "hybrid",
-               also: list[str] | None = None) -> SearchResult: ...
+               also: list[str] | None = None, paths: Collection[str] | None = None) -> SearchResult: ...
+
+    def scope_paths(self, filters: dict[str, Any] | None) -> frozenset[str] | None: ...
 
     def read_source(self, path: str, start_line: int = 1, end_line: int | None = None,
                     max_lines: int = 400) -> dict[str, Any]: ...

@@ -199,7 +199,8 @@ class _Turn:
         kind, prefix = self.filters.get("kind"), self.filters.get("path_prefix")
         translated = self.translated = self._translated(query)
         result = self.ws.search(query, k=self.k, kind=kind, path_prefix=prefix,
-                                also=[translated] if translated else None)
+                                also=[translated] if translated else None,
+                                paths=self.ws.scope_paths(self.filters))
         hits = [trace_hit(hit, self.evidence.add_hit(hit, query), self.evidence) for hit in result.hits]
         if result.degraded:
             self.notes["degraded"] = result.degraded
@@ -212,7 +213,11 @@ class _Turn:
         summary = (f"{len(hits)} hit(s) for the question" + (f" ({result.degraded})" if result.degraded else "")
                    if hits else "no hits: the filters exclude every indexed source" if self.no_evidence == "filters"
                    else "no hits: the index has nothing on this")
-        inputs = {"query": query, "filters": {"pathPrefix": prefix, "kind": kind}, "limit": self.k}
+        shown = {"pathPrefix": prefix, "kind": kind, **{k: self.filters[k] for k in ("collection", "tag", "author", "year")
+                                                         if self.filters.get(k)}}
+        if self.filters.get("papers"):
+            shown["papers"] = len(self.filters["papers"])
+        inputs = {"query": query, "filters": shown, "limit": self.k}
         if translated:
             inputs["translated"] = translated
         return events.trace("searchDocs", inputs, summary, hits=hits)

@@ -10,7 +10,8 @@ once, for every front end (the MCP server included).
 Every chunk, range or page a tool returns is registered as evidence and shown to the
 model with its ``ref`` number: the only numbers an answer may cite.
 
-The chat's own filters (``path_prefix``, ``kind``) bound every tool, not only the first
+The chat's own filters (``path_prefix``, ``kind``, and the papers ones: collection, tag,
+author, year, chosen papers) bound every tool, not only the first
 search: a model (or a document's prompt injection) may narrow them but never widen them.
 A read, listing or neighbour of anything outside them comes back as a refusal the model
 can read ("outside this chat's filters"), so it cannot send another file to its provider.
@@ -127,6 +128,8 @@ class Toolbox:
         self.filters = filters or {}
         self._scope_prefix = _prefix(self.filters.get("path_prefix"))
         self._scope_kind: str | None = self.filters.get("kind") or None
+        # A collection, tag, author, year or chosen papers: the files of those papers only.
+        self._scope_paths: frozenset[str] | None = workspace.scope_paths(self.filters)
         self._tools: dict[str, tuple[str, dict[str, Any], Callable[[dict[str, Any]], ToolResult]]] = {
             "searchDocs": ("Hybrid (keyword + semantic) search over the indexed documents. Returns chunks "
                            "with their ref number for citing.",
@@ -190,7 +193,8 @@ class Toolbox:
         filters = args.get("filters") or {}
         prefix = self._narrow_prefix(filters.get("pathPrefix"))
         kind = self._narrow_kind(filters.get("kind"))
-        result = self.ws.search(args["query"], k=args.get("limit") or 8, kind=kind, path_prefix=prefix)
+        result = self.ws.search(args["query"], k=args.get("limit") or 8, kind=kind, path_prefix=prefix,
+                                paths=self._scope_paths)
         rows = [self._hit_row(hit, args["query"]) for hit in result.hits]
         content: dict[str, Any] = {"results": rows}
         if result.degraded:
@@ -255,6 +259,11 @@ class Toolbox:
         parts = [f"path prefix {self._scope_prefix!r}"] if self._scope_prefix else []
         if self._scope_kind:
             parts.append(f"kind {self._scope_kind!r}")
+        if self._scope_paths is not None:
+            named = [f"{k} {self.filters[k]!r}" for k in ("collection", "tag", "author", "year") if self.filters.get(k)]
+            if self.filters.get("papers"):
+                named.append(f"{len(self.filters['papers'])} chosen paper(s)")
+            parts.append(" and ".join(named) + f" ({len(self._scope_paths)} file(s))")
         return ", ".join(parts)
 
     def _narrow_prefix(self, asked: str | None) -> str | None:
@@ -280,6 +289,8 @@ class Toolbox:
     def _in_scope(self, path: str, doc_kind: str | None = None) -> bool:
         if self._scope_prefix and not path.startswith(self._scope_prefix):
             return False
+        if self._scope_paths is not None and path not in self._scope_paths:
+            return False
         if self._scope_kind and doc_kind is not None:
             return self._scope_kind in (doc_kind, citation_kind(doc_kind))
         return True
@@ -287,7 +298,7 @@ class Toolbox:
     def _check_path(self, path: str) -> None:
         """Refuse a file the chat's filters leave out — judged on the file actually read (a
         symlink's target) and, with a kind filter, on the kind it was indexed as."""
-        if not self._scope_prefix and not self._scope_kind:
+        if not self._scope_prefix and not self._scope_kind and self._scope_paths is None:
             return
         full = self.ws.source_path(path)
         rel = full.relative_to(self.ws.root.resolve()).as_posix()

@@ -34,6 +34,7 @@ from athena_lab.ingest.checkpoints import ChunkLabels, VectorCheckpointer
 from athena_lab.ingest.chunking import CHUNKER_VERSION, Chunk, chunk_document, text_hash
 from athena_lab.ingest.discover import (DiscoveredFile, Discovery, discover, discover_paths, in_scope,
                                        nothing_to_index)
+from athena_lab.ingest.library import sync_library
 from athena_lab.ingest.vectors import Progress, embed_here, embed_vectors
 from athena_lab.interrupt import StopRequest
 from athena_lab.document import ParsedDocument, ParseError, citation_kind
@@ -92,6 +93,8 @@ class IndexSummary:
     # Set when a whole-folder run found no file to index: what it saw instead, and what to
     # check (discover.nothing_to_index). The index is then empty, so say it loudly.
     no_files: str | None = None
+    # A Zotero library's database read this run (ingest/library.py): {items, warnings}.
+    library: dict | None = None
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -176,7 +179,8 @@ def run_index(config: Config, *, progress: Progress | None = None, wait_s: float
                         with store.catalog.transaction():
                             store.catalog.prune_embedding_cache()
                 store.catalog.set_manifest("last_indexed", str(time.time()))
-                if summary.new or summary.changed or summary.removed or summary.failed or summary.embedded:
+                if (summary.new or summary.changed or summary.removed or summary.failed or summary.embedded
+                        or summary.library is not None):
                     store.catalog.set_manifest("updated_at", str(time.time()))
                 summary.chunks = store.catalog.counts()["chunks"]
                 key = store.catalog.get_manifest("embedder_key")
@@ -261,11 +265,21 @@ def _update_documents(config: Config, store: IndexStore, summary: IndexSummary,
                       backend: Backend | None = None) -> None:
     catalog = store.catalog
     _rebuild_lexical_if_outdated(store, report)
+    library = sync_library(config.root, catalog)
+    if library.read:
+        summary.library = library.summary()
+    if paths is not None and library.moved:
+        paths = [*paths, *sorted(library.moved)]  # into or out of Zotero's trash: look at them again
     found = _discover(config, catalog, paths)
+    if library.trashed:
+        found.files = [f for f in found.files if f.path not in library.trashed]
     if paths is None and not found.files:
         summary.no_files = nothing_to_index(config.root, config.settings.index, found)
     for path, message in found.warnings.items():
         summary.warnings.setdefault(path, []).append(message)
+    if paths is None or library.read:
+        for path, messages in library.warnings.items():
+            summary.warnings.setdefault(path, []).extend(messages)
     known = catalog.sources()
     to_parse: list[tuple[DiscoveredFile, str]] = []
     report("scan", 0, len(found.files))

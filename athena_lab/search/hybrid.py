@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Collection
 
 from athena_lab.citations.bibliography import record_of
 from athena_lab.settings import SearchSettings
@@ -85,9 +85,11 @@ class HybridSearcher:
 
     def search(self, query: str, *, k: int | None = None, kind: str | None = None,
                path_prefix: str | None = None, neighbours: int = 0,
-               mode: str = "hybrid", also: list[str] | None = None) -> SearchResult:
+               mode: str = "hybrid", also: list[str] | None = None,
+               paths: Collection[str] | None = None) -> SearchResult:
         """``also``: other wordings of the same question (a translation into the corpus's
-        language, say), searched alike and fused with it."""
+        language, say), searched alike and fused with it. ``paths``: only these files (a
+        Zotero collection or tag, papers chosen in the papers view); None is every file."""
         query = (query or "").strip()
         if not query:
             raise SearchError("the query is empty: say what to look for")
@@ -99,17 +101,18 @@ class HybridSearcher:
         depth = max(self.settings.candidates, k * 3)
         result = SearchResult(query, [])
         t0 = time.perf_counter()
-        ranked = self.rankings(query, depth, kinds=kinds, prefix=prefix, mode=mode, result=result)
+        only = frozenset(paths) if paths is not None else None
+        ranked = self.rankings(query, depth, kinds=kinds, prefix=prefix, mode=mode, result=result, paths=only)
         for n, other in enumerate(q for q in (also or []) if q and q.strip() and q.strip() != query):
             extra = self.rankings(other.strip(), depth, kinds=kinds, prefix=prefix, mode=mode,
-                                  result=SearchResult(other, []))
+                                  result=SearchResult(other, []), paths=only)
             ranked.update({f"{name}@{n + 1}": ids for name, ids in extra.items()})
         t2 = time.perf_counter()
-        result.hits = self._fuse(ranked, k, prefix, query, result.language)
+        result.hits = self._fuse(ranked, k, prefix, query, result.language, only)
         if not result.hits:
-            filtered = bool(kinds or prefix)
+            filtered = bool(kinds or prefix) or only is not None
             result.no_evidence = ("filters" if filtered and not self.store.catalog.has_chunks(
-                self._doc_kinds(kinds) or None, prefix) else "index")
+                self._doc_kinds(kinds) or None, prefix, only) else "index")
         if neighbours:
             self._attach_neighbours(result.hits, neighbours)
         t3 = time.perf_counter()
@@ -119,7 +122,7 @@ class HybridSearcher:
 
     def rankings(self, query: str, depth: int, *, kinds: list[str] | None = None,
                  prefix: str | None = None, mode: str = "hybrid",
-                 result: SearchResult | None = None) -> dict[str, list[str]]:
+                 result: SearchResult | None = None, paths: frozenset[str] | None = None) -> dict[str, list[str]]:
         """Each retriever's ranked chunk ids, before fusion (the benchmarks replay fusion on these)."""
         result = result if result is not None else SearchResult(query, [])
         dir_prefix = prefix if prefix and prefix.endswith("/") else (
@@ -133,21 +136,22 @@ class HybridSearcher:
             ranked["bm25"] = [h.chunk_id for h in lex.search(
                 query, depth, kinds=kinds, dir_prefix=dir_prefix,
                 heading_boost=self.settings.heading_boost, path_boost=self.settings.path_boost,
-                language=result.language)]
+                language=result.language, paths=paths)]
             idents = query_identifiers(query)
             if idents:
                 ranked["ident"] = [h.chunk_id for h in lex.search_identifiers(
-                    idents, depth, kinds=kinds, dir_prefix=dir_prefix)]
+                    idents, depth, kinds=kinds, dir_prefix=dir_prefix, paths=paths)]
             phrases = quoted_phrases(query)
             if phrases:
-                ranked["grep"] = grep_phrases(self.store.catalog, phrases, depth, kinds, prefix)
+                ranked["grep"] = self._only(grep_phrases(self.store.catalog, phrases, depth * (4 if paths else 1),
+                                                         kinds, prefix), paths)[:depth]
         t1 = time.perf_counter()
         if mode in ("hybrid", "vector"):
-            ranked["vector"] = self._vector_ranking(query, depth, kinds, prefix, result)
+            ranked["vector"] = self._vector_ranking(query, depth, kinds, prefix, result, paths)
             if result.language != "en":
                 found = self._channel_ranking(query, depth, kinds, prefix, result)
                 if found is not None:
-                    ranked["multilingual"] = found
+                    ranked["multilingual"] = self._only(found, paths)
         t2 = time.perf_counter()
         result.timings_ms.update(lexical=round((t1 - t0) * 1e3, 2), vector=round((t2 - t1) * 1e3, 2))
         return ranked
@@ -160,8 +164,15 @@ class HybridSearcher:
                                    "run `athena index` to rebuild it (no re-parsing or re-embedding)")
             result.degraded = result.degraded or "keyword index out of date; results are from vectors only"
 
+    def _only(self, ids: list[str], paths: frozenset[str] | None) -> list[str]:
+        """``ids`` whose chunk lies in one of ``paths`` (all of them when ``paths`` is None)."""
+        if paths is None:
+            return ids
+        rows = self.store.catalog.chunks_by_id(ids)
+        return [i for i in ids if i in rows and rows[i].path in paths]
+
     def _vector_ranking(self, query: str, depth: int, kinds: list[str] | None,
-                        prefix: str | None, result: SearchResult) -> list[str]:
+                        prefix: str | None, result: SearchResult, paths: frozenset[str] | None = None) -> list[str]:
         if self.embedder is None:
             result.degraded = (f"embedder unavailable ({self.embedder_error}); results are lexical only"
                                if self.embedder_error else None)
@@ -190,7 +201,8 @@ class HybridSearcher:
         except Exception as exc:  # the embedder failing must not fail the search
             result.degraded = f"embedder failed ({exc}); results are lexical only"
             return []
-        allowed = self._allowed_labels(kinds, prefix) if (kinds or prefix) else None
+        allowed = (self.store.catalog.labels_where(self._doc_kinds(kinds) or None, prefix, paths)
+                   if (kinds or prefix or paths is not None) else None)
         if allowed is not None and not allowed:
             return []
         pairs = vectors.search(qvec, depth, allowed.__contains__ if allowed is not None else None)
@@ -236,9 +248,6 @@ class HybridSearcher:
         """The parser kinds a kind filter (a parser kind or a citation kind) stands for."""
         return sorted({d for d in DOC_KINDS for k in (kinds or []) if k == d or k == citation_kind(d)})
 
-    def _allowed_labels(self, kinds: list[str] | None, prefix: str | None) -> set[int]:
-        return self.store.catalog.labels_where(self._doc_kinds(kinds) or None, prefix)
-
     def weights(self, language: str = "en", query: str = "") -> dict[str, float]:
         long = len(content_words(query, language)) > self.settings.long_question_words
         lexical = (self.settings.long_question_lexical_weight if long else self.settings.lexical_weight) * (
@@ -248,7 +257,7 @@ class HybridSearcher:
                 "multilingual": self.settings.multilingual_weight}
 
     def _fuse(self, ranked: dict[str, list[str]], k: int, prefix: str | None,
-              query: str, language: str = "en") -> list[Hit]:
+              query: str, language: str = "en", paths: frozenset[str] | None = None) -> list[Hit]:
         base = self.weights(language, query)
         weights = {name: base.get(name.split("@", 1)[0], 1.0) for name in ranked}
         scores = fuse(ranked, weights, self.settings.rrf_k)
@@ -261,17 +270,19 @@ class HybridSearcher:
         order = sorted(scores, key=scores.get, reverse=True)[: k * 3]
         rows = self.store.catalog.chunks_by_id(order)
         titles = self._titles({r.path for r in rows.values()})
-        records = self.store.catalog.source_records({r.path for r in rows.values() if r.doc_kind == "pdf"})
+        records = self.store.catalog.source_records({r.path for r in rows.values()})
         lowered = query.lower()
         hits = []
         for cid in order:
             row = rows.get(cid)
-            if row is None or (prefix and not row.path.startswith(prefix)):
+            if row is None or (prefix and not row.path.startswith(prefix)) or (paths is not None and row.path not in paths):
                 continue
             score = scores[cid]
             if row.confidence is not None and row.confidence < LOW_CONFIDENCE and not _targets(row.path, lowered):
                 score *= 0.5 + row.confidence / 2  # doubtful extraction ranks below good text
-            hits.append(Hit(row, score, ranks[cid], titles.get(row.path), record=records.get(row.path)))
+            record = records.get(row.path)
+            title = (record or {}).get("title") if (record or {}).get("source") == "zotero" else None
+            hits.append(Hit(row, score, ranks[cid], title or titles.get(row.path), record=record))
         hits.sort(key=lambda h: h.score, reverse=True)
         return hits[:k]
 
@@ -351,8 +362,8 @@ def citation(hit: Hit, query: str = "", number: int | None = None) -> dict[str, 
         out.update(page=loc.get("page", row.page), pages=loc.get("pages", []),
                    regions=loc.get("regions", []), confidence=row.confidence,
                    warnings=row.warnings)
-        if hit.record:
-            out["record"] = record_of(row.path, hit.record)
+    if hit.record:  # a PDF's (guessed or the library's), or a Zotero attachment's of any kind
+        out["record"] = record_of(row.path, hit.record)
     if kind == "notebook":
         out["cell"] = loc.get("cell", row.cell)
         if "end_cell" in loc:

@@ -206,9 +206,14 @@ class SearchRoute(AthenaRoute):
         k = self.int_arg("k", None, 1, 100)
         kind, prefix = self.str_arg("kind"), self.str_arg("path_prefix")
         mode = self.get_query_argument("mode", "hybrid")  # checked by the searcher (400)
+        papers: dict[str, Any] = {key: self.str_arg(key) for key in ("collection", "tag", "author", "year")
+                                  if self.str_arg(key)}
+        if self.get_query_arguments("paper"):
+            papers["papers"] = self.get_query_arguments("paper")[:1000]
         require_index(self.ws)
         reads = self.reads
-        result = await self.blocking(lambda: reads.search(query, k=k, kind=kind, path_prefix=prefix, mode=mode))
+        result = await self.blocking(lambda: reads.search(query, k=k, kind=kind, path_prefix=prefix, mode=mode,
+                                                          papers=papers or None))
         hits = site_urls.with_site_urls(result.citations(), self.site_rules())
         self.send_json({"query": query, "hits": hits,
                         "degraded": result.degraded, "warnings": result.warnings})
@@ -246,6 +251,35 @@ class CiteRoute(AthenaRoute):
         records = await self.blocking(self.reads.cite, targets)
         self.finish(render(records, fmt),
                     set_content_type="application/json" if fmt == "csl-json" else "text/plain; charset=utf-8")
+
+
+class PapersRoute(AthenaRoute):
+    """``GET /athena/papers``: the archive's papers, filtered (author, year, collection, tag)
+    and sorted; with ``about=…``, the papers that discuss it, each with its best passage."""
+
+    @authenticated
+    async def get(self) -> None:
+        filters = {key: self.str_arg(key) for key in ("author", "year", "collection", "tag")}
+        chosen = [p for p in self.get_query_arguments("paper") if p.strip()][:1000]
+        if chosen:
+            filters["papers"] = chosen  # type: ignore[assignment]
+        about = self.str_arg("about")
+        sort = self.str_arg("sort") or "title"
+        descending = self.str_arg("order") == "desc"
+        k = self.int_arg("k", 5, 1, 50)
+        require_index(self.ws)
+        ws = self.ws
+
+        def papers() -> dict[str, Any]:
+            wanted = {key: value for key, value in filters.items() if value}
+            if about:
+                hits = ws.papers_about(about, k=k, **wanted)
+                for hit in hits:
+                    hit["best"] = site_urls.with_site_urls([hit["best"]], self.site_rules())[0]
+                return {"about": about, "papers": hits}
+            return {"papers": ws.papers(sort=sort, descending=descending, **wanted), **ws.paper_facets()}
+
+        self.send_json(await self.blocking(papers))
 
 
 class PdfPageRoute(AthenaRoute):
@@ -368,8 +402,10 @@ def chat_request(body: dict[str, Any], max_chars: int, max_messages: int) -> dic
             raise api_error(400, "'conversation_id' must be 1-64 letters, digits, '-' or '_'")
         options["conversation_id"] = conversation_id
     filters = body.get("filters") or {}
-    if not isinstance(filters, dict) or not all(isinstance(v, str) or v is None for v in filters.values()):
-        raise api_error(400, "'filters' must be an object of strings: path_prefix, kind")
+    if not isinstance(filters, dict) or not all(isinstance(v, str) or v is None or (k == "papers" and isinstance(v, list))
+                                                for k, v in filters.items()):
+        raise api_error(400, "'filters' must be an object of strings (path_prefix, kind, collection, tag, author, "
+                             "year) and 'papers', a list of paper ids")
     for key in ("provider", "model"):
         value = body.get(key)
         if value is not None and (not isinstance(value, str) or not value.strip()):
@@ -495,4 +531,5 @@ ROUTES: tuple[tuple[str, type[AthenaRoute]], ...] = (
     ("source", SourceRoute),
     ("pdf/page", PdfPageRoute),
     ("cite", CiteRoute),
+    ("papers", PapersRoute),
 )

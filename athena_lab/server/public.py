@@ -221,6 +221,10 @@ class PublicCorpus:
         result.hits = [h for h in result.hits if self.published.allows(h.chunk.path)][:wanted]
         return result
 
+    def scope_paths(self, filters: dict[str, Any] | None) -> frozenset[str] | None:
+        """The files a paper filter keeps; search then keeps only the published ones."""
+        return self._ws.scope_paths(filters)
+
     def search_citations(self, query: str, **options: Any) -> list[dict[str, Any]]:
         return self.search(query, **options).citations()
 

@@ -52,7 +52,9 @@ export const {
   getChunks,
   pdfPageImage,
   streamChat,
-  getCitationText
+  getCitationText,
+  getPapers,
+  getPapersAbout
 } = client;
 
 /** Start a reindex; a job already running (409) is reported, not treated as a failure.

@@ -3,6 +3,7 @@
  * with `[n]` buttons, unsupported sentences marked and listed, the numbered sources (a
  * button each, with the snippet as plain text), the mode, the trace drawer, Copy.
  */
+import { zoteroUri } from '../core/papers';
 import { IAnswerState } from '../core/answer';
 import { answerAsMarkdown, citationLabel } from '../core/citations';
 import { button, h } from '../core/dom';
@@ -135,7 +136,11 @@ export class PageAnswer {
         );
         const preview = previewText(citation, false); // plain text here
         const snippet = preview ? h('p', { class: 'source-snippet', title: preview }, preview) : null;
-        return h('li', { 'data-kind': citation.kind }, open, snippet);
+        const zotero = this._options.siteLinks ? null : zoteroUri(citation.record);
+        const link = zotero
+          ? h('a', { class: 'athena-zotero-link', href: zotero, 'data-testid': 'zotero-link', title: 'Open this item in Zotero' }, 'Zotero')
+          : null;
+        return h('li', { 'data-kind': citation.kind }, open, link, snippet);
       })
     );
   }
