@@ -30,7 +30,7 @@ class ChunksRoute(AthenaRoute):
         self.send_json({"chunks": await self.blocking(self._states, ids)})
 
     def _states(self, ids: list[str]) -> list[dict[str, Any]]:
-        require_index(self.ws)
+        require_index(self.ws, self.for_owner)
         return self.ws.chunk_states(ids)
 
 
