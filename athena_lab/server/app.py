@@ -20,6 +20,7 @@ from tornado.httpserver import HTTPServer
 from tornado.netutil import bind_sockets
 from tornado.web import RequestHandler, authenticated
 
+from .connections import GuardedHTTPServer, raise_descriptor_limit
 from .dropin import dropin_handlers
 from .handlers import ROUTES, AthenaRoute
 from .live_routes import LIVE_ROUTES
@@ -94,15 +95,18 @@ def http_server(app: tornado.web.Application, guard: Guard, settings: Any) -> HT
     No ``xheaders``: tornado's would believe a client's own X-Real-Ip; behind a proxy the
     guard reads the address itself (middleware.client_from_proxy)."""
     # Tornado's own body cap sits well above ours so our 413 (with a message) answers first.
-    return HTTPServer(app, max_body_size=max(guard.max_body_bytes * 4, 1 << 20),
-                      idle_connection_timeout=settings.idle_timeout_s, body_timeout=settings.body_timeout_s,
-                      max_header_size=MAX_HEADER_BYTES)
+    # Its idle timeout is also the deadline for a request's headers; connections still
+    # waiting for them are capped per address and in all (connections.py, issue 31).
+    return GuardedHTTPServer(app, max_body_size=max(guard.max_body_bytes * 4, 1 << 20),
+                             idle_connection_timeout=settings.idle_timeout_s, body_timeout=settings.body_timeout_s,
+                             max_header_size=MAX_HEADER_BYTES)
 
 
 async def serve_forever(state: ServerState, guard: Guard, settings: Any,
                         on_listening: Callable[[int], None]) -> None:
     """Listen on settings.host:settings.port (port 0: any free port, reported to
     ``on_listening``) until SIGINT/SIGTERM; then stop accepting, close the workspace and return."""
+    raise_descriptor_limit()
     server = http_server(make_app(state, guard), guard, settings)
     sockets = bind_sockets(settings.port, address=settings.host)
     server.add_sockets(sockets)
