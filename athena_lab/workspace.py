@@ -274,6 +274,12 @@ class Workspace:
         """Whether ``path`` (relative, POSIX) is a source in the index's catalog."""
         return self._indexed_source(path)
 
+    def source_kind(self, path: str) -> str | None:
+        """The citation kind (text, notebook, pdf) of ``path`` in the catalog, or None when it
+        is not an indexed source: what a citation chip may open, and as what (issue 31)."""
+        row = self.store.catalog.source(path) if self.has_index() else None
+        return citation_kind(row.doc_kind) if row is not None else None
+
     def has_pdf_password(self, path: str) -> bool:
         """Whether the owner configured a password for this PDF (pdf.passwords)."""
         from athena_lab.pdf.document import password_for

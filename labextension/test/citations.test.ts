@@ -9,6 +9,7 @@ import {
   citationLocation,
   narrowest,
   findMarkers,
+  insideFolder,
   linkBase,
   normalisePrefix,
   relativePath
@@ -126,4 +127,13 @@ test('a citation opens where its evidence is, as its label says', () => {
   const page: ICitation = { ...pdf, evidence: [{ quote: 'y', page: 18, regions: [{ x: 1, y: 2, width: 3, height: 4, page: 19 }] }] };
   assert.equal(narrowest(page).page, 19);
   assert.equal(narrowest(text), text, 'no evidence: the passage itself');
+});
+
+test('a citation opens only a path inside the indexed folder', () => {
+  for (const path of ['docs/a.md', 'nb/x.ipynb', 'a b/c (1).pdf', '.github/x.md']) {
+    assert.equal(insideFolder(path), true, path);
+  }
+  for (const path of ['../private.txt', '../work.ipynb', 'docs/../../x', '/etc/passwd', 'a//b', './a', 'a/.', 'a\\..\\b', '', null, 7]) {
+    assert.equal(insideFolder(path), false, String(path));
+  }
 });

@@ -57,6 +57,18 @@ export function pdfRegions(citation: ICitation): IRegion[] {
   return [...regions].sort((a, b) => a.y - b.y || a.x - b.x);
 }
 
+/**
+ * Whether `path` names a file inside the indexed folder: relative, "/"-separated, with no
+ * "..", "." or empty part and no backslash. A citation is data — one saved in someone else's
+ * notebook may say anything — so nothing is opened from a path that fails this.
+ */
+export function insideFolder(path: unknown): path is string {
+  if (typeof path !== 'string' || !path || path.startsWith('/') || /[\\\0]/.test(path)) {
+    return false;
+  }
+  return path.split('/').every(part => part !== '' && part !== '.' && part !== '..');
+}
+
 /** "paper.pdf — p. 3": a PDF preview tab's title (the full path goes in its tooltip). */
 export function pdfTabTitle(citation: ICitation): string {
   return `${citation.path.split('/').pop()} \u2014 p. ${citation.page ?? 1}`;
