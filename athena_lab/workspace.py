@@ -495,7 +495,9 @@ class Workspace:
 
         Options: conversation_id, filters {path_prefix, kind}, provider, model, top_k, context
         (a notebook cell or selection the question is about) and context_label (what the
-        question's chip calls it; kept with the question).
+        question's chip calls it; kept with the question). ``for_visitor``: a public visitor
+        asks (server/public.py): the turn's model work is capped by ``[dropin]`` and queued
+        behind the owner's (agent/model_work.py).
         """
         from athena_lab.agent.loop import run_turn
 
@@ -512,6 +514,11 @@ class Workspace:
             options["context"] = request.context
         if "context_label" in options:
             options["context_label"] = request.context_label
+        if options.pop("for_visitor", False):
+            from athena_lab.agent.model_work import ModelGate
+
+            dropin = self.config.settings.dropin
+            options["gate"] = ModelGate.visitor(dropin.public_model_chars, dropin.public_model_seconds)
         return run_turn(self, question, **options)
 
     def ask(self, question: str, **options: Any) -> Any:

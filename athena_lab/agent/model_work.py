@@ -6,9 +6,9 @@ a question in Spanish loaded the bundled 1.1 GB model to translate it, 7,900 cha
 cost 217 s of CPU and 2 GB of memory, and the owner's own question waited a minute behind it.
 
 Now each turn carries a ``ModelGate`` (``agent.loop.run_turn``'s ``gate``). The owner's is
-``OWNER``; the public routes give a visitor's turn ``ModelGate.visitor(...)``
-(``server/public.py``), and the view of the configuration a visitor's turn reads has no model
-at all unless the owner set ``[dropin] public_model``. Where it did, every model call of a
+``OWNER``; a visitor's turn (``server/public.py`` asks ``Workspace.ask_events`` with
+``for_visitor``) gets ``ModelGate.visitor(...)`` with the ``[dropin]`` caps, and the view of
+the configuration it reads has no model at all unless the owner set ``[dropin] public_model``. Where it did, every model call of a
 visitor's turn goes through ``ModelQueue``:
 
 - the owner's calls never wait; they only say they are running;

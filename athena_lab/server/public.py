@@ -34,7 +34,6 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Iterator
 
-from athena_lab.agent.model_work import ModelGate
 from athena_lab.paths import MissingPathError, PathError
 
 from .site_urls import glob_regex
@@ -263,7 +262,7 @@ class PublicCorpus:
     def ask_events(self, question: str, **options: Any) -> Iterator[Any]:
         from athena_lab.workspace import Workspace
 
-        return Workspace.ask_events(self, question, gate=visitor_gate(self._ws.config), **options)  # type: ignore[arg-type]
+        return Workspace.ask_events(self, question, for_visitor=True, **options)  # type: ignore[arg-type]
 
     def ask(self, question: str, **options: Any) -> Any:
         from athena_lab.models import collect
@@ -280,11 +279,6 @@ def visitor_config(config: Any) -> Any:
         llm = replace(llm, timeout_s=min(llm.timeout_s, dropin.public_model_seconds))
     return replace(config, settings=replace(config.settings, llm=llm))
 
-
-def visitor_gate(config: Any) -> ModelGate:
-    """A visitor's turn's gate: its caps from ``[dropin]``, queued behind the owner's work."""
-    dropin = config.settings.dropin
-    return ModelGate.visitor(dropin.public_model_chars, dropin.public_model_seconds)
 
 
 class VisitorChatSlots:
