@@ -7,7 +7,8 @@ import html
 import sys
 from typing import Any, Iterable, TextIO
 
-from athena_lab.models import Answer, citation_location, fold
+from athena_lab.answer import Answer, fold
+from athena_lab.citations.labels import citation_location
 
 
 def claim_text(claim: Any) -> str:

@@ -24,7 +24,8 @@ from .connections import GuardedHTTPServer, raise_descriptor_limit
 from .dropin import dropin_handlers
 from .handlers import ROUTES, AthenaRoute
 from .live_routes import LIVE_ROUTES
-from .middleware import Guard, RateLimiter, StandaloneHandler
+from .middleware import Guard, StandaloneHandler
+from .ratelimit import RateLimiter
 from .page import PAGE_ROUTES, page_handlers
 from .state import ServerState
 
@@ -93,7 +94,7 @@ def guard_from(settings: Any, token: str, dropin: Any = None) -> Guard:
 def http_server(app: tornado.web.Application, guard: Guard, settings: Any) -> HTTPServer:
     """The HTTP server with timeouts, so idle or slow clients cannot hold connections forever.
     No ``xheaders``: tornado's would believe a client's own X-Real-Ip; behind a proxy the
-    guard reads the address itself (middleware.client_from_proxy)."""
+    guard reads the address itself (addresses.client_from_proxy)."""
     # Tornado's own body cap sits well above ours so our 413 (with a message) answers first.
     # Its idle timeout is also the deadline for a request's headers; connections still
     # waiting for them are capped per address and in all (connections.py, issue 31).

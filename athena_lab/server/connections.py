@@ -37,7 +37,7 @@ from tornado.httpserver import HTTPServer
 from tornado.ioloop import IOLoop
 from tornado.iostream import IOStream
 
-from .middleware import client_key
+from .addresses import client_key
 
 log = logging.getLogger("athena_lab.server")
 

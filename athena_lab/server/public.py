@@ -265,7 +265,7 @@ class PublicCorpus:
         return Workspace.ask_events(self, question, for_visitor=True, **options)  # type: ignore[arg-type]
 
     def ask(self, question: str, **options: Any) -> Any:
-        from athena_lab.models import collect
+        from athena_lab.answer import collect
 
         return collect(self.ask_events(question, **options))
 
