@@ -6,19 +6,19 @@ of them from one address, under the 1,024 descriptors a service gets by default,
 every descriptor: accepting failed with EMFILE on every turn of the event loop, each
 failure was logged with its traceback (76,000 lines), and the owner's requests timed out.
 
-``GuardedHTTPServer`` keeps the connections that are *waiting for a request's headers* (a
-new one, or a keep-alive one between requests) in order of age, per client address and in
-all. A new connection from an address already holding ``per_address`` waiting ones closes
-that address's oldest waiting one; past ``total`` waiting ones in all, the oldest anywhere
-goes. A connection whose headers have arrived is being served and is never closed this
-way, so an owner who sends a whole request is answered however many half-sent ones the
-flood keeps open. If descriptors run out anyway (many addresses), accepting pauses for a
+``GuardedHTTPServer`` keeps the connections that are *waiting for a whole request* (a new
+one, a keep-alive one between requests, or one whose headers came but whose body has not)
+in order of age, per client address and in all. A new connection from an address already
+holding ``per_address`` waiting ones closes that address's oldest waiting one; past
+``total`` waiting ones in all, the oldest anywhere goes. A connection whose request has
+arrived is being served and is never closed this way, so an owner who sends a whole
+request is answered however many half-sent ones the flood keeps open. If descriptors run out anyway (many addresses), accepting pauses for a
 second instead of spinning. A flood is logged once per ``FloodLog.interval_s``: how many
 connections were closed or refused, from how many addresses, and the busiest.
 
 Behind a reverse proxy every connection comes from the proxy, which reads a client's
-headers itself before it opens one to athena: its connections arrive whole, so the limit
-does not bite (docs/deploy.md). Inside Jupyter, Jupyter's own server accepts connections.
+request itself before it passes it on: its requests arrive whole, so the limit does not
+bite (docs/deploy.md). Inside Jupyter, Jupyter's own server accepts connections.
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ from tornado import httputil
 from tornado.httpserver import HTTPServer
 from tornado.ioloop import IOLoop
 from tornado.iostream import IOStream
+from tornado.log import access_log
 
 from .addresses import client_key
 
@@ -51,11 +52,13 @@ class FloodLog:
     """Counts what the guard closed or refused and writes at most one line per interval, not
     one per connection (a flood of log lines is a flood of its own): the first event of a
     quiet spell is written at once, what follows in the interval is summed into one line
-    written when the interval ends."""
+    written when the interval ends. Refused requests (4xx answers, ``access``) are written
+    one by one up to ``burst`` an interval, as tornado's access log would, and counted
+    beyond that."""
 
     def __init__(self, interval_s: float = 60.0, clock: Callable[[], float] = time.monotonic,
-                 later: Callable[[float, Callable[[], None]], Any] | None = None) -> None:
-        self.interval_s = interval_s
+                 later: Callable[[float, Callable[[], None]], Any] | None = None, burst: int = 20) -> None:
+        self.interval_s, self.burst = interval_s, burst
         self._clock = clock
         self._later = later or (lambda delay, fn: IOLoop.current().call_later(delay, fn))
         self._lock = threading.Lock()
@@ -63,7 +66,39 @@ class FloodLog:
         self._pending = False
         self._closed: Counter[str] = Counter()
         self._refused = 0
+        self._answered: Counter[int] = Counter()  # refused requests past the burst, by status
+        self._answered_from: Counter[str] = Counter()
+        self._window = (float("-inf"), 0)  # (when this interval began, requests written one by one in it)
         self.lines = 0  # written so far (tests read it)
+
+    def access(self, handler: Any) -> None:
+        """tornado's ``log_function``: a request logged as tornado logs it (info below 400,
+        warning for 4xx, error for 5xx), except that 4xx answers past ``burst`` in an interval
+        are counted into the flood line (a client sending 10,000 wrong tokens a second
+        otherwise writes 10,000 lines)."""
+        status = handler.get_status()
+        line = "%d %s %.2fms"
+        args = (status, handler._request_summary(), 1000.0 * handler.request.request_time())
+        if status < 400:
+            access_log.info(line, *args)
+        elif status >= 500:
+            access_log.error(line, *args)
+        elif self._one_by_one():
+            access_log.warning(line, *args)
+        else:
+            with self._lock:
+                self._answered[status] += 1
+                self._answered_from[client_key(handler.request.remote_ip)] += 1
+            self._event()
+
+    def _one_by_one(self) -> bool:
+        with self._lock:
+            began, written = self._window
+            now = self._clock()
+            if now - began >= self.interval_s:
+                began, written = now, 0
+            self._window = (began, written + 1)
+            return written < self.burst
 
     def closed(self, address: str) -> None:
         with self._lock:
@@ -88,25 +123,31 @@ class FloodLog:
     def flush(self) -> None:
         """Write what was counted since the last line, if anything."""
         with self._lock:
-            closed, refused = self._closed, self._refused
+            closed, refused, answered, answered_from = self._closed, self._refused, self._answered, self._answered_from
             self._closed, self._refused, self._pending = Counter(), 0, False
-            if not closed and not refused:
+            self._answered, self._answered_from = Counter(), Counter()
+            if not closed and not refused and not answered:
                 return
             self._last_line = self._clock()
         parts = []
+        if answered:
+            busiest, count = answered_from.most_common(1)[0]
+            statuses = ", ".join(f"{status}: {n:,}" for status, n in sorted(answered.items()))
+            parts.append(f"refused {sum(answered.values()):,} more request(s) ({statuses}) from "
+                         f"{len(answered_from):,} address(es) (most from {busiest}: {count:,})")
         if closed:
             busiest, count = closed.most_common(1)[0]
-            parts.append(f"closed {sum(closed.values()):,} connection(s) still waiting for their request headers, "
+            parts.append(f"closed {sum(closed.values()):,} connection(s) still waiting for a whole request, "
                          f"from {len(closed):,} address(es) (most from {busiest}: {count:,})")
         if refused:
             parts.append(f"out of file descriptors {refused:,} time(s): paused accepting for {ACCEPT_PAUSE_S:.0f} s")
-        log.warning("connection flood: %s; the next report in %.0f s at the earliest", "; ".join(parts),
+        log.warning("flood: %s; the next report in %.0f s at the earliest", "; ".join(parts),
                     self.interval_s)
         self.lines += 1
 
 
 class _Waiting:
-    """The connections waiting for headers: per address and in all, oldest first."""
+    """The connections waiting for a whole request: per address and in all, oldest first."""
 
     def __init__(self, per_address: int, total: int) -> None:
         self.per_address, self.total = max(1, per_address), max(1, total)
@@ -142,20 +183,20 @@ class _Waiting:
         return out
 
 
-class _HeadersSeen(httputil.HTTPMessageDelegate):
-    """The request's own delegate, told first that its headers arrived."""
+class _RequestSeen(httputil.HTTPMessageDelegate):
+    """The request's own delegate, told first that the whole request (headers and body) arrived."""
 
     def __init__(self, delegate: httputil.HTTPMessageDelegate, seen: Callable[[], None]) -> None:
         self.delegate, self.seen = delegate, seen
 
     def headers_received(self, start_line: Any, headers: httputil.HTTPHeaders) -> Any:
-        self.seen()
         return self.delegate.headers_received(start_line, headers)
 
     def data_received(self, chunk: bytes) -> Any:
         return self.delegate.data_received(chunk)
 
     def finish(self) -> None:
+        self.seen()
         self.delegate.finish()
 
     def on_connection_close(self) -> None:
@@ -183,11 +224,11 @@ class GuardedHTTPServer(HTTPServer):
 
     def start_request(self, server_conn: Any, request_conn: httputil.HTTPConnection) -> httputil.HTTPMessageDelegate:
         """Called as a connection starts waiting for a request (its first, or the next on a
-        keep-alive connection): it is waiting until that request's headers arrive."""
+        keep-alive connection): it is waiting until that request has arrived whole."""
         stream: IOStream = server_conn.stream
         key = self._address_of.get(stream, "local")
         self._waiting.add(stream, key)
-        return _HeadersSeen(super().start_request(server_conn, request_conn), lambda: self._waiting.remove(stream))
+        return _RequestSeen(super().start_request(server_conn, request_conn), lambda: self._waiting.remove(stream))
 
     def on_close(self, server_conn: Any) -> None:
         stream: IOStream = server_conn.stream
