@@ -124,9 +124,10 @@ def run_turn(ws: Corpus, question: str, conversation_id: str | None = None, filt
     steps: list[dict[str, Any]] = []  # the trace events, stored with the answer
     try:
         yield events.start(cid)  # inside: a client gone at once still leaves the question answered
-        if plan.loading:
+        admitted = gate.admits(question)  # a visitor's question over its cap gets no model
+        if plan.loading and admitted:
             yield events.trace("loadModel", {}, "loading the model…")
-        llm = gate.wrap(plan.load()) if gate.admits(question) else None
+        llm = gate.wrap(plan.load()) if admitted else None
         turn = _Turn(ws, question, filters or {}, top_k or EVIDENCE_K, past, llm, context, gate)
         for event in turn.run():
             if event.type == "trace":
