@@ -205,8 +205,17 @@ class DropinSettings:
     # Let browsers on a ``server.cors_origins`` page use the read-only routes (chat, search,
     # source, cite, the drop-in's script) without the token; everything else still needs it.
     public: bool = False
-    # Questions per minute from one address without a token (each may cost a model call).
+    # Questions per minute from one address without a token.
     public_chats_per_minute: int = 10
+    # Whether a token-less visitor's question may use the owner's model (llm.*: to answer,
+    # or to translate a question in another language). Off: visitors get extractive answers
+    # and no model is ever loaded or called for them. On: within the two caps below, and
+    # only when the owner's own model work is not running (agent/model_work.py).
+    public_model: bool = False
+    # A visitor's question longer than this gets no model work (an extractive answer).
+    public_model_chars: int = 2000
+    # A visitor's turn may use the model this long in all (waiting for it included).
+    public_model_seconds: float = 60.0
     # Folder-path globs of the sources the site publishes: all a token-less visitor may
     # search, cite or read (server/public.py). Empty: the site_url_map globs; both empty: none.
     public_paths: list[str] = field(default_factory=list)

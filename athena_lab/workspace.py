@@ -283,6 +283,12 @@ class Workspace:
         """Whether ``path`` (relative, POSIX) is a source in the index's catalog."""
         return self._indexed_source(path)
 
+    def source_kind(self, path: str) -> str | None:
+        """The citation kind (text, notebook, pdf) of ``path`` in the catalog, or None when it
+        is not an indexed source: what a citation chip may open, and as what (issue 31)."""
+        row = self.store.catalog.source(path) if self.has_index() else None
+        return citation_kind(row.doc_kind) if row is not None else None
+
     def has_pdf_password(self, path: str) -> bool:
         """Whether the owner configured a password for this PDF (pdf.passwords)."""
         from athena_lab.pdf.document import password_for
@@ -566,7 +572,9 @@ class Workspace:
 
         Options: conversation_id, filters {path_prefix, kind}, provider, model, top_k, context
         (a notebook cell or selection the question is about) and context_label (what the
-        question's chip calls it; kept with the question).
+        question's chip calls it; kept with the question). ``for_visitor``: a public visitor
+        asks (server/public.py): the turn's model work is capped by ``[dropin]`` and queued
+        behind the owner's (agent/model_work.py).
         """
         from athena_lab.agent.loop import run_turn
 
@@ -583,6 +591,11 @@ class Workspace:
             options["context"] = request.context
         if "context_label" in options:
             options["context_label"] = request.context_label
+        if options.pop("for_visitor", False):
+            from athena_lab.agent.model_work import ModelGate
+
+            dropin = self.config.settings.dropin
+            options["gate"] = ModelGate.visitor(dropin.public_model_chars, dropin.public_model_seconds)
         return run_turn(self, question, **options)
 
     def ask(self, question: str, **options: Any) -> Any:

@@ -99,6 +99,7 @@ INTEGRATION = {
 }
 SLOW = {"test_binder.py", "test_live_processes.py", "test_local_llm.py", "test_local_model.py", "test_notebooks.py",
         "test_ray_index.py", "test_bundled_model.py",
+        "test_visitor_model.py",  # a real serve that loads the bundled model for the owner's question
         "test_http_multilingual.py",
         # in-process, but they index whole corpora, build models or wait out debounce windows
         "test_pdf_ingest.py", "test_e5_small.py", "test_core_search.py", "test_core_pdf_index.py",

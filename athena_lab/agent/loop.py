@@ -33,6 +33,7 @@ from athena_lab.agent.extractive import (
     stream_pieces,
 )
 from athena_lab.agent.locate import model_quotes, with_evidence
+from athena_lab.agent.model_work import OWNER, ModelGate
 from athena_lab.agent.memory import (
     PastTurn,
     fit_history,
@@ -92,13 +93,14 @@ def run_turn(ws: Corpus, question: str, conversation_id: str | None = None, filt
              provider: str | Provider | None = None, model: str | None = None, top_k: int | None = None,
              base_url: str | None = None, history_limit: int = HISTORY_LIMIT,
              model_path: str | None = None, context: str | None = None,
-             context_label: str | None = None) -> Iterator[Event]:
+             context_label: str | None = None, gate: ModelGate = OWNER) -> Iterator[Event]:
     """The events of one turn: start, trace…, compaction?, chunk…, citations, done — or error.
 
     ``context`` is what the user attached to the question (a notebook cell, a selection): the
     model sees it with the question and retrieval searches for its words too. It is stored
     with the question, with ``context_label`` (what the front end called it), so a reloaded
-    conversation shows it and asks with it again.
+    conversation shows it and asks with it again. ``gate``: whose turn it is, and what model
+    work it may cause (agent/model_work.py; a public visitor's is queued behind the owner's).
     """
     question = (question or "").strip()
     if not question:
@@ -122,10 +124,11 @@ def run_turn(ws: Corpus, question: str, conversation_id: str | None = None, filt
     steps: list[dict[str, Any]] = []  # the trace events, stored with the answer
     try:
         yield events.start(cid)  # inside: a client gone at once still leaves the question answered
-        if plan.loading:
+        admitted = gate.admits(question)  # a visitor's question over its cap gets no model
+        if plan.loading and admitted:
             yield events.trace("loadModel", {}, "loading the model…")
-        llm = plan.load()
-        turn = _Turn(ws, question, filters or {}, top_k or EVIDENCE_K, past, llm, context)
+        llm = gate.wrap(plan.load()) if admitted else None
+        turn = _Turn(ws, question, filters or {}, top_k or EVIDENCE_K, past, llm, context, gate)
         for event in turn.run():
             if event.type == "trace":
                 steps.append(event.data)
@@ -153,9 +156,10 @@ class _Turn:
     """The state of one turn while its events stream."""
 
     def __init__(self, ws: Corpus, question: str, filters: dict[str, Any], k: int,
-                 past: list[PastTurn], llm: Provider | None, context: str | None = None) -> None:
+                 past: list[PastTurn], llm: Provider | None, context: str | None = None,
+                 gate: ModelGate = OWNER) -> None:
         self.ws, self.question, self.filters, self.k, self.past, self.llm = ws, question, filters, k, past, llm
-        self.context = context
+        self.context, self.gate = context, gate
         self.evidence = Evidence()
         self.rewriter = MarkerRewriter(self.evidence)
         self.text: list[str] = []
@@ -228,7 +232,7 @@ class _Turn:
         (``llm.translate``), since retrieval then finds four times as many passages."""
         if query_language(query) == "en":
             return None
-        translator = self.llm or self._extractive_translator()
+        translator = self.llm or (self.gate.wrap(self._extractive_translator()) if self.gate.admits(query) else None)
         if translator is None:
             return None
         try:

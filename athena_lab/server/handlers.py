@@ -39,9 +39,25 @@ ROLES = ("user", "assistant", "system")
 CONVERSATION_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 
-def require_index(ws: Any) -> None:
+def require_index(ws: Any, owner: bool = True) -> None:
+    """409 before any work when the folder has no index yet. Only the owner is told which
+    folder and how to build it: a public visitor learns neither the server's paths nor its
+    routes (issue 31)."""
     if not ws.has_index():
+        if not owner:
+            raise api_error(409, "this site's documents are not indexed yet; try again later")
         raise api_error(409, f"no index for {ws.root} yet; POST /athena/reindex builds it")
+
+
+def without_server_paths(message: str, ws: Any) -> str:
+    """``message`` with the indexed folder's and the index's absolute paths taken out: what a
+    public visitor is shown of an error (a path under the folder stays relative)."""
+    if ws is None:
+        return message
+    for place in sorted({str(getattr(ws, "index_dir", "") or ""), str(ws.root)}, key=len, reverse=True):
+        if len(place) > 1:
+            message = message.replace(place + "/", "").replace(place, "the indexed folder")
+    return message
 
 
 def _status_for(exc: BaseException) -> int:
@@ -79,7 +95,10 @@ class AthenaRoute:
         extra = {"job": exc.job} if isinstance(exc, JobRunning) else {}
         for name, value in getattr(exc, "athena_headers", {}).items():
             self.set_header(name, value)
-        self.send_error_body(status, _message_for(exc, status), **extra)
+        message = _message_for(exc, status)
+        if not self.for_owner:
+            message = without_server_paths(message, self.state.opened())
+        self.send_error_body(status, message, **extra)
 
     def log_exception(self, typ: Any, value: Any, tb: Any) -> None:
         if value is not None and _status_for(value) < 500:
@@ -210,7 +229,7 @@ class SearchRoute(AthenaRoute):
                                   if self.str_arg(key)}
         if self.get_query_arguments("paper"):
             papers["papers"] = self.get_query_arguments("paper")[:1000]
-        require_index(self.ws)
+        require_index(self.ws, self.for_owner)
         reads = self.reads
         result = await self.blocking(lambda: reads.search(query, k=k, kind=kind, path_prefix=prefix, mode=mode,
                                                           papers=papers or None))
@@ -247,7 +266,7 @@ class CiteRoute(AthenaRoute):
         fmt = self.str_arg("format") or "bibtex"
         if fmt not in FORMATS:
             raise api_error(400, f"'format' must be one of: {', '.join(FORMATS)}")
-        require_index(self.ws)
+        require_index(self.ws, self.for_owner)
         records = await self.blocking(self.reads.cite, targets)
         self.finish(render(records, fmt),
                     set_content_type="application/json" if fmt == "csl-json" else "text/plain; charset=utf-8")
@@ -300,7 +319,7 @@ class PdfPageRoute(AthenaRoute):
         self.finish(set_content_type="image/png")
 
     def _render(self, path: str, page: int, chunk_id: str | None) -> tuple[bytes, float]:
-        require_index(self.ws)
+        require_index(self.ws, self.for_owner)
         return self.reads.pdf_page_image(path, page, chunk_id)
 
 
@@ -439,7 +458,7 @@ class ChatRoute(AthenaRoute):
             # An attached cell is stored with the question: no anonymous 20,000 characters per
             # question in the owner's catalog (the drop-in never attaches one).
             raise api_error(403, "'context' needs the token; public visitors ask without an attached cell")
-        require_index(self.ws)
+        require_index(self.ws, self.for_owner)
         ws = self.reads  # a visitor's turn searches and reads only the published sources
         cid = request["options"].get("conversation_id")
         if cid and not await self.blocking(ws.conversations.exists, cid):
@@ -502,9 +521,9 @@ class ChatRoute(AthenaRoute):
                     text = ": keep-alive\n\n"
                 elif kind == "raise":
                     log.error("chat failed", exc_info=item)
-                    text = events.error(_message_for(item, _status_for(item))).to_sse()
+                    text = self._shown(events.error(_message_for(item, _status_for(item)))).to_sse()
                 else:
-                    text = site_urls.event_with_site_urls(item, rules).to_sse()
+                    text = self._shown(site_urls.event_with_site_urls(item, rules)).to_sse()
                 if not await sse.send(self, text):
                     pump.cancel()
                     break
@@ -512,6 +531,12 @@ class ChatRoute(AthenaRoute):
             if not pump.cancelled.is_set():
                 await worker
                 self.finish()
+
+    def _shown(self, event: Any) -> Any:
+        """An error event as this reader may see it: without the server's paths for a visitor."""
+        if self.for_owner or event.type != "error":
+            return event
+        return events.error(without_server_paths(str(event.data.get("message", "")), self.state.opened()))
 
     def on_connection_close(self) -> None:
         if self._pump is not None:

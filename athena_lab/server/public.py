@@ -24,11 +24,13 @@ docs/security.md, "Public mode"; tests/security/test_public_visitor.py.
 
 from __future__ import annotations
 
+import json
 import re
 import threading
 import time
 import uuid
 from collections import OrderedDict
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -69,15 +71,20 @@ class VisitorConversations:
     catalog (their history list stays the owner's own, and anonymous readers cannot grow it).
 
     Kept so the drop-in can ask a follow-up (the agent reads the earlier turns), and bounded
-    both ways: a conversation idle for ``ttl_s`` is forgotten, at most ``max_conversations``
-    are kept (the least recently used go first), each with its newest ``max_messages``.
+    every way: a conversation idle for ``ttl_s`` is forgotten, at most ``max_conversations``
+    are kept (the least recently used go first), each with its newest ``max_messages``, and
+    all of them together hold at most ``max_bytes`` of messages, as JSON (issue 31: without
+    it, 1,000 conversations of twenty 8,000-character questions and twenty cited answers
+    held 330 MiB of the owner's memory, measured with tracemalloc; at 32 MiB, 47 MiB).
     A visitor's conversation id means nothing to the owner's store, and the reverse.
     The subset of ``agent.conversations.ConversationStore`` the agent loop uses.
     """
 
     def __init__(self, ttl_s: float = 30 * 60, max_conversations: int = 1000, max_messages: int = 40,
-                 clock: Any = time.monotonic) -> None:
+                 clock: Any = time.monotonic, max_bytes: int = 32 << 20) -> None:
         self.ttl_s, self.max_conversations, self.max_messages = ttl_s, max_conversations, max_messages
+        self.max_bytes = max_bytes
+        self._bytes = 0  # the size of every kept conversation's messages, as ``_size`` counts it
         self._clock = clock
         self._lock = threading.Lock()
         self._items: OrderedDict[str, dict[str, Any]] = OrderedDict()
@@ -87,19 +94,27 @@ class VisitorConversations:
             self._expire()
             return len(self._items)
 
+    @property
+    def size(self) -> int:
+        """The bytes the kept conversations' messages hold (their JSON)."""
+        with self._lock:
+            return self._bytes
+
     def _expire(self) -> None:
         now = self._clock()
         while self._items:
             oldest = next(iter(self._items.values()))
-            if now - oldest["touched"] < self.ttl_s and len(self._items) <= self.max_conversations:
+            if (now - oldest["touched"] < self.ttl_s and len(self._items) <= self.max_conversations
+                    and self._bytes <= self.max_bytes):
                 return
-            self._items.popitem(last=False)
+            _, dropped = self._items.popitem(last=False)
+            self._bytes -= dropped["bytes"]
 
     def create(self, title: str) -> str:
         cid = uuid.uuid4().hex
         with self._lock:
             self._items[cid] = {"id": cid, "title": " ".join(title.split())[:80], "messages": [],
-                                "touched": self._clock()}
+                                "touched": self._clock(), "bytes": 0, "sizes": []}
             self._expire()
         return cid
 
@@ -123,8 +138,13 @@ class VisitorConversations:
             if mode is not None:
                 message["mode"] = mode
             item["messages"] = (item["messages"] + [message])[-self.max_messages:]
+            item["sizes"] = (item["sizes"] + [_size(message)])[-self.max_messages:]
+            size = sum(item["sizes"])
+            self._bytes += size - item["bytes"]
+            item["bytes"] = size
             item["touched"] = self._clock()
             self._items.move_to_end(cid)
+            self._expire()  # over the byte bound: the least recently used go (this one last)
 
     def get(self, cid: str) -> dict[str, Any] | None:
         with self._lock:
@@ -133,6 +153,11 @@ class VisitorConversations:
             if item is None:
                 return None
             return {"id": cid, "title": item["title"], "messages": [dict(m) for m in item["messages"]]}
+
+
+def _size(message: dict[str, Any]) -> int:
+    """What one message costs to keep, near enough: the length of its JSON."""
+    return len(json.dumps(message, ensure_ascii=False, default=str))
 
 
 class PublicCorpus:
@@ -152,7 +177,10 @@ class PublicCorpus:
 
     @property
     def config(self) -> Any:
-        return self._ws.config
+        """The owner's configuration as a visitor's turn reads it: without a model unless
+        the owner set ``[dropin] public_model``, and with it, the model's timeout within the
+        visitors' time cap (agent/model_work.py holds the rest of the rule)."""
+        return visitor_config(self._ws.config)
 
     @property
     def conversations(self) -> VisitorConversations:
@@ -239,12 +267,23 @@ class PublicCorpus:
     def ask_events(self, question: str, **options: Any) -> Iterator[Any]:
         from athena_lab.workspace import Workspace
 
-        return Workspace.ask_events(self, question, **options)  # type: ignore[arg-type]
+        return Workspace.ask_events(self, question, for_visitor=True, **options)  # type: ignore[arg-type]
 
     def ask(self, question: str, **options: Any) -> Any:
-        from athena_lab.workspace import Workspace
+        from athena_lab.answer import collect
 
-        return Workspace.ask(self, question, **options)  # type: ignore[arg-type]
+        return collect(self.ask_events(question, **options))
+
+
+def visitor_config(config: Any) -> Any:
+    """``config`` with the ``[llm]`` a public visitor's turn may use (PublicCorpus.config)."""
+    dropin, llm = config.settings.dropin, config.settings.llm
+    if not dropin.public_model:
+        llm = replace(llm, provider="extractive", translate="off", model_path="")
+    elif dropin.public_model_seconds:
+        llm = replace(llm, timeout_s=min(llm.timeout_s, dropin.public_model_seconds))
+    return replace(config, settings=replace(config.settings, llm=llm))
+
 
 
 class VisitorChatSlots:

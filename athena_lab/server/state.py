@@ -76,6 +76,10 @@ class ServerState:
                                                         thread_name_prefix="athena-visitor-chat")
         self.visitor_chats = VisitorChatSlots(visitor_workers, per_address=2)
 
+    def opened(self) -> Any:
+        """The workspace, or None when it could not be opened (``workspace`` answers 503)."""
+        return self._ws
+
     def workspace(self) -> Any:
         if self._ws is None:
             raise HTTPError(503, log_message=f"athena is not configured: {self.startup_error}")

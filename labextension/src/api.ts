@@ -50,6 +50,7 @@ export const {
   rewindConversation,
   getReindex,
   getChunks,
+  getSourceKind,
   pdfPageImage,
   streamChat,
   getCitationText,

@@ -10,6 +10,7 @@ import {
   citationLocation,
   narrowest,
   findMarkers,
+  insideFolder,
   linkBase,
   normalisePrefix,
   relativePath
@@ -146,4 +147,13 @@ test('one citation quoting two sentences far apart marks each, not the lines bet
     evidence: [{ cell: 3, start_line: 2, end_line: 2 }, { cell: 4, start_line: 1, end_line: 1 }, { cell: 3, start_line: 6, end_line: 7 }]
   } as unknown as ICitation;
   assert.deepEqual(citedRanges(notebook), [[2, 2], [6, 7]]); // the lines in the cell that opens
+});
+
+test('a citation opens only a path inside the indexed folder', () => {
+  for (const path of ['docs/a.md', 'nb/x.ipynb', 'a b/c (1).pdf', '.github/x.md']) {
+    assert.equal(insideFolder(path), true, path);
+  }
+  for (const path of ['../private.txt', '../work.ipynb', 'docs/../../x', '/etc/passwd', 'a//b', './a', 'a/.', 'a\\..\\b', '', null, 7]) {
+    assert.equal(insideFolder(path), false, String(path));
+  }
 });

@@ -116,6 +116,21 @@ class Completion(NamedTuple):
     usage: dict[str, int]
 
 
+def completion_of(events: Iterable[StreamEvent]) -> Completion:
+    """A stream's events gathered into one reply."""
+    text: list[str] = []
+    calls: list[ToolCall] = []
+    usage: dict[str, int] = {}
+    for event in events:
+        if isinstance(event, TextDelta):
+            text.append(event.text)
+        elif isinstance(event, ToolCallEvent):
+            calls.append(event.call)
+        else:
+            usage = event.usage
+    return Completion("".join(text), calls, usage)
+
+
 def split_system(messages: Iterable[Message]) -> tuple[str | None, list[Message]]:
     """Merge every system message into one: some chat templates reject a second."""
     system_parts: list[str] = []
@@ -237,17 +252,7 @@ class Provider(ABC):
         tools: list[ToolSpec] | None = None,
         sampling: SamplingParams | None = None,
     ) -> Completion:
-        text: list[str] = []
-        calls: list[ToolCall] = []
-        usage: dict[str, int] = {}
-        for event in self.stream(messages, tools, sampling):
-            if isinstance(event, TextDelta):
-                text.append(event.text)
-            elif isinstance(event, ToolCallEvent):
-                calls.append(event.call)
-            else:
-                usage = event.usage
-        return Completion("".join(text), calls, usage)
+        return completion_of(self.stream(messages, tools, sampling))
 
     def list_models(self) -> list[str] | None:
         """Models the server offers, or None when it has no listing endpoint."""

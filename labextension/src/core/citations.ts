@@ -3,7 +3,7 @@
  * answer text, and how an answer is written out as Markdown with links. No DOM, no
  * Lab imports, so they are unit-tested under plain node.
  */
-import { inertMarkdown } from './inertMarkdown';
+import { inertMarkdown, inertText, safeDestination } from './inertMarkdown';
 import { ICitation, IRegion } from '../types';
 
 /**
@@ -83,6 +83,18 @@ export function pdfRegions(citation: ICitation): IRegion[] {
   const narrow = (citation.evidence ?? []).flatMap(e => onPage(e.regions ?? [], e.page));
   const regions = narrow.length ? narrow : onPage(citation.regions ?? []);
   return [...regions].sort((a, b) => a.y - b.y || a.x - b.x);
+}
+
+/**
+ * Whether `path` names a file inside the indexed folder: relative, "/"-separated, with no
+ * "..", "." or empty part and no backslash. A citation is data — one saved in someone else's
+ * notebook may say anything — so nothing is opened from a path that fails this.
+ */
+export function insideFolder(path: unknown): path is string {
+  if (typeof path !== 'string' || !path || path.startsWith('/') || /[\\\0]/.test(path)) {
+    return false;
+  }
+  return path.split('/').every(part => part !== '' && part !== '.' && part !== '..');
 }
 
 /** "paper.pdf — p. 3": a PDF preview tab's title (the full path goes in its tooltip). */
@@ -233,10 +245,12 @@ export function answerAsMarkdown(
   if (!citations.length) {
     return answer;
   }
+  // Every text here came from a document or the server (a saved answer's may be anyone's):
+  // each goes through inertText, each link target through safeDestination.
   const sources = citations.map(citation => {
-    const target = linkTarget(citation, labPathPrefix + citation.path, fromFile, base);
-    const heading = citation.heading_path ? ` \u2014 ${citation.heading_path}` : '';
-    return `${citation.id}. [${citationLocation(citation)}](${target})${heading}`;
+    const target = safeDestination(linkTarget(citation, labPathPrefix + citation.path, fromFile, base));
+    const heading = citation.heading_path ? ` \u2014 ${inertText(citation.heading_path)}` : '';
+    return `${inertText(String(citation.id))}. [${inertText(citationLocation(citation))}](${target})${heading}`;
   });
   const references = referenceList(citations);
   const refs = references.length ? `\n**References**\n\n${references.join('\n')}\n` : '';
@@ -257,13 +271,13 @@ export function referenceList(citations: ICitation[]): string[] {
       continue;
     }
     seen.add(record.path);
-    const names = record.authors ?? [];
+    const names = (Array.isArray(record.authors) ? record.authors : []).map(name => String(name));
     const who = names.length > 3 ? `${names.slice(0, 3).join(', ')} et al.` : names.join(', ');
     const parts = [
-      `${who ? `${who} ` : ''}${record.year ? `(${record.year})` : '(n.d.)'}.`,
-      `*${inertMarkdown(record.title)}*.`,
-      record.doi ? `doi:${record.doi}.` : '',
-      record.arxiv ? `arXiv:${record.arxiv}.` : ''
+      `${who ? `${inertText(who)} ` : ''}${record.year ? `(${inertText(String(record.year))})` : '(n.d.)'}.`,
+      `*${inertText(record.title)}*.`,
+      record.doi ? `doi:${inertText(record.doi)}.` : '',
+      record.arxiv ? `arXiv:${inertText(record.arxiv)}.` : ''
     ];
     out.push(`- ${parts.filter(Boolean).join(' ')}`);
   }

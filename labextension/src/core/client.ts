@@ -88,6 +88,18 @@ export class AthenaClient {
   readonly getChunks = async (ids: string[]): Promise<IChunkState[]> =>
     ids.length ? (await this._json<{ chunks: IChunkState[] }>('chunks', { ids: ids.join(',') })).chunks : [];
 
+  /** The kind the index's catalog gives `path` (GET /athena/catalog), or null when it is no indexed source. */
+  readonly getSourceKind = async (path: string): Promise<string | null> => {
+    try {
+      return (await this._json<{ kind: string }>('catalog', { path })).kind;
+    } catch (err) {
+      if ((err as { status?: number }).status === 404) {
+        return null;
+      }
+      throw err;
+    }
+  };
+
   readonly getSource = (path: string, start: number, end: number): Promise<ISourceLines> =>
     this._json<ISourceLines>('source', { path, start_line: start, end_line: end });
 
