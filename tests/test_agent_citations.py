@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
+
 from athena_lab.agent.citations import Evidence, MarkerRewriter, cited_texts, split_sentences, unsupported_sentences
 from athena_lab.agent.prompts import language_directive
 from athena_lab.language import detect_language
+
+pytestmark = pytest.mark.unit
 
 
 def _evidence(*texts: str) -> Evidence:

@@ -15,6 +15,8 @@ from athena_lab.search.hybrid import citation
 from athena_lab.workspace import Workspace
 from corpus_files import CORPORA
 
+pytestmark = pytest.mark.unit
+
 LEXICAL = {"embedding.provider": "none"}
 NOTEBOOK = {
     "nbformat": 4, "nbformat_minor": 5, "metadata": {},

@@ -13,6 +13,8 @@ from athena_lab.agent.loop import LAST_CALL_NOTE
 from athena_lab.answer import collect
 from wire_servers import AnthropicWireServer, OpenAIWireServer, RecordedRequest, ScriptedToolCall, Turn
 
+pytestmark = pytest.mark.unit
+
 QUESTION = "How do I mount a blueprint at a URL prefix?"
 
 

@@ -11,6 +11,8 @@ from agent_corpus import indexed_flask, workspace
 from athena_lab.agent.citations import Evidence
 from athena_lab.agent.tools import Toolbox
 
+pytestmark = pytest.mark.unit
+
 
 @pytest.fixture(scope="module")
 def ws(tmp_path_factory):

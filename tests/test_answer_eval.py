@@ -10,6 +10,8 @@ from athena_lab.answer_eval import LocatorText, contains_fact, load_answer_quest
 from athena_lab.evaluation import QuestionFileError
 from corpus_files import CORPORA
 
+pytestmark = pytest.mark.unit
+
 
 def test_a_fact_counts_whatever_its_markup_case_or_punctuation():
     assert contains_fact("Set `app.dependency_overrides[get_user]` in the test [1].", ["dependency_overrides"])

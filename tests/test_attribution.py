@@ -9,8 +9,12 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from athena_lab.agent.attribute import Attributor
 from athena_lab.agent.citations import unsupported_sentences
+
+pytestmark = pytest.mark.unit
 
 PASSAGES = {
     1: "To set the secret key, assign app.secret_key a random bytes value. Flask signs session cookies with it.",

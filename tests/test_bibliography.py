@@ -12,6 +12,8 @@ from athena_lab.citations.bibliography import render
 from athena_lab.workspace import Workspace
 from corpus_files import CORPORA
 
+pytestmark = pytest.mark.slow
+
 KNOWN = {  # file → (title, year, arXiv id)
     "paper_attention_1706.03762.pdf": ("Attention Is All You Need", 2017, "1706.03762"),
     "paper_2206.10883v3.pdf": ("Multi-LexSum: Real-World Summaries of Civil Rights Lawsuits at Multiple "

@@ -12,6 +12,8 @@ import pytest
 
 from athena_lab.agent.providers import ProviderError, bundled
 
+pytestmark = pytest.mark.slow
+
 SMALL = "qwen2.5-coder-0.5b-instruct"
 
 

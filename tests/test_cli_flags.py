@@ -6,6 +6,8 @@ import pytest
 
 from athena_lab.cli import build_parser, main
 
+pytestmark = pytest.mark.unit
+
 
 @pytest.mark.parametrize("command", ["serve", "lab", "mcp"])
 def test_json_on_a_command_that_prints_no_results_is_refused_not_ignored(command, capsys, tmp_path):

@@ -19,6 +19,8 @@ from athena_lab.citations.labels import citation_location
 from athena_lab.render import answer_text, stream_text
 from athena_lab.widget import AnswerWidget
 
+pytestmark = pytest.mark.unit
+
 FIXTURES = Path(__file__).parent / "fixtures"
 LABELS = json.loads((FIXTURES / "citation_labels.json").read_text())
 

@@ -15,6 +15,8 @@ from athena_lab.index.catalog import SCHEMA_VERSION, Catalog
 from athena_lab.agent.conversations import ConversationStore
 from athena_lab.workspace import Workspace
 
+pytestmark = pytest.mark.unit
+
 # The conversation tables as schema 2 (athena_lab before filters were kept) created them.
 SCHEMA_2 = """
 CREATE TABLE manifest (key TEXT PRIMARY KEY, value TEXT NOT NULL);

@@ -9,6 +9,8 @@ import pytest
 from athena_lab.config import ConfigError, load_config
 from athena_lab.ingest.discover import discover, doc_kind_for
 
+pytestmark = pytest.mark.unit
+
 
 def _touch(root: Path, rel: str, text: str = "hello world\n") -> None:
     path = root / rel

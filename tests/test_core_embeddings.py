@@ -14,6 +14,8 @@ import pytest
 from athena_lab.settings import EmbeddingSettings
 from athena_lab.index.embeddings import EmbedderError, make_embedder, minilm_paths
 
+pytestmark = pytest.mark.slow
+
 
 def test_default_minilm_embeds_offline_with_normalised_vectors() -> None:
     embedder = make_embedder(EmbeddingSettings())

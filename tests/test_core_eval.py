@@ -7,8 +7,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from athena_lab.evaluation import ndcg_at, read_qrels, recall_at
 from corpus_files import copy_flask_subset
+
+pytestmark = pytest.mark.integration
 
 
 def _scifact_slice(corpora: Path, dest: Path, queries: int = 8, distractors: int = 60) -> Path:

@@ -17,6 +17,8 @@ from athena_lab.ingest import vectors as vectors_phase
 from athena_lab.workspace import Workspace
 from corpus_files import copy_flask_subset
 
+pytestmark = pytest.mark.slow
+
 PAGES = ["quickstart.rst", "blueprints.rst", "config.rst", "testing.rst"]
 
 

@@ -13,6 +13,8 @@ from athena_lab.search.hybrid import SearchError, citation
 from athena_lab.workspace import Workspace
 from corpus_files import copy_flask_subset
 
+pytestmark = pytest.mark.slow
+
 NOTEBOOK = {
     "nbformat": 4, "nbformat_minor": 5, "metadata": {},
     "cells": [

@@ -17,6 +17,8 @@ import pytest
 
 from http_servers import AthenaServer, fast_env, free_port, indexed_corpus, stop
 
+pytestmark = pytest.mark.integration
+
 DEPLOY = Path(__file__).resolve().parents[1] / "deploy"
 
 

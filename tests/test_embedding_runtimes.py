@@ -19,6 +19,8 @@ from athena_lab.ingest.parsers import rst
 from athena_lab.workspace import Workspace
 from corpus_files import FLASK_DOCS, copy_flask_subset
 
+pytestmark = pytest.mark.slow
+
 # The key of the default embedder before runtimes were pluggable: indexes built then must
 # keep their cached vectors whatever runtime now runs the model.
 MINILM_KEY = "45cbf99f3340"

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from http_servers import AthenaServer, make_corpus
+
+pytestmark = pytest.mark.integration
 
 
 def test_reindex_job_builds_the_index_one_job_at_a_time(tmp_path):

@@ -18,6 +18,8 @@ from athena_lab.citations.freshness import follow
 from athena_lab.search.hybrid import citation
 from athena_lab.workspace import Workspace
 
+pytestmark = pytest.mark.slow
+
 # Saves are promised searchable in about 2 s (300 ms quiet step, then a ~0.1-0.5 s run;
 # 0.4 s median measured). The tests allow 4 s: on a 2-core machine shared with other
 # jobs, one full run once missed a 3 s window (cause not caught; a failure now lists

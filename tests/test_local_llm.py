@@ -18,6 +18,8 @@ from athena_lab.agent.providers.base import ToolCall, ToolSpec
 from athena_lab.answer import collect
 from athena_lab.workspace import Workspace
 
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
+
 SAMPLING = SamplingParams(temperature=0.0, max_tokens=12, seed=7)
 
 

@@ -10,6 +10,8 @@ import pytest
 from athena_lab.magic import MagicError, parse
 from kernel_notebooks import answer_widget_state, copy_demo, execute, notebook, outputs_of, stream_text
 
+pytestmark = pytest.mark.integration
+
 
 def _closed_port() -> int:
     with socket.socket() as sock:

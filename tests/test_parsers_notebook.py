@@ -7,6 +7,8 @@ from nbformat import v4
 from athena_lab.document import ParseError
 from athena_lab.ingest.parsers import notebook
 
+pytestmark = pytest.mark.unit
+
 
 def _notebook_json() -> str:
     nb = v4.new_notebook(metadata={"kernelspec": {"name": "python3", "language": "python",

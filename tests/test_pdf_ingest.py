@@ -25,6 +25,8 @@ from athena_lab.pdf.source import read_pdf_source
 
 from corpus_files import CORPORA  # noqa: E402
 
+pytestmark = pytest.mark.slow
+
 CORPUS = CORPORA / "pdfs"
 
 

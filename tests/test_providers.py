@@ -28,6 +28,8 @@ from wire_servers import (
     free_port,
 )
 
+pytestmark = pytest.mark.unit
+
 SEARCH_TOOL = ToolSpec(
     name="searchDocs",
     description="Search the indexed documents.",

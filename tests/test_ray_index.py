@@ -17,6 +17,8 @@ from athena_lab.workspace import Workspace
 ray = pytest.importorskip("ray")
 from athena_lab.ingest.distributed import EmbedWorker, RayBackend, RayUnavailable, check_reachable, parse_group  # noqa: E402
 
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
+
 PAGES = ["index.rst", "quickstart.rst", "testing.rst", "tutorial/views.rst"]  # each run embeds them all
 EXTRA = {  # a markdown page and a two-column PDF beside the rst: three parsers, one a PDF pool
     "fastapi/body.md": CORPORA / "docs" / "fastapi" / "docs" / "en" / "docs" / "tutorial" / "body.md",

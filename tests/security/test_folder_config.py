@@ -23,6 +23,8 @@ from http_servers import AthenaServer, chat_body, fast_env, indexed_corpus
 
 from .attacker import RecordingServer
 
+pytestmark = pytest.mark.integration
+
 VICTIM_SECRET = "victim-aws-secret-value-0123456789"
 FORBIDDEN = """
 [server]

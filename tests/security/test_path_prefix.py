@@ -19,6 +19,8 @@ from athena_lab.paths import PathError, normalize_prefix
 from athena_lab.workspace import Workspace
 from http_servers import AthenaServer, chat_body, index_folder, served
 
+pytestmark = pytest.mark.integration
+
 TOKEN = "prefix-token"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
 WORD = "zanzibarite"  # one rare word in every file, so each filter's effect is visible

@@ -20,6 +20,8 @@ from athena_lab.widget import AnswerWidget, with_previews
 from athena_lab.workspace import Workspace, ForbiddenPathError, MissingPathError
 from http_servers import AthenaServer, index_folder, served
 
+pytestmark = pytest.mark.integration
+
 SECRET = "sk-live-DO-NOT-LEAK-4242"
 TOKEN = "read-confinement-token"
 LEXICAL = {"embedding.provider": "none"}

@@ -17,6 +17,8 @@ from athena_lab.agent.citations import Evidence
 from athena_lab.agent.tools import Toolbox
 from athena_lab.workspace import Workspace
 
+pytestmark = pytest.mark.integration
+
 EVIL_LINE = "a" * 26 + "!"
 BUDGET_S = 1.0  # RE2 needs milliseconds; the backtracking engine needed > 10 s on this line
 

@@ -17,6 +17,8 @@ from athena_lab.agent.citations import Evidence
 from athena_lab.agent.tools import Toolbox
 from corpus_files import FLASK_DOCS
 
+pytestmark = pytest.mark.integration
+
 SECRET = "the vault code is 4417-ORCHID"
 OUTSIDE = "outside this chat's filters"
 

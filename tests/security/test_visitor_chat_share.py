@@ -15,6 +15,8 @@ import pytest
 from http_servers import AthenaServer, chat_body, fast_env, run_cli
 from wire_servers import OpenAIWireServer, RecordedRequest, Turn
 
+pytestmark = pytest.mark.integration
+
 DOCS_SITE = "http://docs.example"
 VISITOR = {"Origin": DOCS_SITE}
 USER_CONFIG = f"""
