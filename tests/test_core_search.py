@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -84,7 +85,13 @@ def test_pasted_error_strings_are_matched_verbatim(ws: Workspace) -> None:
 @pytest.mark.parametrize("query", ['foo(', 'AND', '"x', "what's new?", "a:b:c", "`ticks`", "OR NOT TO",
                                    "+-&|!(){}[]^~*?:\\/<>=", "((((", "title:secret"])
 def test_user_text_is_never_a_query_syntax_error(ws: Workspace, query: str) -> None:
-    ws.search(query, k=3)  # must not raise
+    """Tantivy's query syntax (AND, quotes, field:value, brackets) in a user's text is words,
+    never syntax: the keyword search finds what the same words without punctuation find,
+    and punctuation alone finds nothing rather than failing."""
+    found = [h.chunk.chunk_id for h in ws.search(query, k=3, mode="lexical").hits]
+    words = re.sub(r"[^\w\s]", " ", query)
+    assert found == ([h.chunk.chunk_id for h in ws.search(words, k=3, mode="lexical").hits] if words.strip() else [])
+    ws.search(query, k=3)  # and the hybrid search takes it too
 
 
 def test_empty_query_is_a_clear_error(ws: Workspace) -> None:

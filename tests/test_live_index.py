@@ -122,7 +122,9 @@ def test_a_burst_of_500_file_writes_is_applied_as_one_batch(following):
         (folder / f"page{n}.md").write_text(f"# Page {n}\n\nBurst page number {n} about quasars.\n")
     total = len(PAGES) + 500
     wait_for(lambda: following.ws.status()["counts"]["files"] == total, "500 files", deadline_s=15)
-    time.sleep(0.8)  # longer than the quiet step: a straggler batch would have started
+    # Not a fixed sleep: the watcher says when every event of the burst was seen and applied,
+    # so a straggler batch, however late, is counted below.
+    assert following.live.wait_settled(timeout=15), f"still busy: pending {following.live.pending()[:5]}"
     assert following.live.batches == 1, [b.line() for b in following.batches]
     assert following.batches[0].summary["new"] == 500
 
@@ -156,7 +158,9 @@ def test_a_batch_waits_for_another_writer_and_coalesces_the_saves_meanwhile(foll
     with other.write_lock():
         for name, word in (("a.md", "kumquat"), ("b.md", "loquat")):
             (following.root / name).write_text(f"# {name}\n\n{word} words\n")
-        time.sleep(1.5)
+        # The watcher reports that it tried and found the index locked, with both saves in hand.
+        wait_for(lambda: following.live.lock_waits >= 1 and {"a.md", "b.md"} <= set(following.live.pending()),
+                 "a batch waiting for the lock with both saves")
         assert not following.paths_for("kumquat") and following.live.batches == 0
     other.close()
     wait_for(lambda: following.paths_for("loquat") == {"b.md"}, "saves after the lock")

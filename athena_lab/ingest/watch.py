@@ -90,6 +90,9 @@ class LiveIndex:
         self.last: Batch | None = None
         self.busy = False  # a batch is being applied right now
         self.error: str | None = None  # why watching stopped, if it stopped by itself
+        # What the threads report, for whoever must know that nothing more is coming:
+        self.quiet_polls = 0  # watches that ended with no event in a whole TIMEOUT_MS
+        self.lock_waits = 0  # batches put back because another writer held the index
 
     # lifecycle --------------------------------------------------------------------
     def start(self, *, paused: bool = False) -> "LiveIndex":
@@ -144,6 +147,22 @@ class LiveIndex:
         with self._wake:
             return sorted(self._pending)
 
+    def wait_settled(self, timeout: float) -> bool:
+        """Block until every change made before this call was seen and applied: the watcher
+        has twice waited a whole ``TIMEOUT_MS`` with no event since (a change made before
+        would have ended one of those waits), and nothing is pending or being applied.
+        False if that takes longer than ``timeout`` (changes keep coming, or a batch runs long).
+        For tests and tools that must know nothing more is on its way, without sleeping."""
+        deadline = time.monotonic() + timeout
+        with self._wake:
+            start = self.quiet_polls
+            while self.quiet_polls < start + 2 or self._pending or self.busy:
+                left = deadline - time.monotonic()
+                if left <= 0 or self._stop.is_set():
+                    return False
+                self._wake.wait(min(left, 0.1))
+        return True
+
     # watching ---------------------------------------------------------------------
     def _watch_loop(self) -> None:
         try:
@@ -152,6 +171,10 @@ class LiveIndex:
                 if raw == "stop":
                     return
                 if isinstance(raw, str):  # "timeout" (or "signal", which only the main thread gets)
+                    if raw == "timeout":
+                        with self._wake:
+                            self.quiet_polls += 1
+                            self._wake.notify_all()
                     continue
                 self._add(self._relevant(raw))
         except Exception as exc:  # the watcher must never take its host down
@@ -211,6 +234,8 @@ class LiveIndex:
             summary, error = self._apply(paths, self._stop_request), None
         except BusyError:
             # Another writer: keep the paths, merge what arrives meanwhile, try again.
+            with self._wake:
+                self.lock_waits += 1
             self._add(set(paths))
             self._stop.wait(BUSY_RETRY_S)
             return
