@@ -127,6 +127,7 @@ def load_answer_questions(file: str | Path, split: str = "all", set_name: str | 
     if split not in ("all", "dev", "test"):
         raise QuestionFileError(f"split {split!r}: use dev, test or all")
     rows = []
+    in_split = 0
     for n, row in enumerate(read_jsonl(Path(file)), 1):
         if not isinstance(row.get("question"), str) or not row["question"].strip():
             raise QuestionFileError(f"{file}: question {n}: needs a non-empty \"question\" string")
@@ -134,9 +135,14 @@ def load_answer_questions(file: str | Path, split: str = "all", set_name: str | 
             raise QuestionFileError(f"{file}: question {n}: needs a \"facts\" list of short strings")
         if split != "all" and row.get("split", "dev") != split:
             continue
+        in_split += 1
         if set_name and row.get("set") != set_name:
             continue
         rows.append(row)
+    if split != "all" and not in_split:
+        # Scoring 0 questions without a word once passed for a result on this split.
+        raise QuestionFileError(f"{file}: no question is marked \"split\": \"{split}\" (a row without one is dev); "
+                                "mark the rows (bench/split_questions.py) or use --split all")
     return rows
 
 

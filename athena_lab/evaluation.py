@@ -174,6 +174,10 @@ def load_questions(file: str | Path, split: str = "all") -> list[dict[str, Any]]
         if split != "all" and row.get("split", "dev") != split:
             continue
         rows.append(row)
+    if split != "all" and not rows:
+        # Scoring 0 questions without a word once passed for a result on this split.
+        raise QuestionFileError(f"{file}: no question is marked \"split\": \"{split}\" (a row without one is dev); "
+                                "mark the rows (bench/split_questions.py) or use --split all")
     return rows
 
 
