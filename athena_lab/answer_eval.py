@@ -58,6 +58,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from athena_lab.evaluation import QuestionFileError, read_jsonl
+from athena_lab.request import AskRequest
 
 # -- the eval's own reading of an answer (see the module docstring) ---------------------
 MARKER = re.compile(r"\[(\d{1,3}(?:\s*[,;]\s*\d{1,3})*)\]")  # docs/contract.md: [n], [n, m]
@@ -442,8 +443,8 @@ def eval_answers(file: str | Path, *, root: str = ".", index_dir: str | None = N
     try:
         if not ws.index_dir.joinpath("catalog.sqlite").is_file():
             ws.index()
-        extra = {"model_path": model_path} if model_path else {}
-        result = score_answers(rows, lambda q: timed(ws.ask_events(q, provider=provider, model=model, **extra)),
+        result = score_answers(rows, lambda q: timed(ws.ask_events(AskRequest(q, provider=provider, model=model,
+                                                                               model_path=model_path or None))),
                                LocatorText(Path(root)))
     finally:
         ws.close()

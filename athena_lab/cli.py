@@ -236,7 +236,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("search", parents=[common], help="hybrid search with citations")
     p.add_argument("query")
-    p.add_argument("-k", type=int, default=None, help="number of hits (default 10)")
+    p.add_argument("-k", type=int, default=None, help="number of hits (default: search.k, 8)")
     p.add_argument("--kind", help="markdown, rst, asciidoc, text, html, notebook, pdf")
     p.add_argument("--path-prefix", help="only files under this path")
     p.add_argument("--neighbours", type=int, default=0, help="attach N chunks of context each side")

@@ -22,7 +22,7 @@ from typing import Any, Mapping, get_args, get_origin, get_type_hints
 
 from athena_lab.errors import AthenaError
 from athena_lab.settings import (EMBEDDING_PRECISIONS, EMBEDDING_PROVIDERS, EMBEDDING_RUNTIMES, LLM_PROVIDERS,
-                                 MULTILINGUAL_BUILDS, Settings)
+                                 MULTILINGUAL_BUILDS, SettingValue, Settings)
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -106,7 +106,7 @@ def user_config_path(env: Mapping[str, str] | None = None) -> Path:
 def load_config(
     root: str | os.PathLike[str] | None = None,
     index_dir: str | os.PathLike[str] | None = None,
-    overrides: dict[str, Any] | None = None,
+    overrides: Mapping[str, SettingValue] | None = None,
     env: Mapping[str, str] | None = None,
 ) -> Config:
     """Read the settings for ``root``. ``overrides`` are dotted keys from CLI flags.

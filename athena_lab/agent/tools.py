@@ -190,7 +190,7 @@ class Toolbox:
         filters = args.get("filters") or {}
         prefix = self._narrow_prefix(filters.get("pathPrefix"))
         kind = self._narrow_kind(filters.get("kind"))
-        result = self.ws.search(args["query"], k=args.get("limit") or 8, kind=kind, path_prefix=prefix)
+        result = self.ws.search(args["query"], k=args.get("limit") or None, kind=kind, path_prefix=prefix)
         rows = [self._hit_row(hit, args["query"]) for hit in result.hits]
         content: dict[str, Any] = {"results": rows}
         if result.degraded:

@@ -19,7 +19,9 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping, Sequence
+
+from athena_lab.contract import BibRecord
 
 FORMATS = ("bibtex", "ris", "csl-json")
 RECORD_KEYS = ("title", "authors", "year", "doi", "arxiv")
@@ -56,10 +58,10 @@ def _year(value: Any) -> int | None:
     return int(text) if _YEAR.match(text) else None
 
 
-def record_of(path: str, metadata: dict[str, Any]) -> dict[str, Any]:
+def record_of(path: str, metadata: Mapping[str, Any]) -> BibRecord:
     """The bibliographic fields of one source (only those found, each flat and, for the
     identifiers, of the right shape), plus its path."""
-    record: dict[str, Any] = {"path": flat(path)}
+    record: BibRecord = {"path": flat(path)}
     title = flat(metadata.get("title") or "")
     if title:
         record["title"] = title
@@ -79,7 +81,7 @@ def record_of(path: str, metadata: dict[str, Any]) -> dict[str, Any]:
     return record
 
 
-def cite_key(record: dict[str, Any]) -> str:
+def cite_key(record: Mapping[str, Any]) -> str:
     """``vaswani2017attention``: first author's surname, year, first word of the title."""
     surname = ((record.get("authors") or ["anon"])[0].split() or ["anon"])[-1]
     word = next((w for w in re.findall(r"[A-Za-z]+", record.get("title") or "")
@@ -87,7 +89,7 @@ def cite_key(record: dict[str, Any]) -> str:
     return _ascii(f"{surname}{record.get('year') or ''}{word}").lower() or "source"
 
 
-def cite_keys(records: list[dict[str, Any]]) -> list[str]:
+def cite_keys(records: Sequence[Mapping[str, Any]]) -> list[str]:
     """One key per record, told apart when two sources would share one: the first keeps
     ``key``, the next get ``keyb``, ``keyc`` … (``key-27`` past z)."""
     used: set[str] = set()
@@ -141,7 +143,7 @@ def _bib_name(name: str) -> str:
     return _group(tex) if _NAME_NEEDS_BRACES.search(flat(name)) else tex
 
 
-def to_bibtex(records: Iterable[dict[str, Any]]) -> str:
+def to_bibtex(records: Iterable[Mapping[str, Any]]) -> str:
     import bibtexparser
     from bibtexparser.model import Entry
     from bibtexparser.writer import BibtexFormat
@@ -169,7 +171,7 @@ def to_bibtex(records: Iterable[dict[str, Any]]) -> str:
     return bibtexparser.write_string(library, unparse_stack=[], bibtex_format=style)
 
 
-def to_ris(records: Iterable[dict[str, Any]]) -> str:
+def to_ris(records: Iterable[Mapping[str, Any]]) -> str:
     out = []
     for record in (record_of(r["path"], r) for r in records):
         lines = ["TY  - JOUR" if record.get("doi") or record.get("arxiv") else "TY  - GEN"]
@@ -187,7 +189,7 @@ def to_ris(records: Iterable[dict[str, Any]]) -> str:
     return "\n".join(out) + "\n"
 
 
-def to_csl_json(records: Iterable[dict[str, Any]]) -> str:
+def to_csl_json(records: Iterable[Mapping[str, Any]]) -> str:
     records = [record_of(r["path"], r) for r in records]
     items = []
     for record, key in zip(records, cite_keys(records)):
@@ -213,7 +215,7 @@ def _csl_name(name: str) -> dict[str, str]:
     return {"family": parts[-1], "given": " ".join(parts[:-1])} if len(parts) > 1 else {"literal": name}
 
 
-def render(records: list[dict[str, Any]], fmt: str) -> str:
+def render(records: Sequence[Mapping[str, Any]], fmt: str) -> str:
     if fmt not in FORMATS:
         from athena_lab.errors import AthenaError
 

@@ -19,6 +19,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 import numpy as np
 
+from athena_lab.contract import IndexCounts
 from athena_lab.errors import ConflictError
 
 SCHEMA_VERSION = "5"
@@ -422,7 +423,7 @@ class Catalog:
             cache[1][key] = compute(conn)
         return cache[1][key]
 
-    def counts(self) -> dict[str, int]:
+    def counts(self) -> IndexCounts:
         c = self.conn
         return {
             "files": c.execute("SELECT COUNT(*) FROM sources WHERE status='ok'").fetchone()[0],

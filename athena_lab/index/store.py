@@ -62,7 +62,9 @@ class IndexStore:
     def counts(self) -> dict[str, int]:
         """files, failed, pending and chunks (the catalog) and lexical_docs (tantivy): the
         numbers health and doctor compare, without their reaching into either store."""
-        return {**self.catalog.counts(), "lexical_docs": self.lexical.num_docs()}
+        counts = self.catalog.counts()
+        return {"files": counts["files"], "failed": counts["failed"], "pending": counts["pending"],
+                "chunks": counts["chunks"], "lexical_docs": self.lexical.num_docs()}
 
     def vector_coverage(self, embedder_key: str, dimensions: int) -> VectorCoverage:
         """How far the graph of ``embedder_key`` covers the catalog's chunks."""

@@ -23,7 +23,7 @@ import os
 import threading
 import time
 from pathlib import Path
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, Mapping, Protocol
 
 from athena_lab.config import Config
 from athena_lab.errors import BusyError, UnavailableError
@@ -41,7 +41,7 @@ BUSY_RETRY_S = 0.5  # pause before trying a batch again while another writer hol
 
 # (paths, stop) -> the index run's summary (IndexSummary.as_dict()); raises BusyError
 # while another writer holds the index. ``stop`` is set when the live index is stopped.
-Apply = Callable[[list[str], StopRequest], dict[str, Any]]
+Apply = Callable[[list[str], StopRequest], Mapping[str, object]]
 
 
 class Followed(Protocol):

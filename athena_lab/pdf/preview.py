@@ -31,6 +31,7 @@ from pathlib import Path
 from PIL import Image, ImageDraw
 from PIL.PngImagePlugin import PngInfo
 
+from athena_lab.contract import Region
 from athena_lab.document import ParseError
 
 from .document import open_pdf
@@ -42,7 +43,7 @@ SCALE_KEY = "athena-scale"  # PNG text chunk: the pixels per point the page was 
 _LOCKS = [threading.Lock() for _ in range(64)]  # striped per page: bounded, no registry to clean up
 
 
-def render_page_preview(abs_pdf: Path, page: int, regions: list[dict], cache_dir: Path,
+def render_page_preview(abs_pdf: Path, page: int, regions: list[Region], cache_dir: Path,
                         scale: float = 2.0, password: str | None = None) -> Path:
     """Path of a PNG of page ``page`` (1-based) with ``regions`` (PDF points, top-left) marked."""
     abs_pdf = Path(abs_pdf)

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from athena_lab.citations.bibliography import record_of
+from athena_lab.contract import Citation
 from athena_lab.settings import SearchSettings
 from athena_lab.errors import AthenaError
 from athena_lab.index.catalog import ChunkRow
@@ -23,7 +24,7 @@ from athena_lab.index.lexical import LEXICAL_VERSION
 from athena_lab.index.progress import COMPLETE, vector_state
 from athena_lab.index.store import IndexStore
 from athena_lab.document import CITATION_KINDS, DOC_KINDS, citation_kind
-from athena_lab.citations.labels import labelled
+from athena_lab.citations.labels import citation_location
 from athena_lab.paths import normalize_prefix
 from athena_lab.search.fusion import fuse
 from athena_lab.language import LANGUAGE_NAMES, content_words, query_language
@@ -59,7 +60,7 @@ class SearchResult:
     # no indexed chunk at all) or "index" (nothing indexed matches the question).
     no_evidence: str | None = None
 
-    def citations(self) -> list[dict[str, Any]]:
+    def citations(self) -> list[Citation]:
         """The hits as citation JSON (docs/contract.md): what every front end shows."""
         return [citation(h, self.query) for h in self.hits]
 
@@ -324,16 +325,16 @@ def snippet(text: str, query: str, width: int = 280) -> str:
     return ("…" if start else "") + flat[start:end].strip() + ("…" if end < len(flat) else "")
 
 
-def citation(hit: Hit, query: str = "", number: int | None = None) -> dict[str, Any]:
+def citation(hit: Hit, query: str = "", number: int | None = None) -> Citation:
     """The citation JSON of docs/contract.md (with ``score``, ``title`` and the one ``label``)."""
     row = hit.chunk
     kind = citation_kind(row.doc_kind)
-    out: dict[str, Any] = {"id": number, "kind": kind, "path": row.path, "doc_kind": row.doc_kind}
+    out: Citation = ({"id": number, "kind": kind, "path": row.path, "doc_kind": row.doc_kind} if number is not None
+                     else {"kind": kind, "path": row.path, "doc_kind": row.doc_kind})
     loc = row.locator
     if kind == "pdf":
-        out.update(page=loc.get("page", row.page), pages=loc.get("pages", []),
-                   regions=loc.get("regions", []), confidence=row.confidence,
-                   warnings=row.warnings)
+        out.update(page=loc.get("page", row.page), pages=loc.get("pages", []), regions=loc.get("regions", []),
+                   confidence=row.confidence, warnings=row.warnings)
         if hit.record:
             out["record"] = record_of(row.path, hit.record)
     if kind == "notebook":
@@ -344,6 +345,5 @@ def citation(hit: Hit, query: str = "", number: int | None = None) -> dict[str, 
         out.update(start_line=row.start_line, end_line=row.end_line)
     out.update(heading_path=row.heading, title=hit.title, chunk_id=row.chunk_id,
                text_hash=row.text_hash, snippet=snippet(row.text, query), score=round(hit.score, 6))
-    if number is None:
-        out.pop("id")
-    return labelled(out)
+    out["label"] = citation_location(out)  # the one label every front end shows
+    return out
