@@ -172,9 +172,10 @@ def cmd_status(args: argparse.Namespace) -> int:
     for f in status["files"]:
         by_kind[f["doc_kind"]] = by_kind.get(f["doc_kind"], 0) + 1
     print("  kinds: " + ", ".join(f"{k} {n}" for k, n in sorted(by_kind.items())))
-    for f in status["files"] + status["skipped"]:
-        for w in f["warnings"]:
-            print(f"  warning: {f['path']}: {w}")
+    warned = [(f["path"], f["warnings"]) for f in status["files"]] + [(s["path"], s["warnings"]) for s in status["skipped"]]
+    for path, warnings in warned:
+        for w in warnings:
+            print(f"  warning: {path}: {w}")
     return 0
 
 

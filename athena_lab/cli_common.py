@@ -20,8 +20,12 @@ if TYPE_CHECKING:
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {}
 
 
-def command(name: str) -> Callable:
-    def register(fn: Callable[[argparse.Namespace], int]) -> Callable:
+Command = Callable[[argparse.Namespace], int]
+
+
+def command(name: str) -> Callable[[Command], Command]:
+    """Register ``fn`` as the subcommand ``name`` (the decorator every subcommand module uses)."""
+    def register(fn: Command) -> Command:
         COMMANDS[name] = fn
         return fn
     return register

@@ -114,6 +114,13 @@ class Evidence:
     def get(self, number: int) -> EvidenceItem | None:
         return self.items[number - 1] if 1 <= number <= len(self.items) else None
 
+    def item(self, number: int) -> EvidenceItem:
+        """The item ``number`` of this turn, which must exist (a number ``add_*`` returned)."""
+        found = self.get(number)
+        if found is None:
+            raise LookupError(f"no evidence item {number} in this turn (there are {len(self.items)})")
+        return found
+
     def _add(self, key: str, cite: dict[str, Any], text: str) -> int:
         if key in self._keys:
             return self._keys[key]

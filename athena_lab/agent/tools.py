@@ -33,7 +33,7 @@ from athena_lab.search.hybrid import Hit
 MAX_RESULT_CHARS = 8000
 TEXT_PREVIEW = 800
 _KINDS = list(DOC_KINDS + CITATION_KINDS)
-_JSON_TYPES = {"object": dict, "string": str, "integer": int, "number": (int, float), "boolean": bool,
+_JSON_TYPES: dict[str, type | tuple[type, ...]] = {"object": dict, "string": str, "integer": int, "number": (int, float), "boolean": bool,
                "array": list}
 
 
@@ -61,7 +61,7 @@ def trace_hit(hit: Hit, ref: int, evidence: Evidence) -> dict[str, Any]:
     """One search hit as the trace shows it (contract.TraceHit): where it is, its fused score
     and its 1-based rank in each retriever that found it (``bm25``, ``vector``, ``ident``,
     ``grep``, ``multilingual``; ``bm25@2`` … for the translated question's search)."""
-    return {"ref": ref, "path": hit.chunk.path, "where": evidence.get(ref).where,
+    return {"ref": ref, "path": hit.chunk.path, "where": evidence.item(ref).where,
             "heading_path": hit.chunk.heading, "score": round(hit.score, 4), "ranks": dict(hit.ranks)}
 
 
@@ -301,7 +301,7 @@ class Toolbox:
 
     def _hit_row(self, hit: Hit, query: str) -> dict[str, Any]:
         ref = self.evidence.add_hit(hit, query)
-        cite = self.evidence.get(ref).citation
+        cite = self.evidence.item(ref).citation
         locator = ({"page": cite.get("page")} if cite["kind"] == "pdf"
                    else {"startLine": cite.get("start_line"), "endLine": cite.get("end_line")})
         text = hit.chunk.text

@@ -46,7 +46,8 @@ def _state(chunk_id: str, row: ChunkRow | None) -> ChunkState:
     if row.cell is not None:
         out["cell"] = loc.get("cell", row.cell)
     if out["kind"] == "pdf":
-        out.update(page=loc.get("page", row.page), regions=loc.get("regions", []))
+        out["page"] = loc.get("page", row.page)
+        out["regions"] = loc.get("regions", [])
     return out
 
 
@@ -58,8 +59,8 @@ def follow(citation: dict[str, Any], current: ChunkState) -> dict[str, Any]:
         return {**citation, "freshness": CURRENT}
     if not current.get("found"):
         return {**citation, "freshness": GONE}
-    place = {k: current[k] for k in ("path", "start_line", "end_line", "cell", "page", "regions")
-             if k in current}
+    place: dict[str, object] = {k: current.get(k) for k in ("path", "start_line", "end_line", "cell", "page", "regions")
+                                if k in current}
     if current["text_hash"] != citation["text_hash"]:
         state = CHANGED
     elif any(citation.get(k) != v for k, v in place.items() if k != "regions"):

@@ -17,7 +17,7 @@ import os
 import threading
 from collections import OrderedDict
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, TypedDict
 from urllib.parse import urlparse
 
 import numpy as np
@@ -286,11 +286,24 @@ def make_embedder(settings: EmbeddingSettings) -> Embedder | None:
         return _CACHE[cache_key]
 
 
+class _OnnxOptions(TypedDict):
+    """The embedding settings every ONNX embedder takes, as keywords."""
+
+    pooling: str
+    max_tokens: int
+    query_prefix: str
+    passage_prefix: str
+    batch_size: int
+    threads: int
+    runtime: str
+    precision: str
+
+
 def _build(settings: EmbeddingSettings) -> Embedder:
-    common = dict(pooling=settings.pooling, max_tokens=settings.max_tokens,
-                  query_prefix=settings.query_prefix, passage_prefix=settings.passage_prefix,
-                  batch_size=settings.batch_size, threads=settings.threads,
-                  runtime=settings.runtime, precision=settings.precision)
+    common: _OnnxOptions = {"pooling": settings.pooling, "max_tokens": settings.max_tokens,
+                            "query_prefix": settings.query_prefix, "passage_prefix": settings.passage_prefix,
+                            "batch_size": settings.batch_size, "threads": settings.threads,
+                            "runtime": settings.runtime, "precision": settings.precision}
     if settings.provider == "minilm":
         model, tokenizer = minilm_paths()
         return OnnxEmbedder(model, tokenizer, name="all-MiniLM-L6-v2-int8", dimensions=384,

@@ -35,7 +35,7 @@ import numpy as np
 from athena_lab.config import Config
 from athena_lab.settings import EmbeddingSettings, Settings
 from athena_lab.errors import AthenaError
-from athena_lab.index.embeddings import Embedder, make_embedder
+from athena_lab.index.embeddings import Embedder, EmbedderError, make_embedder
 from athena_lab.ingest.discover import DiscoveredFile
 from athena_lab.ingest.pipeline import Progress, _parse_pdfs, _Parsed, _parse_text
 
@@ -126,7 +126,10 @@ class EmbedWorker:
     """One per worker CPU: loads the embedder once, then embeds the batches it is sent."""
 
     def __init__(self, settings: EmbeddingSettings) -> None:
-        self.embedder = make_embedder(settings)
+        embedder = make_embedder(settings)
+        if embedder is None:  # embedding.provider = "none": the run embeds nothing, so asks for no actor
+            raise EmbedderError("an embedding actor needs an embedder; embedding.provider is none")
+        self.embedder = embedder
 
     def embed(self, texts: list[str]) -> np.ndarray:
         return self.embedder.embed_documents(texts)

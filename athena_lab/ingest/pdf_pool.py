@@ -40,7 +40,7 @@ def _serve(conn: Connection, options: PdfOptions) -> None:
 
 
 class _Worker:
-    def __init__(self, ctx: mp.context.BaseContext, options: PdfOptions) -> None:
+    def __init__(self, ctx: mp.context.SpawnContext, options: PdfOptions) -> None:
         self.conn, child = ctx.Pipe()
         self.process = ctx.Process(target=_serve, args=(child, options), daemon=True)
         self.process.start()

@@ -304,7 +304,7 @@ def _update_documents(config: Config, store: IndexStore, summary: IndexSummary,
                 summary.removed += 1
             for item in parsed:
                 old = known.get(item.file.path)
-                chunks = chunk_document(item.doc) if _parsed_ok(item) else []
+                chunks = chunk_document(item.doc) if item.doc is not None and _parsed_ok(item) else []
                 if old is not None and _same_content(catalog, old, item, chunks):
                     # Re-saved with nothing indexed changed (a notebook's execution counts or
                     # metadata): only the file's stamp moves; nothing is re-indexed.
@@ -472,12 +472,12 @@ def _write_table_sidecars(store: IndexStore, doc: ParsedDocument) -> list[dict]:
 
 def _chunk_row(c: Chunk, old: ChunkRow | None) -> tuple:
     digest = text_hash(c.text)
-    keep = old is not None and old.text_hash == digest
+    kept = old if old is not None and old.text_hash == digest else None  # its vector still holds
     return (c.chunk_id, c.path, c.ordinal, c.doc_kind, c.heading, c.text, digest,
             c.start_line, c.end_line, c.cell, c.pages[0] if c.pages else None,
             json.dumps(c.locator()), c.confidence, json.dumps(c.warnings), c.prev_id, c.next_id,
-            old.label if keep else None, old.vec_hash if keep else None,
-            old.vec_embedder if keep else None)
+            kept.label if kept else None, kept.vec_hash if kept else None,
+            kept.vec_embedder if kept else None)
 
 
 def _update_vectors(config: Config, store: IndexStore, summary: IndexSummary,

@@ -76,14 +76,15 @@ def capped_scale(width_pt: float, height_pt: float, scale: float, max_pixels: in
     return fitted
 
 
-def _render(abs_pdf: Path, page: int, regions: list[dict], scale: float,
+def _render(abs_pdf: Path, page: int, regions: list[Region], scale: float,
             password: str | None) -> tuple[Image.Image, float]:
     doc = open_pdf(abs_pdf, abs_pdf.name, password)
     try:
         if not 1 <= page <= len(doc):
             raise ParseError(f"{abs_pdf.name} has no page {page} (it has {len(doc)})")
         pdf_page = doc[page - 1]
-        scale = capped_scale(*pdf_page.get_size(), scale)
+        width, height = pdf_page.get_size()
+        scale = capped_scale(width, height, scale)
         image = pdf_page.render(scale=scale).to_pil().convert("RGBA")
         pdf_page.close()
     finally:
@@ -106,7 +107,7 @@ def _write_png(image: Image.Image, target: Path, scale: float) -> None:
         raise
 
 
-def _key(abs_pdf: Path, page: int, regions: list[dict], scale: float) -> str:
+def _key(abs_pdf: Path, page: int, regions: list[Region], scale: float) -> str:
     stat = abs_pdf.stat()
     # "v2": previews carry their scale (preview_scale); older cached files did not.
     ident = ["v2", str(abs_pdf.resolve()), stat.st_size, stat.st_mtime_ns, page, scale,
@@ -114,7 +115,7 @@ def _key(abs_pdf: Path, page: int, regions: list[dict], scale: float) -> str:
     return hashlib.sha256(json.dumps(ident).encode()).hexdigest()[:16]
 
 
-def _highlight(image: Image.Image, regions: list[dict], scale: float) -> Image.Image:
+def _highlight(image: Image.Image, regions: list[Region], scale: float) -> Image.Image:
     if not regions:
         return image
     overlay = Image.new("RGBA", image.size, (0, 0, 0, 0))

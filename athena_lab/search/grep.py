@@ -61,7 +61,7 @@ def grep_phrases(catalog: Catalog, phrases: list[str], limit: int,
     counts: dict[str, int] = {}
     for cid in _scan(catalog, phrases, limit * 4, prefix):
         counts[cid] = counts.get(cid, 0) + 1
-    ids = sorted(counts, key=counts.get, reverse=True)
+    ids = sorted(counts, key=lambda cid: counts[cid], reverse=True)
     if kinds:
         rows = catalog.chunks_by_id(ids)
         ids = [i for i in ids if i in rows and (rows[i].doc_kind in kinds

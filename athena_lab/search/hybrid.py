@@ -259,7 +259,7 @@ class HybridSearcher:
                 ranks.setdefault(cid, {})[name] = rank
         if not scores:
             return []
-        order = sorted(scores, key=scores.get, reverse=True)[: k * 3]
+        order = sorted(scores, key=lambda cid: scores[cid], reverse=True)[: k * 3]
         rows = self.store.catalog.chunks_by_id(order)
         titles = self._titles({r.path for r in rows.values()})
         records = self.store.catalog.source_records({r.path for r in rows.values() if r.doc_kind == "pdf"})
@@ -282,7 +282,7 @@ class HybridSearcher:
     def _attach_neighbours(self, hits: list[Hit], n: int) -> None:
         catalog = self.store.catalog
         for hit in hits:
-            around = []
+            around: list[ChunkRow] = []
             prev_id, next_id = hit.chunk.prev_id, hit.chunk.next_id
             for _ in range(n):
                 found = catalog.chunks_by_id([i for i in (prev_id, next_id) if i])
@@ -333,8 +333,11 @@ def citation(hit: Hit, query: str = "", number: int | None = None) -> Citation:
                      else {"kind": kind, "path": row.path, "doc_kind": row.doc_kind})
     loc = row.locator
     if kind == "pdf":
-        out.update(page=loc.get("page", row.page), pages=loc.get("pages", []), regions=loc.get("regions", []),
-                   confidence=row.confidence, warnings=row.warnings)
+        out["page"] = loc.get("page", row.page)
+        out["pages"] = loc.get("pages", [])
+        out["regions"] = loc.get("regions", [])
+        out["confidence"] = row.confidence
+        out["warnings"] = row.warnings
         if hit.record:
             out["record"] = record_of(row.path, hit.record)
     if kind == "notebook":
@@ -342,8 +345,8 @@ def citation(hit: Hit, query: str = "", number: int | None = None) -> Citation:
         if "end_cell" in loc:
             out["end_cell"] = loc["end_cell"]
     if kind != "pdf":
-        out.update(start_line=row.start_line, end_line=row.end_line)
-    out.update(heading_path=row.heading, title=hit.title, chunk_id=row.chunk_id,
-               text_hash=row.text_hash, snippet=snippet(row.text, query), score=round(hit.score, 6))
+        out["start_line"], out["end_line"] = row.start_line, row.end_line
+    out["heading_path"], out["title"], out["chunk_id"] = row.heading, hit.title, row.chunk_id
+    out["text_hash"], out["snippet"], out["score"] = row.text_hash, snippet(row.text, query), round(hit.score, 6)
     out["label"] = citation_location(out)  # the one label every front end shows
     return out
