@@ -47,7 +47,7 @@ def parse(text: str, path: str) -> ParsedDocument:
     _add_body(builder, lines, body_start, len(lines), metadata if body_start == 0 else None)
     first_title = headings[0][3] if headings else None
     return ParsedDocument(path=path, doc_kind="rst", sections=builder.sections(first_title),
-                          title=title, metadata=metadata)
+                          title=first_title, metadata=metadata)
 
 
 def _find_headings(lines: list[str]) -> list[tuple[int, int, int, str]]:
