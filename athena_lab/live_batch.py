@@ -1,6 +1,6 @@
-"""What one batch of the live index did: the shape ingest/watch.py reports to the CLI and the server.
+"""What one batch of the live index did: the shape ingest/live.py reports to the CLI and the server.
 
-The live index (``athena index --watch``, the server's follower) applies saved files in
+The live index (``athena index --live``, a server's) applies saved files in
 batches; each ``Batch`` says which paths, what the index run said and how long it took,
 as one line a person reads (``line``) or JSON (``as_dict``). Front ends may not import
 ingest/, so the shape lives here, below both.

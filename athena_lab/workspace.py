@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator, Mapping, Union, overload
 
@@ -34,7 +35,7 @@ from athena_lab.ingest.pipeline import Backend, IndexSummary, run_index
 from athena_lab.ingest.vectors import Progress
 from athena_lab.paths import ForbiddenPathError, MissingPathError, PathError, normalize_prefix
 from athena_lab.search.grep import grep_chunks
-from athena_lab.search.hybrid import HybridSearcher, SearchResult, check_kind
+from athena_lab.search.hybrid import ChannelStatus, HybridSearcher, SearchResult, check_kind
 from athena_lab.interrupt import StopRequest
 from athena_lab.health import DoctorReport
 from athena_lab.answer import Answer
@@ -51,7 +52,7 @@ if TYPE_CHECKING:
     from athena_lab.agent.providers.base import Provider
     from athena_lab.agent.tools import Toolbox
     from athena_lab.ingest.background import BackgroundIndex
-    from athena_lab.ingest.watch import Apply, LiveIndex
+    from athena_lab.ingest.live import Apply, LiveIndex
 
 # What puts a question into English for search: a Provider, a provider's name ("local"), or
 # (name, model, model_path); None searches the question as written.
@@ -61,7 +62,8 @@ Translate = Union["Provider", str, "tuple[str, str | None, str | None]", None]
 # It names the types its methods return; helpers front ends share with the core live in
 # the shared leaves (contract, request, answer, events, interrupt), which front ends import
 # themselves.
-__all__ = ["Workspace", "Backend", "IndexSummary", "Progress", "SearchResult", "Translate", "turn_events"]
+__all__ = ["Workspace", "Backend", "ChannelStatus", "IndexSummary", "Progress", "SearchResult", "Translate",
+           "turn_events"]
 
 
 class Workspace:
@@ -162,13 +164,19 @@ class Workspace:
 
         return start_background_index(self.config, multilingual=multilingual, paths=paths, wait_s=wait_s)
 
+    def live_index(self, on_batch: Callable[[Batch], None] | None = None, *, paused: bool = False,
+                   apply: Apply | None = None) -> LiveIndex:
+        """Start the live index: the index follows the folder's edits until ``.stop()`` (a
+        ``LiveIndex``, ingest/live.py); each batch of saves is re-indexed within about 2 s."""
+        from athena_lab.ingest.live import start_live_index
+
+        return start_live_index(self, on_batch, paused=paused, apply=apply)
+
     def follow(self, on_batch: Callable[[Batch], None] | None = None, *, paused: bool = False,
                apply: Apply | None = None) -> LiveIndex:
-        """Keep the index following the folder's edits until ``.stop()`` (a ``LiveIndex``,
-        ingest/watch.py): each batch of saves is re-indexed within about 2 s."""
-        from athena_lab.ingest.watch import follow
-
-        return follow(self, on_batch, paused=paused, apply=apply)
+        """The old name of :meth:`live_index`, still here for scripts that use it."""
+        warnings.warn("Workspace.follow is now Workspace.live_index", DeprecationWarning, stacklevel=2)
+        return self.live_index(on_batch, paused=paused, apply=apply)
 
     def chunk_states(self, chunk_ids: list[str]) -> list[ChunkState]:
         """Where each chunk is now (path, lines, text hash) or ``found: false``: lets a
@@ -550,10 +558,10 @@ class Workspace:
 
     def toolbox(self, filters: AskFilters | None = None) -> Toolbox:
         """The six retrieval tools bound to this folder, for agent hosts (the MCP server)."""
-        from athena_lab.agent.citations import Evidence
+        from athena_lab.agent.citations import TurnEvidence
         from athena_lab.agent.tools import Toolbox
 
-        return Toolbox(self, Evidence(), dict(filters or {}))
+        return Toolbox(self, TurnEvidence(), dict(filters or {}))
 
     @property
     def conversations(self) -> ConversationStore:

@@ -41,7 +41,7 @@ def test_systemd_units_verify(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stdout + done.stderr
     unit = (DEPLOY / "athena.service").read_text()
     for setting in ("User=athena", "ReadOnlyPaths=/srv/docs", "StateDirectory=athena", "MemoryMax=",
-                    "Restart=on-failure", "--watch", "--host 127.0.0.1"):
+                    "Restart=on-failure", "--live", "--host 127.0.0.1"):
         assert setting in unit
 
 

@@ -14,7 +14,7 @@ import pytest
 from corpus_files import copy_flask_subset
 from athena_lab.index.store import IndexStore
 from athena_lab.live_batch import Batch
-from athena_lab.citations.freshness import follow
+from athena_lab.citations.freshness import where_now
 from athena_lab.search.hybrid import citation
 from athena_lab.workspace import Workspace
 
@@ -52,7 +52,7 @@ class Following:
         self.ws = Workspace(root, overrides={"embedding.provider": "none", **overrides})
         self.first = self.ws.index()
         self.batches: list[Batch] = []
-        self.live = self.ws.follow(self.batches.append)
+        self.live = self.ws.live_index(self.batches.append)
         LIVE.append(self)
 
     def reported(self) -> list[Batch]:
@@ -179,7 +179,7 @@ def test_a_citation_to_a_moved_passage_opens_at_its_new_lines(following):
     page.write_text("\n".join(lines) + "\n")
 
     def moved() -> dict:
-        return follow(cited, following.ws.chunk_states([cited["chunk_id"]])[0])
+        return where_now(cited, following.ws.chunk_states([cited["chunk_id"]])[0])
 
     wait_for(lambda: moved()["freshness"] == "moved", "the chunk's new lines")
     now = moved()
@@ -194,7 +194,7 @@ def test_a_citation_whose_passage_changed_or_vanished_says_so(following):
     text = page.read_text()
     first_cited_line = text.splitlines()[cited["start_line"] - 1]
     page.write_text(text.replace(first_cited_line, first_cited_line + " Rewritten since.", 1))
-    state = lambda: follow(cited, following.ws.chunk_states([cited["chunk_id"]])[0])["freshness"]  # noqa: E731
+    state = lambda: where_now(cited, following.ws.chunk_states([cited["chunk_id"]])[0])["freshness"]  # noqa: E731
     wait_for(lambda: state() == "changed", "changed passage")
     page.unlink()
     wait_for(lambda: state() == "gone", "deleted passage")
@@ -205,7 +205,7 @@ def test_the_notebook_athena_follows_edits_too(tmp_path):
 
     root = copy_flask_subset(tmp_path / "docs", PAGES[:1])
     athena = NotebookAthena(root, overrides={"embedding.provider": "none"})
-    live = athena.follow()
+    live = athena.live_index()
     try:
         (root / "notes.md").write_text("# Notes\n\nThe tapir schedule.\n")
         wait_for(lambda: [h.chunk.path for h in athena.search("tapir").hits] == ["notes.md"], "notebook follow")
@@ -301,7 +301,7 @@ def _no_polling_env(monkeypatch):
 def test_a_folder_that_cannot_be_watched_is_one_clear_error(tmp_path):
     from athena_lab.settings import IndexSettings
     from athena_lab.ingest.discover import Rules
-    from athena_lab.ingest.watch import LiveIndex, WatchError
+    from athena_lab.ingest.live import LiveIndex, WatchError
 
     live = LiveIndex(Rules(tmp_path / "gone", IndexSettings()), lambda paths, stop: {})
     with pytest.raises(WatchError, match=r"^cannot watch .*gone: ") as caught:

@@ -17,7 +17,7 @@ PACKAGE = REPO / "athena_lab"
 GROUPS = [
     ("Front ends (they talk to the workspace only)",
      ["__init__.py", "cli.py", "cli_common.py", "cli_agent.py", "cli_eval.py", "cli_lab.py", "cli_server.py",
-      "cli_watch.py", "server/", "mcp.py",
+      "cli_live.py", "server/", "mcp.py",
       "magic.py", "api.py", "widget.py", "evaluation.py", "render.py"]),
     ("Answer evaluation (its own sentence, marker and source-reading rules: it imports nothing it grades)",
      ["answer_eval.py"]),

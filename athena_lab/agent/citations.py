@@ -1,4 +1,4 @@
-"""Evidence of one turn, `[n]` markers tied to it, and the check that claims are backed.
+"""The evidence of one turn (TurnEvidence), `[n]` markers tied to it, and the check that claims are backed.
 
 Every number the model may cite names an item the loop actually retrieved in this turn
 (the first search, or a tool result). Markers are renumbered to the final citation list
@@ -105,8 +105,9 @@ class EvidenceItem:
 
 
 @dataclass
-class Evidence:
-    """Everything retrieved in one turn, numbered in retrieval order; repeats keep their number."""
+class TurnEvidence:
+    """Everything retrieved in one turn, numbered in retrieval order; repeats keep their number.
+    (The JSON of one evidence entry of a citation is ``contract.Evidence``.)"""
 
     items: list[EvidenceItem] = field(default_factory=list)
     _keys: dict[str, int] = field(default_factory=dict)
@@ -161,7 +162,7 @@ class MarkerRewriter:
     Markers inside code are left alone.
     """
 
-    def __init__(self, evidence: Evidence) -> None:
+    def __init__(self, evidence: TurnEvidence) -> None:
         self.evidence = evidence
         self.mapping: dict[int, int] = {}  # evidence number → citation number
         self.dropped: list[int] = []

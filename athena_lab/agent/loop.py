@@ -10,14 +10,13 @@ here, in the order they happen.
 from __future__ import annotations
 
 import importlib.util
-import re
 from typing import Any, Iterator
 
 from athena_lab import events
 from athena_lab.agent.attribute import Attributor
 from athena_lab.agent.citations import (
     NOT_A_CLAIM,
-    Evidence,
+    TurnEvidence,
     MarkerRewriter,
     cited_texts,
     unsupported_sentences,
@@ -65,6 +64,7 @@ from athena_lab.errors import AthenaError, user_message
 from athena_lab.events import Event
 from athena_lab.request import AskRequest
 from athena_lab.index.catalog import CatalogError
+from athena_lab.search.hybrid import ChannelStatus
 from athena_lab.language import LANGUAGE_NAMES, query_language
 
 EVIDENCE_SHARE = 0.4  # of the context size, for the first retrieval's passages (a remote model)
@@ -156,7 +156,7 @@ class _Turn:
                  past: list[PastTurn], llm: Provider | None, context: str | None = None) -> None:
         self.ws, self.question, self.filters, self.k, self.past, self.llm = ws, question, filters, k, past, llm
         self.context = context
-        self.evidence = Evidence()
+        self.evidence = TurnEvidence()
         self.rewriter = MarkerRewriter(self.evidence)
         self.text: list[str] = []
         self.usage: dict[str, int] = {}
@@ -168,7 +168,7 @@ class _Turn:
         self.quotes: list[tuple[int, str]] | None = None  # extractive: what it quoted, by evidence number
         self.floor_quotes: list[tuple[int, str]] = []  # a model's answer: the quotes under it
         self.no_evidence: str | None = None  # search's reason for finding nothing ("filters", "index")
-        self.channel_note: str | None = None  # search's word on the multilingual vectors, if it had one
+        self.channel: ChannelStatus | None = None  # the multilingual vectors' state, when they fell short
         self.translated: str | None = None  # the question in English, when it was in another language
         self.query = question  # what was searched: a follow-up with the words it leans on
         self._cited = 0  # citations announced so far while streaming
@@ -205,8 +205,8 @@ class _Turn:
         hits = [trace_hit(hit, self.evidence.add_hit(hit, query), self.evidence) for hit in result.hits]
         if result.degraded:
             self.notes["degraded"] = result.degraded
-        self.channel_note = next((w for w in getattr(result, "warnings", []) if "multilingual vectors" in w), None)
-        if self.channel_note and "built in the background" in self.channel_note:
+        self.channel = result.channel
+        if self.channel is not None and self.channel.state == "building":
             self.notes["building"] = "multilingual"  # the sidebar shows the build's progress under the answer
         self.no_evidence = getattr(result, "no_evidence", None)
         if self.no_evidence:
@@ -355,8 +355,8 @@ class _Turn:
         """The extractive answer, remembering what it quoted so citations can point at it."""
         reply: Reply = extractive_answer(self._picking(), self.evidence.items, self._similarity(),
                                          None if self.translated else self._across())
-        if reply.text == NO_EVIDENCE and self.channel_note:
-            reply = Reply(channel_missing(self.question, self.channel_note))
+        if reply.text == NO_EVIDENCE and self.channel is not None:
+            reply = Reply(no_channel_evidence(self.question, self.channel))
         self.quotes = [(q.number, q.text) for q in reply.quotes]
         # One chunk event per quoted sentence, as a model streams tokens.
         for n, piece in enumerate(reply.pieces):
@@ -398,20 +398,19 @@ class _Turn:
             yield Event("citations", {"citations": self.rewriter.citations()})
 
 
-def channel_missing(question: str, note: str) -> str:
+def no_channel_evidence(question: str, channel: ChannelStatus) -> str:
     """What is true when a question in another language finds nothing to quote and its
     vectors are missing: not that the documents lack it, but that the vectors that match
     it to them are being built, or can be."""
     language = LANGUAGE_NAMES.get(query_language(question), "in another language")
-    building = re.search(r"([\d,]+) / ([\d,]+)", note)
     # One sentence each, opening as every "no evidence" notice does: a notice, not a claim.
-    if building and "built in the background" in note:
+    if channel.state == "building":
         return (f"The index has no evidence for this question yet: it looks {language}, and the vectors that "
-                f"match such questions to the documents are being built ({building.group(1)} of "
-                f"{building.group(2)} so far), so ask again when they are done.")
-    if building:
+                f"match such questions to the documents are being built ({channel.done:,} of "
+                f"{channel.total:,} so far), so ask again when they are done.")
+    if channel.state == "partial":
         return (f"The index has no evidence for this question in the part built so far: it looks {language}, "
-                f"and {building.group(1)} of {building.group(2)} of the vectors that match such questions to "
+                f"and {channel.done:,} of {channel.total:,} of the vectors that match such questions to "
                 "the documents are built, so run `athena index --multilingual` to finish them and ask again.")
     return (f"The index has no evidence for this question yet: it looks {language}, and the vectors that "
             "match such questions to the documents are not built, so run `athena index --multilingual` "

@@ -22,7 +22,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from athena_lab.agent.citations import Evidence
+from athena_lab.agent.citations import TurnEvidence
 from athena_lab.agent.corpus import Corpus
 from athena_lab.agent.providers import ToolSpec
 from athena_lab.errors import AthenaError
@@ -57,7 +57,7 @@ class ToolResult:
         return text if len(text) <= MAX_RESULT_CHARS else text[:MAX_RESULT_CHARS] + " …(truncated)"
 
 
-def trace_hit(hit: Hit, ref: int, evidence: Evidence) -> dict[str, Any]:
+def trace_hit(hit: Hit, ref: int, evidence: TurnEvidence) -> dict[str, Any]:
     """One search hit as the trace shows it (contract.TraceHit): where it is, its fused score
     and its 1-based rank in each retriever that found it (``bm25``, ``vector``, ``ident``,
     ``grep``, ``multilingual``; ``bm25@2`` … for the translated question's search)."""
@@ -121,7 +121,7 @@ _REGION = _obj({k: {"type": "number", "minimum": 0} for k in ("x", "y", "width",
 class Toolbox:
     """The tools bound to one workspace and one turn's evidence."""
 
-    def __init__(self, workspace: Corpus, evidence: Evidence, filters: dict[str, Any] | None = None) -> None:
+    def __init__(self, workspace: Corpus, evidence: TurnEvidence, filters: dict[str, Any] | None = None) -> None:
         self.ws = workspace
         self.evidence = evidence
         self.filters = filters or {}

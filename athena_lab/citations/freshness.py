@@ -51,7 +51,7 @@ def _state(chunk_id: str, row: ChunkRow | None) -> ChunkState:
     return out
 
 
-def follow(citation: dict[str, Any], current: ChunkState) -> dict[str, Any]:
+def where_now(citation: dict[str, Any], current: ChunkState) -> dict[str, Any]:
     """``citation`` updated to where its chunk is now, with ``freshness``: current (same text,
     same place), moved (same text, other lines), changed (its text changed since the answer)
     or gone. A citation without a chunk id or text hash (a raw line range) stays as it is."""

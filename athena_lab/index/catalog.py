@@ -466,7 +466,7 @@ class Catalog:
         return cur.rowcount
 
     # the multilingual channel ------------------------------------------------
-    def channel_missing(self, embedder_key: str) -> list[TextRow]:
+    def chunks_needing_channel_vectors(self, embedder_key: str) -> list[TextRow]:
         """(chunk_id, text_hash, text, heading, path) of chunks with no current channel vector."""
         rows = self.conn.execute(
             "SELECT c.chunk_id, c.text_hash, c.text, c.heading, c.path FROM chunks c "

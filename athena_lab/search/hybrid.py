@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from athena_lab.citations.bibliography import record_of
 from athena_lab.contract import Citation
@@ -49,6 +49,19 @@ class Hit:
 
 
 @dataclass
+class ChannelStatus:
+    """What the multilingual vectors did for a question not in English, as data: ``missing``
+    (not built: the English model alone matched it), ``partial`` (``done`` of ``total``
+    built: the built part was searched) or ``building`` (a background build is under way,
+    said by the server that started it). The matching sentence for a person is in
+    ``SearchResult.warnings``; code reads this, never the sentence."""
+
+    state: Literal["missing", "partial", "building"]
+    done: int = 0
+    total: int = 0
+
+
+@dataclass
 class SearchResult:
     query: str
     hits: list[Hit]
@@ -59,6 +72,8 @@ class SearchResult:
     # Why there are no hits, when there are none: "filters" (the kind/path filters leave
     # no indexed chunk at all) or "index" (nothing indexed matches the question).
     no_evidence: str | None = None
+    # Set for a question not in English when the multilingual vectors were missing or partial.
+    channel: ChannelStatus | None = None
 
     def citations(self) -> list[Citation]:
         """The hits as citation JSON (docs/contract.md): what every front end shows."""
@@ -218,6 +233,7 @@ class HybridSearcher:
         language = LANGUAGE_NAMES.get(result.language, result.language)
         ids = self.channel.ranking(query, depth * 2 if kinds or prefix else depth)
         if ids is None:
+            result.channel = ChannelStatus("missing")
             result.warnings.append(
                 f"this question looks {language}: the multilingual vectors that match it to text in "
                 "other languages are not built yet, so results rely on the English model "
@@ -225,6 +241,7 @@ class HybridSearcher:
             return None
         state = self.channel.state()
         if state["done"] < state["total"]:
+            result.channel = ChannelStatus("partial", state["done"], state["total"])
             result.warnings.append(f"multilingual vectors {state['done']:,} / {state['total']:,}: "
                                    f"{language} questions search the part built so far")
         if kinds or prefix:

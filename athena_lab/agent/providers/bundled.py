@@ -25,7 +25,7 @@ from filelock import FileLock
 
 from .errors import ProviderError
 
-Progress = Callable[[int, int], None]  # (bytes done, bytes in all)
+ByteProgress = Callable[[int, int], None]  # (bytes done, bytes in all)
 CHUNK = 8 << 20
 
 
@@ -121,7 +121,7 @@ def _verified(model: BundledModel, path: Path) -> bool:
 _ASSEMBLING = threading.Lock()  # one assembly at a time in a process; the file lock covers other processes
 
 
-def model_file(name: str | None = None, progress: Progress | None = None, cache: Path | None = None) -> Path:
+def model_file(name: str | None = None, progress: ByteProgress | None = None, cache: Path | None = None) -> Path:
     """The assembled, verified GGUF of bundled model ``name``: assembled on first use.
 
     Two turns (or a turn and a health probe, or two processes) asking at once: one
@@ -138,7 +138,7 @@ def model_file(name: str | None = None, progress: Progress | None = None, cache:
     return target
 
 
-def _assemble(model: BundledModel, parts: list[Path], target: Path, progress: Progress | None) -> None:
+def _assemble(model: BundledModel, parts: list[Path], target: Path, progress: ByteProgress | None) -> None:
     """Pieces → a temporary file → hashed while written → synced → renamed → stamped."""
     fd, name = tempfile.mkstemp(dir=target.parent, prefix=target.name + ".", suffix=".partial")
     partial = Path(name)
@@ -168,7 +168,7 @@ def _assemble(model: BundledModel, parts: list[Path], target: Path, progress: Pr
     os.replace(stamp.with_name(stamp.name + ".tmp"), stamp)
 
 
-def stderr_progress(label: str) -> Progress:
+def stderr_progress(label: str) -> ByteProgress:
     """A one-line progress report on stderr, when it is a terminal (quiet in pipes and logs)."""
     shown = [-1]
 

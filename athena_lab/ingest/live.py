@@ -44,7 +44,7 @@ BUSY_RETRY_S = 0.5  # pause before trying a batch again while another writer hol
 Apply = Callable[[list[str], StopRequest], Mapping[str, object]]
 
 
-class Followed(Protocol):
+class LiveFolder(Protocol):
     """What the live index needs of a workspace (``athena_lab.workspace.Workspace`` is one).
     A protocol, not the class: ingest sits below the facade in the import layers."""
 
@@ -252,7 +252,7 @@ class LiveIndex:
         self.last, self.batches = batch, batch.number
 
 
-def follow(ws: Followed, on_batch: Callable[[Batch], None] | None = None, *, paused: bool = False,
+def start_live_index(ws: LiveFolder, on_batch: Callable[[Batch], None] | None = None, *, paused: bool = False,
            apply: Apply | None = None) -> LiveIndex:
     """A started ``LiveIndex`` for the workspace ``ws``. Batches run in this
     process through ``ws.index(paths=...)`` unless ``apply`` says otherwise (a server hands
