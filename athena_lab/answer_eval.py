@@ -57,7 +57,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from athena_lab.evaluation import QuestionFileError, read_jsonl
+from athena_lab.errors import QuestionFileError
+from athena_lab.evaluation import read_jsonl
 from athena_lab.request import AskRequest
 
 # -- the eval's own reading of an answer (see the module docstring) ---------------------

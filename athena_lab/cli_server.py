@@ -16,7 +16,7 @@ import secrets
 import sys
 from typing import Any, Callable
 
-from athena_lab.config import ConfigError
+from athena_lab.errors import ConfigError
 
 TOKEN_BYTES = 32
 

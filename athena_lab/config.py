@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, get_args, get_origin, get_type_hints
 
-from athena_lab.errors import AthenaError
+from athena_lab.errors import ConfigError
 from athena_lab.settings import (EMBEDDING_PRECISIONS, EMBEDDING_PROVIDERS, EMBEDDING_RUNTIMES, LLM_PROVIDERS,
                                  MULTILINGUAL_BUILDS, SettingValue, Settings)
 
@@ -28,9 +28,6 @@ if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover
     import tomli as tomllib
-
-class ConfigError(AthenaError, ValueError):
-    """A configuration problem, worded for the user."""
 
 
 # Old name -> new: still read, with one warning naming where it was found.

@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from athena_lab.errors import AthenaError
 
 #: Block kinds the chunker treats specially: code and table blocks are never split.
 ATOMIC_BLOCK_KINDS = frozenset({"code", "table"})
@@ -72,10 +71,6 @@ class ParsedDocument:
     metadata: dict[str, Any] = field(default_factory=dict)  # front matter, PDF info, ...
     warnings: list[str] = field(default_factory=list)  # file-level problems, user-readable
     pages: int | None = None  # PDFs only
-
-
-class ParseError(AthenaError):
-    """A file that cannot be parsed at all. The message is shown to the user as-is."""
 
 
 CitationKind = Literal["text", "notebook", "pdf"]

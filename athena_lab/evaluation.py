@@ -14,12 +14,8 @@ from pathlib import Path
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from athena_lab.errors import AthenaError
+from athena_lab.errors import QuestionFileError
 from athena_lab.workspace import Workspace
-
-
-class QuestionFileError(AthenaError, ValueError):
-    """A question or corpus file that cannot be read as given; the message names the line."""
 
 
 def read_jsonl(path: Path) -> list[dict[str, Any]]:

@@ -19,7 +19,7 @@ from IPython.core.magic import Magics, line_cell_magic, magics_class
 from IPython.display import display
 
 from athena_lab.config import workspace_default
-from athena_lab.errors import AthenaError, user_message
+from athena_lab.errors import AthenaError, MagicError, user_message
 from athena_lab.request import AskRequest
 
 USAGE = ("usage: %athena [--path DIR] [--path-prefix PREFIX] [-k N] [--kind KIND] [--provider NAME] "
@@ -32,10 +32,6 @@ USAGE = ("usage: %athena [--path DIR] [--path-prefix PREFIX] [-k N] [--kind KIND
 _VALUE_OPTIONS = {"--path": "root", "--root": "root", "--path-prefix": "path_prefix", "-k": "k",
                   "--top-k": "k", "--kind": "kind", "--provider": "provider", "--model": "model"}
 UPDATE_EVERY_S = 0.2  # display updates per second while streaming, not one per token
-
-
-class MagicError(AthenaError, ValueError):
-    """A problem with the magic's own input, shown as one line."""
 
 
 @dataclass

@@ -24,18 +24,20 @@ from typing_extensions import Unpack
 from athena_lab.config import Config, load_config
 from athena_lab.settings import embedding_settings_key
 from athena_lab.document import citation_kind
-from athena_lab.index.catalog import ChunkRow, CatalogError
+from athena_lab.errors import CatalogError
+from athena_lab.index.catalog import ChunkRow
 from athena_lab.index.channel import MultilingualChannel, channel_state
-from athena_lab.index.embedder_base import EmbedderError
+from athena_lab.errors import EmbedderError
 from athena_lab.index.embeddings import Embedder, make_embedder
 from athena_lab.index.progress import VectorState, read_run, vector_state
 from athena_lab.index.store import IndexStore, VectorCoverage
 from athena_lab.ingest.discover import HIDDEN, Rules, is_hidden
 from athena_lab.ingest.pipeline import Backend, IndexSummary, run_index
 from athena_lab.ingest.vectors import Progress
-from athena_lab.paths import ForbiddenPathError, MissingPathError, PathError, normalize_prefix
+from athena_lab.errors import ForbiddenPathError, MissingPathError, PathError
+from athena_lab.paths import normalize_prefix
 from athena_lab.search.grep import grep_chunks
-from athena_lab.search.hybrid import ChannelStatus, HybridSearcher, SearchResult, check_kind
+from athena_lab.search.hybrid import ChannelStatus, check_kind, HybridSearcher, SearchResult
 from athena_lab.interrupt import StopRequest
 from athena_lab.health import DoctorReport
 from athena_lab.answer import Answer

@@ -63,7 +63,7 @@ def test_a_pdf_hit_carries_its_record_and_ris_and_csl_json_render_it(papers) -> 
 
 
 def test_citing_something_that_is_not_indexed_names_it(papers) -> None:
-    from athena_lab.paths import MissingPathError
+    from athena_lab.errors import MissingPathError
 
     with pytest.raises(MissingPathError, match="nope.pdf: neither a chunk id nor an indexed file"):
         papers.cite(["nope.pdf"])

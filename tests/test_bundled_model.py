@@ -10,7 +10,8 @@ import sys
 
 import pytest
 
-from athena_lab.agent.providers import ProviderError, bundled
+from athena_lab.agent.providers import bundled
+from athena_lab.errors import ProviderError
 
 pytestmark = pytest.mark.slow
 

@@ -152,13 +152,13 @@ def test_an_attached_cell_reaches_the_search_query_of_an_extractive_answer(small
 
 
 def test_user_errors_carry_their_http_status_exit_code_and_one_line() -> None:
-    from athena_lab.config import ConfigError
+    from athena_lab.errors import ConfigError
     from athena_lab.errors import AthenaError, status_of, user_message
-    from athena_lab.index.catalog import CatalogError
-    from athena_lab.index.embeddings import EmbedderError
-    from athena_lab.index.store import IndexBusyError
-    from athena_lab.search.hybrid import SearchError
-    from athena_lab.paths import MissingPathError, PathError
+    from athena_lab.errors import CatalogError
+    from athena_lab.errors import EmbedderError
+    from athena_lab.errors import IndexBusyError
+    from athena_lab.errors import SearchError
+    from athena_lab.errors import MissingPathError, PathError
 
     expected = {ConfigError: (400, 2), SearchError: (400, 2), PathError: (400, 2), MissingPathError: (404, 2),
                 CatalogError: (409, 2), IndexBusyError: (409, 3), EmbedderError: (503, 2)}

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from athena_lab.index.catalog import SCHEMA_VERSION
-from athena_lab.index.store import IndexBusyError
+from athena_lab.errors import IndexBusyError
 from athena_lab.ingest import pipeline
 from athena_lab.ingest import vectors as vectors_phase
 from athena_lab.workspace import Workspace
@@ -285,7 +285,7 @@ def test_an_index_from_the_previous_schema_is_upgraded_in_place_with_its_history
 def test_an_index_from_a_newer_athena_is_refused_with_what_to_do(folder: Path) -> None:
     import sqlite3
 
-    from athena_lab.index.catalog import CatalogError
+    from athena_lab.errors import CatalogError
 
     ws = Workspace(folder, overrides={"embedding.provider": "none"})
     ws.index()

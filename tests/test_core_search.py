@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from athena_lab.search.hybrid import SearchError, citation
+from athena_lab.errors import SearchError
+from athena_lab.search.hybrid import citation
 from athena_lab.workspace import Workspace
 from corpus_files import copy_flask_subset
 

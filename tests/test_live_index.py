@@ -301,7 +301,8 @@ def _no_polling_env(monkeypatch):
 def test_a_folder_that_cannot_be_watched_is_one_clear_error(tmp_path):
     from athena_lab.settings import IndexSettings
     from athena_lab.ingest.discover import Rules
-    from athena_lab.ingest.live import LiveIndex, WatchError
+    from athena_lab.errors import WatchError
+    from athena_lab.ingest.live import LiveIndex
 
     live = LiveIndex(Rules(tmp_path / "gone", IndexSettings()), lambda paths, stop: {})
     with pytest.raises(WatchError, match=r"^cannot watch .*gone: ") as caught:
@@ -310,7 +311,8 @@ def test_a_folder_that_cannot_be_watched_is_one_clear_error(tmp_path):
 
 
 def test_a_reindex_asked_for_during_a_live_batch_queues_behind_its_lock():
-    from athena_lab.server.jobs import OWN_RUN_WAIT_S, JobRunning, ReindexJobs
+    from athena_lab.errors import JobRunning
+    from athena_lab.server.jobs import OWN_RUN_WAIT_S, ReindexJobs
 
     class Handle:  # stands in for the background process
         pid = 4242

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from athena_lab.magic import MagicError, parse
+from athena_lab.errors import MagicError
+from athena_lab.magic import parse
 from kernel_notebooks import answer_widget_state, copy_demo, execute, notebook, outputs_of, stream_text
 
 pytestmark = pytest.mark.integration

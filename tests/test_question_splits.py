@@ -11,7 +11,8 @@ import pytest
 
 from athena_lab import cli
 from athena_lab.answer_eval import load_answer_questions
-from athena_lab.evaluation import QuestionFileError, load_questions
+from athena_lab.errors import QuestionFileError
+from athena_lab.evaluation import load_questions
 
 pytestmark = pytest.mark.unit
 

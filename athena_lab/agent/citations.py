@@ -15,7 +15,7 @@ from typing import Any, Iterable
 
 from athena_lab.language import FUNCTION_WORDS
 from athena_lab.citations.labels import citation_location, labelled
-from athena_lab.search.hybrid import Hit, citation
+from athena_lab.search.hybrid import citation, Hit
 
 SUPPORT_THRESHOLD = 0.4  # share of a claim's key terms its cited evidence must contain
 MIN_CLAIM_TERMS = 3

@@ -45,16 +45,8 @@ from athena_lab.agent.prompts import (
     question_message,
     system_prompt,
 )
-from athena_lab.agent.providers import (
-    Message,
-    Provider,
-    ProviderError,
-    SamplingParams,
-    StreamEnd,
-    TextDelta,
-    ToolCall,
-    ToolCallEvent,
-)
+from athena_lab.agent.providers import Message, Provider, SamplingParams, StreamEnd, TextDelta, ToolCall, ToolCallEvent
+from athena_lab.errors import ProviderError
 from athena_lab.agent.providers.choice import local_plan, plan_provider
 from athena_lab.agent.tools import Toolbox, trace_hit
 from athena_lab.agent.translate import english
@@ -63,7 +55,7 @@ from athena_lab.agent.windows import tokens, windows
 from athena_lab.errors import AthenaError, user_message
 from athena_lab.events import Event
 from athena_lab.request import AskRequest
-from athena_lab.index.catalog import CatalogError
+from athena_lab.errors import CatalogError
 from athena_lab.search.hybrid import ChannelStatus
 from athena_lab.language import LANGUAGE_NAMES, query_language
 

@@ -25,9 +25,9 @@ from typing import Any, Callable
 from athena_lab.agent.citations import TurnEvidence
 from athena_lab.agent.corpus import Corpus
 from athena_lab.agent.providers import ToolSpec
-from athena_lab.errors import AthenaError
-from athena_lab.paths import PathError, normalize_prefix
-from athena_lab.document import CITATION_KINDS, DOC_KINDS, citation_kind
+from athena_lab.errors import OutsideFiltersError, PathError, ToolInputError
+from athena_lab.paths import normalize_prefix
+from athena_lab.document import citation_kind, CITATION_KINDS, DOC_KINDS
 from athena_lab.search.hybrid import Hit
 
 MAX_RESULT_CHARS = 8000
@@ -35,14 +35,6 @@ TEXT_PREVIEW = 800
 _KINDS = list(DOC_KINDS + CITATION_KINDS)
 _JSON_TYPES: dict[str, type | tuple[type, ...]] = {"object": dict, "string": str, "integer": int, "number": (int, float), "boolean": bool,
                "array": list}
-
-
-class ToolInputError(AthenaError, ValueError):
-    """Input that does not match a tool's schema; the message is for the model to act on."""
-
-
-class OutsideFiltersError(AthenaError, PermissionError):
-    """A tool asked for something the chat's path or kind filter leaves out."""
 
 
 @dataclass(frozen=True)

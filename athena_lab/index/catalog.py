@@ -19,8 +19,8 @@ from typing import Any, Callable, Iterable, Iterator
 
 import numpy as np
 
+from athena_lab.errors import CatalogError
 from athena_lab.contract import IndexCounts
-from athena_lab.errors import ConflictError
 
 SCHEMA_VERSION = "5"
 
@@ -93,10 +93,6 @@ CREATE INDEX IF NOT EXISTS messages_by_conversation ON messages(conversation_id,
 CHUNK_COLUMNS = ("chunk_id", "path", "ordinal", "doc_kind", "heading", "text", "text_hash",
                  "start_line", "end_line", "cell", "page", "locator", "confidence", "warnings",
                  "prev_id", "next_id", "label", "vec_hash", "vec_embedder")
-
-
-class CatalogError(ConflictError, RuntimeError):
-    """The catalog cannot be opened or is from an incompatible version."""
 
 
 # (chunk_id, text_hash, text, heading, path): a chunk whose text is to be embedded.

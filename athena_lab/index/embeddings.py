@@ -23,8 +23,10 @@ from urllib.parse import urlparse
 import numpy as np
 
 from athena_lab.settings import EmbeddingSettings
-from athena_lab.index.embedder_base import EmbedderError, embedder_key, multilingual_missing, verified_sha256
-from athena_lab.index.runtimes import RuntimeInfo, RuntimeUnavailable, load_runner
+from athena_lab.errors import EmbedderError
+from athena_lab.index.embedder_base import embedder_key, multilingual_missing, verified_sha256
+from athena_lab.errors import RuntimeUnavailable
+from athena_lab.index.runtimes import load_runner, RuntimeInfo
 from athena_lab.redact import redact_url, scrub
 
 MINILM_MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"

@@ -13,14 +13,10 @@ from typing import Iterator, NamedTuple
 
 import filelock
 
-from athena_lab.errors import BusyError
+from athena_lab.errors import IndexBusyError
 from athena_lab.index.catalog import Catalog
 from athena_lab.index.lexical import LEXICAL_VERSION, LexicalIndex
 from athena_lab.index.vectors import VectorIndex
-
-
-class IndexBusyError(BusyError, RuntimeError):
-    """Another process is writing this index."""
 
 
 class VectorCoverage(NamedTuple):

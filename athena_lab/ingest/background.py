@@ -152,7 +152,7 @@ def stop_with_parent(parent: int, stop: Any, every_s: float = PARENT_CHECK_S) ->
 
 def _child_main() -> int:
     from athena_lab.config import load_config
-    from athena_lab.index.store import IndexBusyError
+    from athena_lab.errors import IndexBusyError
     from athena_lab.interrupt import StopRequest, exit_code, graceful_signals
     from athena_lab.ingest.pipeline import run_index
 

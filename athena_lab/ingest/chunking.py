@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 
-from athena_lab.document import ATOMIC_BLOCK_KINDS, Block, ParsedDocument, citation_kind
+from athena_lab.document import ATOMIC_BLOCK_KINDS, Block, citation_kind, ParsedDocument
 
 CHUNKER_VERSION = "2"
 MAX_CHARS = 1800

@@ -34,8 +34,8 @@ import numpy as np
 
 from athena_lab.config import Config
 from athena_lab.settings import EmbeddingSettings, Settings
-from athena_lab.errors import AthenaError
-from athena_lab.index.embeddings import Embedder, EmbedderError, make_embedder
+from athena_lab.errors import EmbedderError, RayUnavailable
+from athena_lab.index.embeddings import Embedder, make_embedder
 from athena_lab.ingest.discover import DiscoveredFile
 from athena_lab.ingest.pipeline import Progress, _parse_pdfs, _Parsed, _parse_text
 
@@ -44,10 +44,6 @@ GROUP_FILES = 16  # text files per parse task: enough to amortise a task's ~ms o
 GROUP_BYTES = 4 << 20  # ... or this many bytes, whichever comes first; a PDF is a task alone
 IN_FLIGHT_PER_ACTOR = 2  # batches queued per actor: keeps each busy, bounds memory and stop latency
 RETRIES = 3
-
-
-class RayUnavailable(AthenaError):
-    """Ray is not installed, or the cluster cannot be reached."""
 
 
 def import_ray() -> Any:

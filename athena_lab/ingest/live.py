@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Protocol
 
 from athena_lab.config import Config
-from athena_lab.errors import BusyError, UnavailableError
+from athena_lab.errors import BusyError, WatchError
 from athena_lab.ingest.discover import GITIGNORE, Rules, collapse
 from athena_lab.ingest.pipeline import IndexSummary
 from athena_lab.interrupt import StopRequest
@@ -60,10 +60,6 @@ class LiveFolder(Protocol):
     def has_index(self) -> bool: ...
 
     def index(self, *, wait_s: float, stop: StopRequest | None, paths: list[str] | None) -> IndexSummary: ...
-
-
-class WatchError(UnavailableError, RuntimeError):
-    """The folder cannot be watched (e.g. the system's limit on watched folders)."""
 
 
 class LiveIndex:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from athena_lab.config import Config
 from athena_lab.index import channel
-from athena_lab.index.embeddings import EmbedderError
+from athena_lab.errors import EmbedderError
 from athena_lab.index.store import IndexStore
 from athena_lab.ingest.checkpoints import ChannelLabels, VectorCheckpointer
 from athena_lab.ingest.vectors import Progress, embed_here, embed_vectors

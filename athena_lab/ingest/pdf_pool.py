@@ -16,7 +16,8 @@ from collections.abc import Iterator
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
 
-from athena_lab.document import ParsedDocument, ParseError
+from athena_lab.document import ParsedDocument
+from athena_lab.errors import ParseError
 from athena_lab.ingest.parsers.pdf import PdfOptions, parse
 
 Job = tuple[Path, str]

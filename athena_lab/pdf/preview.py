@@ -32,7 +32,7 @@ from PIL import Image, ImageDraw
 from PIL.PngImagePlugin import PngInfo
 
 from athena_lab.contract import Region
-from athena_lab.document import ParseError
+from athena_lab.errors import ParseError
 
 from .document import open_pdf
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from athena_lab.contract import PdfLine, PdfPageText, Region
-from athena_lab.document import ParseError
+from athena_lab.errors import ParseError
 
 from .document import open_pdf
 from .pages import extract_page

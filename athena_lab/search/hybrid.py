@@ -13,17 +13,17 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from athena_lab.errors import SearchError
 from athena_lab.citations.bibliography import record_of
 from athena_lab.contract import Citation
 from athena_lab.settings import SearchSettings
-from athena_lab.errors import AthenaError
 from athena_lab.index.catalog import ChunkRow
 from athena_lab.index.channel import MultilingualChannel
 from athena_lab.index.embeddings import Embedder, query_vector
 from athena_lab.index.lexical import LEXICAL_VERSION
 from athena_lab.index.progress import COMPLETE, vector_state
 from athena_lab.index.store import IndexStore
-from athena_lab.document import CITATION_KINDS, DOC_KINDS, citation_kind
+from athena_lab.document import citation_kind, CITATION_KINDS, DOC_KINDS
 from athena_lab.citations.labels import citation_location
 from athena_lab.paths import normalize_prefix
 from athena_lab.search.fusion import fuse
@@ -32,10 +32,6 @@ from athena_lab.search.grep import grep_phrases, query_identifiers, quoted_phras
 
 LOW_CONFIDENCE = 0.6
 SEARCH_MODES = ("hybrid", "lexical", "vector")
-
-
-class SearchError(AthenaError, ValueError):
-    """A search request that cannot be run as given (bad filter, empty query)."""
 
 
 @dataclass

@@ -29,7 +29,7 @@ from athena_lab.request import AskRequest
 
 from . import jsonbody, site_urls, sse
 from .errors import api_error
-from .jobs import JobRunning
+from athena_lab.errors import JobRunning
 from .addresses import client_key
 from .state import ServerState
 

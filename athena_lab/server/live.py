@@ -22,7 +22,7 @@ from athena_lab.errors import BusyError
 from athena_lab.interrupt import StopRequest
 from athena_lab.live_batch import Batch, LOCK_WAIT_S
 
-from .jobs import JobRunning
+from athena_lab.errors import JobRunning
 
 log = logging.getLogger("athena_lab.server")
 

@@ -37,7 +37,7 @@ from typing_extensions import Unpack
 from athena_lab.answer import Answer, collect
 from athena_lab.contract import DocEntry, GrepMatch, PdfPageText, SourceLines
 from athena_lab.events import Event
-from athena_lab.paths import MissingPathError, PathError
+from athena_lab.errors import MissingPathError, PathError
 from athena_lab.request import AskOptions, AskRequest
 from athena_lab.workspace import turn_events
 

@@ -18,10 +18,12 @@ from typing import Any, Callable
 
 from tornado.web import HTTPError
 
-from athena_lab.config import ConfigError
+from athena_lab.errors import ConfigError
 from athena_lab.workspace import ChannelStatus, SearchResult
 
-from .jobs import STOP_WAIT_S, JobRunning, ReindexJobs
+from athena_lab.errors import JobRunning
+
+from .jobs import STOP_WAIT_S, ReindexJobs
 from .live import ServerLive
 
 

@@ -15,7 +15,8 @@ import pytest
 
 from athena_lab.agent.citations import TurnEvidence
 from athena_lab.agent.tools import Toolbox
-from athena_lab.paths import PathError, normalize_prefix
+from athena_lab.errors import PathError
+from athena_lab.paths import normalize_prefix
 from athena_lab.workspace import Workspace
 from http_servers import AthenaServer, chat_body, index_folder, served
 

@@ -23,7 +23,7 @@ from .base import (
     parse_tool_arguments,
     split_system,
 )
-from .errors import ProviderError
+from athena_lab.errors import ProviderError
 from .sse import iter_sse
 
 API_VERSION = "2023-06-01"

@@ -23,7 +23,7 @@ from typing import Callable
 
 from filelock import FileLock
 
-from .errors import ProviderError
+from athena_lab.errors import ProviderError
 
 ByteProgress = Callable[[int, int], None]  # (bytes done, bytes in all)
 CHUNK = 8 << 20
