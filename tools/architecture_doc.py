@@ -46,7 +46,8 @@ One name per concept:
 - **`k`**: how many passages a search returns and an answer retrieves first (`search.k`,
   8; `AskRequest.k`, `-k`, HTTP `k`). **`top_k`** is only the model's sampling (`llm.top_k`);
   the old `top_k` for passages is still read, with a warning. **`limit`** caps an unranked
-  list (grep lines, conversations listed, a tool's result rows as the model asks for them).
+  list (grep lines, conversations listed). The agent tools' JSON schemas keep `limit` for
+  their result count: it is the wire name models and MCP clients already send.
 - **The live index**: the feature that re-indexes saves (`ingest/live.py`, `cli_live.py`,
   `server/live.py`, `Workspace.live_index`, `--live`); its *watcher* is the thread that
   watches the folder. `--watch` and `Workspace.follow` are the old names, still accepted.
