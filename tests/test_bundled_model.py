@@ -67,6 +67,7 @@ def test_a_model_whose_pieces_are_not_installed_names_the_extra_to_install(cache
         bundled.model_file("gpt-9")
 
 
+@pytest.mark.integration  # it starts a Python process
 def test_nothing_from_the_piece_packages_is_imported(tmp_path):
     code = ("import sys; from athena_lab.agent.providers import bundled; bundled.model_file(%r); "
             "print(sorted(m for m in sys.modules if 'part' in m and 'sns' in m))" % SMALL)

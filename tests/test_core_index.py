@@ -209,6 +209,7 @@ def test_bad_files_each_get_one_warning_and_the_rest_indexes(folder: Path) -> No
     assert {"binary.md", "latin1.md", "empty.md", "huge.txt", "broken.ipynb"} <= flagged
 
 
+@pytest.mark.integration  # it runs `athena` in a process
 def test_second_concurrent_index_exits_with_a_clear_message(folder: Path) -> None:
     ws = Workspace(folder)
     with ws.store.write_lock():
@@ -250,6 +251,7 @@ def test_interrupted_run_keeps_answering_and_the_next_run_finishes(folder: Path,
     _stores_agree(Workspace(folder))
 
 
+@pytest.mark.integration  # it runs `athena` in a process
 def test_read_only_folder_can_be_indexed_elsewhere(folder: Path, tmp_path: Path) -> None:
     elsewhere = tmp_path / "index"
     os.chmod(folder, 0o555)

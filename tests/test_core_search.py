@@ -159,6 +159,7 @@ def test_neighbour_expansion_attaches_adjacent_chunks(ws: Workspace) -> None:
     assert hit.chunk.prev_id in ids or hit.chunk.next_id in ids
 
 
+@pytest.mark.integration  # it runs `athena` in a process
 def test_cli_search_json_prints_citations_with_scores(ws: Workspace) -> None:
     proc = subprocess.run([sys.executable, "-m", "athena_lab.cli", "search", "blueprint url prefix",
                            "--path", str(ws.root), "-k", "3", "--json"],
@@ -168,6 +169,7 @@ def test_cli_search_json_prints_citations_with_scores(ws: Workspace) -> None:
     assert len(hits) == 3 and all("score" in h and "start_line" in h for h in hits)
 
 
+@pytest.mark.integration  # it runs `athena` in a process
 def test_cli_search_human_output_and_bad_kind_error(ws: Workspace) -> None:
     proc = subprocess.run([sys.executable, "-m", "athena_lab.cli", "search", "blueprint", "--path",
                            str(ws.root), "-k", "2"], capture_output=True, text=True, timeout=300)
@@ -177,6 +179,7 @@ def test_cli_search_human_output_and_bad_kind_error(ws: Workspace) -> None:
     assert proc.returncode == 2 and "unknown kind 'nope'" in proc.stderr and "Traceback" not in proc.stderr
 
 
+@pytest.mark.integration  # it runs `athena` in a process
 def test_cli_status_and_doctor_report_the_index(ws: Workspace) -> None:
     proc = subprocess.run([sys.executable, "-m", "athena_lab.cli", "status", "--path", str(ws.root), "--json"],
                           capture_output=True, text=True, timeout=300)
@@ -189,6 +192,7 @@ def test_cli_status_and_doctor_report_the_index(ws: Workspace) -> None:
     assert "[ok ] vectors" in proc.stdout and "[ok ] lexical" in proc.stdout
 
 
+@pytest.mark.integration  # it runs `athena` in a process
 def test_cli_on_a_folder_without_index_says_what_to_run(tmp_path: Path) -> None:
     proc = subprocess.run([sys.executable, "-m", "athena_lab.cli", "search", "x", "--path", str(tmp_path)],
                           capture_output=True, text=True, timeout=300)
