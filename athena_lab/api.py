@@ -86,8 +86,8 @@ class Athena(Workspace):
         its display (the widget shows the question above the answer)."""
         asked = AskRequest.of(request, options)
         answer = super().ask(asked)
-        answer._athena_workspace = weakref.ref(self)  # previews read cited lines from this folder
-        answer._athena_question = asked.question
+        answer.folder = weakref.ref(self)  # previews read cited lines from this folder
+        answer.question = asked.question
         return answer
 
     def ask_widget(self, request: AskRequest | str, **options: Unpack[AskOptions]) -> AnswerWidget:
@@ -165,16 +165,22 @@ def answer_plain(answer: Any) -> str:
                        getattr(answer, "error", None) or "", getattr(answer, "degraded", None) or "")
 
 
-def answer_bundle(answer: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+def answer_bundle(answer: Answer) -> tuple[dict[str, Any], dict[str, Any]]:
     """An Answer shown as the widget (with text/HTML fallbacks inside the bundle), its
     output marked as athena's (``GENERATED_MARK``: never indexed)."""
-    ref = getattr(answer, "_athena_workspace", None)
-    workspace = (ref() if ref else None) or last_workspace()
-    question = getattr(answer, "_athena_question", "")
-    return AnswerWidget.from_answer(answer, workspace, question=question)._repr_mimebundle_()
+    found = answer.folder() if answer.folder is not None else None
+    workspace = found if isinstance(found, Athena) else last_workspace()
+    return AnswerWidget.from_answer(answer, workspace, question=answer.question)._repr_mimebundle_()
 
 
 _FORMATTED: "weakref.WeakSet[Any]" = weakref.WeakSet()
+
+
+def plain(text_of: Callable[[Any], str]) -> Callable[[Any, Any, bool], None]:
+    """An IPython plain-text printer ``(obj, printer, cycle)`` that prints ``text_of(obj)``."""
+    def show(obj: Any, printer: Any, cycle: bool) -> None:
+        printer.text(text_of(obj))
+    return show
 
 
 def register_formatters(shell: Any) -> None:
@@ -182,7 +188,6 @@ def register_formatters(shell: Any) -> None:
     if shell is None or shell in _FORMATTED:
         return
     formatters = shell.display_formatter.formatters
-    plain: Callable[..., None] = lambda fn: (lambda obj, p, cycle: p.text(fn(obj)))  # noqa: E731
     formatters["text/plain"].for_type(SearchResult, plain(search_text))
     formatters["text/html"].for_type(SearchResult, search_html)
     formatters["text/plain"].for_type_by_name("athena_lab.answer", "Answer", plain(answer_plain))
