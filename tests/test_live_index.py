@@ -286,10 +286,18 @@ def test_the_jupyter_setting_turns_the_live_index_on_by_default(monkeypatch):
     from athena_lab.server.extension import AthenaLab
 
     monkeypatch.delenv("ATHENA_WATCH", raising=False)
-    assert AthenaLab().watch is True
-    assert AthenaLab(config=Config({"AthenaLab": {"watch": False}})).watch is False
+    monkeypatch.delenv("ATHENA_LIVE", raising=False)
+    assert AthenaLab().live_index_on() is True
+    assert AthenaLab(config=Config({"AthenaLab": {"live": False}})).live_index_on() is False
+    monkeypatch.setenv("ATHENA_LIVE", "0")
+    assert AthenaLab().live_index_on() is False
+    # the old names are still read, with a warning
+    monkeypatch.delenv("ATHENA_LIVE")
+    with pytest.warns(DeprecationWarning, match="c.AthenaLab.watch is now c.AthenaLab.live"):
+        assert AthenaLab(config=Config({"AthenaLab": {"watch": False}})).live_index_on() is False
     monkeypatch.setenv("ATHENA_WATCH", "0")
-    assert AthenaLab().watch is False
+    with pytest.warns(DeprecationWarning, match="ATHENA_WATCH is now ATHENA_LIVE"):
+        assert AthenaLab().live_index_on() is False
 
 
 @pytest.fixture(autouse=True)
