@@ -19,7 +19,7 @@ import os
 import re
 from typing import TYPE_CHECKING, Any, Callable
 
-from tornado.web import HTTPError, authenticated
+from tornado.web import HTTPError, RequestHandler, authenticated
 
 from athena_lab import __version__
 from athena_lab import events
@@ -62,10 +62,25 @@ def _message_for(exc: BaseException | None, status: int) -> str:
     return user_message(exc)
 
 
-class AthenaRoute:
+# The routes are mixins: at run time each is combined with the server's own handler class
+# (Jupyter's APIHandler or the standalone server's), so the mixin itself derives from
+# nothing. For the type checker it is a RequestHandler: those are the methods it calls.
+if TYPE_CHECKING:
+    _Handler = RequestHandler
+else:
+    _Handler = object
+
+
+class AthenaRoute(_Handler):
     """Shared helpers; mixed in before the base handler class so these methods win."""
 
     state: ServerState
+
+    if TYPE_CHECKING:
+        # Both bases (jupyter_server's APIHandler, middleware.StandaloneHandler) take the
+        # content type here; tornado's own finish does not.
+        def finish(self, chunk: str | bytes | dict[str, Any] | None = None,
+                   set_content_type: str = "application/json") -> Any: ...
 
     def initialize(self, state: ServerState) -> None:  # tornado passes the route kwargs here
         self.state = state
@@ -297,7 +312,7 @@ class ReindexRoute(AthenaRoute):
 class ConversationsRoute(AthenaRoute):
     @authenticated
     async def get(self) -> None:
-        limit = self.int_arg("limit", 20, 1, 200)
+        limit = self.int_arg("limit", 20, 1, 200) or 20
         items = await self.blocking(lambda: self._list(limit))
         self.send_json({"conversations": items})
 
