@@ -21,32 +21,29 @@ from typing import TYPE_CHECKING, Callable, Iterator, Mapping, Union, overload
 
 from typing_extensions import Unpack
 
+from athena_lab.answer import Answer
 from athena_lab.config import Config, load_config
-from athena_lab.settings import embedding_settings_key
+from athena_lab.contract import (AskFilters, BibRecord, ChunkState, Citation, DocEntry, GrepMatch, Health, IndexStatus,
+                                 LocalModel, MultilingualStatus, PdfPageText, Region, RunStatus, SourceLines)
 from athena_lab.document import citation_kind
-from athena_lab.errors import CatalogError
+from athena_lab.errors import CatalogError, EmbedderError, ForbiddenPathError, MissingPathError, PathError
+from athena_lab.events import Event
+from athena_lab.health import DoctorReport
 from athena_lab.index.catalog import ChunkRow
 from athena_lab.index.channel import MultilingualChannel, channel_state
-from athena_lab.errors import EmbedderError
 from athena_lab.index.embeddings import Embedder, make_embedder
 from athena_lab.index.progress import VectorState, read_run, vector_state
 from athena_lab.index.store import IndexStore, VectorCoverage
 from athena_lab.ingest.discover import HIDDEN, Rules, is_hidden
 from athena_lab.ingest.pipeline import Backend, IndexSummary, run_index
 from athena_lab.ingest.vectors import Progress
-from athena_lab.errors import ForbiddenPathError, MissingPathError, PathError
-from athena_lab.paths import normalize_prefix
-from athena_lab.search.grep import grep_chunks
-from athena_lab.search.hybrid import ChannelStatus, check_kind, HybridSearcher, SearchResult
 from athena_lab.interrupt import StopRequest
-from athena_lab.health import DoctorReport
-from athena_lab.answer import Answer
-from athena_lab.contract import (AskFilters, BibRecord, ChunkState, Citation, DocEntry, GrepMatch, Health, IndexStatus,
-                                 LocalModel, MultilingualStatus, PdfPageText, Region, RunStatus, SourceLines)
-from athena_lab.events import Event
 from athena_lab.live_batch import Batch
+from athena_lab.paths import normalize_prefix
 from athena_lab.request import AskOptions, AskRequest
-from athena_lab.settings import SettingValue
+from athena_lab.search.grep import grep_chunks
+from athena_lab.search.hybrid import ChannelStatus, HybridSearcher, SearchResult, check_kind
+from athena_lab.settings import SettingValue, embedding_settings_key
 
 if TYPE_CHECKING:
     from athena_lab.agent.conversations import ConversationStore

@@ -12,9 +12,8 @@ import pytest
 
 from athena_lab import cli
 from athena_lab.config import load_config
-from athena_lab.errors import ConfigError
+from athena_lab.errors import ConfigError, EmbedderError
 from athena_lab.settings import EmbeddingSettings
-from athena_lab.errors import EmbedderError
 from athena_lab.index.embeddings import make_embedder, minilm_paths, OnnxEmbedder
 from athena_lab.ingest.chunking import chunk_document
 from athena_lab.ingest.parsers import rst

@@ -46,16 +46,14 @@ from athena_lab.agent.prompts import (
     system_prompt,
 )
 from athena_lab.agent.providers import Message, Provider, SamplingParams, StreamEnd, TextDelta, ToolCall, ToolCallEvent
-from athena_lab.errors import ProviderError
+from athena_lab.errors import AthenaError, CatalogError, ProviderError, user_message
 from athena_lab.agent.providers.choice import local_plan, plan_provider
 from athena_lab.agent.tools import Toolbox, trace_hit
 from athena_lab.agent.translate import english
 from athena_lab.agent.windows import block as passages_block
 from athena_lab.agent.windows import tokens, windows
-from athena_lab.errors import AthenaError, user_message
 from athena_lab.events import Event
 from athena_lab.request import AskRequest
-from athena_lab.errors import CatalogError
 from athena_lab.search.hybrid import ChannelStatus
 from athena_lab.language import LANGUAGE_NAMES, query_language
 

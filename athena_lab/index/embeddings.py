@@ -23,9 +23,8 @@ from urllib.parse import urlparse
 import numpy as np
 
 from athena_lab.settings import EmbeddingSettings
-from athena_lab.errors import EmbedderError
+from athena_lab.errors import EmbedderError, RuntimeUnavailable
 from athena_lab.index.embedder_base import embedder_key, multilingual_missing, verified_sha256
-from athena_lab.errors import RuntimeUnavailable
 from athena_lab.index.runtimes import load_runner, RuntimeInfo
 from athena_lab.redact import redact_url, scrub
 

@@ -26,7 +26,7 @@ from athena_lab.settings import embedding_settings_key
 from athena_lab.index import channel
 from athena_lab.index.catalog import ChunkRow, SourceRow
 from athena_lab.index.embedder_base import file_sha256
-from athena_lab.errors import EmbedderError
+from athena_lab.errors import EmbedderError, ParseError
 from athena_lab.index.embeddings import Embedder, make_embedder
 from athena_lab.index.lexical import LEXICAL_VERSION
 from athena_lab.index.progress import RunProgress
@@ -38,7 +38,6 @@ from athena_lab.ingest.discover import (DiscoveredFile, Discovery, discover, dis
 from athena_lab.ingest.vectors import Progress, embed_here, embed_vectors
 from athena_lab.interrupt import StopRequest
 from athena_lab.document import citation_kind, ParsedDocument
-from athena_lab.errors import ParseError
 
 
 _PARSER_MODULES = {

@@ -23,13 +23,12 @@ from tornado.web import HTTPError, RequestHandler, authenticated
 
 from athena_lab import __version__
 from athena_lab import events
-from athena_lab.errors import RequestError, status_of, user_message
+from athena_lab.errors import JobRunning, RequestError, status_of, user_message
 from athena_lab.settings import LLM_PROVIDERS
 from athena_lab.request import AskRequest
 
 from . import jsonbody, site_urls, sse
 from .errors import api_error
-from athena_lab.errors import JobRunning
 from .addresses import client_key
 from .state import ServerState
 

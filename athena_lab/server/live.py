@@ -18,11 +18,10 @@ import threading
 import time
 from typing import Any
 
-from athena_lab.errors import BusyError
+from athena_lab.errors import BusyError, JobRunning
 from athena_lab.interrupt import StopRequest
 from athena_lab.live_batch import Batch, LOCK_WAIT_S
 
-from athena_lab.errors import JobRunning
 
 log = logging.getLogger("athena_lab.server")
 

@@ -18,10 +18,9 @@ from typing import Any, Callable
 
 from tornado.web import HTTPError
 
-from athena_lab.errors import ConfigError
+from athena_lab.errors import ConfigError, JobRunning
 from athena_lab.workspace import ChannelStatus, SearchResult
 
-from athena_lab.errors import JobRunning
 
 from .jobs import STOP_WAIT_S, ReindexJobs
 from .live import ServerLive
