@@ -25,14 +25,14 @@ from athena_lab.cli_common import (COMMANDS, ProgressBar, command, open_workspac
 @command("index")
 def cmd_index(args: argparse.Namespace) -> int:
     ws = open_workspace(args, {"multilingual.build": "always"} if args.multilingual else None)
-    if not args.watch:
+    if not args.live:
         return _index_once(ws, args)
-    from athena_lab.cli_watch import keep_following, start_following
+    from athena_lab.cli_live import keep_live_index, start_live_index
 
-    live = start_following(ws, args.json)  # before the first run: no save is missed
+    live = start_live_index(ws, args.json)  # before the first run: no save is missed
     try:
         code = _index_once(ws, args)
-        return code if code else keep_following(ws, live, args.json)
+        return code if code else keep_live_index(ws, live, args.json)
     finally:
         live.stop()
 
@@ -56,7 +56,7 @@ def _index_once(ws: Workspace, args: argparse.Namespace) -> int:
         if backend is not None:
             backend.close()
     stopped = _interrupted_message(summary)
-    # Last, on stderr; exit 0 all the same: an empty new folder (or --watch on one) is fine.
+    # Last, on stderr; exit 0 all the same: an empty new folder (or --live on one) is fine.
     empty = f"athena: warning: {summary.no_files}" if summary.no_files else ""
     if args.json:
         print_json(summary.as_dict())
@@ -178,9 +178,10 @@ def cmd_status(args: argparse.Namespace) -> int:
     for f in status["files"]:
         by_kind[f["doc_kind"]] = by_kind.get(f["doc_kind"], 0) + 1
     print("  kinds: " + ", ".join(f"{k} {n}" for k, n in sorted(by_kind.items())))
-    for f in status["files"] + status["skipped"]:
-        for w in f["warnings"]:
-            print(f"  warning: {f['path']}: {w}")
+    warned = [(f["path"], f["warnings"]) for f in status["files"]] + [(s["path"], s["warnings"]) for s in status["skipped"]]
+    for path, warnings in warned:
+        for w in warnings:
+            print(f"  warning: {path}: {w}")
     return 0
 
 
@@ -232,8 +233,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="if another index run holds the lock, wait this long for it")
     p.add_argument("--multilingual", action="store_true",
                    help="also build the multilingual vectors that questions in other languages use")
-    p.add_argument("--watch", action="store_true",
-                   help="after indexing, keep re-indexing what changes until Ctrl-C (one line per batch)")
+    p.add_argument("--live", "--watch", dest="live", action="store_true",
+                   help="after indexing, run the live index: re-index what changes until Ctrl-C, one line per "
+                        "batch (--watch is its old name)")
     p.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
                    help="parse and embed on Ray: the cluster at ADDRESS, or a local one "
                         "(needs athena-lab[ray]); the index written is the same")
@@ -242,7 +244,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("search", parents=[common], help="hybrid search with citations")
     p.add_argument("query")
-    p.add_argument("-k", type=int, default=None, help="number of hits (default 10)")
+    p.add_argument("-k", type=int, default=None, help="number of hits (default: search.k, 8)")
     p.add_argument("--kind", help="markdown, rst, asciidoc, text, html, notebook, pdf")
     p.add_argument("--path-prefix", help="only files under this path")
     p.add_argument("--neighbours", type=int, default=0, help="attach N chunks of context each side")

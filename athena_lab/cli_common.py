@@ -12,6 +12,7 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any, Callable
 
+from athena_lab.request import FilterValue
 from athena_lab.workspace import Workspace
 
 if TYPE_CHECKING:
@@ -20,8 +21,12 @@ if TYPE_CHECKING:
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {}
 
 
-def command(name: str) -> Callable:
-    def register(fn: Callable[[argparse.Namespace], int]) -> Callable:
+Command = Callable[[argparse.Namespace], int]
+
+
+def command(name: str) -> Callable[[Command], Command]:
+    """Register ``fn`` as the subcommand ``name`` (the decorator every subcommand module uses)."""
+    def register(fn: Command) -> Command:
         COMMANDS[name] = fn
         return fn
     return register
@@ -77,9 +82,9 @@ def paper_flags(p: argparse.ArgumentParser) -> None:
                    help="only this paper (an id from `athena papers`: zotero:KEY or a PDF's path); repeatable")
 
 
-def paper_filters(args: argparse.Namespace) -> dict[str, Any]:
+def paper_filters(args: argparse.Namespace) -> dict[str, FilterValue]:
     """The paper filters given on the command line (none: an empty dict)."""
-    out: dict[str, Any] = {key: getattr(args, key) for key in ("collection", "tag", "author", "year")
+    out: dict[str, FilterValue] = {key: getattr(args, key) for key in ("collection", "tag", "author", "year")
                            if getattr(args, key, None)}
     if getattr(args, "paper", None):
         out["papers"] = args.paper

@@ -350,3 +350,90 @@ STATUS_SHAPES: tuple[type, ...] = (IndexCounts, VectorStatus, MultilingualStatus
 EVENT_DATA: dict[str, type] = {"start": StartData, "trace": TraceData, "chunk": ChunkData,
                                "citations": CitationsData, "compaction": CompactionData, "done": DoneData,
                                "error": ErrorData}
+
+
+# -- what the facade's reading methods return (Workspace.read_source, grep, …); the HTTP
+# routes and the agent's tools send them on as JSON ----------------------------------
+class SourceLines(TypedDict):
+    """``Workspace.read_source``: lines ``start_line``–``end_line`` (1-based) of a text source."""
+
+    path: str
+    start_line: int
+    end_line: int
+    total_lines: int
+    lines: list[str]
+
+
+class PdfLine(TypedDict):
+    line: int
+    text: str
+    region: Region
+
+
+class PdfPageText(TypedDict):
+    """``Workspace.read_pdf_source``: one PDF page's text and lines, and the chunks cited on it."""
+
+    page: int
+    pages: int
+    width: float
+    height: float
+    text: str
+    lines: list[PdfLine]
+    confidence: float | None
+    warnings: list[str]
+    source: str
+    chunk_ids: NotRequired[list[str]]
+
+
+class GrepMatch(TypedDict):
+    """One line ``Workspace.grep`` matched: ``line`` in text sources, ``page`` in PDFs."""
+
+    chunk_id: str
+    path: str
+    doc_kind: str
+    line: int | None
+    cell: int | None
+    page: int | None
+    text: str
+
+
+class DocEntry(TypedDict):
+    """One indexed source, as ``Workspace.list_docs`` lists it."""
+
+    path: str
+    doc_kind: str
+    kind: str
+    title: str | None
+    chunks: int
+    pages: int | None
+    status: str
+    warnings: list[str]
+
+
+class ChunkState(TypedDict):
+    """Where a chunk is now (``Workspace.chunk_states``); only ``chunk_id`` and ``found:
+    false`` when the passage is no longer indexed."""
+
+    chunk_id: str
+    found: bool
+    path: NotRequired[str]
+    kind: NotRequired[str]
+    text_hash: NotRequired[str]
+    heading_path: NotRequired[str | None]
+    start_line: NotRequired[int | None]
+    end_line: NotRequired[int | None]
+    cell: NotRequired[int | None]
+    page: NotRequired[int | None]
+    regions: NotRequired[list[Region]]
+
+
+class LocalModel(TypedDict):
+    """A model ``--provider local`` can run without a file (``Workspace.local_models``)."""
+
+    name: str
+    title: str
+    bytes: int
+    licence: str
+    installed: bool
+    default: bool
+    install: str

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from athena_lab.agent.citations import Evidence, MarkerRewriter, cited_texts, split_sentences, unsupported_sentences
+import pytest
+
+from athena_lab.agent.citations import TurnEvidence, MarkerRewriter, cited_texts, split_sentences, unsupported_sentences
 from athena_lab.agent.prompts import language_directive
 from athena_lab.language import detect_language
 
+pytestmark = pytest.mark.unit
 
-def _evidence(*texts: str) -> Evidence:
-    ev = Evidence()
+
+def _evidence(*texts: str) -> TurnEvidence:
+    ev = TurnEvidence()
     for n, text in enumerate(texts, 1):
         ev.add_range(f"doc{n}.md", 1, 3, text.splitlines())
     return ev

@@ -15,6 +15,8 @@ from athena_lab.search.hybrid import citation
 from athena_lab.workspace import Workspace
 from corpus_files import CORPORA
 
+pytestmark = pytest.mark.unit
+
 LEXICAL = {"embedding.provider": "none"}
 NOTEBOOK = {
     "nbformat": 4, "nbformat_minor": 5, "metadata": {},
@@ -123,10 +125,10 @@ def test_a_quote_that_is_not_in_the_source_gets_no_narrower_locator(folder):
 
 
 def test_a_models_claim_is_narrowed_to_the_best_matching_sentence_of_its_chunk(folder):
-    from athena_lab.agent.citations import Evidence
+    from athena_lab.agent.citations import TurnEvidence
     from athena_lab.agent.locate import model_quotes
 
-    evidence = Evidence()
+    evidence = TurnEvidence()
     hit = next(h for h in folder.search("cache entries minutes", k=5).hits if h.chunk.path == "guide.md")
     evidence.add_hit(hit, "cache")
     quotes = model_quotes("Cached entries are kept for ten minutes [1].", evidence)

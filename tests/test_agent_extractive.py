@@ -17,6 +17,8 @@ from athena_lab.errors import AthenaError
 from athena_lab.answer import collect
 from athena_lab.agent.memory import PastTurn, retrieval_query
 
+pytestmark = pytest.mark.unit
+
 
 @pytest.fixture(scope="module")
 def ws(tmp_path_factory):

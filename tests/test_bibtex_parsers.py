@@ -11,6 +11,8 @@ import pytest
 from athena_lab.citations.bibliography import render
 from bibtex_parsers import parse_all, text_of
 
+pytestmark = pytest.mark.integration
+
 TITLES = [
     "Braces {open and close} alone: } then {",
     r"back\slash and \textbf{bold}",

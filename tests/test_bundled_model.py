@@ -11,7 +11,10 @@ import sys
 
 import pytest
 
-from athena_lab.agent.providers import ProviderError, bundled
+from athena_lab.agent.providers import bundled
+from athena_lab.errors import ProviderError
+
+pytestmark = pytest.mark.slow
 
 SMALL = "qwen2.5-coder-0.5b-instruct"
 
@@ -65,6 +68,7 @@ def test_a_model_whose_pieces_are_not_installed_names_the_extra_to_install(cache
         bundled.model_file("gpt-9")
 
 
+@pytest.mark.integration  # it starts a Python process
 def test_nothing_from_the_piece_packages_is_imported(tmp_path):
     code = ("import sys; from athena_lab.agent.providers import bundled; bundled.model_file(%r); "
             "print(sorted(m for m in sys.modules if 'part' in m and 'sns' in m))" % SMALL)

@@ -8,6 +8,9 @@ import logging
 from types import SimpleNamespace
 
 from athena_lab.server.connections import FloodLog
+import pytest
+
+pytestmark = pytest.mark.unit
 
 
 class Clock:

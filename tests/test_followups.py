@@ -9,6 +9,8 @@ import pytest
 from athena_lab.agent.followup import leans_on_previous, read_question
 from athena_lab.agent.memory import PastTurn, retrieval_query
 
+pytestmark = pytest.mark.unit
+
 BLUEPRINT = "How do I register a blueprint?"
 
 

@@ -11,6 +11,8 @@ import httpx
 
 from http_servers import PDF_NAME, AthenaServer, chat_body, indexed_corpus, sse_events
 
+pytestmark = pytest.mark.integration
+
 
 @pytest.fixture(scope="module")
 def api(tmp_path_factory):

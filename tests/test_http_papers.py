@@ -13,6 +13,8 @@ from bibtex_parsers import parse_all
 from http_servers import AthenaServer, chat_body, fast_env, run_cli
 from zotero_library import FEKETA, HASTIE, JAMES, MISSING, WITH_MISSING_PDF, make_library
 
+pytestmark = pytest.mark.integration
+
 ATTENTION_PDF = "storage/BHZP9XFD/Feketa et al. - 2017 - Almost ISS property for feedback connected systems.pdf"
 
 

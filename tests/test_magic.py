@@ -7,8 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from athena_lab.magic import MagicError, parse
+from athena_lab.errors import MagicError
+from athena_lab.magic import parse
 from kernel_notebooks import answer_widget_state, copy_demo, execute, notebook, outputs_of, stream_text
+
+pytestmark = pytest.mark.integration
 
 
 def _closed_port() -> int:
@@ -104,7 +107,8 @@ def test_path_is_the_folder_as_in_the_cli_and_a_missing_one_points_at_path_prefi
 def test_question_keeps_apostrophes_and_quotes_verbatim() -> None:
     request = parse("--kind markdown -k 4 what's the \"body\" of a request?")
     assert request.question == "what's the \"body\" of a request?"
-    assert request.top_k == 4 and request.filters == {"kind": "markdown"}
+    assert request.k == 4 and request.filters == {"kind": "markdown"}
+    assert parse("--top-k 3 why?").k == 3  # the old spelling is still read
 
 
 def test_options_accept_equals_form_and_new_flag() -> None:
@@ -113,7 +117,7 @@ def test_options_accept_equals_form_and_new_flag() -> None:
     assert (request.provider, request.model, request.question) == ("ollama", "qwen", "question")
 
 
-def test_non_numeric_top_k_is_refused() -> None:
+def test_non_numeric_k_is_refused() -> None:
     with pytest.raises(MagicError, match="whole number"):
         parse("-k many question")
 

@@ -9,6 +9,9 @@ import threading
 import time
 
 from athena_lab.agent.model_work import OWNER, ModelGate, ModelQueue
+import pytest
+
+pytestmark = pytest.mark.unit
 
 
 def test_the_owner_never_waits_for_a_visitor():

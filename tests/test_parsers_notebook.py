@@ -4,8 +4,10 @@ import nbformat
 import pytest
 from nbformat import v4
 
-from athena_lab.document import ParseError
+from athena_lab.errors import ParseError
 from athena_lab.ingest.parsers import notebook
+
+pytestmark = pytest.mark.unit
 
 
 def _notebook_json() -> str:

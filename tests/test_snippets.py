@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from athena_lab.render import answer_html
 from athena_lab.search.hybrid import snippet
+import pytest
+
+pytestmark = pytest.mark.unit
 
 CHUNK = """URL Building
 ````````````

@@ -20,6 +20,8 @@ from bibtex_parsers import parse_all, text_of
 from zotero_library import (ATTACHMENTS, FEKETA, HASTIE, JAMES, LOOSE, MISSING, SNAPSHOT, WITH_MISSING_PDF,
                             make_library)
 
+pytestmark = pytest.mark.slow
+
 FAST = {"embedding.provider": "none"}
 ATTENTION_PDF = "storage/BHZP9XFD/Feketa et al. - 2017 - Almost ISS property for feedback connected systems.pdf"
 

@@ -14,6 +14,8 @@ import pytest
 from athena_lab.workspace import Workspace
 from zotero_library import FEKETA, HASTIE, make_library
 
+pytestmark = pytest.mark.slow
+
 WINDOW_S = 30.0
 
 

@@ -165,7 +165,7 @@ LOCATORS: dict[str, Callable[[Any, dict[str, Any], str], dict[str, Any] | None]]
     "pdf": pdf_evidence, "notebook": notebook_evidence}
 
 
-def narrow(ws: Corpus, cite: dict[str, Any], quote: str) -> dict[str, Any] | None:
+def narrow(ws: Corpus | SourceReads, cite: dict[str, Any], quote: str) -> dict[str, Any] | None:
     """The evidence entry for ``quote`` in ``cite`` (with the quote), or None when not found."""
     if cite.get("start_line") is None and cite.get("kind") != "pdf":
         return None
@@ -210,16 +210,17 @@ def with_evidence(ws: Corpus, citations: list[dict[str, Any]], quotes: list[tupl
     """
     from athena_lab.citations.labels import distinct_labels, labelled
 
-    ws = _reads(ws)
+    reads = _reads(ws)
     by_number: dict[int, list[dict[str, Any]]] = {}
     for number, quote in quotes:
         cite = next((c for c in citations if c.get("id") == number), None)
-        entry = narrow(ws, cite, quote) if cite is not None else None
+        entry = narrow(reads, cite, quote) if cite is not None else None
         if entry is not None and entry not in by_number.setdefault(number, []):
             by_number[number].append(entry)
     for cite in citations:
-        if by_number.get(cite.get("id")):
-            cite["evidence"] = by_number[cite["id"]]
+        cited = cite.get("id")
+        if isinstance(cited, int) and by_number.get(cited):
+            cite["evidence"] = by_number[cited]
             labelled(cite)
     return distinct_labels(citations)
 

@@ -38,7 +38,7 @@ class PastTurn:
         return self.summary + (f"\nSources: {'; '.join(self.sources)}" if self.sources else "")
 
 
-def summarize_answer(answer: str) -> str:
+def summarise_answer(answer: str) -> str:
     """The first sentences of an answer, markers and the extractive label removed."""
     text = answer.replace(LEGACY_LABEL, "")
     sentences = split_sentences(text)[:SUMMARY_SENTENCES]
@@ -57,7 +57,7 @@ def past_turns(conversation: dict[str, Any] | None, limit: int) -> list[PastTurn
         if message["role"] == "user":
             turns.append(PastTurn(message["content"], ""))
         elif message["role"] == "assistant" and turns and not turns[-1].summary:
-            turns[-1].summary = summarize_answer(message["content"])
+            turns[-1].summary = summarise_answer(message["content"])
             turns[-1].sources = [citation_location(c) for c in message.get("citations") or []]
     return turns[-limit:] if limit > 0 else []
 

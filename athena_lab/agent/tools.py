@@ -23,27 +23,19 @@ import json
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from athena_lab.agent.citations import Evidence
+from athena_lab.agent.citations import TurnEvidence
 from athena_lab.agent.corpus import Corpus
 from athena_lab.agent.providers import ToolSpec
-from athena_lab.errors import AthenaError
-from athena_lab.paths import PathError, normalize_prefix
-from athena_lab.document import CITATION_KINDS, DOC_KINDS, citation_kind
+from athena_lab.errors import OutsideFiltersError, PathError, ToolInputError
+from athena_lab.paths import normalize_prefix
+from athena_lab.document import citation_kind, CITATION_KINDS, DOC_KINDS
 from athena_lab.search.hybrid import Hit
 
 MAX_RESULT_CHARS = 8000
 TEXT_PREVIEW = 800
 _KINDS = list(DOC_KINDS + CITATION_KINDS)
-_JSON_TYPES = {"object": dict, "string": str, "integer": int, "number": (int, float), "boolean": bool,
+_JSON_TYPES: dict[str, type | tuple[type, ...]] = {"object": dict, "string": str, "integer": int, "number": (int, float), "boolean": bool,
                "array": list}
-
-
-class ToolInputError(AthenaError, ValueError):
-    """Input that does not match a tool's schema; the message is for the model to act on."""
-
-
-class OutsideFiltersError(AthenaError, PermissionError):
-    """A tool asked for something the chat's path or kind filter leaves out."""
 
 
 @dataclass(frozen=True)
@@ -58,11 +50,11 @@ class ToolResult:
         return text if len(text) <= MAX_RESULT_CHARS else text[:MAX_RESULT_CHARS] + " …(truncated)"
 
 
-def trace_hit(hit: Hit, ref: int, evidence: Evidence) -> dict[str, Any]:
+def trace_hit(hit: Hit, ref: int, evidence: TurnEvidence) -> dict[str, Any]:
     """One search hit as the trace shows it (contract.TraceHit): where it is, its fused score
     and its 1-based rank in each retriever that found it (``bm25``, ``vector``, ``ident``,
     ``grep``, ``multilingual``; ``bm25@2`` … for the translated question's search)."""
-    return {"ref": ref, "path": hit.chunk.path, "where": evidence.get(ref).where,
+    return {"ref": ref, "path": hit.chunk.path, "where": evidence.item(ref).where,
             "heading_path": hit.chunk.heading, "score": round(hit.score, 4), "ranks": dict(hit.ranks)}
 
 
@@ -122,7 +114,7 @@ _REGION = _obj({k: {"type": "number", "minimum": 0} for k in ("x", "y", "width",
 class Toolbox:
     """The tools bound to one workspace and one turn's evidence."""
 
-    def __init__(self, workspace: Corpus, evidence: Evidence, filters: dict[str, Any] | None = None) -> None:
+    def __init__(self, workspace: Corpus, evidence: TurnEvidence, filters: dict[str, Any] | None = None) -> None:
         self.ws = workspace
         self.evidence = evidence
         self.filters = filters or {}
@@ -193,7 +185,7 @@ class Toolbox:
         filters = args.get("filters") or {}
         prefix = self._narrow_prefix(filters.get("pathPrefix"))
         kind = self._narrow_kind(filters.get("kind"))
-        result = self.ws.search(args["query"], k=args.get("limit") or 8, kind=kind, path_prefix=prefix,
+        result = self.ws.search(args["query"], k=args.get("limit") or None, kind=kind, path_prefix=prefix,
                                 paths=self._scope_paths)
         rows = [self._hit_row(hit, args["query"]) for hit in result.hits]
         content: dict[str, Any] = {"results": rows}
@@ -312,7 +304,7 @@ class Toolbox:
 
     def _hit_row(self, hit: Hit, query: str) -> dict[str, Any]:
         ref = self.evidence.add_hit(hit, query)
-        cite = self.evidence.get(ref).citation
+        cite = self.evidence.item(ref).citation
         locator = ({"page": cite.get("page")} if cite["kind"] == "pdf"
                    else {"startLine": cite.get("start_line"), "endLine": cite.get("end_line")})
         text = hit.chunk.text

@@ -28,12 +28,17 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from typing import Any, Iterable
+from typing import Any, Iterable, Literal, Mapping, Sequence
+
+from athena_lab.contract import BibRecord, PersonName
 
 FORMATS = ("bibtex", "ris", "csl-json")
 RECORD_KEYS = ("title", "authors", "year", "doi", "arxiv")
 # Text fields a library's record may add (Zotero: ingest/library.py), each kept flat.
-_TEXT_KEYS = ("venue", "volume", "issue", "pages", "publisher", "label")
+TextKey = Literal["venue", "volume", "issue", "pages", "publisher", "label"]
+_TEXT_KEYS: tuple[TextKey, ...] = ("venue", "volume", "issue", "pages", "publisher", "label")
+# RIS tags of the plain text fields
+_RIS_TEXT: tuple[tuple[str, TextKey], ...] = (("VL", "volume"), ("IS", "issue"), ("PB", "publisher"))
 
 # Crossref's pattern for the DOIs it issues (99% of them); one with braces, quotes or
 # spaces is not a DOI a reference manager could resolve anyway.
@@ -71,10 +76,10 @@ def _year(value: Any) -> int | None:
     return int(text) if _YEAR.match(text) else None
 
 
-def record_of(path: str, metadata: dict[str, Any]) -> dict[str, Any]:
+def record_of(path: str, metadata: Mapping[str, Any]) -> BibRecord:
     """The bibliographic fields of one source (only those found, each flat and, for the
     identifiers, of the right shape), plus its path."""
-    record: dict[str, Any] = {"path": flat(path)}
+    record: BibRecord = {"path": flat(path)}
     title = flat(metadata.get("title") or "")
     if title:
         record["title"] = title
@@ -116,10 +121,10 @@ def record_of(path: str, metadata: dict[str, Any]) -> dict[str, Any]:
     return record
 
 
-def _names_of(value: Any) -> list[dict[str, str]]:
+def _names_of(value: Any) -> list[PersonName]:
     """Structured names (``{"family", "given"}`` or ``{"literal"}``), each part flat; anything
     else is dropped."""
-    out = []
+    out: list[PersonName] = []
     for name in value if isinstance(value, list) else []:
         if not isinstance(name, dict):
             continue
@@ -131,11 +136,11 @@ def _names_of(value: Any) -> list[dict[str, str]]:
     return out
 
 
-def _display(name: dict[str, str]) -> str:
+def _display(name: PersonName) -> str:
     return name.get("literal") or " ".join(p for p in (name.get("given"), name.get("family")) if p)
 
 
-def _family(record: dict[str, Any]) -> str:
+def _family(record: Mapping[str, Any]) -> str:
     """The first author's family name (a one-field name whole; else the display name's last word)."""
     if record.get("names"):
         first = record["names"][0]
@@ -143,7 +148,7 @@ def _family(record: dict[str, Any]) -> str:
     return ((record.get("authors") or ["anon"])[0].split() or ["anon"])[-1]
 
 
-def cite_key(record: dict[str, Any]) -> str:
+def cite_key(record: Mapping[str, Any]) -> str:
     """``vaswani2017attention``: first author's surname, year, first word of the title."""
     surname = _family(record).split()[-1] if _family(record).split() else "anon"
     word = next((w for w in re.findall(r"[A-Za-z]+", record.get("title") or "")
@@ -151,7 +156,7 @@ def cite_key(record: dict[str, Any]) -> str:
     return _ascii(f"{surname}{record.get('year') or ''}{word}").lower() or "source"
 
 
-def cite_keys(records: list[dict[str, Any]]) -> list[str]:
+def cite_keys(records: Sequence[Mapping[str, Any]]) -> list[str]:
     """One key per record, told apart when two sources would share one: the first keeps
     ``key``, the next get ``keyb``, ``keyc`` … (``key-27`` past z)."""
     used: set[str] = set()
@@ -207,7 +212,7 @@ def _bib_name(name: str) -> str:
     return _group(tex) if _NAME_NEEDS_BRACES.search(flat(name)) else tex
 
 
-def _bib_structured(name: dict[str, str]) -> str:
+def _bib_structured(name: PersonName) -> str:
     """``Family, Given`` as BibTeX reads it (a one-field name braced whole, so that neither
     its words nor an "and" in it are taken apart)."""
     if name.get("literal"):
@@ -220,7 +225,7 @@ def _bib_structured(name: dict[str, str]) -> str:
     return f"{family_tex}, {given_tex}"
 
 
-def _bib_people(record: dict[str, Any], key: str) -> str:
+def _bib_people(record: Mapping[str, Any], key: str) -> str:
     if key == "editors":
         return " and ".join(_bib_structured(n) for n in record["editors"])
     if record.get("names"):
@@ -239,7 +244,7 @@ _BIBTEX_TYPES = {
 }
 
 
-def _bib_kind(record: dict[str, Any]) -> tuple[str, str, str]:
+def _bib_kind(record: Mapping[str, Any]) -> tuple[str, str, str]:
     if record.get("type") in _BIBTEX_TYPES:
         return _BIBTEX_TYPES[record["type"]]
     if record.get("type"):  # preprint, webpage, blogPost, document …: misc with what is known
@@ -254,7 +259,7 @@ def _bib_pages(pages: str) -> str:
     return tex_escape(pages)
 
 
-def to_bibtex(records: Iterable[dict[str, Any]]) -> str:
+def to_bibtex(records: Iterable[Mapping[str, Any]]) -> str:
     import bibtexparser
     from bibtexparser.model import Entry
     from bibtexparser.writer import BibtexFormat
@@ -307,11 +312,11 @@ _CSL_TYPES = {"journalArticle": "article-journal", "magazineArticle": "article-m
               "computerProgram": "software", "document": "document"}
 
 
-def _identified(record: dict[str, Any]) -> bool:
+def _identified(record: Mapping[str, Any]) -> bool:
     return bool(record.get("doi") or record.get("arxiv"))
 
 
-def to_ris(records: Iterable[dict[str, Any]]) -> str:
+def to_ris(records: Iterable[Mapping[str, Any]]) -> str:
     out = []
     for record in (record_of(r["path"], r) for r in records):
         kind = _RIS_TYPES.get(record.get("type", ""), "JOUR" if _identified(record) else "GEN")
@@ -323,7 +328,7 @@ def to_ris(records: Iterable[dict[str, Any]]) -> str:
         lines += [f"ED  - {_ris_name(n)}" for n in record.get("editors") or []]
         if record.get("venue"):
             lines.append(f"T2  - {record['venue']}")
-        for tag, key in (("VL", "volume"), ("IS", "issue"), ("PB", "publisher")):
+        for tag, key in _RIS_TEXT:
             if record.get(key):
                 lines.append(f"{tag}  - {record[key]}")
         if record.get("pages"):
@@ -345,11 +350,11 @@ def to_ris(records: Iterable[dict[str, Any]]) -> str:
     return "\n".join(out) + "\n"
 
 
-def _ris_name(name: dict[str, str]) -> str:
+def _ris_name(name: PersonName) -> str:
     return name.get("literal") or ", ".join(p for p in (name.get("family"), name.get("given")) if p)
 
 
-def to_csl_json(records: Iterable[dict[str, Any]]) -> str:
+def to_csl_json(records: Iterable[Mapping[str, Any]]) -> str:
     records = [record_of(r["path"], r) for r in records]
     items = []
     for record, key in zip(records, cite_keys(records)):
@@ -386,7 +391,7 @@ def _csl_name(name: str) -> dict[str, str]:
     return {"family": parts[-1], "given": " ".join(parts[:-1])} if len(parts) > 1 else {"literal": name}
 
 
-def render(records: list[dict[str, Any]], fmt: str) -> str:
+def render(records: Sequence[Mapping[str, Any]], fmt: str) -> str:
     if fmt not in FORMATS:
         from athena_lab.errors import AthenaError
 

@@ -19,7 +19,8 @@ from typing import Any, Callable, Iterable, Iterator
 
 import numpy as np
 
-from athena_lab.errors import ConflictError
+from athena_lab.errors import CatalogError
+from athena_lab.contract import IndexCounts
 
 SCHEMA_VERSION = "6"
 
@@ -103,8 +104,8 @@ CHUNK_COLUMNS = ("chunk_id", "path", "ordinal", "doc_kind", "heading", "text", "
                  "prev_id", "next_id", "label", "vec_hash", "vec_embedder")
 
 
-class CatalogError(ConflictError, RuntimeError):
-    """The catalog cannot be opened or is from an incompatible version."""
+# (chunk_id, text_hash, text, heading, path): a chunk whose text is to be embedded.
+TextRow = tuple[str, str, str, str, str]
 
 
 @dataclass
@@ -329,7 +330,8 @@ class Catalog:
 
     def chunk_ids_containing(self, needle: str, prefix: str | None, limit: int) -> Iterator[str]:
         """Ids of chunks whose lower-cased text contains ``needle`` (already lower-case)."""
-        sql, params = "SELECT chunk_id FROM chunks WHERE instr(lower(text), ?) > 0", [needle]
+        sql = "SELECT chunk_id FROM chunks WHERE instr(lower(text), ?) > 0"
+        params: list[str | int] = [needle]
         if prefix:
             sql += " AND substr(path, 1, ?) = ?"
             params += [len(prefix), prefix]
@@ -349,7 +351,7 @@ class Catalog:
                   paths: Iterable[str] | None = None) -> tuple[str, list[Any]]:
         """The WHERE clause (after ``first``) and parameters for chunks of these kinds under
         ``prefix`` and, when ``paths`` is given, in one of those files."""
-        where, params = [first], []
+        where, params = [first], list[Any]()
         if doc_kinds:
             where.append(f"doc_kind IN ({','.join('?' * len(doc_kinds))})")
             params += doc_kinds
@@ -454,8 +456,8 @@ class Catalog:
         for r in self.conn.execute(f"SELECT * FROM chunks {where} ORDER BY path, ordinal", params):
             yield _chunk(r)
 
-    def chunks_needing_vectors(self, embedder_key: str) -> list[tuple[str, str, str]]:
-        """(chunk_id, text_hash, text) of chunks whose vector is missing or stale."""
+    def chunks_needing_vectors(self, embedder_key: str) -> list[TextRow]:
+        """(chunk_id, text_hash, text, heading, path) of chunks whose vector is missing or stale."""
         rows = self.conn.execute(
             "SELECT chunk_id, text_hash, text, heading, path FROM chunks "
             "WHERE vec_embedder IS NOT ? OR vec_hash IS NOT text_hash ORDER BY path, ordinal",
@@ -486,19 +488,19 @@ class Catalog:
                          (embedder_key,)).fetchone()[0],
             conn.execute("SELECT COUNT(*) FROM chunks").fetchone()[0]))
 
-    def _until_commit(self, key: tuple, compute: Callable[[sqlite3.Connection], Any]) -> Any:
+    def _until_commit(self, key: tuple[str, ...], compute: Callable[[sqlite3.Connection], Any]) -> Any:
         """``compute(conn)``, cached until this connection or another one commits
         (``data_version`` / ``total_changes``): counts asked on every search stay cheap."""
         conn = self.conn
         stamp = (conn.execute("PRAGMA data_version").fetchone()[0], conn.total_changes)
-        cache = getattr(self._local, "until_commit", None)
+        cache: tuple[tuple[int, int], dict[tuple[str, ...], Any]] | None = getattr(self._local, "until_commit", None)
         if cache is None or cache[0] != stamp:
             cache = self._local.until_commit = (stamp, {})
         if key not in cache[1]:
             cache[1][key] = compute(conn)
         return cache[1][key]
 
-    def counts(self) -> dict[str, int]:
+    def counts(self) -> IndexCounts:
         c = self.conn
         return {
             "files": c.execute("SELECT COUNT(*) FROM sources WHERE status='ok'").fetchone()[0],
@@ -536,7 +538,7 @@ class Catalog:
         return cur.rowcount
 
     # the multilingual channel ------------------------------------------------
-    def channel_missing(self, embedder_key: str) -> list[tuple[str, str, str, str, str]]:
+    def chunks_needing_channel_vectors(self, embedder_key: str) -> list[TextRow]:
         """(chunk_id, text_hash, text, heading, path) of chunks with no current channel vector."""
         rows = self.conn.execute(
             "SELECT c.chunk_id, c.text_hash, c.text, c.heading, c.path FROM chunks c "

@@ -15,6 +15,7 @@ from pathlib import Path
 import tantivy
 
 from athena_lab.language import content_words
+from athena_lab.settings import SearchSettings  # the tuned defaults (docs/benchmarks.md)
 
 ANALYZER = "athena_en"
 LEXICAL_VERSION = "3"
@@ -141,8 +142,8 @@ class LexicalIndex:
         return self._fresh_searcher().num_docs
 
     def search(self, text: str, limit: int, *, kinds: list[str] | None = None,
-               dir_prefix: str | None = None, heading_boost: float = 2.0,
-               path_boost: float = 1.5, language: str = "en",
+               dir_prefix: str | None = None, heading_boost: float = SearchSettings.heading_boost,
+               path_boost: float = SearchSettings.path_boost, language: str = "en",
                paths: frozenset[str] | None = None) -> list[LexicalHit]:
         """BM25 over title, heading, body and path; ``language`` drops that language's stop
         words first (a Spanish "de", "la", "que" would otherwise match English text by chance)."""

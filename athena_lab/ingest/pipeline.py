@@ -26,7 +26,8 @@ from athena_lab.settings import embedding_settings_key
 from athena_lab.index import channel
 from athena_lab.index.catalog import ChunkRow, SourceRow
 from athena_lab.index.embedder_base import file_sha256
-from athena_lab.index.embeddings import Embedder, EmbedderError, make_embedder
+from athena_lab.errors import EmbedderError, ParseError
+from athena_lab.index.embeddings import Embedder, make_embedder
 from athena_lab.index.lexical import LEXICAL_VERSION
 from athena_lab.index.progress import RunProgress
 from athena_lab.index.store import IndexStore
@@ -37,7 +38,7 @@ from athena_lab.ingest.discover import (DiscoveredFile, Discovery, discover, dis
 from athena_lab.ingest.library import sync_library
 from athena_lab.ingest.vectors import Progress, embed_here, embed_vectors
 from athena_lab.interrupt import StopRequest
-from athena_lab.document import ParsedDocument, ParseError, citation_kind
+from athena_lab.document import citation_kind, ParsedDocument
 
 
 _PARSER_MODULES = {
@@ -318,7 +319,7 @@ def _update_documents(config: Config, store: IndexStore, summary: IndexSummary,
                 summary.removed += 1
             for item in parsed:
                 old = known.get(item.file.path)
-                chunks = chunk_document(item.doc) if _parsed_ok(item) else []
+                chunks = chunk_document(item.doc) if item.doc is not None and _parsed_ok(item) else []
                 if old is not None and _same_content(catalog, old, item, chunks):
                     # Re-saved with nothing indexed changed (a notebook's execution counts or
                     # metadata): only the file's stamp moves; nothing is re-indexed.
@@ -489,12 +490,12 @@ def _write_table_sidecars(store: IndexStore, doc: ParsedDocument) -> list[dict]:
 
 def _chunk_row(c: Chunk, old: ChunkRow | None) -> tuple:
     digest = text_hash(c.text)
-    keep = old is not None and old.text_hash == digest
+    kept = old if old is not None and old.text_hash == digest else None  # its vector still holds
     return (c.chunk_id, c.path, c.ordinal, c.doc_kind, c.heading, c.text, digest,
             c.start_line, c.end_line, c.cell, c.pages[0] if c.pages else None,
             json.dumps(c.locator()), c.confidence, json.dumps(c.warnings), c.prev_id, c.next_id,
-            old.label if keep else None, old.vec_hash if keep else None,
-            old.vec_embedder if keep else None)
+            kept.label if kept else None, kept.vec_hash if kept else None,
+            kept.vec_embedder if kept else None)
 
 
 def _update_vectors(config: Config, store: IndexStore, summary: IndexSummary,

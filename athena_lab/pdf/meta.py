@@ -64,12 +64,12 @@ def document_authors(info: dict[str, str], first: PageText | None) -> list[str]:
     if not title or first is None:
         return []
     after = first.lines.index(title[-1]) + 1
-    names: list[str] = []
+    found: list[str] = []
     for line in first.lines[after:after + 6]:
         if line.text.strip().lower().startswith("abstract") or len(line.text) > 120:
             break
-        names.extend(_names(line))
-    return names[:12]
+        found.extend(_names(line))
+    return found[:12]
 
 
 def _names(line: Line) -> list[str]:

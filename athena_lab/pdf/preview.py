@@ -37,7 +37,8 @@ from pathlib import Path
 from PIL import Image, ImageDraw
 from PIL.PngImagePlugin import PngInfo
 
-from athena_lab.document import ParseError
+from athena_lab.contract import Region
+from athena_lab.errors import ParseError
 
 from .document import open_pdf
 
@@ -49,7 +50,7 @@ SCALE_KEY = "athena-scale"  # PNG text chunk: the pixels per point the page was 
 _LOCKS = [threading.Lock() for _ in range(64)]  # striped per page: bounded, no registry to clean up
 
 
-def render_page_preview(abs_pdf: Path, page: int, regions: list[dict], cache_dir: Path,
+def render_page_preview(abs_pdf: Path, page: int, regions: list[Region], cache_dir: Path,
                         scale: float = 2.0, password: str | None = None) -> Path:
     """Path of a PNG of page ``page`` (1-based) with ``regions`` (PDF points, top-left) marked."""
     abs_pdf = Path(abs_pdf)
@@ -118,14 +119,15 @@ def capped_scale(width_pt: float, height_pt: float, scale: float, max_pixels: in
     return fitted
 
 
-def _render(abs_pdf: Path, page: int, regions: list[dict], scale: float,
+def _render(abs_pdf: Path, page: int, regions: list[Region], scale: float,
             password: str | None) -> tuple[Image.Image, float]:
     doc = open_pdf(abs_pdf, abs_pdf.name, password)
     try:
         if not 1 <= page <= len(doc):
             raise ParseError(f"{abs_pdf.name} has no page {page} (it has {len(doc)})")
         pdf_page = doc[page - 1]
-        scale = capped_scale(*pdf_page.get_size(), scale)
+        width, height = pdf_page.get_size()
+        scale = capped_scale(width, height, scale)
         image = pdf_page.render(scale=scale).to_pil().convert("RGBA")
         pdf_page.close()
     finally:
@@ -148,7 +150,7 @@ def _write_png(image: Image.Image, target: Path, scale: float) -> None:
         raise
 
 
-def _key(abs_pdf: Path, page: int, regions: list[dict], scale: float) -> str:
+def _key(abs_pdf: Path, page: int, regions: list[Region], scale: float) -> str:
     stat = abs_pdf.stat()
     # "v2": previews carry their scale (preview_scale); older cached files did not.
     ident = ["v2", str(abs_pdf.resolve()), stat.st_size, stat.st_mtime_ns, page, scale,
@@ -156,7 +158,7 @@ def _key(abs_pdf: Path, page: int, regions: list[dict], scale: float) -> str:
     return hashlib.sha256(json.dumps(ident).encode()).hexdigest()[:16]
 
 
-def _highlight(image: Image.Image, regions: list[dict], scale: float) -> Image.Image:
+def _highlight(image: Image.Image, regions: list[Region], scale: float) -> Image.Image:
     if not regions:
         return image
     overlay = Image.new("RGBA", image.size, (0, 0, 0, 0))

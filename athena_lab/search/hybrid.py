@@ -11,19 +11,20 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass, field
-from typing import Any, Collection
+from typing import Any, Collection, Literal
 
+from athena_lab.errors import SearchError
 from athena_lab.citations.bibliography import record_of
+from athena_lab.contract import Citation
 from athena_lab.settings import SearchSettings
-from athena_lab.errors import AthenaError
 from athena_lab.index.catalog import ChunkRow
 from athena_lab.index.channel import MultilingualChannel
 from athena_lab.index.embeddings import Embedder, query_vector
 from athena_lab.index.lexical import LEXICAL_VERSION
 from athena_lab.index.progress import COMPLETE, vector_state
 from athena_lab.index.store import IndexStore
-from athena_lab.document import CITATION_KINDS, DOC_KINDS, citation_kind
-from athena_lab.citations.labels import labelled
+from athena_lab.document import citation_kind, CITATION_KINDS, DOC_KINDS
+from athena_lab.citations.labels import citation_location
 from athena_lab.paths import normalize_prefix
 from athena_lab.search.fusion import fuse
 from athena_lab.language import LANGUAGE_NAMES, content_words, query_language
@@ -31,10 +32,6 @@ from athena_lab.search.grep import grep_phrases, query_identifiers, quoted_phras
 
 LOW_CONFIDENCE = 0.6
 SEARCH_MODES = ("hybrid", "lexical", "vector")
-
-
-class SearchError(AthenaError, ValueError):
-    """A search request that cannot be run as given (bad filter, empty query)."""
 
 
 @dataclass
@@ -48,6 +45,19 @@ class Hit:
 
 
 @dataclass
+class ChannelStatus:
+    """What the multilingual vectors did for a question not in English, as data: ``missing``
+    (not built: the English model alone matched it), ``partial`` (``done`` of ``total``
+    built: the built part was searched) or ``building`` (a background build is under way,
+    said by the server that started it). The matching sentence for a person is in
+    ``SearchResult.warnings``; code reads this, never the sentence."""
+
+    state: Literal["missing", "partial", "building"]
+    done: int = 0
+    total: int = 0
+
+
+@dataclass
 class SearchResult:
     query: str
     hits: list[Hit]
@@ -58,8 +68,10 @@ class SearchResult:
     # Why there are no hits, when there are none: "filters" (the kind/path filters leave
     # no indexed chunk at all) or "index" (nothing indexed matches the question).
     no_evidence: str | None = None
+    # Set for a question not in English when the multilingual vectors were missing or partial.
+    channel: ChannelStatus | None = None
 
-    def citations(self) -> list[dict[str, Any]]:
+    def citations(self) -> list[Citation]:
         """The hits as citation JSON (docs/contract.md): what every front end shows."""
         return [citation(h, self.query) for h in self.hits]
 
@@ -229,6 +241,7 @@ class HybridSearcher:
         language = LANGUAGE_NAMES.get(result.language, result.language)
         ids = self.channel.ranking(query, depth * 2 if kinds or prefix else depth)
         if ids is None:
+            result.channel = ChannelStatus("missing")
             result.warnings.append(
                 f"this question looks {language}: the multilingual vectors that match it to text in "
                 "other languages are not built yet, so results rely on the English model "
@@ -236,6 +249,7 @@ class HybridSearcher:
             return None
         state = self.channel.state()
         if state["done"] < state["total"]:
+            result.channel = ChannelStatus("partial", state["done"], state["total"])
             result.warnings.append(f"multilingual vectors {state['done']:,} / {state['total']:,}: "
                                    f"{language} questions search the part built so far")
         if kinds or prefix:
@@ -267,7 +281,7 @@ class HybridSearcher:
                 ranks.setdefault(cid, {})[name] = rank
         if not scores:
             return []
-        order = sorted(scores, key=scores.get, reverse=True)[: k * 3]
+        order = sorted(scores, key=lambda cid: scores[cid], reverse=True)[: k * 3]
         rows = self.store.catalog.chunks_by_id(order)
         titles = self._titles({r.path for r in rows.values()})
         records = self.store.catalog.source_records({r.path for r in rows.values()})
@@ -292,7 +306,7 @@ class HybridSearcher:
     def _attach_neighbours(self, hits: list[Hit], n: int) -> None:
         catalog = self.store.catalog
         for hit in hits:
-            around = []
+            around: list[ChunkRow] = []
             prev_id, next_id = hit.chunk.prev_id, hit.chunk.next_id
             for _ in range(n):
                 found = catalog.chunks_by_id([i for i in (prev_id, next_id) if i])
@@ -352,16 +366,19 @@ def snippet(text: str, query: str, width: int = 280) -> str:
     return ("…\n" if at_line else "…" if start else "") + window + ("…" if end < len(kept) else "")
 
 
-def citation(hit: Hit, query: str = "", number: int | None = None) -> dict[str, Any]:
+def citation(hit: Hit, query: str = "", number: int | None = None) -> Citation:
     """The citation JSON of docs/contract.md (with ``score``, ``title`` and the one ``label``)."""
     row = hit.chunk
     kind = citation_kind(row.doc_kind)
-    out: dict[str, Any] = {"id": number, "kind": kind, "path": row.path, "doc_kind": row.doc_kind}
+    out: Citation = ({"id": number, "kind": kind, "path": row.path, "doc_kind": row.doc_kind} if number is not None
+                     else {"kind": kind, "path": row.path, "doc_kind": row.doc_kind})
     loc = row.locator
     if kind == "pdf":
-        out.update(page=loc.get("page", row.page), pages=loc.get("pages", []),
-                   regions=loc.get("regions", []), confidence=row.confidence,
-                   warnings=row.warnings)
+        out["page"] = loc.get("page", row.page)
+        out["pages"] = loc.get("pages", [])
+        out["regions"] = loc.get("regions", [])
+        out["confidence"] = row.confidence
+        out["warnings"] = row.warnings
     if hit.record:  # a PDF's (guessed or the library's), or a Zotero attachment's of any kind
         out["record"] = record_of(row.path, hit.record)
     if kind == "notebook":
@@ -369,9 +386,8 @@ def citation(hit: Hit, query: str = "", number: int | None = None) -> dict[str, 
         if "end_cell" in loc:
             out["end_cell"] = loc["end_cell"]
     if kind != "pdf":
-        out.update(start_line=row.start_line, end_line=row.end_line)
-    out.update(heading_path=row.heading, title=hit.title, chunk_id=row.chunk_id,
-               text_hash=row.text_hash, snippet=snippet(row.text, query), score=round(hit.score, 6))
-    if number is None:
-        out.pop("id")
-    return labelled(out)
+        out["start_line"], out["end_line"] = row.start_line, row.end_line
+    out["heading_path"], out["title"], out["chunk_id"] = row.heading, hit.title, row.chunk_id
+    out["text_hash"], out["snippet"], out["score"] = row.text_hash, snippet(row.text, query), round(hit.score, 6)
+    out["label"] = citation_location(out)  # the one label every front end shows
+    return out

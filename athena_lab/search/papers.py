@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Literal, cast
+from typing import Any, Callable, Iterable, Literal, Mapping, cast
 
 from athena_lab.errors import AthenaError
 from athena_lab.index.catalog import Catalog, SourceRow
@@ -49,12 +49,13 @@ class PaperFilters:
     papers: frozenset[str] | None = None  # paper ids chosen in the papers view
 
     @classmethod
-    def of(cls, filters: dict[str, Any] | None) -> "PaperFilters":
+    def of(cls, filters: Mapping[str, object] | None) -> "PaperFilters":
         f = filters or {}
         chosen = f.get("papers")
         return cls(author=_text(f.get("author")), year=parse_years(f.get("year")),
                    collection=_text(f.get("collection")), tag=_text(f.get("tag")),
-                   papers=frozenset(str(p) for p in chosen) if chosen is not None else None)
+                   papers=frozenset(str(p) for p in chosen) if isinstance(chosen, (list, tuple, set, frozenset))
+                   else frozenset({chosen}) if isinstance(chosen, str) else None)
 
     def any(self) -> bool:
         return any(v is not None for v in (self.author, self.year, self.collection, self.tag, self.papers))

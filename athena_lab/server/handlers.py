@@ -17,21 +17,25 @@ import json
 import logging
 import os
 import re
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
-from tornado.web import HTTPError, authenticated
+from tornado.web import HTTPError, RequestHandler, authenticated
 
 from athena_lab import __version__
 from athena_lab import events
-from athena_lab.errors import status_of, user_message
+from athena_lab.errors import JobRunning, RequestError, status_of, user_message
 from athena_lab.settings import LLM_PROVIDERS
 from athena_lab.request import AskRequest
 
 from . import jsonbody, site_urls, sse
 from .errors import api_error
-from .jobs import JobRunning
 from .addresses import client_key
 from .state import ServerState
+
+if TYPE_CHECKING:
+    from athena_lab.workspace import Workspace
+
+    from .public import PublicCorpus
 
 log = logging.getLogger("athena_lab.server")
 
@@ -73,10 +77,25 @@ def _message_for(exc: BaseException | None, status: int) -> str:
     return user_message(exc)
 
 
-class AthenaRoute:
+# The routes are mixins: at run time each is combined with the server's own handler class
+# (Jupyter's APIHandler or the standalone server's), so the mixin itself derives from
+# nothing. For the type checker it is a RequestHandler: those are the methods it calls.
+if TYPE_CHECKING:
+    _Handler = RequestHandler
+else:
+    _Handler = object
+
+
+class AthenaRoute(_Handler):
     """Shared helpers; mixed in before the base handler class so these methods win."""
 
     state: ServerState
+
+    if TYPE_CHECKING:
+        # Both bases (jupyter_server's APIHandler, middleware.StandaloneHandler) take the
+        # content type here; tornado's own finish does not.
+        def finish(self, chunk: str | bytes | dict[str, Any] | None = None,
+                   set_content_type: str = "application/json") -> Any: ...
 
     def initialize(self, state: ServerState) -> None:  # tornado passes the route kwargs here
         self.state = state
@@ -345,7 +364,7 @@ class ReindexRoute(AthenaRoute):
 class ConversationsRoute(AthenaRoute):
     @authenticated
     async def get(self) -> None:
-        limit = self.int_arg("limit", 20, 1, 200)
+        limit = self.int_arg("limit", 20, 1, 200) or 20
         items = await self.blocking(lambda: self._list(limit))
         self.send_json({"conversations": items})
 
@@ -396,8 +415,8 @@ class ConversationRewindRoute(AthenaRoute):
         return self.ws.conversations.get(conversation_id)
 
 
-def chat_request(body: dict[str, Any], max_chars: int, max_messages: int) -> dict[str, Any]:
-    """Validate a chat body; return the question, stream flag and ask_events options."""
+def chat_request(body: dict[str, Any], max_chars: int, max_messages: int) -> tuple[AskRequest, bool]:
+    """Validate a chat body; return the question's ``AskRequest`` (validated) and the stream flag."""
     messages = body.get("messages")
     if not isinstance(messages, list) or not messages:
         raise api_error(400, "'messages' must be a non-empty list of {role, content} objects")
@@ -414,12 +433,10 @@ def chat_request(body: dict[str, Any], max_chars: int, max_messages: int) -> dic
     stream = body.get("stream", True)
     if not isinstance(stream, bool):
         raise api_error(400, "'stream' must be true or false")
-    options: dict[str, Any] = {}
     conversation_id = body.get("conversation_id")
     if conversation_id is not None:
         if not isinstance(conversation_id, str) or not CONVERSATION_ID.match(conversation_id):
             raise api_error(400, "'conversation_id' must be 1-64 letters, digits, '-' or '_'")
-        options["conversation_id"] = conversation_id
     filters = body.get("filters") or {}
     if not isinstance(filters, dict) or not all(isinstance(v, str) or v is None or (k == "papers" and isinstance(v, list))
                                                 for k, v in filters.items()):
@@ -431,15 +448,17 @@ def chat_request(body: dict[str, Any], max_chars: int, max_messages: int) -> dic
             raise api_error(400, f"'{key}' must be a non-empty string")
     # The same validation as every front end, before the turn starts, so a bad option is a
     # 400 and leaves no conversation behind.
+    # ``k``: passages retrieved first; ``top_k`` is its old name, still read (docs/http-api.md).
+    old_name = "k" not in body and "top_k" in body
     request = AskRequest(question, conversation_id, {k: v for k, v in filters.items() if v},
-                         body.get("provider"), body.get("model"), body.get("top_k"), body.get("context"),
-                         body.get("context_label")).validate()
-    for key in ("provider", "model", "top_k", "context", "context_label"):
-        if getattr(request, key) is not None:
-            options[key] = getattr(request, key)
-    if request.filters:
-        options["filters"] = request.filters
-    return {"question": question, "stream": stream, "options": options}
+                         body.get("provider"), body.get("model"), body.get("top_k") if old_name else body.get("k"),
+                         body.get("context"), body.get("context_label"))
+    try:
+        return request.validate(), stream
+    except RequestError as exc:
+        if old_name and exc.message.startswith("'k'"):
+            raise RequestError(f"'top_k' (now 'k'): {exc.message}") from None
+        raise
 
 
 class ChatRoute(AthenaRoute):
@@ -450,25 +469,25 @@ class ChatRoute(AthenaRoute):
     @authenticated
     async def post(self) -> None:
         limits = self.state.limits
-        request = chat_request(self.json_body(), limits.max_question_chars, limits.max_messages)
-        if getattr(self, "public_visitor", False) and {"provider", "model"} & request["options"].keys():
+        request, stream = chat_request(self.json_body(), limits.max_question_chars, limits.max_messages)
+        if getattr(self, "public_visitor", False) and (request.provider is not None or request.model is not None):
             # Which model (and whose API key) answers is the server owner's choice.
             raise api_error(403, "'provider' and 'model' need the token; public visitors get the server's model")
-        if getattr(self, "public_visitor", False) and "context" in request["options"]:
+        if getattr(self, "public_visitor", False) and request.context is not None:
             # An attached cell is stored with the question: no anonymous 20,000 characters per
             # question in the owner's catalog (the drop-in never attaches one).
             raise api_error(403, "'context' needs the token; public visitors ask without an attached cell")
         require_index(self.ws, self.for_owner)
         ws = self.reads  # a visitor's turn searches and reads only the published sources
-        cid = request["options"].get("conversation_id")
+        cid = request.conversation_id
         if cid and not await self.blocking(ws.conversations.exists, cid):
             raise api_error(404, f"no conversation {cid!r}; omit conversation_id to start a new one")
         address = self._take_visitor_slot()
-        if request["stream"]:
+        if stream:
             await self._stream(ws, request, address)
             return
         try:
-            answer = await self.state.run_chat(lambda: ws.ask(request["question"], **request["options"]),
+            answer = await self.state.run_chat(lambda: ws.ask(request),
                                                owner=self.for_owner)
         finally:
             if address is not None:
@@ -497,10 +516,10 @@ class ChatRoute(AthenaRoute):
                                  "retry in a few seconds", {"Retry-After": "5"})
         return address
 
-    async def _stream(self, ws: Any, request: dict[str, Any], address: str | None = None) -> None:
+    async def _stream(self, ws: Workspace | PublicCorpus, request: AskRequest, address: str | None = None) -> None:
         rules = self.site_rules()
         try:
-            self._pump = pump = sse.EventPump(lambda: ws.ask_events(request["question"], **request["options"]),
+            self._pump = pump = sse.EventPump(lambda: ws.ask_events(request),
                                               self.state.chat_pool(self.for_owner),
                                               self.state.context_for(self.for_owner))
             sse.start_stream(self)

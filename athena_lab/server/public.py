@@ -34,7 +34,15 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Iterator
 
-from athena_lab.paths import MissingPathError, PathError
+from typing_extensions import Unpack
+
+from athena_lab.answer import Answer, collect
+from athena_lab.config import Config
+from athena_lab.contract import DocEntry, GrepMatch, PdfPageText, SourceLines
+from athena_lab.events import Event
+from athena_lab.errors import MissingPathError, PathError
+from athena_lab.request import AskOptions, AskRequest
+from athena_lab.workspace import turn_events
 
 from .site_urls import glob_regex
 
@@ -216,10 +224,10 @@ class PublicCorpus:
         return self._read(path, self._ws.source_path)
 
     def read_source(self, path: str, start_line: int = 1, end_line: int | None = None,
-                    max_lines: int = 400) -> dict[str, Any]:
+                    max_lines: int = 400) -> SourceLines:
         return self._read(path, self._ws.read_source, start_line, end_line, max_lines)
 
-    def read_pdf_source(self, path: str, page: int, region: dict[str, float] | None = None) -> dict[str, Any]:
+    def read_pdf_source(self, path: str, page: int, region: dict[str, float] | None = None) -> PdfPageText:
         return self._read(path, self._ws.read_pdf_source, page, region)
 
     def pdf_page_image(self, path: str, page: int, chunk_id: str | None = None) -> tuple[bytes, float]:
@@ -234,11 +242,11 @@ class PublicCorpus:
             raise MissingPathError(f"unknown chunk id {chunk_id!r}")
         return self._ws.related(chunk_id, before, after)
 
-    def list_docs(self, path_prefix: str | None = None, kind: str | None = None) -> list[dict[str, Any]]:
+    def list_docs(self, path_prefix: str | None = None, kind: str | None = None) -> list[DocEntry]:
         return [d for d in self._ws.list_docs(path_prefix, kind) if self.published.allows(d.get("path"))]
 
     def grep(self, pattern: str, *, regex: bool = False, case_sensitive: bool = False,
-             limit: int = 20, path_prefix: str | None = None) -> list[dict[str, Any]]:
+             limit: int = 20, path_prefix: str | None = None) -> list[GrepMatch]:
         found = self._ws.grep(pattern, regex=regex, case_sensitive=case_sensitive,
                               limit=min(limit * OVERFETCH, MAX_FETCH), path_prefix=path_prefix)
         return [m for m in found if self.published.allows(m.get("path"))][:limit]
@@ -263,19 +271,15 @@ class PublicCorpus:
                 raise MissingPathError(f"{str(target)[:200]}: neither a chunk id nor an indexed file")
         return self._ws.cite(targets)
 
-    # a chat turn, run by the workspace's own code with this view as its corpus ----------------
-    def ask_events(self, question: str, **options: Any) -> Iterator[Any]:
-        from athena_lab.workspace import Workspace
+    # a chat turn: the loop takes this view as its corpus ----------------------------------------
+    def ask_events(self, request: AskRequest | str, **options: Unpack[AskOptions]) -> Iterator[Event]:
+        return turn_events(self, request, for_visitor=True, **options)
 
-        return Workspace.ask_events(self, question, for_visitor=True, **options)  # type: ignore[arg-type]
-
-    def ask(self, question: str, **options: Any) -> Any:
-        from athena_lab.answer import collect
-
-        return collect(self.ask_events(question, **options))
+    def ask(self, request: AskRequest | str, **options: Unpack[AskOptions]) -> Answer:
+        return collect(self.ask_events(request, **options))
 
 
-def visitor_config(config: Any) -> Any:
+def visitor_config(config: Config) -> Config:
     """``config`` with the ``[llm]`` a public visitor's turn may use (PublicCorpus.config)."""
     dropin, llm = config.settings.dropin, config.settings.llm
     if not dropin.public_model:
@@ -283,7 +287,6 @@ def visitor_config(config: Any) -> Any:
     elif dropin.public_model_seconds:
         llm = replace(llm, timeout_s=min(llm.timeout_s, dropin.public_model_seconds))
     return replace(config, settings=replace(config.settings, llm=llm))
-
 
 
 class VisitorChatSlots:

@@ -19,6 +19,8 @@ from conftest import ARTIFACTS, FLASK_PAGES, HOSTILE_MD, PDF_NAME  # noqa: E402
 from corpus_files import CORPORA  # noqa: E402
 from http_servers import AthenaServer, fast_env, run_cli  # noqa: E402
 
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
 PAGE_BUILT = Path(__file__).resolve().parents[2] / "athena_lab" / "static" / "page" / "page.js"
 TEXT_QUESTION = "How do I configure the SECRET_KEY in Flask?"
 PDF_QUESTION = "When was the typewriter invented?"

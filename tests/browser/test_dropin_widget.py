@@ -24,6 +24,8 @@ from conftest import ARTIFACTS, FLASK_PAGES  # noqa: E402
 from corpus_files import CORPORA  # noqa: E402
 from http_servers import AthenaServer, fast_env, free_port, run_cli  # noqa: E402
 
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
 WIDGET_JS = Path(__file__).resolve().parents[2] / "athena_lab" / "static" / "dropin" / "widget.js"
 QUESTION = "How do I configure the SECRET_KEY in Flask?"
 DONE = '[data-testid="answer"][aria-busy="false"]'

@@ -20,6 +20,8 @@ from collections.abc import Iterator
 
 import pytest
 
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
 pytest.importorskip("playwright", reason="pip install playwright (Python package; the browser is Debian's chromium)")
 
 from chat_page import ask, drawn  # noqa: E402

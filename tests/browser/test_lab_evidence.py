@@ -17,6 +17,8 @@ from chat_page import ask, drawn, wait_for_theme  # noqa: E402
 from conftest import ARTIFACTS, PDF_NAME, index_with_cli  # noqa: E402
 from corpus_files import CORPORA  # noqa: E402
 
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
 PDF_PATH = f"papers/{PDF_NAME}"
 LOW_ON_PAGE_1 = "When did Microsoft launch Word for MS-DOS?"  # the last lines of page 1
 ON_PAGE_3 = "What did Track Changes allow users to do?"

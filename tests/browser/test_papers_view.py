@@ -15,6 +15,8 @@ from conftest import ARTIFACTS, CHROMIUM_FLAGS  # noqa: E402,F401
 from http_servers import AthenaServer, fast_env, run_cli  # noqa: E402
 from zotero_library import make_library  # noqa: E402
 
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
 SETTINGS = {"ATHENA_LLM__PROVIDER": "extractive", "ATHENA_EMBEDDING__PROVIDER": "none"}
 FEKETA_TITLE = "Almost ISS property for feedback connected systems"
 

@@ -21,6 +21,8 @@ from http_servers import AthenaServer, fast_env  # noqa: E402
 from test_chat_stream_ux import ANSWER, LONG_LINE, QUESTION, chat_tab, model_settings, send, walrus_folder  # noqa: E402
 from wire_servers import OpenAIWireServer, Turn  # noqa: E402
 
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 TOKENS = [ANSWER[i:i + 4] for i in range(0, len(ANSWER), 4)]  # ~350 chunks
 DELAY_S = 0.002  # ~500 chunks a second (a fast local model, or chunks bunched by the network): several per frame

@@ -24,6 +24,8 @@ from collections.abc import Iterator
 import nbformat
 import pytest
 
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
 pytest.importorskip("playwright", reason="pip install playwright (Python package; the browser is Debian's chromium)")
 
 from chat_page import drawn, set_theme  # noqa: E402

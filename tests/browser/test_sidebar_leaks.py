@@ -26,6 +26,8 @@ pytest.importorskip("playwright", reason="pip install playwright (Python package
 from chat_page import ask, drawn, snippet_shown, wait_for_theme  # noqa: E402
 from wire_servers import OpenAIWireServer, Turn  # noqa: E402
 
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
 QUESTION = "How are quokka tokens minted and rotated?"
 NOTEBOOK = "quokka-notes.ipynb"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"

@@ -15,6 +15,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
 pytest.importorskip("playwright", reason="pip install playwright (Python package; the browser is Debian's chromium)")
 
 from chat_page import ANSWER_DONE, ask, drawn, set_theme  # noqa: E402

@@ -28,6 +28,8 @@ from chat_page import CONTRAST_JS, drawn, set_theme  # noqa: E402
 from conftest import ARTIFACTS  # noqa: E402
 from kernel_notebooks import answer_widget_state, execute, notebook  # noqa: E402
 
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
 QUESTION = "How do I configure the SECRET_KEY in Flask?"
 NOTEBOOK = "athena-answer.ipynb"
 CRAFTED_NOTEBOOK = "athena-widget-markdown.ipynb"

@@ -23,6 +23,8 @@ from bibtex_parsers import parse_pybtex, text_of
 from corpus_files import CORPORA
 from http_servers import PDF_NAME, AthenaServer, fast_env, run_cli
 
+pytestmark = pytest.mark.integration
+
 INJECTED_TITLE = ("Real Title}, url = {http://evil.example/x}}\n"
                   "@misc{injected, url={http://evil.example/}, file={/home/user/.ssh/id_rsa}")
 INJECTED_AUTHOR = "Ada Lovelace\nER  - \nTY  - GEN\nTI  - Injected\nUR  - http://evil.example/\n"

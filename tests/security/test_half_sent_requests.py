@@ -21,6 +21,8 @@ import pytest
 
 from http_servers import AthenaServer, fast_env, index_folder
 
+pytestmark = pytest.mark.integration
+
 HALF_SENT = 1100
 TOKEN = "half-sent-token"
 SITE = "http://docs.example"

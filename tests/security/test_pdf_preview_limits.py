@@ -22,6 +22,8 @@ from PIL import Image
 from athena_lab.pdf.preview import MAX_PIXELS, capped_scale
 from http_servers import AthenaServer, index_folder, served
 
+pytestmark = pytest.mark.integration
+
 TOKEN = "preview-token"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
 PAGES = 6

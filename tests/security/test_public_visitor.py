@@ -17,6 +17,8 @@ import pytest
 from corpus_files import CORPORA
 from http_servers import PDF_NAME, AthenaServer, fast_env, run_cli
 
+pytestmark = pytest.mark.integration
+
 DOCS_SITE = "http://docs.example"
 VISITOR = {"Origin": DOCS_SITE}
 USER_CONFIG = f"""

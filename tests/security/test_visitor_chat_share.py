@@ -17,6 +17,8 @@ import pytest
 from http_servers import AthenaServer, chat_body, served_with_wire_model
 from wire_servers import RecordedRequest, Turn
 
+pytestmark = pytest.mark.integration
+
 DOCS_SITE = "http://docs.example"
 VISITOR = {"Origin": DOCS_SITE}
 USER_CONFIG = f"""

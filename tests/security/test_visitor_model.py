@@ -27,6 +27,8 @@ import pytest
 from http_servers import AthenaServer, chat_body, fast_env, run_cli, served_with_wire_model
 from wire_servers import OpenAIWireServer, RecordedRequest, Turn
 
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
+
 DOCS_SITE = "http://docs.example"
 VISITOR = {"Origin": DOCS_SITE}
 SMALL = "qwen2.5-coder-0.5b-instruct"

@@ -17,7 +17,7 @@ import httpx
 
 from athena_lab.redact import redact_url
 
-from .errors import ProviderError
+from athena_lab.errors import ProviderError
 from .transport import Transport, error_detail
 
 Role = Literal["system", "user", "assistant", "tool"]

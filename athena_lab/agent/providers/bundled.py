@@ -29,9 +29,9 @@ from typing import Callable
 
 from filelock import FileLock
 
-from .errors import ProviderError
+from athena_lab.errors import ProviderError
 
-Progress = Callable[[int, int], None]  # (bytes done, bytes in all)
+ByteProgress = Callable[[int, int], None]  # (bytes done, bytes in all)
 CHUNK = 8 << 20
 
 
@@ -145,7 +145,7 @@ def _inside_cache(target: Path, cache: Path) -> Path:
 _ASSEMBLING = threading.Lock()  # one assembly at a time in a process; the file lock covers other processes
 
 
-def model_file(name: str | None = None, progress: Progress | None = None, cache: Path | None = None) -> Path:
+def model_file(name: str | None = None, progress: ByteProgress | None = None, cache: Path | None = None) -> Path:
     """The assembled, verified GGUF of bundled model ``name``: assembled on first use.
 
     Two turns (or a turn and a health probe, or two processes) asking at once: one
@@ -163,7 +163,7 @@ def model_file(name: str | None = None, progress: Progress | None = None, cache:
     return target
 
 
-def _assemble(model: BundledModel, parts: list[Path], target: Path, progress: Progress | None) -> None:
+def _assemble(model: BundledModel, parts: list[Path], target: Path, progress: ByteProgress | None) -> None:
     """Pieces → a temporary file → hashed while written → synced → renamed → stamped."""
     fd, name = tempfile.mkstemp(dir=target.parent, prefix=target.name + ".", suffix=".partial")
     partial = Path(name)
@@ -195,7 +195,7 @@ def _assemble(model: BundledModel, parts: list[Path], target: Path, progress: Pr
     os.replace(pending, stamp)
 
 
-def stderr_progress(label: str) -> Progress:
+def stderr_progress(label: str) -> ByteProgress:
     """A one-line progress report on stderr, when it is a terminal (quiet in pipes and logs)."""
     shown = [-1]
 
