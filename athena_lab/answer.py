@@ -7,6 +7,7 @@ them all at once, and ``collect`` runs a whole stream into an ``Answer``.
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import asdict, dataclass, field
 from typing import Any, Iterable, Mapping
 
@@ -26,10 +27,15 @@ class Answer:
     degraded: str | None = None  # search ran without (all) vectors, and why — e.g. still embedding
     no_evidence: str | None = None  # "filters" or "index" when search found nothing to cite
     streaming: bool = False
+    # What a notebook's display of it needs (``Athena.ask``): the question, and the folder it
+    # came from (weakly held: previews read cited lines from it). Not part of its JSON.
+    question: str = field(default="", repr=False)
+    folder: weakref.ReferenceType[Any] | None = field(default=None, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
-        data.pop("streaming")
+        for local in ("streaming", "question", "folder"):
+            data.pop(local)
         return data
 
 

@@ -59,7 +59,7 @@ class AnswerWidget(anywidget.AnyWidget):
     question = traitlets.Unicode("").tag(sync=True)
     answer = traitlets.Unicode("").tag(sync=True)
     citations = traitlets.List(traitlets.Dict()).tag(sync=True)
-    unsupported = traitlets.List().tag(sync=True)
+    unsupported = traitlets.List(traitlets.Unicode()).tag(sync=True)
     mode = traitlets.Unicode("").tag(sync=True)
     trace = traitlets.List(traitlets.Dict()).tag(sync=True)
     streaming = traitlets.Bool(False).tag(sync=True)

@@ -5,7 +5,7 @@ real paper archive"); point ``--root`` at its checkout.
 
     python bench/archive.py garbled --root /work/data/pwl [--out FILE]
         every page read with OCR off: which pages the extractor calls garbled, against the
-        pages labelled by hand in bench/data/archive_garbled_labels.jsonl (precision and
+        pages labelled by hand in bench/data/labels/archive_garbled_labels.jsonl (precision and
         recall), and how many papers have no searchable text without OCR
     python bench/archive.py ocr --root /work/data/pwl
         the papers with pages only OCR can read, parsed with OCR on through the worker pool:
@@ -34,7 +34,7 @@ from typing import Any
 
 from _common import REPO, context, emit, load_average
 
-LABELS = REPO / "bench" / "data" / "archive_garbled_labels.jsonl"
+LABELS = REPO / "bench" / "data" / "labels" / "archive_garbled_labels.jsonl"
 
 
 # --- garbled pages ------------------------------------------------------------------------

@@ -14,8 +14,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from corpus_files import CORPORA
 from test_pdf_archive import PROSE, shifted_pdf
+
+pytestmark = pytest.mark.integration
 
 BLOCK = "import sys\nfor name in ('tesserocr', 'rapidocr_onnxruntime'):\n    sys.modules[name] = None\n"
 

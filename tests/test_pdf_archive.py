@@ -25,6 +25,8 @@ from athena_lab.workspace import Workspace
 
 from corpus_files import CORPORA
 
+pytestmark = pytest.mark.slow
+
 PDFS = CORPORA / "pdfs"
 ATTENTION = PDFS / "paper_attention_1706.03762.pdf"
 PROSE = ["The problem of reaching agreement among remote processes is one of the most",

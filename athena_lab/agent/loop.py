@@ -10,14 +10,13 @@ here, in the order they happen.
 from __future__ import annotations
 
 import importlib.util
-import re
 from typing import Any, Iterator
 
 from athena_lab import events
 from athena_lab.agent.attribute import Attributor
 from athena_lab.agent.citations import (
     NOT_A_CLAIM,
-    Evidence,
+    TurnEvidence,
     MarkerRewriter,
     cited_texts,
     unsupported_sentences,
@@ -33,6 +32,7 @@ from athena_lab.agent.extractive import (
     stream_pieces,
 )
 from athena_lab.agent.locate import model_quotes, with_evidence
+from athena_lab.agent.model_work import OWNER, ModelGate
 from athena_lab.agent.memory import (
     PastTurn,
     fit_history,
@@ -46,27 +46,18 @@ from athena_lab.agent.prompts import (
     question_message,
     system_prompt,
 )
-from athena_lab.agent.providers import (
-    Message,
-    Provider,
-    ProviderError,
-    SamplingParams,
-    StreamEnd,
-    TextDelta,
-    ToolCall,
-    ToolCallEvent,
-)
+from athena_lab.agent.providers import Message, Provider, SamplingParams, StreamEnd, TextDelta, ToolCall, ToolCallEvent
+from athena_lab.errors import AthenaError, CatalogError, ProviderError, user_message
 from athena_lab.agent.providers.choice import local_plan, plan_provider
 from athena_lab.agent.tools import Toolbox, trace_hit
 from athena_lab.agent.translate import english
 from athena_lab.agent.windows import block as passages_block
 from athena_lab.agent.windows import tokens, windows
-from athena_lab.errors import AthenaError, user_message
 from athena_lab.events import Event
-from athena_lab.index.catalog import CatalogError
+from athena_lab.request import AskRequest
+from athena_lab.search.hybrid import ChannelStatus
 from athena_lab.language import LANGUAGE_NAMES, query_language
 
-EVIDENCE_K = 8
 EVIDENCE_SHARE = 0.4  # of the context size, for the first retrieval's passages (a remote model)
 # A local model on a CPU reads its prompt at 16–33 tokens/s (1.5B on 2 threads): ~1,200
 # tokens of passages is 40–75 s before the first word; five passages, one window each.
@@ -88,19 +79,21 @@ TURN_ERRORS = (AthenaError, OSError)
 INTERRUPTED = "interrupted"
 
 
-def run_turn(ws: Corpus, question: str, conversation_id: str | None = None, filters: dict[str, Any] | None = None,
-             provider: str | Provider | None = None, model: str | None = None, top_k: int | None = None,
-             base_url: str | None = None, history_limit: int = HISTORY_LIMIT,
-             model_path: str | None = None, context: str | None = None,
-             context_label: str | None = None) -> Iterator[Event]:
-    """The events of one turn: start, trace…, compaction?, chunk…, citations, done — or error.
+def run_turn(ws: Corpus, request: AskRequest, history_limit: int = HISTORY_LIMIT,
+             gate: ModelGate = OWNER) -> Iterator[Event]:
+    """The events of one turn over ``ws`` (the workspace, or a narrower view of it such as
+    a public visitor's): start, trace…, compaction?, chunk…, citations, done — or error.
 
-    ``context`` is what the user attached to the question (a notebook cell, a selection): the
-    model sees it with the question and retrieval searches for its words too. It is stored
-    with the question, with ``context_label`` (what the front end called it), so a reloaded
-    conversation shows it and asks with it again.
+    ``request.context`` is what the user attached to the question (a notebook cell, a
+    selection): the model sees it with the question and retrieval searches for its words
+    too. It is stored with the question, with ``context_label`` (what the front end called
+    it), so a reloaded conversation shows it and asks with it again. ``request.k`` passages
+    are retrieved first (``search.k`` when unset). ``gate``: whose turn it is, and what model
+    work it may cause (agent/model_work.py; a public visitor's is queued behind the owner's).
     """
-    question = (question or "").strip()
+    question = (request.question or "").strip()
+    conversation_id, filters, provider, context = (request.conversation_id, request.filters, request.provider,
+                                                   request.context)
     if not question:
         yield events.error("the question is empty: ask something")
         return
@@ -110,9 +103,9 @@ def run_turn(ws: Corpus, question: str, conversation_id: str | None = None, filt
             yield events.error(f"unknown conversation {conversation_id!r}: start a new one without an id")
             return
         past = past_turns(store.get(conversation_id), history_limit) if conversation_id else []
-        plan = plan_provider(ws.config.settings.llm, provider, model, base_url, model_path)
+        plan = plan_provider(ws.config.settings.llm, provider, request.model, request.base_url, request.model_path)
         cid = conversation_id or store.create(question)
-        store.add_message(cid, "user", question, filters=filters, context=context, context_label=context_label)
+        store.add_message(cid, "user", question, filters=filters, context=context, context_label=request.context_label)
     except TURN_ERRORS as exc:
         yield events.error(user_message(exc))
         return
@@ -122,10 +115,11 @@ def run_turn(ws: Corpus, question: str, conversation_id: str | None = None, filt
     steps: list[dict[str, Any]] = []  # the trace events, stored with the answer
     try:
         yield events.start(cid)  # inside: a client gone at once still leaves the question answered
-        if plan.loading:
+        admitted = gate.admits(question)  # a visitor's question over its cap gets no model
+        if plan.loading and admitted:
             yield events.trace("loadModel", {}, "loading the model…")
-        llm = plan.load()
-        turn = _Turn(ws, question, filters or {}, top_k or EVIDENCE_K, past, llm, context)
+        llm = gate.wrap(plan.load()) if admitted else None
+        turn = _Turn(ws, question, filters or {}, request.k or ws.config.settings.search.k, past, llm, context, gate)
         for event in turn.run():
             if event.type == "trace":
                 steps.append(event.data)
@@ -153,20 +147,23 @@ class _Turn:
     """The state of one turn while its events stream."""
 
     def __init__(self, ws: Corpus, question: str, filters: dict[str, Any], k: int,
-                 past: list[PastTurn], llm: Provider | None, context: str | None = None) -> None:
+                 past: list[PastTurn], llm: Provider | None, context: str | None = None,
+                 gate: ModelGate = OWNER) -> None:
         self.ws, self.question, self.filters, self.k, self.past, self.llm = ws, question, filters, k, past, llm
-        self.context = context
-        self.evidence = Evidence()
+        self.context, self.gate = context, gate
+        self.evidence = TurnEvidence()
         self.rewriter = MarkerRewriter(self.evidence)
         self.text: list[str] = []
         self.usage: dict[str, int] = {}
         self.notes: dict[str, Any] = {}
         self.mode = "extractive" if llm is None else f"{llm.config.kind}:{llm.model}"
-        self.answer, self.citations, self.unsupported = "", [], []
+        self.answer = ""
+        self.citations: list[dict[str, Any]] = []
+        self.unsupported: list[str] = []
         self.quotes: list[tuple[int, str]] | None = None  # extractive: what it quoted, by evidence number
         self.floor_quotes: list[tuple[int, str]] = []  # a model's answer: the quotes under it
         self.no_evidence: str | None = None  # search's reason for finding nothing ("filters", "index")
-        self.channel_note: str | None = None  # search's word on the multilingual vectors, if it had one
+        self.channel: ChannelStatus | None = None  # the multilingual vectors' state, when they fell short
         self.translated: str | None = None  # the question in English, when it was in another language
         self.query = question  # what was searched: a follow-up with the words it leans on
         self._cited = 0  # citations announced so far while streaming
@@ -199,12 +196,13 @@ class _Turn:
         kind, prefix = self.filters.get("kind"), self.filters.get("path_prefix")
         translated = self.translated = self._translated(query)
         result = self.ws.search(query, k=self.k, kind=kind, path_prefix=prefix,
-                                also=[translated] if translated else None)
+                                also=[translated] if translated else None,
+                                paths=self.ws.scope_paths(self.filters))
         hits = [trace_hit(hit, self.evidence.add_hit(hit, query), self.evidence) for hit in result.hits]
         if result.degraded:
             self.notes["degraded"] = result.degraded
-        self.channel_note = next((w for w in getattr(result, "warnings", []) if "multilingual vectors" in w), None)
-        if self.channel_note and "built in the background" in self.channel_note:
+        self.channel = result.channel
+        if self.channel is not None and self.channel.state == "building":
             self.notes["building"] = "multilingual"  # the sidebar shows the build's progress under the answer
         self.no_evidence = getattr(result, "no_evidence", None)
         if self.no_evidence:
@@ -212,7 +210,11 @@ class _Turn:
         summary = (f"{len(hits)} hit(s) for the question" + (f" ({result.degraded})" if result.degraded else "")
                    if hits else "no hits: the filters exclude every indexed source" if self.no_evidence == "filters"
                    else "no hits: the index has nothing on this")
-        inputs = {"query": query, "filters": {"pathPrefix": prefix, "kind": kind}, "limit": self.k}
+        shown = {"pathPrefix": prefix, "kind": kind, **{k: self.filters[k] for k in ("collection", "tag", "author", "year")
+                                                         if self.filters.get(k)}}
+        if self.filters.get("papers"):
+            shown["papers"] = len(self.filters["papers"])
+        inputs = {"query": query, "filters": shown, "limit": self.k}
         if translated:
             inputs["translated"] = translated
         return events.trace("searchDocs", inputs, summary, hits=hits)
@@ -223,7 +225,7 @@ class _Turn:
         (``llm.translate``), since retrieval then finds four times as many passages."""
         if query_language(query) == "en":
             return None
-        translator = self.llm or self._extractive_translator()
+        translator = self.llm or (self.gate.wrap(self._extractive_translator()) if self.gate.admits(query) else None)
         if translator is None:
             return None
         try:
@@ -353,8 +355,8 @@ class _Turn:
         """The extractive answer, remembering what it quoted so citations can point at it."""
         reply: Reply = extractive_answer(self._picking(), self.evidence.items, self._similarity(),
                                          None if self.translated else self._across())
-        if reply.text == NO_EVIDENCE and self.channel_note:
-            reply = Reply(channel_missing(self.question, self.channel_note))
+        if reply.text == NO_EVIDENCE and self.channel is not None:
+            reply = Reply(no_channel_evidence(self.question, self.channel))
         self.quotes = [(q.number, q.text) for q in reply.quotes]
         # One chunk event per quoted sentence, as a model streams tokens.
         for n, piece in enumerate(reply.pieces):
@@ -396,20 +398,19 @@ class _Turn:
             yield Event("citations", {"citations": self.rewriter.citations()})
 
 
-def channel_missing(question: str, note: str) -> str:
+def no_channel_evidence(question: str, channel: ChannelStatus) -> str:
     """What is true when a question in another language finds nothing to quote and its
     vectors are missing: not that the documents lack it, but that the vectors that match
     it to them are being built, or can be."""
     language = LANGUAGE_NAMES.get(query_language(question), "in another language")
-    building = re.search(r"([\d,]+) / ([\d,]+)", note)
     # One sentence each, opening as every "no evidence" notice does: a notice, not a claim.
-    if building and "built in the background" in note:
+    if channel.state == "building":
         return (f"The index has no evidence for this question yet: it looks {language}, and the vectors that "
-                f"match such questions to the documents are being built ({building.group(1)} of "
-                f"{building.group(2)} so far), so ask again when they are done.")
-    if building:
+                f"match such questions to the documents are being built ({channel.done:,} of "
+                f"{channel.total:,} so far), so ask again when they are done.")
+    if channel.state == "partial":
         return (f"The index has no evidence for this question in the part built so far: it looks {language}, "
-                f"and {building.group(1)} of {building.group(2)} of the vectors that match such questions to "
+                f"and {channel.done:,} of {channel.total:,} of the vectors that match such questions to "
                 "the documents are built, so run `athena index --multilingual` to finish them and ask again.")
     return (f"The index has no evidence for this question yet: it looks {language}, and the vectors that "
             "match such questions to the documents are not built, so run `athena index --multilingual` "

@@ -75,7 +75,7 @@ class ChannelLabels:
 
 
 class VectorCheckpointer:
-    def __init__(self, vectors: VectorIndex, labels: Labels, needing: list[tuple], delete: set[int],
+    def __init__(self, vectors: VectorIndex, labels: Labels, needing: Sequence[tuple[str, ...]], delete: set[int],
                  interval_s: float) -> None:
         """``needing``: (chunk_id, text_hash, …) of chunks without a current vector;
         ``delete``: labels to mark deleted at the first checkpoint (dead or stale vectors)."""

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 
-from athena_lab.document import ParseError
+from athena_lab.errors import ParseError
 
 from .structure import OutlineEntry
 

@@ -505,10 +505,12 @@ def arxiv_year(arxiv_id: str | None) -> int | None:
     return 2000 + two if "/" not in (arxiv_id or "") or two < 91 else 1900 + two
 
 
-def citation_label(authors: list[str], year: int | None, title: str | None, fallback: str) -> str:
+def citation_label(authors: list[str], year: int | None, title: str | None, fallback: str,
+                   surnames: list[str] | None = None) -> str:
     """"Vaswani et al., 2017"; "Hunt et al., n.d." without a year; the title or the file
-    name when no author is known."""
-    surnames = [_surname(a) for a in authors if a.split()]
+    name when no author is known. ``surnames``: the family names when a record knows them
+    (Zotero's "Stein Shiromoto"), else each author's last word with its particles."""
+    surnames = surnames if surnames is not None else [_surname(a) for a in authors if a.split()]
     if len(surnames) >= 3:
         who = f"{surnames[0]} et al."
     elif len(surnames) == 2:

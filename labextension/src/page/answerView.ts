@@ -3,6 +3,7 @@
  * with `[n]` buttons, unsupported sentences marked and listed, the numbered sources (a
  * button each, with the snippet as plain text), the mode, the trace drawer, Copy.
  */
+import { zoteroUri } from '../core/papers';
 import { IAnswerState } from '../core/answer';
 import { answerAsMarkdown, citationLabel } from '../core/citations';
 import { button, h } from '../core/dom';
@@ -21,6 +22,12 @@ export interface IAnswerOptions {
   siteLinks?: boolean;
   /** Show the tool trace (the page does; a docs site's readers have no use for it). */
   trace?: boolean;
+  /**
+   * Show what answered: the owner's provider and model ("openai:gpt-4o-mini"), or
+   * "extractive (no model)". The page's user chose it; a docs site's reader did not, and
+   * the owner's setup is none of their business.
+   */
+  mode?: boolean;
 }
 
 export class PageAnswer {
@@ -39,7 +46,7 @@ export class PageAnswer {
 
   constructor(
     private _open: OpenCitation,
-    private _options: IAnswerOptions = { trace: true }
+    private _options: IAnswerOptions = { trace: true, mode: true }
   ) {
     this._text = new AnswerText(
       { prefix: '', markerClass: 'marker', bodyClass: 'answer-body', bodyTestid: 'answer-body', unsupportedTestid: 'unsupported' },
@@ -78,7 +85,7 @@ export class PageAnswer {
     if (next.citations !== before?.citations) {
       this._showSources(next.citations);
     }
-    if (next.mode) {
+    if (next.mode && this._options.mode) {
       this._mode.textContent = next.mode === 'extractive' ? 'extractive (no model)' : next.mode;
       this.node.dataset.mode = next.mode;
     }
@@ -129,7 +136,11 @@ export class PageAnswer {
         );
         const preview = previewText(citation, false); // plain text here
         const snippet = preview ? h('p', { class: 'source-snippet', title: preview }, preview) : null;
-        return h('li', { 'data-kind': citation.kind }, open, snippet);
+        const zotero = this._options.siteLinks ? null : zoteroUri(citation.record);
+        const link = zotero
+          ? h('a', { class: 'athena-zotero-link', href: zotero, 'data-testid': 'zotero-link', title: 'Open this item in Zotero' }, 'Zotero')
+          : null;
+        return h('li', { 'data-kind': citation.kind }, open, link, snippet);
       })
     );
   }
