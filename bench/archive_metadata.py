@@ -108,7 +108,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--root", required=True, help="the papers-we-love checkout (its PDFs)")
     ap.add_argument("--split", default="all", choices=["dev", "test", "all"])
-    ap.add_argument("--set", choices=["dev", "test-seen", "dev2", "test2"],
+    ap.add_argument("--set", choices=["dev", "test-seen", "dev2", "dev3", "test2"],
                     help="one labelling round only (see the module's docstring)")
     ap.add_argument("--ocr", default="auto", choices=["auto", "off"])
     ap.add_argument("--show", action="store_true", help="print every paper's record and verdict")

@@ -119,6 +119,7 @@ def test_which_papers_discuss_x_is_answered_by_paper_with_the_best_passage(libra
     assert {f["paper"]["id"] for f in only} <= {HASTIE, JAMES}
 
 
+@pytest.mark.integration  # bibtexparser 1.x runs in a child process
 def test_bibtex_ris_and_csl_of_the_library_parse_and_keep_zoteros_records(library: Workspace) -> None:
     records = library.cite([p["id"] for p in library.papers()])
     assert len(records) == 8

@@ -54,7 +54,8 @@ _ORG = re.compile(
     r"national|federal|hospital|medical|museum|library|press|publishing|publishers?|"
     r"supervis\w*|advis\w*|thesis|dissertation|submitted|partial|fulfil+ment|degree|"
     r"master|bachelor|doctor|phd|honours|honors|editor\w*|chair|professor|fellow|student|series|"
-    r"monograph)\b", re.I)
+    r"monograph|h[öo]gskola|tekniska|hochschule|technische|technion|politecnico|polytechni\w*|"
+    r"[ée]cole|istituto|instituto|centrum|akademi\w*)\b", re.I)
 _ORG_TITLE = re.compile(r"\b(universit\w*|institut\w*|laborator\w*|department|dept\.|faculty|college|"
                         r"corporation|inc\.|ltd\.?|gmbh|school of|centre for|center for)\b", re.I)
 _PLACE = re.compile(
@@ -80,7 +81,9 @@ _STOP_AUTHORS = re.compile(r"^(abstract|summary|introduction|keywords|key words|
                            r"categories|general terms|ccs concepts|contents|preface|foreword|"
                            r"\d+\.?\s+introduction|1\s)", re.I)
 _MARKS = re.compile(r"[∗*†‡§¶♯#⋆⋄♮♭♣♦♥♠‖|]+|(?<=[^\W\d_])\d+(,\d+)*|\^\S*|\(\d+\)")
-_TITLE_MARKS = re.compile(r"[∗*†‡§¶♯⋆]+|\^\S*")
+# Superscripts: footnote marks, and small type set over the title's line (a running head,
+# "^(Operating)Self-st^(System)abili^szing" is "Self-stabilizing" under "Operating Systems")
+_TITLE_MARKS = re.compile(r"[∗*†‡§¶♯⋆]+|\^\([^)]*\)|\^[0-9∗*†‡§¶]+|\^[a-z](?=\s|$)|\^[^\s(]")
 _SPLIT = re.compile(r"\s*(?:;|,|\band\b|\bAND\b|&|\s{3,})\s*")
 _EMAIL = re.compile(r"\S+@\S+|\{[^}]*\}\s*@|https?://|www\.|\.(com|edu|org|net)\b", re.I)
 
@@ -88,7 +91,7 @@ _MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|
           r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?")
 _Y = r"(1[6-9]\d\d|20[0-4]\d)"
 # Tier 1: copyright lines; tier 2: venue lines; tier 3: dates printed alone.
-_COPYRIGHT = re.compile(r"(?:(?:©|\(c\)|copyright)\s*(?:©\s*)?|^c\s+(?=[A-Z]))(?:[^\d\n]{0,40}?)" + _Y, re.I)
+_COPYRIGHT = re.compile(r"(?:(?:©|\(c\)|copyright|[°◦○⃝]\s?c\b|\bc\s?[°◦○⃝])\s*(?:©\s*)?|^c\s+(?=[A-Z]))(?:[^\d\n]{0,40}?)" + _Y, re.I)
 # A footnote citing another work ("1Nyquist, H., “Certain Factors …”, 1924"): its venue
 # and year are that work's.
 _CITED = re.compile(r"^\W*\d*\s*[A-Z][\w'’-]+,\s+(?:[A-Z]\.\s*)+|[“\"][^”\"]{8,}[”\"]")
@@ -98,11 +101,14 @@ _VENUE = re.compile(r"\b(?:proceedings|proc\.|journal|transactions|trans\.|vol\.
                     r"report|rs-|tr-|thesis|submitted|submission|published|publication date|"
                     r"appears|to appear|printed in|annals|review|bulletin|magazine|notices|news)(?!\w)",
                     re.I)
-_DATE = re.compile(r"(?:\b" + _MONTH + r"\s+(?:\d{1,2}(?:\s*[-–]\s*\d{1,2})?,?\s+)?" + _Y + r"\b)|"
-                   r"(?:\b\d{1,2}\s+" + _MONTH + r",?\s+" + _Y + r"\b)|"
+_ORD = r"(?:\^?\(?(?:st|nd|rd|th)\)?)?"  # "7th", "7^th" (a superscript)
+_DATE = re.compile(r"(?:\b" + _MONTH + r"\s+(?:\d{1,2}" + _ORD + r"(?:\s*[-–]\s*\d{1,2}" + _ORD + r")?,?\s+)?"
+                   + _Y + r"\b)|"
+                   r"(?:\b\d{1,2}" + _ORD + r"\s+(?:of\s+)?" + _MONTH + r",?\s+" + _Y + r"\b)|"
                    r"(?:\b" + _Y + r"[./-](?:0?[1-9]|1[0-2])[./-](?:0?[1-9]|[12]\d|3[01])\b)|"
                    r"(?:^\s*" + _Y + r"\s*$)|"
                    r"(?:date:\s*" + _Y + r")", re.I)
+_PERMISSION = re.compile(r"permission|copyright|©|licen[cs]e", re.I)
 _LABELLED_DATE = re.compile(r"\b(?:publication )?date:\s*(?:\w+\.?\s+)?(?:\d{1,2}\s+)?" + _Y, re.I)
 _SHORT_YEAR = re.compile(r"\b[A-Z]{2,}[ -]?['’](\d\d)\b")  # "POPL '82", "ISMM'08"
 _ANY_YEAR = re.compile(r"(?<![\d.])" + _Y + r"(?![\d])")
@@ -144,8 +150,15 @@ def paper_record(info: dict[str, str], first: PageText | None, file_name: str = 
     ids = document_ids(info, first, file_name)
     title_lines = _title_lines(first)
     page_title = _join_title(title_lines)
+    subtitle = _subtitle(title_lines, first)
+    if subtitle is not None and page_title:
+        sub_text = _join_title([subtitle]) or ""
+        page_title = f"{page_title}{'' if page_title.endswith((':', '?', '!')) else ':'} {sub_text}"
+        title_lines = [*title_lines, subtitle]
     title = _agreeing_title(info, first, page_title) or page_title
     authors = _page_authors(first, title_lines)
+    if title:  # a title's last line set apart ("FIRST-ORDER LOGIC") is no author
+        authors = [a for a in authors if not (len(_key(a)) >= 6 and _key(a) in _key(title))]
     if not authors:
         authors = _agreeing_authors(info, first)
     year = page_year(first, title_lines) or arxiv_year(ids.get("arxiv"))
@@ -164,8 +177,9 @@ def _title_lines(first: PageText | None) -> list[Line]:
 
 
 def _title_among(lines: list[Line], first: PageText) -> list[Line]:
-    # "Cloud" and "Storage" on one baseline are one line of the title
-    lines = _rows(sorted(lines, key=lambda ln: (round(ln.bbox[1] / 3), ln.bbox[0])))
+    # "Cloud" and "Storage" on one baseline are one line of the title (a scan's text layer
+    # sets the words of a large title two em apart: "High Performance"  "Buffer")
+    lines = _rows(sorted(lines, key=lambda ln: (round(ln.bbox[1] / 3), ln.bbox[0])), gap=2.0)
     if not lines:
         return []
     limit = first.height * 0.75
@@ -192,6 +206,28 @@ def _title_among(lines: list[Line], first: PageText) -> list[Line]:
     return []
 
 
+def _subtitle(title: list[Line], first: PageText | None) -> Line | None:
+    """The line right under the title in smaller type that is still larger than the body
+    and is no name, affiliation or banner: a subtitle ("Squeak" / "A Practical Smalltalk
+    Written in Itself")."""
+    if not title or first is None or not first.lines:
+        return None
+    last = max(title, key=lambda ln: ln.bbox[3])
+    body = Counter(round(ln.size) for ln in first.lines for _ in ln.text).most_common(1)[0][0]
+    height = max(last.bbox[3] - last.bbox[1], 1.0)
+    below = [ln for ln in first.lines if ln not in title and 0 <= ln.bbox[1] - last.bbox[3] < 1.2 * height
+             and ln.bbox[0] < last.bbox[2] and last.bbox[0] < ln.bbox[2]]
+    if len(below) != 1:
+        return None
+    line = below[0]
+    text = line.text.strip()
+    if body * 1.15 <= line.size <= last.size * 0.95 and _title_shaped(line) and 2 <= len(text.split()) <= 12 \
+            and _names(text) is None and not _ORG.search(text) and not _PLACE.search(text) \
+            and not _ANY_YEAR.search(text):
+        return line
+    return None
+
+
 def _long_enough(group: list[Line]) -> bool:
     """Two words or more (a logo is one), and no paragraph (a title is at most 30 words)."""
     text = _join_title(group) or ""
@@ -202,6 +238,7 @@ def _title_shaped(line: Line) -> bool:
     text = line.text.strip()
     letters = sum(ch.isalpha() for ch in text)
     return (letters >= 3 and len(line.cells) <= 2 and not _NOT_TITLE.match(text)
+            and max(len(w) for w in text.split()) <= 25  # a logo read by OCR: "COMPUTERLABORATORSCIENCE…"
             and not re.match(r"^\d+(\.\d+)*\.?\s+[A-Z]", text) and not _EMAIL.search(text)
             and not (_ORG_TITLE.search(text) and not _title_words(text))
             and len(text) <= 200)
@@ -257,6 +294,15 @@ def _agreeing_title(info: dict[str, str], first: PageText | None, page_title: st
     page = _key(" ".join(ln.text for ln in first.lines))
     if _key(title) and _key(title) in page and (page_title is None or _key(page_title) in _key(title)):
         return title
+    # A scan's text layer misreads a word or two ("X3" for "2Q") and splits lines: the
+    # field still agrees when nearly all its words are printed and the page's own title
+    # is mostly its words.
+    words = [_key(w) for w in title.split() if _key(w)]
+    printed = {_key(w) for ln in first.lines[:60] for w in ln.text.split()}
+    own = [_key(w) for w in (page_title or "").split() if _key(w)]
+    if len(words) >= 4 and sum(w in printed for w in words) >= 0.8 * len(words) \
+            and own and sum(w in words for w in own) >= 0.6 * len(own):
+        return title
     return None
 
 
@@ -279,6 +325,7 @@ def _page_authors(first: PageText | None, title: list[Line]) -> list[str]:
                          key=lambda ln: (round(ln.bbox[1] / 3), ln.bbox[0])))
     names: list[str] = []
     style: Line | None = None
+    last: Line | None = None  # the last line names were read from
     skip = False
     for i, line in enumerate(below[:40]):
         if skip:
@@ -295,29 +342,42 @@ def _page_authors(first: PageText | None, title: list[Line]) -> list[str]:
             skip = found is not None
         if found is None:
             continue
-        if style is not None and abs(line.size - style.size) > 0.25 * max(style.size, 1.0):
+        if style is not None and abs(line.size - style.size) > 0.25 * max(style.size, 1.0) \
+                and not (last is not None and _under(last, line)):
             continue  # an affiliation or a footnote set in another size
         style = style or line
+        last = line
         names.extend(n for n in found if n not in names)
     return names[:40]
 
 
-def _rows(lines: list[Line]) -> list[Line]:
+def _rows(lines: list[Line], gap: float = 1.0) -> list[Line]:
     """Pieces of one printed line that reading order split (a name broken around a
-    footnote mark: "Conor" … "McBride"), joined again; pieces far apart stay apart
-    (two author blocks side by side)."""
+    footnote mark: "Conor" … "McBride"), joined again; pieces far apart (more than ``gap``
+    times the type size) stay apart (two author blocks side by side)."""
     out: list[Line] = []
     for line in lines:
         last = out[-1] if out else None
         if last is not None and abs(last.bbox[1] - line.bbox[1]) < 2 and abs(last.size - line.size) < 0.5 \
-                and 0 <= line.bbox[0] - last.bbox[2] < 1.0 * max(line.size, 1.0):
-            out[-1] = Line(text=f"{last.text} {line.text}", boxes=last.boxes + [line.bbox] + line.boxes,
+                and 0 <= line.bbox[0] - last.bbox[2] < gap * max(line.size, 1.0):
+            near = line.bbox[0] - last.bbox[2] < max(line.size, 1.0)
+            text = f"{last.text} {line.text}"
+            out[-1] = Line(text=text, boxes=last.boxes + [line.bbox] + line.boxes,
                            bbox=(last.bbox[0], min(last.bbox[1], line.bbox[1]), line.bbox[2],
                                  max(last.bbox[3], line.bbox[3])),
-                           size=last.size, bold=last.bold, cells=last.cells + line.cells)
+                           size=last.size, bold=last.bold,
+                           cells=last.cells + line.cells if near else [text])  # set wide: one phrase
         else:
             out.append(line)
     return out
+
+
+def _under(line: Line, following: Line) -> bool:
+    """``following`` is the next printed line under ``line`` (whatever the sizes read:
+    old Type 3 fonts report "M Gatford" larger than the names above it)."""
+    height = max(line.bbox[3] - line.bbox[1], following.bbox[3] - following.bbox[1], 1.0)
+    return 0 <= following.bbox[1] - line.bbox[3] < 0.8 * height \
+        and following.bbox[0] < line.bbox[2] and line.bbox[0] < following.bbox[2]
 
 
 def _joins(line: Line, following: Line) -> bool:
@@ -343,9 +403,13 @@ def _spaced(line: Line) -> list[str]:
 
 
 def _cell_names(cells: list[str]) -> list[str] | None:
-    """Names set in a grid, one per cell ("Ashish Vaswani   Noam Shazeer   …")."""
+    """Names set in a grid, one per cell ("Ashish Vaswani   Noam Shazeer   …"). A cell of
+    accents alone (a breve drawn apart from "Babaoglu") is no cell."""
     out: list[str] = []
     for cell in cells:
+        if cell.strip() and all(unicodedata.combining(ch) or unicodedata.category(ch) == "Sk" or ch.isspace()
+                                for ch in cell):
+            continue
         found = _names(cell)
         if found is None:
             return None
@@ -356,6 +420,8 @@ def _cell_names(cells: list[str]) -> list[str] | None:
 def _names(text: str) -> list[str] | None:
     """The names on a line of authors, or None when the line is something else (an
     affiliation, an address, an e-mail, a date): every piece must be name-shaped."""
+    # "Poul-Henning Kamp <phk@FreeBSD.org>": the address beside the name is no part of it
+    text = re.sub(r"<[^<>\s]*@[^<>\s]*>|\(\s*[^()\s]*@[^()\s]*\s*\)", " ", text).strip()
     byline = re.match(r"^(?:by|von|par)\s+(.*)$", text.strip(), flags=re.I)
     text = byline.group(1) if byline else text.strip()
     if byline and (_ORG.search(text) or _PLACE.search(text)):
@@ -363,6 +429,8 @@ def _names(text: str) -> list[str] | None:
         words = text.split()
         cut = next((i for i in range(len(words)) if _ORG.search(words[i]) or _PLACE.search(words[i])), 0)
         text = " ".join(words[:cut])
+    if text and "," in text and (_ORG.search(text) or _EMAIL.search(text)) and not _NOT_TITLE.match(text):
+        return _names_before_affiliations(text)
     if not text or _EMAIL.search(text) or _ORG.search(text) or _PLACE.search(text) \
             or _STATE.search(text) or _ANY_YEAR.search(text) or _NOT_TITLE.match(text):
         return None
@@ -373,18 +441,45 @@ def _names(text: str) -> list[str] | None:
                  for piece in text.split(";")]
     else:
         parts = _SPLIT.split(text)
-        if any(_name(" ".join(_MARKS.sub(" ", p).split()).strip(" .,")) is None for p in parts if p.strip()):
-            # "Luis Damas‡and Robin Milner" with the mark taken out: "Damasand"
-            parts = _SPLIT.split(re.sub(r"(?<=[a-z])and\s+(?=[A-Z])", " and ", text))
+        glued = _SPLIT.split(re.sub(r"(?<=[a-z]{2})and\s+(?=[A-Z])", " and ", text))
+        if any(_name(" ".join(_MARKS.sub(" ", p).split()).strip(" .,")) is None for p in parts if p.strip()) or \
+                len(glued) > len(parts) and all(_name(" ".join(_MARKS.sub(" ", p).split()).strip(" .,"))
+                                                for p in glued if p.strip()):
+            # "Luis Damas‡and Robin Milner" with the mark taken out: "Damasand" (read as
+            # one four-word name unless split where "and" is glued on)
+            parts = glued
+    return _all_names(parts, " .,") or None
+
+
+def _all_names(parts: list[str], strip: str) -> list[str] | None:
+    """Each non-empty part as a name (its marks taken out), or None if one is none."""
     out = []
     for part in parts:
-        part = " ".join(_MARKS.sub(" ", part).split()).strip(" .,")
+        part = " ".join(_MARKS.sub(" ", part).split()).strip(strip)
         if not part:
             continue
         name = _name(part)
         if name is None:
             return None
         out.append(name)
+    return out
+
+
+def _names_before_affiliations(text: str) -> list[str] | None:
+    """"John Hughes, Institutionen för Datavetenskap, …"; "Chien-Chin Huang, New York
+    University; Qi Chen, Peking University; Zhaoguo Wang and Russell Power, …": in each
+    group (split at ";") the names before the first affiliation."""
+    out: list[str] = []
+    for group in text.split(";"):
+        pieces = [p.strip() for p in group.split(",") if p.strip()]
+        cut = next((i for i, p in enumerate(pieces) if _ORG.search(p) or _EMAIL.search(p)), len(pieces))
+        if any(_PLACE.search(p) or _STATE.search(p) for p in pieces[:cut]):
+            return None  # "Mountain View, CA, Google": a place first
+        for piece in pieces[:cut]:
+            names = _all_names(_SPLIT.split(re.sub(r"^and\s+", "", piece)), " .")
+            if names is None:
+                return None
+            out.extend(names)
     return out or None
 
 
@@ -472,7 +567,15 @@ def _paragraphs(lines: list[Line]) -> list[str]:
             out[-1].append(line)
         else:
             out.append([line])
-    return [" ".join(ln.text for ln in group) for group in out]
+    texts = []
+    for group in out:
+        text = " ".join(ln.text for ln in group)
+        texts.append(text)
+        if len(group) > 3 and _PERMISSION.search(text):
+            # A permission block ends with its venue and date ("… (CIDR '11) January 9-12,
+            # 2011, Asilomar"): its last lines are read on their own too.
+            texts.extend(ln.text for ln in group[-3:])
+    return texts
 
 
 # --- identifiers and labels ---------------------------------------------------------------
