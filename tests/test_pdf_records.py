@@ -119,3 +119,15 @@ def test_a_copyright_drawn_as_a_circle_and_c_gives_the_year() -> None:
                  line("Fundamental Concepts in Programming Languages", 118, 186, 470, 204, 18.1),
                  line("CHRISTOPHER STRACHEY", 118, 217, 216, 226, 9.0), *BODY)
     assert page_year(first) == 2000
+
+
+def test_an_author_printed_over_a_title_in_capitals() -> None:
+    """Martin-Löf in the Nordic Journal of Philosophical Logic: name first, then the title,
+    all in one size."""
+    first = page(line("Per Martin-Löf", 165, 58, 250, 69, 10.5),
+                 line("ON THE MEANINGS OF THE LOGICAL", 97, 84, 318, 94, 10.5),
+                 line("CONSTANTS AND THE JUSTIFICATIONS", 92, 96, 323, 107, 10.5),
+                 line("OF THE LOGICAL LAWS", 138, 109, 277, 119, 10.5), *BODY)
+    record = paper_record({}, first)
+    assert record.title == "On the Meanings of the Logical Constants and the Justifications of the Logical Laws"
+    assert record.authors == ["Per Martin-Löf"]

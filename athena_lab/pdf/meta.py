@@ -157,6 +157,13 @@ def paper_record(info: dict[str, str], first: PageText | None, file_name: str = 
         title_lines = [*title_lines, subtitle]
     title = _agreeing_title(info, first, page_title) or page_title
     authors = _page_authors(first, title_lines)
+    if not authors and title_lines and first is not None:
+        # an author printed over the title (a journal's style: "Per Martin-Löf" / "ON THE …")
+        top = min(title_lines, key=lambda ln: ln.bbox[1])
+        over = [ln for ln in first.lines if ln.bbox[3] <= top.bbox[1] and top.bbox[1] - ln.bbox[3] < 3 * (top.bbox[3] - top.bbox[1])
+                and ln.bbox[0] < top.bbox[2] and top.bbox[0] < ln.bbox[2]]
+        if over:
+            authors = _names(max(over, key=lambda ln: ln.bbox[3]).text) or []
     if title:  # a title's last line set apart ("FIRST-ORDER LOGIC") is no author
         authors = [a for a in authors if not (len(_key(a)) >= 6 and _key(a) in _key(title))]
     if not authors:
@@ -268,7 +275,9 @@ def _grow(start: Line, lines: list[Line]) -> list[Line]:
             break
         group.append(min(below, key=lambda ln: ln.bbox[1]))
     while len(group) < 5:
-        above = [ln for ln in lines if ln not in group and alike(ln, group[0])]
+        above = [ln for ln in lines if ln not in group and alike(ln, group[0])
+                 and not (_names(ln.text) is not None and not _title_words(ln.text) and not ln.text.isupper()
+                          and group[0].text.isupper())]  # "Per Martin-Löf" over "ON THE MEANINGS …"
         if not above:
             break
         group.insert(0, max(above, key=lambda ln: ln.bbox[1]))
