@@ -103,6 +103,7 @@ export interface IDoneData {
   degraded?: string | null;
   no_evidence?: 'filters' | 'index';
   building?: 'multilingual';
+  not_found?: INotFound[];
 }
 
 export interface IErrorData {
