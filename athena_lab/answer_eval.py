@@ -79,7 +79,7 @@ from athena_lab.evaluation import QuestionFileError, read_jsonl
 
 # -- the eval's own reading of an answer (see the module docstring) ---------------------
 MARKER = re.compile(r"\[(\d{1,3}(?:\s*[,;]\s*\d{1,3})*)\]")  # docs/contract.md: [n], [n, m]
-QUOTES_LEAD = "From the sources:"  # docs/answers.md: the quotes under a model's own words
+QUOTES_LEAD = "From the sources:"  # docs/answers.md: the quotes shown beside a model's own words
 _FENCE = re.compile(r"```.*?(?:```|\Z)", re.S)
 _BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _MARKERS = r"(?:\s*\[\d[\d,;\s]*\])*"
@@ -451,11 +451,16 @@ def covered(reader: LocatorText, cites: dict[int, dict[str, Any]], sentence: str
 
 def score_answer(row: dict[str, Any], answer: Any, reader: LocatorText) -> dict[str, Any]:
     """One question's outcome: the fact, each cited sentence's locator, the product's flags,
-    the model's names not in the folder and how many of its marked sentences their source holds."""
-    text = answer.answer or ""
+    the model's names not in the folder and how many of its marked sentences their source holds.
+
+    What the reader sees is scored: the model's words and, beside them, the quotes of the
+    ``sources`` event (read here as one text, the quotes after ``QUOTES_LEAD``)."""
+    said = answer.answer or ""
+    quotes = getattr(answer, "sources", "") or ""
+    text = f"{said}\n\n{QUOTES_LEAD}\n\n{quotes}" if said and quotes else said or quotes
     cites = {int(c["id"]): c for c in answer.citations if c.get("id") is not None}
     cited = list(cited_sentences(text))
-    own = text.split(QUOTES_LEAD)[0]
+    own = said.split(QUOTES_LEAD)[0]  # the model's own words (an older answer had the quotes under them)
     own_cited = list(cited_sentences(own))
     own_covered = [covered(reader, cites, s, ns) for s, ns in own_cited]
     invented = FolderText(reader.root).missing(own, row.get("question", ""))
@@ -468,15 +473,15 @@ def score_answer(row: dict[str, Any], answer: Any, reader: LocatorText) -> dict[
             "fact": contains_fact(text, row["facts"]),
             # docs/contract.md: an answer that cites nothing, or whose search found nothing
             "no_evidence": not cites or bool(getattr(answer, "no_evidence", None)),
-            # the model's own words, before the quotes that follow them
-            "fact_model_text": contains_fact(text.split(QUOTES_LEAD)[0], row["facts"]),
+            # the model's own words, without the quotes beside them
+            "fact_model_text": contains_fact(said if quotes else text, row["facts"]),
             "cited": len(checks), "held": sum(checks), "sentences": len(sentences(text)),
             "unsupported": len(flagged), "unsupported_verbatim": verbatim, "backed": backed,
             "seconds": getattr(answer, "seconds", None),
             "first_chunk_s": getattr(answer, "first_chunk_s", None), "answer": text,
             # what a model asked for itself: tool name and input, per call
             "tool_calls": [{"tool": t.get("tool"), "input": t.get("input")} for t in answer.trace if t.get("step")],
-            "attributed": done.get("attributed"), "floor": bool(done.get("floor")),
+            "attributed": done.get("attributed"),
             "names_not_in_folder": invented, "flagged_not_found": len(done.get("not_found") or []),
             "model_marked": len(own_cited), "model_marked_covered": sum(own_covered)}
 
@@ -522,6 +527,7 @@ class TurnAnswer:
     """One turn as the events of docs/contract.md give it, gathered by the eval itself."""
 
     answer: str = ""
+    sources: str = ""  # the quotes beside a model's answer ("" in extractive mode: they are the answer)
     citations: list[dict[str, Any]] = field(default_factory=list)
     unsupported: list[str] = field(default_factory=list)
     no_evidence: str | None = None
@@ -533,16 +539,26 @@ class TurnAnswer:
 
 
 def timed(events: Iterable[Any]) -> TurnAnswer:
-    """The turn's answer, with ``seconds`` to the end and ``first_chunk_s`` to its first text.
+    """The turn's answer, with ``seconds`` to the end and ``first_chunk_s`` to the first text
+    the reader sees: the quotes of the ``sources`` event, or a model's first words.
 
-    Read from the events per the contract (``chunk`` text, the last ``citations``, ``done``)."""
+    Read from the events per the contract (``sources``, ``chunk`` text, the last
+    ``citations``, ``done``)."""
     answer, started = TurnAnswer(), time.perf_counter()
     for event in events:
         kind = event["type"] if isinstance(event, dict) else event.type
         data = (event.get("data") if isinstance(event, dict) else event.data) or {}
-        if kind == "chunk" and data.get("content"):
-            if answer.first_chunk_s is None:
-                answer.first_chunk_s = round(time.perf_counter() - started, 2)
+        shown = (kind == "chunk" and data.get("content")) or (kind == "sources" and data.get("answer"))
+        if shown and answer.first_chunk_s is None:
+            answer.first_chunk_s = round(time.perf_counter() - started, 2)
+        if kind == "sources":
+            # beside the model's words when they follow, else the answer itself
+            if data.get("answer_follows"):
+                answer.sources = data.get("answer") or ""
+            else:
+                answer.answer, answer.sources = data.get("answer") or "", ""
+            answer.citations = list(data.get("citations") or [])
+        elif kind == "chunk" and data.get("content"):
             answer.answer += data["content"]
         elif kind == "trace":
             answer.trace.append(dict(data))

@@ -119,6 +119,19 @@ class TraceData(TypedDict):
     step: NotRequired[int]  # the model's tool calls: which model call asked for it
 
 
+class SourcesData(TypedDict):
+    """The offline answer, sent right after the first search, before any model loads: the
+    quotes (Markdown with ``[n]`` markers, numbered from 1) and their citations. With
+    ``answer_follows`` a model's answer streams next (``chunk``), its markers continuing
+    this numbering; without it this is the answer (extractive mode, or nothing passes the
+    filters). A later ``sources`` event (a search with the question in English) replaces
+    this one whole, text and numbering, and always comes before the first ``chunk``."""
+
+    answer: str
+    citations: list[Citation]
+    answer_follows: bool
+
+
 class ChunkData(TypedDict):
     content: str
 
@@ -286,6 +299,9 @@ class StoredMessage(TypedDict):
     unsupported: NotRequired[list[str]]
     mode: NotRequired[str]
     trace: NotRequired[list[TraceData]]  # an answer's steps, so a reloaded chat still shows them
+    # The quotes shown beside a model's answer (the sources event's text; its citations are
+    # in ``citations``, one numbering); absent on an extractive answer, which is its quotes.
+    sources: NotRequired[str]
 
 
 class Conversation(TypedDict):
@@ -302,7 +318,7 @@ class Conversation(TypedDict):
 STATUS_SHAPES: tuple[type, ...] = (IndexCounts, VectorStatus, MultilingualStatus, RunStatus, FileStatus,
                                    SkippedFile, IndexStatus, ComponentHealth, Health)
 
-EVENT_DATA: dict[str, type] = {"start": StartData, "trace": TraceData, "chunk": ChunkData,
+EVENT_DATA: dict[str, type] = {"start": StartData, "trace": TraceData, "sources": SourcesData, "chunk": ChunkData,
                                "citations": CitationsData, "compaction": CompactionData, "done": DoneData,
                                "error": ErrorData}
 
@@ -475,6 +491,9 @@ class Answer:
     citations: list[dict[str, Any]] = field(default_factory=list)
     unsupported: list[str] = field(default_factory=list)
     mode: str = ""
+    # The quotes shown beside a model's answer (the sources event); "" when the answer is
+    # the quotes (extractive mode).
+    sources: str = ""
     trace: list[dict[str, Any]] = field(default_factory=list)
     conversation_id: str | None = None
     usage: dict[str, int] = field(default_factory=dict)
@@ -504,6 +523,13 @@ def fold(answer: Answer, event: Any) -> Answer:
         answer.conversation_id = data.get("conversation_id") or answer.conversation_id
     elif kind == "trace":
         answer.trace.append(dict(data))
+    elif kind == "sources":
+        # The offline answer: beside the model's words when they follow, else the answer.
+        if data.get("answer_follows"):
+            answer.sources = data.get("answer") or ""
+        else:
+            answer.answer, answer.sources = data.get("answer") or "", ""
+        answer.citations = list(data.get("citations") or [])
     elif kind == "chunk":
         answer.answer += data.get("content", "")
     elif kind == "citations":

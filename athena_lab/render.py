@@ -22,10 +22,17 @@ def sources_text(citations: list[dict[str, Any]]) -> str:
         for c in citations)
 
 
+# Over the quotes shown beside a model's answer (the sources event, docs/answers.md).
+QUOTES_LEAD = "From the sources:"
+
+
 def answer_text(answer: str, citations: list[dict[str, Any]], unsupported: list[Any], error: str = "",
-                notice: str = "") -> str:
-    """The answer for a terminal: text, then numbered sources, then unsupported claims."""
+                notice: str = "", sources: str = "") -> str:
+    """The answer for a terminal: text, the quotes beside a model's words, numbered
+    sources, then unsupported claims."""
     parts = [answer.strip()] if answer.strip() else []
+    if sources.strip():
+        parts.append(f"{QUOTES_LEAD}\n\n{sources.strip()}")
     if error:
         parts.append(f"error: {error}")
     if notice:
@@ -50,11 +57,14 @@ def markdown_html(text: str) -> str:
 
 
 def answer_html(answer: str, citations: list[dict[str, Any]], unsupported: list[Any], error: str = "",
-                notice: str = "") -> str:
+                notice: str = "", sources: str = "") -> str:
     """A static rendering for viewers that run no widget code: the answer's Markdown as HTML
-    (raw HTML in it escaped), everything else escaped text."""
+    (raw HTML in it escaped), the quotes beside a model's words likewise, everything else
+    escaped text."""
     esc = html.escape
     parts = [f'<div class="athena-static"><div class="athena-static-answer">{markdown_html(answer)}</div>']
+    if sources.strip():
+        parts.append(f'<div class="athena-static-quotes"><p><i>{QUOTES_LEAD}</i></p>{markdown_html(sources)}</div>')
     if error:
         parts.append(f"<p><b>error:</b> {esc(error)}</p>")
     if notice:
@@ -73,21 +83,37 @@ def answer_html(answer: str, citations: list[dict[str, Any]], unsupported: list[
 
 def stream_text(events: Iterable[Any], out: TextIO | None = None, err: TextIO | None = None,
                 on_event: Any = None) -> Answer:
-    """Print the answer as it streams, then its sources, notes and unsupported claims.
+    """Print the quotes as soon as the search has them, a model's answer as it streams after
+    them, then the numbered sources, notes and unsupported claims.
 
-    The text goes to ``out``; what is about the answer rather than part of it (notes,
-    unsupported claims, the mode) goes to ``err``, so ``athena ask … > answer.md`` keeps
-    only the answer and its sources. Returns the folded Answer; stops at an error event.
+    A terminal cannot write above what it printed, so a model's words come under the
+    quotes ("From the sources:" then "Answer:"); in extractive mode the quotes are the
+    answer and print alone. The text goes to ``out``; what is about the answer rather than
+    part of it (notes, unsupported claims, the mode) goes to ``err``, so ``athena ask … >
+    answer.md`` keeps only the answer and its sources. Returns the folded Answer; stops at
+    an error event.
     """
     out = out or sys.stdout
     err = err or sys.stderr
     answer = Answer()
+    quoted = wrote = False
     for event in events:
         fold(answer, event)
         if on_event is not None:
             on_event(event)
         kind, data = event.type, event.data
-        if kind == "chunk":
+        if kind == "sources" and (data.get("answer") or "").strip():
+            # A second one (the question searched again in English) replaces the first:
+            # its numbers are the ones the final source list uses.
+            lead = ("\n\nSearched again with the question in English; these quotes replace the ones above:\n\n"
+                    if quoted else f"{QUOTES_LEAD}\n\n" if data.get("answer_follows") else "")
+            out.write(lead + data["answer"].rstrip() + "\n")
+            out.flush()
+            quoted = True
+        elif kind == "chunk":
+            if not wrote and quoted:
+                out.write("\nAnswer:\n\n")
+            wrote = True
             out.write(data["content"])
             out.flush()
         elif kind == "compaction":

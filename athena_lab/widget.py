@@ -42,7 +42,7 @@ _told: list[bool] = []
 # athena's own view (labextension/src/savedWidget.ts) once the kernel, and with it the
 # widget's model, is gone; front ends without athena skip a type they do not know.
 ANSWER_MIME = "application/vnd.athena.answer+json"
-SAVED_TRAITS = ("question", "answer", "citations", "unsupported", "mode", "trace", "error", "notice",
+SAVED_TRAITS = ("question", "answer", "sources", "citations", "unsupported", "mode", "trace", "error", "notice",
                 "conversation_id", "root")
 
 
@@ -58,6 +58,9 @@ class AnswerWidget(anywidget.AnyWidget):
 
     question = traitlets.Unicode("").tag(sync=True)
     answer = traitlets.Unicode("").tag(sync=True)
+    # The quotes shown beside a model's answer (the sources event): on screen before the
+    # model's first word; "" in extractive mode, where they are the answer.
+    sources = traitlets.Unicode("").tag(sync=True)
     citations = traitlets.List(traitlets.Dict()).tag(sync=True)
     unsupported = traitlets.List().tag(sync=True)
     mode = traitlets.Unicode("").tag(sync=True)
@@ -89,6 +92,7 @@ class AnswerWidget(anywidget.AnyWidget):
         widget = cls(workspace, question=question)
         widget._turn = answer
         widget.answer = answer.answer or ""
+        widget.sources = getattr(answer, "sources", "") or ""
         widget.citations = with_previews(workspace, answer.citations or [])
         widget.unsupported = list(answer.unsupported or [])
         widget.mode = answer.mode or ""
@@ -102,10 +106,10 @@ class AnswerWidget(anywidget.AnyWidget):
         """Fold one loop event into the state (``models.fold``); the view re-renders as it streams."""
         turn = fold(self._turn, event)
         kind = event["type"] if isinstance(event, dict) else event.type
-        self.answer, self.mode, self.streaming = turn.answer, turn.mode, turn.streaming
+        self.answer, self.sources, self.mode, self.streaming = turn.answer, turn.sources, turn.mode, turn.streaming
         self.conversation_id = turn.conversation_id or ""
         self.trace = [{k: step.get(k) for k in ("tool", "input", "summary")} for step in turn.trace]
-        if kind == "citations":
+        if kind in ("sources", "citations"):
             self.citations = with_previews(self._workspace, turn.citations)
         self.unsupported, self.notice, self.error = list(turn.unsupported), turn.degraded or "", turn.error or ""
 
@@ -137,9 +141,9 @@ class AnswerWidget(anywidget.AnyWidget):
         metadata = dict(bundle[1] or {}) if isinstance(bundle, tuple) else {}
         data = dict(data or {})
         data["text/plain"] = answer_text(self.answer, self.citations, self.unsupported, self.error,
-                                         self.notice)
+                                         self.notice, self.sources)
         data["text/html"] = answer_html(self.answer, self.citations, self.unsupported, self.error,
-                                        self.notice)
+                                        self.notice, self.sources)
         data[ANSWER_MIME] = {**{name: getattr(self, name) for name in SAVED_TRAITS}, "streaming": self.streaming}
         return data, {**metadata, **GENERATED_MARK}
 

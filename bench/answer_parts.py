@@ -84,7 +84,9 @@ def main() -> None:
     totals = {"model": [0, 0, 0], "quotes": [0, 0, 0]}
     for m in answers:
         cites = {int(c["id"]): c for c in m.get("citations") or [] if c.get("id") is not None}
-        for name, text in zip(("model", "quotes"), parts(m.get("content") or "", QUOTES_LEAD)):
+        # answers stored since the sources event keep the quotes apart; older ones after the lead
+        own, quotes = (m["content"], m["sources"]) if m.get("sources") else parts(m.get("content") or "", QUOTES_LEAD)
+        for name, text in zip(("model", "quotes"), (own, quotes)):
             for i, value in enumerate(score(reader, cites, text)):
                 totals[name][i] += value
     ws.close()

@@ -1,10 +1,12 @@
 """One chat turn, owned end to end: retrieval, the model and its tools, citations, memory.
 
-Retrieval runs first, so even a small model starts with evidence, and so does the
-offline extractive mode. The user's question is stored before anything can fail, the
-answer with its citations after it is complete. No agent framework: the step limit,
-the single system message, marker renumbering and the unsupported-claim check are all
-here, in the order they happen.
+Retrieval runs first, with the question as asked, and its quotes go out at once as the
+``sources`` event: what the offline answer shows, on screen in well under a second, before
+a model loads, translates or reads (docs/contract.md, "Sources first"). A model's answer
+then streams beside them, its ``[n]`` continuing their numbering. The user's question is
+stored before anything can fail, the answer with its citations after it is complete. No
+agent framework: the step limit, the single system message, marker renumbering and the
+unsupported-claim check are all here, in the order they happen.
 """
 
 from __future__ import annotations
@@ -18,7 +20,6 @@ from typing import Any, Callable, Iterator
 from athena_lab import events
 from athena_lab.agent.attribute import Attributor
 from athena_lab.agent.citations import (
-    NOT_A_CLAIM,
     Evidence,
     MarkerRewriter,
     cited_texts,
@@ -32,7 +33,6 @@ from athena_lab.agent.extractive import (
     cross_language_similarity,
     embedder_similarity,
     extractive_answer,
-    stream_pieces,
 )
 from athena_lab.agent.locate import model_quotes, with_evidence
 from athena_lab.agent.names import answer_names, missing, sentence_names
@@ -85,9 +85,6 @@ LOCAL_MAX_TOKENS = 400  # ~20 s of writing at 20 tokens/s; the rules ask for fou
 # Every tool schema is read with every request; a small model searches again with
 # searchDocs and rarely asks for anything else, so a local model is offered that alone.
 LOCAL_TOOLS = ("searchDocs",)
-# Under a model's answer, the best sentences of the sources, quoted (see _floor).
-FLOOR_LEAD = "From the sources:"
-FLOOR_QUOTES = 3
 HISTORY_LIMIT = 10
 LAST_CALL_NOTE = "\n\n(That was the last tool call allowed in this turn: answer now from the evidence.)"
 # What a user can cause (athena_lab.errors) and the file system: one line for the user.
@@ -102,6 +99,7 @@ class ProviderPlan:
 
     load: Callable[[], Provider | None]
     loading: bool = False  # True when ``load`` has a model to read into memory
+    model: bool = True  # False in extractive mode: ``load`` gives None, no model writes
 
 
 def plan_provider(ws: Corpus, provider: str | Provider | None = None, model: str | None = None,
@@ -118,7 +116,7 @@ def plan_provider(ws: Corpus, provider: str | Provider | None = None, model: str
     if kind == "extractive" and model and not provider:
         kind = "openai"  # a model asked for by name implies a model server; OpenAI-compatible is the common one
     if kind == "extractive":
-        return ProviderPlan(lambda: None)
+        return ProviderPlan(lambda: None, model=False)
     sampling = SamplingParams(temperature=llm.temperature, top_p=llm.top_p or None, top_k=llm.top_k or None,
                               repeat_penalty=llm.repeat_penalty or None,
                               max_tokens=llm.max_tokens or (LOCAL_MAX_TOKENS if kind == "local" else MAX_TOKENS),
@@ -174,7 +172,8 @@ def run_turn(ws: Corpus, question: str, conversation_id: str | None = None, filt
              base_url: str | None = None, history_limit: int = HISTORY_LIMIT,
              model_path: str | None = None, context: str | None = None,
              context_label: str | None = None) -> Iterator[Event]:
-    """The events of one turn: start, trace…, compaction?, chunk…, citations, done — or error.
+    """The events of one turn: start, trace, sources, trace…, compaction?, chunk…, citations,
+    done — or error.
 
     ``context`` is what the user attached to the question (a notebook cell, a selection): the
     model sees it with the question and retrieval searches for its words too. It is stored
@@ -197,55 +196,58 @@ def run_turn(ws: Corpus, question: str, conversation_id: str | None = None, filt
     except TURN_ERRORS as exc:
         yield events.error(user_message(exc))
         return
-    llm: Provider | None = None
     saved = False
-    turn: _Turn | None = None
+    turn = _Turn(ws, question, filters or {}, top_k or EVIDENCE_K, past, plan, context)
     steps: list[dict[str, Any]] = []  # the trace events, stored with the answer
     try:
         yield events.start(cid)  # inside: a client gone at once still leaves the question answered
-        if plan.loading:
-            yield events.trace("loadModel", {}, "loading the model…")
-        llm = plan.load()
-        turn = _Turn(ws, question, filters or {}, top_k or EVIDENCE_K, past, llm, context)
         for event in turn.run():
             if event.type == "trace":
                 steps.append(event.data)
             yield event
         store.add_message(cid, "assistant", turn.answer, turn.citations, turn.unsupported, turn.mode,
-                          trace=steps)
+                          trace=steps, sources=turn.sources_kept())
         saved = True
         yield Event("done", {"usage": turn.usage, "unsupported": turn.unsupported, "mode": turn.mode,
                              "conversation_id": cid, **turn.notes})
     except TURN_ERRORS as exc:
         yield events.error(user_message(exc))
     except GeneratorExit:
-        # The client went away mid-stream (Stop, a reload): keep what it was shown, marked
-        # interrupted, so the question does not stay without an answer.
+        # The client went away mid-stream (Stop, a reload): keep what it was shown — the
+        # quotes and the model's words so far — marked interrupted, so the question does
+        # not stay without an answer and a reload shows both again.
         if not saved:
-            text, cites = ("".join(turn.text), turn.rewriter.citations()) if turn is not None else ("", [])
-            store.add_message(cid, "assistant", text, cites, [], INTERRUPTED, trace=steps)
+            text, sources = turn.shown()
+            store.add_message(cid, "assistant", text, turn.announced(), [], INTERRUPTED, trace=steps,
+                              sources=sources)
         raise
     finally:
-        if llm is not None and not isinstance(provider, Provider):
-            llm.close()
+        if turn.llm is not None and not isinstance(provider, Provider):
+            turn.llm.close()
 
 
 class _Turn:
     """The state of one turn while its events stream."""
 
     def __init__(self, ws: Corpus, question: str, filters: dict[str, Any], k: int,
-                 past: list[PastTurn], llm: Provider | None, context: str | None = None) -> None:
-        self.ws, self.question, self.filters, self.k, self.past, self.llm = ws, question, filters, k, past, llm
+                 past: list[PastTurn], plan: ProviderPlan, context: str | None = None) -> None:
+        self.ws, self.question, self.filters, self.k, self.past, self.plan = ws, question, filters, k, past, plan
         self.context = context
+        self.llm: Provider | None = None
         self.evidence = Evidence()
         self.rewriter = MarkerRewriter(self.evidence)
-        self.text: list[str] = []
+        self.text: list[str] = []  # the model's own words, as streamed
         self.usage: dict[str, int] = {}
         self.notes: dict[str, Any] = {}
-        self.mode = "extractive" if llm is None else f"{llm.config.kind}:{llm.model}"
+        self.mode = "extractive"
         self.answer, self.citations, self.unsupported = "", [], []
-        self.quotes: list[tuple[int, str]] | None = None  # extractive: what it quoted, by evidence number
-        self.floor_quotes: list[tuple[int, str]] = []  # a model's answer: the quotes under it
+        # The sources event: the offline answer's Markdown, its citations (with the lines
+        # that hold each quote), what it quoted by evidence number, and whether a model's
+        # answer follows it (else it is the answer).
+        self.sources_text = ""
+        self.source_citations: list[dict[str, Any]] = []
+        self.quotes: list[tuple[int, str]] = []
+        self.follows = False
         self.no_evidence: str | None = None  # search's reason for finding nothing ("filters", "index")
         self.channel_note: str | None = None  # search's word on the multilingual vectors, if it had one
         self.translated: str | None = None  # the question in English, when it was in another language
@@ -255,75 +257,146 @@ class _Turn:
 
     def run(self) -> Iterator[Event]:
         yield self._retrieve()
-        if self.no_evidence == "filters":
-            # Nothing indexed passes the filters: say so, whatever answers (a model would
-            # only blame the index, or answer from memory with nothing to cite).
-            self.quotes = []
-            yield from self._say(FILTERED_OUT)
-        elif self.llm is None:
-            yield from self._say_extractive()
-        else:
-            yield from self._converse(self.llm)
+        # Nothing indexed passes the filters: say so, whatever answers (a model would only
+        # blame the index, or answer from memory with nothing to cite).
+        self.follows = self.plan.model and self.no_evidence != "filters"
+        yield self._sources()
+        if self.no_evidence != "filters":
+            llm = self.llm = yield from self._load(self.plan)
+            if llm is not None:
+                self.mode = f"{llm.config.kind}:{llm.model}"
+            yield from self._translate()
+            if llm is not None:
+                yield from self._converse(llm)
         yield from self._emit(self.rewriter.flush())
-        self.answer = "".join(self.text)
-        quotes = self.quotes if self.quotes is not None else (
-            model_quotes(self.answer.split(FLOOR_LEAD)[0], self.evidence) + self.floor_quotes)
+        said = "".join(self.text)
+        self.answer = said if self.follows else self.sources_text
+        quotes = self.quotes + (model_quotes(said, self.evidence) if self.follows else [])
         mapping = self.rewriter.mapping
         self.citations = with_evidence(self.ws, self.rewriter.citations(),
                                        [(mapping[n], q) for n, q in quotes if n in mapping])
         self.unsupported = ([] if self.no_evidence == "filters"  # a notice, not a claim
                             else unsupported_sentences(self.answer, cited_texts(self.rewriter), self._asked(),
                                                        self._across()))
-        if self.llm is not None:
-            self._check_names(self.answer.split(FLOOR_LEAD)[0])
+        if self.follows and self.llm is not None:
+            self._check_names(self.answer)
         yield Event("citations", {"citations": self.citations})
 
+    # -- what the reader was shown, for an answer cut short --------------------------
+    def shown(self) -> tuple[str, str | None]:
+        """The stored answer's text and quotes: the model's words and the sources; in
+        extractive mode (or before a model wrote) the quotes are the text."""
+        said = "".join(self.text) + self.rewriter.flush()
+        if self.follows and said:
+            return said, self.sources_text or None
+        return said or self.sources_text, None
+
+    def sources_kept(self) -> str | None:
+        """The quotes stored beside a model's answer (an extractive answer is its quotes)."""
+        return self.sources_text or None if self.follows else None
+
+    def announced(self) -> list[dict[str, Any]]:
+        """The citations so far: the sources' own (with the lines of their quotes) by number,
+        then the ones the model's markers added."""
+        located = {c["id"]: c for c in self.source_citations}
+        return [located.get(c["id"], c) for c in self.rewriter.citations()]
+
     # -- retrieval first ----------------------------------------------------------
-    def _retrieve(self) -> Event:
+    def _retrieve(self, also: list[str] | None = None) -> Event:
+        """Search for the question (a follow-up with its context) and number what it finds;
+        ``also``: more queries fused with it (the question in English). A search after the
+        first starts the numbering again: no model has cited anything yet."""
         query = self.query = with_context(retrieval_query(self.question, self.past), self.context)
         kind, prefix = self.filters.get("kind"), self.filters.get("path_prefix")
-        translated = self.translated = self._translated(query)
-        result = self.ws.search(query, k=self.k, kind=kind, path_prefix=prefix,
-                                also=[translated] if translated else None)
+        result = self.ws.search(query, k=self.k, kind=kind, path_prefix=prefix, also=also or None)
+        if also:
+            self.evidence = Evidence()
+            self.rewriter = MarkerRewriter(self.evidence)
         hits = [trace_hit(hit, self.evidence.add_hit(hit, query), self.evidence) for hit in result.hits]
+        self.notes.pop("degraded", None)
         if result.degraded:
             self.notes["degraded"] = result.degraded
         self.channel_note = next((w for w in getattr(result, "warnings", []) if "multilingual vectors" in w), None)
         if self.channel_note and "built in the background" in self.channel_note:
             self.notes["building"] = "multilingual"  # the sidebar shows the build's progress under the answer
         self.no_evidence = getattr(result, "no_evidence", None)
+        self.notes.pop("no_evidence", None)
         if self.no_evidence:
             self.notes["no_evidence"] = self.no_evidence
         summary = (f"{len(hits)} hit(s) for the question" + (f" ({result.degraded})" if result.degraded else "")
                    if hits else "no hits: the filters exclude every indexed source" if self.no_evidence == "filters"
                    else "no hits: the index has nothing on this")
-        inputs = {"query": query, "filters": {"pathPrefix": prefix, "kind": kind}, "limit": self.k}
-        if translated:
-            inputs["translated"] = translated
+        inputs: dict[str, Any] = {"query": query, "filters": {"pathPrefix": prefix, "kind": kind}, "limit": self.k}
+        if also:
+            inputs["translated"] = also[0]
         return events.trace("searchDocs", inputs, summary, hits=hits)
 
-    def _translated(self, query: str) -> str | None:
-        """The question in English, when it is in another language: by the answering model,
-        or in extractive mode by the bundled local model when it is installed
-        (``llm.translate``), since retrieval then finds four times as many passages."""
-        if query_language(query) == "en":
+    def _sources(self) -> Event:
+        """The offline answer from the evidence so far, as the ``sources`` event: its quotes
+        with ``[n]`` markers, numbered from 1 in the order they are quoted, and their
+        citations. The model's markers go through the same rewriter, so they continue this
+        numbering."""
+        if self.no_evidence == "filters":
+            reply = Reply(FILTERED_OUT)
+        else:
+            reply = extractive_answer(self._picking(), self.evidence.items, self._similarity(),
+                                      None if self.translated else self._across())
+            if reply.text == NO_EVIDENCE and self.channel_note:
+                reply = Reply(channel_missing(self.question, self.channel_note))
+        self.rewriter = MarkerRewriter(self.evidence)
+        self.sources_text = self.rewriter.feed(reply.text) + self.rewriter.flush()
+        self.quotes = [(q.number, q.text) for q in reply.quotes]
+        mapping = self.rewriter.mapping
+        self.source_citations = with_evidence(self.ws, self.rewriter.citations(),
+                                              [(mapping[n], q) for n, q in self.quotes if n in mapping])
+        self._cited = len(mapping)
+        return Event("sources", {"answer": self.sources_text, "citations": self.source_citations,
+                                 "answer_follows": self.follows})
+
+    def _load(self, plan: ProviderPlan) -> Iterator[Event]:
+        """Start the plan's model, saying so first when that means reading it into memory
+        (seconds; the sources are on screen meanwhile). Returns the provider (None: none)."""
+        if not plan.model:
             return None
-        translator = self.llm or self._extractive_translator()
+        if plan.loading:
+            yield events.trace("loadModel", {}, "loading the model…")
+        return plan.load()
+
+    def _translate(self) -> Iterator[Event]:
+        """A question in another language is searched again with its English translation
+        (four times the passages found, docs/retrieval.md); when that changes the quotes, a
+        second ``sources`` event replaces the first (before any model text)."""
+        if query_language(self.query) == "en":
+            return
+        translator = self.llm
         if translator is None:
-            return None
+            translator = yield from self._load(self._extractive_translator())
+        if translator is None:
+            return
         try:
-            return english(translator, query)
+            self.translated = english(translator, self.query)
         except Exception as exc:  # the question still gets its own search
             self.notes["translation_failed"] = str(exc)
-            return None
+            return
         finally:
             if translator is not self.llm:
                 translator.close()  # its server stays loaded for the next question
+        if not self.translated:
+            return
+        before = (self.sources_text, self.source_citations)
+        yield self._retrieve(also=[self.translated])
+        again = self._sources()
+        if (self.sources_text, self.source_citations) != before:
+            yield again
 
-    def _extractive_translator(self) -> Provider | None:
+    def _extractive_translator(self) -> ProviderPlan:
+        """In extractive mode, the bundled local model puts a question into English when it
+        is installed (``llm.translate``), since retrieval then finds four times as many
+        passages; a plan without a model when it is not."""
+        none = ProviderPlan(lambda: None, model=False)
         settings = self.ws.config.settings.llm
         if settings.translate == "off" or settings.provider != "extractive":
-            return None
+            return none
         from athena_lab.agent.providers import bundled
 
         # the bundled model llm.model names, else the default, else whichever is installed
@@ -331,12 +404,20 @@ class _Turn:
         ready = [m for m in sorted(bundled.MODELS.values(), key=lambda m: m.name != preferred)
                  if bundled.installed(m)]
         if not ready or importlib.util.find_spec("xllamacpp") is None:
-            return None  # not installed: the original is searched alone, as before
+            return none  # not installed: the original is searched alone, as before
         try:
-            return _local_plan(settings, ready[0].name, None, SamplingParams(temperature=0.0, max_tokens=160)).load()
+            plan = _local_plan(settings, ready[0].name, None, SamplingParams(temperature=0.0, max_tokens=160))
         except (ProviderError, OSError) as exc:
             self.notes["translation_failed"] = str(getattr(exc, "message", exc))
-            return None
+            return none
+
+        def load() -> Provider | None:
+            try:
+                return plan.load()
+            except (ProviderError, OSError) as exc:
+                self.notes["translation_failed"] = str(getattr(exc, "message", exc))
+                return None
+        return ProviderPlan(load, loading=plan.loading)
 
     # -- the model and its tools -----------------------------------------------------
     def _passages(self, llm: Provider) -> tuple[str, int, int]:
@@ -397,28 +478,6 @@ class _Turn:
                 messages.append(Message("tool", result.for_model() + (LAST_CALL_NOTE if last else ""),
                                         tool_call_id=call.id, name=call.name))
             attributor.add({item.number: item.text for item in self.evidence.items[known:]})
-        yield from self._floor(llm)
-
-    def _floor(self, llm: Provider) -> Iterator[Event]:
-        """The extractive quotes under a model's answer: the best sentences of the sources,
-        verbatim and cited. Always under a local model's answer, so a small model's slip sits
-        beside the words it came from; under another model's only when it cited nothing, so
-        an answer with evidence always shows where it stands. Never after a model that said
-        the sources do not answer: the quotes would contradict it."""
-        said = "".join(self.text).strip()
-        if not self.evidence.items or NOT_A_CLAIM.search(said):
-            return
-        if self.rewriter.mapping and llm.config.kind != "local":
-            return
-        reply = extractive_answer(self._picking(), self.evidence.items, self._similarity(),
-                                  None if self.translated else self._across(), most=FLOOR_QUOTES)
-        if not reply.quotes:
-            return
-        self.notes["floor"] = True
-        self.floor_quotes = [(q.number, q.text) for q in reply.quotes]
-        lead = f"\n\n{FLOOR_LEAD}\n\n" if said else ""
-        for n, piece in enumerate(reply.pieces):
-            yield from self._emit(self.rewriter.feed((lead if n == 0 else "") + piece))
 
     def _step_limit(self, max_steps: int, calls: list[ToolCall]) -> Iterator[Event]:
         names = ", ".join(c.name for c in calls)
@@ -427,8 +486,8 @@ class _Turn:
                            f"stopped after {max_steps} model calls; ignored further calls to {names}", ok=False)
         if not "".join(self.text).strip():
             note = (f"The model reached the step limit ({max_steps} model calls) without answering; "
-                    "here is what the retrieved evidence says.\n\n")
-            yield from self._say_extractive(note)
+                    "the quotes from the sources are what the retrieved evidence says.")
+            yield from self._emit(self.rewriter.feed(note))
 
     def _add_usage(self, usage: dict[str, int]) -> None:
         for key, value in usage.items():
@@ -456,17 +515,6 @@ class _Turn:
         self.notes["not_found"] = [{"name": n.written, "sentence": n.where} for n in lost]
 
     # -- output -------------------------------------------------------------------------
-    def _say_extractive(self, note: str = "") -> Iterator[Event]:
-        """The extractive answer, remembering what it quoted so citations can point at it."""
-        reply: Reply = extractive_answer(self._picking(), self.evidence.items, self._similarity(),
-                                         None if self.translated else self._across())
-        if reply.text == NO_EVIDENCE and self.channel_note:
-            reply = Reply(channel_missing(self.question, self.channel_note))
-        self.quotes = [(q.number, q.text) for q in reply.quotes]
-        # One chunk event per quoted sentence, as a model streams tokens.
-        for n, piece in enumerate(reply.pieces):
-            yield from self._emit(self.rewriter.feed((note if n == 0 else "") + piece))
-
     def _picking(self) -> str:
         """What sentences are matched against: what was searched — a follow-up with the words
         of the question it leans on ("Why is it scaled?" alone names nothing), an attached
@@ -488,10 +536,6 @@ class _Turn:
         except CatalogError:  # the index went away mid-turn: answer without the check
             return None
 
-    def _say(self, text: str) -> Iterator[Event]:
-        for piece in stream_pieces(text):
-            yield from self._emit(self.rewriter.feed(piece))
-
     def _emit(self, text: str) -> Iterator[Event]:
         if text:
             self.text.append(text)
@@ -500,7 +544,7 @@ class _Turn:
             # A marker named a new source: announce the list so far, so front ends make
             # `[n]` a link as it streams. The last `citations` event (with evidence) wins.
             self._cited = len(self.rewriter.mapping)
-            yield Event("citations", {"citations": self.rewriter.citations()})
+            yield Event("citations", {"citations": self.announced()})
 
 
 def channel_missing(question: str, note: str) -> str:

@@ -82,6 +82,13 @@ export interface ITraceData {
   step?: number;
 }
 
+/** The offline answer, sent right after the first search, before any model loads: the quotes (Markdown with ``[n]`` markers, numbered from 1) and their citations. With ``answer_follows`` a model's answer streams next (``chunk``), its markers continuing this numbering; without it this is the answer (extractive mode, or nothing passes the filters). A later ``sources`` event (a search with the question in English) replaces this one whole, text and numbering, and always comes before the first ``chunk``. */
+export interface ISourcesData {
+  answer: string;
+  citations: ICitation[];
+  answer_follows: boolean;
+}
+
 export interface IChunkData {
   content: string;
 }
@@ -133,6 +140,7 @@ export interface IStoredMessage {
   unsupported?: string[];
   mode?: string;
   trace?: ITraceData[];
+  sources?: string;
 }
 
 /** A stored conversation, oldest message first (``ConversationStore.get``). */
@@ -233,6 +241,7 @@ export interface IHealth {
 export type ChatEvent =
   | { type: 'start'; data: IStartData }
   | { type: 'trace'; data: ITraceData }
+  | { type: 'sources'; data: ISourcesData }
   | { type: 'chunk'; data: IChunkData }
   | { type: 'citations'; data: ICitationsData }
   | { type: 'compaction'; data: ICompactionData }
