@@ -302,6 +302,7 @@ class StoredMessage(TypedDict):
     # The quotes shown beside a model's answer (the sources event's text; its citations are
     # in ``citations``, one numbering); absent on an extractive answer, which is its quotes.
     sources: NotRequired[str]
+    not_found: NotRequired[list[NotFound]]  # done.not_found of a model's answer, marked again on reload
 
 
 class Conversation(TypedDict):

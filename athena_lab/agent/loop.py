@@ -206,7 +206,7 @@ def run_turn(ws: Corpus, question: str, conversation_id: str | None = None, filt
                 steps.append(event.data)
             yield event
         store.add_message(cid, "assistant", turn.answer, turn.citations, turn.unsupported, turn.mode,
-                          trace=steps, sources=turn.sources_kept())
+                          trace=steps, sources=turn.sources_kept(), not_found=turn.notes.get("not_found"))
         saved = True
         yield Event("done", {"usage": turn.usage, "unsupported": turn.unsupported, "mode": turn.mode,
                              "conversation_id": cid, **turn.notes})

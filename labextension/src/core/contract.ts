@@ -141,6 +141,7 @@ export interface IStoredMessage {
   mode?: string;
   trace?: ITraceData[];
   sources?: string;
+  not_found?: INotFound[];
 }
 
 /** A stored conversation, oldest message first (``ConversationStore.get``). */
