@@ -21,6 +21,7 @@ from athena_lab import events
 from athena_lab.agent.attribute import Attributor
 from athena_lab.agent.citations import (
     Evidence,
+    EvidenceItem,
     MarkerRewriter,
     cited_texts,
     unsupported_sentences,
@@ -30,12 +31,16 @@ from athena_lab.agent.extractive import (
     FILTERED_OUT,
     NO_EVIDENCE,
     Reply,
+    candidates,
     cross_language_similarity,
     embedder_similarity,
     extractive_answer,
 )
 from athena_lab.agent.locate import model_quotes, with_evidence
+from athena_lab.agent.hyde import hypothetical
 from athena_lab.agent.names import answer_names, missing, sentence_names
+from athena_lab.agent.select import LEAD_TOKENS, Selection, choices
+from athena_lab.agent.select import messages as selection_messages
 from athena_lab.agent.support import Support
 from athena_lab.agent.memory import (
     PastTurn,
@@ -254,6 +259,7 @@ class _Turn:
         self.query = question  # what was searched: a follow-up with the words it leans on
         self._cited = 0  # citations announced so far while streaming
         self._known: dict[str, bool] = {}  # names looked up in the folder this turn
+        self.reading: list[int] = []  # evidence numbers in the order the model reads them (HyDE's search)
 
     def run(self) -> Iterator[Event]:
         yield self._retrieve()
@@ -267,6 +273,7 @@ class _Turn:
                 self.mode = f"{llm.config.kind}:{llm.model}"
             yield from self._translate()
             if llm is not None:
+                yield from self._hyde(llm)
                 yield from self._converse(llm)
         yield from self._emit(self.rewriter.flush())
         said = "".join(self.text)
@@ -427,12 +434,44 @@ class _Turn:
         budget = settings.evidence_tokens or (LOCAL_EVIDENCE_TOKENS if local
                                               else int((settings.context_size or 8192) * EVIDENCE_SHARE))
         limit = LOCAL_PASSAGES if local else len(self.evidence.items)
-        shown = windows(self._picking(), self.evidence.items, int(budget * 3.6), limit, self._similarity())
+        shown = windows(self._picking(), self._read_first(), int(budget * 3.6), limit, self._similarity())
         text = passages_block(shown)
         return text, len(shown), tokens(text)
 
+    def _read_first(self) -> list[EvidenceItem]:
+        """The evidence in the order the model reads it: HyDE's search's when it ran."""
+        ordered = [item for item in map(self.evidence.get, self.reading) if item is not None]
+        return ordered + [item for item in self.evidence.items if item.number not in self.reading]
+
+    def _hyde(self, llm: Provider) -> Iterator[Event]:
+        """``llm.hyde``: search again beside the question (and its English) with a short
+        passage the model imagines answering it (agent/hyde.py); a follow-up's passage is
+        written with the question before it. The sources are on screen already, so it costs
+        the reader no blank screen; what it finds keeps its number or takes the next one,
+        and the model reads the passages in its order."""
+        if not self.ws.config.settings.llm.hyde or not self.evidence.items:
+            return
+        before = self.past[-1].question if self.past else None
+        try:
+            passage = hypothetical(llm, self.translated or self.question, before)
+        except Exception as exc:  # the passages found so far still answer
+            self.notes["hyde_failed"] = str(exc)[:200]
+            return
+        if not passage:
+            return
+        kind, prefix = self.filters.get("kind"), self.filters.get("path_prefix")
+        also = [t for t in (self.translated, passage) if t]
+        result = self.ws.search(self.query, k=self.k, kind=kind, path_prefix=prefix, also=also)
+        self.reading = [self.evidence.add_hit(hit, self.query) for hit in result.hits]
+        hits = [trace_hit(hit, n, self.evidence) for hit, n in zip(result.hits, self.reading)]
+        yield events.trace("searchDocs", {"query": self.query, "hypothetical": passage, "limit": self.k},
+                           f"{len(hits)} hit(s) for the question and a passage imagined to answer it", hits=hits)
+
     def _converse(self, llm: Provider) -> Iterator[Event]:
         settings = self.ws.config.settings.llm
+        if settings.answer_style == "select":
+            yield from self._select(llm)
+            return
         context_size = settings.context_size or 8192
         block, shown, size = self._passages(llm)
         root_name = self.ws.root.name
@@ -447,7 +486,7 @@ class _Turn:
                     Message("user", question_message(block, self.question, self.context))]
         toolbox = Toolbox(self.ws, self.evidence, self.filters)
         specs = toolbox.specs(LOCAL_TOOLS if llm.config.kind == "local" else None)
-        attributor = Attributor(Support({item.number: item.text for item in self.evidence.items[:shown]},
+        attributor = Attributor(Support({item.number: item.text for item in self._read_first()[:shown]},
                                         self._asked(), self._across()), self._unknown)
         max_steps = max(1, settings.max_steps)
         for step in range(1, max_steps + 1):
@@ -478,6 +517,33 @@ class _Turn:
                 messages.append(Message("tool", result.for_model() + (LAST_CALL_NOTE if last else ""),
                                         tool_call_id=call.id, name=call.name))
             attributor.add({item.number: item.text for item in self.evidence.items[known:]})
+
+    def _select(self, llm: Provider) -> Iterator[Event]:
+        """``llm.answer_style = "select"`` (agent/select.py): the model chooses among the
+        numbered evidence sentences and writes a short lead; the chosen ones follow, quoted."""
+        items = self._read_first()[:LOCAL_PASSAGES]
+        options = choices(candidates(self._picking(), items, self._similarity(), top=len(items)))
+        if not options:
+            return
+        ask = selection_messages(options, self.question)
+        yield events.trace("readPassages", {"passages": len({c.number for c in options}),
+                                            "tokens": tokens(ask[1].content)},
+                           f"choosing among {len(options)} sentences of the passages")
+        selection = Selection(options)
+        attributor = Attributor(Support({item.number: item.text for item in items}, self._asked(), self._across()),
+                                self._unknown)
+        for item in llm.stream(ask, None, SamplingParams(max_tokens=LEAD_TOKENS)):
+            if isinstance(item, TextDelta):
+                yield from self._emit(self.rewriter.feed(attributor.feed(selection.feed(item.text))))
+            elif isinstance(item, StreamEnd):
+                self._add_usage(item.usage)
+        yield from self._emit(self.rewriter.feed(attributor.feed(selection.flush()) + attributor.flush()))
+        self.notes["attributed"] = attributor.added
+        reply = selection.quotes()
+        self.quotes += [(q.number, q.text) for q in reply.quotes]
+        lead = "".join(self.text).strip()
+        for n, piece in enumerate(reply.pieces):
+            yield from self._emit(self.rewriter.feed(("\n\n" if n == 0 and lead else "") + piece))
 
     def _step_limit(self, max_steps: int, calls: list[ToolCall]) -> Iterator[Event]:
         names = ", ".join(c.name for c in calls)

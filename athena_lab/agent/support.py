@@ -15,6 +15,7 @@ this object. A passage supports a sentence when
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from typing import Callable
 
@@ -48,8 +49,8 @@ class Support:
             if number not in self._text:
                 self._text[number] = unicodedata.normalize("NFKC", text).lower()
                 self._terms[number] = key_terms(text)
-                self._sentences[number] = [s for line in text.splitlines() for s in sentence_split(line)
-                                           if len(s) >= 20]
+                self._sentences[number] = [s for paragraph in re.split(r"\n\s*\n", text)
+                                           for s in sentence_split(" ".join(paragraph.split())) if len(s) >= 20]
 
     @property
     def numbers(self) -> list[int]:
