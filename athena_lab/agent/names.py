@@ -151,7 +151,7 @@ def _code_span(code: str, defined: set[str], where: str, seen: set[str]) -> Iter
     except (SyntaxError, ValueError):
         tree = None
     if tree is not None and not _FILE.fullmatch(code):
-        for found in _python_names(tree, defined, where, code, top_constants=False):
+        for found in _python_names(tree, defined, where, code):
             if found.written not in seen:
                 seen.add(found.written)
                 yield found
@@ -180,7 +180,7 @@ def _block_names(lang: str, code: str, defined: set[str]) -> Iterator[Name]:
         except (SyntaxError, ValueError):
             tree = None
         if tree is not None:
-            yield from _python_names(tree, defined, "", code, top_constants=True)
+            yield from _python_names(tree, defined, "", code)
             return
     shell = lang in _SHELL
     seen: set[str] = set()
@@ -243,7 +243,7 @@ def _defined(code: str) -> set[str]:
     return out
 
 
-def _python_names(tree: ast.AST, defined: set[str], where: str, code: str, top_constants: bool) -> Iterator[Name]:
+def _python_names(tree: ast.AST, defined: set[str], where: str, code: str) -> Iterator[Name]:
     lines = code.splitlines()
 
     def at(node: ast.AST) -> str:
@@ -288,7 +288,7 @@ def _python_names(tree: ast.AST, defined: set[str], where: str, code: str, top_c
                         yield from emit(f"{kw.arg}=", [kw.arg], node)
         elif isinstance(node, ast.Constant) and isinstance(node.value, str) and _CONSTANT.match(node.value):
             yield from emit(node.value, [node.value], node)
-        elif top_constants and isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and _CONSTANT.match(node.id):
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and _CONSTANT.match(node.id):
             yield from emit(node.id, [node.id], node)
 
 
