@@ -460,7 +460,9 @@ def score_answer(row: dict[str, Any], answer: Any, reader: LocatorText) -> dict[
     text = f"{said}\n\n{QUOTES_LEAD}\n\n{quotes}" if said and quotes else said or quotes
     cites = {int(c["id"]): c for c in answer.citations if c.get("id") is not None}
     cited = list(cited_sentences(text))
-    own = said.split(QUOTES_LEAD)[0]  # the model's own words (an older answer had the quotes under them)
+    extractive = str((getattr(answer, "done", None) or {}).get("mode", "")) == "extractive"
+    # the model's own words (an older answer had the quotes under them); none in extractive mode
+    own = "" if extractive else said.split(QUOTES_LEAD)[0]
     own_cited = list(cited_sentences(own))
     own_covered = [covered(reader, cites, s, ns) for s, ns in own_cited]
     invented = FolderText(reader.root).missing(own, row.get("question", ""))

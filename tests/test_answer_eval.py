@@ -111,13 +111,13 @@ def test_every_question_has_a_fact_its_gold_passage_states_and_its_question_does
         assert not contains_fact(row["question"], row["facts"]), f"{row['id']}: the question states its fact"
 
 
-def _turn(text: str, citations: list[dict], unsupported: list[str] | None = None):
+def _turn(text: str, citations: list[dict], unsupported: list[str] | None = None, mode: str = "extractive"):
     """An answer as the events of docs/contract.md carry it, gathered by the eval's own reader."""
     from athena_lab.answer_eval import timed
 
     return timed([{"type": "chunk", "data": {"content": text}},
                   {"type": "citations", "data": {"citations": citations}},
-                  {"type": "done", "data": {"unsupported": unsupported or [], "mode": "extractive"}}])
+                  {"type": "done", "data": {"unsupported": unsupported or [], "mode": mode}}])
 
 
 def _cache_doc(tmp_path):
@@ -212,7 +212,7 @@ def test_names_the_folder_lacks_are_counted_by_the_evals_own_rule(tmp_path):
             "    store.freeze_all()\n    return my_helper\n```\n\nThe `ttl_seconds` the question names.\n\n"
             "From the sources:\n\n- The cache keeps entries for ten minutes. [1] `quoted_name_x`")
     rows = [{"id": "q", "set": "docs", "question": "What does ttl_seconds do?", "facts": ["ten minutes"]}]
-    result = score_answers(rows, lambda q: _turn(text, [cite]), LocatorText(tmp_path))
+    result = score_answers(rows, lambda q: _turn(text, [cite], mode="local:model.gguf"), LocatorText(tmp_path))
     assert sorted(result["details"][0]["names_not_in_folder"]) == ["CACHE_FOREVER_MODE", "cache.pin_entry",
                                                                    "store.freeze_all"]
     assert (result["names_not_in_folder"], result["answers_with_names_not_in_folder"]) == (3, 1)
@@ -225,5 +225,5 @@ def test_marked_model_sentences_count_as_supported_when_their_locator_holds_half
     text = ("Entries stay in the cache for ten minutes [1]. The cache is flushed to disk at midnight [1]. "
             "Each get call renews it.")
     rows = [{"id": "q", "set": "docs", "question": "How long?", "facts": ["ten minutes"]}]
-    result = score_answers(rows, lambda q: _turn(text, [cite]), LocatorText(tmp_path))
+    result = score_answers(rows, lambda q: _turn(text, [cite], mode="local:model.gguf"), LocatorText(tmp_path))
     assert (result["model_marked_sentences"], result["model_marked_supported"]) == (2, 0.5)

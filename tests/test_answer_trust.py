@@ -120,3 +120,29 @@ def test_a_spanish_answer_from_the_model_carries_no_flag(ws):
     assert answer.error is None, answer.error
     assert "7414" in answer.answer, answer.answer
     assert answer.unsupported == [], (answer.answer, answer.unsupported)
+
+
+def test_select_then_write_quotes_the_chosen_sentences_under_a_short_lead(tmp_path):
+    pytest.importorskip("xllamacpp")
+    root = tmp_path / "zephyr"
+    root.mkdir()
+    (root / "gateway.md").write_text(DOC)
+    ws = Workspace(root, tmp_path / "idx", overrides={"llm.provider": "local", "llm.model": SMALL,
+                                                      "llm.temperature": 0.0, "llm.answer_style": "select",
+                                                      "llm.hyde": True})
+    ws.index()
+    try:
+        answer = ws.ask("What port does the Zephyr gateway listen on when nothing is configured?")
+    finally:
+        ws.close()
+    assert answer.error is None, answer.error
+    steps = [(t["tool"], t["input"]) for t in answer.trace]
+    # HyDE searched again with an imagined passage, after the first search (and the sources)
+    assert [tool for tool, _ in steps if tool == "searchDocs"] == ["searchDocs", "searchDocs"]
+    assert steps[-2][1].get("hypothetical") and steps[-1][0] == "readPassages"
+    # the chosen sentences are the documents' own, each with its marker
+    quoted = [line for line in answer.answer.splitlines() if line.startswith("- ")]
+    assert quoted and all(line.endswith("[1]") for line in quoted), answer.answer
+    plain = " ".join(DOC.replace("`", "").split())
+    assert all(" ".join(line[2:-4].replace("`", "").split()) in plain for line in quoted), answer.answer
+    assert answer.unsupported == [], answer.unsupported
