@@ -32,8 +32,12 @@ ANSWERS = REPO / "bench" / "data" / "answer_questions.jsonl"
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--path", required=True, help="the folder the questions are about")
-    parser.add_argument("--index-dir", required=True)
+    parser.add_argument("--path", help="the folder the questions are about")
+    parser.add_argument("--index-dir")
+    parser.add_argument("--corpus", action="append", default=[], metavar="SET=PATH=INDEX_DIR",
+                        help="instead of --path/--index-dir/--set: one question set and its folder and index; "
+                             "given more than once, the sets' questions are asked in turn (one of each, and so on), "
+                             "so a run cut short has asked about every set alike")
     parser.add_argument("--file", default=str(ANSWERS))
     parser.add_argument("--set", dest="set_name")
     parser.add_argument("--split", default="test")
@@ -46,18 +50,23 @@ def main() -> None:
     from athena_lab.answer_eval import load_answer_questions, timed
     from athena_lab.workspace import Workspace
 
-    rows = load_answer_questions(args.file, args.split, args.set_name)
+    corpora = [c.split("=", 2) for c in args.corpus] or [[args.set_name, args.path, args.index_dir]]
+    if any(len(c) != 3 or not c[1] or not c[2] for c in corpora):
+        parser.error("give --path and --index-dir, or --corpus SET=PATH=INDEX_DIR")
+    queues = [load_answer_questions(args.file, args.split, name or None) for name, _, _ in corpora]
+    rows = [q[n] for n in range(max(map(len, queues))) for q in queues if n < len(q)]
     if args.limit:
         rows = rows[:args.limit]
     done = set()
     out = Path(args.out)
     if out.is_file():  # resume a run cut short
         done = {json.loads(line)["id"] for line in out.read_text(encoding="utf-8").splitlines() if line.strip()}
-    ws = Workspace(args.path, args.index_dir)
+    spaces = {name: Workspace(path, index) for name, path, index in corpora}
     try:
         for row in rows:
             if row.get("id") in done:
                 continue
+            ws = spaces[row.get("set")] if len(spaces) > 1 else next(iter(spaces.values()))
             extra = {"provider": args.provider} if args.provider else {}
             if args.model:
                 extra["model"] = args.model
@@ -69,7 +78,8 @@ def main() -> None:
                 fh.write(json.dumps(record, ensure_ascii=False) + "\n")
             print(f"{row.get('id')}: {answer.seconds} s, load {record['load']}", file=sys.stderr, flush=True)
     finally:
-        ws.close()
+        for space in spaces.values():
+            space.close()
 
 
 if __name__ == "__main__":
