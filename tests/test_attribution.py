@@ -116,3 +116,18 @@ def test_a_passage_without_the_sentences_names_does_not_support_it():
     out, added = _stream(text)
     assert added == 0 and "[" not in out
     assert unsupported_sentences(text.replace(" object.", " object [2]."), PASSAGES) == [text[:-1]]
+
+
+def test_with_the_name_check_on_the_result_still_does_not_depend_on_the_cut():
+    """The same texts as above, through an attributor that checks names (nothing unknown):
+    holding a model's own markers and the spaces before them changes nothing."""
+    texts = [("- You assign `app.secret_key` a random bytes value.\n- Flask signs session cookies with it. [1] "
+              "Then more.\n\n```\nx = 1. Y\n```\nRegister blueprints on the application object.\nThe moon is cheese."),
+             ("| Setting | Default |\n|---|---|\n| secret key | random bytes value |\n\n"
+              "    app.secret_key = random bytes value\n"
+              "Markdown, reStructuredText, etc. are signed... Flask signs the session cookies [1] with the key [x]"),
+             "See [the guide](https://example.com/a) for it [2]. Flask  signs  cookies  [1].  Two  spaces [9]."]
+    for text in texts:
+        plain = {_stream(text, seed)[0] for seed in range(30)}
+        checked = {_names_stream(text, seed, set())[0] for seed in range(30)}
+        assert len(plain) == 1 and checked == plain, (text, checked ^ plain)

@@ -82,8 +82,11 @@ class Attributor:
             # still belongs to that sentence; a lower-case word goes on after "e.g." or "etc.".
             newline = "\n" in self._held
             if newline or (self._held and ch != "[" and not (ch.islower() or ch in ",;:)")):
-                out = self._finish(self._last_line if newline else self._line)
-            out += self._punct + self._held
+                out = self._finish(self._last_line if newline else self._line) + self._punct + self._held
+            elif self._hold:  # "example.com" inside a held link: the dot goes on being held
+                self._hold += self._punct + self._held
+            else:
+                out += self._punct + self._held
             self._line += self._held.rsplit("\n", 1)[-1]  # an indent held back is still this line's
             self._punct, self._held, self._ended = "", "", False
         if ch == "\n":
