@@ -25,7 +25,7 @@ import os
 import sys
 from pathlib import Path
 
-from _common import REPO, load_average
+from _common import REPO, cap_threads, load_average
 
 ANSWERS = REPO / "bench" / "data" / "answer_questions.jsonl"
 
@@ -45,7 +45,9 @@ def main() -> None:
     parser.add_argument("--model")
     parser.add_argument("--out", required=True, help="JSON lines file to append the turns to")
     parser.add_argument("--limit", type=int, default=0, help="ask only the first N questions")
+    parser.add_argument("--threads", type=int, default=0, help="CPUs this process uses (default: all)")
     args = parser.parse_args()
+    cap_threads(args.threads)
 
     from athena_lab.answer_eval import load_answer_questions, timed
     from athena_lab.workspace import Workspace

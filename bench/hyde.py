@@ -20,7 +20,7 @@ import sys
 import time
 from typing import Any
 
-from _common import load_average
+from _common import cap_threads, load_average
 
 
 def main() -> None:
@@ -32,7 +32,9 @@ def main() -> None:
     parser.add_argument("--model", default=None, help="a bundled model (default: the default one)")
     parser.add_argument("--limit", type=int, default=0)
     parser.add_argument("--out", help="also write each question's ranks and passage here (JSON)")
+    parser.add_argument("--threads", type=int, default=0, help="CPUs this process uses (default: all)")
     args = parser.parse_args()
+    cap_threads(args.threads)
 
     from athena_lab.agent.hyde import hypothetical
     from athena_lab.evaluation import chunk_span, load_questions, score_questions
