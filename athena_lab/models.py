@@ -132,6 +132,18 @@ class SourcesData(TypedDict):
     answer_follows: bool
 
 
+class ProgressData(TypedDict):
+    """How far a local model has read its prompt (passages, question, rules), before its
+    first word: llama.cpp's own count, reported every 128 tokens. ``done`` and ``total``
+    count the tokens it has to read (its prompt cache skips the rest); ``eta_s`` is the
+    time left at the speed measured so far (null before anything is measured)."""
+
+    stage: Literal["reading"]
+    done: int
+    total: int
+    eta_s: float | None
+
+
 class ChunkData(TypedDict):
     content: str
 
@@ -305,7 +317,7 @@ class Conversation(TypedDict):
 STATUS_SHAPES: tuple[type, ...] = (IndexCounts, VectorStatus, MultilingualStatus, RunStatus, FileStatus,
                                    SkippedFile, IndexStatus, ComponentHealth, Health)
 
-EVENT_DATA: dict[str, type] = {"start": StartData, "trace": TraceData, "sources": SourcesData, "chunk": ChunkData,
+EVENT_DATA: dict[str, type] = {"start": StartData, "trace": TraceData, "sources": SourcesData, "progress": ProgressData, "chunk": ChunkData,
                                "citations": CitationsData, "compaction": CompactionData, "done": DoneData,
                                "error": ErrorData}
 

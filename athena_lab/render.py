@@ -7,7 +7,7 @@ import html
 import sys
 from typing import Any, Iterable, TextIO
 
-from athena_lab.models import Answer, citation_location, fold
+from athena_lab.models import Answer, citation_location, duration, fold
 
 
 def claim_text(claim: Any) -> str:
@@ -81,6 +81,51 @@ def answer_html(answer: str, citations: list[dict[str, Any]], unsupported: list[
     return "".join(parts)
 
 
+BAR_WIDTH = 20
+
+
+def progress_line(summary: str, data: dict[str, Any]) -> str:
+    """``reading 5 passages (≈1,150 tokens) ▕██████░░░░▏ 600 / 1,500 tokens · about 40 s left``:
+    a local model reading its prompt, as a terminal's status line (the ``progress`` event)."""
+    done, total = int(data.get("done") or 0), int(data.get("total") or 0)
+    filled = round(BAR_WIDTH * done / total) if total else 0
+    bar = "\u2595" + "\u2588" * filled + "\u2591" * (BAR_WIDTH - filled) + "\u258f"
+    eta = data.get("eta_s")
+    left = f" \u00b7 about {duration(max(1.0, float(eta)))} left" if eta is not None else ""
+    return f"{summary} {bar} {done:,} / {total:,} tokens{left}"
+
+
+class StatusLine:
+    """What the turn is doing while nothing is written yet — "loading the model…", then a
+    local model's reading as a bar — on one line of a terminal, rewritten in place and
+    cleared before any answer text. Only on a terminal: a log or a pipe gets none of it."""
+
+    def __init__(self, err: TextIO) -> None:
+        self.err = err
+        self.live = bool(getattr(err, "isatty", lambda: False)())
+        self.shown = False
+        self.summary = "reading the passages"
+
+    def event(self, kind: str, data: dict[str, Any]) -> None:
+        if kind == "trace" and data.get("tool") in ("loadModel", "translate", "readPassages"):
+            self.summary = str(data.get("summary") or "").rstrip("…")
+            self.show(f"{self.summary}…")
+        elif kind == "progress":
+            self.show(progress_line(self.summary, data))
+
+    def show(self, line: str) -> None:
+        if self.live:
+            self.err.write("\r\x1b[K" + line)
+            self.err.flush()
+            self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            self.err.write("\r\x1b[K")
+            self.err.flush()
+            self.shown = False
+
+
 def stream_text(events: Iterable[Any], out: TextIO | None = None, err: TextIO | None = None,
                 on_event: Any = None) -> Answer:
     """Print the quotes as soon as the search has them, a model's answer as it streams after
@@ -97,11 +142,15 @@ def stream_text(events: Iterable[Any], out: TextIO | None = None, err: TextIO | 
     err = err or sys.stderr
     answer = Answer()
     quoted = wrote = False
+    status = StatusLine(err)
     for event in events:
         fold(answer, event)
         if on_event is not None:
             on_event(event)
         kind, data = event.type, event.data
+        status.event(kind, data)
+        if kind in ("sources", "chunk", "compaction", "error", "done"):
+            status.clear()
         if kind == "sources" and (data.get("answer") or "").strip():
             # A second one (the question searched again in English) replaces the first:
             # its numbers are the ones the final source list uses.

@@ -50,6 +50,7 @@ from athena_lab.agent.prompts import (
 )
 from athena_lab.agent.providers import (
     Message,
+    PromptProgress,
     Provider,
     ProviderConfig,
     ProviderError,
@@ -85,6 +86,9 @@ LOCAL_MAX_TOKENS = 400  # ~20 s of writing at 20 tokens/s; the rules ask for fou
 LOCAL_TOOLS = ("searchDocs",)
 HISTORY_LIMIT = 10
 LAST_CALL_NOTE = "\n\n(That was the last tool call allowed in this turn: answer now from the evidence.)"
+# The prompt-reading speed each model last showed (tokens/s), for the time left before
+# llama.cpp's first report of a new prompt.
+_READ_RATES: dict[str, float] = {}
 # What a user can cause (athena_lab.errors) and the file system: one line for the user.
 # Anything else is a bug and is raised as one, not disguised as an answer.
 TURN_ERRORS = (AthenaError, OSError)
@@ -367,6 +371,7 @@ class _Turn:
             translator = yield from self._load(self._extractive_translator())
         if translator is None:
             return
+        yield events.trace("translate", {"language": query_language(self.query)}, "putting the question into English…")
         try:
             self.translated = english(translator, self.query)
         except Exception as exc:  # the question still gets its own search
@@ -452,6 +457,8 @@ class _Turn:
                     yield from self._emit(self.rewriter.feed(attributor.feed(item.text)))
                 elif isinstance(item, ToolCallEvent):
                     calls.append(item.call)
+                elif isinstance(item, PromptProgress):
+                    yield self._progress(item)
                 elif isinstance(item, StreamEnd):
                     self._add_usage(item.usage)
             yield from self._emit(self.rewriter.feed(attributor.flush()))
@@ -471,6 +478,18 @@ class _Turn:
                 messages.append(Message("tool", result.for_model() + (LAST_CALL_NOTE if last else ""),
                                         tool_call_id=call.id, name=call.name))
             attributor.add({item.number: item.text for item in self.evidence.items[known:]})
+
+    def _progress(self, report: PromptProgress) -> Event:
+        """llama.cpp's report of how far it has read the prompt, as the reader's bar: the
+        tokens it still had to read (its prompt cache skips the rest), and the time left
+        at the speed measured so far in this prompt, else at this model's last speed."""
+        done, total = max(0, report.processed - report.cached), max(0, report.total - report.cached)
+        rate = done / (report.elapsed_ms / 1000) if done and report.elapsed_ms >= 500 else None
+        if rate:
+            _READ_RATES[self.mode] = rate
+        rate = rate or _READ_RATES.get(self.mode)
+        eta = round((total - done) / rate, 1) if rate else None
+        return Event("progress", {"stage": "reading", "done": done, "total": total, "eta_s": eta})
 
     def _step_limit(self, max_steps: int, calls: list[ToolCall]) -> Iterator[Event]:
         names = ", ".join(c.name for c in calls)

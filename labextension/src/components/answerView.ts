@@ -15,7 +15,9 @@ import { addCodeCopyButtons } from './codeBlocks';
 import { attachSnippet, sourceList } from './sourceList';
 import { IStreamStatus } from '../core/status';
 import { IAnswerState } from '../core/answer';
-import { answerFrame } from '../core/question';
+import { quotesBlock } from '../core/answerText';
+import { answerFrame, interruptedNote } from '../core/question';
+import { drawStatus } from '../core/streamStatus';
 import { TraceDrawer } from './traceDrawer';
 
 export interface IAnswerActions {
@@ -55,8 +57,13 @@ function modeLabel(mode: string): string {
 export class AnswerView {
   readonly node: HTMLElement;
   text = '';
+  /** The quotes beside a model's answer (the `sources` event), on screen before its words. */
+  sources = '';
   citations: ICitation[] = [];
   private _body: HTMLElement;
+  private _quotes = quotesBlock('athena-');
+  /** The quotes as last drawn (they are rendered again only when they change). */
+  private _quotesShown = '';
   private _mode: HTMLElement;
   private _status: HTMLElement;
   private _live = false;
@@ -108,8 +115,10 @@ export class AnswerView {
       })
     );
     this._actions.hidden = true;
-    this.node = answerFrame('athena-', {}, this._mode, this._body, this._status, this._notes, this._sources,
-      this._trace.node, this._actions);
+    // The model's words stream in above its status line; the quotes from the sources,
+    // there first, stay under it.
+    this.node = answerFrame('athena-', {}, this._mode, this._body, this._status, this._quotes.node, this._notes,
+      this._sources, this._trace.node, this._actions);
   }
 
   /**
@@ -128,7 +137,15 @@ export class AnswerView {
     }
     const shown = before?.text ?? '';
     if (next.text !== shown) {
-      this.appendChunk(next.text.slice(shown.length));
+      if (next.text.startsWith(shown)) {
+        this.appendChunk(next.text.slice(shown.length));
+      } else {
+        this.replaceText(next.text); // a second sources event replaced an extractive answer
+      }
+    }
+    if (next.sources !== this.sources) {
+      this.sources = next.sources;
+      this._frame.schedule();
     }
     // Two empty lists are the same list (each fold starts with its own): redrawing the
     // sources schedules a render, and a render of no text would count as one.
@@ -155,13 +172,15 @@ export class AnswerView {
   /** What the turn is doing now ("reading 8 sources…", core/status.ts); null removes it. */
   setStatus(status: IStreamStatus | null): void {
     this._live = this._live || status !== null;
-    this._status.hidden = status === null;
-    this._status.textContent = status?.text ?? '';
-    if (status) {
-      this._status.dataset.phase = status.phase;
-    } else {
-      delete this._status.dataset.phase;
-    }
+    drawStatus(this._status, status, 'athena-');
+  }
+
+  /** The whole text anew (the quotes of an extractive answer, replaced by a later search's). */
+  replaceText(text: string): void {
+    this.text = '';
+    this._steps = [];
+    this._shown = 0;
+    this.appendChunk(text);
   }
 
   appendChunk(content: string): void {
@@ -218,18 +237,7 @@ export class AnswerView {
     this._frame.schedule();
     void this.rendered().finally(() => {
       this._notes.querySelector('.athena-interrupted-note')?.remove();
-      this._notes.append(
-        h(
-          'p',
-          { class: 'athena-interrupted-note', 'data-testid': 'athena-interrupted' },
-          'Stopped before the answer was complete. ',
-          button('Retry', onRetry, {
-            class: 'athena-retry',
-            'data-testid': 'athena-retry',
-            'aria-label': 'Ask this question again'
-          })
-        )
-      );
+      this._notes.append(interruptedNote('athena-', onRetry));
       this.node.classList.remove('athena-streaming');
       this._options.onRendered?.(this); // a reader following the bottom sees the note and Retry
     });
@@ -279,6 +287,8 @@ export class AnswerView {
     const missing = decorateAnswer(host, this._unsupported, known, (ids, text) => this._marker(ids, text));
     addCodeCopyButtons(host);
     this._body.replaceChildren(...Array.from(host.childNodes));
+    this._body.hidden = !this.text && !!this.sources; // the model has not written yet: the quotes lead
+    await this._renderQuotes(known);
     this._renderNotes(missing);
     countRender(this.node, started);
     this._frame.rest(REST_FACTOR * (performance.now() - started)); // Lab's renderer is async: the scheduler cannot time it
@@ -286,6 +296,23 @@ export class AnswerView {
     if (this._shown < this.text.length) {
       this._frame.schedule(); // the next step, at the next frame
     }
+  }
+
+  /** The quotes beside a model's answer, rendered like the answer (verbatim: nothing flagged). */
+  private async _renderQuotes(known: Set<number>): Promise<void> {
+    this._quotes.node.hidden = !this.sources;
+    const drawn = `${this.sources}\u0000${[...known].join(',')}`;
+    if (drawn === this._quotesShown) {
+      return; // unchanged: a token of the model's answer does not render the quotes again
+    }
+    this._quotesShown = drawn;
+    const host = h('div');
+    if (this.sources) {
+      await renderMarkdown(this._options.rendermime, host, this.sources);
+      decorateAnswer(host, [], known, (ids, text) => this._marker(ids, text));
+      addCodeCopyButtons(host);
+    }
+    this._quotes.body.replaceChildren(...Array.from(host.childNodes));
   }
 
   private _renderNotes(missing: string[]): void {

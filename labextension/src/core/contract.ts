@@ -89,6 +89,14 @@ export interface ISourcesData {
   answer_follows: boolean;
 }
 
+/** How far a local model has read its prompt (passages, question, rules), before its first word: llama.cpp's own count, reported every 128 tokens. ``done`` and ``total`` count the tokens it has to read (its prompt cache skips the rest); ``eta_s`` is the time left at the speed measured so far (null before anything is measured). */
+export interface IProgressData {
+  stage: 'reading';
+  done: number;
+  total: number;
+  eta_s: number | null;
+}
+
 export interface IChunkData {
   content: string;
 }
@@ -241,6 +249,7 @@ export type ChatEvent =
   | { type: 'start'; data: IStartData }
   | { type: 'trace'; data: ITraceData }
   | { type: 'sources'; data: ISourcesData }
+  | { type: 'progress'; data: IProgressData }
   | { type: 'chunk'; data: IChunkData }
   | { type: 'citations'; data: ICitationsData }
   | { type: 'compaction'; data: ICompactionData }

@@ -30,6 +30,9 @@ export const WIDGET_CSS = `
 .athena-widget .athena-question::before {
   content: "Q "; font-weight: 400; color: var(--jp-content-font-color2, #555);
 }
+.athena-widget .athena-quotes { margin: 6px 0 0; padding: 0 0 0 10px; border-left: 3px solid var(--jp-border-color1, #ccc); }
+.athena-widget .athena-quotes[hidden], .athena-widget .athena-answer[hidden] { display: none; }
+.athena-widget .athena-quotes-lead { margin: 0 0 2px; font-size: 0.9em; opacity: 0.75; font-weight: 600; }
 .athena-widget .athena-answer > :first-child { margin-top: 0; }
 .athena-widget .athena-answer p, .athena-widget .athena-answer ul, .athena-widget .athena-answer ol,
 .athena-widget .athena-answer blockquote, .athena-widget .athena-answer table { margin: 6px 0; }
