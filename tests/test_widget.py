@@ -127,3 +127,27 @@ def test_answer_is_the_widget_in_a_notebook_and_its_state_is_saved(api_nb) -> No
     assert state["_esm"] == WIDGET_JS.read_text(encoding="utf-8"), "the view's code travels with the state"
     assert state["_esm"].startswith("// athena_lab answer widget, built from"), "the built ES module"
     assert state["question"] == "How do I declare a path parameter with a type?", "a.ask() shows its question"
+
+
+def test_the_quotes_reach_the_widget_before_the_model_writes_and_stay_beside_its_words(workspace: Workspace) -> None:
+    """Sources first in a notebook (%athena streams into this widget): the sources event
+    fills the quotes and their citations at once; the model's words then fill the answer,
+    and the fallbacks show both, the quotes once."""
+    from wire_servers import OpenAIWireServer, Turn
+
+    question = "What does abort do in Flask?"
+    widget = AnswerWidget(workspace, question=question)
+    with OpenAIWireServer([Turn(text=["It stops the request ", "with an HTTP error [1]."])]) as url:
+        before_words = None
+        for event in workspace.ask_events(question, provider="openai", model="tiny", base_url=url):
+            widget.apply(event)
+            if event.type == "sources":
+                before_words = (widget.answer, widget.sources, list(widget.citations))
+    assert before_words is not None
+    said, quotes, cited = before_words
+    assert said == "" and quotes.strip() and cited and cited[0].get("preview")  # the quotes, linked, before any word
+    assert widget.answer.startswith("It stops the request with an HTTP error [")
+    assert widget.sources == quotes
+    data, _ = widget._repr_mimebundle_()
+    assert data["text/plain"].count("From the sources:") == 1 and quotes.strip() in data["text/plain"]
+    assert data[ANSWER_MIME]["sources"] == quotes  # saved with the notebook: Lab redraws both without a kernel

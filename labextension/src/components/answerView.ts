@@ -37,18 +37,9 @@ export interface IAnswerActions {
  * many small chunks per frame, and one render per token made the display lag behind the
  * stream at O(n²) cost.
  *
- * An extractive answer arrives the other way: a few large chunks, one whole sentence (or
- * line) each, usually all in one network read. Drawn per frame they would appear at once,
- * so the text is drawn up to one *step* per frame: a step is a chunk of sentence size
- * (STEP_MIN characters or more; a model's token is a few) that ends a sentence, a citation
- * or a line (STEP_END). Sentence chunks are steps, so they appear one after another; token
- * chunks never are, so a token stream draws everything that arrived by each frame. A
- * backlog of more than STEP_BURST steps (a reconnect, a stored answer) is drawn at once,
- * and so is everything in a hidden tab, where nobody watches it appear.
+ * The quotes of the `sources` event (an extractive answer, or those beside a model's)
+ * arrive whole, in one event, and are drawn at once: the reader has them within a second.
  */
-const STEP_BURST = 8;
-const STEP_MIN = 20;
-const STEP_END = /(?:[.!?\u2026:;]["'\u201d\u2019)\]]*|\[\d+(?:\s*,\s*\d+)*\]|\n)\s*$/;
 
 function modeLabel(mode: string): string {
   return mode === 'extractive' ? 'extractive (no model)' : mode;
@@ -76,9 +67,6 @@ export class AnswerView {
   private _rendering: Promise<void> = Promise.resolve();
   private _renderQueued = false;
   private _frame = new FrameScheduler(() => this._queueRender());
-  /** The text's length at each step end (see STEP_END) not yet drawn, and how much is drawn. */
-  private _steps: number[] = [];
-  private _shown = 0;
   /** Chunks so far (data-chunks on the node, beside countRender's data-renders). */
   private _chunks = 0;
   /** The folded state last shown: `update` shows only what differs from it. */
@@ -178,17 +166,12 @@ export class AnswerView {
   /** The whole text anew (the quotes of an extractive answer, replaced by a later search's). */
   replaceText(text: string): void {
     this.text = '';
-    this._steps = [];
-    this._shown = 0;
     this.appendChunk(text);
   }
 
   appendChunk(content: string): void {
     this.text += content;
     this.node.dataset.chunks = String(++this._chunks);
-    if (content.length >= STEP_MIN && STEP_END.test(content)) {
-      this._steps.push(this.text.length);
-    }
     this._frame.schedule();
   }
 
@@ -278,11 +261,8 @@ export class AnswerView {
   private async _render(): Promise<void> {
     const started = performance.now();
     const host = h('div');
-    this._steps = this._steps.filter(end => end > this._shown);
-    const step = this._steps.length && this._steps.length <= STEP_BURST && !document.hidden;
-    const upTo = step ? this._steps[0] : this.text.length;
-    this._shown = upTo;
-    await renderMarkdown(this._options.rendermime, host, this.text.slice(0, upTo));
+    const text = this.text;
+    await renderMarkdown(this._options.rendermime, host, text);
     const known = new Set(this.citations.map(c => c.id));
     const missing = decorateAnswer(host, this._unsupported, known, (ids, text) => this._marker(ids, text));
     addCodeCopyButtons(host);
@@ -290,12 +270,11 @@ export class AnswerView {
     this._body.hidden = !this.text && !!this.sources; // the model has not written yet: the quotes lead
     await this._renderQuotes(known);
     this._renderNotes(missing);
-    countRender(this.node, started);
+    if (text) {
+      countRender(this.node, started); // renders of the answer's text (the quotes alone are not one)
+    }
     this._frame.rest(REST_FACTOR * (performance.now() - started)); // Lab's renderer is async: the scheduler cannot time it
     this._options.onRendered?.(this);
-    if (this._shown < this.text.length) {
-      this._frame.schedule(); // the next step, at the next frame
-    }
   }
 
   /** The quotes beside a model's answer, rendered like the answer (verbatim: nothing flagged). */

@@ -115,7 +115,9 @@ export class PageAnswer {
     // Cut short by its reader: not an error (the note below says so and offers Retry).
     this._text.draw(state.stopped ? { ...state, error: null } : state);
     this.node.classList.toggle('failed', !!state.error && !state.stopped);
-    countRender(this.node, started);
+    if (state.text) {
+      countRender(this.node, started); // renders of the answer's text (the quotes alone are not one)
+    }
   }
 
   /** The turn was cut short (Stop, a reload mid-answer): keep what it showed, say so, offer Retry. */
