@@ -157,6 +157,16 @@ class CompactionData(TypedDict):
     summary: NotRequired[str]
 
 
+class NotFound(TypedDict):
+    """A name a model's answer uses (a call, setting, option, directive, command, environment
+    variable or file name) that occurs nowhere in the indexed folder nor in the question, and
+    where it stands: the sentence (marker-free, verbatim as in the answer, like an
+    ``unsupported`` entry) or the code line. A front end marks it "not found in your documents"."""
+
+    name: str
+    sentence: str
+
+
 class DoneData(TypedDict):
     usage: NotRequired[dict[str, int]]
     unsupported: NotRequired[list[str]]
@@ -170,6 +180,9 @@ class DoneData(TypedDict):
     # waited on: "multilingual" while its vectors are built. The front end follows the
     # build's progress (GET /athena/reindex) where the question was asked.
     building: NotRequired[Literal["multilingual"]]
+    # A model's answer: the names it uses that the folder and the question lack (agent/names.py).
+    # Their sentences carry no marker (and are in ``unsupported`` when they claim something).
+    not_found: NotRequired[list[NotFound]]
 
 
 class ErrorData(TypedDict):
@@ -301,6 +314,7 @@ class StoredMessage(TypedDict):
     # The quotes shown beside a model's answer (the sources event's text; its citations are
     # in ``citations``, one numbering); absent on an extractive answer, which is its quotes.
     sources: NotRequired[str]
+    not_found: NotRequired[list[NotFound]]  # done.not_found of a model's answer, marked again on reload
 
 
 class Conversation(TypedDict):
@@ -499,6 +513,8 @@ class Answer:
     error: str | None = None
     degraded: str | None = None  # search ran without (all) vectors, and why — e.g. still embedding
     no_evidence: str | None = None  # "filters" or "index" when search found nothing to cite
+    # names a model's answer uses that the folder and the question lack, and where ({name, sentence})
+    not_found: list[dict[str, str]] = field(default_factory=list)
     streaming: bool = False
 
     def to_dict(self) -> dict[str, Any]:
@@ -537,6 +553,7 @@ def fold(answer: Answer, event: Any) -> Answer:
         answer.mode = data.get("mode") or answer.mode
         answer.degraded = data.get("degraded")
         answer.no_evidence = data.get("no_evidence")
+        answer.not_found = list(data.get("not_found") or [])
         answer.streaming = False
     elif kind == "error":
         answer.error = data.get("message") or "the answer failed"

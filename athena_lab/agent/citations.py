@@ -236,13 +236,19 @@ class MarkerRewriter:
 
 
 # -- support check ---------------------------------------------------------------
-def unsupported_sentences(answer: str, cited_text: dict[int, str]) -> list[str]:
-    """Claims with no marker, or whose cited evidence holds too few of their key terms.
+def unsupported_sentences(answer: str, cited_text: dict[int, str], question: str = "",
+                          across: Any = None) -> list[str]:
+    """Claims with no marker, or whose cited evidence does not support them (agent/support.py:
+    every name the sentence uses, and 40 % of its key terms or, with ``across``, its meaning).
 
     ``cited_text`` maps final citation numbers to the evidence text they stand for.
     Each sentence is reported as its longest marker-free stretch, verbatim, so a front
     end can find and highlight it in the rendered answer.
     """
+    from athena_lab.agent.names import defined_in
+    from athena_lab.agent.support import Support
+
+    support = Support(cited_text, question, across, defined_in(answer))
     flagged: list[str] = []
     for sentence in split_sentences(answer):
         bare = MARKER.sub(" ", sentence)
@@ -250,10 +256,8 @@ def unsupported_sentences(answer: str, cited_text: dict[int, str]) -> list[str]:
         if not is_claim(bare, terms):
             continue
         numbers = [n for n in marker_numbers(sentence) if n in cited_text]
-        if numbers:
-            support = key_terms(" ".join(cited_text[n] for n in numbers))
-            if len(terms & support) / len(terms) >= SUPPORT_THRESHOLD:
-                continue
+        if numbers and support.holds(bare, numbers):
+            continue
         flagged.append(_quotable(sentence))
     return flagged
 

@@ -35,6 +35,8 @@ from athena_lab.agent.extractive import (
     extractive_answer,
 )
 from athena_lab.agent.locate import model_quotes, with_evidence
+from athena_lab.agent.names import answer_names, missing, sentence_names
+from athena_lab.agent.support import Support
 from athena_lab.agent.memory import (
     PastTurn,
     fit_history,
@@ -208,7 +210,7 @@ def run_turn(ws: Corpus, question: str, conversation_id: str | None = None, filt
                 steps.append(event.data)
             yield event
         store.add_message(cid, "assistant", turn.answer, turn.citations, turn.unsupported, turn.mode,
-                          trace=steps, sources=turn.sources_kept())
+                          trace=steps, sources=turn.sources_kept(), not_found=turn.notes.get("not_found"))
         saved = True
         yield Event("done", {"usage": turn.usage, "unsupported": turn.unsupported, "mode": turn.mode,
                              "conversation_id": cid, **turn.notes})
@@ -255,6 +257,7 @@ class _Turn:
         self.translated: str | None = None  # the question in English, when it was in another language
         self.query = question  # what was searched: a follow-up with the words it leans on
         self._cited = 0  # citations announced so far while streaming
+        self._known: dict[str, bool] = {}  # names looked up in the folder this turn
 
     def run(self) -> Iterator[Event]:
         yield self._retrieve()
@@ -277,7 +280,10 @@ class _Turn:
         self.citations = with_evidence(self.ws, self.rewriter.citations(),
                                        [(mapping[n], q) for n, q in quotes if n in mapping])
         self.unsupported = ([] if self.no_evidence == "filters"  # a notice, not a claim
-                            else unsupported_sentences(self.answer, cited_texts(self.rewriter)))
+                            else unsupported_sentences(self.answer, cited_texts(self.rewriter), self._asked(),
+                                                       self._across()))
+        if self.follows and self.llm is not None:
+            self._check_names(self.answer)
         yield Event("citations", {"citations": self.citations})
 
     # -- what the reader was shown, for an answer cut short --------------------------
@@ -446,7 +452,8 @@ class _Turn:
                     Message("user", question_message(block, self.question, self.context))]
         toolbox = Toolbox(self.ws, self.evidence, self.filters)
         specs = toolbox.specs(LOCAL_TOOLS if llm.config.kind == "local" else None)
-        attributor = Attributor({item.number: item.text for item in self.evidence.items[:shown]})
+        attributor = Attributor(Support({item.number: item.text for item in self.evidence.items[:shown]},
+                                        self._asked(), self._across()), self._unknown)
         max_steps = max(1, settings.max_steps)
         for step in range(1, max_steps + 1):
             step_text: list[str] = []
@@ -504,6 +511,27 @@ class _Turn:
     def _add_usage(self, usage: dict[str, int]) -> None:
         for key, value in usage.items():
             self.usage[key] = self.usage.get(key, 0) + int(value)
+
+    # -- names the folder does not hold (agent/names.py) ----------------------------------
+    def _asked(self) -> str:
+        """What the user named: the question, its English wording and the attached context."""
+        return "\n".join(t for t in (self.question, self.translated, self.context) if t)
+
+    def _found(self, parts: list[str]) -> set[str]:
+        todo = [p for p in parts if p not in self._known]
+        if todo:
+            hits = self.ws.names_found(todo)
+            self._known.update((p, p in hits) for p in todo)
+        return {p for p in parts if self._known[p]}
+
+    def _unknown(self, sentence: str, defined: set[str]) -> list[str]:
+        return [n.written for n in missing(sentence_names(sentence, defined), self._found, self._asked())]
+
+    def _check_names(self, text: str) -> None:
+        """``not_found`` in ``done``: each name of the model's text the folder and the question
+        lack, with the sentence or code line it stands in, for front ends to mark."""
+        lost = missing(answer_names(text), self._found, self._asked())
+        self.notes["not_found"] = [{"name": n.written, "sentence": n.where} for n in lost]
 
     # -- output -------------------------------------------------------------------------
     def _picking(self) -> str:

@@ -21,7 +21,7 @@ import numpy as np
 
 from athena_lab.errors import ConflictError
 
-SCHEMA_VERSION = "6"
+SCHEMA_VERSION = "7"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS manifest (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -88,6 +88,7 @@ CREATE INDEX IF NOT EXISTS messages_by_conversation ON messages(conversation_id,
     4: _add_message_column("context"),  # the cell or selection it was asked about, and its label
     5: _add_message_column("trace"),  # an answer's steps (tools, inputs, hits), shown again after a reload
     6: _add_message_column("sources"),  # the quotes shown beside a model's answer (the sources event)
+    7: _add_message_column("not_found"),  # names a model's answer used that the folder lacks (done.not_found)
 }
 
 CHUNK_COLUMNS = ("chunk_id", "path", "ordinal", "doc_kind", "heading", "text", "text_hash",

@@ -118,6 +118,7 @@ export interface IDoneData {
   degraded?: string | null;
   no_evidence?: 'filters' | 'index';
   building?: 'multilingual';
+  not_found?: INotFound[];
 }
 
 export interface IErrorData {
@@ -148,6 +149,7 @@ export interface IStoredMessage {
   mode?: string;
   trace?: ITraceData[];
   sources?: string;
+  not_found?: INotFound[];
 }
 
 /** A stored conversation, oldest message first (``ConversationStore.get``). */
