@@ -26,10 +26,25 @@ def sources_text(citations: list[dict[str, Any]]) -> str:
 QUOTES_LEAD = "From the sources:"
 
 
+NOT_FOUND_LEAD = "Not found in your documents"
+
+
+def names_not_found(not_found: list[dict[str, str]]) -> list[str]:
+    """Each name a model wrote that no indexed file holds (``done.not_found``), once."""
+    return list(dict.fromkeys(str(n.get("name")) for n in not_found if n.get("name")))
+
+
+def still_unsupported(unsupported: list[Any], not_found: list[dict[str, str]]) -> list[Any]:
+    """Unsupported sentences not already said as holding a name the folder lacks: such a
+    sentence is named once, as "not found in your documents"."""
+    said = {str(n.get("sentence", "")).strip() for n in not_found}
+    return [u for u in unsupported if claim_text(u).strip() not in said]
+
+
 def answer_text(answer: str, citations: list[dict[str, Any]], unsupported: list[Any], error: str = "",
-                notice: str = "", sources: str = "") -> str:
+                notice: str = "", sources: str = "", not_found: list[dict[str, str]] | None = None) -> str:
     """The answer for a terminal: text, the quotes beside a model's words, numbered
-    sources, then unsupported claims."""
+    sources, the names no indexed file holds, then unsupported claims."""
     parts = [answer.strip()] if answer.strip() else []
     if sources.strip():
         parts.append(f"{QUOTES_LEAD}\n\n{sources.strip()}")
@@ -39,6 +54,11 @@ def answer_text(answer: str, citations: list[dict[str, Any]], unsupported: list[
         parts.append(f"note: {notice}")
     if citations:
         parts.append(sources_text(citations))
+    names = names_not_found(not_found or [])
+    if names:
+        parts.append(f"{NOT_FOUND_LEAD} (the model wrote them; no indexed file holds them):\n"
+                     + "\n".join(f"  - {name}" for name in names))
+    unsupported = still_unsupported(unsupported, not_found or [])
     if unsupported:
         parts.append("Not supported by the sources:\n" + "\n".join(f"  - {claim_text(u)}" for u in unsupported))
     return "\n\n".join(parts)
@@ -57,7 +77,7 @@ def markdown_html(text: str) -> str:
 
 
 def answer_html(answer: str, citations: list[dict[str, Any]], unsupported: list[Any], error: str = "",
-                notice: str = "", sources: str = "") -> str:
+                notice: str = "", sources: str = "", not_found: list[dict[str, str]] | None = None) -> str:
     """A static rendering for viewers that run no widget code: the answer's Markdown as HTML
     (raw HTML in it escaped), the quotes beside a model's words likewise, everything else
     escaped text."""
@@ -69,6 +89,12 @@ def answer_html(answer: str, citations: list[dict[str, Any]], unsupported: list[
         parts.append(f"<p><b>error:</b> {esc(error)}</p>")
     if notice:
         parts.append(f"<p><i>note: {esc(notice)}</i></p>")
+    names = names_not_found(not_found or [])
+    if names:
+        items = "".join(f"<li><code>{esc(name)}</code></li>" for name in names)
+        parts.append(f"<p>&#9888; {NOT_FOUND_LEAD} (the model wrote them; no indexed file holds them):</p>"
+                     f"<ul>{items}</ul>")
+    unsupported = still_unsupported(unsupported, not_found or [])
     if unsupported:
         items = "".join(f"<li>{esc(claim_text(u))}</li>" for u in unsupported)
         parts.append(f"<p>&#9888; Not supported by the sources:</p><ul>{items}</ul>")
@@ -174,7 +200,9 @@ def stream_text(events: Iterable[Any], out: TextIO | None = None, err: TextIO | 
     out.write("\n")
     if answer.citations:
         out.write("\n" + sources_text(answer.citations) + "\n")
-    for sentence in answer.unsupported:
+    for name in names_not_found(answer.not_found):
+        print(f"not found in your documents: {name}", file=err)
+    for sentence in still_unsupported(answer.unsupported, answer.not_found):
         print(f"unsupported: {claim_text(sentence)}", file=err)
     if answer.degraded:
         print(f"note: {answer.degraded}", file=err)

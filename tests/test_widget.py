@@ -151,3 +151,22 @@ def test_the_quotes_reach_the_widget_before_the_model_writes_and_stay_beside_its
     data, _ = widget._repr_mimebundle_()
     assert data["text/plain"].count("From the sources:") == 1 and quotes.strip() in data["text/plain"]
     assert data[ANSWER_MIME]["sources"] == quotes  # saved with the notebook: Lab redraws both without a kernel
+
+
+def test_a_name_no_indexed_file_holds_is_shown_as_not_found_once(workspace: Workspace) -> None:
+    """done.not_found (the names a model made up) reaches the widget and its fallbacks, and
+    its sentence is named once, as not found, not again as unsupported."""
+    from wire_servers import OpenAIWireServer, Turn
+
+    made_up = "Call `flask.abort_everything_now()` to stop every request at once."
+    widget = AnswerWidget(workspace, question="What does abort do in Flask?")
+    with OpenAIWireServer([Turn(text=[made_up])]) as url:
+        for event in workspace.ask_events("What does abort do in Flask?", provider="openai", model="tiny",
+                                          base_url=url):
+            widget.apply(event)
+    names = [n["name"] for n in widget.not_found]
+    assert any("abort_everything_now" in name for name in names), widget.not_found
+    text = widget._repr_mimebundle_()[0]["text/plain"]
+    assert "Not found in your documents" in text and "abort_everything_now" in text
+    assert "Not supported by the sources" not in text  # the sentence is said once, as not found
+    assert widget._repr_mimebundle_()[0][ANSWER_MIME]["not_found"] == widget.not_found

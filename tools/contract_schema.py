@@ -69,7 +69,7 @@ def _object(td: Any) -> dict[str, Any]:
 
 
 def _shapes(models: Any) -> list[Any]:
-    return [models.Region, models.BibRecord, models.Evidence, models.Citation, models.TraceHit,
+    return [models.Region, models.BibRecord, models.Evidence, models.Citation, models.TraceHit, models.NotFound,
             *models.EVENT_DATA.values(),
             models.AskFilters, models.AttachedContext, models.StoredMessage, models.Conversation,
             *models.STATUS_SHAPES]

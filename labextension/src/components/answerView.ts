@@ -6,7 +6,8 @@
  */
 import { IRenderMimeRegistry } from '@jupyterlab/rendermime';
 
-import { citationMarker, decorateAnswer, unsupportedNote } from '../core/markers';
+import { citationMarker, decorateAnswer, notFoundNote, stillUnsupported, unsupportedNote } from '../core/markers';
+import { INotFound } from '../core/contract';
 import { countRender, FrameScheduler, REST_FACTOR } from '../core/frame';
 import { renderMarkdown } from '../markdown';
 import { ICitation, IDoneEvent, ITraceEvent } from '../types';
@@ -64,6 +65,8 @@ export class AnswerView {
   private _copy: HTMLButtonElement;
   private _trace = new TraceDrawer();
   private _unsupported: string[] = [];
+  /** Names the model wrote that no indexed file holds (`done.not_found`), marked in the text. */
+  private _notFound: INotFound[] = [];
   private _rendering: Promise<void> = Promise.resolve();
   private _renderQueued = false;
   private _frame = new FrameScheduler(() => this._queueRender());
@@ -151,6 +154,7 @@ export class AnswerView {
     } else {
       void this.finish({
         unsupported: next.unsupported,
+        not_found: next.notFound,
         mode: next.mode ?? undefined,
         no_evidence: (next.noEvidence as 'filters' | 'index' | null) ?? undefined
       });
@@ -191,6 +195,7 @@ export class AnswerView {
   /** The stream ended: show the mode, mark unsupported sentences, enable actions. */
   finish(done: IDoneEvent): Promise<void> {
     this._unsupported = done.unsupported ?? [];
+    this._notFound = done.not_found ?? [];
     this.setStatus(null);
     if (done.no_evidence) {
       this.node.dataset.noEvidence = done.no_evidence;
@@ -264,7 +269,8 @@ export class AnswerView {
     const text = this.text;
     await renderMarkdown(this._options.rendermime, host, text);
     const known = new Set(this.citations.map(c => c.id));
-    const missing = decorateAnswer(host, this._unsupported, known, (ids, text) => this._marker(ids, text));
+    const missing = decorateAnswer(host, this._unsupported, known, (ids, text) => this._marker(ids, text),
+      this._notFound);
     addCodeCopyButtons(host);
     this._body.replaceChildren(...Array.from(host.childNodes));
     this._body.hidden = !this.text && !!this.sources; // the model has not written yet: the quotes lead
@@ -296,10 +302,15 @@ export class AnswerView {
 
   private _renderNotes(missing: string[]): void {
     this._notes.querySelector('.athena-unsupported-list')?.remove();
-    if (!this._unsupported.length) {
-      return;
+    this._notes.querySelector('.athena-not-found-list')?.remove();
+    const unsupported = stillUnsupported(this._unsupported, this._notFound);
+    if (unsupported.length) {
+      this._notes.prepend(unsupportedNote('athena-', 'athena-unsupported', unsupported.length, missing));
     }
-    this._notes.prepend(unsupportedNote('athena-', 'athena-unsupported', this._unsupported.length, missing));
+    const names = notFoundNote('athena-', this._notFound);
+    if (names) {
+      this._notes.prepend(names);
+    }
   }
 
   private _marker(ids: number[], text: string): HTMLElement {

@@ -6,6 +6,7 @@
  * magic (athena_lab/models.py); this is its front-end twin.
  */
 import { ChatEvent, ICitation, IStoredMessage, ITraceEvent } from '../types';
+import { INotFound } from './contract';
 import { foldStatus, IStreamStatus, SEARCHING } from './status';
 
 export interface IAnswerState {
@@ -22,6 +23,8 @@ export interface IAnswerState {
   trace: ITraceEvent[];
   /** Sentences the checker found no support for (from `done`). */
   unsupported: string[];
+  /** Names the model wrote that no indexed file (nor the question) holds (`done.not_found`). */
+  notFound: INotFound[];
   /** "extractive" or "provider:model" (from `done`). */
   mode: string | null;
   /** How many older turns the server summarised before this answer, if it did. */
@@ -47,6 +50,7 @@ export function emptyAnswer(): IAnswerState {
     citations: [],
     trace: [],
     unsupported: [],
+    notFound: [],
     mode: null,
     droppedTurns: null,
     error: null,
@@ -86,6 +90,7 @@ function foldAnswer(state: IAnswerState, event: ChatEvent): IAnswerState {
       return {
         ...state,
         unsupported: event.data.unsupported ?? [],
+        notFound: event.data.not_found ?? [],
         mode: event.data.mode ?? state.mode,
         noEvidence: event.data.no_evidence ?? null,
         building: event.data.building ?? null,
@@ -127,6 +132,7 @@ export function storedAnswer(message: IStoredMessage): IAnswerState {
     sources: message.sources ?? '', // the quotes beside a model's answer (absent: extractive, or older)
     citations: message.citations ?? [],
     unsupported: message.unsupported ?? [],
+    notFound: message.not_found ?? [],
     mode: message.mode ?? null,
     trace: message.trace ?? [], // the steps it ran (absent on answers stored before they were kept)
     finished: true,

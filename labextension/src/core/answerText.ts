@@ -10,7 +10,7 @@
 import { ICitation } from '../types';
 import { IAnswerState, QUOTES_LEAD } from './answer';
 import { h } from './dom';
-import { citationMarker, unsupportedNote } from './markers';
+import { citationMarker, notFoundNote, stillUnsupported, unsupportedNote } from './markers';
 import { renderAnswer } from './render';
 
 /** What differs between the front ends drawing an answer's text: names, not behaviour. */
@@ -29,7 +29,8 @@ export interface IAnswerTextLook {
 }
 
 /** The parts of the answer state the text is drawn from. */
-export type AnswerTextState = Pick<IAnswerState, 'text' | 'sources' | 'citations' | 'unsupported' | 'error'>;
+export type AnswerTextState = Pick<IAnswerState, 'text' | 'sources' | 'citations' | 'unsupported' | 'error'> &
+  Partial<Pick<IAnswerState, 'notFound'>>;
 
 /**
  * The quotes shown beside a model's answer (the `sources` event), under "From the
@@ -54,6 +55,8 @@ export class AnswerText {
   /** The quotes beside a model's answer; front ends place it under the text's status line. */
   readonly quotes: HTMLElement;
   private _quotesBody: HTMLElement;
+  /** The quotes and citation numbers drawn last: a token of the model's words does not redraw them. */
+  private _quotesDrawn = '';
   private _citations: ICitation[] = [];
 
   constructor(
@@ -78,22 +81,32 @@ export class AnswerText {
         citation: id => this.citation(id),
         open: (citation, button) => this._open(citation, button)
       });
-    const missing = renderAnswer(this.body, state.text, state.unsupported, known, marker);
+    const notFound = state.notFound ?? [];
+    const missing = renderAnswer(this.body, state.text, state.unsupported, known, marker, notFound);
     this.body.hidden = !state.text && !!state.sources; // the model has not written yet: the quotes lead
     this.quotes.hidden = !state.sources;
-    if (state.sources) {
-      renderAnswer(this._quotesBody, state.sources, [], known, marker); // verbatim: nothing to flag
-    } else {
-      this._quotesBody.replaceChildren();
+    const quotes = `${state.sources}\u0000${[...known].join(',')}`;
+    if (quotes !== this._quotesDrawn) {
+      this._quotesDrawn = quotes;
+      if (state.sources) {
+        renderAnswer(this._quotesBody, state.sources, [], known, marker); // verbatim: nothing to flag
+      } else {
+        this._quotesBody.replaceChildren();
+      }
     }
     const prefix = this._look.prefix;
     const notes: HTMLElement[] = [];
     if (state.error) {
       notes.push(h('p', { class: `${prefix}error`, role: 'alert' }, state.error));
     }
-    if (state.unsupported.length) {
+    const names = notFoundNote(prefix, notFound);
+    if (names) {
+      notes.push(names);
+    }
+    const unsupported = stillUnsupported(state.unsupported, notFound);
+    if (unsupported.length) {
       // The sentences found in the text are marked there; the list names the others.
-      notes.push(unsupportedNote(prefix, this._look.unsupportedTestid, state.unsupported.length, missing));
+      notes.push(unsupportedNote(prefix, this._look.unsupportedTestid, unsupported.length, missing));
     }
     this.notes.replaceChildren(...notes);
   }

@@ -69,6 +69,12 @@ export interface ITraceHit {
   ranks: { [key: string]: number };
 }
 
+/** A name a model's answer uses (a call, setting, option, directive, command, environment variable or file name) that occurs nowhere in the indexed folder nor in the question, and where it stands: the sentence (marker-free, verbatim as in the answer, like an ``unsupported`` entry) or the code line. A front end marks it "not found in your documents". */
+export interface INotFound {
+  name: string;
+  sentence: string;
+}
+
 export interface IStartData {
   conversation_id: string;
 }

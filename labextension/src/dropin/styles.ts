@@ -88,6 +88,9 @@ a { color: var(--accent); }
 mark.athena-unsupported { background: var(--unsupported); color: inherit; text-decoration: underline wavy var(--error); }
 .unsupported-list { font-size: 12px; color: var(--error); }
 .unsupported-list ul { margin: 4px 0 0; padding-left: 18px; }
+mark.athena-not-found { background: var(--unsupported); color: inherit; text-decoration: underline wavy var(--error); }
+.not-found-list { font-size: 12px; color: var(--error); }
+.not-found-list ul { margin: 4px 0 0; padding-left: 18px; }
 .sources { margin: 0; padding: 8px 0 0; list-style: none; border-top: 1px solid var(--border); display: flex; flex-direction: column; gap: 6px; }
 .sources[hidden] { display: none; }
 .source {

@@ -89,6 +89,14 @@ export const WIDGET_CSS = `
 }
 .athena-widget .athena-unsupported-list strong { font-weight: 600; }
 .athena-widget .athena-unsupported-list ul { margin: 4px 0 0; padding-left: 18px; }
+.athena-widget mark.athena-not-found {
+  background: color-mix(in srgb, var(--jp-error-color1, #b00020) 14%, transparent);
+  color: inherit; text-decoration: underline wavy var(--jp-error-color1, #b00020);
+}
+.athena-widget .athena-not-found-list {
+  border: 1px solid var(--jp-error-color1, #b00020); padding: 4px 8px; margin: 6px 0;
+}
+.athena-widget .athena-not-found-list ul { margin: 4px 0 0; padding-left: 18px; }
 .athena-widget .athena-sources { padding-left: 0; list-style: none; margin: 8px 0; }
 .athena-widget .athena-source { margin: 3px 0; }
 .athena-widget .athena-snippet-box { display: inline-block; margin-left: 8px; vertical-align: top; max-width: 100%; }

@@ -43,7 +43,7 @@ export interface IWidgetAnswer extends IAnswerState {
 }
 
 /** The synced traits that change what is drawn. */
-const TRAITS = ['question', 'answer', 'sources', 'citations', 'unsupported', 'mode', 'trace', 'streaming', 'error', 'notice',
+const TRAITS = ['question', 'answer', 'sources', 'citations', 'unsupported', 'not_found', 'mode', 'trace', 'streaming', 'error', 'notice',
   'conversation_id', 'root'];
 
 function claimText(claim: unknown): string {
@@ -64,6 +64,7 @@ export function widgetAnswer(model: IWidgetModel): IWidgetAnswer {
     citations: (model.get('citations') as IWidgetCitation[] | undefined) ?? [],
     trace: (model.get('trace') as ITraceEvent[] | undefined) ?? [],
     unsupported: ((model.get('unsupported') as unknown[] | undefined) ?? []).map(claimText),
+    notFound: (model.get('not_found') as IAnswerState['notFound'] | undefined) ?? [], // names no indexed file holds
     mode: text('mode') || null,
     droppedTurns: null,
     error: text('error') || null,
