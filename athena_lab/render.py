@@ -111,14 +111,14 @@ BAR_WIDTH = 20
 
 
 def progress_line(summary: str, data: dict[str, Any]) -> str:
-    """``reading 5 passages (≈1,150 tokens) ▕██████░░░░▏ 600 / 1,500 tokens · about 40 s left``:
+    """``reading 5 passages (≈1,150 tokens) ▕██████░░░░▏ 600 / 1,500 prompt tokens · about 40 s left``:
     a local model reading its prompt, as a terminal's status line (the ``progress`` event)."""
     done, total = int(data.get("done") or 0), int(data.get("total") or 0)
     filled = round(BAR_WIDTH * done / total) if total else 0
     bar = "\u2595" + "\u2588" * filled + "\u2591" * (BAR_WIDTH - filled) + "\u258f"
     eta = data.get("eta_s")
     left = f" \u00b7 about {duration(max(1.0, float(eta)))} left" if eta is not None else ""
-    return f"{summary} {bar} {done:,} / {total:,} tokens{left}"
+    return f"{summary} {bar} {done:,} / {total:,} prompt tokens{left}"
 
 
 class StatusLine:

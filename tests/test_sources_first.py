@@ -159,7 +159,7 @@ def test_athena_ask_prints_the_quotes_first_and_the_reading_as_a_bar_on_a_termin
     assert "\nAnswer:\n\n" in out and "\nSources:\n  [1] gateway.md:" in out
     shown = status.decode("utf-8", errors="replace")
     assert "loading the model" in shown
-    bar = re.search(r"reading \d+ passages? \(≈[\d,]+ tokens\) ▕[█░]{20}▏ [\d,]+ / [\d,]+ tokens", shown)
+    bar = re.search(r"reading \d+ passages? \(≈[\d,]+ tokens\) ▕[█░]{20}▏ [\d,]+ / [\d,]+ prompt tokens", shown)
     assert bar, shown[-1500:]
     assert "\r\x1b[K" in shown  # rewritten in place, and cleared before the answer
 

@@ -98,8 +98,8 @@ test('sources, then the model loading, then its reading as a bar with tokens and
       'writing\u2026'
     ]
   );
-  assert.equal(progressDetail(seen[3]!.progress!), '0 / 1,500 tokens');
-  assert.equal(progressDetail(seen[4]!.progress!), '640 / 1,500 tokens \u00b7 about 43 s left');
+  assert.equal(progressDetail(seen[3]!.progress!), '0 / 1,500 prompt tokens');
+  assert.equal(progressDetail(seen[4]!.progress!), '640 / 1,500 prompt tokens \u00b7 about 43 s left');
   assert.equal(seen[5]!.progress, undefined); // writing: the bar is gone
 });
 

@@ -83,15 +83,15 @@ def test_sidebar_shows_the_quotes_first_then_the_reading_bar_then_the_model_word
         chat.evaluate(WATCH, ['[data-testid="athena-answer"]', '[data-testid="athena-quotes"]', ".athena-answer-body"])
         answer = send(chat, QUESTION)
         quotes = answer.locator('[data-testid="athena-quotes"]')
-        quotes.filter(has_text="rotated every hour").wait_for(timeout=60_000)
+        quotes.filter(has_text="rotated every hour").wait_for(timeout=180_000)  # a cold Lab on a busy machine
         assert answer.locator("section.athena-quotes .athena-citation-marker").count() >= 1  # [n] links at once
-        assert answer.locator('[data-testid="athena-source"]').count() >= 1  # and the source list
+        assert answer.locator('[data-testid="athena-citation"]').count() >= 1  # and the source list
         assert "From the sources:" in answer.inner_text()
         # the model reads the passages: llama.cpp's count as a bar, with the time left
         bar = answer.locator('[data-testid="athena-read-progress"]')
         bar.wait_for(timeout=240_000)
         status = answer.locator('[data-testid="athena-stream-status"]').inner_text()
-        assert re.search(r"reading \d+ passages? .*[\d,]+ / [\d,]+ tokens", status), status
+        assert re.search(r"reading \d+ passages? .*[\d,]+ / [\d,]+ prompt tokens", status, re.S), status
         panel = chat.locator('[data-testid="athena-chat"]')
         _shot(panel, "sources-first-sidebar-reading-light")
         chat.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Dark'})")
@@ -178,7 +178,7 @@ def test_chat_page_shows_the_quotes_first_and_after_a_reload_mid_answer_the_stop
         answer.locator('[data-testid="quotes"]').filter(has_text="rotated every hour").wait_for(timeout=60_000)
         assert answer.locator("section.quotes button.marker").count() >= 1
         answer.locator('[data-testid="read-progress"]').wait_for(timeout=240_000)
-        assert re.search(r"[\d,]+ / [\d,]+ tokens", answer.locator('[data-testid="stream-status"]').inner_text())
+        assert re.search(r"[\d,]+ / [\d,]+ prompt tokens", answer.locator('[data-testid="stream-status"]').inner_text())
         _shot(tab, "sources-first-page-reading-dark")
         answer.locator('[data-testid="answer-body"]').filter(has_text=re.compile(r"\w")).wait_for(timeout=400_000)
         seen = tab.evaluate("() => window.__seen")

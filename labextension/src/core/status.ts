@@ -25,10 +25,14 @@ export interface IReadProgress {
   etaS: number | null;
 }
 
-/** "600 / 1,500 tokens · about 40 s left" — the words beside the progress bar. */
+/**
+ * "600 / 1,500 prompt tokens · about 40 s left" — the words beside the progress bar. The
+ * prompt is the passages with the question and the rules, so it is more than the passages'
+ * own count the status line names.
+ */
 export function progressDetail(progress: IReadProgress): string {
   const left = progress.etaS === null ? '' : ` \u00b7 about ${formatDuration(Math.max(1, progress.etaS))} left`;
-  return `${formatCount(progress.done)} / ${formatCount(progress.total)} tokens${left}`;
+  return `${formatCount(progress.done)} / ${formatCount(progress.total)} prompt tokens${left}`;
 }
 
 /** The status as the request leaves, before the server says anything. */
