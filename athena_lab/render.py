@@ -7,7 +7,9 @@ import html
 import sys
 from typing import Any, Iterable, TextIO
 
-from athena_lab.models import Answer, citation_location, duration, fold
+from athena_lab.answer import Answer, fold
+from athena_lab.citations.labels import citation_location
+from athena_lab.duration import duration
 
 
 def claim_text(claim: Any) -> str:

@@ -23,7 +23,7 @@ import anywidget
 import traitlets
 
 from athena_lab.document import GENERATED_MARK
-from athena_lab.models import Answer, fold
+from athena_lab.answer import Answer, fold
 from athena_lab.render import answer_html, answer_text
 
 STATIC = Path(__file__).parent / "static"
@@ -107,7 +107,7 @@ class AnswerWidget(anywidget.AnyWidget):
         return widget
 
     def apply(self, event: Any) -> None:
-        """Fold one loop event into the state (``models.fold``); the view re-renders as it streams."""
+        """Fold one loop event into the state (``answer.fold``); the view re-renders as it streams."""
         turn = fold(self._turn, event)
         kind = event["type"] if isinstance(event, dict) else event.type
         self.answer, self.sources, self.mode, self.streaming = turn.answer, turn.sources, turn.mode, turn.streaming

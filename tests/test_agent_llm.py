@@ -11,7 +11,7 @@ import pytest
 from agent_corpus import indexed_flask, workspace
 from athena_lab.agent.citations import marker_numbers
 from athena_lab.agent.loop import LAST_CALL_NOTE
-from athena_lab.models import collect
+from athena_lab.answer import collect
 from wire_servers import AnthropicWireServer, OpenAIWireServer, RecordedRequest, ScriptedToolCall, Turn
 
 QUESTION = "How do I mount a blueprint at a URL prefix?"

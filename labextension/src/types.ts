@@ -24,7 +24,7 @@ export type { IRegion };
 export type CitationKind = IContractCitation['kind'];
 
 /**
- * A citation of an answer (core/contract.ts, generated from athena_lab/models.py): always
+ * A citation of an answer (core/contract.ts, generated from athena_lab/contract.py): always
  * numbered, since `[n]` markers name it.
  */
 export interface ICitation extends IContractCitation {

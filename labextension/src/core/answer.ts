@@ -3,7 +3,7 @@
  * Pure: no DOM, no I/O. The sidebar, the chat page and the widget each keep an
  * `IAnswerState` per answer, fold every event into it, and redraw from what changed, so
  * they cannot disagree on what an answer is. Python has its own fold for the CLI and
- * magic (athena_lab/models.py); this is its front-end twin.
+ * magic (athena_lab/answer.py); this is its front-end twin.
  */
 import { ChatEvent, ICitation, IStoredMessage, ITraceEvent } from '../types';
 import { INotFound } from './contract';

@@ -1,5 +1,5 @@
 /**
- * The contract's shapes (docs/contract.md), generated from athena_lab/models.py by
+ * The contract's shapes (docs/contract.md), generated from athena_lab/contract.py by
  * tools/contract_schema.py — do not edit; tests/test_contract.py fails when it drifts.
  */
 
@@ -12,7 +12,7 @@ export interface IRegion {
   page?: number;
 }
 
-/** What the parser found to cite a PDF by (athena_lab/bibliography.py); fields not found are absent, never guessed. */
+/** What the parser found to cite a PDF by (athena_lab/citations/bibliography.py); fields not found are absent, never guessed. */
 export interface IBibRecord {
   path: string;
   title?: string;

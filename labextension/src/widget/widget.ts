@@ -2,7 +2,7 @@
  * The notebook answer widget: the anywidget ES module `athena_lab/widget.py` loads as its
  * `_esm` (built by page.webpack.config.js into athena_lab/static/widget.js; docs/notebooks.md).
  *
- * The kernel folds the answer's events (athena_lab/models.py `fold`) and syncs the result;
+ * The kernel folds the answer's events (athena_lab/answer.py `fold`) and syncs the result;
  * this view reads that state as the core's answer state and draws its text with the
  * same class as the chat page and the drop-in (core/answerText.ts: the Markdown through
  * `marked` and the core sanitizer — no scripts, no remote images, no command links —
