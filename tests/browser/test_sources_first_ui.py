@@ -72,6 +72,20 @@ def local_lab(folder: Path, start_lab) -> Iterator[str]:
         yield url
 
 
+def _send(chat, question: str):
+    """Send the question and return its answer; on a machine this busy the panel can still
+    be settling when the first Enter comes, so press it again if the box kept the question."""
+    answer = send(chat, question)
+    box = chat.locator('[data-testid="athena-input"]')
+    for _ in range(3):
+        try:
+            chat.wait_for_function("(el) => el.value === ''", arg=box.element_handle(), timeout=10_000)
+            break
+        except Exception:
+            box.press("Enter")
+    return answer  # a lazy locator: the newest answer, whichever Enter sent it
+
+
 def _shot(locator, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     locator.screenshot(path=str(ARTIFACTS / f"{name}.png"))
@@ -81,7 +95,7 @@ def test_sidebar_shows_the_quotes_first_then_the_reading_bar_then_the_model_word
         local_lab: str, open_lab_page, request):
     with open_lab_page(local_lab, request.node.name) as chat:
         chat.evaluate(WATCH, ['[data-testid="athena-answer"]', '[data-testid="athena-quotes"]', ".athena-answer-body"])
-        answer = send(chat, QUESTION)
+        answer = _send(chat, QUESTION)
         quotes = answer.locator('[data-testid="athena-quotes"]')
         quotes.filter(has_text="rotated every hour").wait_for(timeout=180_000)  # a cold Lab on a busy machine
         assert answer.locator("section.athena-quotes .athena-citation-marker").count() >= 1  # [n] links at once
@@ -132,7 +146,7 @@ def test_sidebar_shows_the_quotes_first_then_the_reading_bar_then_the_model_word
 def test_sidebar_reload_mid_answer_brings_back_the_quotes_and_partial_words_with_retry(
         local_lab: str, open_lab_page, show_chat, request):
     with open_lab_page(local_lab, request.node.name) as chat:
-        answer = send(chat, QUESTION)
+        answer = _send(chat, QUESTION)
         answer.locator('[data-testid="athena-quotes"]').filter(has_text="rotated every hour").wait_for(timeout=60_000)
         answer.locator(".athena-answer-body").filter(has_text=re.compile(r"\w")).wait_for(timeout=400_000)
         assert "athena-streaming" in answer.get_attribute("class"), "the answer ended before the reload"
