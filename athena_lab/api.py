@@ -15,7 +15,7 @@ import weakref
 from typing import Any, Callable
 
 from athena_lab.document import GENERATED_MARK
-from athena_lab.models import citation_location
+from athena_lab.citations.labels import citation_location
 from athena_lab.render import answer_text
 from athena_lab.widget import AnswerWidget
 from athena_lab.workspace import Workspace
@@ -146,7 +146,7 @@ def search_bundle(result: SearchResult) -> tuple[dict[str, Any], dict[str, Any]]
 def answer_plain(answer: Any) -> str:
     return answer_text(answer.answer or "", answer.citations or [], answer.unsupported or [],
                        getattr(answer, "error", None) or "", getattr(answer, "degraded", None) or "",
-                       getattr(answer, "sources", "") or "")
+                       getattr(answer, "sources", "") or "", getattr(answer, "not_found", None) or [])
 
 
 def answer_bundle(answer: Any) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -169,9 +169,9 @@ def register_formatters(shell: Any) -> None:
     plain: Callable[..., None] = lambda fn: (lambda obj, p, cycle: p.text(fn(obj)))  # noqa: E731
     formatters["text/plain"].for_type(SearchResult, plain(search_text))
     formatters["text/html"].for_type(SearchResult, search_html)
-    formatters["text/plain"].for_type_by_name("athena_lab.models", "Answer", plain(answer_plain))
+    formatters["text/plain"].for_type_by_name("athena_lab.answer", "Answer", plain(answer_plain))
     if type(shell).__name__ == "ZMQInteractiveShell":
         bundles = shell.display_formatter.mimebundle_formatter
-        bundles.for_type_by_name("athena_lab.models", "Answer", answer_bundle)
+        bundles.for_type_by_name("athena_lab.answer", "Answer", answer_bundle)
         bundles.for_type(SearchResult, search_bundle)
     _FORMATTED.add(shell)

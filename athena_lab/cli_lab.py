@@ -95,7 +95,7 @@ def jupyter_argv(jupyter: str, root: str, args: argparse.Namespace,
 
 
 def cmd_lab(args: argparse.Namespace) -> int:
-    from athena_lab.cli import ProgressBar, open_workspace
+    from athena_lab.cli_common import ProgressBar, open_workspace
 
     ws = open_workspace(args)
     if not args.skip_index:

@@ -47,7 +47,7 @@ def register(sub: Any, common: argparse.ArgumentParser, command: Callable) -> No
 def choose_token(flag: str | None, no_token: bool, configured: str, host: str) -> str:
     """The token in force: --token, else the user's configured one, else a fresh random
     one; "" with --no-token, which only a loopback address may use."""
-    from athena_lab.server.middleware import is_loopback
+    from athena_lab.server.addresses import is_loopback
 
     if no_token:
         if flag:
@@ -96,7 +96,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def _url(host: str, port: int, token: str) -> str:
     """The URL to open: the chat page at /, with the token when the user has not seen it
     elsewhere (opening it sets the cookie the page's requests then carry)."""
-    from athena_lab.server.middleware import WILDCARD_ADDRESSES
+    from athena_lab.server.addresses import WILDCARD_ADDRESSES
 
     host = "127.0.0.1" if host in WILDCARD_ADDRESSES else host
     shown = f"[{host}]" if ":" in host else host

@@ -14,7 +14,7 @@ import sys
 import threading
 from typing import Any
 
-from athena_lab.models import Batch
+from athena_lab.live_batch import Batch
 
 
 def print_batch(batch: Batch, as_json: bool) -> None:

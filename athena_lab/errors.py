@@ -38,6 +38,10 @@ class AthenaError(Exception):
         return f"{text} ({self.hint})" if self.hint and self.hint not in text else text
 
 
+class RequestError(AthenaError):
+    """A question or search that cannot be run as given; the message names the field."""
+
+
 class NotFoundError(AthenaError):
     """Something named by the request does not exist: a file, chunk or conversation."""
 

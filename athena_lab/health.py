@@ -29,7 +29,7 @@ from athena_lab.index.embeddings import Embedder
 from athena_lab.index.progress import VectorState
 from athena_lab.index.store import VectorCoverage
 from athena_lab.ingest.pipeline import parser_for
-from athena_lab.models import ComponentHealth, Health
+from athena_lab.contract import ComponentHealth, Health
 from athena_lab.redact import redact_url, scrub
 
 LLM_PROBE_TIMEOUT_S = 2.0
@@ -115,12 +115,12 @@ def probe_llm(ws: Inspected) -> dict[str, Any]:
     llm = ws.config.settings.llm
     if llm.provider == "extractive":
         return _component("off", None, provider="extractive", note="answers from the evidence, no model")
-    from athena_lab.agent.loop import resolve_provider
+    from athena_lab.agent.providers.choice import resolve_provider
     from athena_lab.agent.providers import ProviderError, make_provider
 
     details = {"provider": llm.provider, "model": llm.model}
     try:
-        configured = resolve_provider(ws)
+        configured = resolve_provider(ws.config.settings.llm)
         if configured is None:  # what resolves to no model answers extractively
             return _component("off", None, provider=llm.provider, note="answers from the evidence, no model")
         details["base_url"] = redact_url(configured.base_url)

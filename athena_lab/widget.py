@@ -23,7 +23,7 @@ import anywidget
 import traitlets
 
 from athena_lab.document import GENERATED_MARK
-from athena_lab.models import Answer, fold
+from athena_lab.answer import Answer, fold
 from athena_lab.render import answer_html, answer_text
 
 STATIC = Path(__file__).parent / "static"
@@ -42,7 +42,7 @@ _told: list[bool] = []
 # athena's own view (labextension/src/savedWidget.ts) once the kernel, and with it the
 # widget's model, is gone; front ends without athena skip a type they do not know.
 ANSWER_MIME = "application/vnd.athena.answer+json"
-SAVED_TRAITS = ("question", "answer", "sources", "citations", "unsupported", "mode", "trace", "error", "notice",
+SAVED_TRAITS = ("question", "answer", "sources", "citations", "unsupported", "not_found", "mode", "trace", "error", "notice",
                 "conversation_id", "root")
 
 
@@ -63,6 +63,9 @@ class AnswerWidget(anywidget.AnyWidget):
     sources = traitlets.Unicode("").tag(sync=True)
     citations = traitlets.List(traitlets.Dict()).tag(sync=True)
     unsupported = traitlets.List().tag(sync=True)
+    # Names the model wrote that no indexed file (nor the question) holds: done.not_found,
+    # [{name, sentence}], marked "not found in your documents" by the view.
+    not_found = traitlets.List(traitlets.Dict()).tag(sync=True)
     mode = traitlets.Unicode("").tag(sync=True)
     trace = traitlets.List(traitlets.Dict()).tag(sync=True)
     streaming = traitlets.Bool(False).tag(sync=True)
@@ -95,6 +98,7 @@ class AnswerWidget(anywidget.AnyWidget):
         widget.sources = getattr(answer, "sources", "") or ""
         widget.citations = with_previews(workspace, answer.citations or [])
         widget.unsupported = list(answer.unsupported or [])
+        widget.not_found = [dict(n) for n in getattr(answer, "not_found", None) or []]
         widget.mode = answer.mode or ""
         widget.trace = [dict(step) for step in (answer.trace or [])]
         widget.conversation_id = answer.conversation_id or ""
@@ -103,7 +107,7 @@ class AnswerWidget(anywidget.AnyWidget):
         return widget
 
     def apply(self, event: Any) -> None:
-        """Fold one loop event into the state (``models.fold``); the view re-renders as it streams."""
+        """Fold one loop event into the state (``answer.fold``); the view re-renders as it streams."""
         turn = fold(self._turn, event)
         kind = event["type"] if isinstance(event, dict) else event.type
         self.answer, self.sources, self.mode, self.streaming = turn.answer, turn.sources, turn.mode, turn.streaming
@@ -112,6 +116,7 @@ class AnswerWidget(anywidget.AnyWidget):
         if kind in ("sources", "citations"):
             self.citations = with_previews(self._workspace, turn.citations)
         self.unsupported, self.notice, self.error = list(turn.unsupported), turn.degraded or "", turn.error or ""
+        self.not_found = [dict(n) for n in turn.not_found]
 
     def _on_message(self, _widget: Any, content: dict[str, Any], _buffers: list[bytes]) -> None:
         if content.get("type") == "preview":
@@ -141,9 +146,9 @@ class AnswerWidget(anywidget.AnyWidget):
         metadata = dict(bundle[1] or {}) if isinstance(bundle, tuple) else {}
         data = dict(data or {})
         data["text/plain"] = answer_text(self.answer, self.citations, self.unsupported, self.error,
-                                         self.notice, self.sources)
+                                         self.notice, self.sources, self.not_found)
         data["text/html"] = answer_html(self.answer, self.citations, self.unsupported, self.error,
-                                        self.notice, self.sources)
+                                        self.notice, self.sources, self.not_found)
         data[ANSWER_MIME] = {**{name: getattr(self, name) for name in SAVED_TRAITS}, "streaming": self.streaming}
         return data, {**metadata, **GENERATED_MARK}
 

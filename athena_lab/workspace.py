@@ -11,7 +11,8 @@ import os
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from athena_lab.config import Config, embedding_settings_key, load_config
+from athena_lab.config import Config, load_config
+from athena_lab.settings import embedding_settings_key
 from athena_lab.document import citation_kind
 from athena_lab.index.catalog import ChunkRow, CatalogError
 from athena_lab.index.channel import MultilingualChannel, channel_state
@@ -25,7 +26,7 @@ from athena_lab.search.grep import grep_chunks
 from athena_lab.search.hybrid import HybridSearcher, SearchResult, check_kind
 from athena_lab.interrupt import StopRequest
 from athena_lab.health import DoctorReport
-from athena_lab.models import Health, IndexStatus
+from athena_lab.contract import Health, IndexStatus
 
 # The facade is the only door front ends use (pyproject's [tool.importlinter] checks it).
 # It names the types its methods return; helpers front ends share with the core live in
@@ -142,7 +143,7 @@ class Workspace:
     def chunk_states(self, chunk_ids: list[str]) -> list[dict[str, Any]]:
         """Where each chunk is now (path, lines, text hash) or ``found: false``: lets a
         client re-open an old citation at its passage's new lines, or say it changed."""
-        from athena_lab.search.freshness import chunk_states
+        from athena_lab.citations.freshness import chunk_states
 
         return chunk_states(self._require_index().catalog, chunk_ids)
 
@@ -189,14 +190,14 @@ class Workspace:
     def translator(self, provider: Any, model: str | None = None, model_path: str | None = None) -> Any:
         """The provider that puts questions into English for search (a Provider, or a name
         resolved like ``ask``'s); kept, so a run of questions loads a local model once."""
-        from athena_lab.agent.loop import resolve_provider
+        from athena_lab.agent.providers.choice import resolve_provider
 
         if not isinstance(provider, str):
             return provider
         key = (provider, model, model_path)
         if self._translator is None or self._translator[0] != key:
             self._close_translator()
-            self._translator = (key, resolve_provider(self, provider, model, None, model_path))
+            self._translator = (key, resolve_provider(self.config.settings.llm, provider, model, None, model_path))
         return self._translator[1]
 
     def _close_translator(self) -> None:
@@ -338,9 +339,9 @@ class Workspace:
         return png.read_bytes(), preview_scale(png)
 
     def cite(self, targets: list[str]) -> list[dict[str, Any]]:
-        """Bibliographic records (bibliography.py) for chunk ids or indexed paths, one per
+        """Bibliographic records (citations/bibliography.py) for chunk ids or indexed paths, one per
         source, in the order first named; an unknown target is a NotFound error naming it."""
-        from athena_lab.bibliography import record_of
+        from athena_lab.citations.bibliography import record_of
 
         catalog = self._require_index().catalog
         paths: list[str] = []
@@ -500,7 +501,7 @@ class Workspace:
         """
         from athena_lab.agent.loop import run_turn
 
-        from athena_lab.models import AskRequest
+        from athena_lab.request import AskRequest
 
         # Checked before the turn starts (HTTP answers 400, not a stream), so a bad option
         # never leaves an empty conversation behind.
@@ -517,7 +518,7 @@ class Workspace:
 
     def ask(self, question: str, **options: Any) -> Any:
         """Run one turn to completion and return its Answer (text, citations, unsupported, trace)."""
-        from athena_lab.models import collect
+        from athena_lab.answer import collect
 
         return collect(self.ask_events(question, **options))
 

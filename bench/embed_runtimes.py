@@ -34,11 +34,12 @@ from typing import Any
 import numpy as np
 from _common import CORPORA, context, cpu_seconds, emit, load_average, peak_rss_mb, percentile, work_dir
 
-from athena_lab.config import IndexSettings
+from athena_lab.settings import IndexSettings
 from athena_lab.index.embeddings import OnnxEmbedder, minilm_paths
 from athena_lab.ingest.chunking import chunk_document
 from athena_lab.ingest.discover import discover
-from athena_lab.ingest.pipeline import EMBED_BATCH, parser_for, read_text
+from athena_lab.ingest.pipeline import parser_for, read_text
+from athena_lab.ingest.vectors import EMBED_BATCH
 
 DEFAULT_SETTINGS = "onnxruntime:t2,onnxruntime:t1,openvino:t2,openvino:t1,openvino:bf16:t2,openvino:f32:t2"
 

@@ -20,7 +20,7 @@ from retrieval import SETS, open_index
 
 from athena_lab.evaluation import chunk_span, load_questions, question_score
 from athena_lab.search.fusion import fuse, lift_by_file, order
-from athena_lab.config import SearchSettings
+from athena_lab.settings import SearchSettings
 from athena_lab.language import content_words, query_language
 
 GRID = {

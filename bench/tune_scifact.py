@@ -21,7 +21,7 @@ from typing import Any
 from _common import CORPORA, context, emit, work_dir
 from scifact import load_split
 
-from athena_lab.config import SearchSettings
+from athena_lab.settings import SearchSettings
 from athena_lab.evaluation import beir_scores
 from athena_lab.search.fusion import fuse as product_fuse, order
 from athena_lab.search.grep import query_identifiers

@@ -94,9 +94,10 @@ INTEGRATION = {
     "test_http_page.py", "test_http_dropin.py",
     "test_ray_index.py", "test_layers.py", "test_contract_front_ends.py", "test_deploy.py", "test_ci_skips.py",
     "test_own_answers.py", "test_cli_lab.py", "test_index_empty.py", "test_run_script.py", "test_answer_trust.py",
+    "test_sources_first.py",
 }
 SLOW = {"test_binder.py", "test_live_processes.py", "test_local_llm.py", "test_local_model.py", "test_notebooks.py",
-        "test_ray_index.py", "test_bundled_model.py", "test_answer_trust.py",
+        "test_ray_index.py", "test_bundled_model.py", "test_answer_trust.py", "test_sources_first.py",
         "test_http_multilingual.py",
         # in-process, but they index whole corpora, build models or wait out debounce windows
         "test_pdf_ingest.py", "test_e5_small.py", "test_core_search.py", "test_core_pdf_index.py",

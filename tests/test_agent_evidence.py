@@ -10,7 +10,7 @@ import pypdfium2 as pdfium
 import pytest
 
 from athena_lab.agent.locate import find_lines, narrow, with_evidence
-from athena_lab.models import citation_location
+from athena_lab.citations.labels import citation_location
 from athena_lab.search.hybrid import citation
 from athena_lab.workspace import Workspace
 from corpus_files import CORPORA

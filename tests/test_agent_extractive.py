@@ -14,7 +14,7 @@ from athena_lab.agent.citations import marker_numbers
 from athena_lab.events import Event
 from athena_lab.agent.extractive import FILTERED_OUT, LEGACY_LABEL, NO_EVIDENCE
 from athena_lab.errors import AthenaError
-from athena_lab.models import collect
+from athena_lab.answer import collect
 from athena_lab.agent.memory import PastTurn, retrieval_query
 
 

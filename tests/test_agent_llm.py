@@ -11,7 +11,7 @@ import pytest
 from agent_corpus import indexed_flask, workspace
 from athena_lab.agent.citations import marker_numbers
 from athena_lab.agent.loop import LAST_CALL_NOTE
-from athena_lab.models import collect
+from athena_lab.answer import collect
 from wire_servers import AnthropicWireServer, OpenAIWireServer, RecordedRequest, ScriptedToolCall, Turn
 
 QUESTION = "How do I mount a blueprint at a URL prefix?"
@@ -193,7 +193,17 @@ def test_a_question_in_another_language_is_also_searched_in_english(root):
 
     server = OpenAIWireServer(script)
     with server as url:
-        _, answer, _ = _ask(root, url, question=spanish)
+        stream, answer, _ = _ask(root, url, question=spanish)
+    kinds = [e.type for e in stream]
+    steps = [(i, e.data["tool"]) for i, e in enumerate(stream) if e.type == "trace"]
+    translating = next(i for i, tool in steps if tool == "translate")
+    shown = [i for i, kind in enumerate(kinds) if kind == "sources"]
+    # the quotes for the question as asked go out before the model translates; a search in
+    # English that changes them replaces them whole, before the model's first word
+    assert shown[0] < translating and shown[-1] < kinds.index("chunk") and len(shown) <= 2
+    last = stream[shown[-1]].data["citations"]
+    assert [c["id"] for c in last] == list(range(1, len(last) + 1))
+    assert [(c["id"], c["path"]) for c in answer.citations[:len(last)]] == [(c["id"], c["path"]) for c in last]
     translation = server.chat_requests[0]
     assert translation.body["messages"][-1]["content"] == spanish
     asked, translated = [t for t in answer.trace if t["tool"] == "searchDocs"]

@@ -200,6 +200,31 @@ def test_a_flag_on_a_sentence_its_source_prints_word_for_word_is_counted(tmp_pat
     assert by_id["invented"]["unsupported_verbatim"] == []
 
 
+def test_time_to_first_text_counts_the_quotes_the_reader_sees_before_the_model_writes(tmp_path):
+    """Sources first: the reader has the quotes at once and the model's words later; the
+    eval's first text is the quotes, and the fact counts where the reader sees it."""
+    import time
+
+    from athena_lab.answer_eval import score_answer, timed
+
+    cite = _cache_doc(tmp_path)
+
+    def events():
+        yield {"type": "start", "data": {"conversation_id": "c"}}
+        yield {"type": "sources", "data": {"answer": "- The cache keeps entries for ten minutes. [1]",
+                                           "citations": [cite], "answer_follows": True}}
+        time.sleep(0.5)  # the model loads and reads
+        yield {"type": "chunk", "data": {"content": "Entries expire [1]."}}
+        yield {"type": "citations", "data": {"citations": [cite]}}
+        yield {"type": "done", "data": {"unsupported": [], "mode": "local:m"}}
+
+    answer = timed(events())
+    assert answer.first_chunk_s is not None and answer.first_chunk_s < 0.5 <= answer.seconds
+    assert answer.answer == "Entries expire [1]." and answer.sources.startswith("- The cache keeps")
+    scored = score_answer({"id": "q", "set": "docs", "facts": ["ten minutes"]}, answer, LocatorText(tmp_path))
+    assert scored["fact"] and not scored["fact_model_text"]  # in the quotes beside the words, not in them
+
+
 def test_names_the_folder_lacks_are_counted_by_the_evals_own_rule(tmp_path):
     """Issue 28: a model's made-up call or setting is counted; a name the folder, the question or
     the answer's own example holds is not; the quotes under a model's words are not read."""

@@ -8,7 +8,7 @@ import shutil
 
 import pytest
 
-from athena_lab.bibliography import render
+from athena_lab.citations.bibliography import render
 from athena_lab.workspace import Workspace
 from corpus_files import CORPORA
 

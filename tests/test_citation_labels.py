@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from athena_lab.models import distinct_labels, labelled
+from athena_lab.citations.labels import distinct_labels, labelled
 
 
 def _pdf(n: int, pages: list[int], quote_page: int) -> dict:

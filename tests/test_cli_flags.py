@@ -14,7 +14,7 @@ def test_json_on_a_command_that_prints_no_results_is_refused_not_ignored(command
 
 
 def test_serve_help_states_the_rate_limit_default_the_config_has():
-    from athena_lab.config import ServerSettings
+    from athena_lab.settings import ServerSettings
 
     sub = next(a for a in build_parser()._subparsers._group_actions if a.dest == "command")
     help_text = sub.choices["serve"].format_help()

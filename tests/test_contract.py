@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from athena_lab import events
-from athena_lab.models import Answer, citation_location, collect, fold
+from athena_lab.answer import Answer, collect, fold
+from athena_lab.citations.labels import citation_location
 from athena_lab.render import answer_text, stream_text
 from athena_lab.widget import AnswerWidget
 
@@ -155,7 +156,7 @@ def test_a_bug_in_the_loop_is_raised_not_turned_into_an_answer(small_ws, monkeyp
 
 def test_the_schema_and_the_typescript_types_are_generated_from_the_models() -> None:
     """docs/contract.schema.json and labextension/src/core/contract.ts are written by
-    tools/contract_schema.py from athena_lab/models.py; a hand edit or a model change
+    tools/contract_schema.py from athena_lab/contract.py; a hand edit or a model change
     without regenerating fails here."""
     import sys
 

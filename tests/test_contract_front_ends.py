@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from athena_lab.models import Answer, fold
+from athena_lab.answer import Answer, fold
 from athena_lab.workspace import Workspace
 from http_servers import AthenaServer, chat_body, fast_env, indexed_corpus, run_cli, sse_events
 
@@ -46,7 +46,7 @@ def test_http_stream_cli_json_and_python_agree_on_one_answer(corpus) -> None:
 
     expected = _shape(in_process)
     assert expected["citations"], "the question must cite something for this comparison to mean anything"
-    assert _shape(streamed.to_dict()) == expected, "SSE folded by models.fold"
+    assert _shape(streamed.to_dict()) == expected, "SSE folded by answer.fold"
     assert _shape(plain) == expected, "POST /athena/chat with stream: false"
     assert _shape(json.loads(cli.stdout)) == expected, "athena ask --json"
     assert all(c["label"].startswith(c["path"]) for c in in_process["citations"])

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from athena_lab.config import EmbeddingSettings
+from athena_lab.settings import EmbeddingSettings
 from athena_lab.index.embeddings import EmbedderError, make_embedder, minilm_paths
 
 

@@ -13,6 +13,7 @@ import pytest
 from athena_lab.index.catalog import SCHEMA_VERSION
 from athena_lab.index.store import IndexBusyError
 from athena_lab.ingest import pipeline
+from athena_lab.ingest import vectors as vectors_phase
 from athena_lab.workspace import Workspace
 from corpus_files import copy_flask_subset
 
@@ -229,7 +230,7 @@ def test_interrupted_run_keeps_answering_and_the_next_run_finishes(folder: Path,
             raise KeyboardInterrupt
         return original(self, texts)
 
-    monkeypatch.setattr(pipeline, "EMBED_BATCH", 8)
+    monkeypatch.setattr(vectors_phase, "EMBED_BATCH", 8)
     monkeypatch.setattr(type(embedder), "embed_documents", interrupt_after_first_batch)
     with pytest.raises(KeyboardInterrupt):
         ws.index()

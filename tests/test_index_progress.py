@@ -21,7 +21,7 @@ from typing import Any, Callable
 import pytest
 
 from athena_lab.index.progress import RUN_KEY
-from athena_lab.ingest.pipeline import EMBED_BATCH
+from athena_lab.ingest.vectors import EMBED_BATCH
 from athena_lab.magic import status_line
 from athena_lab.widget import AnswerWidget
 from athena_lab.workspace import Workspace

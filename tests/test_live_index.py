@@ -13,8 +13,8 @@ import pytest
 
 from corpus_files import copy_flask_subset
 from athena_lab.index.store import IndexStore
-from athena_lab.models import Batch
-from athena_lab.search.freshness import follow
+from athena_lab.live_batch import Batch
+from athena_lab.citations.freshness import follow
 from athena_lab.search.hybrid import citation
 from athena_lab.workspace import Workspace
 
@@ -293,7 +293,7 @@ def _no_polling_env(monkeypatch):
 
 
 def test_a_folder_that_cannot_be_watched_is_one_clear_error(tmp_path):
-    from athena_lab.config import IndexSettings
+    from athena_lab.settings import IndexSettings
     from athena_lab.ingest.discover import Rules
     from athena_lab.ingest.watch import LiveIndex, WatchError
 
@@ -324,11 +324,11 @@ def test_a_reindex_asked_for_during_a_live_batch_queues_behind_its_lock():
 
 
 def test_asking_for_more_chunk_ids_than_the_limit_names_the_limit(tmp_path: Path) -> None:
-    """The limit is the core's (search/freshness.py): the HTTP route and any other front end
+    """The limit is the core's (citations/freshness.py): the HTTP route and any other front end
     answer the same 400 without importing it."""
     from athena_lab.index.catalog import Catalog
-    from athena_lab.models import RequestError
-    from athena_lab.search.freshness import MAX_IDS, chunk_states
+    from athena_lab.errors import RequestError
+    from athena_lab.citations.freshness import chunk_states, MAX_IDS
 
     catalog = Catalog(tmp_path / "catalog.sqlite", create=True)
     try:

@@ -15,7 +15,7 @@ from athena_lab.agent.loop import run_turn
 from athena_lab.agent.providers import Message, SamplingParams, TextDelta, ToolCallEvent
 from athena_lab.agent.providers.text_tools import TextToolParser, text_messages
 from athena_lab.agent.providers.base import ToolCall, ToolSpec
-from athena_lab.models import collect
+from athena_lab.answer import collect
 from athena_lab.workspace import Workspace
 
 SAMPLING = SamplingParams(temperature=0.0, max_tokens=12, seed=7)

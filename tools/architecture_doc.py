@@ -16,7 +16,8 @@ REPO = Path(__file__).resolve().parents[1]
 PACKAGE = REPO / "athena_lab"
 GROUPS = [
     ("Front ends (they talk to the workspace only)",
-     ["__init__.py", "cli.py", "cli_agent.py", "cli_lab.py", "cli_server.py", "cli_watch.py", "server/", "mcp.py",
+     ["__init__.py", "cli.py", "cli_common.py", "cli_agent.py", "cli_eval.py", "cli_lab.py", "cli_server.py",
+      "cli_watch.py", "server/", "mcp.py",
       "magic.py", "api.py", "widget.py", "evaluation.py", "render.py"]),
     ("Answer evaluation (its own sentence, marker and source-reading rules: it imports nothing it grades)",
      ["answer_eval.py"]),
@@ -24,15 +25,17 @@ GROUPS = [
     ("Agent (sees the folder through agent/corpus.py's protocol)", ["agent/"]),
     ("Ingest (writes into the index)", ["ingest/"]),
     ("Search", ["search/"]),
+    ("Citations (labels, export, freshness: below search, which labels its hits)", ["citations/"]),
     ("PDF and index", ["pdf/", "index/"]),
-    ("The contract and shared leaves", ["events.py", "models.py", "document.py", "config.py", "redact.py",
-                                        "bibliography.py", "interrupt.py", "language.py", "paths.py", "errors.py"]),
+    ("The contract and shared leaves", ["events.py", "contract.py", "request.py", "answer.py", "duration.py",
+                                        "live_batch.py", "document.py", "config.py", "settings.py", "redact.py", "interrupt.py",
+                                        "language.py", "paths.py", "errors.py"]),
 ]
 INTRO = """# Architecture: the layers and what each module holds
 
 Imports flow one way. Front ends (CLI, HTTP server, MCP, magic, widget, notebook API) use
 one facade, `athena_lab.workspace.Workspace`; the facade drives the agent, search, ingest and
-index layers; the contract (`events`, `models`) and the shared leaves sit at the bottom.
+index layers; the contract (`events`, `contract`, `request`, `answer`) and the shared leaves sit at the bottom.
 `pyproject.toml`'s `[tool.importlinter]` contract states the layers and
 `tests/test_layers.py` fails when an import goes upwards, a front end reaches past the
 facade, or modules import each other in a cycle (it computes the module graph with grimp). The shapes front ends exchange are in [contract.md](contract.md). This page is

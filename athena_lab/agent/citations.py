@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from athena_lab.language import FUNCTION_WORDS
-from athena_lab.models import citation_location, labelled
+from athena_lab.citations.labels import citation_location, labelled
 from athena_lab.search.hybrid import Hit, citation
 
 SUPPORT_THRESHOLD = 0.4  # share of a claim's key terms its cited evidence must contain

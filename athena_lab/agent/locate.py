@@ -180,7 +180,7 @@ def with_evidence(ws: Corpus, citations: list[dict[str, Any]], quotes: list[tupl
     ``quotes`` are in citation numbers. A citation whose quotes cannot be found keeps
     its chunk locator and no ``evidence`` field.
     """
-    from athena_lab.models import distinct_labels, labelled
+    from athena_lab.citations.labels import distinct_labels, labelled
 
     ws = _reads(ws)
     by_number: dict[int, list[dict[str, Any]]] = {}

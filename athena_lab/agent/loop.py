@@ -13,9 +13,7 @@ from __future__ import annotations
 
 import importlib.util
 import re
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Iterator
 
 from athena_lab import events
 from athena_lab.agent.attribute import Attributor
@@ -57,16 +55,16 @@ from athena_lab.agent.prompts import (
 )
 from athena_lab.agent.providers import (
     Message,
+    PromptProgress,
     Provider,
-    ProviderConfig,
     ProviderError,
     SamplingParams,
     StreamEnd,
     TextDelta,
     ToolCall,
     ToolCallEvent,
-    make_provider,
 )
+from athena_lab.agent.providers.choice import ProviderPlan, local_plan, plan_provider
 from athena_lab.agent.tools import Toolbox, trace_hit
 from athena_lab.agent.translate import english
 from athena_lab.agent.windows import block as passages_block
@@ -76,97 +74,23 @@ from athena_lab.events import Event
 from athena_lab.index.catalog import CatalogError
 from athena_lab.language import LANGUAGE_NAMES, query_language
 
-DEFAULT_BASE_URLS = {"openai": "http://127.0.0.1:8080/v1", "ollama": "http://127.0.0.1:11434",
-                     "anthropic": "https://api.anthropic.com"}
 EVIDENCE_K = 8
 EVIDENCE_SHARE = 0.4  # of the context size, for the first retrieval's passages (a remote model)
-LOCAL_CONTEXT = 8192
 # A local model on a CPU reads its prompt at 16–33 tokens/s (1.5B on 2 threads): ~1,200
 # tokens of passages is 40–75 s before the first word; five passages, one window each.
 LOCAL_EVIDENCE_TOKENS = 1200
 LOCAL_PASSAGES = 5
-MAX_TOKENS = 1024
-LOCAL_MAX_TOKENS = 400  # ~20 s of writing at 20 tokens/s; the rules ask for four sentences
 # Every tool schema is read with every request; a small model searches again with
 # searchDocs and rarely asks for anything else, so a local model is offered that alone.
 LOCAL_TOOLS = ("searchDocs",)
 HISTORY_LIMIT = 10
 LAST_CALL_NOTE = "\n\n(That was the last tool call allowed in this turn: answer now from the evidence.)"
+# The prompt-reading speed each model last showed (tokens/s), for the time left before
+# llama.cpp's first report of a new prompt.
+_READ_RATES: dict[str, float] = {}
 # What a user can cause (athena_lab.errors) and the file system: one line for the user.
 # Anything else is a bug and is raised as one, not disguised as an answer.
 TURN_ERRORS = (AthenaError, OSError)
-
-
-@dataclass
-class ProviderPlan:
-    """A provider checked but not yet started: ``load`` may take seconds (a local model
-    assembled on first use, then read into memory), so a turn says so while it waits."""
-
-    load: Callable[[], Provider | None]
-    loading: bool = False  # True when ``load`` has a model to read into memory
-    model: bool = True  # False in extractive mode: ``load`` gives None, no model writes
-
-
-def plan_provider(ws: Corpus, provider: str | Provider | None = None, model: str | None = None,
-                  base_url: str | None = None, model_path: str | None = None) -> ProviderPlan:
-    """The configured (or overridden) LLM, checked now and started by ``load``; a plan whose
-    ``load`` gives None means extractive mode. Configuration errors are raised here."""
-    if provider is not None and not isinstance(provider, str):
-        given = provider
-        return ProviderPlan(lambda: given)
-    llm = ws.config.settings.llm
-    kind = provider or llm.provider
-    if kind == "extractive" and model_path and not provider:
-        kind = "local"  # a model file asked for implies the in-process server
-    if kind == "extractive" and model and not provider:
-        kind = "openai"  # a model asked for by name implies a model server; OpenAI-compatible is the common one
-    if kind == "extractive":
-        return ProviderPlan(lambda: None, model=False)
-    sampling = SamplingParams(temperature=llm.temperature, top_p=llm.top_p or None, top_k=llm.top_k or None,
-                              repeat_penalty=llm.repeat_penalty or None,
-                              max_tokens=llm.max_tokens or (LOCAL_MAX_TOKENS if kind == "local" else MAX_TOKENS),
-                              context_size=llm.context_size or None)
-    if kind == "local":
-        return _local_plan(llm, model, model_path, sampling)
-    name = model or llm.model
-    if not name:
-        raise ProviderError(f"no model configured for the {kind} provider: set llm.model or pass --model", "config")
-    url = base_url or llm.base_url or DEFAULT_BASE_URLS.get(kind, "")
-    config = ProviderConfig(kind=kind, base_url=url, model=name, api_key_env=llm.api_key_env or None,
-                            timeout_s=llm.timeout_s, sampling=sampling)
-    built = make_provider(config)  # cheap; a bad URL or a missing key is refused now, not mid-turn
-    return ProviderPlan(lambda: built)
-
-
-def _local_plan(llm: Any, model: str | None, model_path: str | None, sampling: SamplingParams) -> ProviderPlan:
-    from athena_lab.agent.providers import bundled
-    from athena_lab.agent.providers.local import is_loaded, make_local_provider
-
-    context = llm.context_size or LOCAL_CONTEXT
-    configured = llm.provider == "local"  # llm.model / model_path name another provider's model otherwise
-    path = model_path or (llm.model_path if configured else "")
-    if importlib.util.find_spec("xllamacpp") is None:
-        raise ProviderError("the local provider needs xllamacpp: pip install 'athena-lab[local]'", "config")
-    if path and not Path(path).expanduser().is_file():
-        raise ProviderError(f"no model file at {path}: set llm.model_path or pass --model-path FILE.gguf", "config")
-    if not path:
-        chosen = bundled.lookup(model or (llm.model if configured else None) or None)
-        bundled.part_files(chosen)  # not installed: say which extra, before the turn starts
-        target = bundled.cache_dir() / f"{chosen.name}.gguf"
-
-        def load() -> Provider:
-            file = bundled.model_file(chosen.name, bundled.stderr_progress(f"assembling {chosen.name}"))
-            return make_local_provider(file, context, sampling, llm.timeout_s, llm.tool_protocol)
-        return ProviderPlan(load, loading=not is_loaded(target, context))
-    return ProviderPlan(lambda: make_local_provider(path, context, sampling, llm.timeout_s, llm.tool_protocol),
-                        loading=not is_loaded(path, context))
-
-
-def resolve_provider(ws: Corpus, provider: str | Provider | None = None, model: str | None = None,
-                     base_url: str | None = None, model_path: str | None = None) -> Provider | None:
-    """The configured (or overridden) LLM, started; None for extractive mode."""
-    return plan_provider(ws, provider, model, base_url, model_path).load()
-
 
 # The stored mode of an answer cut short by its client (the sidebar offers Retry).
 INTERRUPTED = "interrupted"
@@ -195,7 +119,7 @@ def run_turn(ws: Corpus, question: str, conversation_id: str | None = None, filt
             yield events.error(f"unknown conversation {conversation_id!r}: start a new one without an id")
             return
         past = past_turns(store.get(conversation_id), history_limit) if conversation_id else []
-        plan = plan_provider(ws, provider, model, base_url, model_path)
+        plan = plan_provider(ws.config.settings.llm, provider, model, base_url, model_path)
         cid = conversation_id or store.create(question)
         store.add_message(cid, "user", question, filters=filters, context=context, context_label=context_label)
     except TURN_ERRORS as exc:
@@ -380,6 +304,7 @@ class _Turn:
             translator = yield from self._load(self._extractive_translator())
         if translator is None:
             return
+        yield events.trace("translate", {"language": query_language(self.query)}, "putting the question into English…")
         try:
             self.translated = english(translator, self.query)
         except Exception as exc:  # the question still gets its own search
@@ -413,7 +338,7 @@ class _Turn:
         if not ready or importlib.util.find_spec("xllamacpp") is None:
             return none  # not installed: the original is searched alone, as before
         try:
-            plan = _local_plan(settings, ready[0].name, None, SamplingParams(temperature=0.0, max_tokens=160))
+            plan = local_plan(settings, ready[0].name, None, SamplingParams(temperature=0.0, max_tokens=160))
         except (ProviderError, OSError) as exc:
             self.notes["translation_failed"] = str(getattr(exc, "message", exc))
             return none
@@ -498,6 +423,8 @@ class _Turn:
                     yield from self._emit(self.rewriter.feed(attributor.feed(item.text)))
                 elif isinstance(item, ToolCallEvent):
                     calls.append(item.call)
+                elif isinstance(item, PromptProgress):
+                    yield self._progress(item)
                 elif isinstance(item, StreamEnd):
                     self._add_usage(item.usage)
             yield from self._emit(self.rewriter.feed(attributor.flush()))
@@ -535,6 +462,8 @@ class _Turn:
         for item in llm.stream(ask, None, SamplingParams(max_tokens=LEAD_TOKENS)):
             if isinstance(item, TextDelta):
                 yield from self._emit(self.rewriter.feed(attributor.feed(selection.feed(item.text))))
+            elif isinstance(item, PromptProgress):
+                yield self._progress(item)
             elif isinstance(item, StreamEnd):
                 self._add_usage(item.usage)
         yield from self._emit(self.rewriter.feed(attributor.feed(selection.flush()) + attributor.flush()))
@@ -544,6 +473,18 @@ class _Turn:
         lead = "".join(self.text).strip()
         for n, piece in enumerate(reply.pieces):
             yield from self._emit(self.rewriter.feed(("\n\n" if n == 0 and lead else "") + piece))
+
+    def _progress(self, report: PromptProgress) -> Event:
+        """llama.cpp's report of how far it has read the prompt, as the reader's bar: the
+        tokens it still had to read (its prompt cache skips the rest), and the time left
+        at the speed measured so far in this prompt, else at this model's last speed."""
+        done, total = max(0, report.processed - report.cached), max(0, report.total - report.cached)
+        rate = done / (report.elapsed_ms / 1000) if done and report.elapsed_ms >= 500 else None
+        if rate:
+            _READ_RATES[self.mode] = rate
+        rate = rate or _READ_RATES.get(self.mode)
+        eta = round((total - done) / rate, 1) if rate else None
+        return Event("progress", {"stage": "reading", "done": done, "total": total, "eta_s": eta})
 
     def _step_limit(self, max_steps: int, calls: list[ToolCall]) -> Iterator[Event]:
         names = ", ".join(c.name for c in calls)

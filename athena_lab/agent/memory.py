@@ -17,7 +17,7 @@ from typing import Any, Callable
 from athena_lab.agent.citations import _ALL_STOPWORDS, MARKER, key_terms, split_sentences
 from athena_lab.agent.extractive import LEGACY_LABEL
 from athena_lab.agent.providers import Message
-from athena_lab.models import citation_location
+from athena_lab.citations.labels import citation_location
 
 SUMMARY_SENTENCES = 2
 SUMMARY_CHARS = 400

@@ -50,7 +50,7 @@ class ToolResult:
     content: dict[str, Any]
     summary: str
     ok: bool = True
-    hits: list[dict[str, Any]] | None = None  # a search's hits for the trace (models.TraceHit)
+    hits: list[dict[str, Any]] | None = None  # a search's hits for the trace (contract.TraceHit)
 
     def for_model(self) -> str:
         text = json.dumps(self.content, ensure_ascii=False, default=str)
@@ -58,7 +58,7 @@ class ToolResult:
 
 
 def trace_hit(hit: Hit, ref: int, evidence: Evidence) -> dict[str, Any]:
-    """One search hit as the trace shows it (models.TraceHit): where it is, its fused score
+    """One search hit as the trace shows it (contract.TraceHit): where it is, its fused score
     and its 1-based rank in each retriever that found it (``bm25``, ``vector``, ``ident``,
     ``grep``, ``multilingual``; ``bm25@2`` … for the translated question's search)."""
     return {"ref": ref, "path": hit.chunk.path, "where": evidence.get(ref).where,

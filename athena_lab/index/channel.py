@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import json
 
-from athena_lab.config import EMBEDDING_RUN_FIELDS, EmbeddingSettings, Settings, embedding_settings_key
+from athena_lab.settings import EMBEDDING_RUN_FIELDS, embedding_settings_key, EmbeddingSettings, Settings
 from athena_lab.index.embeddings import Embedder, make_embedder, query_vector
 from athena_lab.index.store import IndexStore
 from athena_lab.index.vectors import VectorIndex

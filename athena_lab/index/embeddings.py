@@ -22,7 +22,7 @@ from urllib.parse import urlparse
 
 import numpy as np
 
-from athena_lab.config import EmbeddingSettings
+from athena_lab.settings import EmbeddingSettings
 from athena_lab.index.embedder_base import EmbedderError, embedder_key, multilingual_missing, verified_sha256
 from athena_lab.index.runtimes import RuntimeInfo, RuntimeUnavailable, load_runner
 from athena_lab.redact import redact_url, scrub

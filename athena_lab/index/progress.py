@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from athena_lab.index.catalog import Catalog
-from athena_lab.models import duration
+from athena_lab.duration import duration
 
 RUN_KEY = "run_progress"
 HEARTBEAT_S = 1.0  # at most one row write per second from the progress callback

@@ -21,7 +21,7 @@ from typing import Any, Callable, Protocol
 
 import numpy as np
 
-from athena_lab.config import EMBEDDING_RUNTIMES as RUNTIMES
+from athena_lab.settings import EMBEDDING_RUNTIMES as RUNTIMES
 from athena_lab.errors import UnavailableError
 
 Feeds = dict[str, np.ndarray]

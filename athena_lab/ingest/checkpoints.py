@@ -1,13 +1,17 @@
 """Vectors become searchable while a run is still embedding: they are committed in checkpoints.
 
+One checkpointer serves both vector sets, the main vectors and the multilingual channel;
+``Labels`` is what differs between them (where labels come from, which table records them).
+
 Every ``interval_s`` of embedding (or less often when saving the graph is slow: at most
 about a tenth of the time goes to saving), and always at the end or on a stop, the vectors
 embedded since the last checkpoint are added to the hnswlib graph, the graph is saved
-atomically (vectors.py), and the catalog records which chunk has which label. Readers
+atomically (index/vectors.py), and the catalog records which chunk has which label. Readers
 reload the graph when its file changes, so a search during indexing uses what is done.
 
-Order keeps the stores consistent at every instant: labels are reserved (and committed)
-first, then the graph is saved, then the catalog is updated in one transaction. The graph
+Order keeps the stores consistent at every instant: labels are reserved (and, for the
+main vectors, committed) first, then the graph is saved, then the catalog is updated in
+one transaction. The graph
 may briefly know labels the catalog does not — search ignores those and the next run
 deletes them — never the reverse.
 """
@@ -15,7 +19,7 @@ deletes them — never the reverse.
 from __future__ import annotations
 
 import time
-from typing import Iterable
+from typing import Iterable, Protocol, Sequence
 
 import numpy as np
 
@@ -25,14 +29,58 @@ from athena_lab.index.vectors import VectorIndex
 SAVE_SHARE = 10  # wait at least this many times the last save's duration between saves
 
 
+class Labels(Protocol):
+    """Where a vector set keeps its labels: how fresh ones are taken and how the catalog
+    learns which chunk each one holds (the catalog is the commit point)."""
+
+    def reserve(self, count: int) -> Sequence[int]: ...
+
+    def record(self, rows: list[tuple[int, str, str]]) -> None:
+        """(label, chunk_id, text_hash) of vectors now in the graph, in one transaction."""
+        ...
+
+
+class ChunkLabels:
+    """The main vectors: labels reserved (and committed) in the catalog, never reused;
+    each chunk's row holds its label."""
+
+    def __init__(self, catalog: Catalog, embedder_key: str) -> None:
+        self.catalog = catalog
+        self.embedder_key = embedder_key
+
+    def reserve(self, count: int) -> Sequence[int]:
+        return self.catalog.next_labels(count)
+
+    def record(self, rows: list[tuple[int, str, str]]) -> None:
+        with self.catalog.transaction():
+            self.catalog.set_vectors([(label, digest, self.embedder_key, chunk_id) for label, chunk_id, digest in rows])
+
+
+class ChannelLabels:
+    """The multilingual channel (index/channel.py): labels after the highest one its table
+    records; a label the graph knows but the table does not is overwritten by the next run."""
+
+    def __init__(self, catalog: Catalog, embedder_key: str) -> None:
+        self.catalog = catalog
+        self.embedder_key = embedder_key
+        self._next = catalog.channel_next_label(embedder_key)
+
+    def reserve(self, count: int) -> Sequence[int]:
+        start, self._next = self._next, self._next + count
+        return range(start, start + count)
+
+    def record(self, rows: list[tuple[int, str, str]]) -> None:
+        with self.catalog.transaction():
+            self.catalog.channel_add(self.embedder_key, rows)
+
+
 class VectorCheckpointer:
-    def __init__(self, catalog: Catalog, vectors: VectorIndex, embedder_key: str,
-                 needing: list[tuple], delete: set[int], interval_s: float) -> None:
+    def __init__(self, vectors: VectorIndex, labels: Labels, needing: list[tuple], delete: set[int],
+                 interval_s: float) -> None:
         """``needing``: (chunk_id, text_hash, …) of chunks without a current vector;
         ``delete``: labels to mark deleted at the first checkpoint (dead or stale vectors)."""
-        self.catalog = catalog
         self.vectors = vectors
-        self.embedder_key = embedder_key
+        self.labels = labels
         self.interval_s = interval_s
         self._chunks: dict[str, list[str]] = {}  # text hash → chunk ids still without a vector
         for chunk_id, digest, *_rest in needing:
@@ -60,14 +108,12 @@ class VectorCheckpointer:
         if not self._ready and not self._delete:
             return 0
         pairs = [(chunk_id, digest) for digest in self._ready for chunk_id in self._chunks[digest]]
-        labels = self.catalog.next_labels(len(pairs))
+        labels = self.labels.reserve(len(pairs))
         add = {label: self._ready[digest] for label, (_cid, digest) in zip(labels, pairs)}
         started = time.perf_counter()
         self.vectors.update(add, self._delete)
         self._save_s = time.perf_counter() - started
-        with self.catalog.transaction():
-            self.catalog.set_vectors([(label, digest, self.embedder_key, chunk_id)
-                                      for label, (chunk_id, digest) in zip(labels, pairs)])
+        self.labels.record([(label, chunk_id, digest) for label, (chunk_id, digest) in zip(labels, pairs)])
         for digest in self._ready:
             del self._chunks[digest]
         self._ready.clear()

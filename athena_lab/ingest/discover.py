@@ -25,7 +25,7 @@ from typing import Iterable
 
 import pathspec
 
-from athena_lab.config import IndexSettings
+from athena_lab.settings import IndexSettings
 
 _KIND_BY_SUFFIX = {
     ".md": "markdown", ".markdown": "markdown", ".mdx": "markdown",

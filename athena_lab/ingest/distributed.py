@@ -32,7 +32,8 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
-from athena_lab.config import Config, EmbeddingSettings, Settings
+from athena_lab.config import Config
+from athena_lab.settings import EmbeddingSettings, Settings
 from athena_lab.errors import AthenaError
 from athena_lab.index.embeddings import Embedder, make_embedder
 from athena_lab.ingest.discover import DiscoveredFile

@@ -1,26 +1,25 @@
 """Build or update the multilingual channel (see ``athena_lab.index.channel``).
 
 Runs inside ``athena index`` (``--multilingual``, ``multilingual.build = "always"``, or
-``"auto"`` once the channel was built), under its write lock. Vectors are cached in SQLite and
-added to the graph batch by batch, so a stop at any point keeps what was done and the
+``"auto"`` once the channel was built), under its write lock. Its vectors are embedded
+by the same loop as the main vectors (vectors.py): cached in SQLite batch by batch and
+committed to the graph in checkpoints, so a stop at any point keeps what was done and the
 next run embeds only the rest; searches use the part already built meanwhile.
 """
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
-from typing import Callable
 
 from athena_lab.config import Config
 from athena_lab.index import channel
 from athena_lab.index.embeddings import EmbedderError
 from athena_lab.index.store import IndexStore
-from athena_lab.ingest.chunking import embedding_text
+from athena_lab.ingest.checkpoints import ChannelLabels, VectorCheckpointer
+from athena_lab.ingest.vectors import Progress, embed_here, embed_vectors
+from athena_lab.interrupt import StopRequest
 
-BATCH = 32
 FLUSH_SECONDS = 10.0  # how often the graph is saved: searches see new vectors this soon
-Progress = Callable[[str, int, int], None]
 
 
 @dataclass
@@ -34,12 +33,11 @@ class ChannelSummary:
 
 
 def update_channel(config: Config, store: IndexStore, report: Progress | None = None,
-                   should_stop: Callable[[], bool] | None = None) -> ChannelSummary:
+                   stop: StopRequest | None = None) -> ChannelSummary:
     """Give every chunk a current multilingual vector and drop those of changed or gone
     chunks. The caller holds the index's write lock (``run_index`` does)."""
     summary = ChannelSummary()
     report = report or (lambda *_: None)
-    should_stop = should_stop or (lambda: False)
     settings, catalog = config.settings, store.catalog
     if _current(store, config, summary):
         return summary  # nothing to embed or drop: the model is not even loaded
@@ -62,51 +60,14 @@ def update_channel(config: Config, store: IndexStore, report: Progress | None = 
             catalog.channel_forget(embedder.key, orphans)
         summary.removed = len(orphans)
     channel.record(store, settings, embedder)
-    missing = catalog.channel_missing(embedder.key)
+    needing = catalog.channel_missing(embedder.key)
     summary.total = catalog.counts()["chunks"]
     titles = {p: s.title or "" for p, s in catalog.sources().items()}
-    label = catalog.channel_next_label(embedder.key)
-    pending: list[tuple[int, str, str]] = []
-    pending_vectors: dict[int, object] = {}
-    last_flush = time.monotonic()
-
-    def flush() -> None:
-        # The graph first, then the catalog rows that point into it (the catalog is the commit point).
-        if pending:
-            graph.update(dict(pending_vectors), set())
-            with catalog.transaction():
-                catalog.channel_add(embedder.key, list(pending))
-            pending.clear()
-            pending_vectors.clear()
-
-    report("multilingual", 0, len(missing))
-    try:
-        for start in range(0, len(missing), BATCH):
-            if should_stop():
-                break
-            batch = missing[start:start + BATCH]
-            texts = {}
-            for _cid, digest, text, heading, path in batch:
-                texts.setdefault(digest, embedding_text(heading, text, titles.get(path)))
-            vectors = catalog.cached_vectors(embedder.key, list(texts))
-            summary.from_cache += len(vectors)
-            todo = [h for h in texts if h not in vectors]
-            if todo:
-                fresh = embedder.embed_documents([texts[h] for h in todo])
-                vectors.update(zip(todo, fresh))
-                with catalog.transaction():
-                    catalog.cache_vectors(embedder.key, list(zip(todo, fresh)))
-                summary.embedded += len(todo)
-            for cid, digest, *_rest in batch:
-                pending.append((label, cid, digest))
-                pending_vectors[label] = vectors[digest]
-                label += 1
-            if time.monotonic() - last_flush > FLUSH_SECONDS:
-                flush()
-                last_flush = time.monotonic()
-            report("multilingual", min(start + BATCH, len(missing)), len(missing))
-    finally:
-        flush()  # a stop (Ctrl-C, SIGTERM, a stop request) keeps every vector embedded so far
+    checkpoints = VectorCheckpointer(graph, ChannelLabels(catalog, embedder.key), needing, set(), FLUSH_SECONDS)
+    # Always here, never on Ray: the cluster's actors hold the main embedder, not this one.
+    done = embed_vectors(catalog, embedder, needing, titles, checkpoints, phase="multilingual", report=report,
+                         stop=stop, embed_batches=embed_here)
+    summary.from_cache, summary.embedded = done.from_cache, done.embedded
     return summary
 
 

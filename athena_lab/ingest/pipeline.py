@@ -17,11 +17,12 @@ import shutil
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator, Protocol
+from typing import Iterator, Protocol
 
 import numpy as np
 
-from athena_lab.config import Config, embedding_settings_key
+from athena_lab.config import Config
+from athena_lab.settings import embedding_settings_key
 from athena_lab.index import channel
 from athena_lab.index.catalog import ChunkRow, SourceRow
 from athena_lab.index.embedder_base import file_sha256
@@ -29,20 +30,19 @@ from athena_lab.index.embeddings import Embedder, EmbedderError, make_embedder
 from athena_lab.index.lexical import LEXICAL_VERSION
 from athena_lab.index.progress import RunProgress
 from athena_lab.index.store import IndexStore
-from athena_lab.ingest.checkpoints import VectorCheckpointer
-from athena_lab.ingest.chunking import CHUNKER_VERSION, Chunk, chunk_document, embedding_text, text_hash
+from athena_lab.ingest.checkpoints import ChunkLabels, VectorCheckpointer
+from athena_lab.ingest.chunking import CHUNKER_VERSION, Chunk, chunk_document, text_hash
 from athena_lab.ingest.discover import (DiscoveredFile, Discovery, discover, discover_paths, in_scope,
                                        nothing_to_index)
+from athena_lab.ingest.vectors import Progress, embed_here, embed_vectors
 from athena_lab.interrupt import StopRequest
 from athena_lab.document import ParsedDocument, ParseError, citation_kind
 
-Progress = Callable[[str, int, int], None]  # (phase, done, total)
 
 _PARSER_MODULES = {
     "markdown": "markdown", "rst": "rst", "asciidoc": "asciidoc", "text": "text",
     "html": "html", "notebook": "notebook", "pdf": "pdf",
 }
-EMBED_BATCH = 32  # texts per embedding call: a stop waits for at most one batch
 
 
 class Backend(Protocol):
@@ -65,8 +65,7 @@ class LocalBackend:
         return _parse_all(config, jobs, report)
 
     def embed_batches(self, embedder: Embedder, batches: list[list[str]]) -> Iterator[np.ndarray]:
-        for texts in batches:
-            yield embedder.embed_documents(texts)
+        return embed_here(embedder, batches)
 
 
 @dataclass
@@ -208,15 +207,9 @@ def _update_multilingual(config: Config, store: IndexStore, summary: IndexSummar
                          report: Progress, stop: StopRequest | None = None) -> None:
     from athena_lab.ingest.multilingual import update_channel  # loads no model unless needed
 
-    if stop is not None:
-        stop.deferrable = True  # a signal stops the build cleanly between batches
-    try:
-        built = update_channel(config, store, report, stop.is_set if stop is not None else None)
-    finally:
-        if stop is not None:
-            stop.deferrable = False
-            if stop.is_set():
-                summary.interrupted = stop.reason
+    built = update_channel(config, store, report, stop)
+    if stop is not None and stop.is_set():
+        summary.interrupted = stop.reason
     summary.multilingual = asdict(built)
     summary.errors.extend(built.errors)
 
@@ -521,20 +514,18 @@ def _update_vectors(config: Config, store: IndexStore, summary: IndexSummary,
         if stale - vectors.deleted_labels():
             vectors.update({}, stale)
         return
-    checkpoints = VectorCheckpointer(catalog, vectors, embedder.key, needing,
+    checkpoints = VectorCheckpointer(vectors, ChunkLabels(catalog, embedder.key), needing,
                                      stale - vectors.deleted_labels(),
                                      config.settings.index.vector_checkpoint_s)
     try:
-        _embed_missing(catalog, embedder, needing, titles, summary, report, checkpoints, run, stop,
-                       backend or LocalBackend())
+        done = embed_vectors(catalog, embedder, needing, titles, checkpoints, phase="embed", report=report,
+                             stop=stop, embed_batches=(backend or LocalBackend()).embed_batches, run=run)
     except EmbedderError as exc:
         summary.errors.append(f"embedding failed: {exc}. Search is lexical-only for new text.")
-    finally:
-        if run is not None:
-            run.report("save", checkpoints.committed, len(needing))
-        checkpoints.commit()  # also on Ctrl-C: what was embedded stays searchable
-        if stop is not None:
-            stop.deferrable = False
+        return
+    summary.embedded_from_cache += done.from_cache
+    summary.embedded += done.embedded
+    summary.interrupted = done.interrupted or summary.interrupted
 
 
 def _vectors_current(store: IndexStore, settings_key: str) -> bool:
@@ -555,42 +546,3 @@ def _record_embedder(catalog, embedder: Embedder, settings_key: str) -> None:
     catalog.set_manifest("embedder_key", embedder.key)
     catalog.set_manifest("embedder_name", embedder.name)
     catalog.set_manifest("embedder_dimensions", str(embedder.dimensions))
-
-
-def _embed_missing(catalog, embedder: Embedder, needing: list[tuple], titles: dict[str, str],
-                   summary: IndexSummary, report: Progress, checkpoints: VectorCheckpointer,
-                   run: RunProgress | None = None, stop: StopRequest | None = None,
-                   backend: Backend | None = None) -> None:
-    """Vectors for every needed text hash: from the cache, else embedded and cached;
-    handed to ``checkpoints``, which commits them as the run goes."""
-    if stop is not None:
-        stop.deferrable = True  # from here a signal stops the run cleanly between batches
-    by_hash: dict[str, str] = {}
-    for _cid, digest, text, heading, path in needing:
-        by_hash.setdefault(digest, embedding_text(heading, text, titles.get(path)))
-    vectors = catalog.cached_vectors(embedder.key, list(by_hash))
-    summary.embedded_from_cache += len(vectors)
-    checkpoints.add(vectors.items(), fresh=False)
-    checkpoints.commit()  # cached vectors are searchable at once
-    # Shortest first: each call then holds texts of similar length, and the embedder pads a
-    # batch only to its longest text (12 % fewer token positions on docs chunks).
-    missing = sorted((h for h in by_hash if h not in vectors), key=lambda h: len(by_hash[h]))
-    report("embed", 0, len(missing))
-    if run is not None:
-        run.start_rate()
-    batches = [missing[start:start + EMBED_BATCH] for start in range(0, len(missing), EMBED_BATCH)]
-    results = (backend or LocalBackend()).embed_batches(embedder, [[by_hash[h] for h in b] for b in batches])
-    for start, batch in zip(range(0, len(missing), EMBED_BATCH), batches):
-        if stop is not None and stop.is_set():
-            summary.interrupted = stop.reason
-            return
-        items = list(zip(batch, next(results)))
-        with catalog.transaction():
-            catalog.cache_vectors(embedder.key, items)
-        checkpoints.add(items)
-        summary.embedded += len(batch)
-        if run is not None:
-            run.embedded(checkpoints.fresh_chunks)
-        report("embed", min(start + EMBED_BATCH, len(missing)), len(missing))
-        if checkpoints.due():
-            checkpoints.commit()

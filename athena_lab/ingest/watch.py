@@ -30,7 +30,7 @@ from athena_lab.errors import BusyError, UnavailableError
 from athena_lab.ingest.discover import GITIGNORE, Rules, collapse
 from athena_lab.ingest.pipeline import IndexSummary
 from athena_lab.interrupt import StopRequest
-from athena_lab.models import LOCK_WAIT_S, Batch
+from athena_lab.live_batch import Batch, LOCK_WAIT_S
 
 log = logging.getLogger("athena_lab.watch")
 

@@ -13,8 +13,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from athena_lab.bibliography import record_of
-from athena_lab.config import SearchSettings
+from athena_lab.citations.bibliography import record_of
+from athena_lab.settings import SearchSettings
 from athena_lab.errors import AthenaError
 from athena_lab.index.catalog import ChunkRow
 from athena_lab.index.channel import MultilingualChannel
@@ -23,7 +23,7 @@ from athena_lab.index.lexical import LEXICAL_VERSION
 from athena_lab.index.progress import COMPLETE, vector_state
 from athena_lab.index.store import IndexStore
 from athena_lab.document import CITATION_KINDS, DOC_KINDS, citation_kind
-from athena_lab.models import labelled
+from athena_lab.citations.labels import labelled
 from athena_lab.paths import normalize_prefix
 from athena_lab.search.fusion import fuse
 from athena_lab.language import LANGUAGE_NAMES, content_words, query_language
@@ -44,7 +44,7 @@ class Hit:
     ranks: dict[str, int] = field(default_factory=dict)  # rank in each retriever, 1-based
     title: str | None = None
     neighbours: list[ChunkRow] = field(default_factory=list)
-    record: dict[str, Any] | None = None  # a PDF's bibliographic fields (bibliography.py)
+    record: dict[str, Any] | None = None  # a PDF's bibliographic fields (citations/bibliography.py)
 
 
 @dataclass

@@ -23,7 +23,8 @@ from tornado.web import RequestHandler, authenticated
 from .dropin import dropin_handlers
 from .handlers import ROUTES, AthenaRoute
 from .live_routes import LIVE_ROUTES
-from .middleware import Guard, RateLimiter, StandaloneHandler
+from .middleware import Guard, StandaloneHandler
+from .ratelimit import RateLimiter
 from .page import PAGE_ROUTES, page_handlers
 from .state import ServerState
 
@@ -92,7 +93,7 @@ def guard_from(settings: Any, token: str, dropin: Any = None) -> Guard:
 def http_server(app: tornado.web.Application, guard: Guard, settings: Any) -> HTTPServer:
     """The HTTP server with timeouts, so idle or slow clients cannot hold connections forever.
     No ``xheaders``: tornado's would believe a client's own X-Real-Ip; behind a proxy the
-    guard reads the address itself (middleware.client_from_proxy)."""
+    guard reads the address itself (addresses.client_from_proxy)."""
     # Tornado's own body cap sits well above ours so our 413 (with a message) answers first.
     return HTTPServer(app, max_body_size=max(guard.max_body_bytes * 4, 1 << 20),
                       idle_connection_timeout=settings.idle_timeout_s, body_timeout=settings.body_timeout_s,

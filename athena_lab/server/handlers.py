@@ -24,13 +24,13 @@ from tornado.web import HTTPError, authenticated
 from athena_lab import __version__
 from athena_lab import events
 from athena_lab.errors import status_of, user_message
-from athena_lab.config import LLM_PROVIDERS
-from athena_lab.models import AskRequest
+from athena_lab.settings import LLM_PROVIDERS
+from athena_lab.request import AskRequest
 
 from . import jsonbody, site_urls, sse
 from .errors import api_error
 from .jobs import JobRunning
-from .middleware import client_key
+from .addresses import client_key
 from .state import ServerState
 
 log = logging.getLogger("athena_lab.server")
@@ -234,7 +234,7 @@ class CiteRoute(AthenaRoute):
 
     @authenticated
     async def get(self) -> None:
-        from athena_lab.bibliography import FORMATS, render
+        from athena_lab.citations.bibliography import FORMATS, render
 
         targets = [t for t in self.get_query_arguments("target") if t.strip()][:50]
         if not targets:

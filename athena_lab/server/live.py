@@ -20,7 +20,7 @@ from typing import Any
 
 from athena_lab.errors import BusyError
 from athena_lab.interrupt import StopRequest
-from athena_lab.models import LOCK_WAIT_S, Batch
+from athena_lab.live_batch import Batch, LOCK_WAIT_S
 
 from .jobs import JobRunning
 

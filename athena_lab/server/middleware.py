@@ -31,168 +31,29 @@ deletes), and only with an allowlisted ``Origin`` (the drop-in's script, loaded 
 ``<script>`` tag that sends none, is the one exception). Public chats have their own, lower
 per-address limit. A wrong token is still a 401: public mode never turns a failed login
 into a visitor.
+
+The sliding-window limiter is ratelimit.py; client addresses and Host names are read by
+addresses.py.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
-import ipaddress
-import math
-import threading
-import time
-from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
 from tornado.web import RequestHandler, stream_request_body
 
+from .addresses import WILDCARD_ADDRESSES, client_from_proxy, client_key, host_name, is_ip_address, is_loopback
 from .errors import api_error
+from .ratelimit import RateLimiter
 
-WINDOW_S = 60.0
 TOKEN_FAILURES_PER_MINUTE = 10
-LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 JSON_MEDIA_TYPE = "application/json"
-WILDCARD_ADDRESSES = frozenset({"0.0.0.0", "::", ""})
 SOURCE_NAMES = {"header": "an Authorization header", "query": "?token=", "cookie": "the cookie"}
-
-
-class RateLimiter:
-    """At most ``per_minute`` events per key in any 60 s window; 0 disables it.
-
-    The table forgets by time: keys are kept in order of their last event, so each call
-    drops the keys idle for a whole window from the front (amortised O(1), no scan), and
-    it never holds more than ``max_keys`` (the least recently active go first). A key is a
-    client address (``client_key``: IPv6 by /64), plus, for token failures, how the token came.
-    """
-
-    def __init__(self, per_minute: int, max_keys: int = 100_000) -> None:
-        self.per_minute = per_minute
-        self.max_keys = max_keys
-        self._seen: OrderedDict[str, deque[float]] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def __len__(self) -> int:
-        return len(self._seen)
-
-    def retry_after(self, key: str, now: float | None = None) -> int:
-        """0 if the request may go ahead (and counts it), else seconds until it may."""
-        now = time.monotonic() if now is None else now
-        with self._lock:
-            wait = self._wait(key, now)
-            if not wait:
-                self._note(key, now)
-            return wait
-
-    def blocked_for(self, key: str, now: float | None = None) -> int:
-        """Seconds until ``key`` may try again (0: now), without counting this look."""
-        now = time.monotonic() if now is None else now
-        with self._lock:
-            return self._wait(key, now)
-
-    def note(self, key: str, now: float | None = None) -> None:
-        """Count one event (a failed token) against ``key``."""
-        now = time.monotonic() if now is None else now
-        with self._lock:
-            self._note(key, now)
-
-    def _wait(self, key: str, now: float) -> int:
-        if self.per_minute <= 0:
-            return 0
-        self._expire(now)
-        stamps = self._seen.get(key)
-        if not stamps:
-            return 0
-        while stamps and stamps[0] <= now - WINDOW_S:
-            stamps.popleft()
-        if len(stamps) >= self.per_minute:
-            return max(1, math.ceil(stamps[0] + WINDOW_S - now))
-        return 0
-
-    def _note(self, key: str, now: float) -> None:
-        if self.per_minute <= 0:
-            return
-        stamps = self._seen.get(key)
-        if stamps is None:
-            stamps = self._seen[key] = deque()
-        else:
-            self._seen.move_to_end(key)
-        stamps.append(now)
-        while len(self._seen) > self.max_keys:
-            self._seen.popitem(last=False)
-
-    def _expire(self, now: float) -> None:
-        """Drop the keys whose last event left the window (they are at the front)."""
-        while self._seen:
-            stamps = next(iter(self._seen.values()))
-            if stamps and stamps[-1] > now - WINDOW_S:
-                return
-            self._seen.popitem(last=False)
-
-
-def client_key(address: str | None) -> str:
-    """The rate limits' key for a client address: IPv4 as it is, IPv6 by its /64 (one host
-    gets a whole /64 and can pick any of 2^64 addresses in it)."""
-    if not address:
-        return "?"
-    try:
-        ip = ipaddress.ip_address(address)
-    except ValueError:
-        return address
-    if isinstance(ip, ipaddress.IPv6Address):
-        if ip.ipv4_mapped is not None:
-            return str(ip.ipv4_mapped)
-        return str(ipaddress.IPv6Network((ip, 64), strict=False))
-    return str(ip)
-
-
-def client_from_proxy(headers: Any, peer: str, protocol: str) -> tuple[str, str]:
-    """(client address, scheme) of a request a reverse proxy passed on (``server.behind_proxy``).
-
-    The address is the **last** ``X-Forwarded-For`` entry: the one the proxy in front added
-    (nginx's ``$proxy_add_x_forwarded_for`` and Caddy append the address they were connected
-    from; anything before it came from the client and may be made up). ``X-Real-Ip`` is
-    ignored: Caddy passes a client's own on unchanged, so trusting it (as tornado's
-    ``xheaders`` does, before X-Forwarded-For) let a client name any address and get a
-    fresh rate-limit budget each time. The scheme is the last ``X-Forwarded-Proto`` entry.
-    Without the headers (a request that did not come through the proxy) the peer stands."""
-    address = peer
-    forwarded = headers.get("X-Forwarded-For", "")
-    if forwarded:
-        last = forwarded.split(",")[-1].strip()
-        if is_ip_address(last):
-            address = last
-    proto = headers.get("X-Forwarded-Proto", "").split(",")[-1].strip().lower()
-    return address, proto if proto in ("http", "https") else protocol
-
-
-def host_name(host: str) -> str:
-    """The name part of a Host header: ``[::1]:4317`` → ``::1``, ``Example.org:80`` → ``example.org``."""
-    host = host.strip().lower()
-    if host.startswith("["):
-        return host[1:].partition("]")[0]
-    name, colon, port = host.rpartition(":")
-    return name if colon and port.isdigit() and ":" not in name else host
-
-
-def is_ip_address(name: str) -> bool:
-    try:
-        ipaddress.ip_address(name)
-    except ValueError:
-        return False
-    return True
-
-
-def is_loopback(name: str) -> bool:
-    """True for loopback names and addresses (localhost, 127.0.0.0/8, ::1)."""
-    if name in LOOPBACK_NAMES:
-        return True
-    try:
-        return ipaddress.ip_address(name).is_loopback
-    except ValueError:
-        return False
 
 
 @dataclass

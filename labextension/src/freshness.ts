@@ -2,7 +2,7 @@
  * Whether a citation still points at what the answer quoted. The live index keeps changing
  * the files under old answers; a citation carries its chunk id (stable when lines move
  * above it) and the hash of the text it quoted. Pure functions, unit-tested under node;
- * the same rule as athena_lab/search/freshness.py.
+ * the same rule as athena_lab/citations/freshness.py.
  */
 import { narrowest } from './core/citations';
 import { IChunkState, ICitation } from './types';

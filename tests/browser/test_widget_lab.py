@@ -17,7 +17,7 @@ from urllib.parse import quote
 
 import nbformat
 
-from athena_lab.models import narrowest
+from athena_lab.citations.labels import narrowest
 import pytest
 from nbformat.sign import NotebookNotary
 

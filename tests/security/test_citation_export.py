@@ -18,7 +18,7 @@ import pytest
 from bibtexparser.middlewares.names import split_multiple_persons_names
 from pylatexenc import latex2text
 
-from athena_lab.bibliography import render
+from athena_lab.citations.bibliography import render
 from corpus_files import CORPORA
 from http_servers import PDF_NAME, AthenaServer, fast_env, run_cli
 

@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from athena_lab.config import Settings, load_config
+from athena_lab.config import load_config
+from athena_lab.settings import Settings
 from http_servers import AthenaServer, chat_body, fast_env, indexed_corpus
 
 from .attacker import RecordingServer

@@ -12,7 +12,8 @@ from __future__ import annotations
 import time
 
 
-from athena_lab.server.middleware import WINDOW_S, RateLimiter, client_key
+from athena_lab.server.addresses import client_key
+from athena_lab.server.ratelimit import WINDOW_S, RateLimiter
 from http_servers import AthenaServer, fast_env, indexed_corpus
 
 MANY = 30_000

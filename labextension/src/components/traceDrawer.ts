@@ -2,7 +2,7 @@
  * The per-answer trace drawer: which tools ran, with what input, and what they found.
  * A search's hits show as a table: evidence number, where, the fused score and the hit's
  * rank in each retriever (BM25, vector, …; "–" where that retriever did not find it), as
- * the server's `trace` events report them (models.TraceHit).
+ * the server's `trace` events report them (contract.TraceHit).
  */
 import { ITraceEvent } from '../types';
 import { h } from '../core/dom';

@@ -15,7 +15,7 @@ export function cellNumber(citation: ICitation): number {
 }
 
 /**
- * The citation as its `evidence` narrows it (athena_lab/models.py `narrowest`): the lines
+ * The citation as its `evidence` narrows it (athena_lab/citations/labels.py `narrowest`): the lines
  * of the quoted sentences in a text file, the cell and its lines in a notebook, the first
  * page in a PDF. The label names this place, so opening a citation goes here too.
  */
@@ -65,7 +65,7 @@ export function pdfTabTitle(citation: ICitation): string {
 /** "path:40–58", "paper.pdf p. 3", "nb.ipynb cell 4" — what a source list shows. */
 export function citationLocation(citation: ICitation): string {
   if (citation.label) {
-    return citation.label; // the server's one label (athena_lab/models.py)
+    return citation.label; // the server's one label (athena_lab/citations/labels.py)
   }
   if (citation.kind === 'pdf') {
     const pages = (citation.pages ?? []).filter(p => p != null);

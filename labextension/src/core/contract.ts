@@ -1,5 +1,5 @@
 /**
- * The contract's shapes (docs/contract.md), generated from athena_lab/models.py by
+ * The contract's shapes (docs/contract.md), generated from athena_lab/contract.py by
  * tools/contract_schema.py — do not edit; tests/test_contract.py fails when it drifts.
  */
 
@@ -12,7 +12,7 @@ export interface IRegion {
   page?: number;
 }
 
-/** What the parser found to cite a PDF by (athena_lab/bibliography.py); fields not found are absent, never guessed. */
+/** What the parser found to cite a PDF by (athena_lab/citations/bibliography.py); fields not found are absent, never guessed. */
 export interface IBibRecord {
   path: string;
   title?: string;
@@ -69,6 +69,12 @@ export interface ITraceHit {
   ranks: { [key: string]: number };
 }
 
+/** A name a model's answer uses (a call, setting, option, directive, command, environment variable or file name) that occurs nowhere in the indexed folder nor in the question, and where it stands: the sentence (marker-free, verbatim as in the answer, like an ``unsupported`` entry) or the code line. A front end marks it "not found in your documents". */
+export interface INotFound {
+  name: string;
+  sentence: string;
+}
+
 export interface IStartData {
   conversation_id: string;
 }
@@ -87,6 +93,14 @@ export interface ISourcesData {
   answer: string;
   citations: ICitation[];
   answer_follows: boolean;
+}
+
+/** How far a local model has read its prompt (passages, question, rules), before its first word: llama.cpp's own count, reported every 128 tokens. ``done`` and ``total`` count the tokens it has to read (its prompt cache skips the rest); ``eta_s`` is the time left at the speed measured so far (null before anything is measured). */
+export interface IProgressData {
+  stage: 'reading';
+  done: number;
+  total: number;
+  eta_s: number | null;
 }
 
 export interface IChunkData {
@@ -243,6 +257,7 @@ export type ChatEvent =
   | { type: 'start'; data: IStartData }
   | { type: 'trace'; data: ITraceData }
   | { type: 'sources'; data: ISourcesData }
+  | { type: 'progress'; data: IProgressData }
   | { type: 'chunk'; data: IChunkData }
   | { type: 'citations'; data: ICitationsData }
   | { type: 'compaction'; data: ICompactionData }

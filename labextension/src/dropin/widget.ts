@@ -158,7 +158,8 @@ export class DropinWidget {
     this._messages.append(h('div', { class: 'question', 'data-testid': 'question' }, question));
     const view = new PageAnswer((citation, trigger) => this._openCitation(citation, trigger), {
       siteLinks: true,
-      trace: false
+      trace: false,
+      onRetry: () => void this.ask(question)
     });
     this._messages.append(view.node);
     this._follower.follow(); // the reader asked: show the answer coming

@@ -2,14 +2,14 @@
  * The notebook answer widget: the anywidget ES module `athena_lab/widget.py` loads as its
  * `_esm` (built by page.webpack.config.js into athena_lab/static/widget.js; docs/notebooks.md).
  *
- * The kernel folds the answer's events (athena_lab/models.py `fold`) and syncs the result;
+ * The kernel folds the answer's events (athena_lab/answer.py `fold`) and syncs the result;
  * this view reads that state as the core's answer state and draws its text with the
  * same class as the chat page and the drop-in (core/answerText.ts: the Markdown through
  * `marked` and the core sanitizer — no scripts, no remote images, no command links —
  * `[n]` markers made from text nodes, unsupported sentences and the error), then the
  * citation chips, Copy's Markdown (made inert, with its sources) and the inline preview. Its stylesheet is scoped under `.athena-widget`.
  */
-import { IAnswerState } from '../core/answer';
+import { IAnswerState, shownText } from '../core/answer';
 import { answerAsMarkdown, citationLabel, citationLocation, IJupyterPage, linkBase, narrowest } from '../core/citations';
 import { button, flashCopied, h } from '../core/dom';
 import { AnswerText } from '../core/answerText';
@@ -43,7 +43,7 @@ export interface IWidgetAnswer extends IAnswerState {
 }
 
 /** The synced traits that change what is drawn. */
-const TRAITS = ['question', 'answer', 'citations', 'unsupported', 'mode', 'trace', 'streaming', 'error', 'notice',
+const TRAITS = ['question', 'answer', 'sources', 'citations', 'unsupported', 'not_found', 'mode', 'trace', 'streaming', 'error', 'notice',
   'conversation_id', 'root'];
 
 function claimText(claim: unknown): string {
@@ -60,9 +60,11 @@ export function widgetAnswer(model: IWidgetModel): IWidgetAnswer {
   return {
     conversationId: text('conversation_id') || null,
     text: text('answer'),
+    sources: text('sources'), // the quotes beside a model's answer, synced before its first word
     citations: (model.get('citations') as IWidgetCitation[] | undefined) ?? [],
     trace: (model.get('trace') as ITraceEvent[] | undefined) ?? [],
     unsupported: ((model.get('unsupported') as unknown[] | undefined) ?? []).map(claimText),
+    notFound: (model.get('not_found') as IAnswerState['notFound'] | undefined) ?? [], // names no indexed file holds
     mode: text('mode') || null,
     droppedTurns: null,
     error: text('error') || null,
@@ -169,6 +171,7 @@ class AnswerView {
       this._question,
       this._text.body,
       this._status,
+      this._text.quotes,
       this._text.notes,
       this._sources,
       this._actions,
@@ -209,7 +212,7 @@ class AnswerView {
       this._drawSources(state.citations);
     }
     // Nothing to copy while the answer is still coming, or when no source backs it.
-    this._actions.hidden = !state.finished || !state.citations.length || !state.text.trim();
+    this._actions.hidden = !state.finished || !state.citations.length || !shownText(state);
     const footer = JSON.stringify([state.mode, state.notice, state.trace]);
     if (footer !== this._drawn.footer) {
       this._drawn.footer = footer;
@@ -299,7 +302,8 @@ class AnswerView {
   }
 
   private async _copyAnswer(): Promise<void> {
-    const { text, citations } = this._state;
+    const { citations } = this._state;
+    const text = shownText(this._state);
     // Absolute links: a pasted answer leaves the notebook (core/citations.ts linkBase).
     const doc = this._el.ownerDocument;
     const base = linkBase(String(this._model.get('root') ?? ''), jupyterPage(doc), doc.baseURI);

@@ -14,7 +14,7 @@ from typing import Any
 
 from athena_lab.index.catalog import Catalog, ChunkRow
 from athena_lab.document import citation_kind
-from athena_lab.models import RequestError
+from athena_lab.errors import RequestError
 
 MAX_IDS = 200  # one request checks at most this many chunks
 
