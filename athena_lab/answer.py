@@ -7,6 +7,7 @@ them all at once, and ``collect`` runs a whole stream into an ``Answer``.
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import asdict, dataclass, field
 from typing import Any, Iterable, Mapping
 
@@ -31,10 +32,15 @@ class Answer:
     # names a model's answer uses that the folder and the question lack, and where ({name, sentence})
     not_found: list[dict[str, str]] = field(default_factory=list)
     streaming: bool = False
+    # What a notebook's display of it needs (``Athena.ask``): the question, and the folder it
+    # came from (weakly held: previews read cited lines from it). Not part of its JSON.
+    question: str = field(default="", repr=False)
+    folder: weakref.ReferenceType[Any] | None = field(default=None, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
-        data.pop("streaming")
+        for local in ("streaming", "question", "folder"):
+            data.pop(local)
         return data
 
 

@@ -75,7 +75,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from athena_lab.evaluation import QuestionFileError, read_jsonl
+from athena_lab.errors import QuestionFileError
+from athena_lab.evaluation import read_jsonl
+from athena_lab.request import AskRequest
 
 # -- the eval's own reading of an answer (see the module docstring) ---------------------
 MARKER = re.compile(r"\[(\d{1,3}(?:\s*[,;]\s*\d{1,3})*)\]")  # docs/contract.md: [n], [n, m]
@@ -163,6 +165,7 @@ def load_answer_questions(file: str | Path, split: str = "all", set_name: str | 
     if split not in ("all", "dev", "test"):
         raise QuestionFileError(f"split {split!r}: use dev, test or all")
     rows = []
+    in_split = 0
     for n, row in enumerate(read_jsonl(Path(file)), 1):
         if not isinstance(row.get("question"), str) or not row["question"].strip():
             raise QuestionFileError(f"{file}: question {n}: needs a non-empty \"question\" string")
@@ -170,9 +173,14 @@ def load_answer_questions(file: str | Path, split: str = "all", set_name: str | 
             raise QuestionFileError(f"{file}: question {n}: needs a \"facts\" list of short strings")
         if split != "all" and row.get("split", "dev") != split:
             continue
+        in_split += 1
         if set_name and row.get("set") != set_name:
             continue
         rows.append(row)
+    if split != "all" and not in_split:
+        # Scoring 0 questions without a word once passed for a result on this split.
+        raise QuestionFileError(f"{file}: no question is marked \"split\": \"{split}\" (a row without one is dev); "
+                                "mark the rows (bench/split_questions.py) or use --split all")
     return rows
 
 
@@ -626,9 +634,9 @@ def eval_answers(file: str | Path, *, root: str = ".", index_dir: str | None = N
     try:
         if not ws.index_dir.joinpath("catalog.sqlite").is_file():
             ws.index()
-        extra = {"model_path": model_path} if model_path else {}
         def ask(question: str) -> TurnAnswer:
-            answer = timed(ws.ask_events(question, provider=provider, model=model, **extra))
+            answer = timed(ws.ask_events(AskRequest(question, provider=provider, model=model,
+                                                    model_path=model_path or None)))
             if save_answers:
                 with open(save_answers, "a", encoding="utf-8") as fh:
                     fh.write(json.dumps({"question": question, **dataclasses.asdict(answer)}, ensure_ascii=False) + "\n")

@@ -12,14 +12,21 @@ import html
 import os
 import sys
 import weakref
-from typing import Any, Callable
+from typing import Any, Callable, Mapping, overload
 
+from typing_extensions import Unpack
+
+from athena_lab.answer import Answer
+from athena_lab.config import Config
 from athena_lab.document import GENERATED_MARK
+from athena_lab.interrupt import StopRequest
+from athena_lab.request import AskOptions, AskRequest
+from athena_lab.settings import SettingValue
 from athena_lab.citations.labels import citation_location
 from athena_lab.render import answer_text
 from athena_lab.widget import AnswerWidget
 from athena_lab.workspace import Workspace
-from athena_lab.workspace import IndexSummary, Progress, SearchResult
+from athena_lab.workspace import Backend, IndexSummary, Progress, SearchResult
 
 _LAST: list[weakref.ref] = []  # the most recent Athena made in this process (for %athena)
 
@@ -46,38 +53,48 @@ class Athena(Workspace):
     """
 
     def __init__(self, root: str | os.PathLike[str] = ".", index_dir: str | os.PathLike[str] | None = None,
-                 *, auto_index: bool = True, **kwargs: Any) -> None:
-        super().__init__(root, index_dir, **kwargs)
+                 *, auto_index: bool = True, config: Config | None = None,
+                 overrides: Mapping[str, SettingValue] | None = None) -> None:
+        super().__init__(root, index_dir, config=config, overrides=overrides)
         register_formatters(ipython())
         _LAST[:] = [weakref.ref(self)]
         if auto_index and not self.has_index():
             self.index()
 
-    def index(self, progress: Progress | None = None, wait_s: float = 0.0, **options: Any) -> IndexSummary:
+    def index(self, progress: Progress | None = None, wait_s: float = 0.0, stop: StopRequest | None = None,
+              embed: bool = True, paths: list[str] | None = None, backend: Backend | None = None) -> IndexSummary:
         """Bring the index up to date; in a notebook, with a progress bar per phase (not for
         the live index's batches, ``paths=...``: they are small and run in a thread). A
         folder with no file to index says so on stderr (``summary.no_files``)."""
-        if progress is not None or ipython() is None or options.get("paths") is not None:
-            summary = super().index(progress, wait_s, **options)
+        if progress is not None or ipython() is None or paths is not None:
+            summary = super().index(progress, wait_s, stop, embed, paths, backend)
         else:
             with ProgressBars() as bars:
-                summary = super().index(bars, wait_s, **options)
+                summary = super().index(bars, wait_s, stop, embed, paths, backend)
         if summary.no_files:  # else the first answer blames the documents
             print(f"athena: warning: {summary.no_files}", file=sys.stderr)
         return summary
 
-    def ask(self, question: str, **options: Any) -> Any:
+    @overload
+    def ask(self, request: AskRequest) -> Answer: ...
+
+    @overload
+    def ask(self, request: str, **options: Unpack[AskOptions]) -> Answer: ...
+
+    def ask(self, request: AskRequest | str, **options: Unpack[AskOptions]) -> Answer:
         """The workspace's Answer, remembering its question and which folder it came from for
         its display (the widget shows the question above the answer)."""
-        answer = super().ask(question, **options)
-        answer._athena_workspace = weakref.ref(self)  # previews read cited lines from this folder
-        answer._athena_question = question
+        asked = AskRequest.of(request, options)
+        answer = super().ask(asked)
+        answer.folder = weakref.ref(self)  # previews read cited lines from this folder
+        answer.question = asked.question
         return answer
 
-    def ask_widget(self, question: str, **options: Any) -> AnswerWidget:
+    def ask_widget(self, request: AskRequest | str, **options: Unpack[AskOptions]) -> AnswerWidget:
         """Ask and return the answer as a widget that streams while the loop runs."""
-        widget = AnswerWidget(self, question=question)
-        for event in self.ask_events(question, **options):
+        asked = AskRequest.of(request, options)
+        widget = AnswerWidget(self, question=asked.question)
+        for event in self.ask_events(asked):
             widget.apply(event)
         return widget
 
@@ -149,16 +166,22 @@ def answer_plain(answer: Any) -> str:
                        getattr(answer, "sources", "") or "", getattr(answer, "not_found", None) or [])
 
 
-def answer_bundle(answer: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+def answer_bundle(answer: Answer) -> tuple[dict[str, Any], dict[str, Any]]:
     """An Answer shown as the widget (with text/HTML fallbacks inside the bundle), its
     output marked as athena's (``GENERATED_MARK``: never indexed)."""
-    ref = getattr(answer, "_athena_workspace", None)
-    workspace = (ref() if ref else None) or last_workspace()
-    question = getattr(answer, "_athena_question", "")
-    return AnswerWidget.from_answer(answer, workspace, question=question)._repr_mimebundle_()
+    found = answer.folder() if answer.folder is not None else None
+    workspace = found if isinstance(found, Athena) else last_workspace()
+    return AnswerWidget.from_answer(answer, workspace, question=answer.question)._repr_mimebundle_()
 
 
 _FORMATTED: "weakref.WeakSet[Any]" = weakref.WeakSet()
+
+
+def plain(text_of: Callable[[Any], str]) -> Callable[[Any, Any, bool], None]:
+    """An IPython plain-text printer ``(obj, printer, cycle)`` that prints ``text_of(obj)``."""
+    def show(obj: Any, printer: Any, cycle: bool) -> None:
+        printer.text(text_of(obj))
+    return show
 
 
 def register_formatters(shell: Any) -> None:
@@ -166,7 +189,6 @@ def register_formatters(shell: Any) -> None:
     if shell is None or shell in _FORMATTED:
         return
     formatters = shell.display_formatter.formatters
-    plain: Callable[..., None] = lambda fn: (lambda obj, p, cycle: p.text(fn(obj)))  # noqa: E731
     formatters["text/plain"].for_type(SearchResult, plain(search_text))
     formatters["text/html"].for_type(SearchResult, search_html)
     formatters["text/plain"].for_type_by_name("athena_lab.answer", "Answer", plain(answer_plain))

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import textwrap
 import time
 from typing import Any
 
@@ -16,21 +17,22 @@ from athena_lab.errors import AthenaError, BusyError, user_message
 from athena_lab.citations.labels import citation_location
 from athena_lab.interrupt import IndexInterrupted, StopRequest, exit_code, graceful_signals
 from athena_lab.workspace import Workspace
-from athena_lab import cli_agent, cli_eval, cli_lab, cli_server, mcp
-from athena_lab.cli_common import COMMANDS, ProgressBar, command, open_workspace, print_json, provider_flags
+from athena_lab import cli_agent, cli_eval, cli_lab, cli_papers, cli_server, mcp
+from athena_lab.cli_common import (COMMANDS, ProgressBar, command, open_workspace, paper_filters, paper_flags,
+                                   print_json, provider_flags)
 
 
 @command("index")
 def cmd_index(args: argparse.Namespace) -> int:
     ws = open_workspace(args, {"multilingual.build": "always"} if args.multilingual else None)
-    if not args.watch:
+    if not args.live:
         return _index_once(ws, args)
-    from athena_lab.cli_watch import keep_following, start_following
+    from athena_lab.cli_live import keep_live_index, start_live_index
 
-    live = start_following(ws, args.json)  # before the first run: no save is missed
+    live = start_live_index(ws, args.json)  # before the first run: no save is missed
     try:
         code = _index_once(ws, args)
-        return code if code else keep_following(ws, live, args.json)
+        return code if code else keep_live_index(ws, live, args.json)
     finally:
         live.stop()
 
@@ -54,7 +56,7 @@ def _index_once(ws: Workspace, args: argparse.Namespace) -> int:
         if backend is not None:
             backend.close()
     stopped = _interrupted_message(summary)
-    # Last, on stderr; exit 0 all the same: an empty new folder (or --watch on one) is fine.
+    # Last, on stderr; exit 0 all the same: an empty new folder (or --live on one) is fine.
     empty = f"athena: warning: {summary.no_files}" if summary.no_files else ""
     if args.json:
         print_json(summary.as_dict())
@@ -72,6 +74,9 @@ def _index_once(ws: Workspace, args: argparse.Namespace) -> int:
     if summary.multilingual:
         m = summary.multilingual
         print(f"  multilingual: embedded {m['embedded']} (+{m['from_cache']} from cache) with {m['model']}")
+    if summary.library:
+        print(f"  zotero: {summary.library['items']} items read from zotero.sqlite (records, collections, tags; "
+              "`athena papers` lists them)")
     print(f"  took {summary.seconds:.2f} s")
     for path, warnings in sorted(summary.warnings.items()):
         for w in warnings:
@@ -103,7 +108,8 @@ def _interrupted_message(summary: Any) -> str:
 def cmd_search(args: argparse.Namespace) -> int:
     ws = open_workspace(args)
     result = ws.search(args.query, k=args.k, kind=args.kind, path_prefix=args.path_prefix,
-                       neighbours=args.neighbours, mode=args.mode, translate=_translator(ws, args))
+                       neighbours=args.neighbours, mode=args.mode, translate=_translator(ws, args),
+                       papers=paper_filters(args) or None)
     cites = result.citations()
     if args.json:
         print_json(cites)
@@ -120,7 +126,7 @@ def cmd_search(args: argparse.Namespace) -> int:
         where = citation_location(c)
         heading = f"  {c['heading_path']}" if c.get("heading_path") else ""
         print(f"{n:>2}. {where}{heading}  (score {c['score']:.4f})")
-        print(f"    {c['snippet']}")
+        print(textwrap.indent(c["snippet"], "    "))  # its lines kept: code reads as code
     return 0
 
 
@@ -172,9 +178,10 @@ def cmd_status(args: argparse.Namespace) -> int:
     for f in status["files"]:
         by_kind[f["doc_kind"]] = by_kind.get(f["doc_kind"], 0) + 1
     print("  kinds: " + ", ".join(f"{k} {n}" for k, n in sorted(by_kind.items())))
-    for f in status["files"] + status["skipped"]:
-        for w in f["warnings"]:
-            print(f"  warning: {f['path']}: {w}")
+    warned = [(f["path"], f["warnings"]) for f in status["files"]] + [(s["path"], s["warnings"]) for s in status["skipped"]]
+    for path, warnings in warned:
+        for w in warnings:
+            print(f"  warning: {path}: {w}")
     return 0
 
 
@@ -226,8 +233,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="if another index run holds the lock, wait this long for it")
     p.add_argument("--multilingual", action="store_true",
                    help="also build the multilingual vectors that questions in other languages use")
-    p.add_argument("--watch", action="store_true",
-                   help="after indexing, keep re-indexing what changes until Ctrl-C (one line per batch)")
+    p.add_argument("--live", "--watch", dest="live", action="store_true",
+                   help="after indexing, run the live index: re-index what changes until Ctrl-C, one line per "
+                        "batch (--watch is its old name)")
     p.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
                    help="parse and embed on Ray: the cluster at ADDRESS, or a local one "
                         "(needs athena-lab[ray]); the index written is the same")
@@ -236,24 +244,26 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("search", parents=[common], help="hybrid search with citations")
     p.add_argument("query")
-    p.add_argument("-k", type=int, default=None, help="number of hits (default 10)")
+    p.add_argument("-k", type=int, default=None, help="number of hits (default: search.k, 8)")
     p.add_argument("--kind", help="markdown, rst, asciidoc, text, html, notebook, pdf")
     p.add_argument("--path-prefix", help="only files under this path")
     p.add_argument("--neighbours", type=int, default=0, help="attach N chunks of context each side")
     p.add_argument("--mode", choices=("hybrid", "lexical", "vector"), default="hybrid")
+    paper_flags(p)
     provider_flags(p, "puts a question in another language into English, searched beside it")
 
     p = sub.add_parser("cite", parents=[common], help="BibTeX, RIS or CSL-JSON for sources, chunks or an answer")
     p.add_argument("targets", nargs="+", metavar="CHUNK_OR_ANSWER",
-                   help="chunk ids, indexed paths, or an answer saved by `athena ask --json` (a .json file)")
+                   help="chunk ids, indexed paths, paper ids (zotero:KEY) or an answer saved by `athena ask --json` "
+                        "(a .json file)")
     p.add_argument("--format", choices=("bibtex", "ris", "csl-json"), default="bibtex")
 
     sub.add_parser("status", parents=[common], help="what is indexed, when, with which warnings")
     p = sub.add_parser("doctor", parents=[common], help="check versions, the embedder, the index and the model")
     provider_flags(p, "answers (the local one is loaded and timed)")
 
-    # Subcommands that live in their own modules (eval, ask, serve, lab, mcp).
-    for module in (cli_eval, cli_agent, cli_server, cli_lab, mcp):
+    # Subcommands that live in their own modules (eval, ask, papers, serve, lab, mcp).
+    for module in (cli_eval, cli_agent, cli_papers, cli_server, cli_lab, mcp):
         module.register(sub, common, command)
     return parser
 

@@ -9,11 +9,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from athena_lab.answer import collect
-from athena_lab.cli_common import open_workspace
+from athena_lab.cli_common import open_workspace, paper_filters, paper_flags
+from athena_lab.events import Event
 from athena_lab.render import stream_text
+from athena_lab.request import AskRequest
 
 
 def register(sub: Any, common: argparse.ArgumentParser, command: Callable) -> None:
@@ -28,16 +30,17 @@ def register(sub: Any, common: argparse.ArgumentParser, command: Callable) -> No
     p.add_argument("--conversation", metavar="ID", help="continue this conversation (follow-up)")
     p.add_argument("--kind", help="only this document kind (markdown, rst, pdf, notebook, …)")
     p.add_argument("--path-prefix", help="only files under this path")
-    p.add_argument("-k", type=int, default=None, help="evidence chunks retrieved first (default 8)")
+    p.add_argument("-k", type=int, default=None, help="passages retrieved first (default: search.k, 8)")
+    paper_flags(p)
     command("ask")(cmd_ask)
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
     ws = open_workspace(args)
-    filters = {"kind": args.kind, "path_prefix": args.path_prefix}
-    stream = ws.ask_events(args.question, conversation_id=args.conversation, filters=filters,
-                           provider=args.provider, model=args.model, base_url=args.base_url, top_k=args.k,
-                           **({"model_path": args.model_path} if args.model_path else {}))
+    request = AskRequest(args.question, conversation_id=args.conversation,
+                         filters={"kind": args.kind, "path_prefix": args.path_prefix, **paper_filters(args)}, provider=args.provider,
+                         model=args.model, k=args.k, base_url=args.base_url, model_path=args.model_path or None)
+    stream = ws.ask_events(request)
     if args.json:
         answer = collect(stream)
         if answer.error:
@@ -50,7 +53,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
     return _render(stream)
 
 
-def _render(stream: Any) -> int:
+def _render(stream: Iterator[Event]) -> int:
     """Print chunks as they arrive; the numbered sources and any warnings after them."""
     answer = stream_text(stream)
     return _fail(answer.error) if answer.error else 0

@@ -1,7 +1,7 @@
 """What every ``athena`` subcommand module shares: the command table, the workspace the flags name, JSON and progress output.
 
-cli.py builds the parser from the subcommand modules (cli_agent, cli_eval, cli_server,
-cli_lab, mcp); they import these helpers from here, never from cli.py, so no module
+cli.py builds the parser from the subcommand modules (cli_agent, cli_eval, cli_papers,
+cli_server, cli_lab, mcp); they import these helpers from here, never from cli.py, so no module
 imports the command line back.
 """
 
@@ -12,6 +12,7 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any, Callable
 
+from athena_lab.request import FilterValue
 from athena_lab.workspace import Workspace
 
 if TYPE_CHECKING:
@@ -20,8 +21,12 @@ if TYPE_CHECKING:
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {}
 
 
-def command(name: str) -> Callable:
-    def register(fn: Callable[[argparse.Namespace], int]) -> Callable:
+Command = Callable[[argparse.Namespace], int]
+
+
+def command(name: str) -> Callable[[Command], Command]:
+    """Register ``fn`` as the subcommand ``name`` (the decorator every subcommand module uses)."""
+    def register(fn: Command) -> Command:
         COMMANDS[name] = fn
         return fn
     return register
@@ -64,6 +69,26 @@ class ProgressBar:
         if self.bar is not None:
             self.bar.close()
             self.bar = None
+
+
+def paper_flags(p: argparse.ArgumentParser) -> None:
+    """The flags that narrow a command to some papers (search/papers.py)."""
+    p.add_argument("--collection", help="only papers in this Zotero collection (or one under it), "
+                                        "e.g. 'Computer Science / Distributed Systems'")
+    p.add_argument("--tag", help="only papers with this Zotero tag")
+    p.add_argument("--author", help="only papers with an author whose name contains this")
+    p.add_argument("--year", help="only papers of this year (1985) or range (1980-1990, 2000-)")
+    p.add_argument("--paper", action="append", metavar="ID",
+                   help="only this paper (an id from `athena papers`: zotero:KEY or a PDF's path); repeatable")
+
+
+def paper_filters(args: argparse.Namespace) -> dict[str, FilterValue]:
+    """The paper filters given on the command line (none: an empty dict)."""
+    out: dict[str, FilterValue] = {key: getattr(args, key) for key in ("collection", "tag", "author", "year")
+                           if getattr(args, key, None)}
+    if getattr(args, "paper", None):
+        out["papers"] = args.paper
+    return out
 
 
 def provider_flags(p: argparse.ArgumentParser, purpose: str) -> None:

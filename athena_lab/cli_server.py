@@ -16,7 +16,7 @@ import secrets
 import sys
 from typing import Any, Callable
 
-from athena_lab.config import ConfigError
+from athena_lab.errors import ConfigError
 
 TOKEN_BYTES = 32
 
@@ -39,8 +39,9 @@ def register(sub: Any, common: argparse.ArgumentParser, command: Callable) -> No
                         "loopback names and the bound address only; '*' for any)")
     p.add_argument("--rate-limit", type=int, metavar="N",
                    help="requests per minute per client address (default 600; 0 turns it off)")
-    p.add_argument("--watch", action="store_true",
-                   help="keep the index following edits in the folder (re-indexed within about 2 s)")
+    p.add_argument("--live", "--watch", dest="live", action="store_true",
+                   help="run the live index: edits in the folder are re-indexed within about 2 s "
+                        "(--watch is its old name)")
     command("serve")(cmd_serve)
 
 
@@ -74,11 +75,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
     dropin = ws.config.settings.dropin
     guard = guard_from(settings, token, dropin)
     state = ServerState(lambda: ws)
-    if args.watch:
+    if args.live:
         state.live.start()
 
     def listening(port: int) -> None:
-        live = "; following edits" if args.watch else ""
+        live = "; live index on" if args.live else ""
         public = _public_note(dropin.public, settings.cors_origins,
                               bool(dropin.public_paths or dropin.site_url_map)) if token else ""
         print(f"athena: serving {ws.root} at {_url(settings.host, port, token if generated else '')} "

@@ -20,17 +20,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, get_args, get_origin, get_type_hints
 
-from athena_lab.errors import AthenaError
+from athena_lab.errors import ConfigError
 from athena_lab.settings import (EMBEDDING_PRECISIONS, EMBEDDING_PROVIDERS, EMBEDDING_RUNTIMES, LLM_PROVIDERS,
-                                 MULTILINGUAL_BUILDS, Settings)
+                                 MULTILINGUAL_BUILDS, SettingValue, Settings)
 
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover
     import tomli as tomllib
-
-class ConfigError(AthenaError, ValueError):
-    """A configuration problem, worded for the user."""
 
 
 # Old name -> new: still read, with one warning naming where it was found.
@@ -107,7 +104,7 @@ def user_config_path(env: Mapping[str, str] | None = None) -> Path:
 def load_config(
     root: str | os.PathLike[str] | None = None,
     index_dir: str | os.PathLike[str] | None = None,
-    overrides: dict[str, Any] | None = None,
+    overrides: Mapping[str, SettingValue] | None = None,
     env: Mapping[str, str] | None = None,
 ) -> Config:
     """Read the settings for ``root``. ``overrides`` are dotted keys from CLI flags.

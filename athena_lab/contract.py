@@ -24,9 +24,26 @@ class Region(TypedDict):
     page: NotRequired[int]
 
 
+class PersonName(TypedDict):
+    """A name as a reference manager splits it (CSL's shape): family and given, or one
+    ``literal`` name (an organisation)."""
+
+    family: NotRequired[str]
+    given: NotRequired[str]
+    literal: NotRequired[str]
+
+
+class ZoteroLink(TypedDict):
+    """The Zotero item a source is an attachment of: ``uri`` selects it in Zotero."""
+
+    key: str
+    uri: str
+
+
 class BibRecord(TypedDict):
-    """What the parser found to cite a PDF by (athena_lab/citations/bibliography.py); fields not
-    found are absent, never guessed."""
+    """What to cite a source by (athena_lab/citations/bibliography.py): a Zotero item's record
+    (``source: "zotero"``, with type, names, venue …), else what the PDF parser found on
+    its first page; fields not found are absent, never guessed."""
 
     path: str
     title: NotRequired[str]
@@ -34,6 +51,18 @@ class BibRecord(TypedDict):
     year: NotRequired[int]
     doi: NotRequired[str]
     arxiv: NotRequired[str]
+    source: NotRequired[Literal["zotero"]]
+    type: NotRequired[str]  # Zotero's item type: journalArticle, conferencePaper, book …
+    names: NotRequired[list[PersonName]]
+    editors: NotRequired[list[PersonName]]
+    venue: NotRequired[str]
+    volume: NotRequired[str]
+    issue: NotRequired[str]
+    pages: NotRequired[str]
+    publisher: NotRequired[str]
+    url: NotRequired[str]
+    label: NotRequired[str]  # "Fischer et al., 1985"
+    zotero: NotRequired[ZoteroLink]
 
 
 class Evidence(TypedDict):
@@ -267,10 +296,54 @@ class Health(TypedDict):
 
 
 class AskFilters(TypedDict):
-    """What a question's search is narrowed to: a document kind and a folder (``docs/``)."""
+    """What a question's search is narrowed to: a document kind, a folder (``docs/``), and
+    papers (search/papers.py): a Zotero collection or tag, an author, a year or range, or
+    the papers chosen in the papers view (their ids)."""
 
     kind: NotRequired[str]
     path_prefix: NotRequired[str]
+    collection: NotRequired[str]
+    tag: NotRequired[str]
+    author: NotRequired[str]
+    year: NotRequired[str]
+    papers: NotRequired[list[str]]
+
+
+class Paper(TypedDict):
+    """One paper of the archive (``athena papers``, ``GET /athena/papers``): a Zotero item
+    with its attachments, or a PDF outside any library. ``record`` says where its title,
+    authors and year come from: ``zotero``, ``pdf`` (guessed from its first page) or
+    ``none``. ``paths`` are its indexed files; ``warnings`` name what is wrong (a missing
+    attachment, a scanned or garbled file)."""
+
+    id: str  # "zotero:KEY", or the PDF's path
+    title: str | None
+    authors: list[str]
+    surnames: list[str]  # family names as the record splits them ("Stein Shiromoto")
+    year: int | None
+    label: str
+    pages: int | None
+    paths: list[str]
+    kinds: list[str]
+    collections: list[str]
+    tags: list[str]
+    warnings: list[str]
+    record: Literal["zotero", "pdf", "none"]
+    doi: NotRequired[str]
+    arxiv: NotRequired[str]
+    venue: NotRequired[str]
+    type: NotRequired[str]
+    zotero: NotRequired[ZoteroLink]
+
+
+class PaperHit(TypedDict):
+    """A paper that answers "which papers discuss X?": its best passage (a citation) and
+    how many of the passages found were its."""
+
+    paper: Paper
+    score: float
+    passages: int
+    best: Citation
 
 
 class AttachedContext(TypedDict):
@@ -320,3 +393,90 @@ EVENT_DATA: dict[str, type] = {"start": StartData, "trace": TraceData, "sources"
                                "progress": ProgressData, "chunk": ChunkData,
                                "citations": CitationsData, "compaction": CompactionData, "done": DoneData,
                                "error": ErrorData}
+
+
+# -- what the facade's reading methods return (Workspace.read_source, grep, …); the HTTP
+# routes and the agent's tools send them on as JSON ----------------------------------
+class SourceLines(TypedDict):
+    """``Workspace.read_source``: lines ``start_line``–``end_line`` (1-based) of a text source."""
+
+    path: str
+    start_line: int
+    end_line: int
+    total_lines: int
+    lines: list[str]
+
+
+class PdfLine(TypedDict):
+    line: int
+    text: str
+    region: Region
+
+
+class PdfPageText(TypedDict):
+    """``Workspace.read_pdf_source``: one PDF page's text and lines, and the chunks cited on it."""
+
+    page: int
+    pages: int
+    width: float
+    height: float
+    text: str
+    lines: list[PdfLine]
+    confidence: float | None
+    warnings: list[str]
+    source: str
+    chunk_ids: NotRequired[list[str]]
+
+
+class GrepMatch(TypedDict):
+    """One line ``Workspace.grep`` matched: ``line`` in text sources, ``page`` in PDFs."""
+
+    chunk_id: str
+    path: str
+    doc_kind: str
+    line: int | None
+    cell: int | None
+    page: int | None
+    text: str
+
+
+class DocEntry(TypedDict):
+    """One indexed source, as ``Workspace.list_docs`` lists it."""
+
+    path: str
+    doc_kind: str
+    kind: str
+    title: str | None
+    chunks: int
+    pages: int | None
+    status: str
+    warnings: list[str]
+
+
+class ChunkState(TypedDict):
+    """Where a chunk is now (``Workspace.chunk_states``); only ``chunk_id`` and ``found:
+    false`` when the passage is no longer indexed."""
+
+    chunk_id: str
+    found: bool
+    path: NotRequired[str]
+    kind: NotRequired[str]
+    text_hash: NotRequired[str]
+    heading_path: NotRequired[str | None]
+    start_line: NotRequired[int | None]
+    end_line: NotRequired[int | None]
+    cell: NotRequired[int | None]
+    page: NotRequired[int | None]
+    regions: NotRequired[list[Region]]
+
+
+class LocalModel(TypedDict):
+    """A model ``--provider local`` can run without a file (``Workspace.local_models``)."""
+
+    name: str
+    title: str
+    bytes: int
+    licence: str
+    installed: bool
+    default: bool
+    install: str

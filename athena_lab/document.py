@@ -8,9 +8,8 @@ Lines are 1-based and inclusive. For notebooks, lines count within the cell.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
-from athena_lab.errors import AthenaError
 
 #: Block kinds the chunker treats specially: code and table blocks are never split.
 ATOMIC_BLOCK_KINDS = frozenset({"code", "table"})
@@ -74,15 +73,12 @@ class ParsedDocument:
     pages: int | None = None  # PDFs only
 
 
-class ParseError(AthenaError):
-    """A file that cannot be parsed at all. The message is shown to the user as-is."""
-
-
-CITATION_KINDS = ("text", "notebook", "pdf")
+CitationKind = Literal["text", "notebook", "pdf"]
+CITATION_KINDS: tuple[CitationKind, ...] = ("text", "notebook", "pdf")
 DOC_KINDS = ("markdown", "rst", "asciidoc", "text", "html", "notebook", "pdf")
 
 
-def citation_kind(doc_kind: str) -> str:
+def citation_kind(doc_kind: str) -> CitationKind:
     """The citation ``kind`` of docs/contract.md: text, notebook or pdf."""
     if doc_kind == "pdf":
         return "pdf"

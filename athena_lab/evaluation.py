@@ -14,12 +14,8 @@ from pathlib import Path
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from athena_lab.errors import AthenaError
+from athena_lab.errors import QuestionFileError
 from athena_lab.workspace import Workspace
-
-
-class QuestionFileError(AthenaError, ValueError):
-    """A question or corpus file that cannot be read as given; the message names the line."""
 
 
 def read_jsonl(path: Path) -> list[dict[str, Any]]:
@@ -174,6 +170,10 @@ def load_questions(file: str | Path, split: str = "all") -> list[dict[str, Any]]
         if split != "all" and row.get("split", "dev") != split:
             continue
         rows.append(row)
+    if split != "all" and not rows:
+        # Scoring 0 questions without a word once passed for a result on this split.
+        raise QuestionFileError(f"{file}: no question is marked \"split\": \"{split}\" (a row without one is dev); "
+                                "mark the rows (bench/split_questions.py) or use --split all")
     return rows
 
 

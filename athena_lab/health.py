@@ -116,7 +116,8 @@ def probe_llm(ws: Inspected) -> dict[str, Any]:
     if llm.provider == "extractive":
         return _component("off", None, provider="extractive", note="answers from the evidence, no model")
     from athena_lab.agent.providers.choice import resolve_provider
-    from athena_lab.agent.providers import ProviderError, make_provider
+    from athena_lab.agent.providers import make_provider
+    from athena_lab.errors import ProviderError
 
     details = {"provider": llm.provider, "model": llm.model}
     try:
@@ -264,7 +265,8 @@ def _doctor_llm(ws: Inspected, add: Any) -> None:
 
 def _doctor_local_model(ws: Inspected, add: Any) -> None:
     """The bundled local model: which, how big, its licence, and (when it answers) its speed."""
-    from athena_lab.agent.providers import ProviderError, bundled
+    from athena_lab.agent.providers import bundled
+    from athena_lab.errors import ProviderError
 
     llm = ws.config.settings.llm
     if llm.provider == "local" and llm.model_path:
@@ -295,7 +297,7 @@ def _doctor_model_file(ws: Inspected, add: Any, path: str, about: str = "") -> N
     """Load the GGUF the local provider runs and time one short request."""
     import httpx
 
-    from athena_lab.agent.providers import ProviderError
+    from athena_lab.errors import ProviderError
     from athena_lab.agent.providers.local import measure_speed
 
     about = about or f"{Path(path).name}"

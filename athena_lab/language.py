@@ -170,6 +170,12 @@ def detect_language(text: str) -> str | None:
     return None
 
 
+def has_own_letters(text: str, code: str) -> bool:
+    """Whether ``text`` uses a letter of ``code``'s that English does not (ñ, ç, ß …): the
+    surest sign of a short text's language."""
+    return any(ch in _MARKS.get(code, "") for ch in text.lower())
+
+
 def query_language(text: str) -> str:
     """:func:`detect_language` for retrieval: an undecided question is searched as English
     (the documents are), so "en" unless another language is detected."""

@@ -19,7 +19,8 @@ from IPython.core.magic import Magics, line_cell_magic, magics_class
 from IPython.display import display
 
 from athena_lab.config import workspace_default
-from athena_lab.errors import AthenaError, user_message
+from athena_lab.errors import AthenaError, MagicError, user_message
+from athena_lab.request import AskRequest
 
 USAGE = ("usage: %athena [--path DIR] [--path-prefix PREFIX] [-k N] [--kind KIND] [--provider NAME] "
          "[--model NAME] [--new] QUESTION   (or %%athena with the question as the cell body); "
@@ -27,13 +28,10 @@ USAGE = ("usage: %athena [--path DIR] [--path-prefix PREFIX] [-k N] [--kind KIND
          "they mean for `athena ask`: --path is the folder (indexed on first use), --path-prefix "
          "keeps sources under that path")
 # The same names as `athena ask`; --root is the magic's old name for the folder.
-_VALUE_OPTIONS = {"--path": "root", "--root": "root", "--path-prefix": "path_prefix", "-k": "top_k",
-                  "--top-k": "top_k", "--kind": "kind", "--provider": "provider", "--model": "model"}
+# -k is passages retrieved first, as for `athena ask`; --top-k is its old spelling, still read.
+_VALUE_OPTIONS = {"--path": "root", "--root": "root", "--path-prefix": "path_prefix", "-k": "k",
+                  "--top-k": "k", "--kind": "kind", "--provider": "provider", "--model": "model"}
 UPDATE_EVERY_S = 0.2  # display updates per second while streaming, not one per token
-
-
-class MagicError(AthenaError, ValueError):
-    """A problem with the magic's own input, shown as one line."""
 
 
 @dataclass
@@ -41,13 +39,13 @@ class Request:
     question: str = ""
     root: str | None = None
     path_prefix: str | None = None
-    top_k: int | None = None
+    k: int | str | None = None  # as typed, then a whole number once parsed
     kind: str | None = None
     provider: str | None = None
     model: str | None = None
     new: bool = False
     status: bool = False
-    filters: dict[str, str] = field(default_factory=dict)
+    filters: dict[str, str | None] = field(default_factory=dict)
 
 
 def parse(line: str, cell: str | None = None) -> Request:
@@ -77,11 +75,11 @@ def parse(line: str, cell: str | None = None) -> Request:
             raise MagicError(f"{token} needs a value")
         setattr(request, _VALUE_OPTIONS[token], value)
     request.question = (cell if cell is not None and cell.strip() else rest).strip()
-    if request.top_k is not None:
+    if request.k is not None:
         try:
-            request.top_k = int(request.top_k)
+            request.k = int(request.k)
         except ValueError:
-            raise MagicError(f"-k/--top-k needs a whole number, not {request.top_k!r}") from None
+            raise MagicError(f"-k needs a whole number, not {request.k!r}") from None
     request.filters = {k: v for k, v in (("path_prefix", request.path_prefix), ("kind", request.kind)) if v}
     return request
 
@@ -146,13 +144,10 @@ class AthenaMagics(Magics):
         from athena_lab.api import in_kernel
 
         workspace = self._workspace_for(request)
-        options: dict[str, Any] = {"conversation_id": self.conversation_id}
-        if request.filters:
-            options["filters"] = request.filters
-        for name in ("provider", "model", "top_k"):
-            if getattr(request, name) is not None:
-                options[name] = getattr(request, name)
-        events = workspace.ask_events(request.question, **options)
+        k = request.k if isinstance(request.k, int) else None  # parse() made it one
+        events = workspace.ask_events(AskRequest(request.question, conversation_id=self.conversation_id,
+                                                 filters=dict(request.filters), provider=request.provider,
+                                                 model=request.model, k=k))
         if in_kernel():
             self._stream_widget(workspace, request.question, events)
         else:
@@ -227,6 +222,51 @@ def keep_question_marks(lines: list[str]) -> list[str]:
     return out
 
 
+_LOADS_US = re.compile(r"^\s*%?(?:re)?load_ext\s+athena_lab\s*$")
+_HELP_MAGICS = ("pinfo", "pinfo2")
+
+
+def answer_this_cells_questions(shell: Any) -> None:
+    """Make ``%athena …?`` work in the very cell that loads the extension.
+
+    IPython transforms a whole cell before running any of it, so in a cell that starts with
+    ``%load_ext athena_lab`` the ``%athena …?`` lines were already turned into help requests
+    for their last word (``Object `blueprint` not found``) before :func:`keep_question_marks`
+    existed. The raw cell is in the history by then: for each such line after the load, the
+    help request it became (``pinfo``/``pinfo2`` of its last word) asks the question instead,
+    in order; any other help request in the cell is IPython's as usual. The stand-ins are
+    removed when the cell ends.
+    """
+    history = getattr(getattr(shell, "history_manager", None), "input_hist_raw", None)
+    if not history:
+        return
+    lines = history[-1].splitlines()
+    start = next((i for i, line in enumerate(lines) if _LOADS_US.match(line)), None)
+    if start is None:
+        return
+    pending = [match.group(2) for line in lines[start + 1:]
+               if (match := _LINE_MAGIC.match(line)) and match.group(2) and line.rstrip().endswith("?")]
+    if not pending:
+        return
+    table = shell.magics_manager.magics["line"]
+    # The real help magics: the table may hold a lazy stand-in that looks itself up by name.
+    helpers = {name: getattr(fn.__self__, fn.__name__) for name in _HELP_MAGICS if (fn := table.get(name))}
+
+    def stand_in(name: str) -> Any:
+        def help_or_question(target: str) -> Any:
+            if pending and pending[0].rstrip("?").rstrip().endswith(target.strip()):
+                return shell.run_line_magic("athena", pending.pop(0))
+            return helpers[name](target) if name in helpers else None
+        return help_or_question
+
+    def restore(*_: Any) -> None:
+        table.update(helpers)
+        shell.events.unregister("post_run_cell", restore)
+
+    table.update({name: stand_in(name) for name in _HELP_MAGICS})
+    shell.events.register("post_run_cell", restore)
+
+
 def load(shell: Any) -> None:
     """Register the magic, its ``?``-safe input handling and the rich displays in ``shell``."""
     from athena_lab.api import register_formatters
@@ -234,4 +274,5 @@ def load(shell: Any) -> None:
     shell.register_magics(AthenaMagics)
     if keep_question_marks not in shell.input_transformers_cleanup:
         shell.input_transformers_cleanup.append(keep_question_marks)
+        answer_this_cells_questions(shell)
     register_formatters(shell)

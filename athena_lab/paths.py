@@ -7,25 +7,10 @@ actually be *read* is decided by ``Workspace.source_path`` with ``ingest.discove
 
 from __future__ import annotations
 
+from athena_lab.errors import PathError
+
 import posixpath
 
-from athena_lab.errors import AthenaError
-
-
-class PathError(AthenaError, ValueError):
-    """A path that is malformed or points outside the indexed folder (HTTP 400)."""
-
-
-class MissingPathError(PathError):
-    """A file or chunk that does not exist (HTTP 404, not 400)."""
-
-    status = 404
-
-
-class ForbiddenPathError(PathError):
-    """A path inside the folder that may not be read: hidden, the index, not indexed (HTTP 403)."""
-
-    status = 403
 
 
 def normalize_prefix(prefix: str | None, field: str = "path_prefix") -> str | None:

@@ -10,6 +10,11 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from typing import Union
+
+# A value a setting may be given from code or flags (``Workspace(overrides={"search.k": 5})``);
+# None leaves the setting as configured.
+SettingValue = Union[str, int, float, bool, list[str], dict[str, str], None]
 
 DEFAULT_INCLUDE = [
     "**/*.md", "**/*.mdx", "**/*.markdown", "**/*.txt", "**/*.rst", "**/*.adoc",
@@ -106,7 +111,10 @@ class MultilingualSettings:
 
 @dataclass
 class SearchSettings:
-    k: int = 10
+    # Passages a search returns, and an answer retrieves first (one number for both: the
+    # sidebar, the loop and the searchDocs tool had used 8 while a search list used 10; 8 is
+    # what the answers were measured with, docs/benchmarks.md).
+    k: int = 8
     # rrf_k 10 and heading_boost 0.25 won on SciFact train (hybrid nDCG@10 0.651 -> 0.716
     # with k=60 / boost 2.0); on the user-style docs questions (dev split) rrf_k 20 with BM25
     # at half the vectors' weight lifted recall@5 0.33 -> 0.41. See docs/benchmarks.md.
@@ -212,8 +220,17 @@ class DropinSettings:
     # Let browsers on a ``server.cors_origins`` page use the read-only routes (chat, search,
     # source, cite, the drop-in's script) without the token; everything else still needs it.
     public: bool = False
-    # Questions per minute from one address without a token (each may cost a model call).
+    # Questions per minute from one address without a token.
     public_chats_per_minute: int = 10
+    # Whether a token-less visitor's question may use the owner's model (llm.*: to answer,
+    # or to translate a question in another language). Off: visitors get extractive answers
+    # and no model is ever loaded or called for them. On: within the two caps below, and
+    # only when the owner's own model work is not running (agent/model_work.py).
+    public_model: bool = False
+    # A visitor's question longer than this gets no model work (an extractive answer).
+    public_model_chars: int = 2000
+    # A visitor's turn may use the model this long in all (waiting for it included).
+    public_model_seconds: float = 60.0
     # Folder-path globs of the sources the site publishes: all a token-less visitor may
     # search, cite or read (server/public.py). Empty: the site_url_map globs; both empty: none.
     public_paths: list[str] = field(default_factory=list)

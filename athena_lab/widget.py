@@ -62,7 +62,7 @@ class AnswerWidget(anywidget.AnyWidget):
     # model's first word; "" in extractive mode, where they are the answer.
     sources = traitlets.Unicode("").tag(sync=True)
     citations = traitlets.List(traitlets.Dict()).tag(sync=True)
-    unsupported = traitlets.List().tag(sync=True)
+    unsupported = traitlets.List(traitlets.Unicode()).tag(sync=True)
     # Names the model wrote that no indexed file (nor the question) holds: done.not_found,
     # [{name, sentence}], marked "not found in your documents" by the view.
     not_found = traitlets.List(traitlets.Dict()).tag(sync=True)

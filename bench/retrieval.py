@@ -28,7 +28,7 @@ from typing import Any, Callable
 
 from _common import CORPORA, REPO, context, cpu_seconds, emit, parse_sets, work_dir
 
-from athena_lab.evaluation import Span, chunk_span, load_questions, score_questions
+from athena_lab.evaluation import chunk_span, load_questions, score_questions, Span
 from athena_lab.workspace import Workspace
 
 DATA = REPO / "bench" / "data"

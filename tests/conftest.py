@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -82,38 +83,67 @@ def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Co
     terminalreporter.line(f"{len(forbidden)} skip(s) not on the allowlist: the run fails", red=True, bold=True)
 
 
-# Tiers (pyproject's markers): `./run test -m unit` is the quick loop while coding; `./run
-# test` runs them all. A module is "integration" when it starts processes — servers,
-# kernels, Jupyter, `athena` itself — "slow" when it indexes whole corpora, builds a model
-# or waits out time windows, and "unit" otherwise.
-INTEGRATION = {
-    "test_answer_leads.py", "test_ask_cli.py", "test_binder.py", "test_core_eval.py", "test_http_api.py", "test_http_background_reindex.py",
-    "test_http_guard.py", "test_http_health.py", "test_http_jupyter.py", "test_http_multilingual.py",
-    "test_http_reindex.py", "test_index_progress.py", "test_live_processes.py", "test_magic.py", "test_mcp.py",
-    "test_multilingual_channel.py", "test_notebooks.py", "test_local_llm.py", "test_local_model.py", "test_widget.py",
-    "test_http_page.py", "test_http_dropin.py",
-    "test_ray_index.py", "test_layers.py", "test_contract_front_ends.py", "test_deploy.py", "test_ci_skips.py",
-    "test_own_answers.py", "test_cli_lab.py", "test_index_empty.py", "test_run_script.py", "test_answer_trust.py",
-    "test_sources_first.py",
-}
-SLOW = {"test_binder.py", "test_live_processes.py", "test_local_llm.py", "test_local_model.py", "test_notebooks.py",
-        "test_ray_index.py", "test_bundled_model.py", "test_answer_trust.py", "test_sources_first.py",
-        "test_http_multilingual.py",
-        # in-process, but they index whole corpora, build models or wait out debounce windows
-        "test_pdf_ingest.py", "test_e5_small.py", "test_core_search.py", "test_core_pdf_index.py",
-        "test_core_index.py", "test_live_index.py", "test_embedding_runtimes.py", "test_core_embeddings.py",
-        "test_bibliography.py",
-        "test_cli_lab.py"}  # a real `athena lab` on Flask's and pydantic's docs
+# Tiers (pyproject's markers), written on each test module as ``pytestmark``:
+#   unit         in-process, quick: `./run test -m unit` is the loop while coding (about a minute);
+#   slow         in-process, but it indexes whole corpora, builds a model or waits out time windows;
+#   integration  it starts processes: `athena` itself, servers, Jupyter, kernels, MCP;
+#   browser      JupyterLab or the chat page in Debian's chromium.
+# `slow` may also stand beside integration or browser (a long one). A test with no tier
+# fails collection, and a test that is neither integration nor browser fails when it starts a
+# process (below), so a new file cannot slip into the quick loop by being left unmarked.
+TIERS = ("unit", "slow", "integration", "browser")
+PROCESS_TIERS = ("integration", "browser")
+HOW_TO_MARK = ("add one line under the module's imports: `pytestmark = pytest.mark.unit` (in-process, quick), "
+               "`pytest.mark.slow` (in-process, long), `pytest.mark.integration` (starts a process or server) "
+               "or `pytest.mark.browser` (chromium); see the tiers in tests/conftest.py")
+
+
+def _tiers(item: pytest.Item) -> set[str]:
+    return {mark.name for mark in item.iter_markers() if mark.name in TIERS}
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    problems = []
     for item in items:
-        path = Path(str(item.fspath))
-        if "browser" in path.parts:
-            item.add_marker(pytest.mark.browser)
-        elif path.name in INTEGRATION or "security" in path.parts:
-            item.add_marker(pytest.mark.integration)
-        elif path.name not in SLOW:
-            item.add_marker(pytest.mark.unit)
-        if path.name in SLOW or "browser" in path.parts:
-            item.add_marker(pytest.mark.slow)
+        tiers = _tiers(item)
+        if not tiers:
+            problems.append(f"{item.nodeid}: no tier")
+        elif "unit" in tiers and len(tiers) > 1:
+            problems.append(f"{item.nodeid}: unit and {', '.join(sorted(tiers - {'unit'}))} (unit is the quick "
+                            "in-process tier alone)")
+    if problems:
+        files = sorted({p.split("::")[0] for p in problems})
+        raise pytest.UsageError("tests without a valid tier in " + ", ".join(files) + ":\n  "
+                                + "\n  ".join(problems[:20]) + f"\n{HOW_TO_MARK}")
+
+
+# Which tier the running test is in, for the audit hook: ("", False) between tests.
+_RUNNING: dict[str, object] = {"nodeid": "", "may_start_processes": True}
+
+
+def _refuse_processes_outside_their_tier(event: str, args: tuple) -> None:
+    """An audit hook (PEP 578): every ``subprocess.Popen``, ``os.posix_spawn``, ``os.exec*``
+    and ``os.system`` raises an audit event before the process exists, however the test
+    reached it — its own code, a fixture, a helper module or athena_lab (a background index
+    run). Hooks cannot be removed, so this one only looks at the running test's tier. The
+    library's own worker pools (the PDF parser pool, forked by multiprocessing) raise none of
+    these events: they are how in-process indexing works, not a process the test starts."""
+    if _RUNNING["may_start_processes"] or event not in ("subprocess.Popen", "os.posix_spawn", "os.exec", "os.system"):
+        return
+    what = args[1] if event == "subprocess.Popen" and len(args) > 1 else args[0] if args else "?"
+    raise RuntimeError(f"{_RUNNING['nodeid']} started a process ({event}: {str(what)[:200]}) but is not marked "
+                       "integration or browser: mark its module `pytestmark = pytest.mark.integration` "
+                       "(tests/conftest.py, tiers)")
+
+
+sys.addaudithook(_refuse_processes_outside_their_tier)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None):  # noqa: ANN201 - pytest's hook
+    _RUNNING["nodeid"] = item.nodeid
+    _RUNNING["may_start_processes"] = bool(_tiers(item) & set(PROCESS_TIERS))
+    try:
+        return (yield)
+    finally:
+        _RUNNING["nodeid"], _RUNNING["may_start_processes"] = "", True

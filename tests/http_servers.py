@@ -68,6 +68,22 @@ def served(folder: Path, token: str) -> Iterator["AthenaServer"]:
         yield running
 
 
+def served_with_wire_model(folder: Path, config_home: Path, reply: Any) -> Iterator[tuple["AthenaServer", Any]]:
+    """A fixture's body: ``folder`` indexed and served under the user config in
+    ``config_home``, its model a wire-fake OpenAI server answering with ``reply``
+    (wire_servers.py); yields (the server, the model server, whose ``requests`` show what
+    reached the model)."""
+    from wire_servers import OpenAIWireServer
+
+    model = OpenAIWireServer(reply)
+    with model as url:
+        env = fast_env(XDG_CONFIG_HOME=str(config_home), ATHENA_LLM__PROVIDER="openai", ATHENA_LLM__BASE_URL=url,
+                       ATHENA_LLM__MODEL="tiny")
+        run_cli("index", str(folder), env=env)
+        with AthenaServer(folder, "--rate-limit", "0", env=env) as server:
+            yield server, model
+
+
 def stop(proc: subprocess.Popen | None) -> None:
     """SIGTERM (a clean shutdown), then SIGKILL if it hangs."""
     if proc is None:

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from athena_lab.agent.citations import Evidence, MarkerRewriter, cited_texts, split_sentences, unsupported_sentences
+import pytest
+
+from athena_lab.agent.citations import TurnEvidence, MarkerRewriter, cited_texts, split_sentences, unsupported_sentences
 from athena_lab.agent.prompts import language_directive
 from athena_lab.language import detect_language
 
+pytestmark = pytest.mark.unit
 
-def _evidence(*texts: str) -> Evidence:
-    ev = Evidence()
+
+def _evidence(*texts: str) -> TurnEvidence:
+    ev = TurnEvidence()
     for n, text in enumerate(texts, 1):
         ev.add_range(f"doc{n}.md", 1, 3, text.splitlines())
     return ev
@@ -90,6 +94,40 @@ def test_an_author_line_read_as_a_heading_is_never_offered_as_an_example_questio
     assert example_question("Paper > Noam Shazeer† Niki Parmar") is None
     assert example_question("Flask > Debug Mode") == "Tell me about Debug Mode"
     assert example_question("Guide > How do I debug an app?") == "How do I debug an app?"
+
+
+def test_example_questions_of_a_paper_ask_about_its_sections_never_its_authors(tmp_path):
+    """Issue 31: a folder holding the Attention paper offered only "Tell me about Illia
+    Polosukhin" (an author line above the abstract, read as a heading): a people search the
+    folder does not answer. Its sections are what it answers."""
+    import shutil
+
+    from athena_lab.workspace import Workspace
+    from corpus_files import CORPORA
+
+    shutil.copy(CORPORA / "pdfs" / "paper_attention_1706.03762.pdf", tmp_path / "attention.pdf")
+    ws = Workspace(tmp_path, overrides={"embedding.provider": "none"})
+    try:
+        ws.index()
+        questions = ws.example_questions()
+        assert len(questions) == 4, questions  # one file, still four questions
+        assert not any(name in q for q in questions for name in ("Polosukhin", "Vaswani", "Shazeer", "Kaiser"))
+        assert "Tell me about Scaled Dot-Product Attention" in questions  # numbers ("3.2.1") left out
+        for question in questions:
+            assert ws.ask(question).citations, question  # a click always gets a cited answer
+    finally:
+        ws.close()
+
+
+def test_a_heading_its_text_never_mentions_is_no_example_question():
+    from athena_lab.agent.prompts import example_question
+
+    abstract = ("illia.polosukhin@gmail.com\n\nAbstract\n\nThe dominant sequence transduction models are "
+                "based on complex recurrent or convolutional neural networks.")
+    assert example_question("Attention Is All You Need > Illia Polosukhin", abstract) is None
+    debug = "Debug mode shows an interactive debugger in the browser when a request fails."
+    assert example_question("Quickstart > Debug Mode", debug) == "Tell me about Debug Mode"
+    assert example_question("Paper > 1 Introduction", "Recurrent neural networks, long short-term memory, are used.") is None
 
 
 def test_every_sentence_of_a_closest_passage_quote_carries_its_marker_and_none_is_flagged():

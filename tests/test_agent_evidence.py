@@ -15,6 +15,8 @@ from athena_lab.search.hybrid import citation
 from athena_lab.workspace import Workspace
 from corpus_files import CORPORA
 
+pytestmark = pytest.mark.unit
+
 LEXICAL = {"embedding.provider": "none"}
 NOTEBOOK = {
     "nbformat": 4, "nbformat_minor": 5, "metadata": {},
@@ -93,6 +95,29 @@ def test_a_pdf_quote_names_the_page_it_is_printed_on_and_its_line_regions(folder
     assert sentence.split()[0] in inside and sentence.split()[-1].strip(".") in inside
 
 
+def test_a_sentence_cut_by_its_chunks_end_is_marked_to_where_it_ends_in_the_file(tmp_path):
+    """Issue 31: a long paragraph is split between chunks mid-sentence (Flask's
+    tutorial/views.rst: "… as it allows" / "you to change the URL later …"); the quote's
+    lines ran to the chunk's end only, so the mark stopped before the sentence ended."""
+    shutil.copy(CORPORA / "docs" / "flask" / "docs" / "tutorial" / "views.rst", tmp_path / "views.rst")
+    ws = Workspace(tmp_path, overrides=LEXICAL)
+    try:
+        ws.index()
+        source = (tmp_path / "views.rst").read_text().splitlines()
+        cut = next(c for c in ws.store.catalog.chunks_for_path("views.rst")
+                   if source[c.end_line - 1].rstrip().endswith("as it allows"))
+        cite = {"id": 1, "kind": "text", "path": "views.rst", "start_line": cut.start_line,
+                "end_line": cut.end_line, "chunk_id": cut.chunk_id}
+        quote = "This is preferable to writing the URL directly as it allows"
+        where = narrow(ws, cite, quote)
+        assert where is not None and where["end_line"] > cut.end_line
+        marked = " ".join(line.strip() for line in source[where["start_line"] - 1:where["end_line"]])
+        assert quote in marked and "you to change the URL later without changing all code that links to it." in marked
+        assert "URL." not in marked.split("links to it.")[1]  # and no further than that sentence's line
+    finally:
+        ws.close()
+
+
 def test_a_quote_that_is_not_in_the_source_gets_no_narrower_locator(folder):
     cite = _cite(folder, "cache entries minutes", "guide.md")
     [cited] = with_evidence(folder, [cite], [(1, "A sentence the document never contained at all.")])
@@ -100,10 +125,10 @@ def test_a_quote_that_is_not_in_the_source_gets_no_narrower_locator(folder):
 
 
 def test_a_models_claim_is_narrowed_to_the_best_matching_sentence_of_its_chunk(folder):
-    from athena_lab.agent.citations import Evidence
+    from athena_lab.agent.citations import TurnEvidence
     from athena_lab.agent.locate import model_quotes
 
-    evidence = Evidence()
+    evidence = TurnEvidence()
     hit = next(h for h in folder.search("cache entries minutes", k=5).hits if h.chunk.path == "guide.md")
     evidence.add_hit(hit, "cache")
     quotes = model_quotes("Cached entries are kept for ten minutes [1].", evidence)

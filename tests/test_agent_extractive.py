@@ -17,6 +17,8 @@ from athena_lab.errors import AthenaError
 from athena_lab.answer import collect
 from athena_lab.agent.memory import PastTurn, retrieval_query
 
+pytestmark = pytest.mark.unit
+
 
 @pytest.fixture(scope="module")
 def ws(tmp_path_factory):
@@ -98,6 +100,18 @@ def test_short_follow_up_borrows_the_previous_questions_terms():
     assert "blueprint" in retrieval_query("and how do I test it?", past)
     assert retrieval_query("How are configuration values loaded from files?", past) == \
         "How are configuration values loaded from files?"
+
+
+def test_a_question_with_its_own_subject_searches_alone_in_the_conversation(ws):
+    """Issue 31: "¿Cómo configuro la clave secreta?" after a blueprint question searched for
+    the blueprint question again ("la" counted as a pronoun)."""
+    first = collect(ws.ask_events("How do I register a blueprint on an application?"))
+    stream = list(ws.ask_events("¿Cómo configuro la clave secreta?", conversation_id=first.conversation_id))
+    search = next(e for e in stream if e.type == "trace" and e.data["tool"] == "searchDocs")
+    assert search.data["input"]["query"] == "¿Cómo configuro la clave secreta?"
+    follow = list(ws.ask_events("¿y cómo lo pruebo?", conversation_id=first.conversation_id))
+    search = next(e for e in follow if e.type == "trace" and e.data["tool"] == "searchDocs")
+    assert "clave" in search.data["input"]["query"]  # this one leans on the question before it
 
 
 def test_filters_limit_the_evidence(ws):

@@ -14,6 +14,8 @@ from athena_lab.agent.loop import LAST_CALL_NOTE
 from athena_lab.answer import collect
 from wire_servers import AnthropicWireServer, OpenAIWireServer, RecordedRequest, ScriptedToolCall, Turn
 
+pytestmark = pytest.mark.unit
+
 QUESTION = "How do I mount a blueprint at a URL prefix?"
 
 
@@ -137,7 +139,7 @@ def test_compaction_summarises_older_turns_when_the_context_is_small(root):
     server = OpenAIWireServer([Turn(text=["The user asked about blueprints and configuration."]),
                                Turn(text=["Use app.testing [1]."])])
     with server as url:
-        stream, answer, _ = _ask(root, url, "How do I run the tests?", conversation_id=cid, top_k=2,
+        stream, answer, _ = _ask(root, url, "How do I run the tests?", conversation_id=cid, k=2,
                                  overrides={"llm.context_size": 1000})  # two past turns do not fit; a summary does
     compaction = next(e.data for e in stream if e.type == "compaction")
     assert compaction["method"] == "summary" and compaction["dropped_turns"] >= 1
@@ -156,7 +158,7 @@ def test_compaction_falls_back_to_dropping_turns_when_summarising_fails(root):
     cid = _two_extractive_turns(root)
     server = OpenAIWireServer([Turn(status=500, error="summariser crashed"), Turn(text=["Use app.testing [1]."])])
     with server as url:
-        stream, answer, _ = _ask(root, url, "How do I run the tests?", conversation_id=cid, top_k=2,
+        stream, answer, _ = _ask(root, url, "How do I run the tests?", conversation_id=cid, k=2,
                                  overrides={"llm.context_size": 800})
     compaction = next(e.data for e in stream if e.type == "compaction")
     assert compaction["method"] == "dropped_oldest" and compaction["dropped_turns"] >= 1

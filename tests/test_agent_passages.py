@@ -4,9 +4,13 @@ as code, and the closest passage rather than a wrong "no evidence"."""
 
 from __future__ import annotations
 
+import pytest
+
 from athena_lab.agent.citations import EvidenceItem
 from athena_lab.agent.extractive import CLOSEST, NO_EVIDENCE, embedder_similarity, extractive_answer
 from athena_lab.agent.passages import blocks, sentences
+
+pytestmark = pytest.mark.unit
 
 FASTAPI_CHUNK = """Use the `lifespan` parameter of the app to run code once at startup and shutdown.
 

@@ -8,8 +8,10 @@ import os
 import pytest
 
 from agent_corpus import indexed_flask, workspace
-from athena_lab.agent.citations import Evidence
+from athena_lab.agent.citations import TurnEvidence
 from athena_lab.agent.tools import Toolbox
+
+pytestmark = pytest.mark.unit
 
 
 @pytest.fixture(scope="module")
@@ -21,7 +23,7 @@ def ws(tmp_path_factory):
 
 @pytest.fixture
 def tools(ws):
-    return Toolbox(ws, Evidence())
+    return Toolbox(ws, TurnEvidence())
 
 
 def test_every_tool_has_a_json_schema_with_required_fields(tools):
@@ -107,7 +109,7 @@ def test_read_pdf_source_reads_a_page_and_cites_it_with_its_region(tmp_path):
     pdf = FLASK_DOCS.parents[2] / "pdfs" / "misc_pypdf_crazyones-pdfa.pdf"
     (tmp_path / "crazy.pdf").write_bytes(pdf.read_bytes())
     pdf_ws = workspace(tmp_path)
-    tools = Toolbox(pdf_ws, Evidence())
+    tools = Toolbox(pdf_ws, TurnEvidence())
     region = {"x": 0, "y": 0, "width": 612, "height": 300}
     result = tools.call("readPdfSource", {"path": "crazy.pdf", "page": 1, "region": region})
     assert result.ok, result.content

@@ -7,8 +7,10 @@ import json
 import pytest
 
 from athena_lab.answer_eval import LocatorText, contains_fact, load_answer_questions, locator_holds
-from athena_lab.evaluation import QuestionFileError
+from athena_lab.errors import QuestionFileError
 from corpus_files import CORPORA
+
+pytestmark = pytest.mark.unit
 
 
 def test_a_fact_counts_whatever_its_markup_case_or_punctuation():

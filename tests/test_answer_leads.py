@@ -17,6 +17,8 @@ from athena_lab.agent.extractive import embedder_similarity, extractive_answer, 
 from athena_lab.agent.passages import sentences
 from corpus_files import CORPORA, FLASK_DOCS
 
+pytestmark = pytest.mark.integration
+
 FASTAPI_DOCS = CORPORA / "docs" / "fastapi" / "docs" / "en" / "docs"
 ATTENTION = CORPORA / "pdfs" / "paper_attention_1706.03762.pdf"
 

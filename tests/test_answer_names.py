@@ -7,8 +7,12 @@ The issue's own examples: ``monkeypatch.undo_setattr(...)``, ``SWAGGER_UI_ENABLE
 
 from __future__ import annotations
 
+import pytest
+
 from athena_lab.agent.names import answer_names, missing, sentence_names
 from athena_lab.workspace import Workspace
+
+pytestmark = pytest.mark.unit
 
 
 def _written(text: str) -> list[str]:

@@ -12,6 +12,8 @@ import pytest
 from agent_corpus import indexed_flask
 from wire_servers import free_port
 
+pytestmark = pytest.mark.integration
+
 
 @pytest.fixture(scope="module")
 def root(tmp_path_factory):

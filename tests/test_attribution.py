@@ -9,8 +9,12 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from athena_lab.agent.attribute import Attributor
 from athena_lab.agent.citations import unsupported_sentences
+
+pytestmark = pytest.mark.unit
 
 PASSAGES = {
     1: "To set the secret key, assign app.secret_key a random bytes value. Flask signs session cookies with it.",
@@ -73,9 +77,9 @@ def test_tables_indented_code_abbreviations_and_ellipses_are_left_intact():
 
 
 def test_a_stray_backtick_does_not_leave_later_markers_unrenumbered():
-    from athena_lab.agent.citations import Evidence, EvidenceItem, MarkerRewriter
+    from athena_lab.agent.citations import TurnEvidence, EvidenceItem, MarkerRewriter
 
-    evidence = Evidence([EvidenceItem(1, {"kind": "text", "path": "a.md"}, "x"),
+    evidence = TurnEvidence([EvidenceItem(1, {"kind": "text", "path": "a.md"}, "x"),
                          EvidenceItem(2, {"kind": "text", "path": "b.md"}, "y")])
     rewriter = MarkerRewriter(evidence)
     out = rewriter.feed("Press the ` key first.\nBlueprints are registered on the application [2].") + rewriter.flush()

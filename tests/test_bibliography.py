@@ -12,6 +12,8 @@ from athena_lab.citations.bibliography import render
 from athena_lab.workspace import Workspace
 from corpus_files import CORPORA
 
+pytestmark = pytest.mark.slow
+
 KNOWN = {  # file → (title, year, arXiv id)
     "paper_attention_1706.03762.pdf": ("Attention Is All You Need", 2017, "1706.03762"),
     "paper_2206.10883v3.pdf": ("Multi-LexSum: Real-World Summaries of Civil Rights Lawsuits at Multiple "
@@ -61,7 +63,7 @@ def test_a_pdf_hit_carries_its_record_and_ris_and_csl_json_render_it(papers) -> 
 
 
 def test_citing_something_that_is_not_indexed_names_it(papers) -> None:
-    from athena_lab.paths import MissingPathError
+    from athena_lab.errors import MissingPathError
 
-    with pytest.raises(MissingPathError, match="nope.pdf: neither a chunk id nor an indexed file"):
+    with pytest.raises(MissingPathError, match="nope.pdf: neither a chunk id, an indexed file nor a paper"):
         papers.cite(["nope.pdf"])

@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
+
 REPO = Path(__file__).resolve().parents[1]
 
 

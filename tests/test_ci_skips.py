@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.integration
+
 TESTS = Path(__file__).resolve().parent
 
 SAMPLE = '''
@@ -19,6 +21,8 @@ import pytest
 import conftest  # the suite's tests/conftest.py, loaded with -p conftest
 
 conftest.CI_ALLOWED_SKIPS["a skip CI may take"] = "this sample's own allowlist entry"
+
+pytestmark = pytest.mark.unit
 
 
 def test_passes():
@@ -33,7 +37,8 @@ def test_skips_in_its_body():
 def test_allowed():
     pass
 '''
-MODULE_SKIP = 'import pytest\n\npytest.importorskip("athena_no_such_module")\n\n\ndef test_x():\n    pass\n'
+MODULE_SKIP = ('import pytest\n\npytest.importorskip("athena_no_such_module")\n\npytestmark = pytest.mark.unit\n\n\n'
+               'def test_x():\n    pass\n')
 
 
 @pytest.fixture

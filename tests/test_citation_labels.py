@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
 from athena_lab.citations.labels import distinct_labels, labelled
+
+pytestmark = pytest.mark.unit
 
 
 def _pdf(n: int, pages: list[int], quote_page: int) -> dict:

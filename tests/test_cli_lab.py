@@ -26,6 +26,8 @@ from athena_lab.workspace import Workspace
 from corpus_files import CORPORA, FLASK_DOCS
 from http_servers import clean_env
 
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
+
 
 class Execed(Exception):
     """Where `athena lab` would have become Jupyter."""

@@ -19,6 +19,8 @@ from athena_lab.citations.labels import citation_location
 from athena_lab.render import answer_text, stream_text
 from athena_lab.widget import AnswerWidget
 
+pytestmark = pytest.mark.unit
+
 FIXTURES = Path(__file__).parent / "fixtures"
 LABELS = json.loads((FIXTURES / "citation_labels.json").read_text())
 
@@ -104,8 +106,10 @@ def small_ws(tmp_path_factory):
 
 
 @pytest.mark.parametrize("options, field", [
-    ({"top_k": 500}, "top_k"), ({"top_k": 0}, "top_k"), ({"provider": "gpt"}, "provider"),
-    ({"filters": {"kind": "slides"}}, "unknown kind"), ({"filters": {"author": "x"}}, "only path_prefix and kind"),
+    ({"k": 500}, "'k' must be"), ({"k": 0}, "'k' must be"), ({"provider": "gpt"}, "provider"),
+    ({"shoe_size": 9}, "unknown option shoe_size"),
+    ({"filters": {"kind": "slides"}}, "unknown kind"), ({"filters": {"colour": "x"}}, "may hold only path_prefix, kind, collection"),
+    ({"filters": {"year": "last year"}}, "filters.year"), ({"filters": {"papers": "x"}}, "filters.papers"),
     ({"context": "x" * 20001}, "'context' is 20001 characters"), ({"context": 5}, "'context' must be a string"),
 ])
 def test_a_bad_option_is_refused_before_a_conversation_is_created(small_ws, options, field) -> None:
@@ -118,6 +122,29 @@ def test_a_bad_option_is_refused_before_a_conversation_is_created(small_ws, opti
     assert len(small_ws.conversations.list()) == before, "no empty conversation is left behind"
 
 
+def test_a_request_object_and_keywords_ask_the_same_question(small_ws) -> None:
+    from athena_lab.request import AskRequest
+
+    by_keywords = small_ws.ask("when do tokens expire?", k=1, filters={"kind": "markdown"})
+    by_request = small_ws.ask(AskRequest("when do tokens expire?", k=1, filters={"kind": "markdown"}))
+    assert by_keywords.answer == by_request.answer and by_keywords.citations == by_request.citations
+    assert by_keywords.trace[0]["input"]["limit"] == 1
+
+
+def test_the_old_top_k_is_still_read_with_a_deprecation_warning(small_ws) -> None:
+    with pytest.warns(DeprecationWarning, match="'top_k' is now 'k'"):
+        answer = small_ws.ask("when do tokens expire?", top_k=1)
+    assert answer.trace[0]["input"]["limit"] == 1
+
+
+def test_options_beside_a_request_object_are_refused(small_ws) -> None:
+    from athena_lab.errors import RequestError
+    from athena_lab.request import AskRequest
+
+    with pytest.raises(RequestError, match="go into the AskRequest"):
+        small_ws.ask(AskRequest("when do tokens expire?"), k=2)
+
+
 def test_an_attached_cell_reaches_the_search_query_of_an_extractive_answer(small_ws) -> None:
     answer = small_ws.ask("what does this set?", context="settings.token_expiry = 3600  # tokens expire")
     query = answer.trace[0]["input"]["query"]
@@ -126,13 +153,13 @@ def test_an_attached_cell_reaches_the_search_query_of_an_extractive_answer(small
 
 
 def test_user_errors_carry_their_http_status_exit_code_and_one_line() -> None:
-    from athena_lab.config import ConfigError
+    from athena_lab.errors import ConfigError
     from athena_lab.errors import AthenaError, status_of, user_message
-    from athena_lab.index.catalog import CatalogError
-    from athena_lab.index.embeddings import EmbedderError
-    from athena_lab.index.store import IndexBusyError
-    from athena_lab.search.hybrid import SearchError
-    from athena_lab.paths import MissingPathError, PathError
+    from athena_lab.errors import CatalogError
+    from athena_lab.errors import EmbedderError
+    from athena_lab.errors import IndexBusyError
+    from athena_lab.errors import SearchError
+    from athena_lab.errors import MissingPathError, PathError
 
     expected = {ConfigError: (400, 2), SearchError: (400, 2), PathError: (400, 2), MissingPathError: (404, 2),
                 CatalogError: (409, 2), IndexBusyError: (409, 3), EmbedderError: (503, 2)}

@@ -13,6 +13,8 @@ from athena_lab.answer import Answer, fold
 from athena_lab.workspace import Workspace
 from http_servers import AthenaServer, chat_body, fast_env, indexed_corpus, run_cli, sse_events
 
+pytestmark = pytest.mark.integration
+
 QUESTION = "How do I register a blueprint with a URL prefix?"
 
 

@@ -11,9 +11,11 @@ from pathlib import Path
 import pytest
 
 from athena_lab.errors import AthenaError
-from athena_lab.index.catalog import SCHEMA_VERSION, Catalog
+from athena_lab.index.catalog import Catalog, SCHEMA_VERSION
 from athena_lab.agent.conversations import ConversationStore
 from athena_lab.workspace import Workspace
+
+pytestmark = pytest.mark.unit
 
 # The conversation tables as schema 2 (athena_lab before filters were kept) created them.
 SCHEMA_2 = """

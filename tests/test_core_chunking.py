@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from athena_lab.ingest.chunking import MAX_CHARS, chunk_document
 from athena_lab.ingest.parsers import markdown
+
+pytestmark = pytest.mark.unit
 
 
 def _chunks(text: str):

@@ -6,8 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from athena_lab.config import ConfigError, load_config
+from athena_lab.config import load_config
+from athena_lab.errors import ConfigError
 from athena_lab.ingest.discover import discover, doc_kind_for
+
+pytestmark = pytest.mark.unit
 
 
 def _touch(root: Path, rel: str, text: str = "hello world\n") -> None:

@@ -12,7 +12,10 @@ import numpy as np
 import pytest
 
 from athena_lab.settings import EmbeddingSettings
-from athena_lab.index.embeddings import EmbedderError, make_embedder, minilm_paths
+from athena_lab.errors import EmbedderError
+from athena_lab.index.embeddings import make_embedder, minilm_paths
+
+pytestmark = pytest.mark.slow
 
 
 def test_default_minilm_embeds_offline_with_normalised_vectors() -> None:

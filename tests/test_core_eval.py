@@ -7,8 +7,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from athena_lab.evaluation import ndcg_at, read_qrels, recall_at
 from corpus_files import copy_flask_subset
+
+pytestmark = pytest.mark.integration
 
 
 def _scifact_slice(corpora: Path, dest: Path, queries: int = 8, distractors: int = 60) -> Path:
@@ -68,7 +72,7 @@ def test_eval_questions_counts_hits_overlapping_gold_spans(tmp_path: Path) -> No
 
 
 def test_a_two_part_question_scores_half_when_one_part_is_found() -> None:
-    from athena_lab.evaluation import Span, question_score
+    from athena_lab.evaluation import question_score, Span
 
     gold = [{"path": "a.md", "start_line": 10, "end_line": 20, "part": 0},
             {"path": "a.md", "start_line": 100, "end_line": 120, "part": 0},  # an alternative

@@ -11,11 +11,13 @@ from pathlib import Path
 import pytest
 
 from athena_lab.index.catalog import SCHEMA_VERSION
-from athena_lab.index.store import IndexBusyError
+from athena_lab.errors import IndexBusyError
 from athena_lab.ingest import pipeline
 from athena_lab.ingest import vectors as vectors_phase
 from athena_lab.workspace import Workspace
 from corpus_files import copy_flask_subset
+
+pytestmark = pytest.mark.slow
 
 PAGES = ["quickstart.rst", "blueprints.rst", "config.rst", "testing.rst"]
 
@@ -207,6 +209,7 @@ def test_bad_files_each_get_one_warning_and_the_rest_indexes(folder: Path) -> No
     assert {"binary.md", "latin1.md", "empty.md", "huge.txt", "broken.ipynb"} <= flagged
 
 
+@pytest.mark.integration  # it runs `athena` in a process
 def test_second_concurrent_index_exits_with_a_clear_message(folder: Path) -> None:
     ws = Workspace(folder)
     with ws.store.write_lock():
@@ -248,6 +251,7 @@ def test_interrupted_run_keeps_answering_and_the_next_run_finishes(folder: Path,
     _stores_agree(Workspace(folder))
 
 
+@pytest.mark.integration  # it runs `athena` in a process
 def test_read_only_folder_can_be_indexed_elsewhere(folder: Path, tmp_path: Path) -> None:
     elsewhere = tmp_path / "index"
     os.chmod(folder, 0o555)
@@ -283,7 +287,7 @@ def test_an_index_from_the_previous_schema_is_upgraded_in_place_with_its_history
 def test_an_index_from_a_newer_athena_is_refused_with_what_to_do(folder: Path) -> None:
     import sqlite3
 
-    from athena_lab.index.catalog import CatalogError
+    from athena_lab.errors import CatalogError
 
     ws = Workspace(folder, overrides={"embedding.provider": "none"})
     ws.index()

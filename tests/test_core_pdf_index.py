@@ -10,6 +10,8 @@ import pytest
 
 from athena_lab.workspace import Workspace
 
+pytestmark = pytest.mark.slow
+
 PDFS = ["paper_attention_1706.03762.pdf", "encrypted_pdfjs_issue6010_1_pwabc.pdf",
         "malformed_pdfplumber_empty.pdf", "malformed_pdfjs_xref_command_missing.pdf",
         "table_pdfplumber_senate-expenditures.pdf"]

@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from athena_lab.search.hybrid import SearchError, citation
+from athena_lab.errors import SearchError
+from athena_lab.search.hybrid import citation
 from athena_lab.workspace import Workspace
 from corpus_files import copy_flask_subset
+
+pytestmark = pytest.mark.slow
 
 NOTEBOOK = {
     "nbformat": 4, "nbformat_minor": 5, "metadata": {},
@@ -82,7 +86,13 @@ def test_pasted_error_strings_are_matched_verbatim(ws: Workspace) -> None:
 @pytest.mark.parametrize("query", ['foo(', 'AND', '"x', "what's new?", "a:b:c", "`ticks`", "OR NOT TO",
                                    "+-&|!(){}[]^~*?:\\/<>=", "((((", "title:secret"])
 def test_user_text_is_never_a_query_syntax_error(ws: Workspace, query: str) -> None:
-    ws.search(query, k=3)  # must not raise
+    """Tantivy's query syntax (AND, quotes, field:value, brackets) in a user's text is words,
+    never syntax: the keyword search finds what the same words without punctuation find,
+    and punctuation alone finds nothing rather than failing."""
+    found = [h.chunk.chunk_id for h in ws.search(query, k=3, mode="lexical").hits]
+    words = re.sub(r"[^\w\s]", " ", query)
+    assert found == ([h.chunk.chunk_id for h in ws.search(words, k=3, mode="lexical").hits] if words.strip() else [])
+    ws.search(query, k=3)  # and the hybrid search takes it too
 
 
 def test_empty_query_is_a_clear_error(ws: Workspace) -> None:
@@ -149,6 +159,7 @@ def test_neighbour_expansion_attaches_adjacent_chunks(ws: Workspace) -> None:
     assert hit.chunk.prev_id in ids or hit.chunk.next_id in ids
 
 
+@pytest.mark.integration  # it runs `athena` in a process
 def test_cli_search_json_prints_citations_with_scores(ws: Workspace) -> None:
     proc = subprocess.run([sys.executable, "-m", "athena_lab.cli", "search", "blueprint url prefix",
                            "--path", str(ws.root), "-k", "3", "--json"],
@@ -158,6 +169,7 @@ def test_cli_search_json_prints_citations_with_scores(ws: Workspace) -> None:
     assert len(hits) == 3 and all("score" in h and "start_line" in h for h in hits)
 
 
+@pytest.mark.integration  # it runs `athena` in a process
 def test_cli_search_human_output_and_bad_kind_error(ws: Workspace) -> None:
     proc = subprocess.run([sys.executable, "-m", "athena_lab.cli", "search", "blueprint", "--path",
                            str(ws.root), "-k", "2"], capture_output=True, text=True, timeout=300)
@@ -167,6 +179,7 @@ def test_cli_search_human_output_and_bad_kind_error(ws: Workspace) -> None:
     assert proc.returncode == 2 and "unknown kind 'nope'" in proc.stderr and "Traceback" not in proc.stderr
 
 
+@pytest.mark.integration  # it runs `athena` in a process
 def test_cli_status_and_doctor_report_the_index(ws: Workspace) -> None:
     proc = subprocess.run([sys.executable, "-m", "athena_lab.cli", "status", "--path", str(ws.root), "--json"],
                           capture_output=True, text=True, timeout=300)
@@ -179,6 +192,7 @@ def test_cli_status_and_doctor_report_the_index(ws: Workspace) -> None:
     assert "[ok ] vectors" in proc.stdout and "[ok ] lexical" in proc.stdout
 
 
+@pytest.mark.integration  # it runs `athena` in a process
 def test_cli_on_a_folder_without_index_says_what_to_run(tmp_path: Path) -> None:
     proc = subprocess.run([sys.executable, "-m", "athena_lab.cli", "search", "x", "--path", str(tmp_path)],
                           capture_output=True, text=True, timeout=300)

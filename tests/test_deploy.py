@@ -17,6 +17,8 @@ import pytest
 
 from http_servers import AthenaServer, fast_env, free_port, indexed_corpus, stop
 
+pytestmark = pytest.mark.integration
+
 DEPLOY = Path(__file__).resolve().parents[1] / "deploy"
 
 
@@ -39,7 +41,7 @@ def test_systemd_units_verify(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stdout + done.stderr
     unit = (DEPLOY / "athena.service").read_text()
     for setting in ("User=athena", "ReadOnlyPaths=/srv/docs", "StateDirectory=athena", "MemoryMax=",
-                    "Restart=on-failure", "--watch", "--host 127.0.0.1"):
+                    "Restart=on-failure", "--live", "--host 127.0.0.1"):
         assert setting in unit
 
 

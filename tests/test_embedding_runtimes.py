@@ -11,13 +11,16 @@ import numpy as np
 import pytest
 
 from athena_lab import cli
-from athena_lab.config import ConfigError, load_config
+from athena_lab.config import load_config
+from athena_lab.errors import ConfigError, EmbedderError
 from athena_lab.settings import EmbeddingSettings
-from athena_lab.index.embeddings import EmbedderError, OnnxEmbedder, make_embedder, minilm_paths
+from athena_lab.index.embeddings import make_embedder, minilm_paths, OnnxEmbedder
 from athena_lab.ingest.chunking import chunk_document
 from athena_lab.ingest.parsers import rst
 from athena_lab.workspace import Workspace
 from corpus_files import FLASK_DOCS, copy_flask_subset
+
+pytestmark = pytest.mark.slow
 
 # The key of the default embedder before runtimes were pluggable: indexes built then must
 # keep their cached vectors whatever runtime now runs the model.

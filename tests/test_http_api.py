@@ -7,7 +7,11 @@ import time
 
 import pytest
 
+import httpx
+
 from http_servers import PDF_NAME, AthenaServer, chat_body, indexed_corpus, sse_events
+
+pytestmark = pytest.mark.integration
 
 
 @pytest.fixture(scope="module")
@@ -304,3 +308,17 @@ def test_a_conversation_read_back_gives_each_question_the_filters_and_cell_it_wa
     rewound = api.client.post(f"/conversations/{cid}/rewind", json={"turn": 1}).json()["conversation"]
     assert rewound["messages"][0]["filters"] == filters
     api.client.delete(f"/conversations/{cid}")
+
+
+def test_catalog_names_an_indexed_sources_kind_and_nothing_else(api):
+    """Issue 31: a citation chip opens only what this route calls an indexed source, as the
+    kind it gives (the labextension's open.ts asks it before opening anything)."""
+    assert api.client.get("/catalog", params={"path": f"papers/{PDF_NAME}"}).json() == {
+        "path": f"papers/{PDF_NAME}", "kind": "pdf"}
+    assert api.client.get("/catalog", params={"path": "quickstart.rst"}).json()["kind"] == "text"
+    for path in ("../quickstart.rst", "/etc/passwd", "nope.md", ".athena/catalog.sqlite", "papers"):
+        missing = api.client.get("/catalog", params={"path": path})
+        assert missing.status_code == 404, (path, missing.text)
+        assert "is not a source in the index" in missing.json()["error"]["message"]
+    assert api.client.get("/catalog").status_code == 400
+    assert httpx.get(f"{api.url}/catalog", params={"path": "quickstart.rst"}).status_code == 401

@@ -15,8 +15,12 @@ from typing import Any, Callable
 
 import httpx
 
+import pytest
+
 from corpus_files import REPO
 from http_servers import AthenaServer, chat_body, clean_env
+
+pytestmark = pytest.mark.integration
 
 QUESTION = "How do I declare a path parameter with a type?"
 

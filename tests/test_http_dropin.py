@@ -11,6 +11,8 @@ import pytest
 
 from http_servers import AthenaServer, fast_env, run_cli, sse_events
 
+pytestmark = pytest.mark.integration
+
 DOCS_SITE = "http://docs.example"
 WIDGET_JS = Path(__file__).resolve().parents[1] / "athena_lab" / "static" / "dropin" / "widget.js"
 QUESTION = {"messages": [{"role": "user", "content": "How are zebra tokens rotated?"}], "stream": True}

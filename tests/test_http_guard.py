@@ -13,6 +13,8 @@ import pytest
 
 from http_servers import AthenaServer, chat_body, fast_env, indexed_corpus, run_cli
 
+pytestmark = pytest.mark.integration
+
 TOKEN = "s3cret-token"
 ALLOWED = "http://allowed.example"
 

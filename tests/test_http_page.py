@@ -10,6 +10,8 @@ import pytest
 
 from http_servers import AthenaServer, fast_env
 
+pytestmark = pytest.mark.integration
+
 PAGE_JS = Path(__file__).resolve().parents[1] / "athena_lab" / "static" / "page" / "page.js"
 
 

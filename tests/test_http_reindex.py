@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from http_servers import AthenaServer, make_corpus
+
+pytestmark = pytest.mark.integration
 
 
 def test_reindex_job_builds_the_index_one_job_at_a_time(tmp_path):
@@ -40,7 +44,7 @@ def test_reindex_job_builds_the_index_one_job_at_a_time(tmp_path):
 
 
 def test_reindex_progress_measures_files_per_second_and_time_left_per_phase():
-    from athena_lab.server.jobs import ReindexJobs, _Job
+    from athena_lab.server.jobs import _Job, ReindexJobs
 
     job = _Job(id="j")
     first = {"phase": "parse", "done": 10, "total": 110}

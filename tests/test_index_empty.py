@@ -16,6 +16,8 @@ from athena_lab.api import Athena
 from athena_lab.workspace import Workspace
 from http_servers import fast_env
 
+pytestmark = pytest.mark.integration
+
 
 def athena(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "athena_lab.cli", *args], env=fast_env(),

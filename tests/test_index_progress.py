@@ -27,6 +27,8 @@ from athena_lab.widget import AnswerWidget
 from athena_lab.workspace import Workspace
 from corpus_files import REPO
 
+pytestmark = pytest.mark.integration
+
 QUESTION = "How do I declare a path parameter with a type?"
 
 

@@ -8,6 +8,8 @@ import pytest
 from athena_lab.agent.prompts import language_directive
 from athena_lab.language import detect_language, query_language
 
+pytestmark = pytest.mark.unit
+
 BY_SCRIPT = {
     "ru": ("Как зарегистрировать blueprint в приложении Flask?", "Russian"),
     "zh": ("如何在 Flask 应用中注册蓝图？", "Chinese"),

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.integration
+
 REPO = Path(__file__).resolve().parents[1]
 
 
@@ -114,14 +116,14 @@ def test_the_cycle_check_names_the_modules_of_a_cycle(tmp_path, monkeypatch) -> 
 
 
 def test_the_workspace_is_what_health_and_the_live_index_read_it_as(tmp_path) -> None:
-    """health.py and ingest/watch.py sit below the facade, so they name what they use of it
-    as protocols (Inspected, Followed) instead of taking ``Any``; mypy proves the real
+    """health.py and ingest/live.py sit below the facade, so they name what they use of it
+    as protocols (Inspected, LiveFolder) instead of taking ``Any``; mypy proves the real
     Workspace satisfies both, so a renamed method fails here, not at run time."""
     probe = tmp_path / "workspace_fits.py"
     probe.write_text("from athena_lab.health import Inspected\n"
-                     "from athena_lab.ingest.watch import Followed\n"
+                     "from athena_lab.ingest.live import LiveFolder\n"
                      "from athena_lab.workspace import Workspace\n\n\n"
-                     "def fits(ws: Workspace) -> tuple[Inspected, Followed]:\n"
+                     "def fits(ws: Workspace) -> tuple[Inspected, LiveFolder]:\n"
                      "    return ws, ws\n")
     done = subprocess.run([sys.executable, "-m", "mypy", "--ignore-missing-imports", "--no-incremental",
                            "--cache-dir", str(tmp_path / "cache"), str(probe)],

@@ -14,9 +14,11 @@ import pytest
 from corpus_files import copy_flask_subset
 from athena_lab.index.store import IndexStore
 from athena_lab.live_batch import Batch
-from athena_lab.citations.freshness import follow
+from athena_lab.citations.freshness import where_now
 from athena_lab.search.hybrid import citation
 from athena_lab.workspace import Workspace
+
+pytestmark = pytest.mark.slow
 
 # Saves are promised searchable in about 2 s (300 ms quiet step, then a ~0.1-0.5 s run;
 # 0.4 s median measured). The tests allow 4 s: on a 2-core machine shared with other
@@ -50,7 +52,7 @@ class Following:
         self.ws = Workspace(root, overrides={"embedding.provider": "none", **overrides})
         self.first = self.ws.index()
         self.batches: list[Batch] = []
-        self.live = self.ws.follow(self.batches.append)
+        self.live = self.ws.live_index(self.batches.append)
         LIVE.append(self)
 
     def reported(self) -> list[Batch]:
@@ -120,7 +122,9 @@ def test_a_burst_of_500_file_writes_is_applied_as_one_batch(following):
         (folder / f"page{n}.md").write_text(f"# Page {n}\n\nBurst page number {n} about quasars.\n")
     total = len(PAGES) + 500
     wait_for(lambda: following.ws.status()["counts"]["files"] == total, "500 files", deadline_s=15)
-    time.sleep(0.8)  # longer than the quiet step: a straggler batch would have started
+    # Not a fixed sleep: the watcher says when every event of the burst was seen and applied,
+    # so a straggler batch, however late, is counted below.
+    assert following.live.wait_settled(timeout=15), f"still busy: pending {following.live.pending()[:5]}"
     assert following.live.batches == 1, [b.line() for b in following.batches]
     assert following.batches[0].summary["new"] == 500
 
@@ -154,7 +158,9 @@ def test_a_batch_waits_for_another_writer_and_coalesces_the_saves_meanwhile(foll
     with other.write_lock():
         for name, word in (("a.md", "kumquat"), ("b.md", "loquat")):
             (following.root / name).write_text(f"# {name}\n\n{word} words\n")
-        time.sleep(1.5)
+        # The watcher reports that it tried and found the index locked, with both saves in hand.
+        wait_for(lambda: following.live.lock_waits >= 1 and {"a.md", "b.md"} <= set(following.live.pending()),
+                 "a batch waiting for the lock with both saves")
         assert not following.paths_for("kumquat") and following.live.batches == 0
     other.close()
     wait_for(lambda: following.paths_for("loquat") == {"b.md"}, "saves after the lock")
@@ -173,7 +179,7 @@ def test_a_citation_to_a_moved_passage_opens_at_its_new_lines(following):
     page.write_text("\n".join(lines) + "\n")
 
     def moved() -> dict:
-        return follow(cited, following.ws.chunk_states([cited["chunk_id"]])[0])
+        return where_now(cited, following.ws.chunk_states([cited["chunk_id"]])[0])
 
     wait_for(lambda: moved()["freshness"] == "moved", "the chunk's new lines")
     now = moved()
@@ -188,7 +194,7 @@ def test_a_citation_whose_passage_changed_or_vanished_says_so(following):
     text = page.read_text()
     first_cited_line = text.splitlines()[cited["start_line"] - 1]
     page.write_text(text.replace(first_cited_line, first_cited_line + " Rewritten since.", 1))
-    state = lambda: follow(cited, following.ws.chunk_states([cited["chunk_id"]])[0])["freshness"]  # noqa: E731
+    state = lambda: where_now(cited, following.ws.chunk_states([cited["chunk_id"]])[0])["freshness"]  # noqa: E731
     wait_for(lambda: state() == "changed", "changed passage")
     page.unlink()
     wait_for(lambda: state() == "gone", "deleted passage")
@@ -199,7 +205,7 @@ def test_the_notebook_athena_follows_edits_too(tmp_path):
 
     root = copy_flask_subset(tmp_path / "docs", PAGES[:1])
     athena = NotebookAthena(root, overrides={"embedding.provider": "none"})
-    live = athena.follow()
+    live = athena.live_index()
     try:
         (root / "notes.md").write_text("# Notes\n\nThe tapir schedule.\n")
         wait_for(lambda: [h.chunk.path for h in athena.search("tapir").hits] == ["notes.md"], "notebook follow")
@@ -280,10 +286,18 @@ def test_the_jupyter_setting_turns_the_live_index_on_by_default(monkeypatch):
     from athena_lab.server.extension import AthenaLab
 
     monkeypatch.delenv("ATHENA_WATCH", raising=False)
-    assert AthenaLab().watch is True
-    assert AthenaLab(config=Config({"AthenaLab": {"watch": False}})).watch is False
+    monkeypatch.delenv("ATHENA_LIVE", raising=False)
+    assert AthenaLab().live_index_on() is True
+    assert AthenaLab(config=Config({"AthenaLab": {"live": False}})).live_index_on() is False
+    monkeypatch.setenv("ATHENA_LIVE", "0")
+    assert AthenaLab().live_index_on() is False
+    # the old names are still read, with a warning
+    monkeypatch.delenv("ATHENA_LIVE")
+    with pytest.warns(DeprecationWarning, match="c.AthenaLab.watch is now c.AthenaLab.live"):
+        assert AthenaLab(config=Config({"AthenaLab": {"watch": False}})).live_index_on() is False
     monkeypatch.setenv("ATHENA_WATCH", "0")
-    assert AthenaLab().watch is False
+    with pytest.warns(DeprecationWarning, match="ATHENA_WATCH is now ATHENA_LIVE"):
+        assert AthenaLab().live_index_on() is False
 
 
 @pytest.fixture(autouse=True)
@@ -295,7 +309,8 @@ def _no_polling_env(monkeypatch):
 def test_a_folder_that_cannot_be_watched_is_one_clear_error(tmp_path):
     from athena_lab.settings import IndexSettings
     from athena_lab.ingest.discover import Rules
-    from athena_lab.ingest.watch import LiveIndex, WatchError
+    from athena_lab.errors import WatchError
+    from athena_lab.ingest.live import LiveIndex
 
     live = LiveIndex(Rules(tmp_path / "gone", IndexSettings()), lambda paths, stop: {})
     with pytest.raises(WatchError, match=r"^cannot watch .*gone: ") as caught:
@@ -304,7 +319,8 @@ def test_a_folder_that_cannot_be_watched_is_one_clear_error(tmp_path):
 
 
 def test_a_reindex_asked_for_during_a_live_batch_queues_behind_its_lock():
-    from athena_lab.server.jobs import OWN_RUN_WAIT_S, JobRunning, ReindexJobs
+    from athena_lab.errors import JobRunning
+    from athena_lab.server.jobs import OWN_RUN_WAIT_S, ReindexJobs
 
     class Handle:  # stands in for the background process
         pid = 4242

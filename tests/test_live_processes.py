@@ -16,6 +16,8 @@ import pytest
 from corpus_files import copy_flask_subset
 from http_servers import AthenaServer, JupyterServer, fast_env, run_cli
 
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
+
 WINDOW_S = 4.0  # as in test_live_index.py: "about 2 s", with room for a loaded machine
 PAGES = ["quickstart.rst", "blueprints.rst", "testing.rst"]
 

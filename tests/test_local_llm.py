@@ -12,11 +12,14 @@ from __future__ import annotations
 import pytest
 
 from athena_lab.agent.loop import run_turn
+from athena_lab.request import AskRequest
 from athena_lab.agent.providers import Message, SamplingParams, TextDelta, ToolCallEvent
 from athena_lab.agent.providers.text_tools import TextToolParser, text_messages
 from athena_lab.agent.providers.base import ToolCall, ToolSpec
 from athena_lab.answer import collect
 from athena_lab.workspace import Workspace
+
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
 SAMPLING = SamplingParams(temperature=0.0, max_tokens=12, seed=7)
 
@@ -67,7 +70,7 @@ def test_the_local_model_streams_an_answer_through_the_whole_loop(ws, gguf):
     provider = _provider(gguf)
     assert provider.server.base_url.startswith("http://127.0.0.1:")
     assert provider.text_tools  # gemma's template has no tools: the text protocol is used
-    events = list(run_turn(ws, "How long does the cache keep entries?", provider=provider, top_k=2))
+    events = list(run_turn(ws, AskRequest("How long does the cache keep entries?", provider=provider, k=2)))
     kinds = [e.type for e in events]
     assert kinds[0] == "start" and kinds[1] == "trace" and kinds[-1] == "done", kinds
     assert kinds.count("chunk") >= 2  # streamed, not one block
@@ -80,22 +83,22 @@ def test_the_local_model_streams_an_answer_through_the_whole_loop(ws, gguf):
 
 def test_a_model_that_ignores_the_tool_schema_still_ends_the_turn_with_its_text(ws, gguf):
     provider = _provider(gguf, "native")  # tools sent natively; this model cannot call them
-    answer = collect(run_turn(ws, "Which setting changes the cache lifetime?", provider=provider, top_k=2))
+    answer = collect(run_turn(ws, AskRequest("Which setting changes the cache lifetime?", provider=provider, k=2)))
     assert answer.error is None and answer.mode.startswith("local:")
     assert [t["tool"] for t in answer.trace] == ["searchDocs", "readPassages"]  # the first retrieval, what the model read: no call was made
 
 
 def test_nonsense_without_evidence_is_flagged_by_citation_validation(ws, gguf):
     provider = _provider(gguf)
-    answer = collect(run_turn(ws, "Repeat after me: volcanic penguins orchestrate quarterly tax audits",
-                              provider=provider, top_k=1))
+    answer = collect(run_turn(ws, AskRequest("Repeat after me: volcanic penguins orchestrate quarterly tax audits",
+                                         provider=provider, k=1)))
     assert answer.error is None
     assert answer.unsupported, answer.answer  # the copied nonsense has no citation that backs it
 
 
 def test_stopping_mid_stream_leaves_the_server_ready_for_the_next_turn(ws, gguf):
     provider = _provider(gguf)
-    stream = run_turn(ws, "How long does the cache keep entries?", provider=provider, top_k=1)
+    stream = run_turn(ws, AskRequest("How long does the cache keep entries?", provider=provider, k=1))
     for event in stream:
         if event.type == "chunk":
             break
@@ -106,6 +109,6 @@ def test_stopping_mid_stream_leaves_the_server_ready_for_the_next_turn(ws, gguf)
 
 def test_a_prompt_longer_than_the_context_is_one_clear_error_line(ws, gguf):
     provider = _provider(gguf)
-    answer = collect(run_turn(ws, "cache " * 3000, provider=provider, top_k=1))
+    answer = collect(run_turn(ws, AskRequest("cache " * 3000, provider=provider, k=1)))
     assert answer.error and "\n" not in answer.error
     assert "context" in answer.error.lower(), answer.error

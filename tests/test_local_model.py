@@ -10,6 +10,8 @@ import pytest
 
 from athena_lab.workspace import Workspace
 
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
+
 SMALL = "qwen2.5-coder-0.5b-instruct"
 DOC = """# Zephyr gateway
 

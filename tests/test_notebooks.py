@@ -12,6 +12,8 @@ import pytest
 from kernel_notebooks import (REPO, WIDGET_VIEW, answer_widget_state, copy_demo, execute, outputs_of,
                               stream_text)
 
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
+
 NOTEBOOKS = REPO / "notebooks"
 
 

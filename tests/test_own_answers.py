@@ -13,6 +13,8 @@ import pytest
 from athena_lab.workspace import Workspace
 from kernel_notebooks import copy_demo, execute, notebook, outputs_of
 
+pytestmark = pytest.mark.integration
+
 QUESTION = "How do I register an error handler?"
 MARK = {"athena_lab": {"generated": True}}
 NOTEBOOK = "ux_test.ipynb"

@@ -2,7 +2,11 @@ from __future__ import annotations
 
 from test_parsers_common import assert_blocks_come_from_source, blocks
 
+import pytest
+
 from athena_lab.ingest.parsers import asciidoc
+
+pytestmark = pytest.mark.unit
 
 SOURCE = """\
 = User Guide

@@ -10,10 +10,14 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from athena_lab.document import Block, ParsedDocument
 from athena_lab.ingest.parsers._common import SectionBuilder, line_block, strip_tags
 
 from corpus_files import CORPORA  # noqa: E402
+
+pytestmark = pytest.mark.unit
 
 CORPUS = CORPORA / "docs"
 _WORD_RE = re.compile(r"\w+")

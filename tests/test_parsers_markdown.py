@@ -2,7 +2,11 @@ from __future__ import annotations
 
 from test_parsers_common import CORPUS, blocks, check_corpus
 
+import pytest
+
 from athena_lab.ingest.parsers import markdown
+
+pytestmark = pytest.mark.unit
 
 
 def _parse_file(relative: str):

@@ -4,8 +4,10 @@ import nbformat
 import pytest
 from nbformat import v4
 
-from athena_lab.document import ParseError
+from athena_lab.errors import ParseError
 from athena_lab.ingest.parsers import notebook
+
+pytestmark = pytest.mark.unit
 
 
 def _notebook_json() -> str:
@@ -116,3 +118,23 @@ def test_athena_answers_inserted_cells_and_magic_cells_are_left_out():
 
 def test_parser_version_moved_so_indexed_notebooks_are_parsed_again():
     assert notebook.VERSION != "1"
+
+
+def test_a_new_empty_notebook_indexes_without_a_warning_an_empty_page_still_has_one(tmp_path):
+    """Issue 31: a notebook just made in Lab (one empty code cell) showed a "no text to
+    index" warning badge at once; an empty notebook is not a problem."""
+    from athena_lab.workspace import Workspace
+
+    (tmp_path / "Untitled.ipynb").write_text(nbformat.writes(v4.new_notebook(cells=[v4.new_code_cell("")])))
+    (tmp_path / "notes.md").write_text("# Notes\n\nThe kiln fires at dawn.\n")
+    (tmp_path / "empty.md").write_text("\n")
+    ws = Workspace(tmp_path, overrides={"embedding.provider": "none"})
+    try:
+        ws.index()
+        sources = ws.store.catalog.sources()
+        assert sources["Untitled.ipynb"].warnings == []
+        assert sources["empty.md"].warnings  # an empty page is still reported, as the README says
+        warned = [f["path"] for f in ws.status()["files"] if f["warnings"]]  # the sidebar's badge counts these
+        assert warned == ["empty.md"]
+    finally:
+        ws.close()

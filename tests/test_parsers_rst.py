@@ -2,7 +2,11 @@ from __future__ import annotations
 
 from test_parsers_common import CORPUS, blocks, check_corpus
 
+import pytest
+
 from athena_lab.ingest.parsers import rst
+
+pytestmark = pytest.mark.unit
 
 
 def test_every_block_of_real_rst_points_at_its_source_lines():

@@ -2,7 +2,11 @@ from __future__ import annotations
 
 from test_parsers_common import CORPUS, assert_blocks_come_from_source, blocks
 
+import pytest
+
 from athena_lab.ingest.parsers import text
+
+pytestmark = pytest.mark.unit
 
 
 def test_license_paragraphs_point_at_their_lines():

@@ -16,7 +16,8 @@ from pathlib import Path
 import pypdfium2 as pdfium
 import pytest
 
-from athena_lab.document import Block, ParsedDocument, ParseError
+from athena_lab.document import Block, ParsedDocument
+from athena_lab.errors import ParseError
 from athena_lab.ingest.parsers.pdf import PdfOptions, parse
 from athena_lab.pdf.ocr import INSTALL_HINT, ocr_available
 from athena_lab.ingest.pdf_pool import parse_pdfs
@@ -24,6 +25,8 @@ from athena_lab.pdf.preview import render_page_preview
 from athena_lab.pdf.source import read_pdf_source
 
 from corpus_files import CORPORA  # noqa: E402
+
+pytestmark = pytest.mark.slow
 
 CORPUS = CORPORA / "pdfs"
 

@@ -20,6 +20,8 @@ from athena_lab.pdf.extract import Char
 from athena_lab.pdf.maths import compose
 from corpus_files import CORPORA
 
+pytestmark = pytest.mark.unit
+
 ATTENTION = CORPORA / "pdfs" / "paper_attention_1706.03762.pdf"
 
 

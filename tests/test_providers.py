@@ -7,18 +7,8 @@ import time
 
 import pytest
 
-from athena_lab.agent.providers import (
-    Message,
-    ProviderConfig,
-    ProviderError,
-    SamplingParams,
-    StreamEnd,
-    TextDelta,
-    ToolCall,
-    ToolCallEvent,
-    ToolSpec,
-    make_provider,
-)
+from athena_lab.agent.providers import make_provider, Message, ProviderConfig, SamplingParams, StreamEnd, TextDelta, ToolCall, ToolCallEvent, ToolSpec
+from athena_lab.errors import ProviderError
 from wire_servers import (
     AnthropicWireServer,
     OllamaWireServer,
@@ -27,6 +17,8 @@ from wire_servers import (
     Turn,
     free_port,
 )
+
+pytestmark = pytest.mark.unit
 
 SEARCH_TOOL = ToolSpec(
     name="searchDocs",

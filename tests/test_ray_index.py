@@ -15,7 +15,10 @@ from athena_lab import cli
 from athena_lab.workspace import Workspace
 
 ray = pytest.importorskip("ray")
-from athena_lab.ingest.distributed import EmbedWorker, RayBackend, RayUnavailable, check_reachable, parse_group  # noqa: E402
+from athena_lab.errors import RayUnavailable  # noqa: E402
+from athena_lab.ingest.distributed import EmbedWorker, RayBackend, check_reachable, parse_group  # noqa: E402
+
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
 PAGES = ["index.rst", "quickstart.rst", "testing.rst", "tutorial/views.rst"]  # each run embeds them all
 EXTRA = {  # a markdown page and a two-column PDF beside the rst: three parsers, one a PDF pool

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.integration
+
 REPO = Path(__file__).resolve().parents[1]
 FAKE_PYTHON = """#!/usr/bin/env bash
 echo "python $* HNSWLIB_NO_NATIVE=${HNSWLIB_NO_NATIVE:-}" >> "$FAKE_LOG"

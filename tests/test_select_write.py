@@ -3,9 +3,13 @@ its lead; the chosen sentences are quoted as the documents wrote them, with thei
 
 from __future__ import annotations
 
+import pytest
+
 from athena_lab.agent.citations import EvidenceItem, unsupported_sentences
 from athena_lab.agent.extractive import candidates
 from athena_lab.agent.select import MOST, Selection, choices, messages
+
+pytestmark = pytest.mark.unit
 
 PASSAGE = ("# Debug mode\n\nTo turn on debug mode, run `flask run --debug`. The debugger then shows tracebacks "
            "in the browser.\n\nNever run the debugger in production: it allows executing code from the browser.\n")

@@ -3,9 +3,13 @@ and that only the user's own config may set it."""
 
 from __future__ import annotations
 
+import pytest
+
 from athena_lab import events
 from athena_lab.config import load_config
 from athena_lab.server.site_urls import compile_rules, event_with_site_urls, site_url, with_site_urls
+
+pytestmark = pytest.mark.unit
 
 FASTAPI = {"fastapi/docs/en/docs/**.md": "https://fastapi.example/{path}"}
 

@@ -21,6 +21,8 @@ import pytest
 
 from http_servers import AthenaServer, chat_body, fast_env, run_cli, sse_events
 
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
+
 SMALL = "qwen2.5-coder-0.5b-instruct"
 GATEWAY = """# Zephyr gateway
 

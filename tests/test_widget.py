@@ -14,6 +14,8 @@ from athena_lab.widget import ANSWER_MIME, WIDGET_JS, AnswerWidget, with_preview
 from athena_lab.workspace import Workspace
 from kernel_notebooks import WIDGET_VIEW, answer_widget_state, copy_demo, execute, notebook, outputs_of
 
+pytestmark = pytest.mark.integration
+
 
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory: pytest.TempPathFactory) -> Path:

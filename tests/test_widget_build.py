@@ -12,6 +12,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.integration  # it starts a Python process without the build
+
 try:
     import tomllib
 except ImportError:  # Python 3.10

@@ -16,8 +16,8 @@ REPO = Path(__file__).resolve().parents[1]
 PACKAGE = REPO / "athena_lab"
 GROUPS = [
     ("Front ends (they talk to the workspace only)",
-     ["__init__.py", "cli.py", "cli_common.py", "cli_agent.py", "cli_eval.py", "cli_lab.py", "cli_server.py",
-      "cli_watch.py", "server/", "mcp.py",
+     ["__init__.py", "cli.py", "cli_common.py", "cli_agent.py", "cli_eval.py", "cli_papers.py", "cli_lab.py", "cli_server.py",
+      "cli_live.py", "server/", "mcp.py",
       "magic.py", "api.py", "widget.py", "evaluation.py", "render.py"]),
     ("Answer evaluation (its own sentence, marker and source-reading rules: it imports nothing it grades)",
      ["answer_eval.py"]),
@@ -40,6 +40,22 @@ index layers; the contract (`events`, `contract`, `request`, `answer`) and the s
 `tests/test_layers.py` fails when an import goes upwards, a front end reaches past the
 facade, or modules import each other in a cycle (it computes the module graph with grimp). The shapes front ends exchange are in [contract.md](contract.md). This page is
 written by `tools/architecture_doc.py`.
+
+One name per concept:
+
+- **`k`**: how many passages a search returns and an answer retrieves first (`search.k`,
+  8; `AskRequest.k`, `-k`, HTTP `k`). **`top_k`** is only the model's sampling (`llm.top_k`);
+  the old `top_k` for passages is still read, with a warning. **`limit`** caps an unranked
+  list (grep lines, conversations listed). The agent tools' JSON schemas keep `limit` for
+  their result count: it is the wire name models and MCP clients already send.
+- **The live index**: the feature that re-indexes saves (`ingest/live.py`, `cli_live.py`,
+  `server/live.py`, `Workspace.live_index`, `--live`); its *watcher* is the thread that
+  watches the folder. `--watch` and `Workspace.follow` are the old names, still accepted.
+- **`TurnEvidence`** is what one turn retrieved (agent/citations.py); **`contract.Evidence`**
+  is the JSON of one evidence entry of a citation.
+- **Summarise** (British, like the rest: licence, neighbours).
+- **`SearchResult.channel`** (`ChannelStatus`) says what the multilingual vectors did;
+  `warnings` are sentences for a person, never parsed.
 """
 
 

@@ -1,4 +1,4 @@
-"""Evidence of one turn, `[n]` markers tied to it, and the check that claims are backed.
+"""The evidence of one turn (TurnEvidence), `[n]` markers tied to it, and the check that claims are backed.
 
 Every number the model may cite names an item the loop actually retrieved in this turn
 (the first search, or a tool result). Markers are renumbered to the final citation list
@@ -15,7 +15,7 @@ from typing import Any, Iterable
 
 from athena_lab.language import FUNCTION_WORDS
 from athena_lab.citations.labels import citation_location, labelled
-from athena_lab.search.hybrid import Hit, citation
+from athena_lab.search.hybrid import citation, Hit
 
 SUPPORT_THRESHOLD = 0.4  # share of a claim's key terms its cited evidence must contain
 MIN_CLAIM_TERMS = 3
@@ -105,14 +105,22 @@ class EvidenceItem:
 
 
 @dataclass
-class Evidence:
-    """Everything retrieved in one turn, numbered in retrieval order; repeats keep their number."""
+class TurnEvidence:
+    """Everything retrieved in one turn, numbered in retrieval order; repeats keep their number.
+    (The JSON of one evidence entry of a citation is ``contract.Evidence``.)"""
 
     items: list[EvidenceItem] = field(default_factory=list)
     _keys: dict[str, int] = field(default_factory=dict)
 
     def get(self, number: int) -> EvidenceItem | None:
         return self.items[number - 1] if 1 <= number <= len(self.items) else None
+
+    def item(self, number: int) -> EvidenceItem:
+        """The item ``number`` of this turn, which must exist (a number ``add_*`` returned)."""
+        found = self.get(number)
+        if found is None:
+            raise LookupError(f"no evidence item {number} in this turn (there are {len(self.items)})")
+        return found
 
     def _add(self, key: str, cite: dict[str, Any], text: str) -> int:
         if key in self._keys:
@@ -124,7 +132,7 @@ class Evidence:
         return item.number
 
     def add_hit(self, hit: Hit, query: str) -> int:
-        return self._add(hit.chunk.chunk_id, citation(hit, query), hit.chunk.text)
+        return self._add(hit.chunk.chunk_id, dict(citation(hit, query)), hit.chunk.text)
 
     def add_range(self, path: str, start: int, end: int, lines: list[str], kind: str = "text") -> int:
         text = "\n".join(lines)
@@ -154,7 +162,7 @@ class MarkerRewriter:
     Markers inside code are left alone.
     """
 
-    def __init__(self, evidence: Evidence) -> None:
+    def __init__(self, evidence: TurnEvidence) -> None:
         self.evidence = evidence
         self.mapping: dict[int, int] = {}  # evidence number → citation number
         self.dropped: list[int] = []

@@ -31,9 +31,9 @@ __all__ = ["FILTERED_OUT", "LEGACY_LABEL", "NO_EVIDENCE", "Quote", "Reply", "cle
 
 NO_EVIDENCE = ("The index has no evidence for this question: none of the indexed documents "
                "contains a passage about it, so there is nothing to quote.")
-# When the kind / path-prefix filters leave no indexed chunk at all, the index is not to blame.
-FILTERED_OUT = ("Your filters exclude every indexed source: no indexed document matches this kind "
-                "and path prefix. Clear or widen the filters and ask again.")
+# When the filters (kind, path prefix, papers) leave no indexed chunk at all, the index is not to blame.
+FILTERED_OUT = ("Your filters exclude every indexed source: no indexed document matches this kind, "
+                "path prefix and choice of papers. Clear or widen the filters and ask again.")
 # Extractive answers used to open with this; memory strips it from stored turns. The mode is in `mode`.
 LEGACY_LABEL = "Extractive answer (no language model configured) — the most relevant passages:"
 CLOSEST = "No sentence answers this directly; the closest passage found:"

@@ -74,13 +74,41 @@ def _find_squashed(squashed: list[str], needle: str) -> tuple[int, int] | None:
 
 
 def text_evidence(ws: Corpus, cite: dict[str, Any], quote: str) -> dict[str, Any] | None:
-    """``{start_line, end_line}`` of the quote within the chunk's lines of a text file."""
+    """``{start_line, end_line}`` of the quote within the chunk's lines of a text file.
+
+    A long paragraph is split between two chunks wherever the size limit falls, so a
+    chunk's last sentence can stop mid-way ("… as it allows" / "you to change the URL
+    later …"). Such a quote's lines run on to where its sentence ends in the file, so the
+    mark covers the sentence the reader sees cited, not its first half."""
     start, end = int(cite["start_line"]), int(cite["end_line"])
     lines = _reads(ws).text_lines(cite["path"], start, end)
     found = find_lines(lines, quote)
     if found is None:
         return None
-    return {"start_line": start + found[0], "end_line": start + found[1]}
+    last = start + found[1]
+    if found[1] == len(lines) - 1 and not _ENDS_SENTENCE.search(quote.rstrip()):
+        last = _sentence_end(ws, cite["path"], last)
+    return {"start_line": start + found[0], "end_line": last}
+
+
+# A sentence ends at . ! ? (after any closing quote, bracket or markup), then a space or
+# the line's end; a blank line ends a paragraph.
+_ENDS_SENTENCE = re.compile(r"[.!?][\"'”’)\]`*_]*(?:\s|$)")
+SENTENCE_REACH = 8  # lines past a chunk's end that a sentence cut by the chunk may run on
+
+
+def _sentence_end(ws: Corpus, path: str, line: int) -> int:
+    """The line where the sentence running past ``line`` (a chunk's last) ends in the file."""
+    try:
+        more = _reads(ws).text_lines(path, line + 1, line + SENTENCE_REACH)
+    except (AthenaError, OSError, ValueError):
+        return line  # the file ends there, or changed: the chunk's end is all we know
+    for offset, text in enumerate(more):
+        if not text.strip() or text.lstrip().startswith(("```", ".. ", "#")):
+            return line + offset  # the paragraph ended on the line before
+        if _ENDS_SENTENCE.search(text):
+            return line + offset + 1
+    return line
 
 
 def notebook_evidence(ws: Corpus, cite: dict[str, Any], quote: str) -> dict[str, Any] | None:
@@ -137,7 +165,7 @@ LOCATORS: dict[str, Callable[[Any, dict[str, Any], str], dict[str, Any] | None]]
     "pdf": pdf_evidence, "notebook": notebook_evidence}
 
 
-def narrow(ws: Corpus, cite: dict[str, Any], quote: str) -> dict[str, Any] | None:
+def narrow(ws: Corpus | SourceReads, cite: dict[str, Any], quote: str) -> dict[str, Any] | None:
     """The evidence entry for ``quote`` in ``cite`` (with the quote), or None when not found."""
     if cite.get("start_line") is None and cite.get("kind") != "pdf":
         return None
@@ -182,16 +210,17 @@ def with_evidence(ws: Corpus, citations: list[dict[str, Any]], quotes: list[tupl
     """
     from athena_lab.citations.labels import distinct_labels, labelled
 
-    ws = _reads(ws)
+    reads = _reads(ws)
     by_number: dict[int, list[dict[str, Any]]] = {}
     for number, quote in quotes:
         cite = next((c for c in citations if c.get("id") == number), None)
-        entry = narrow(ws, cite, quote) if cite is not None else None
+        entry = narrow(reads, cite, quote) if cite is not None else None
         if entry is not None and entry not in by_number.setdefault(number, []):
             by_number[number].append(entry)
     for cite in citations:
-        if by_number.get(cite.get("id")):
-            cite["evidence"] = by_number[cite["id"]]
+        cited = cite.get("id")
+        if isinstance(cited, int) and by_number.get(cited):
+            cite["evidence"] = by_number[cited]
             labelled(cite)
     return distinct_labels(citations)
 

@@ -12,15 +12,14 @@ unsupported-claim check are all here, in the order they happen.
 from __future__ import annotations
 
 import importlib.util
-import re
-from typing import Any, Iterator
+from typing import Any, Generator, Iterator
 
 from athena_lab import events
 from athena_lab.agent.attribute import Attributor
 from athena_lab.agent.citations import (
-    Evidence,
     EvidenceItem,
     MarkerRewriter,
+    TurnEvidence,
     cited_texts,
     unsupported_sentences,
 )
@@ -40,6 +39,7 @@ from athena_lab.agent.names import answer_names, missing, sentence_names
 from athena_lab.agent.select import LEAD_TOKENS, Selection, choices
 from athena_lab.agent.select import messages as selection_messages
 from athena_lab.agent.support import Support
+from athena_lab.agent.model_work import OWNER, ModelGate
 from athena_lab.agent.memory import (
     PastTurn,
     fit_history,
@@ -57,7 +57,6 @@ from athena_lab.agent.providers import (
     Message,
     PromptProgress,
     Provider,
-    ProviderError,
     SamplingParams,
     StreamEnd,
     TextDelta,
@@ -69,12 +68,12 @@ from athena_lab.agent.tools import Toolbox, trace_hit
 from athena_lab.agent.translate import english
 from athena_lab.agent.windows import block as passages_block
 from athena_lab.agent.windows import tokens, windows
-from athena_lab.errors import AthenaError, user_message
+from athena_lab.errors import AthenaError, CatalogError, ProviderError, user_message
 from athena_lab.events import Event
-from athena_lab.index.catalog import CatalogError
+from athena_lab.request import AskRequest
+from athena_lab.search.hybrid import ChannelStatus
 from athena_lab.language import LANGUAGE_NAMES, query_language
 
-EVIDENCE_K = 8
 EVIDENCE_SHARE = 0.4  # of the context size, for the first retrieval's passages (a remote model)
 # A local model on a CPU reads its prompt at 16–33 tokens/s (1.5B on 2 threads): ~1,200
 # tokens of passages is 40–75 s before the first word; five passages, one window each.
@@ -96,20 +95,22 @@ TURN_ERRORS = (AthenaError, OSError)
 INTERRUPTED = "interrupted"
 
 
-def run_turn(ws: Corpus, question: str, conversation_id: str | None = None, filters: dict[str, Any] | None = None,
-             provider: str | Provider | None = None, model: str | None = None, top_k: int | None = None,
-             base_url: str | None = None, history_limit: int = HISTORY_LIMIT,
-             model_path: str | None = None, context: str | None = None,
-             context_label: str | None = None) -> Iterator[Event]:
-    """The events of one turn: start, trace, sources, trace…, compaction?, chunk…, citations,
+def run_turn(ws: Corpus, request: AskRequest, history_limit: int = HISTORY_LIMIT,
+             gate: ModelGate = OWNER) -> Iterator[Event]:
+    """The events of one turn over ``ws`` (the workspace, or a narrower view of it such as
+    a public visitor's): start, trace, sources, trace…, compaction?, chunk…, citations,
     done — or error.
 
-    ``context`` is what the user attached to the question (a notebook cell, a selection): the
-    model sees it with the question and retrieval searches for its words too. It is stored
-    with the question, with ``context_label`` (what the front end called it), so a reloaded
-    conversation shows it and asks with it again.
+    ``request.context`` is what the user attached to the question (a notebook cell, a
+    selection): the model sees it with the question and retrieval searches for its words
+    too. It is stored with the question, with ``context_label`` (what the front end called
+    it), so a reloaded conversation shows it and asks with it again. ``request.k`` passages
+    are retrieved first (``search.k`` when unset). ``gate``: whose turn it is, and what model
+    work it may cause (agent/model_work.py; a public visitor's is queued behind the owner's).
     """
-    question = (question or "").strip()
+    question = (request.question or "").strip()
+    conversation_id, filters, provider, context = (request.conversation_id, request.filters, request.provider,
+                                                   request.context)
     if not question:
         yield events.error("the question is empty: ask something")
         return
@@ -119,14 +120,14 @@ def run_turn(ws: Corpus, question: str, conversation_id: str | None = None, filt
             yield events.error(f"unknown conversation {conversation_id!r}: start a new one without an id")
             return
         past = past_turns(store.get(conversation_id), history_limit) if conversation_id else []
-        plan = plan_provider(ws.config.settings.llm, provider, model, base_url, model_path)
+        plan = plan_provider(ws.config.settings.llm, provider, request.model, request.base_url, request.model_path)
         cid = conversation_id or store.create(question)
-        store.add_message(cid, "user", question, filters=filters, context=context, context_label=context_label)
+        store.add_message(cid, "user", question, filters=filters, context=context, context_label=request.context_label)
     except TURN_ERRORS as exc:
         yield events.error(user_message(exc))
         return
     saved = False
-    turn = _Turn(ws, question, filters or {}, top_k or EVIDENCE_K, past, plan, context)
+    turn = _Turn(ws, question, filters or {}, request.k or ws.config.settings.search.k, past, plan, context, gate)
     steps: list[dict[str, Any]] = []  # the trace events, stored with the answer
     try:
         yield events.start(cid)  # inside: a client gone at once still leaves the question answered
@@ -159,17 +160,20 @@ class _Turn:
     """The state of one turn while its events stream."""
 
     def __init__(self, ws: Corpus, question: str, filters: dict[str, Any], k: int,
-                 past: list[PastTurn], plan: ProviderPlan, context: str | None = None) -> None:
+                 past: list[PastTurn], plan: ProviderPlan, context: str | None = None,
+                 gate: ModelGate = OWNER) -> None:
         self.ws, self.question, self.filters, self.k, self.past, self.plan = ws, question, filters, k, past, plan
-        self.context = context
+        self.context, self.gate = context, gate
         self.llm: Provider | None = None
-        self.evidence = Evidence()
+        self.evidence = TurnEvidence()
         self.rewriter = MarkerRewriter(self.evidence)
         self.text: list[str] = []  # the model's own words, as streamed
         self.usage: dict[str, int] = {}
         self.notes: dict[str, Any] = {}
         self.mode = "extractive"
-        self.answer, self.citations, self.unsupported = "", [], []
+        self.answer = ""
+        self.citations: list[dict[str, Any]] = []
+        self.unsupported: list[str] = []
         # The sources event: the offline answer's Markdown, its citations (with the lines
         # that hold each quote), what it quoted by evidence number, and whether a model's
         # answer follows it (else it is the answer).
@@ -178,7 +182,7 @@ class _Turn:
         self.quotes: list[tuple[int, str]] = []
         self.follows = False
         self.no_evidence: str | None = None  # search's reason for finding nothing ("filters", "index")
-        self.channel_note: str | None = None  # search's word on the multilingual vectors, if it had one
+        self.channel: ChannelStatus | None = None  # the multilingual vectors' state, when they fell short
         self.translated: str | None = None  # the question in English, when it was in another language
         self.query = question  # what was searched: a follow-up with the words it leans on
         self._cited = 0  # citations announced so far while streaming
@@ -189,10 +193,12 @@ class _Turn:
         yield self._retrieve()
         # Nothing indexed passes the filters: say so, whatever answers (a model would only
         # blame the index, or answer from memory with nothing to cite).
-        self.follows = self.plan.model and self.no_evidence != "filters"
+        # A visitor's question over its length cap gets no model (agent/model_work.py).
+        admitted = self.gate.admits(self.question)
+        self.follows = self.plan.model and admitted and self.no_evidence != "filters"
         yield self._sources()
         if self.no_evidence != "filters":
-            llm = self.llm = yield from self._load(self.plan)
+            llm = self.llm = (yield from self._load(self.plan)) if admitted else None
             if llm is not None:
                 self.mode = f"{llm.config.kind}:{llm.model}"
             yield from self._translate()
@@ -239,16 +245,17 @@ class _Turn:
         first starts the numbering again: no model has cited anything yet."""
         query = self.query = with_context(retrieval_query(self.question, self.past), self.context)
         kind, prefix = self.filters.get("kind"), self.filters.get("path_prefix")
-        result = self.ws.search(query, k=self.k, kind=kind, path_prefix=prefix, also=also or None)
+        result = self.ws.search(query, k=self.k, kind=kind, path_prefix=prefix, also=also or None,
+                                paths=self.ws.scope_paths(self.filters))
         if also:
-            self.evidence = Evidence()
+            self.evidence = TurnEvidence()
             self.rewriter = MarkerRewriter(self.evidence)
         hits = [trace_hit(hit, self.evidence.add_hit(hit, query), self.evidence) for hit in result.hits]
         self.notes.pop("degraded", None)
         if result.degraded:
             self.notes["degraded"] = result.degraded
-        self.channel_note = next((w for w in getattr(result, "warnings", []) if "multilingual vectors" in w), None)
-        if self.channel_note and "built in the background" in self.channel_note:
+        self.channel = result.channel
+        if self.channel is not None and self.channel.state == "building":
             self.notes["building"] = "multilingual"  # the sidebar shows the build's progress under the answer
         self.no_evidence = getattr(result, "no_evidence", None)
         self.notes.pop("no_evidence", None)
@@ -257,7 +264,11 @@ class _Turn:
         summary = (f"{len(hits)} hit(s) for the question" + (f" ({result.degraded})" if result.degraded else "")
                    if hits else "no hits: the filters exclude every indexed source" if self.no_evidence == "filters"
                    else "no hits: the index has nothing on this")
-        inputs: dict[str, Any] = {"query": query, "filters": {"pathPrefix": prefix, "kind": kind}, "limit": self.k}
+        shown = {"pathPrefix": prefix, "kind": kind, **{k: self.filters[k] for k in ("collection", "tag", "author", "year")
+                                                         if self.filters.get(k)}}
+        if self.filters.get("papers"):
+            shown["papers"] = len(self.filters["papers"])
+        inputs: dict[str, Any] = {"query": query, "filters": shown, "limit": self.k}
         if also:
             inputs["translated"] = also[0]
         return events.trace("searchDocs", inputs, summary, hits=hits)
@@ -272,8 +283,8 @@ class _Turn:
         else:
             reply = extractive_answer(self._picking(), self.evidence.items, self._similarity(),
                                       None if self.translated else self._across())
-            if reply.text == NO_EVIDENCE and self.channel_note:
-                reply = Reply(channel_missing(self.question, self.channel_note))
+            if reply.text == NO_EVIDENCE and self.channel is not None:
+                reply = Reply(no_channel_evidence(self.question, self.channel))
         self.rewriter = MarkerRewriter(self.evidence)
         self.sources_text = self.rewriter.feed(reply.text) + self.rewriter.flush()
         self.quotes = [(q.number, q.text) for q in reply.quotes]
@@ -284,14 +295,14 @@ class _Turn:
         return Event("sources", {"answer": self.sources_text, "citations": self.source_citations,
                                  "answer_follows": self.follows})
 
-    def _load(self, plan: ProviderPlan) -> Iterator[Event]:
+    def _load(self, plan: ProviderPlan) -> Generator[Event, None, Provider | None]:
         """Start the plan's model, saying so first when that means reading it into memory
         (seconds; the sources are on screen meanwhile). Returns the provider (None: none)."""
         if not plan.model:
             return None
         if plan.loading:
             yield events.trace("loadModel", {}, "loading the model…")
-        return plan.load()
+        return self.gate.wrap(plan.load())
 
     def _translate(self) -> Iterator[Event]:
         """A question in another language is searched again with its English translation
@@ -300,7 +311,7 @@ class _Turn:
         if query_language(self.query) == "en":
             return
         translator = self.llm
-        if translator is None:
+        if translator is None and self.gate.admits(self.query):
             translator = yield from self._load(self._extractive_translator())
         if translator is None:
             return
@@ -386,7 +397,8 @@ class _Turn:
             return
         kind, prefix = self.filters.get("kind"), self.filters.get("path_prefix")
         also = [t for t in (self.translated, passage) if t]
-        result = self.ws.search(self.query, k=self.k, kind=kind, path_prefix=prefix, also=also)
+        result = self.ws.search(self.query, k=self.k, kind=kind, path_prefix=prefix, also=also,
+                                paths=self.ws.scope_paths(self.filters))
         self.reading = [self.evidence.add_hit(hit, self.query) for hit in result.hits]
         hits = [trace_hit(hit, n, self.evidence) for hit, n in zip(result.hits, self.reading)]
         yield events.trace("searchDocs", {"query": self.query, "hypothetical": passage, "limit": self.k},
@@ -554,20 +566,19 @@ class _Turn:
             yield Event("citations", {"citations": self.announced()})
 
 
-def channel_missing(question: str, note: str) -> str:
+def no_channel_evidence(question: str, channel: ChannelStatus) -> str:
     """What is true when a question in another language finds nothing to quote and its
     vectors are missing: not that the documents lack it, but that the vectors that match
     it to them are being built, or can be."""
     language = LANGUAGE_NAMES.get(query_language(question), "in another language")
-    building = re.search(r"([\d,]+) / ([\d,]+)", note)
     # One sentence each, opening as every "no evidence" notice does: a notice, not a claim.
-    if building and "built in the background" in note:
+    if channel.state == "building":
         return (f"The index has no evidence for this question yet: it looks {language}, and the vectors that "
-                f"match such questions to the documents are being built ({building.group(1)} of "
-                f"{building.group(2)} so far), so ask again when they are done.")
-    if building:
+                f"match such questions to the documents are being built ({channel.done:,} of "
+                f"{channel.total:,} so far), so ask again when they are done.")
+    if channel.state == "partial":
         return (f"The index has no evidence for this question in the part built so far: it looks {language}, "
-                f"and {building.group(1)} of {building.group(2)} of the vectors that match such questions to "
+                f"and {channel.done:,} of {channel.total:,} of the vectors that match such questions to "
                 "the documents are built, so run `athena index --multilingual` to finish them and ask again.")
     return (f"The index has no evidence for this question yet: it looks {language}, and the vectors that "
             "match such questions to the documents are not built, so run `athena index --multilingual` "

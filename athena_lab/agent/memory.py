@@ -2,8 +2,9 @@
 
 Earlier questions, a short summary of each answer and the sources it cited — never the
 tool traces: they cost the most tokens and a model re-reading them tends to cite them
-as proof. Retrieval runs fresh on every turn; a short or pronoun-heavy follow-up
-("and how do I test it?") borrows the previous question's key terms for its search.
+as proof. Retrieval runs fresh on every turn; a follow-up that leans on the previous
+question ("and how do I test it?") borrows its key terms for the search, a question with
+its own subject does not (agent/followup.py).
 When the prompt nears the context size, older turns are folded into one summary
 (asked of the provider), or dropped oldest-first if summarising fails.
 """
@@ -16,6 +17,7 @@ from typing import Any, Callable
 
 from athena_lab.agent.citations import _ALL_STOPWORDS, MARKER, key_terms, split_sentences
 from athena_lab.agent.extractive import LEGACY_LABEL
+from athena_lab.agent.followup import leans_on_previous
 from athena_lab.agent.providers import Message
 from athena_lab.citations.labels import citation_location
 
@@ -23,10 +25,7 @@ SUMMARY_SENTENCES = 2
 SUMMARY_CHARS = 400
 THRESHOLD = 0.75  # share of the context size the prompt may fill before compaction
 KEEP_RECENT = 1  # turns kept verbatim when older ones are summarised
-SHORT_QUESTION_TERMS = 3
 CONTEXT_QUERY_WORDS = 24  # words of an attached cell/selection added to the search query
-_PRONOUNS = frozenset("it its this that these those they them one ones he she "
-                      "lo la le eso esto ello ellos ça cela il elle ils elles es das dies sie isso isto ele".split())
 
 
 @dataclass
@@ -39,7 +38,7 @@ class PastTurn:
         return self.summary + (f"\nSources: {'; '.join(self.sources)}" if self.sources else "")
 
 
-def summarize_answer(answer: str) -> str:
+def summarise_answer(answer: str) -> str:
     """The first sentences of an answer, markers and the extractive label removed."""
     text = answer.replace(LEGACY_LABEL, "")
     sentences = split_sentences(text)[:SUMMARY_SENTENCES]
@@ -58,18 +57,16 @@ def past_turns(conversation: dict[str, Any] | None, limit: int) -> list[PastTurn
         if message["role"] == "user":
             turns.append(PastTurn(message["content"], ""))
         elif message["role"] == "assistant" and turns and not turns[-1].summary:
-            turns[-1].summary = summarize_answer(message["content"])
+            turns[-1].summary = summarise_answer(message["content"])
             turns[-1].sources = [citation_location(c) for c in message.get("citations") or []]
     return turns[-limit:] if limit > 0 else []
 
 
 def retrieval_query(question: str, turns: list[PastTurn]) -> str:
-    """The question, plus the previous question's key words when it leans on it."""
-    if not turns:
-        return question
-    words = re.findall(r"\w+", question.lower())
-    leans = len(key_terms(question)) < SHORT_QUESTION_TERMS or any(w in _PRONOUNS for w in words)
-    if not leans:
+    """The question, plus the previous question's key words when it leans on it
+    (agent/followup.py decides: "and how do I test it?" does, "¿Cómo configuro la clave
+    secreta?" does not)."""
+    if not turns or not leans_on_previous(question, turns[-1].question):
         return question
     mine = key_terms(question)
     borrowed = [w for w in re.findall(r"\w+", turns[-1].question)

@@ -74,25 +74,46 @@ TRANSLATE_PROMPT = ("Translate the user's message into English, keeping code, id
 _QUESTION_WORDS = ("how", "what", "why", "when", "where", "which", "who", "can", "should", "is", "are", "do", "does")
 
 
-def example_question(heading: str) -> str | None:
+# Section names every paper or manual has: a question about them asks for nothing in particular.
+_GENERIC_SECTIONS = frozenset("abstract introduction conclusion conclusions references bibliography "
+                              "acknowledgments acknowledgements appendix contents index preface summary "
+                              "changelog changes license".split())
+_SECTION_NUMBER = re.compile(r"^(?:\d+(?:\.\d+)*\.?|[A-Z]\.(?:\d+\.?)*|[IVX]+\.)\s+")
+
+
+def example_question(heading: str, text: str | None = None) -> str | None:
     """A question to offer on an empty chat from a section heading ("Guide > Debug Mode"),
-    or None when the heading does not make one (a title alone, code, a number)."""
+    or None when the heading does not make one (a title alone, code, a number, a name).
+
+    With the section's ``text``, the heading must also be what the text talks about: one of
+    its words in a sentence of five words or more. A PDF's author line read as a heading
+    ("Illia Polosukhin", above the abstract) names no subject its text discusses."""
     parts = [p.strip() for p in heading.split(">") if p.strip()]
     if len(parts) < 2:  # a document's title alone is too broad to answer with a few sentences
         return None
-    leaf = re.sub(r"\s+", " ", parts[-1]).strip(" :.")
+    leaf = _SECTION_NUMBER.sub("", re.sub(r"\s+", " ", parts[-1]).strip(" :.")).strip()
     words = leaf.split()
     if not 2 <= len(words) <= 8 or not re.search(r"[^\W\d_]{3}", leaf) or re.search(r"[`{}()<>=_/\\]", leaf):
         return None
     # A PDF's author or affiliation line read as a heading ("Illia Polosukhin∗ ‡", an e-mail):
     # footnote marks and symbols are not in a section title a question can be made of.
-    if re.search(r"[^\w\s'’,.:;?!&-]", leaf) or "@" in leaf:
+    if re.search(r"[^\w\s'’,.:;?!&-]", leaf) or "@" in leaf or leaf.lower() in _GENERIC_SECTIONS:
+        return None
+    if text is not None and not _talks_about(leaf, text):
         return None
     if words[0].lower() in _QUESTION_WORDS:
         return leaf if leaf.endswith("?") else leaf + "?"
     if words[0] in ("A", "An", "The"):
         leaf = words[0].lower() + leaf[len(words[0]):]
     return f"Tell me about {leaf}"
+
+
+def _talks_about(leaf: str, text: str) -> bool:
+    from athena_lab.agent.citations import key_terms
+    from athena_lab.agent.passages import sentences
+
+    terms = key_terms(leaf)
+    return any(len(s.text.split()) >= 5 and terms & key_terms(s.text) for s in sentences(text))
 
 
 def with_attached_context(question: str, context: str | None) -> str:

@@ -10,7 +10,8 @@ once, for every front end (the MCP server included).
 Every chunk, range or page a tool returns is registered as evidence and shown to the
 model with its ``ref`` number: the only numbers an answer may cite.
 
-The chat's own filters (``path_prefix``, ``kind``) bound every tool, not only the first
+The chat's own filters (``path_prefix``, ``kind``, and the papers ones: collection, tag,
+author, year, chosen papers) bound every tool, not only the first
 search: a model (or a document's prompt injection) may narrow them but never widen them.
 A read, listing or neighbour of anything outside them comes back as a refusal the model
 can read ("outside this chat's filters"), so it cannot send another file to its provider.
@@ -22,27 +23,19 @@ import json
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from athena_lab.agent.citations import Evidence
+from athena_lab.agent.citations import TurnEvidence
 from athena_lab.agent.corpus import Corpus
 from athena_lab.agent.providers import ToolSpec
-from athena_lab.errors import AthenaError
-from athena_lab.paths import PathError, normalize_prefix
-from athena_lab.document import CITATION_KINDS, DOC_KINDS, citation_kind
+from athena_lab.errors import OutsideFiltersError, PathError, ToolInputError
+from athena_lab.paths import normalize_prefix
+from athena_lab.document import citation_kind, CITATION_KINDS, DOC_KINDS
 from athena_lab.search.hybrid import Hit
 
 MAX_RESULT_CHARS = 8000
 TEXT_PREVIEW = 800
 _KINDS = list(DOC_KINDS + CITATION_KINDS)
-_JSON_TYPES = {"object": dict, "string": str, "integer": int, "number": (int, float), "boolean": bool,
+_JSON_TYPES: dict[str, type | tuple[type, ...]] = {"object": dict, "string": str, "integer": int, "number": (int, float), "boolean": bool,
                "array": list}
-
-
-class ToolInputError(AthenaError, ValueError):
-    """Input that does not match a tool's schema; the message is for the model to act on."""
-
-
-class OutsideFiltersError(AthenaError, PermissionError):
-    """A tool asked for something the chat's path or kind filter leaves out."""
 
 
 @dataclass(frozen=True)
@@ -57,11 +50,11 @@ class ToolResult:
         return text if len(text) <= MAX_RESULT_CHARS else text[:MAX_RESULT_CHARS] + " …(truncated)"
 
 
-def trace_hit(hit: Hit, ref: int, evidence: Evidence) -> dict[str, Any]:
+def trace_hit(hit: Hit, ref: int, evidence: TurnEvidence) -> dict[str, Any]:
     """One search hit as the trace shows it (contract.TraceHit): where it is, its fused score
     and its 1-based rank in each retriever that found it (``bm25``, ``vector``, ``ident``,
     ``grep``, ``multilingual``; ``bm25@2`` … for the translated question's search)."""
-    return {"ref": ref, "path": hit.chunk.path, "where": evidence.get(ref).where,
+    return {"ref": ref, "path": hit.chunk.path, "where": evidence.item(ref).where,
             "heading_path": hit.chunk.heading, "score": round(hit.score, 4), "ranks": dict(hit.ranks)}
 
 
@@ -121,12 +114,14 @@ _REGION = _obj({k: {"type": "number", "minimum": 0} for k in ("x", "y", "width",
 class Toolbox:
     """The tools bound to one workspace and one turn's evidence."""
 
-    def __init__(self, workspace: Corpus, evidence: Evidence, filters: dict[str, Any] | None = None) -> None:
+    def __init__(self, workspace: Corpus, evidence: TurnEvidence, filters: dict[str, Any] | None = None) -> None:
         self.ws = workspace
         self.evidence = evidence
         self.filters = filters or {}
         self._scope_prefix = _prefix(self.filters.get("path_prefix"))
         self._scope_kind: str | None = self.filters.get("kind") or None
+        # A collection, tag, author, year or chosen papers: the files of those papers only.
+        self._scope_paths: frozenset[str] | None = workspace.scope_paths(self.filters)
         self._tools: dict[str, tuple[str, dict[str, Any], Callable[[dict[str, Any]], ToolResult]]] = {
             "searchDocs": ("Hybrid (keyword + semantic) search over the indexed documents. Returns chunks "
                            "with their ref number for citing.",
@@ -190,7 +185,8 @@ class Toolbox:
         filters = args.get("filters") or {}
         prefix = self._narrow_prefix(filters.get("pathPrefix"))
         kind = self._narrow_kind(filters.get("kind"))
-        result = self.ws.search(args["query"], k=args.get("limit") or 8, kind=kind, path_prefix=prefix)
+        result = self.ws.search(args["query"], k=args.get("limit") or None, kind=kind, path_prefix=prefix,
+                                paths=self._scope_paths)
         rows = [self._hit_row(hit, args["query"]) for hit in result.hits]
         content: dict[str, Any] = {"results": rows}
         if result.degraded:
@@ -255,6 +251,11 @@ class Toolbox:
         parts = [f"path prefix {self._scope_prefix!r}"] if self._scope_prefix else []
         if self._scope_kind:
             parts.append(f"kind {self._scope_kind!r}")
+        if self._scope_paths is not None:
+            named = [f"{k} {self.filters[k]!r}" for k in ("collection", "tag", "author", "year") if self.filters.get(k)]
+            if self.filters.get("papers"):
+                named.append(f"{len(self.filters['papers'])} chosen paper(s)")
+            parts.append(" and ".join(named) + f" ({len(self._scope_paths)} file(s))")
         return ", ".join(parts)
 
     def _narrow_prefix(self, asked: str | None) -> str | None:
@@ -280,6 +281,8 @@ class Toolbox:
     def _in_scope(self, path: str, doc_kind: str | None = None) -> bool:
         if self._scope_prefix and not path.startswith(self._scope_prefix):
             return False
+        if self._scope_paths is not None and path not in self._scope_paths:
+            return False
         if self._scope_kind and doc_kind is not None:
             return self._scope_kind in (doc_kind, citation_kind(doc_kind))
         return True
@@ -287,7 +290,7 @@ class Toolbox:
     def _check_path(self, path: str) -> None:
         """Refuse a file the chat's filters leave out — judged on the file actually read (a
         symlink's target) and, with a kind filter, on the kind it was indexed as."""
-        if not self._scope_prefix and not self._scope_kind:
+        if not self._scope_prefix and not self._scope_kind and self._scope_paths is None:
             return
         full = self.ws.source_path(path)
         rel = full.relative_to(self.ws.root.resolve()).as_posix()
@@ -301,7 +304,7 @@ class Toolbox:
 
     def _hit_row(self, hit: Hit, query: str) -> dict[str, Any]:
         ref = self.evidence.add_hit(hit, query)
-        cite = self.evidence.get(ref).citation
+        cite = self.evidence.item(ref).citation
         locator = ({"page": cite.get("page")} if cite["kind"] == "pdf"
                    else {"startLine": cite.get("start_line"), "endLine": cite.get("end_line")})
         text = hit.chunk.text

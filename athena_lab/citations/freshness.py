@@ -14,6 +14,7 @@ from typing import Any
 
 from athena_lab.index.catalog import Catalog, ChunkRow
 from athena_lab.document import citation_kind
+from athena_lab.contract import ChunkState
 from athena_lab.errors import RequestError
 
 MAX_IDS = 200  # one request checks at most this many chunks
@@ -21,7 +22,7 @@ MAX_IDS = 200  # one request checks at most this many chunks
 CURRENT, MOVED, CHANGED, GONE = "current", "moved", "changed", "gone"
 
 
-def chunk_states(catalog: Catalog, chunk_ids: list[str]) -> list[dict[str, Any]]:
+def chunk_states(catalog: Catalog, chunk_ids: list[str]) -> list[ChunkState]:
     """Each id's chunk as the index holds it now, in the order asked; ``found: false`` when
     the passage is no longer indexed (deleted, rewritten past recognition, file renamed).
 
@@ -34,22 +35,23 @@ def chunk_states(catalog: Catalog, chunk_ids: list[str]) -> list[dict[str, Any]]
     return [_state(cid, rows.get(cid)) for cid in chunk_ids]
 
 
-def _state(chunk_id: str, row: ChunkRow | None) -> dict[str, Any]:
+def _state(chunk_id: str, row: ChunkRow | None) -> ChunkState:
     if row is None:
         return {"chunk_id": chunk_id, "found": False}
     loc = row.locator
-    out: dict[str, Any] = {"chunk_id": chunk_id, "found": True, "path": row.path,
+    out: ChunkState = {"chunk_id": chunk_id, "found": True, "path": row.path,
                            "kind": citation_kind(row.doc_kind), "text_hash": row.text_hash,
                            "heading_path": row.heading, "start_line": row.start_line,
                            "end_line": row.end_line}
     if row.cell is not None:
         out["cell"] = loc.get("cell", row.cell)
     if out["kind"] == "pdf":
-        out.update(page=loc.get("page", row.page), regions=loc.get("regions", []))
+        out["page"] = loc.get("page", row.page)
+        out["regions"] = loc.get("regions", [])
     return out
 
 
-def follow(citation: dict[str, Any], current: dict[str, Any]) -> dict[str, Any]:
+def where_now(citation: dict[str, Any], current: ChunkState) -> dict[str, Any]:
     """``citation`` updated to where its chunk is now, with ``freshness``: current (same text,
     same place), moved (same text, other lines), changed (its text changed since the answer)
     or gone. A citation without a chunk id or text hash (a raw line range) stays as it is."""
@@ -57,8 +59,8 @@ def follow(citation: dict[str, Any], current: dict[str, Any]) -> dict[str, Any]:
         return {**citation, "freshness": CURRENT}
     if not current.get("found"):
         return {**citation, "freshness": GONE}
-    place = {k: current[k] for k in ("path", "start_line", "end_line", "cell", "page", "regions")
-             if k in current}
+    place: dict[str, object] = {k: current.get(k) for k in ("path", "start_line", "end_line", "cell", "page", "regions")
+                                if k in current}
     if current["text_hash"] != citation["text_hash"]:
         state = CHANGED
     elif any(citation.get(k) != v for k, v in place.items() if k != "regions"):

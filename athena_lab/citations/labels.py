@@ -45,9 +45,14 @@ def narrowest(c: Mapping[str, Any]) -> Mapping[str, Any]:
 def citation_location(c: Mapping[str, Any]) -> str:
     """``guide.md:40–58``, ``paper.pdf p. 3`` (``pp. 3–4``), ``nb.ipynb cell 4`` (``cells 4–6``,
     ``cell 4:2–5`` for lines of one cell), narrowed to the citation's ``evidence`` when it has any."""
+    record = c.get("record") or {}
     c = narrowest(c)
     path = str(c.get("path") or "?")
     kind = c.get("kind")
+    if record.get("source") == "zotero" and record.get("label"):
+        # A Zotero attachment is cited as its item ("Fischer et al., 1985, p. 4"): its file
+        # name in storage/ (storage/ILY4REGN/Fischer et al. - 1985 - Imposs….pdf) says less.
+        path = f"{record['label']},"
     if kind == "pdf":
         pages = [p for p in (c.get("pages") or []) if p is not None]
         first, last = (min(pages), max(pages)) if pages else (c.get("page"), c.get("page"))
@@ -65,7 +70,10 @@ def citation_location(c: Mapping[str, Any]) -> str:
         return f"{path} cell {first}"
     start, end = c.get("start_line"), c.get("end_line")
     if start is None:
-        return path
+        return path.rstrip(",")
+    if path.endswith(","):  # a Zotero item's snapshot: "Chang et al., 2008, lines 40–58"
+        return f"{path} line{'s' if end is not None and end != start else ''} {start}" + (
+            f"{DASH}{end}" if end is not None and end != start else "")
     return f"{path}:{start}{DASH}{end}" if end is not None and end != start else f"{path}:{start}"
 
 

@@ -19,9 +19,10 @@ from typing import Any, Callable, Iterable, Iterator
 
 import numpy as np
 
-from athena_lab.errors import ConflictError
+from athena_lab.errors import CatalogError
+from athena_lab.contract import IndexCounts
 
-SCHEMA_VERSION = "7"
+SCHEMA_VERSION = "8"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS manifest (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -87,8 +88,17 @@ CREATE INDEX IF NOT EXISTS messages_by_conversation ON messages(conversation_id,
     3: _add_message_column("filters"),  # the filters a question was asked with
     4: _add_message_column("context"),  # the cell or selection it was asked about, and its label
     5: _add_message_column("trace"),  # an answer's steps (tools, inputs, hits), shown again after a reload
-    6: _add_message_column("sources"),  # the quotes shown beside a model's answer (the sources event)
-    7: _add_message_column("not_found"),  # names a model's answer used that the folder lacks (done.not_found)
+    # A reference manager's records (a Zotero library, ingest/library.py): one row per item
+    # with its record, collections and tags, and which indexed files are its attachments.
+    6: """
+CREATE TABLE IF NOT EXISTS library_items (
+  id TEXT PRIMARY KEY, record TEXT NOT NULL, collections TEXT NOT NULL, tags TEXT NOT NULL,
+  warnings TEXT NOT NULL, files TEXT NOT NULL, bibliographic INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS library_files (path TEXT PRIMARY KEY, item_id TEXT NOT NULL);
+""",
+    7: _add_message_column("sources"),  # the quotes shown beside a model's answer (the sources event)
+    8: _add_message_column("not_found"),  # names a model's answer used that the folder lacks (done.not_found)
 }
 
 CHUNK_COLUMNS = ("chunk_id", "path", "ordinal", "doc_kind", "heading", "text", "text_hash",
@@ -96,8 +106,8 @@ CHUNK_COLUMNS = ("chunk_id", "path", "ordinal", "doc_kind", "heading", "text", "
                  "prev_id", "next_id", "label", "vec_hash", "vec_embedder")
 
 
-class CatalogError(ConflictError, RuntimeError):
-    """The catalog cannot be opened or is from an incompatible version."""
+# (chunk_id, text_hash, text, heading, path): a chunk whose text is to be embedded.
+TextRow = tuple[str, str, str, str, str]
 
 
 @dataclass
@@ -139,6 +149,27 @@ class ChunkRow:
     label: int | None
     vec_hash: str | None
     vec_embedder: str | None
+
+
+@dataclass
+class LibraryRow:
+    """One item of a reference manager's library (ingest/library.py)."""
+
+    id: str  # "zotero:KEY"
+    record: dict[str, Any]  # bibliography.record_of's fields, plus type, names, venue, zotero …
+    collections: list[str]
+    tags: list[str]
+    warnings: list[str]
+    files: list[str]  # root-relative paths of its attachments that exist
+    bibliographic: bool  # False: a standalone attachment, whose record is guessed from its pages
+
+
+def _library_row(row: sqlite3.Row) -> LibraryRow:
+    d = dict(row)
+    for key in ("record", "collections", "tags", "warnings", "files"):
+        d[key] = json.loads(d[key])
+    d["bibliographic"] = bool(d["bibliographic"])
+    return LibraryRow(**d)
 
 
 def _source(row: sqlite3.Row) -> SourceRow:
@@ -301,7 +332,8 @@ class Catalog:
 
     def chunk_ids_containing(self, needle: str, prefix: str | None, limit: int) -> Iterator[str]:
         """Ids of chunks whose lower-cased text contains ``needle`` (already lower-case)."""
-        sql, params = "SELECT chunk_id FROM chunks WHERE instr(lower(text), ?) > 0", [needle]
+        sql = "SELECT chunk_id FROM chunks WHERE instr(lower(text), ?) > 0"
+        params: list[str | int] = [needle]
         if prefix:
             sql += " AND substr(path, 1, ?) = ?"
             params += [len(prefix), prefix]
@@ -317,20 +349,27 @@ class Catalog:
         yield from self.conn.execute(sql + " ORDER BY path, ordinal", params)
 
     @staticmethod
-    def _filtered(first: str, doc_kinds: list[str] | None, prefix: str | None) -> tuple[str, list[Any]]:
-        """The WHERE clause (after ``first``) and parameters for chunks of these kinds under ``prefix``."""
-        where, params = [first], []
+    def _filtered(first: str, doc_kinds: list[str] | None, prefix: str | None,
+                  paths: Iterable[str] | None = None) -> tuple[str, list[Any]]:
+        """The WHERE clause (after ``first``) and parameters for chunks of these kinds under
+        ``prefix`` and, when ``paths`` is given, in one of those files."""
+        where, params = [first], list[Any]()
         if doc_kinds:
             where.append(f"doc_kind IN ({','.join('?' * len(doc_kinds))})")
             params += doc_kinds
         if prefix:
             where.append("substr(path, 1, ?) = ?")
             params += [len(prefix), prefix]
+        if paths is not None:
+            chosen = sorted(set(paths))
+            where.append(f"path IN ({','.join('?' * len(chosen))})" if chosen else "0")
+            params += chosen
         return " AND ".join(where), params
 
-    def labels_where(self, doc_kinds: list[str] | None, prefix: str | None) -> set[int]:
+    def labels_where(self, doc_kinds: list[str] | None, prefix: str | None,
+                     paths: Iterable[str] | None = None) -> set[int]:
         """Vector labels of the chunks of these parser kinds under ``prefix`` (filters for the graph)."""
-        where, params = self._filtered("label IS NOT NULL", doc_kinds, prefix)
+        where, params = self._filtered("label IS NOT NULL", doc_kinds, prefix, paths)
         return {r[0] for r in self.conn.execute(f"SELECT label FROM chunks WHERE {where}", params)}
 
     def sources_stamp(self) -> tuple[int, float, int]:
@@ -340,15 +379,22 @@ class Catalog:
             "SELECT COUNT(*), COALESCE(MAX(indexed_at), 0), COALESCE(SUM(chunks), 0) FROM sources").fetchone()
         return int(count), float(latest), int(chunks)
 
-    def has_chunks(self, doc_kinds: list[str] | None, prefix: str | None) -> bool:
+    def has_chunks(self, doc_kinds: list[str] | None, prefix: str | None,
+                   paths: Iterable[str] | None = None) -> bool:
         """Whether any chunk is of these parser kinds under ``prefix`` (do the filters leave anything?)."""
-        where, params = self._filtered("1", doc_kinds, prefix)
+        where, params = self._filtered("1", doc_kinds, prefix, paths)
         return self.conn.execute(f"SELECT 1 FROM chunks WHERE {where} LIMIT 1", params).fetchone() is not None
 
     def headings(self, limit: int = 400) -> list[tuple[str, str]]:
         """(path, heading) of distinct non-empty headings, files with the most chunks first."""
-        return [(r[0], r[1]) for r in self.conn.execute(
-            "SELECT c.path, c.heading FROM chunks c JOIN sources s ON s.path = c.path "
+        return [(path, heading) for path, heading, _ in self.sections(limit)]
+
+    def sections(self, limit: int = 400) -> list[tuple[str, str, str]]:
+        """(path, heading, text of its first chunk) of distinct non-empty headings, files
+        with the most chunks first."""
+        return [(r[0], r[1], r[2]) for r in self.conn.execute(
+            "SELECT c.path, c.heading, (SELECT f.text FROM chunks f WHERE f.path = c.path AND f.heading = c.heading "
+            "ORDER BY f.ordinal LIMIT 1) FROM chunks c JOIN sources s ON s.path = c.path "
             "WHERE c.heading != '' GROUP BY c.path, c.heading ORDER BY s.chunks DESC, c.path, MIN(c.ordinal) "
             "LIMIT ?", (limit,))]
 
@@ -358,19 +404,51 @@ class Catalog:
         marks = ",".join("?" * len(paths))
         return dict(self.conn.execute(f"SELECT path, title FROM sources WHERE path IN ({marks})", list(paths)))
 
-    def source_records(self, paths: set[str]) -> dict[str, dict[str, Any]]:
-        """The bibliographic fields the parser found per source (title, authors, year, DOI,
-        arXiv id), read out of the metadata JSON without loading its per-page details."""
+    def source_records(self, paths: set[str], guessed_kinds: tuple[str, ...] = ("pdf",)) -> dict[str, dict[str, Any]]:
+        """The bibliographic record of each source: its library's (a Zotero item's) where
+        it has one — the researcher's own record beats any guess — else the fields the
+        parser guessed (title, authors, year, DOI, arXiv id) for the ``guessed_kinds``,
+        read out of the metadata JSON without loading its per-page details. A standalone
+        Zotero attachment keeps the guess and gains its ``zotero`` link."""
         if not paths:
             return {}
         marks = ",".join("?" * len(paths))
-        fields = ", ".join(f"json_extract(metadata, '$.{k}')" for k in ("title", "authors", "year", "doi", "arxiv"))
-        out = {}
-        for path, title, authors, year, doi, arxiv in self.conn.execute(
-                f"SELECT path, {fields} FROM sources WHERE path IN ({marks})", list(paths)):
-            out[path] = {"title": title, "authors": json.loads(authors) if authors else [], "year": year,
-                         "doi": doi, "arxiv": arxiv}
+        fields = ", ".join(f"json_extract(s.metadata, '$.{k}')" for k in ("title", "authors", "year", "doi", "arxiv"))
+        out: dict[str, dict[str, Any]] = {}
+        for path, kind, title, authors, year, doi, arxiv, record, bibliographic in self.conn.execute(
+                f"SELECT s.path, s.doc_kind, {fields}, i.record, i.bibliographic FROM sources s "
+                "LEFT JOIN library_files f ON f.path = s.path LEFT JOIN library_items i ON i.id = f.item_id "
+                f"WHERE s.path IN ({marks})", list(paths)):
+            library = json.loads(record) if record else None
+            if library is not None and bibliographic:
+                out[path] = library
+                continue
+            if kind in guessed_kinds:
+                out[path] = {"title": title, "authors": json.loads(authors) if authors else [], "year": year,
+                             "doi": doi, "arxiv": arxiv}
+            if library is not None and library.get("zotero"):
+                out.setdefault(path, {})["zotero"] = library["zotero"]
         return out
+
+    # a reference manager's library ------------------------------------------
+    def library(self) -> list[LibraryRow]:
+        return [_library_row(r) for r in self.conn.execute("SELECT * FROM library_items ORDER BY id")]
+
+    def library_files(self) -> dict[str, str]:
+        """path → library item id, for every indexed-or-not attachment file."""
+        return dict(self.conn.execute("SELECT path, item_id FROM library_files"))
+
+    def replace_library(self, rows: list[LibraryRow]) -> None:
+        """The library's items and their files, all at once (call inside a transaction)."""
+        self.conn.execute("DELETE FROM library_items")
+        self.conn.execute("DELETE FROM library_files")
+        self.conn.executemany(
+            "INSERT INTO library_items VALUES (?,?,?,?,?,?,?)",
+            [(r.id, json.dumps(r.record, ensure_ascii=False), json.dumps(r.collections, ensure_ascii=False),
+              json.dumps(r.tags, ensure_ascii=False), json.dumps(r.warnings, ensure_ascii=False),
+              json.dumps(r.files, ensure_ascii=False), int(r.bibliographic)) for r in rows])
+        self.conn.executemany("INSERT OR REPLACE INTO library_files VALUES (?, ?)",
+                              [(path, r.id) for r in rows for path in r.files])
 
     def forget_vectors(self, embedder_key: str) -> None:
         """Mark every chunk as needing a vector of ``embedder_key`` (its graph was rebuilt)."""
@@ -380,8 +458,8 @@ class Catalog:
         for r in self.conn.execute(f"SELECT * FROM chunks {where} ORDER BY path, ordinal", params):
             yield _chunk(r)
 
-    def chunks_needing_vectors(self, embedder_key: str) -> list[tuple[str, str, str]]:
-        """(chunk_id, text_hash, text) of chunks whose vector is missing or stale."""
+    def chunks_needing_vectors(self, embedder_key: str) -> list[TextRow]:
+        """(chunk_id, text_hash, text, heading, path) of chunks whose vector is missing or stale."""
         rows = self.conn.execute(
             "SELECT chunk_id, text_hash, text, heading, path FROM chunks "
             "WHERE vec_embedder IS NOT ? OR vec_hash IS NOT text_hash ORDER BY path, ordinal",
@@ -412,19 +490,19 @@ class Catalog:
                          (embedder_key,)).fetchone()[0],
             conn.execute("SELECT COUNT(*) FROM chunks").fetchone()[0]))
 
-    def _until_commit(self, key: tuple, compute: Callable[[sqlite3.Connection], Any]) -> Any:
+    def _until_commit(self, key: tuple[str, ...], compute: Callable[[sqlite3.Connection], Any]) -> Any:
         """``compute(conn)``, cached until this connection or another one commits
         (``data_version`` / ``total_changes``): counts asked on every search stay cheap."""
         conn = self.conn
         stamp = (conn.execute("PRAGMA data_version").fetchone()[0], conn.total_changes)
-        cache = getattr(self._local, "until_commit", None)
+        cache: tuple[tuple[int, int], dict[tuple[str, ...], Any]] | None = getattr(self._local, "until_commit", None)
         if cache is None or cache[0] != stamp:
             cache = self._local.until_commit = (stamp, {})
         if key not in cache[1]:
             cache[1][key] = compute(conn)
         return cache[1][key]
 
-    def counts(self) -> dict[str, int]:
+    def counts(self) -> IndexCounts:
         c = self.conn
         return {
             "files": c.execute("SELECT COUNT(*) FROM sources WHERE status='ok'").fetchone()[0],
@@ -462,7 +540,7 @@ class Catalog:
         return cur.rowcount
 
     # the multilingual channel ------------------------------------------------
-    def channel_missing(self, embedder_key: str) -> list[tuple[str, str, str, str, str]]:
+    def chunks_needing_channel_vectors(self, embedder_key: str) -> list[TextRow]:
         """(chunk_id, text_hash, text, heading, path) of chunks with no current channel vector."""
         rows = self.conn.execute(
             "SELECT c.chunk_id, c.text_hash, c.text, c.heading, c.path FROM chunks c "

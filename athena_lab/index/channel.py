@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import json
 
+from athena_lab.contract import MultilingualStatus
 from athena_lab.settings import EMBEDDING_RUN_FIELDS, embedding_settings_key, EmbeddingSettings, Settings
 from athena_lab.index.embeddings import Embedder, make_embedder, query_vector
 from athena_lab.index.store import IndexStore
@@ -73,7 +74,7 @@ def channel_graph(store: IndexStore, key: str, dimensions: int, ef: int) -> Vect
     return store.vectors(key, dimensions, ef)
 
 
-def channel_state(store: IndexStore, settings: Settings) -> dict[str, int | str | None]:
+def channel_state(store: IndexStore, settings: Settings) -> MultilingualStatus:
     """How far the channel is: vectors done out of all chunks, and which model."""
     found = recorded(store, settings)
     done, total = store.catalog.channel_counts(found[0] if found else "")
@@ -89,7 +90,7 @@ class MultilingualChannel:
         self._embedder: Embedder | None = None
         self.error: str | None = None
 
-    def state(self) -> dict[str, int | str | None]:
+    def state(self) -> MultilingualStatus:
         return channel_state(self.store, self.settings)
 
     def embedder(self) -> Embedder | None:

@@ -12,11 +12,6 @@ import platform
 import sys
 from pathlib import Path
 
-from athena_lab.errors import UnavailableError
-
-
-class EmbedderError(UnavailableError, RuntimeError):
-    """The embedder cannot run; the message says what to install or configure."""
 
 
 def multilingual_missing(package: str) -> str:

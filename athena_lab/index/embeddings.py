@@ -17,14 +17,15 @@ import os
 import threading
 from collections import OrderedDict
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, TypedDict
 from urllib.parse import urlparse
 
 import numpy as np
 
 from athena_lab.settings import EmbeddingSettings
-from athena_lab.index.embedder_base import EmbedderError, embedder_key, multilingual_missing, verified_sha256
-from athena_lab.index.runtimes import RuntimeInfo, RuntimeUnavailable, load_runner
+from athena_lab.errors import EmbedderError, RuntimeUnavailable
+from athena_lab.index.embedder_base import embedder_key, multilingual_missing, verified_sha256
+from athena_lab.index.runtimes import load_runner, RuntimeInfo
 from athena_lab.redact import redact_url, scrub
 
 MINILM_MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
@@ -286,11 +287,24 @@ def make_embedder(settings: EmbeddingSettings) -> Embedder | None:
         return _CACHE[cache_key]
 
 
+class _OnnxOptions(TypedDict):
+    """The embedding settings every ONNX embedder takes, as keywords."""
+
+    pooling: str
+    max_tokens: int
+    query_prefix: str
+    passage_prefix: str
+    batch_size: int
+    threads: int
+    runtime: str
+    precision: str
+
+
 def _build(settings: EmbeddingSettings) -> Embedder:
-    common = dict(pooling=settings.pooling, max_tokens=settings.max_tokens,
-                  query_prefix=settings.query_prefix, passage_prefix=settings.passage_prefix,
-                  batch_size=settings.batch_size, threads=settings.threads,
-                  runtime=settings.runtime, precision=settings.precision)
+    common: _OnnxOptions = {"pooling": settings.pooling, "max_tokens": settings.max_tokens,
+                            "query_prefix": settings.query_prefix, "passage_prefix": settings.passage_prefix,
+                            "batch_size": settings.batch_size, "threads": settings.threads,
+                            "runtime": settings.runtime, "precision": settings.precision}
     if settings.provider == "minilm":
         model, tokenizer = minilm_paths()
         return OnnxEmbedder(model, tokenizer, name="all-MiniLM-L6-v2-int8", dimensions=384,

@@ -15,6 +15,7 @@ from pathlib import Path
 import tantivy
 
 from athena_lab.language import content_words
+from athena_lab.settings import SearchSettings  # the tuned defaults (docs/benchmarks.md)
 
 ANALYZER = "athena_en"
 LEXICAL_VERSION = "3"
@@ -141,8 +142,9 @@ class LexicalIndex:
         return self._fresh_searcher().num_docs
 
     def search(self, text: str, limit: int, *, kinds: list[str] | None = None,
-               dir_prefix: str | None = None, heading_boost: float = 2.0,
-               path_boost: float = 1.5, language: str = "en") -> list[LexicalHit]:
+               dir_prefix: str | None = None, heading_boost: float = SearchSettings.heading_boost,
+               path_boost: float = SearchSettings.path_boost, language: str = "en",
+               paths: frozenset[str] | None = None) -> list[LexicalHit]:
         """BM25 over title, heading, body and path; ``language`` drops that language's stop
         words first (a Spanish "de", "la", "que" would otherwise match English text by chance)."""
         words = query_words(text) if language == "en" else content_words(text, language)
@@ -151,14 +153,15 @@ class LexicalIndex:
         parsed = self.index.parse_query(
             " ".join(words), ["title", "heading", "body", "path"],
             field_boosts={"title": heading_boost, "heading": heading_boost, "path": path_boost})
-        return self._run(parsed, limit, kinds, dir_prefix)
+        return self._run(parsed, limit, kinds, dir_prefix, paths)
 
     def identifier_count(self, token: str) -> int:
         """How many chunks hold ``token`` (lower-cased) in the exact-identifier field."""
         return int(self._fresh_searcher().doc_freq("ident", token))
 
     def search_identifiers(self, tokens: list[str], limit: int, *, kinds: list[str] | None = None,
-                           dir_prefix: str | None = None, max_share: float = 0.01) -> list[LexicalHit]:
+                           dir_prefix: str | None = None, max_share: float = 0.01,
+                           paths: frozenset[str] | None = None) -> list[LexicalHit]:
         """Chunks holding any of the identifiers exactly. An identifier found in more than
         ``max_share`` of all chunks (a product name like FastAPI) distinguishes nothing and
         is left to BM25."""
@@ -169,10 +172,13 @@ class LexicalIndex:
             return []
         terms = [(tantivy.Occur.Should, tantivy.Query.term_query(self.schema, "ident", t))
                  for t in tokens]
-        return self._run(tantivy.Query.boolean_query(terms), limit, kinds, dir_prefix)
+        return self._run(tantivy.Query.boolean_query(terms), limit, kinds, dir_prefix, paths)
 
     def _run(self, query: tantivy.Query, limit: int, kinds: list[str] | None,
-             dir_prefix: str | None) -> list[LexicalHit]:
+             dir_prefix: str | None, paths: frozenset[str] | None = None) -> list[LexicalHit]:
+        """``paths``: only chunks of these files (an empty set matches nothing)."""
+        if paths is not None and not paths:
+            return []
         clauses = [(tantivy.Occur.Must, query)]
         if kinds:
             kind_q = tantivy.Query.boolean_query(
@@ -182,6 +188,9 @@ class LexicalIndex:
         if dir_prefix:
             clauses.append((tantivy.Occur.Must,
                             tantivy.Query.term_query(self.schema, "dirs", dir_prefix)))
+        if paths:
+            clauses.append((tantivy.Occur.Must, tantivy.Query.boolean_query(
+                [(tantivy.Occur.Should, tantivy.Query.term_query(self.schema, "path_raw", p)) for p in sorted(paths)])))
         final = query if len(clauses) == 1 else tantivy.Query.boolean_query(clauses)
         searcher = self._fresh_searcher()
         result = searcher.search(final, limit=limit, count=False)

@@ -15,9 +15,10 @@ import json
 import os
 import time
 from collections import deque
-from dataclasses import asdict, dataclass
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Final, Literal
 
+from athena_lab.contract import RunStatus, VectorStatus
 from athena_lab.index.catalog import Catalog
 from athena_lab.duration import duration
 
@@ -27,8 +28,13 @@ STALE_AFTER_S = 900.0  # no heartbeat for this long: the run is stuck or gone
 RATE_WINDOW_S = 60.0  # the rate is measured over the last minute of embedding
 
 # What the vectors of an index are doing, as one word a client can switch on.
-COMPLETE, EMBEDDING, INDEXING, PARTIAL, MISSING, OFF = (
-    "complete", "embedding", "indexing", "partial", "missing", "off")
+VectorStateName = Literal["complete", "embedding", "indexing", "partial", "missing", "off"]
+COMPLETE: Final = "complete"
+EMBEDDING: Final = "embedding"
+INDEXING: Final = "indexing"
+PARTIAL: Final = "partial"
+MISSING: Final = "missing"
+OFF: Final = "off"
 
 
 @dataclass
@@ -46,15 +52,17 @@ class RunInfo:
     rate: float | None = None  # chunks per second over the last minute of embedding
     live: bool = True
 
-    def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+    def as_dict(self) -> RunStatus:
+        return {"pid": self.pid, "phase": self.phase, "done": self.done, "total": self.total,
+                "started_at": self.started_at, "heartbeat": self.heartbeat, "embedder_key": self.embedder_key,
+                "embedder": self.embedder, "rate": self.rate, "live": self.live}
 
 
 @dataclass
 class VectorState:
     """Vectors of the current embedder: how many chunks have one, and what is happening."""
 
-    state: str
+    state: VectorStateName
     done: int
     total: int
     embedder: str | None = None
@@ -91,10 +99,9 @@ class VectorState:
     def running(self) -> bool:
         return self.state in (EMBEDDING, INDEXING)
 
-    def as_dict(self) -> dict[str, Any]:
-        out = asdict(self)
-        out["message"] = self.message
-        return out
+    def as_dict(self) -> VectorStatus:
+        return {"state": self.state, "done": self.done, "total": self.total, "embedder": self.embedder,
+                "rate": self.rate, "eta_s": self.eta_s, "phase": self.phase, "pid": self.pid, "message": self.message}
 
 
 def pace(rate: float | None, eta_s: float | None) -> str:

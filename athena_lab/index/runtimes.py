@@ -21,14 +21,10 @@ from typing import Any, Callable, Protocol
 
 import numpy as np
 
+from athena_lab.errors import RuntimeUnavailable
 from athena_lab.settings import EMBEDDING_RUNTIMES as RUNTIMES
-from athena_lab.errors import UnavailableError
 
 Feeds = dict[str, np.ndarray]
-
-
-class RuntimeUnavailable(UnavailableError, RuntimeError):
-    """A runtime cannot load or run the model (the message says which and why)."""
 
 
 @dataclass

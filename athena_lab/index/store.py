@@ -13,14 +13,10 @@ from typing import Iterator, NamedTuple
 
 import filelock
 
-from athena_lab.errors import BusyError
+from athena_lab.errors import IndexBusyError
 from athena_lab.index.catalog import Catalog
 from athena_lab.index.lexical import LEXICAL_VERSION, LexicalIndex
 from athena_lab.index.vectors import VectorIndex
-
-
-class IndexBusyError(BusyError, RuntimeError):
-    """Another process is writing this index."""
 
 
 class VectorCoverage(NamedTuple):
@@ -62,7 +58,9 @@ class IndexStore:
     def counts(self) -> dict[str, int]:
         """files, failed, pending and chunks (the catalog) and lexical_docs (tantivy): the
         numbers health and doctor compare, without their reaching into either store."""
-        return {**self.catalog.counts(), "lexical_docs": self.lexical.num_docs()}
+        counts = self.catalog.counts()
+        return {"files": counts["files"], "failed": counts["failed"], "pending": counts["pending"],
+                "chunks": counts["chunks"], "lexical_docs": self.lexical.num_docs()}
 
     def vector_coverage(self, embedder_key: str, dimensions: int) -> VectorCoverage:
         """How far the graph of ``embedder_key`` covers the catalog's chunks."""

@@ -94,7 +94,7 @@ def start_background_index(config: Config, nice: int = NICE, multilingual: bool 
     builds the multilingual channel in the same run; ``paths`` limits the run to those
     files or folders (the live index's big batches); ``wait_s`` queues it behind another
     writer that holds the index lock for at most that long."""
-    payload = {
+    payload: dict[str, Any] = {
         "root": str(config.root), "index_dir": str(config.index_dir), "nice": nice,
         "paths": paths, "wait_s": wait_s, "parent": os.getpid(),
         "settings": {section: dataclasses.asdict(getattr(config.settings, section))
@@ -152,7 +152,7 @@ def stop_with_parent(parent: int, stop: Any, every_s: float = PARENT_CHECK_S) ->
 
 def _child_main() -> int:
     from athena_lab.config import load_config
-    from athena_lab.index.store import IndexBusyError
+    from athena_lab.errors import IndexBusyError
     from athena_lab.interrupt import StopRequest, exit_code, graceful_signals
     from athena_lab.ingest.pipeline import run_index
 

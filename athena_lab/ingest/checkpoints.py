@@ -23,7 +23,7 @@ from typing import Iterable, Protocol, Sequence
 
 import numpy as np
 
-from athena_lab.index.catalog import Catalog
+from athena_lab.index.catalog import Catalog, TextRow
 from athena_lab.index.vectors import VectorIndex
 
 SAVE_SHARE = 10  # wait at least this many times the last save's duration between saves
@@ -75,7 +75,7 @@ class ChannelLabels:
 
 
 class VectorCheckpointer:
-    def __init__(self, vectors: VectorIndex, labels: Labels, needing: list[tuple], delete: set[int],
+    def __init__(self, vectors: VectorIndex, labels: Labels, needing: list[TextRow], delete: set[int],
                  interval_s: float) -> None:
         """``needing``: (chunk_id, text_hash, …) of chunks without a current vector;
         ``delete``: labels to mark deleted at the first checkpoint (dead or stale vectors)."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 
-from athena_lab.document import ATOMIC_BLOCK_KINDS, Block, ParsedDocument, citation_kind
+from athena_lab.document import ATOMIC_BLOCK_KINDS, Block, citation_kind, ParsedDocument
 
 CHUNKER_VERSION = "2"
 MAX_CHARS = 1800
@@ -113,7 +113,8 @@ def _split_long_blocks(blocks: list[Block], max_chars: int) -> list[Block]:
         lines = block.text.split("\n")
         span = block.end_line - block.start_line + 1
         exact = span == len(lines)  # line i of the text is source line start+i
-        start, buf, size = 0, [], 0
+        buf: list[str] = []
+        start, size = 0, 0
         for i, line in enumerate(lines):
             if buf and size + len(line) + 1 > max_chars:
                 out.append(_sub_block(block, buf, start, i - 1, exact))
@@ -191,6 +192,8 @@ def _make_chunk(doc: ParsedDocument, ordinal: int, piece: _Piece) -> Chunk:
     regions = [dict(r.as_dict(), page=r.page) for b in blocks for r in b.regions]
     confidences = [b.confidence for b in blocks if b.confidence is not None]
     warnings = sorted({w for b in blocks for w in b.warnings})
+    first_cell: int | None
+    last_cell: int | None
     if cells:
         first_cell, last_cell = cells[0], cells[-1]
         start = min(b.start_line for b in blocks if b.cell == first_cell)

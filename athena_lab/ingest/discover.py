@@ -35,6 +35,9 @@ _KIND_BY_SUFFIX = {
 }
 _NEGOTIATED_HTML = re.compile(r"\.html?\.[a-z]{2}(?:-[a-z]{2,})?(?:\.[\w-]+)?$", re.IGNORECASE)
 GITIGNORE = ".gitignore"
+# A Zotero library's database and its journals (ingest/zotero.py): a write there can change
+# what the indexed files are cited as, and which of them are in Zotero's trash.
+LIBRARY_DATABASE = ("zotero.sqlite", "zotero.sqlite-journal", "zotero.sqlite-wal")
 HIDDEN = "it is hidden (a name starting with '.'); hidden files and folders are never indexed or read"
 
 
@@ -234,7 +237,7 @@ class Rules:
         if not rel or rel == "." or self.outside(rel):
             return False
         name = rel.rsplit("/", 1)[-1]
-        if name == GITIGNORE:
+        if name == GITIGNORE or rel in LIBRARY_DATABASE:
             return True
         if is_hidden(rel):
             return False

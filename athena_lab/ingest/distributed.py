@@ -34,7 +34,7 @@ import numpy as np
 
 from athena_lab.config import Config
 from athena_lab.settings import EmbeddingSettings, Settings
-from athena_lab.errors import AthenaError
+from athena_lab.errors import EmbedderError, RayUnavailable
 from athena_lab.index.embeddings import Embedder, make_embedder
 from athena_lab.ingest.discover import DiscoveredFile
 from athena_lab.ingest.pipeline import Progress, _parse_pdfs, _Parsed, _parse_text
@@ -44,10 +44,6 @@ GROUP_FILES = 16  # text files per parse task: enough to amortise a task's ~ms o
 GROUP_BYTES = 4 << 20  # ... or this many bytes, whichever comes first; a PDF is a task alone
 IN_FLIGHT_PER_ACTOR = 2  # batches queued per actor: keeps each busy, bounds memory and stop latency
 RETRIES = 3
-
-
-class RayUnavailable(AthenaError):
-    """Ray is not installed, or the cluster cannot be reached."""
 
 
 def import_ray() -> Any:
@@ -126,7 +122,10 @@ class EmbedWorker:
     """One per worker CPU: loads the embedder once, then embeds the batches it is sent."""
 
     def __init__(self, settings: EmbeddingSettings) -> None:
-        self.embedder = make_embedder(settings)
+        embedder = make_embedder(settings)
+        if embedder is None:  # embedding.provider = "none": the run embeds nothing, so asks for no actor
+            raise EmbedderError("an embedding actor needs an embedder; embedding.provider is none")
+        self.embedder = embedder
 
     def embed(self, texts: list[str]) -> np.ndarray:
         return self.embedder.embed_documents(texts)

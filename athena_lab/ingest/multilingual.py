@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from athena_lab.config import Config
 from athena_lab.index import channel
-from athena_lab.index.embeddings import EmbedderError
+from athena_lab.errors import EmbedderError
 from athena_lab.index.store import IndexStore
 from athena_lab.ingest.checkpoints import ChannelLabels, VectorCheckpointer
 from athena_lab.ingest.vectors import Progress, embed_here, embed_vectors
@@ -60,7 +60,7 @@ def update_channel(config: Config, store: IndexStore, report: Progress | None = 
             catalog.channel_forget(embedder.key, orphans)
         summary.removed = len(orphans)
     channel.record(store, settings, embedder)
-    needing = catalog.channel_missing(embedder.key)
+    needing = catalog.chunks_needing_channel_vectors(embedder.key)
     summary.total = catalog.counts()["chunks"]
     titles = {p: s.title or "" for p, s in catalog.sources().items()}
     checkpoints = VectorCheckpointer(graph, ChannelLabels(catalog, embedder.key), needing, set(), FLUSH_SECONDS)

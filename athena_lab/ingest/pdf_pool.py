@@ -16,7 +16,8 @@ from collections.abc import Iterator
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
 
-from athena_lab.document import ParsedDocument, ParseError
+from athena_lab.document import ParsedDocument
+from athena_lab.errors import ParseError
 from athena_lab.ingest.parsers.pdf import PdfOptions, parse
 
 Job = tuple[Path, str]
@@ -40,7 +41,7 @@ def _serve(conn: Connection, options: PdfOptions) -> None:
 
 
 class _Worker:
-    def __init__(self, ctx: mp.context.BaseContext, options: PdfOptions) -> None:
+    def __init__(self, ctx: mp.context.SpawnContext, options: PdfOptions) -> None:
         self.conn, child = ctx.Pipe()
         self.process = ctx.Process(target=_serve, args=(child, options), daemon=True)
         self.process.start()

@@ -26,7 +26,8 @@ from athena_lab.settings import embedding_settings_key
 from athena_lab.index import channel
 from athena_lab.index.catalog import ChunkRow, SourceRow
 from athena_lab.index.embedder_base import file_sha256
-from athena_lab.index.embeddings import Embedder, EmbedderError, make_embedder
+from athena_lab.errors import EmbedderError, ParseError
+from athena_lab.index.embeddings import Embedder, make_embedder
 from athena_lab.index.lexical import LEXICAL_VERSION
 from athena_lab.index.progress import RunProgress
 from athena_lab.index.store import IndexStore
@@ -34,9 +35,10 @@ from athena_lab.ingest.checkpoints import ChunkLabels, VectorCheckpointer
 from athena_lab.ingest.chunking import CHUNKER_VERSION, Chunk, chunk_document, text_hash
 from athena_lab.ingest.discover import (DiscoveredFile, Discovery, discover, discover_paths, in_scope,
                                        nothing_to_index)
+from athena_lab.ingest.library import sync_library
 from athena_lab.ingest.vectors import Progress, embed_here, embed_vectors
 from athena_lab.interrupt import StopRequest
-from athena_lab.document import ParsedDocument, ParseError, citation_kind
+from athena_lab.document import citation_kind, ParsedDocument
 
 
 _PARSER_MODULES = {
@@ -92,6 +94,8 @@ class IndexSummary:
     # Set when a whole-folder run found no file to index: what it saw instead, and what to
     # check (discover.nothing_to_index). The index is then empty, so say it loudly.
     no_files: str | None = None
+    # A Zotero library's database read this run (ingest/library.py): {items, warnings}.
+    library: dict | None = None
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -176,7 +180,8 @@ def run_index(config: Config, *, progress: Progress | None = None, wait_s: float
                         with store.catalog.transaction():
                             store.catalog.prune_embedding_cache()
                 store.catalog.set_manifest("last_indexed", str(time.time()))
-                if summary.new or summary.changed or summary.removed or summary.failed or summary.embedded:
+                if (summary.new or summary.changed or summary.removed or summary.failed or summary.embedded
+                        or summary.library is not None):
                     store.catalog.set_manifest("updated_at", str(time.time()))
                 summary.chunks = store.catalog.counts()["chunks"]
                 key = store.catalog.get_manifest("embedder_key")
@@ -261,11 +266,21 @@ def _update_documents(config: Config, store: IndexStore, summary: IndexSummary,
                       backend: Backend | None = None) -> None:
     catalog = store.catalog
     _rebuild_lexical_if_outdated(store, report)
+    library = sync_library(config.root, catalog)
+    if library.read:
+        summary.library = library.summary()
+    if paths is not None and library.moved:
+        paths = [*paths, *sorted(library.moved)]  # into or out of Zotero's trash: look at them again
     found = _discover(config, catalog, paths)
+    if library.trashed:
+        found.files = [f for f in found.files if f.path not in library.trashed]
     if paths is None and not found.files:
         summary.no_files = nothing_to_index(config.root, config.settings.index, found)
     for path, message in found.warnings.items():
         summary.warnings.setdefault(path, []).append(message)
+    if paths is None or library.read:
+        for path, messages in library.warnings.items():
+            summary.warnings.setdefault(path, []).extend(messages)
     known = catalog.sources()
     to_parse: list[tuple[DiscoveredFile, str]] = []
     report("scan", 0, len(found.files))
@@ -304,7 +319,7 @@ def _update_documents(config: Config, store: IndexStore, summary: IndexSummary,
                 summary.removed += 1
             for item in parsed:
                 old = known.get(item.file.path)
-                chunks = chunk_document(item.doc) if _parsed_ok(item) else []
+                chunks = chunk_document(item.doc) if item.doc is not None and _parsed_ok(item) else []
                 if old is not None and _same_content(catalog, old, item, chunks):
                     # Re-saved with nothing indexed changed (a notebook's execution counts or
                     # metadata): only the file's stamp moves; nothing is re-indexed.
@@ -347,13 +362,16 @@ def _same_content(catalog, old: SourceRow, item: _Parsed, chunks: list[Chunk]) -
 
 
 def _warnings_for(item: _Parsed, chunks: list[Chunk]) -> list[str]:
-    """The warnings a parsed file is stored with (one place, for storing and comparing)."""
+    """The warnings a parsed file is stored with (one place, for storing and comparing).
+
+    A notebook without text is not a problem: Lab makes every new notebook with one empty
+    cell, and one that only asks athena holds nothing but athena's own output."""
     warnings = list(item.warnings)
     if item.error is not None:
         warnings.append(item.error)
     elif item.pending is not None:
         warnings.append(item.pending)
-    elif not chunks and not warnings:
+    elif not chunks and not warnings and item.file.doc_kind != "notebook":
         warnings.append("no text to index")
     return warnings
 
@@ -472,12 +490,12 @@ def _write_table_sidecars(store: IndexStore, doc: ParsedDocument) -> list[dict]:
 
 def _chunk_row(c: Chunk, old: ChunkRow | None) -> tuple:
     digest = text_hash(c.text)
-    keep = old is not None and old.text_hash == digest
+    kept = old if old is not None and old.text_hash == digest else None  # its vector still holds
     return (c.chunk_id, c.path, c.ordinal, c.doc_kind, c.heading, c.text, digest,
             c.start_line, c.end_line, c.cell, c.pages[0] if c.pages else None,
             json.dumps(c.locator()), c.confidence, json.dumps(c.warnings), c.prev_id, c.next_id,
-            old.label if keep else None, old.vec_hash if keep else None,
-            old.vec_embedder if keep else None)
+            kept.label if kept else None, kept.vec_hash if kept else None,
+            kept.vec_embedder if kept else None)
 
 
 def _update_vectors(config: Config, store: IndexStore, summary: IndexSummary,

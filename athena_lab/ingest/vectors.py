@@ -16,7 +16,7 @@ from typing import Callable, Iterator
 
 import numpy as np
 
-from athena_lab.index.catalog import Catalog
+from athena_lab.index.catalog import Catalog, TextRow
 from athena_lab.index.embeddings import Embedder
 from athena_lab.index.progress import RunProgress
 from athena_lab.ingest.checkpoints import VectorCheckpointer
@@ -44,7 +44,7 @@ class Embedded:
     interrupted: str | None = None
 
 
-def embed_vectors(catalog: Catalog, embedder: Embedder, needing: list[tuple], titles: dict[str, str],
+def embed_vectors(catalog: Catalog, embedder: Embedder, needing: list[TextRow], titles: dict[str, str],
                   checkpoints: VectorCheckpointer, *, phase: str, report: Progress,
                   stop: StopRequest | None = None, embed_batches: EmbedBatches = embed_here,
                   run: RunProgress | None = None) -> Embedded:
@@ -65,7 +65,7 @@ def embed_vectors(catalog: Catalog, embedder: Embedder, needing: list[tuple], ti
     return done
 
 
-def _embed(catalog: Catalog, embedder: Embedder, needing: list[tuple], titles: dict[str, str],
+def _embed(catalog: Catalog, embedder: Embedder, needing: list[TextRow], titles: dict[str, str],
            checkpoints: VectorCheckpointer, phase: str, report: Progress, stop: StopRequest | None,
            embed_batches: EmbedBatches, run: RunProgress | None, done: Embedded) -> None:
     by_hash: dict[str, str] = {}

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 
-from athena_lab.document import ParseError
+from athena_lab.errors import ParseError
 
 _STARTXREF = re.compile(rb"startxref\s+(\d+)")
 _OBJ_AT = re.compile(rb"\s*(xref|\d+\s+\d+\s+obj)")

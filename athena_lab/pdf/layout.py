@@ -267,7 +267,7 @@ def _zones(frags: list[Fragment]) -> list[list[Fragment]]:
     wide = 0.6 * (right - left)
     line = statistics.median(f.core[1] - f.core[0] for f in frags)
     zones: list[list[Fragment]] = []
-    bottom = None
+    bottom: float | None = None
     for frag in sorted(frags, key=lambda f: f.y0):
         spanning = frag.x1 - frag.x0 >= wide
         in_spanning = bool(zones) and zones[-1][0].x1 - zones[-1][0].x0 >= wide
@@ -279,7 +279,7 @@ def _zones(frags: list[Fragment]) -> list[list[Fragment]]:
             bottom = frag.y1
         else:
             zones[-1].append(frag)
-            bottom = max(bottom, frag.y1)
+            bottom = frag.y1 if bottom is None else max(bottom, frag.y1)
     return zones
 
 

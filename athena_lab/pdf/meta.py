@@ -64,12 +64,12 @@ def document_authors(info: dict[str, str], first: PageText | None) -> list[str]:
     if not title or first is None:
         return []
     after = first.lines.index(title[-1]) + 1
-    names: list[str] = []
+    found: list[str] = []
     for line in first.lines[after:after + 6]:
         if line.text.strip().lower().startswith("abstract") or len(line.text) > 120:
             break
-        names.extend(_names(line))
-    return names[:12]
+        found.extend(_names(line))
+    return found[:12]
 
 
 def _names(line: Line) -> list[str]:
@@ -110,9 +110,12 @@ def document_year(info: dict[str, str], first: PageText | None) -> int | None:
     return int(years.most_common(1)[0][0]) if years else None
 
 
-def citation_label(authors: list[str], year: int | None, title: str | None, fallback: str) -> str:
-    """"Vaswani et al., 2017"; title or file name when no author is known."""
-    surnames = [a.split()[-1] for a in authors if a.split()]
+def citation_label(authors: list[str], year: int | None, title: str | None, fallback: str,
+                   surnames: list[str] | None = None) -> str:
+    """"Vaswani et al., 2017"; title or file name when no author is known. ``surnames``:
+    the family names when a record knows them (Zotero's "Stein Shiromoto"), else each
+    author's last word."""
+    surnames = surnames if surnames is not None else [a.split()[-1] for a in authors if a.split()]
     if len(surnames) >= 3:
         who = f"{surnames[0]} et al."
     elif len(surnames) == 2:

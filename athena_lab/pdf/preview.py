@@ -15,6 +15,12 @@ Two limits make the route safe to call from a browser:
   ``MAX_PIXELS`` (16 MP: an A4 page at scale 2 is 2 MP, so ordinary pages are untouched).
   The scale a page was rendered at is kept in the PNG (``preview_scale``), so a client that
   draws boxes over the image (labextension core/pdfPage.ts) places them right on a poster too.
+
+The cache is bounded (issue 31): a public visitor may ask for every page of every published
+PDF, and a 4,654-page archive at 343 KiB a preview (the mean of 12 papers-we-love pages)
+would otherwise fill 1.5 GB of the owner's disk, more with each chunk's highlighted variant. After each new preview, when the folder holds more than ``MAX_CACHE_BYTES``,
+the least recently used previews (a hit touches its file) are deleted down to three
+quarters of it, so pruning runs once per many renders, not on every one.
 """
 
 from __future__ import annotations
@@ -31,29 +37,67 @@ from pathlib import Path
 from PIL import Image, ImageDraw
 from PIL.PngImagePlugin import PngInfo
 
-from athena_lab.document import ParseError
+from athena_lab.contract import Region
+from athena_lab.errors import ParseError
 
 from .document import open_pdf
 
 FILL = (255, 213, 0, 90)  # translucent yellow: text stays readable under it
 OUTLINE = (230, 120, 0, 255)
 MAX_PIXELS = 16_000_000
+MAX_CACHE_BYTES = 256 << 20  # previews kept on disk; the least recently used go first
 SCALE_KEY = "athena-scale"  # PNG text chunk: the pixels per point the page was rendered at
 _LOCKS = [threading.Lock() for _ in range(64)]  # striped per page: bounded, no registry to clean up
 
 
-def render_page_preview(abs_pdf: Path, page: int, regions: list[dict], cache_dir: Path,
+def render_page_preview(abs_pdf: Path, page: int, regions: list[Region], cache_dir: Path,
                         scale: float = 2.0, password: str | None = None) -> Path:
     """Path of a PNG of page ``page`` (1-based) with ``regions`` (PDF points, top-left) marked."""
     abs_pdf = Path(abs_pdf)
     target = Path(cache_dir) / f"{abs_pdf.stem[:40]}-p{page}-{_key(abs_pdf, page, regions, scale)}.png"
-    if target.exists():
+    if _touched(target):
         return target
     with _LOCKS[zlib.crc32(str(target).encode()) % len(_LOCKS)]:
         if not target.exists():  # the request that held the lock may have rendered it
             image, used = _render(abs_pdf, page, regions, scale, password)
             _write_png(image, target, used)
+            prune(Path(cache_dir), keep=target)
     return target
+
+
+def _touched(target: Path) -> bool:
+    """True when ``target`` is cached; its mtime becomes now, so pruning keeps it longest."""
+    try:
+        os.utime(target)
+        return True
+    except OSError:  # absent, or pruned by another request a moment ago: render it
+        return False
+
+
+def prune(cache_dir: Path, max_bytes: int | None = None, keep: Path | None = None) -> int:
+    """Delete the least recently used previews while the folder holds more than
+    ``max_bytes``, down to three quarters of it; how many were deleted. ``keep`` (the
+    preview just written, about to be served) is never one of them."""
+    max_bytes = MAX_CACHE_BYTES if max_bytes is None else max_bytes
+    entries = []
+    with os.scandir(cache_dir) as found:
+        for entry in found:
+            if entry.name.endswith(".png") and entry.is_file(follow_symlinks=False):
+                stat = entry.stat(follow_symlinks=False)
+                entries.append((stat.st_mtime_ns, stat.st_size, Path(entry.path)))
+    total = sum(size for _, size, _ in entries)
+    if total <= max_bytes:
+        return 0
+    deleted = 0
+    for _, size, path in sorted(entries, key=lambda e: e[0]):
+        if total <= max_bytes * 3 // 4:
+            break
+        if keep is not None and path == keep:
+            continue
+        path.unlink(missing_ok=True)
+        total -= size
+        deleted += 1
+    return deleted
 
 
 def preview_scale(png: Path) -> float:
@@ -75,14 +119,15 @@ def capped_scale(width_pt: float, height_pt: float, scale: float, max_pixels: in
     return fitted
 
 
-def _render(abs_pdf: Path, page: int, regions: list[dict], scale: float,
+def _render(abs_pdf: Path, page: int, regions: list[Region], scale: float,
             password: str | None) -> tuple[Image.Image, float]:
     doc = open_pdf(abs_pdf, abs_pdf.name, password)
     try:
         if not 1 <= page <= len(doc):
             raise ParseError(f"{abs_pdf.name} has no page {page} (it has {len(doc)})")
         pdf_page = doc[page - 1]
-        scale = capped_scale(*pdf_page.get_size(), scale)
+        width, height = pdf_page.get_size()
+        scale = capped_scale(width, height, scale)
         image = pdf_page.render(scale=scale).to_pil().convert("RGBA")
         pdf_page.close()
     finally:
@@ -105,7 +150,7 @@ def _write_png(image: Image.Image, target: Path, scale: float) -> None:
         raise
 
 
-def _key(abs_pdf: Path, page: int, regions: list[dict], scale: float) -> str:
+def _key(abs_pdf: Path, page: int, regions: list[Region], scale: float) -> str:
     stat = abs_pdf.stat()
     # "v2": previews carry their scale (preview_scale); older cached files did not.
     ident = ["v2", str(abs_pdf.resolve()), stat.st_size, stat.st_mtime_ns, page, scale,
@@ -113,7 +158,7 @@ def _key(abs_pdf: Path, page: int, regions: list[dict], scale: float) -> str:
     return hashlib.sha256(json.dumps(ident).encode()).hexdigest()[:16]
 
 
-def _highlight(image: Image.Image, regions: list[dict], scale: float) -> Image.Image:
+def _highlight(image: Image.Image, regions: list[Region], scale: float) -> Image.Image:
     if not regions:
         return image
     overlay = Image.new("RGBA", image.size, (0, 0, 0, 0))

@@ -8,14 +8,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from athena_lab.document import ParseError
+from athena_lab.contract import PdfLine, PdfPageText, Region
+from athena_lab.errors import ParseError
 
 from .document import open_pdf
 from .pages import extract_page
 
 
-def read_pdf_source(abs_pdf: Path, page: int, region: dict | None = None,
-                    password: str | None = None, ocr: str = "auto") -> dict:
+def read_pdf_source(abs_pdf: Path, page: int, region: dict[str, float] | None = None,
+                    password: str | None = None, ocr: str = "auto") -> PdfPageText:
     """Page ``page`` (1-based): its text and lines; with ``region``, only lines touching it."""
     doc = open_pdf(Path(abs_pdf), Path(abs_pdf).name, password)
     try:
@@ -25,8 +26,8 @@ def read_pdf_source(abs_pdf: Path, page: int, region: dict | None = None,
         extracted = extract_page(doc, page - 1, ocr)
     finally:
         doc.close()
-    lines = [{"line": n, "text": ln.text, "region": _rounded(ln.region())}
-             for n, ln in enumerate(extracted.lines, start=1)]
+    lines: list[PdfLine] = [{"line": n, "text": ln.text, "region": _rounded(ln.region())}
+                            for n, ln in enumerate(extracted.lines, start=1)]
     if region is not None:
         lines = [ln for ln in lines if _intersects(ln["region"], region)]
     return {
@@ -38,10 +39,11 @@ def read_pdf_source(abs_pdf: Path, page: int, region: dict | None = None,
     }
 
 
-def _rounded(region: dict[str, float]) -> dict[str, float]:
-    return {k: round(v, 2) for k, v in region.items()}
+def _rounded(region: dict[str, float]) -> Region:
+    return {"x": round(region["x"], 2), "y": round(region["y"], 2), "width": round(region["width"], 2),
+            "height": round(region["height"], 2)}
 
 
-def _intersects(a: dict[str, float], b: dict[str, float]) -> bool:
+def _intersects(a: Region | dict[str, float], b: Region | dict[str, float]) -> bool:
     return (a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"]
             and a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"])

@@ -132,8 +132,9 @@ def page_blocks(page: PageText, hidden: set[tuple[int, int]], body: float,
             last = runs[-1] if runs else None
             if (not isinstance(last, _Run) or prev is None or number != prev_number + 1
                     or _starts_block(prev, line, kind, last.kind)):
-                runs.append(_Run(kind))  # a hidden line in between also ends the block
-            runs[-1].lines.append((number, line))
+                last = _Run(kind)  # a hidden line in between also ends the block
+                runs.append(last)
+            last.lines.append((number, line))
         prev, prev_number = line, number
     return [r if isinstance(r, Heading) else _block(page, r) for r in _attach_captions(runs)]
 

@@ -17,6 +17,7 @@ try:  # Python 3.11+
 except ImportError:  # pragma: no cover - Python 3.10
     import sre_parse as _sre_parse  # type: ignore[no-redef]
 
+from athena_lab.contract import GrepMatch
 from athena_lab.index.catalog import Catalog
 from athena_lab.index.lexical import identifiers
 from athena_lab.document import citation_kind
@@ -60,7 +61,7 @@ def grep_phrases(catalog: Catalog, phrases: list[str], limit: int,
     counts: dict[str, int] = {}
     for cid in _scan(catalog, phrases, limit * 4, prefix):
         counts[cid] = counts.get(cid, 0) + 1
-    ids = sorted(counts, key=counts.get, reverse=True)
+    ids = sorted(counts, key=lambda cid: counts[cid], reverse=True)
     if kinds:
         rows = catalog.chunks_by_id(ids)
         ids = [i for i in ids if i in rows and (rows[i].doc_kind in kinds
@@ -74,7 +75,7 @@ def _scan(catalog: Catalog, phrases: list[str], limit: int, prefix: str | None) 
 
 
 def grep_chunks(catalog: Catalog, pattern: str, *, regex: bool = False, case_sensitive: bool = False,
-                limit: int = 20, prefix: str | None = None) -> list[dict]:
+                limit: int = 20, prefix: str | None = None) -> list[GrepMatch]:
     """Line-level matches of a string or regex in indexed text (the grepDocs tool).
 
     ``^`` and ``$`` match at line ends, as in grep: the chunk-level prefilter runs in
@@ -82,7 +83,7 @@ def grep_chunks(catalog: Catalog, pattern: str, *, regex: bool = False, case_sen
     """
     line_pattern = compile_pattern(pattern, regex=regex, case_sensitive=case_sensitive)
     chunk_pattern = compile_pattern(pattern, regex=regex, case_sensitive=case_sensitive, multiline=True)
-    out: list[dict] = []
+    out: list[GrepMatch] = []
     for cid, path, text, start, cell, doc_kind, page in catalog.chunk_texts(prefix):
         if not chunk_pattern.search(text):
             continue

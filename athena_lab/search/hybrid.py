@@ -11,19 +11,20 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Collection, Literal
 
+from athena_lab.errors import SearchError
 from athena_lab.citations.bibliography import record_of
+from athena_lab.contract import Citation
 from athena_lab.settings import SearchSettings
-from athena_lab.errors import AthenaError
 from athena_lab.index.catalog import ChunkRow
 from athena_lab.index.channel import MultilingualChannel
 from athena_lab.index.embeddings import Embedder, query_vector
 from athena_lab.index.lexical import LEXICAL_VERSION
 from athena_lab.index.progress import COMPLETE, vector_state
 from athena_lab.index.store import IndexStore
-from athena_lab.document import CITATION_KINDS, DOC_KINDS, citation_kind
-from athena_lab.citations.labels import labelled
+from athena_lab.document import citation_kind, CITATION_KINDS, DOC_KINDS
+from athena_lab.citations.labels import citation_location
 from athena_lab.paths import normalize_prefix
 from athena_lab.search.fusion import fuse
 from athena_lab.language import LANGUAGE_NAMES, content_words, query_language
@@ -31,10 +32,6 @@ from athena_lab.search.grep import grep_phrases, query_identifiers, quoted_phras
 
 LOW_CONFIDENCE = 0.6
 SEARCH_MODES = ("hybrid", "lexical", "vector")
-
-
-class SearchError(AthenaError, ValueError):
-    """A search request that cannot be run as given (bad filter, empty query)."""
 
 
 @dataclass
@@ -48,6 +45,19 @@ class Hit:
 
 
 @dataclass
+class ChannelStatus:
+    """What the multilingual vectors did for a question not in English, as data: ``missing``
+    (not built: the English model alone matched it), ``partial`` (``done`` of ``total``
+    built: the built part was searched) or ``building`` (a background build is under way,
+    said by the server that started it). The matching sentence for a person is in
+    ``SearchResult.warnings``; code reads this, never the sentence."""
+
+    state: Literal["missing", "partial", "building"]
+    done: int = 0
+    total: int = 0
+
+
+@dataclass
 class SearchResult:
     query: str
     hits: list[Hit]
@@ -58,8 +68,10 @@ class SearchResult:
     # Why there are no hits, when there are none: "filters" (the kind/path filters leave
     # no indexed chunk at all) or "index" (nothing indexed matches the question).
     no_evidence: str | None = None
+    # Set for a question not in English when the multilingual vectors were missing or partial.
+    channel: ChannelStatus | None = None
 
-    def citations(self) -> list[dict[str, Any]]:
+    def citations(self) -> list[Citation]:
         """The hits as citation JSON (docs/contract.md): what every front end shows."""
         return [citation(h, self.query) for h in self.hits]
 
@@ -85,9 +97,11 @@ class HybridSearcher:
 
     def search(self, query: str, *, k: int | None = None, kind: str | None = None,
                path_prefix: str | None = None, neighbours: int = 0,
-               mode: str = "hybrid", also: list[str] | None = None) -> SearchResult:
+               mode: str = "hybrid", also: list[str] | None = None,
+               paths: Collection[str] | None = None) -> SearchResult:
         """``also``: other wordings of the same question (a translation into the corpus's
-        language, say), searched alike and fused with it."""
+        language, say), searched alike and fused with it. ``paths``: only these files (a
+        Zotero collection or tag, papers chosen in the papers view); None is every file."""
         query = (query or "").strip()
         if not query:
             raise SearchError("the query is empty: say what to look for")
@@ -99,17 +113,18 @@ class HybridSearcher:
         depth = max(self.settings.candidates, k * 3)
         result = SearchResult(query, [])
         t0 = time.perf_counter()
-        ranked = self.rankings(query, depth, kinds=kinds, prefix=prefix, mode=mode, result=result)
+        only = frozenset(paths) if paths is not None else None
+        ranked = self.rankings(query, depth, kinds=kinds, prefix=prefix, mode=mode, result=result, paths=only)
         for n, other in enumerate(q for q in (also or []) if q and q.strip() and q.strip() != query):
             extra = self.rankings(other.strip(), depth, kinds=kinds, prefix=prefix, mode=mode,
-                                  result=SearchResult(other, []))
+                                  result=SearchResult(other, []), paths=only)
             ranked.update({f"{name}@{n + 1}": ids for name, ids in extra.items()})
         t2 = time.perf_counter()
-        result.hits = self._fuse(ranked, k, prefix, query, result.language)
+        result.hits = self._fuse(ranked, k, prefix, query, result.language, only)
         if not result.hits:
-            filtered = bool(kinds or prefix)
+            filtered = bool(kinds or prefix) or only is not None
             result.no_evidence = ("filters" if filtered and not self.store.catalog.has_chunks(
-                self._doc_kinds(kinds) or None, prefix) else "index")
+                self._doc_kinds(kinds) or None, prefix, only) else "index")
         if neighbours:
             self._attach_neighbours(result.hits, neighbours)
         t3 = time.perf_counter()
@@ -119,7 +134,7 @@ class HybridSearcher:
 
     def rankings(self, query: str, depth: int, *, kinds: list[str] | None = None,
                  prefix: str | None = None, mode: str = "hybrid",
-                 result: SearchResult | None = None) -> dict[str, list[str]]:
+                 result: SearchResult | None = None, paths: frozenset[str] | None = None) -> dict[str, list[str]]:
         """Each retriever's ranked chunk ids, before fusion (the benchmarks replay fusion on these)."""
         result = result if result is not None else SearchResult(query, [])
         dir_prefix = prefix if prefix and prefix.endswith("/") else (
@@ -133,21 +148,22 @@ class HybridSearcher:
             ranked["bm25"] = [h.chunk_id for h in lex.search(
                 query, depth, kinds=kinds, dir_prefix=dir_prefix,
                 heading_boost=self.settings.heading_boost, path_boost=self.settings.path_boost,
-                language=result.language)]
+                language=result.language, paths=paths)]
             idents = query_identifiers(query)
             if idents:
                 ranked["ident"] = [h.chunk_id for h in lex.search_identifiers(
-                    idents, depth, kinds=kinds, dir_prefix=dir_prefix)]
+                    idents, depth, kinds=kinds, dir_prefix=dir_prefix, paths=paths)]
             phrases = quoted_phrases(query)
             if phrases:
-                ranked["grep"] = grep_phrases(self.store.catalog, phrases, depth, kinds, prefix)
+                ranked["grep"] = self._only(grep_phrases(self.store.catalog, phrases, depth * (4 if paths else 1),
+                                                         kinds, prefix), paths)[:depth]
         t1 = time.perf_counter()
         if mode in ("hybrid", "vector"):
-            ranked["vector"] = self._vector_ranking(query, depth, kinds, prefix, result)
+            ranked["vector"] = self._vector_ranking(query, depth, kinds, prefix, result, paths)
             if result.language != "en":
                 found = self._channel_ranking(query, depth, kinds, prefix, result)
                 if found is not None:
-                    ranked["multilingual"] = found
+                    ranked["multilingual"] = self._only(found, paths)
         t2 = time.perf_counter()
         result.timings_ms.update(lexical=round((t1 - t0) * 1e3, 2), vector=round((t2 - t1) * 1e3, 2))
         return ranked
@@ -160,8 +176,15 @@ class HybridSearcher:
                                    "run `athena index` to rebuild it (no re-parsing or re-embedding)")
             result.degraded = result.degraded or "keyword index out of date; results are from vectors only"
 
+    def _only(self, ids: list[str], paths: frozenset[str] | None) -> list[str]:
+        """``ids`` whose chunk lies in one of ``paths`` (all of them when ``paths`` is None)."""
+        if paths is None:
+            return ids
+        rows = self.store.catalog.chunks_by_id(ids)
+        return [i for i in ids if i in rows and rows[i].path in paths]
+
     def _vector_ranking(self, query: str, depth: int, kinds: list[str] | None,
-                        prefix: str | None, result: SearchResult) -> list[str]:
+                        prefix: str | None, result: SearchResult, paths: frozenset[str] | None = None) -> list[str]:
         if self.embedder is None:
             result.degraded = (f"embedder unavailable ({self.embedder_error}); results are lexical only"
                                if self.embedder_error else None)
@@ -190,7 +213,8 @@ class HybridSearcher:
         except Exception as exc:  # the embedder failing must not fail the search
             result.degraded = f"embedder failed ({exc}); results are lexical only"
             return []
-        allowed = self._allowed_labels(kinds, prefix) if (kinds or prefix) else None
+        allowed = (self.store.catalog.labels_where(self._doc_kinds(kinds) or None, prefix, paths)
+                   if (kinds or prefix or paths is not None) else None)
         if allowed is not None and not allowed:
             return []
         pairs = vectors.search(qvec, depth, allowed.__contains__ if allowed is not None else None)
@@ -217,6 +241,7 @@ class HybridSearcher:
         language = LANGUAGE_NAMES.get(result.language, result.language)
         ids = self.channel.ranking(query, depth * 2 if kinds or prefix else depth)
         if ids is None:
+            result.channel = ChannelStatus("missing")
             result.warnings.append(
                 f"this question looks {language}: the multilingual vectors that match it to text in "
                 "other languages are not built yet, so results rely on the English model "
@@ -224,6 +249,7 @@ class HybridSearcher:
             return None
         state = self.channel.state()
         if state["done"] < state["total"]:
+            result.channel = ChannelStatus("partial", state["done"], state["total"])
             result.warnings.append(f"multilingual vectors {state['done']:,} / {state['total']:,}: "
                                    f"{language} questions search the part built so far")
         if kinds or prefix:
@@ -236,9 +262,6 @@ class HybridSearcher:
         """The parser kinds a kind filter (a parser kind or a citation kind) stands for."""
         return sorted({d for d in DOC_KINDS for k in (kinds or []) if k == d or k == citation_kind(d)})
 
-    def _allowed_labels(self, kinds: list[str] | None, prefix: str | None) -> set[int]:
-        return self.store.catalog.labels_where(self._doc_kinds(kinds) or None, prefix)
-
     def weights(self, language: str = "en", query: str = "") -> dict[str, float]:
         long = len(content_words(query, language)) > self.settings.long_question_words
         lexical = (self.settings.long_question_lexical_weight if long else self.settings.lexical_weight) * (
@@ -248,7 +271,7 @@ class HybridSearcher:
                 "multilingual": self.settings.multilingual_weight}
 
     def _fuse(self, ranked: dict[str, list[str]], k: int, prefix: str | None,
-              query: str, language: str = "en") -> list[Hit]:
+              query: str, language: str = "en", paths: frozenset[str] | None = None) -> list[Hit]:
         base = self.weights(language, query)
         weights = {name: base.get(name.split("@", 1)[0], 1.0) for name in ranked}
         scores = fuse(ranked, weights, self.settings.rrf_k)
@@ -258,20 +281,22 @@ class HybridSearcher:
                 ranks.setdefault(cid, {})[name] = rank
         if not scores:
             return []
-        order = sorted(scores, key=scores.get, reverse=True)[: k * 3]
+        order = sorted(scores, key=lambda cid: scores[cid], reverse=True)[: k * 3]
         rows = self.store.catalog.chunks_by_id(order)
         titles = self._titles({r.path for r in rows.values()})
-        records = self.store.catalog.source_records({r.path for r in rows.values() if r.doc_kind == "pdf"})
+        records = self.store.catalog.source_records({r.path for r in rows.values()})
         lowered = query.lower()
         hits = []
         for cid in order:
             row = rows.get(cid)
-            if row is None or (prefix and not row.path.startswith(prefix)):
+            if row is None or (prefix and not row.path.startswith(prefix)) or (paths is not None and row.path not in paths):
                 continue
             score = scores[cid]
             if row.confidence is not None and row.confidence < LOW_CONFIDENCE and not _targets(row.path, lowered):
                 score *= 0.5 + row.confidence / 2  # doubtful extraction ranks below good text
-            hits.append(Hit(row, score, ranks[cid], titles.get(row.path), record=records.get(row.path)))
+            record = records.get(row.path)
+            title = (record or {}).get("title") if (record or {}).get("source") == "zotero" else None
+            hits.append(Hit(row, score, ranks[cid], title or titles.get(row.path), record=record))
         hits.sort(key=lambda h: h.score, reverse=True)
         return hits[:k]
 
@@ -281,7 +306,7 @@ class HybridSearcher:
     def _attach_neighbours(self, hits: list[Hit], n: int) -> None:
         catalog = self.store.catalog
         for hit in hits:
-            around = []
+            around: list[ChunkRow] = []
             prev_id, next_id = hit.chunk.prev_id, hit.chunk.next_id
             for _ in range(n):
                 found = catalog.chunks_by_id([i for i in (prev_id, next_id) if i])
@@ -309,41 +334,60 @@ def _targets(path: str, lowered_query: str) -> bool:
 _WORD = re.compile(r"\w+")
 
 
+# A reST role (":func:`~flask.url_for`", ":ref:`Routing <routing>`") as Sphinx shows it.
+_ROLE = re.compile(r":(?:[\w-]+:)*[\w+-]+:`(~?)([^`<\n]*?)(?:\s*<[^>\n]*>)?`")
+
+
+def _role_text(match: re.Match[str]) -> str:
+    return match.group(2).rsplit(".", 1)[-1] if match.group(1) else match.group(2)
+
+
 def snippet(text: str, query: str, width: int = 280) -> str:
-    """A window of the chunk around the first query word it contains."""
-    flat = " ".join(text.split())
-    if len(flat) <= width:
-        return flat
-    lowered = flat.lower()
+    """A window of the chunk around the first query word it contains, its lines kept.
+
+    Code keeps its lines and indentation (flattened, a block of code read as one line);
+    blank lines and trailing spaces go, and reST roles read as Sphinx shows them."""
+    lines = [_ROLE.sub(_role_text, line.rstrip()) for line in text.replace("\t", "    ").splitlines()]
+    kept = "\n".join(line for line in lines if line.strip())
+    if len(kept) <= width:
+        return kept
+    lowered = kept.lower()
     positions = [lowered.find(w) for w in (m.group(0).lower() for m in _WORD.finditer(query))
                  if len(w) > 2]
     positions = [p for p in positions if p >= 0]
     start = max(0, min(positions) - width // 4) if positions else 0
-    end = min(len(flat), start + width)
+    end = min(len(kept), start + width)
     start = max(0, end - width)
-    return ("…" if start else "") + flat[start:end].strip() + ("…" if end < len(flat) else "")
+    line_start = kept.rfind("\n", 0, start) + 1  # start at a line's start when one is near
+    at_line = bool(start) and start - line_start <= width // 8
+    if at_line:
+        start, end = line_start, min(len(kept), line_start + width)
+    window = kept[start:end].strip("\n")
+    return ("…\n" if at_line else "…" if start else "") + window + ("…" if end < len(kept) else "")
 
 
-def citation(hit: Hit, query: str = "", number: int | None = None) -> dict[str, Any]:
+def citation(hit: Hit, query: str = "", number: int | None = None) -> Citation:
     """The citation JSON of docs/contract.md (with ``score``, ``title`` and the one ``label``)."""
     row = hit.chunk
     kind = citation_kind(row.doc_kind)
-    out: dict[str, Any] = {"id": number, "kind": kind, "path": row.path, "doc_kind": row.doc_kind}
+    out: Citation = ({"id": number, "kind": kind, "path": row.path, "doc_kind": row.doc_kind} if number is not None
+                     else {"kind": kind, "path": row.path, "doc_kind": row.doc_kind})
     loc = row.locator
     if kind == "pdf":
-        out.update(page=loc.get("page", row.page), pages=loc.get("pages", []),
-                   regions=loc.get("regions", []), confidence=row.confidence,
-                   warnings=row.warnings)
-        if hit.record:
-            out["record"] = record_of(row.path, hit.record)
+        out["page"] = loc.get("page", row.page)
+        out["pages"] = loc.get("pages", [])
+        out["regions"] = loc.get("regions", [])
+        out["confidence"] = row.confidence
+        out["warnings"] = row.warnings
+    if hit.record:  # a PDF's (guessed or the library's), or a Zotero attachment's of any kind
+        out["record"] = record_of(row.path, hit.record)
     if kind == "notebook":
         out["cell"] = loc.get("cell", row.cell)
         if "end_cell" in loc:
             out["end_cell"] = loc["end_cell"]
     if kind != "pdf":
-        out.update(start_line=row.start_line, end_line=row.end_line)
-    out.update(heading_path=row.heading, title=hit.title, chunk_id=row.chunk_id,
-               text_hash=row.text_hash, snippet=snippet(row.text, query), score=round(hit.score, 6))
-    if number is None:
-        out.pop("id")
-    return labelled(out)
+        out["start_line"], out["end_line"] = row.start_line, row.end_line
+    out["heading_path"], out["title"], out["chunk_id"] = row.heading, hit.title, row.chunk_id
+    out["text_hash"], out["snippet"], out["score"] = row.text_hash, snippet(row.text, query), round(hit.score, 6)
+    out["label"] = citation_location(out)  # the one label every front end shows
+    return out

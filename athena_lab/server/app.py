@@ -20,6 +20,7 @@ from tornado.httpserver import HTTPServer
 from tornado.netutil import bind_sockets
 from tornado.web import RequestHandler, authenticated
 
+from .connections import FloodLog, GuardedHTTPServer, raise_descriptor_limit
 from .dropin import dropin_handlers
 from .handlers import ROUTES, AthenaRoute
 from .live_routes import LIVE_ROUTES
@@ -71,10 +72,13 @@ class _NotFound(AthenaRoute, StandaloneHandler):
 
 
 def make_app(state: ServerState, guard: Guard) -> tornado.web.Application:
+    """The standalone app; its ``athena_flood_log`` (connections.py) writes the access log and
+    the flood reports of the HTTP server ``http_server`` makes for it."""
+    flood = FloodLog()
     return tornado.web.Application(
         page_handlers(state) + dropin_handlers(state) + handlers("/", state, StandaloneHandler),
         default_handler_class=_NotFound, default_handler_args={"state": state},
-        athena_guard=guard,
+        athena_guard=guard, athena_flood_log=flood, log_function=flood.access,
     )
 
 
@@ -95,15 +99,18 @@ def http_server(app: tornado.web.Application, guard: Guard, settings: Any) -> HT
     No ``xheaders``: tornado's would believe a client's own X-Real-Ip; behind a proxy the
     guard reads the address itself (addresses.client_from_proxy)."""
     # Tornado's own body cap sits well above ours so our 413 (with a message) answers first.
-    return HTTPServer(app, max_body_size=max(guard.max_body_bytes * 4, 1 << 20),
-                      idle_connection_timeout=settings.idle_timeout_s, body_timeout=settings.body_timeout_s,
-                      max_header_size=MAX_HEADER_BYTES)
+    # Its idle timeout is also the deadline for a request's headers; connections still
+    # waiting for them are capped per address and in all (connections.py, issue 31).
+    return GuardedHTTPServer(app, max_body_size=max(guard.max_body_bytes * 4, 1 << 20),
+                             idle_connection_timeout=settings.idle_timeout_s, body_timeout=settings.body_timeout_s,
+                             max_header_size=MAX_HEADER_BYTES, flood_log=app.settings.get("athena_flood_log"))
 
 
 async def serve_forever(state: ServerState, guard: Guard, settings: Any,
                         on_listening: Callable[[int], None]) -> None:
     """Listen on settings.host:settings.port (port 0: any free port, reported to
     ``on_listening``) until SIGINT/SIGTERM; then stop accepting, close the workspace and return."""
+    raise_descriptor_limit()
     server = http_server(make_app(state, guard), guard, settings)
     sockets = bind_sockets(settings.port, address=settings.host)
     server.add_sockets(sockets)

@@ -14,6 +14,7 @@ ATHENA_WORKSPACE__ROOT, formerly ATHENA_ROOT), default the server's root_dir; it
 from __future__ import annotations
 
 import os
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +30,10 @@ AUTH_RESOURCE = "athena"  # what a jupyter_server Authorizer is asked about
 class AthenaLab(Configurable):
     root = Unicode(help="Folder to index and answer from (default: the server's root_dir).").tag(config=True)
     index_dir = Unicode(help="Where its index lives (default: ROOT/.athena).").tag(config=True)
-    watch = Bool(help="Re-index files as they are saved (default on; env ATHENA_WATCH=0 turns it off).").tag(config=True)
+    live = Bool(help="Run the live index: re-index files as they are saved (default on; env ATHENA_LIVE=0 "
+                     "turns it off).").tag(config=True)
+    # The old name of ``live`` (and ATHENA_WATCH of ATHENA_LIVE): still read, with a warning.
+    watch = Bool(None, allow_none=True, help="The old name of live.").tag(config=True)
 
     @default("root")
     def _root_default(self) -> str:
@@ -39,9 +43,20 @@ class AthenaLab(Configurable):
     def _index_dir_default(self) -> str:
         return workspace_default("index_dir")
 
-    @default("watch")
-    def _watch_default(self) -> bool:
-        return os.environ.get("ATHENA_WATCH", "1").lower() not in ("0", "false", "no", "off")
+    @default("live")
+    def _live_default(self) -> bool:
+        value = os.environ.get("ATHENA_LIVE")
+        if value is None and "ATHENA_WATCH" in os.environ:
+            warnings.warn("ATHENA_WATCH is now ATHENA_LIVE", DeprecationWarning, stacklevel=2)
+            value = os.environ["ATHENA_WATCH"]
+        return (value or "1").lower() not in ("0", "false", "no", "off")
+
+    def live_index_on(self) -> bool:
+        """``live``, or the old ``watch`` when a config still sets that name."""
+        if self.watch is not None:
+            warnings.warn("c.AthenaLab.watch is now c.AthenaLab.live", DeprecationWarning, stacklevel=2)
+            return bool(self.watch)
+        return bool(self.live)
 
 
 def _load_jupyter_server_extension(serverapp: Any) -> None:
@@ -68,7 +83,7 @@ def _load_jupyter_server_extension(serverapp: Any) -> None:
                             state.startup_error)
         return
     serverapp.log.info("athena_lab: serving %s at %sathena/", root, web_app.settings["base_url"])
-    if settings.watch:
+    if settings.live_index_on():
         state.live.start()
     if os.environ.get("ATHENA_EMBED_IN_BACKGROUND") == "1":  # set by `athena lab`
         try:

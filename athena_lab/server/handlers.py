@@ -17,21 +17,25 @@ import json
 import logging
 import os
 import re
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
-from tornado.web import HTTPError, authenticated
+from tornado.web import HTTPError, RequestHandler, authenticated
 
 from athena_lab import __version__
 from athena_lab import events
-from athena_lab.errors import status_of, user_message
+from athena_lab.errors import JobRunning, RequestError, status_of, user_message
 from athena_lab.settings import LLM_PROVIDERS
 from athena_lab.request import AskRequest
 
 from . import jsonbody, site_urls, sse
 from .errors import api_error
-from .jobs import JobRunning
 from .addresses import client_key
 from .state import ServerState
+
+if TYPE_CHECKING:
+    from athena_lab.workspace import Workspace
+
+    from .public import PublicCorpus
 
 log = logging.getLogger("athena_lab.server")
 
@@ -39,9 +43,25 @@ ROLES = ("user", "assistant", "system")
 CONVERSATION_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 
-def require_index(ws: Any) -> None:
+def require_index(ws: Any, owner: bool = True) -> None:
+    """409 before any work when the folder has no index yet. Only the owner is told which
+    folder and how to build it: a public visitor learns neither the server's paths nor its
+    routes (issue 31)."""
     if not ws.has_index():
+        if not owner:
+            raise api_error(409, "this site's documents are not indexed yet; try again later")
         raise api_error(409, f"no index for {ws.root} yet; POST /athena/reindex builds it")
+
+
+def without_server_paths(message: str, ws: Any) -> str:
+    """``message`` with the indexed folder's and the index's absolute paths taken out: what a
+    public visitor is shown of an error (a path under the folder stays relative)."""
+    if ws is None:
+        return message
+    for place in sorted({str(getattr(ws, "index_dir", "") or ""), str(ws.root)}, key=len, reverse=True):
+        if len(place) > 1:
+            message = message.replace(place + "/", "").replace(place, "the indexed folder")
+    return message
 
 
 def _status_for(exc: BaseException) -> int:
@@ -57,10 +77,25 @@ def _message_for(exc: BaseException | None, status: int) -> str:
     return user_message(exc)
 
 
-class AthenaRoute:
+# The routes are mixins: at run time each is combined with the server's own handler class
+# (Jupyter's APIHandler or the standalone server's), so the mixin itself derives from
+# nothing. For the type checker it is a RequestHandler: those are the methods it calls.
+if TYPE_CHECKING:
+    _Handler = RequestHandler
+else:
+    _Handler = object
+
+
+class AthenaRoute(_Handler):
     """Shared helpers; mixed in before the base handler class so these methods win."""
 
     state: ServerState
+
+    if TYPE_CHECKING:
+        # Both bases (jupyter_server's APIHandler, middleware.StandaloneHandler) take the
+        # content type here; tornado's own finish does not.
+        def finish(self, chunk: str | bytes | dict[str, Any] | None = None,
+                   set_content_type: str = "application/json") -> Any: ...
 
     def initialize(self, state: ServerState) -> None:  # tornado passes the route kwargs here
         self.state = state
@@ -79,7 +114,10 @@ class AthenaRoute:
         extra = {"job": exc.job} if isinstance(exc, JobRunning) else {}
         for name, value in getattr(exc, "athena_headers", {}).items():
             self.set_header(name, value)
-        self.send_error_body(status, _message_for(exc, status), **extra)
+        message = _message_for(exc, status)
+        if not self.for_owner:
+            message = without_server_paths(message, self.state.opened())
+        self.send_error_body(status, message, **extra)
 
     def log_exception(self, typ: Any, value: Any, tb: Any) -> None:
         if value is not None and _status_for(value) < 500:
@@ -206,9 +244,14 @@ class SearchRoute(AthenaRoute):
         k = self.int_arg("k", None, 1, 100)
         kind, prefix = self.str_arg("kind"), self.str_arg("path_prefix")
         mode = self.get_query_argument("mode", "hybrid")  # checked by the searcher (400)
-        require_index(self.ws)
+        papers: dict[str, Any] = {key: self.str_arg(key) for key in ("collection", "tag", "author", "year")
+                                  if self.str_arg(key)}
+        if self.get_query_arguments("paper"):
+            papers["papers"] = self.get_query_arguments("paper")[:1000]
+        require_index(self.ws, self.for_owner)
         reads = self.reads
-        result = await self.blocking(lambda: reads.search(query, k=k, kind=kind, path_prefix=prefix, mode=mode))
+        result = await self.blocking(lambda: reads.search(query, k=k, kind=kind, path_prefix=prefix, mode=mode,
+                                                          papers=papers or None))
         hits = site_urls.with_site_urls(result.citations(), self.site_rules())
         self.send_json({"query": query, "hits": hits,
                         "degraded": result.degraded, "warnings": result.warnings})
@@ -242,10 +285,39 @@ class CiteRoute(AthenaRoute):
         fmt = self.str_arg("format") or "bibtex"
         if fmt not in FORMATS:
             raise api_error(400, f"'format' must be one of: {', '.join(FORMATS)}")
-        require_index(self.ws)
+        require_index(self.ws, self.for_owner)
         records = await self.blocking(self.reads.cite, targets)
         self.finish(render(records, fmt),
                     set_content_type="application/json" if fmt == "csl-json" else "text/plain; charset=utf-8")
+
+
+class PapersRoute(AthenaRoute):
+    """``GET /athena/papers``: the archive's papers, filtered (author, year, collection, tag)
+    and sorted; with ``about=…``, the papers that discuss it, each with its best passage."""
+
+    @authenticated
+    async def get(self) -> None:
+        filters = {key: self.str_arg(key) for key in ("author", "year", "collection", "tag")}
+        chosen = [p for p in self.get_query_arguments("paper") if p.strip()][:1000]
+        if chosen:
+            filters["papers"] = chosen  # type: ignore[assignment]
+        about = self.str_arg("about")
+        sort = self.str_arg("sort") or "title"
+        descending = self.str_arg("order") == "desc"
+        k = self.int_arg("k", 5, 1, 50)
+        require_index(self.ws)
+        ws = self.ws
+
+        def papers() -> dict[str, Any]:
+            wanted = {key: value for key, value in filters.items() if value}
+            if about:
+                hits = ws.papers_about(about, k=k, **wanted)
+                for hit in hits:
+                    hit["best"] = site_urls.with_site_urls([hit["best"]], self.site_rules())[0]
+                return {"about": about, "papers": hits}
+            return {"papers": ws.papers(sort=sort, descending=descending, **wanted), **ws.paper_facets()}
+
+        self.send_json(await self.blocking(papers))
 
 
 class PdfPageRoute(AthenaRoute):
@@ -266,7 +338,7 @@ class PdfPageRoute(AthenaRoute):
         self.finish(set_content_type="image/png")
 
     def _render(self, path: str, page: int, chunk_id: str | None) -> tuple[bytes, float]:
-        require_index(self.ws)
+        require_index(self.ws, self.for_owner)
         return self.reads.pdf_page_image(path, page, chunk_id)
 
 
@@ -292,7 +364,7 @@ class ReindexRoute(AthenaRoute):
 class ConversationsRoute(AthenaRoute):
     @authenticated
     async def get(self) -> None:
-        limit = self.int_arg("limit", 20, 1, 200)
+        limit = self.int_arg("limit", 20, 1, 200) or 20
         items = await self.blocking(lambda: self._list(limit))
         self.send_json({"conversations": items})
 
@@ -343,8 +415,8 @@ class ConversationRewindRoute(AthenaRoute):
         return self.ws.conversations.get(conversation_id)
 
 
-def chat_request(body: dict[str, Any], max_chars: int, max_messages: int) -> dict[str, Any]:
-    """Validate a chat body; return the question, stream flag and ask_events options."""
+def chat_request(body: dict[str, Any], max_chars: int, max_messages: int) -> tuple[AskRequest, bool]:
+    """Validate a chat body; return the question's ``AskRequest`` (validated) and the stream flag."""
     messages = body.get("messages")
     if not isinstance(messages, list) or not messages:
         raise api_error(400, "'messages' must be a non-empty list of {role, content} objects")
@@ -361,30 +433,32 @@ def chat_request(body: dict[str, Any], max_chars: int, max_messages: int) -> dic
     stream = body.get("stream", True)
     if not isinstance(stream, bool):
         raise api_error(400, "'stream' must be true or false")
-    options: dict[str, Any] = {}
     conversation_id = body.get("conversation_id")
     if conversation_id is not None:
         if not isinstance(conversation_id, str) or not CONVERSATION_ID.match(conversation_id):
             raise api_error(400, "'conversation_id' must be 1-64 letters, digits, '-' or '_'")
-        options["conversation_id"] = conversation_id
     filters = body.get("filters") or {}
-    if not isinstance(filters, dict) or not all(isinstance(v, str) or v is None for v in filters.values()):
-        raise api_error(400, "'filters' must be an object of strings: path_prefix, kind")
+    if not isinstance(filters, dict) or not all(isinstance(v, str) or v is None or (k == "papers" and isinstance(v, list))
+                                                for k, v in filters.items()):
+        raise api_error(400, "'filters' must be an object of strings (path_prefix, kind, collection, tag, author, "
+                             "year) and 'papers', a list of paper ids")
     for key in ("provider", "model"):
         value = body.get(key)
         if value is not None and (not isinstance(value, str) or not value.strip()):
             raise api_error(400, f"'{key}' must be a non-empty string")
     # The same validation as every front end, before the turn starts, so a bad option is a
     # 400 and leaves no conversation behind.
+    # ``k``: passages retrieved first; ``top_k`` is its old name, still read (docs/http-api.md).
+    old_name = "k" not in body and "top_k" in body
     request = AskRequest(question, conversation_id, {k: v for k, v in filters.items() if v},
-                         body.get("provider"), body.get("model"), body.get("top_k"), body.get("context"),
-                         body.get("context_label")).validate()
-    for key in ("provider", "model", "top_k", "context", "context_label"):
-        if getattr(request, key) is not None:
-            options[key] = getattr(request, key)
-    if request.filters:
-        options["filters"] = request.filters
-    return {"question": question, "stream": stream, "options": options}
+                         body.get("provider"), body.get("model"), body.get("top_k") if old_name else body.get("k"),
+                         body.get("context"), body.get("context_label"))
+    try:
+        return request.validate(), stream
+    except RequestError as exc:
+        if old_name and exc.message.startswith("'k'"):
+            raise RequestError(f"'top_k' (now 'k'): {exc.message}") from None
+        raise
 
 
 class ChatRoute(AthenaRoute):
@@ -395,25 +469,25 @@ class ChatRoute(AthenaRoute):
     @authenticated
     async def post(self) -> None:
         limits = self.state.limits
-        request = chat_request(self.json_body(), limits.max_question_chars, limits.max_messages)
-        if getattr(self, "public_visitor", False) and {"provider", "model"} & request["options"].keys():
+        request, stream = chat_request(self.json_body(), limits.max_question_chars, limits.max_messages)
+        if getattr(self, "public_visitor", False) and (request.provider is not None or request.model is not None):
             # Which model (and whose API key) answers is the server owner's choice.
             raise api_error(403, "'provider' and 'model' need the token; public visitors get the server's model")
-        if getattr(self, "public_visitor", False) and "context" in request["options"]:
+        if getattr(self, "public_visitor", False) and request.context is not None:
             # An attached cell is stored with the question: no anonymous 20,000 characters per
             # question in the owner's catalog (the drop-in never attaches one).
             raise api_error(403, "'context' needs the token; public visitors ask without an attached cell")
-        require_index(self.ws)
+        require_index(self.ws, self.for_owner)
         ws = self.reads  # a visitor's turn searches and reads only the published sources
-        cid = request["options"].get("conversation_id")
+        cid = request.conversation_id
         if cid and not await self.blocking(ws.conversations.exists, cid):
             raise api_error(404, f"no conversation {cid!r}; omit conversation_id to start a new one")
         address = self._take_visitor_slot()
-        if request["stream"]:
+        if stream:
             await self._stream(ws, request, address)
             return
         try:
-            answer = await self.state.run_chat(lambda: ws.ask(request["question"], **request["options"]),
+            answer = await self.state.run_chat(lambda: ws.ask(request),
                                                owner=self.for_owner)
         finally:
             if address is not None:
@@ -442,10 +516,10 @@ class ChatRoute(AthenaRoute):
                                  "retry in a few seconds", {"Retry-After": "5"})
         return address
 
-    async def _stream(self, ws: Any, request: dict[str, Any], address: str | None = None) -> None:
+    async def _stream(self, ws: Workspace | PublicCorpus, request: AskRequest, address: str | None = None) -> None:
         rules = self.site_rules()
         try:
-            self._pump = pump = sse.EventPump(lambda: ws.ask_events(request["question"], **request["options"]),
+            self._pump = pump = sse.EventPump(lambda: ws.ask_events(request),
                                               self.state.chat_pool(self.for_owner),
                                               self.state.context_for(self.for_owner))
             sse.start_stream(self)
@@ -466,9 +540,9 @@ class ChatRoute(AthenaRoute):
                     text = ": keep-alive\n\n"
                 elif kind == "raise":
                     log.error("chat failed", exc_info=item)
-                    text = events.error(_message_for(item, _status_for(item))).to_sse()
+                    text = self._shown(events.error(_message_for(item, _status_for(item)))).to_sse()
                 else:
-                    text = site_urls.event_with_site_urls(item, rules).to_sse()
+                    text = self._shown(site_urls.event_with_site_urls(item, rules)).to_sse()
                 if not await sse.send(self, text):
                     pump.cancel()
                     break
@@ -476,6 +550,12 @@ class ChatRoute(AthenaRoute):
             if not pump.cancelled.is_set():
                 await worker
                 self.finish()
+
+    def _shown(self, event: Any) -> Any:
+        """An error event as this reader may see it: without the server's paths for a visitor."""
+        if self.for_owner or event.type != "error":
+            return event
+        return events.error(without_server_paths(str(event.data.get("message", "")), self.state.opened()))
 
     def on_connection_close(self) -> None:
         if self._pump is not None:
@@ -495,4 +575,5 @@ ROUTES: tuple[tuple[str, type[AthenaRoute]], ...] = (
     ("source", SourceRoute),
     ("pdf/page", PdfPageRoute),
     ("cite", CiteRoute),
+    ("papers", PapersRoute),
 )

@@ -15,6 +15,8 @@ finishes its batch, saves what it has embedded and exits; the next run resumes.
 
 from __future__ import annotations
 
+from athena_lab.errors import JobRunning
+
 import os
 import threading
 import time
@@ -22,21 +24,11 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from athena_lab.errors import ConflictError
 
 STOP_WAIT_S = 20.0  # on shutdown, how long to let a stopping run save before leaving it
 # A run of this very process (the live index applying a batch of saves) is short: a reindex
 # asked for meanwhile queues behind its lock for up to this long instead of being refused.
 OWN_RUN_WAIT_S = 60.0
-
-
-class JobRunning(ConflictError, RuntimeError):
-    """A reindex job (or another index run) is already running; carries its snapshot."""
-
-    def __init__(self, job: dict[str, Any], message: str | None = None) -> None:
-        super().__init__(message or "a reindex job is already running; wait for it to finish "
-                                    "(GET /athena/reindex)")
-        self.job = job
 
 
 @dataclass

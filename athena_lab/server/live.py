@@ -1,4 +1,4 @@
-"""The live index of a server (Jupyter's extension, ``athena serve --watch``).
+"""The live index of a server (Jupyter's extension, ``athena serve --live``).
 
 Small batches — a save, a rename — are applied in the server process: the embedder is
 already loaded there and the index changes within about a second. A big batch (a ``git
@@ -18,11 +18,10 @@ import threading
 import time
 from typing import Any
 
-from athena_lab.errors import BusyError
+from athena_lab.errors import BusyError, JobRunning
 from athena_lab.interrupt import StopRequest
 from athena_lab.live_batch import Batch, LOCK_WAIT_S
 
-from .jobs import JobRunning
 
 log = logging.getLogger("athena_lab.server")
 
@@ -55,7 +54,7 @@ class ServerLive:
     def _start_watching(self) -> None:
         ws = self.state.workspace()
         try:
-            self.live = ws.follow(self._logged, apply=self._apply)
+            self.live = ws.live_index(self._logged, apply=self._apply)
         except Exception as exc:  # e.g. the system's limit on watched folders: say so, serve on
             self.error = f"live index off: {exc}"
             log.warning("athena_lab: %s", self.error)

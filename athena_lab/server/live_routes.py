@@ -1,4 +1,5 @@
-"""Routes of the live index: ``GET /athena/chunks`` — where cited passages are now.
+"""Routes of the live index: ``GET /athena/chunks`` — where cited passages are now — and
+``GET /athena/catalog`` — whether a path is an indexed source, and of which kind.
 
 In a module of their own (app.py appends them to handlers.ROUTES) so the live index adds
 routes without touching the shared route table.
@@ -30,10 +31,29 @@ class ChunksRoute(AthenaRoute):
         self.send_json({"chunks": await self.blocking(self._states, ids)})
 
     def _states(self, ids: list[str]) -> list[dict[str, Any]]:
-        require_index(self.ws)
+        require_index(self.ws, self.for_owner)
         return self.ws.chunk_states(ids)
+
+
+class CatalogRoute(AthenaRoute):
+    """``?path=P`` → ``{"path", "kind"}`` for an indexed source, else 404. A citation chip opens
+    only such a path, as the kind given here: a chip is data, and one saved in someone
+    else's notebook may say ``../private.txt`` or call a notebook a PDF (issue 31)."""
+
+    @authenticated
+    async def get(self) -> None:
+        path = self.str_arg("path", required=True) or ""
+        kind = await self.blocking(self._kind, path)
+        if kind is None:
+            raise api_error(404, f"{path[:200]} is not a source in the index")
+        self.send_json({"path": path, "kind": kind})
+
+    def _kind(self, path: str) -> str | None:
+        require_index(self.ws, self.for_owner)
+        return self.ws.source_kind(path)
 
 
 LIVE_ROUTES: tuple[tuple[str, type[AthenaRoute]], ...] = (
     ("chunks", ChunksRoute),
+    ("catalog", CatalogRoute),
 )

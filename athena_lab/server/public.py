@@ -24,15 +24,25 @@ docs/security.md, "Public mode"; tests/security/test_public_visitor.py.
 
 from __future__ import annotations
 
+import json
 import re
 import threading
 import time
 import uuid
 from collections import OrderedDict
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Iterator
 
-from athena_lab.paths import MissingPathError, PathError
+from typing_extensions import Unpack
+
+from athena_lab.answer import Answer, collect
+from athena_lab.config import Config
+from athena_lab.contract import DocEntry, GrepMatch, PdfPageText, SourceLines
+from athena_lab.events import Event
+from athena_lab.errors import MissingPathError, PathError
+from athena_lab.request import AskOptions, AskRequest
+from athena_lab.workspace import turn_events
 
 from .site_urls import glob_regex
 
@@ -69,15 +79,20 @@ class VisitorConversations:
     catalog (their history list stays the owner's own, and anonymous readers cannot grow it).
 
     Kept so the drop-in can ask a follow-up (the agent reads the earlier turns), and bounded
-    both ways: a conversation idle for ``ttl_s`` is forgotten, at most ``max_conversations``
-    are kept (the least recently used go first), each with its newest ``max_messages``.
+    every way: a conversation idle for ``ttl_s`` is forgotten, at most ``max_conversations``
+    are kept (the least recently used go first), each with its newest ``max_messages``, and
+    all of them together hold at most ``max_bytes`` of messages, as JSON (issue 31: without
+    it, 1,000 conversations of twenty 8,000-character questions and twenty cited answers
+    held 330 MiB of the owner's memory, measured with tracemalloc; at 32 MiB, 47 MiB).
     A visitor's conversation id means nothing to the owner's store, and the reverse.
     The subset of ``agent.conversations.ConversationStore`` the agent loop uses.
     """
 
     def __init__(self, ttl_s: float = 30 * 60, max_conversations: int = 1000, max_messages: int = 40,
-                 clock: Any = time.monotonic) -> None:
+                 clock: Any = time.monotonic, max_bytes: int = 32 << 20) -> None:
         self.ttl_s, self.max_conversations, self.max_messages = ttl_s, max_conversations, max_messages
+        self.max_bytes = max_bytes
+        self._bytes = 0  # the size of every kept conversation's messages, as ``_size`` counts it
         self._clock = clock
         self._lock = threading.Lock()
         self._items: OrderedDict[str, dict[str, Any]] = OrderedDict()
@@ -87,19 +102,27 @@ class VisitorConversations:
             self._expire()
             return len(self._items)
 
+    @property
+    def size(self) -> int:
+        """The bytes the kept conversations' messages hold (their JSON)."""
+        with self._lock:
+            return self._bytes
+
     def _expire(self) -> None:
         now = self._clock()
         while self._items:
             oldest = next(iter(self._items.values()))
-            if now - oldest["touched"] < self.ttl_s and len(self._items) <= self.max_conversations:
+            if (now - oldest["touched"] < self.ttl_s and len(self._items) <= self.max_conversations
+                    and self._bytes <= self.max_bytes):
                 return
-            self._items.popitem(last=False)
+            _, dropped = self._items.popitem(last=False)
+            self._bytes -= dropped["bytes"]
 
     def create(self, title: str) -> str:
         cid = uuid.uuid4().hex
         with self._lock:
             self._items[cid] = {"id": cid, "title": " ".join(title.split())[:80], "messages": [],
-                                "touched": self._clock()}
+                                "touched": self._clock(), "bytes": 0, "sizes": []}
             self._expire()
         return cid
 
@@ -123,8 +146,13 @@ class VisitorConversations:
             if mode is not None:
                 message["mode"] = mode
             item["messages"] = (item["messages"] + [message])[-self.max_messages:]
+            item["sizes"] = (item["sizes"] + [_size(message)])[-self.max_messages:]
+            size = sum(item["sizes"])
+            self._bytes += size - item["bytes"]
+            item["bytes"] = size
             item["touched"] = self._clock()
             self._items.move_to_end(cid)
+            self._expire()  # over the byte bound: the least recently used go (this one last)
 
     def get(self, cid: str) -> dict[str, Any] | None:
         with self._lock:
@@ -133,6 +161,11 @@ class VisitorConversations:
             if item is None:
                 return None
             return {"id": cid, "title": item["title"], "messages": [dict(m) for m in item["messages"]]}
+
+
+def _size(message: dict[str, Any]) -> int:
+    """What one message costs to keep, near enough: the length of its JSON."""
+    return len(json.dumps(message, ensure_ascii=False, default=str))
 
 
 class PublicCorpus:
@@ -152,7 +185,10 @@ class PublicCorpus:
 
     @property
     def config(self) -> Any:
-        return self._ws.config
+        """The owner's configuration as a visitor's turn reads it: without a model unless
+        the owner set ``[dropin] public_model``, and with it, the model's timeout within the
+        visitors' time cap (agent/model_work.py holds the rest of the rule)."""
+        return visitor_config(self._ws.config)
 
     @property
     def conversations(self) -> VisitorConversations:
@@ -188,10 +224,10 @@ class PublicCorpus:
         return self._read(path, self._ws.source_path)
 
     def read_source(self, path: str, start_line: int = 1, end_line: int | None = None,
-                    max_lines: int = 400) -> dict[str, Any]:
+                    max_lines: int = 400) -> SourceLines:
         return self._read(path, self._ws.read_source, start_line, end_line, max_lines)
 
-    def read_pdf_source(self, path: str, page: int, region: dict[str, float] | None = None) -> dict[str, Any]:
+    def read_pdf_source(self, path: str, page: int, region: dict[str, float] | None = None) -> PdfPageText:
         return self._read(path, self._ws.read_pdf_source, page, region)
 
     def pdf_page_image(self, path: str, page: int, chunk_id: str | None = None) -> tuple[bytes, float]:
@@ -206,11 +242,11 @@ class PublicCorpus:
             raise MissingPathError(f"unknown chunk id {chunk_id!r}")
         return self._ws.related(chunk_id, before, after)
 
-    def list_docs(self, path_prefix: str | None = None, kind: str | None = None) -> list[dict[str, Any]]:
+    def list_docs(self, path_prefix: str | None = None, kind: str | None = None) -> list[DocEntry]:
         return [d for d in self._ws.list_docs(path_prefix, kind) if self.published.allows(d.get("path"))]
 
     def grep(self, pattern: str, *, regex: bool = False, case_sensitive: bool = False,
-             limit: int = 20, path_prefix: str | None = None) -> list[dict[str, Any]]:
+             limit: int = 20, path_prefix: str | None = None) -> list[GrepMatch]:
         found = self._ws.grep(pattern, regex=regex, case_sensitive=case_sensitive,
                               limit=min(limit * OVERFETCH, MAX_FETCH), path_prefix=path_prefix)
         return [m for m in found if self.published.allows(m.get("path"))][:limit]
@@ -226,6 +262,10 @@ class PublicCorpus:
         result.hits = [h for h in result.hits if self.published.allows(h.chunk.path)][:wanted]
         return result
 
+    def scope_paths(self, filters: dict[str, Any] | None) -> frozenset[str] | None:
+        """The files a paper filter keeps; search then keeps only the published ones."""
+        return self._ws.scope_paths(filters)
+
     def search_citations(self, query: str, **options: Any) -> list[dict[str, Any]]:
         return self.search(query, **options).citations()
 
@@ -236,16 +276,22 @@ class PublicCorpus:
                 raise MissingPathError(f"{str(target)[:200]}: neither a chunk id nor an indexed file")
         return self._ws.cite(targets)
 
-    # a chat turn, run by the workspace's own code with this view as its corpus ----------------
-    def ask_events(self, question: str, **options: Any) -> Iterator[Any]:
-        from athena_lab.workspace import Workspace
+    # a chat turn: the loop takes this view as its corpus ----------------------------------------
+    def ask_events(self, request: AskRequest | str, **options: Unpack[AskOptions]) -> Iterator[Event]:
+        return turn_events(self, request, for_visitor=True, **options)
 
-        return Workspace.ask_events(self, question, **options)  # type: ignore[arg-type]
+    def ask(self, request: AskRequest | str, **options: Unpack[AskOptions]) -> Answer:
+        return collect(self.ask_events(request, **options))
 
-    def ask(self, question: str, **options: Any) -> Any:
-        from athena_lab.workspace import Workspace
 
-        return Workspace.ask(self, question, **options)  # type: ignore[arg-type]
+def visitor_config(config: Config) -> Config:
+    """``config`` with the ``[llm]`` a public visitor's turn may use (PublicCorpus.config)."""
+    dropin, llm = config.settings.dropin, config.settings.llm
+    if not dropin.public_model:
+        llm = replace(llm, provider="extractive", translate="off", model_path="")
+    elif dropin.public_model_seconds:
+        llm = replace(llm, timeout_s=min(llm.timeout_s, dropin.public_model_seconds))
+    return replace(config, settings=replace(config.settings, llm=llm))
 
 
 class VisitorChatSlots:

@@ -18,9 +18,11 @@ from typing import Any, Callable
 
 from tornado.web import HTTPError
 
-from athena_lab.config import ConfigError
+from athena_lab.errors import ConfigError, JobRunning
+from athena_lab.workspace import ChannelStatus, SearchResult
 
-from .jobs import STOP_WAIT_S, JobRunning, ReindexJobs
+
+from .jobs import STOP_WAIT_S, ReindexJobs
 from .live import ServerLive
 
 
@@ -76,6 +78,10 @@ class ServerState:
                                                         thread_name_prefix="athena-visitor-chat")
         self.visitor_chats = VisitorChatSlots(visitor_workers, per_address=2)
 
+    def opened(self) -> Any:
+        """The workspace, or None when it could not be opened (``workspace`` answers 503)."""
+        return self._ws
+
     def workspace(self) -> Any:
         if self._ws is None:
             raise HTTPError(503, log_message=f"athena is not configured: {self.startup_error}")
@@ -127,7 +133,7 @@ class ServerState:
             return None
         return self.jobs.start()
 
-    def build_multilingual_on_demand(self, result: Any) -> None:
+    def build_multilingual_on_demand(self, result: SearchResult) -> None:
         """A question in another language and no multilingual vectors yet: with
         ``multilingual.build = "auto"``, build them in the background, and say so.
 
@@ -153,6 +159,7 @@ class ServerState:
                     pass  # a run is going: it (or the owner's next question) builds the channel
         if self.jobs.current()["state"] != "running":
             return  # the build ended or could not start: the search's own advice stands
+        result.channel = ChannelStatus("building", state["done"], state["total"])
         result.warnings = [w for w in result.warnings if "athena index --multilingual" not in w]
         result.warnings.append(
             f"multilingual vectors {state['done']:,} / {state['total']:,} are being built in the "

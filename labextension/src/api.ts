@@ -50,9 +50,12 @@ export const {
   rewindConversation,
   getReindex,
   getChunks,
+  getSourceKind,
   pdfPageImage,
   streamChat,
-  getCitationText
+  getCitationText,
+  getPapers,
+  getPapersAbout
 } = client;
 
 /** Start a reindex; a job already running (409) is reported, not treated as a failure.

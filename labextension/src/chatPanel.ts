@@ -25,6 +25,7 @@ import { answererChip, inLabWords } from './labWords';
 import { followBuild } from './components/buildProgress';
 import { ConversationList } from './components/conversationList';
 import { IndexStatusView } from './components/indexStatus';
+import { PapersView, papersView } from './components/papersView';
 import { openCitation } from './open';
 import { BottomFollower } from './core/follow';
 
@@ -71,6 +72,8 @@ export class ChatPanel extends Widget {
   });
   private _mode = h('span', { class: 'athena-server-mode', 'data-testid': 'athena-server-mode' });
   private _historyToggle: HTMLButtonElement;
+  private _papersToggle: HTMLButtonElement;
+  private _papers: PapersView;
   private _status: IndexStatusView;
   private _history: ConversationList;
   private _composer: Composer;
@@ -125,6 +128,21 @@ export class ChatPanel extends Widget {
       'aria-expanded': 'false',
       'aria-label': 'Show conversation history'
     });
+    this._papers = papersView(
+      api,
+      this._composer,
+      () => {
+        void this.togglePapers(false);
+        this.focusInput();
+      },
+      citation => void this.openCitation(citation)
+    );
+    this._papersToggle = button('Papers', () => void this.togglePapers(), {
+      class: 'athena-papers-toggle',
+      'aria-expanded': 'false',
+      'aria-label': 'Show the papers',
+      'data-testid': 'athena-papers-toggle'
+    });
     const header = h(
       'header',
       { class: 'athena-chat-header' },
@@ -134,9 +152,11 @@ export class ChatPanel extends Widget {
         class: 'athena-new',
         'aria-label': 'Start a new conversation'
       }),
+      this._papersToggle,
       this._historyToggle
     );
-    this.node.append(header, this._status.node, this._history.node, this._messages, this._composer.node);
+    this.node.append(header, this._status.node, this._history.node, this._papers.node, this._messages,
+      this._composer.node);
     this._showEmptyState();
   }
 
@@ -351,6 +371,19 @@ export class ChatPanel extends Widget {
     }
   }
 
+  /** Show the papers in place of the conversation (the question box stays), or go back. */
+  async togglePapers(open = !this._papers.open): Promise<void> {
+    this._papers.open = open;
+    this._messages.hidden = open;
+    this._papersToggle.setAttribute('aria-expanded', String(open));
+    this._papersToggle.setAttribute('aria-label', open ? 'Back to the conversation' : 'Show the papers');
+    this._papersToggle.textContent = open ? 'Chat' : 'Papers';
+    if (open) {
+      await this._papers.refresh();
+      this._papers.focus();
+    }
+  }
+
   async toggleHistory(): Promise<void> {
     this._history.open = !this._history.open;
     this._historyToggle.setAttribute('aria-expanded', String(this._history.open));
@@ -472,6 +505,7 @@ export class ChatPanel extends Widget {
   private async _setConversation(id: string | null): Promise<void> {
     this._conversationId = id;
     this.node.dataset.conversationId = id ?? '';
+    this._history.markCurrent(id);
     await this._options.memory.save(id);
   }
 

@@ -8,8 +8,8 @@ import { EditorState, Extension, Prec, RangeSetBuilder, StateEffect, StateField 
 import { Decoration, DecorationSet, EditorView, keymap, WidgetType } from '@codemirror/view';
 import { CodeEditor } from '@jupyterlab/codeeditor';
 
-/** Lines `from`..`to`, 1-based and inclusive, or null to clear. */
-const setCited = StateEffect.define<{ from: number; to: number } | null>();
+/** Line ranges `[from, to]`, 1-based and inclusive, in order; or null to clear. */
+const setCited = StateEffect.define<Array<[number, number]> | null>();
 
 class ClearControl extends WidgetType {
   eq(): boolean {
@@ -38,18 +38,22 @@ class ClearControl extends WidgetType {
 
 const citedLine = Decoration.line({ class: 'athena-cited-line', attributes: { 'data-testid': 'athena-cited-line' } });
 
-function decorations(state: EditorState, from: number, to: number): DecorationSet {
+function decorations(state: EditorState, ranges: Array<[number, number]>): DecorationSet {
   const doc = state.doc;
-  const first = Math.min(Math.max(from, 1), doc.lines);
-  const last = Math.min(Math.max(to, first), doc.lines);
   const builder = new RangeSetBuilder<Decoration>();
-  for (let n = first; n <= last; n++) {
-    const line = doc.line(n);
-    builder.add(line.from, line.from, citedLine);
-    if (n === first) {
-      builder.add(line.to, line.to, Decoration.widget({ widget: new ClearControl(), side: 1 }));
+  let after = 0; // RangeSetBuilder takes ranges in order, each line once
+  ranges.forEach(([from, to], i) => {
+    const first = Math.max(Math.min(Math.max(from, 1), doc.lines), after + 1);
+    const last = Math.min(Math.max(to, first), doc.lines);
+    for (let n = first; n <= last; n++) {
+      const line = doc.line(n);
+      builder.add(line.from, line.from, citedLine);
+      if (i === 0 && n === first) {
+        builder.add(line.to, line.to, Decoration.widget({ widget: new ClearControl(), side: 1 }));
+      }
     }
-  }
+    after = Math.max(after, last);
+  });
   return builder.finish();
 }
 
@@ -58,7 +62,7 @@ const citedField = StateField.define<DecorationSet>({
   update(marks, tr) {
     for (const effect of tr.effects) {
       if (effect.is(setCited)) {
-        marks = effect.value ? decorations(tr.state, effect.value.from, effect.value.to) : Decoration.none;
+        marks = effect.value ? decorations(tr.state, effect.value) : Decoration.none;
       }
     }
     // Editing the file dismisses the mark: its lines no longer hold what was cited.
@@ -91,25 +95,22 @@ interface ICodeMirrorEditor {
 }
 
 /**
- * Mark lines `start`..`end` (1-based, inclusive) of `editor` as cited and scroll them to
- * the middle of the view; false when the editor is not CodeMirror 6.
+ * Mark the line ranges `[start, end]` (1-based, inclusive, in order) of `editor` as cited
+ * and scroll the first to the middle of the view; false when the editor is not CodeMirror 6.
  */
-export function markCitedLines(editor: CodeEditor.IEditor, start: number, end: number): boolean {
+export function markCitedLines(editor: CodeEditor.IEditor, ranges: Array<[number, number]>): boolean {
   const cm = editor as unknown as Partial<ICodeMirrorEditor>;
   const view = cm.editor;
-  if (!view || typeof cm.injectExtension !== 'function' || !(view instanceof EditorView)) {
+  if (!view || typeof cm.injectExtension !== 'function' || !(view instanceof EditorView) || !ranges.length) {
     return false;
   }
   if (view.state.field(citedField, false) === undefined) {
     cm.injectExtension(extension);
   }
   const doc = view.state.doc;
-  const first = Math.min(Math.max(start, 1), doc.lines);
+  const first = Math.min(Math.max(ranges[0][0], 1), doc.lines);
   view.dispatch({
-    effects: [
-      setCited.of({ from: start, to: end }),
-      EditorView.scrollIntoView(doc.line(first).from, { y: 'center' })
-    ],
+    effects: [setCited.of(ranges), EditorView.scrollIntoView(doc.line(first).from, { y: 'center' })],
     selection: { anchor: doc.line(first).from }
   });
   return true;

@@ -76,5 +76,9 @@ export function openingPlace(cited: ICitation, followed: IFollowed): ICitation {
   }
   const lines = now.start_line - cited.start_line;
   const end = narrow.end_line ?? narrow.start_line;
-  return { ...narrow, start_line: narrow.start_line + lines, end_line: end + lines };
+  // The quoted sentences moved with their chunk: their own lines too (core/citations.ts citedRanges).
+  const evidence = narrow.evidence?.map(e =>
+    e.start_line != null && e.end_line != null ? { ...e, start_line: e.start_line + lines, end_line: e.end_line + lines } : e
+  );
+  return { ...narrow, evidence, start_line: narrow.start_line + lines, end_line: end + lines };
 }

@@ -2,24 +2,28 @@
  * Errors in Lab's words. The server writes a provider's configuration errors for the
  * terminal ("set llm.model or pass --model"); in the sidebar there is no flag to pass,
  * so the fix is named as the setting to change in Settings → Athena chat (Lab's
- * settings editor), or in athena.toml where Lab has no setting for it.
+ * settings editor), or in your own config file where Lab has no setting for it — never the
+ * folder's athena.toml, which may not choose a model (README, "Configuration").
  */
 
 /** Where the sidebar's own settings live, as Lab's menus name them. */
 export const LAB_SETTINGS = 'Settings \u2192 Settings Editor \u2192 Athena chat';
 
+/** The user's own config file: the only file where [llm] is read (not the folder's athena.toml). */
+export const USER_CONFIG = '~/.config/athena/config.toml';
+
 /** The CLI flags the server names, and the fix a Lab user can make instead. */
 const FLAG_FIXES: Array<[RegExp, string]> = [
-  [/set llm\.model or pass --model\b/, `choose a Model in ${LAB_SETTINGS} (or set model under [llm] in athena.toml)`],
+  [/set llm\.model or pass --model\b/, `choose a Model in ${LAB_SETTINGS} (or set model under [llm] in ${USER_CONFIG})`],
   [/set llm\.provider or pass --provider\b/, `choose a Provider in ${LAB_SETTINGS}`],
-  [/set llm\.model_path or pass --model-path FILE\.gguf/, 'set model_path under [llm] in athena.toml to a .gguf file'],
-  [/,? ?or pass --model-path FILE\.gguf/, ', or set model_path under [llm] in athena.toml to a .gguf file'],
+  [/set llm\.model_path or pass --model-path FILE\.gguf/, `set model_path under [llm] in ${USER_CONFIG} to a .gguf file`],
+  [/,? ?or pass --model-path FILE\.gguf/, `, or set model_path under [llm] in ${USER_CONFIG} to a .gguf file`],
   [/then --provider local\b/, `then choose the local Provider in ${LAB_SETTINGS}`],
   [/pass --model\b/, `choose a Model in ${LAB_SETTINGS}`],
   [/pass --provider\b/, `choose a Provider in ${LAB_SETTINGS}`]
 ];
 
-/** `message` with every CLI flag replaced by the Lab setting (or athena.toml key) that does the same. */
+/** `message` with every CLI flag replaced by the Lab setting (or config key) that does the same. */
 export function inLabWords(message: string): string {
   let out = message;
   for (const [flag, fix] of FLAG_FIXES) {

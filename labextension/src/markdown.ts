@@ -6,6 +6,7 @@
  */
 import { IRenderMime, IRenderMimeRegistry, MimeModel } from '@jupyterlab/rendermime';
 
+import { withoutRestRoles } from './core/restRoles';
 import { sanitizeUntrustedHtml } from './core/sanitizer';
 
 /**
@@ -33,14 +34,14 @@ function untrusted(rendermime: IRenderMimeRegistry): IRenderMimeRegistry {
   return registry;
 }
 
-/** Render `text` into `host`, replacing what was there. */
+/** Render `text` into `host`, replacing what was there (reST roles as Sphinx shows them). */
 export async function renderMarkdown(
   rendermime: IRenderMimeRegistry,
   host: HTMLElement,
   text: string
 ): Promise<void> {
   const renderer = untrusted(rendermime).createRenderer(MIME);
-  const model = new MimeModel({ data: { [MIME]: text }, trusted: false });
+  const model = new MimeModel({ data: { [MIME]: withoutRestRoles(text) }, trusted: false });
   await renderer.renderModel(model);
   host.replaceChildren(...Array.from(renderer.node.childNodes));
   renderer.dispose();

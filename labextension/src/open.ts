@@ -12,9 +12,9 @@ import { CodeEditor } from '@jupyterlab/codeeditor';
 import { MarkdownCell } from '@jupyterlab/cells';
 import { showErrorMessage, WidgetTracker } from '@jupyterlab/apputils';
 
-import { getChunks } from './api';
+import { getChunks, getSourceKind } from './api';
 import { markCitedLines } from './citedLines';
-import { narrowest } from './core/citations';
+import { citedRanges, insideFolder, narrowest } from './core/citations';
 import { checkable, followCitation, openingPlace } from './freshness';
 import { createPdfPreview, PdfPreview, showInPreview } from './pdfPreview';
 import { ICitation } from './types';
@@ -27,11 +27,12 @@ export interface IOpenContext {
 }
 
 /**
- * Mark lines `start`..`end` (1-based, inclusive) as cited, in view; an editor that is not
- * CodeMirror 6 gets them selected instead.
+ * Mark the line ranges (1-based, inclusive) as cited, the first in view; an editor that is
+ * not CodeMirror 6 gets the first range selected instead.
  */
-function markLines(editor: CodeEditor.IEditor, start: number, end: number): void {
-  if (!markCitedLines(editor, start, end)) {
+function markLines(editor: CodeEditor.IEditor, ranges: Array<[number, number]>): void {
+  if (!markCitedLines(editor, ranges)) {
+    const [start, end] = ranges[0];
     const last = Math.max(0, editor.lineCount - 1);
     const from = Math.min(Math.max(start - 1, 0), last);
     const to = Math.min(Math.max(end - 1, from), last);
@@ -52,8 +53,7 @@ async function openText(ctx: IOpenContext, path: string, citation: ICitation): P
   await widget.context.ready;
   await widget.revealed;
   ctx.app.shell.activateById(widget.id);
-  const start = citation.start_line ?? 1;
-  markLines(widget.content.editor, start, citation.end_line ?? start);
+  markLines(widget.content.editor, citedRanges(citation));
 }
 
 async function openNotebook(
@@ -82,7 +82,7 @@ async function openNotebook(
   }
   await cell.ready;
   if (cell.editor && !cell.inputHidden) {
-    markLines(cell.editor, citation.start_line, citation.end_line ?? citation.start_line);
+    markLines(cell.editor, citedRanges(citation));
   }
 }
 
@@ -102,7 +102,14 @@ export const pdfPreviewTracker = new WidgetTracker<PdfPreview>({ namespace: 'ath
  * viewer goes blank when only the fragment of its document changes.
  */
 export function openPdfDocument(ctx: IOpenContext, path: string, page: number): void {
-  ctx.docManager.findWidget(path)?.dispose(); // read-only: nothing to save
+  const open = ctx.docManager.findWidget(path);
+  if (open && (!path.toLowerCase().endsWith('.pdf') || open.context.model.dirty)) {
+    // Never closed: not a PDF viewer, or it holds changes (issue 31: a crafted chip named
+    // a notebook here, and its unsaved edits were lost). Shown as it is.
+    ctx.app.shell.activateById(open.id);
+    return;
+  }
+  open?.dispose(); // a PDF viewer: read-only, nothing to save
   const widget = ctx.docManager.openOrReveal(path);
   if (!widget) {
     void showErrorMessage('Cannot open the PDF', `Lab cannot open ${path}.`);
@@ -155,13 +162,44 @@ async function followed(cited: ICitation): Promise<ICitation | null> {
   return openingPlace(cited, result);
 }
 
+/**
+ * `cited` with the kind the index's catalog gives its path, or null after telling the user
+ * why nothing opens: a chip is data (a saved answer in someone else's notebook may name
+ * `../private.txt`, or call a notebook a PDF), so only an indexed source inside the folder
+ * is opened, and only as what it is (issue 31).
+ */
+async function cataloged(cited: ICitation): Promise<ICitation | null> {
+  const path: unknown = cited.path;
+  let kind: string | null = null;
+  if (insideFolder(path)) {
+    try {
+      kind = await getSourceKind(path);
+    } catch (err) {
+      await showErrorMessage('Cannot open the source', `${path}: ${(err as Error).message ?? err}`);
+      return null;
+    }
+  }
+  if (kind === null) {
+    await showErrorMessage(
+      'Cannot open the source',
+      `${String(path).slice(0, 200)} is not a source in the indexed folder, so it is not opened.`
+    );
+    return null;
+  }
+  return { ...cited, kind: kind as ICitation['kind'] };
+}
+
 /** Open the source of `citation`; problems are shown to the user, never thrown. */
-export async function openCitation(ctx: IOpenContext, cited: ICitation): Promise<void> {
+export async function openCitation(ctx: IOpenContext, given: ICitation): Promise<void> {
   if (ctx.labPathPrefix === null) {
     await showErrorMessage(
       'Cannot open the source',
-      `The indexed folder lies outside the folder Jupyter serves, so ${cited.path} cannot be opened in Lab.`
+      `The indexed folder lies outside the folder Jupyter serves, so ${given.path} cannot be opened in Lab.`
     );
+    return;
+  }
+  const cited = await cataloged(given);
+  if (cited === null) {
     return;
   }
   const citation = await followed(cited);

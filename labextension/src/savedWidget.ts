@@ -13,7 +13,7 @@ import { CodeCell } from '@jupyterlab/cells';
 import { INotebookTracker, NotebookPanel } from '@jupyterlab/notebook';
 import { IRenderMime, IRenderMimeRegistry, MimeModel } from '@jupyterlab/rendermime';
 import { Widget } from '@lumino/widgets';
-import widgetView, { IWidgetModel } from './widget/widget';
+import widgetView, { IWidgetModel, UNTRUSTED } from './widget/widget';
 
 const MISSING = 'Error displaying widget: model not found';
 const STATIC_MARK = 'class="athena-static"';
@@ -23,11 +23,13 @@ export const ANSWER_MIME = 'application/vnd.athena.answer+json';
 /**
  * A finished answer's saved state read through the widget view's model interface: it
  * never changes and nothing answers a message (a PDF page image needs the kernel; the
- * chips open the page in Lab instead).
+ * chips open the page in Lab instead). `trusted` is the output's trust as Jupyter keeps
+ * it (the notebook's signature, or output made in this session): an untrusted output
+ * only shows, as Jupyter's own untrusted output does; its chips open nothing (widget.ts).
  */
-function savedModel(state: Record<string, unknown>): IWidgetModel {
+function savedModel(state: Record<string, unknown>, trusted: boolean): IWidgetModel {
   return {
-    get: name => (name === 'streaming' ? false : state[name]),
+    get: name => (name === 'streaming' ? false : name === UNTRUSTED ? !trusted : state[name]),
     on: () => undefined,
     off: () => undefined,
     send: () => undefined
@@ -35,14 +37,17 @@ function savedModel(state: Record<string, unknown>): IWidgetModel {
 }
 
 /** Draw the saved answer `state` into `node` with the widget's view. */
-export function renderSavedAnswer(node: HTMLElement, state: Record<string, unknown>): void {
+export function renderSavedAnswer(node: HTMLElement, state: Record<string, unknown>, trusted: boolean): void {
   const el = document.createElement('div');
   node.replaceChildren(el);
-  widgetView.render({ model: savedModel(state), el });
+  widgetView.render({ model: savedModel(state, trusted), el });
 }
 
 /** The output under `node`'s saved formats, when it is an athena answer. */
-function savedOutput(panel: NotebookPanel, node: Element): { state: Record<string, unknown> | null; html: string | null } | null {
+function savedOutput(
+  panel: NotebookPanel,
+  node: Element
+): { state: Record<string, unknown> | null; html: string | null; trusted: boolean } | null {
   for (const cell of panel.content.widgets) {
     if (!(cell instanceof CodeCell) || !cell.node.contains(node)) {
       continue;
@@ -50,13 +55,15 @@ function savedOutput(panel: NotebookPanel, node: Element): { state: Record<strin
     const outputs = cell.outputArea;
     for (let i = 0; i < outputs.widgets.length; i++) {
       if (outputs.widgets[i].node.contains(node)) {
-        const data = outputs.model.get(i)?.data ?? {};
+        const output = outputs.model.get(i);
+        const data = output?.data ?? {};
         const state = data[ANSWER_MIME];
         const html = data['text/html'];
         const text = Array.isArray(html) ? html.join('') : html;
         const saved = {
           state: state && typeof state === 'object' && !Array.isArray(state) ? (state as Record<string, unknown>) : null,
-          html: typeof text === 'string' && text.includes(STATIC_MARK) ? text : null
+          html: typeof text === 'string' && text.includes(STATIC_MARK) ? text : null,
+          trusted: output?.trusted === true
         };
         return saved.state || saved.html ? saved : null;
       }
@@ -78,7 +85,7 @@ async function replaceMissing(panel: NotebookPanel, rendermime: IRenderMimeRegis
     holder.classList.add('athena-saved-answer');
     holder.dataset.testid = 'athena-saved-answer';
     if (saved.state) {
-      renderSavedAnswer(holder, saved.state);
+      renderSavedAnswer(holder, saved.state, saved.trusted);
     } else {
       const renderer = rendermime.createRenderer('text/html');
       // Untrusted: Lab's sanitizer runs even though render.py escaped everything already.
@@ -110,7 +117,7 @@ class SavedAnswerWidget extends Widget implements IRenderMime.IRenderer {
   }
 
   renderModel(model: IRenderMime.IMimeModel): Promise<void> {
-    renderSavedAnswer(this.node, (model.data[ANSWER_MIME] ?? {}) as Record<string, unknown>);
+    renderSavedAnswer(this.node, (model.data[ANSWER_MIME] ?? {}) as Record<string, unknown>, model.trusted);
     return Promise.resolve();
   }
 }

@@ -99,7 +99,7 @@ test('a stored interrupted answer is shown as stopped', () => {
 test('the chat body leaves out empty filters', () => {
   const body = JSON.parse(chatBody({ question: 'q', filters: { path_prefix: '', kind: 'pdf' }, topK: 5 }));
   assert.deepEqual(body.filters, { kind: 'pdf' });
-  assert.equal(body.top_k, 5);
+  assert.equal(body.k, 5);
   assert.equal(body.stream, true);
 });
 

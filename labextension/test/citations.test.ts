@@ -4,11 +4,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import {
+  citedRanges,
   answerAsMarkdown,
   citationLabel,
   citationLocation,
   narrowest,
   findMarkers,
+  insideFolder,
   linkBase,
   normalisePrefix,
   relativePath
@@ -126,4 +128,32 @@ test('a citation opens where its evidence is, as its label says', () => {
   const page: ICitation = { ...pdf, evidence: [{ quote: 'y', page: 18, regions: [{ x: 1, y: 2, width: 3, height: 4, page: 19 }] }] };
   assert.equal(narrowest(page).page, 19);
   assert.equal(narrowest(text), text, 'no evidence: the passage itself');
+});
+
+test('one citation quoting two sentences far apart marks each, not the lines between', () => {
+  // Issue 31: one [1] marked lines 87-120, spanning two quotes.
+  const cited = {
+    id: 1, kind: 'text', path: 'docs/config.rst', start_line: 80, end_line: 125,
+    evidence: [
+      { start_line: 118, end_line: 120, quote: 'Second quote.' },
+      { start_line: 87, end_line: 88, quote: 'First quote.' },
+      { start_line: 89, end_line: 89, quote: 'Right after it.' }
+    ]
+  } as unknown as ICitation;
+  assert.deepEqual(citedRanges(cited), [[87, 89], [118, 120]]);
+  assert.deepEqual(citedRanges({ ...cited, evidence: [] } as ICitation), [[80, 125]]);
+  const notebook = {
+    id: 2, kind: 'notebook', path: 'nb.ipynb', cell: 1, end_cell: 4,
+    evidence: [{ cell: 3, start_line: 2, end_line: 2 }, { cell: 4, start_line: 1, end_line: 1 }, { cell: 3, start_line: 6, end_line: 7 }]
+  } as unknown as ICitation;
+  assert.deepEqual(citedRanges(notebook), [[2, 2], [6, 7]]); // the lines in the cell that opens
+});
+
+test('a citation opens only a path inside the indexed folder', () => {
+  for (const path of ['docs/a.md', 'nb/x.ipynb', 'a b/c (1).pdf', '.github/x.md']) {
+    assert.equal(insideFolder(path), true, path);
+  }
+  for (const path of ['../private.txt', '../work.ipynb', 'docs/../../x', '/etc/passwd', 'a//b', './a', 'a/.', 'a\\..\\b', '', null, 7]) {
+    assert.equal(insideFolder(path), false, String(path));
+  }
 });

@@ -85,3 +85,15 @@ test('a sentence using a name no indexed file holds is marked as such, once, and
   );
   assert.equal(notFoundNote('', []), null);
 });
+
+test('a full stop written after the markers goes back before them, where the sentence ends', () => {
+  // Issue 31: "… url_for [1]." left its "." dangling after the [1] button.
+  const host = rendered('<p>Build it with url_for [1]. Then test it [1] [2]; done [3]!</p>');
+  decorateAnswer(host, [], new Set([1, 2, 3]), marker);
+  assert.equal(host.textContent, 'Build it with url_for. [1] Then test it; [1] [2] done! [3]');
+  assert.equal(host.querySelectorAll('button').length, 4);
+  assert.doesNotMatch(host.textContent ?? '', /\]\s*[.,;:!?]/);
+  const unknown = rendered('<p>See [7].</p>');
+  decorateAnswer(unknown, [], new Set([1]), marker);
+  assert.equal(unknown.textContent, 'See [7].'); // not a marker: left as written
+});

@@ -85,6 +85,13 @@ def _checkout_labextension(scratch: Path) -> dict[str, str]:
     return {"JUPYTER_PATH": os.pathsep.join(p for p in paths if p)}
 
 
+def index_with_cli(folder: Path) -> None:
+    """Index ``folder`` the way a user does: the venv's ``athena index``."""
+    athena = shutil.which("athena", path=str(Path(sys.executable).parent)) or "athena"
+    done = subprocess.run([athena, "index", str(folder)], capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, f"athena index failed:\n{done.stdout}\n{done.stderr}"
+
+
 @pytest.fixture(scope="session")
 def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A small real folder: three Flask pages, one PDF, one hostile Markdown page, indexed."""
@@ -96,9 +103,7 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
         shutil.copy(CORPORA / "docs" / "flask" / "docs" / page, folder / "docs" / page)
     shutil.copy(CORPORA / "pdfs" / PDF_NAME, folder / "papers" / PDF_NAME)
     (folder / "docs" / "hostile.md").write_text(HOSTILE_MD, encoding="utf-8")
-    athena = shutil.which("athena", path=str(Path(sys.executable).parent)) or "athena"
-    done = subprocess.run([athena, "index", str(folder)], capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, f"athena index failed:\n{done.stdout}\n{done.stderr}"
+    index_with_cli(folder)
     return folder
 
 

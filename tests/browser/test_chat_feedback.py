@@ -22,6 +22,8 @@ from test_chat_stream_ux import QUESTION as SLOW_QUESTION, chat, send, slow_lab 
 
 from athena_lab.workspace import Workspace  # noqa: E402
 
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
 SHOTS = ARTIFACTS / "streamux"
 TEXT_QUESTION = "How do I configure the SECRET_KEY in Flask?"
 FILTERED_OUT = "Your filters exclude every indexed source"

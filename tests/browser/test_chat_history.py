@@ -19,6 +19,8 @@ from playwright.sync_api import expect  # noqa: E402
 from chat_page import ANSWER, ANSWER_DONE, ask, set_theme  # noqa: E402
 from conftest import ARTIFACTS, open_chat  # noqa: E402
 
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
 CHAT = '[data-testid="athena-chat"]'
 HISTORY = '[data-testid="athena-conversations"]'
 CELL_SOURCE = "app.config['SECRET_KEY'] = secrets.token_hex()\napp.testing = True\nclient = app.test_client()"

@@ -19,6 +19,8 @@ from conftest import ARTIFACTS, FLASK_PAGES, HOSTILE_MD, PDF_NAME  # noqa: E402
 from corpus_files import CORPORA  # noqa: E402
 from http_servers import AthenaServer, fast_env, run_cli  # noqa: E402
 
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
 PAGE_BUILT = Path(__file__).resolve().parents[2] / "athena_lab" / "static" / "page" / "page.js"
 TEXT_QUESTION = "How do I configure the SECRET_KEY in Flask?"
 PDF_QUESTION = "When was the typewriter invented?"
@@ -179,9 +181,13 @@ def test_history_lists_and_reopens_the_conversation(tab):
     tab.get_by_role("button", name="Start a new conversation").click()
     assert tab.locator(DONE).count() == 0
     tab.locator(".history-toggle").click()
-    tab.locator(".athena-conversation-open").first.click()
+    row = tab.locator("li.athena-conversation").first
+    row.locator(".athena-conversation-open").click()
     tab.locator(DONE).first.wait_for()
     assert tab.locator(DONE).first.locator("button.marker").count() >= 1
+    # The history marks the conversation reopened (issue 31: the mark stayed where it was).
+    shown = tab.evaluate("() => document.body.querySelector('[data-conversation-id]')?.dataset.conversationId")
+    assert row.get_attribute("data-id") == shown and "athena-current" in row.get_attribute("class")
 
 
 def test_page_reload_shows_the_restored_question_with_its_filters(tab):

@@ -19,6 +19,8 @@ pytest.importorskip("playwright", reason="pip install playwright (Python package
 
 from test_chat_stream_ux import LEXICAL, send, walrus_folder  # noqa: E402
 
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
 QUESTION = "Write a long, detailed essay about how walrus tokens are rotated by the vault job."
 
 

@@ -19,6 +19,8 @@ pytest.importorskip("playwright", reason="pip install playwright (Python package
 from chat_page import ANSWER_DONE, ask, drawn, wait_for_theme  # noqa: E402
 from wire_servers import OpenAIWireServer, Turn  # noqa: E402
 
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 QUESTION = "How are walrus tokens rotated?"
 LONG_LINE = "rotate_walrus_tokens(vault, schedule='hourly', keep_last=3, notify=['ops@example.org'], dry_run=False)"

@@ -12,6 +12,8 @@ from chat_page import CONTRAST_JS, ask, set_theme  # noqa: E402
 from conftest import ARTIFACTS  # noqa: E402
 from test_widget_lab import CLOSE_JS, NOTEBOOK, QUESTION, answer_notebook  # noqa: E402,F401  (the fixture)
 
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
 # What the widget's CSS used to change in the sidebar (shared class names), and more.
 PROPS = ["font-family", "font-style", "font-size", "background-color", "color", "position",
          "white-space", "border-top-width", "border-left-width", "padding-left", "margin-top"]

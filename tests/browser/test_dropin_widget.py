@@ -24,6 +24,8 @@ from conftest import ARTIFACTS, FLASK_PAGES  # noqa: E402
 from corpus_files import CORPORA  # noqa: E402
 from http_servers import AthenaServer, fast_env, free_port, run_cli  # noqa: E402
 
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
 WIDGET_JS = Path(__file__).resolve().parents[2] / "athena_lab" / "static" / "dropin" / "widget.js"
 QUESTION = "How do I configure the SECRET_KEY in Flask?"
 DONE = '[data-testid="answer"][aria-busy="false"]'
@@ -136,6 +138,22 @@ def test_widget_answers_with_citations_linking_to_the_docs_site(browser, athena,
     assert not tab.errors
     tab.screenshot(path=str(ARTIFACTS / "dropin-light.png"))
     context.close()
+
+
+def test_a_visitor_is_not_shown_what_answers_for_the_owner(browser, athena, site):
+    """Issue 31: the drop-in's answers said "extractive (no model)", or the owner's provider
+    and model: the owner's setup, which a docs site's reader neither chose nor needs."""
+    headers = []
+    for scheme in ("light", "dark"):  # both pictures first, then what they must show
+        context, tab = _open(browser, f"{site}/bottom-right.html", color_scheme=scheme)
+        tab.locator('[data-testid="launcher"]').click()
+        answer = _ask(tab, QUESTION)
+        answer.locator("header").scroll_into_view_if_needed()
+        tab.screenshot(path=str(ARTIFACTS / f"dropin-answer-header-{scheme}.png"))
+        headers.append((answer.locator("header").inner_text(), answer.locator('[data-testid="answer-mode"]').inner_text()))
+        context.close()
+    for header, mode in headers:
+        assert "extractive" not in header and "model" not in header and mode == "", header
 
 
 def test_styles_do_not_leak_either_way(browser, athena, site):

@@ -15,6 +15,8 @@ from chat_page import ask  # noqa: E402
 
 from athena_lab.ingest.parsers import notebook as notebook_parser  # noqa: E402
 
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
 QUESTION = "How do I configure the SECRET_KEY in Flask?"
 NOTEBOOK = "insert-marked.ipynb"
 

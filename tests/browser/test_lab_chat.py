@@ -15,6 +15,8 @@ from playwright.sync_api import expect  # noqa: E402
 from chat_page import ANSWER_DONE, ask, set_theme  # noqa: E402
 from conftest import ARTIFACTS, open_chat  # noqa: E402
 
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
 TEXT_QUESTION = "How do I configure the SECRET_KEY in Flask?"
 PDF_QUESTION = "When was the typewriter invented?"
 

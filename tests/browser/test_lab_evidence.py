@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import nbformat
@@ -16,8 +14,10 @@ import pytest
 pytest.importorskip("playwright", reason="pip install playwright (Python package; the browser is Debian's chromium)")
 
 from chat_page import ask, drawn, wait_for_theme  # noqa: E402
-from conftest import ARTIFACTS, PDF_NAME  # noqa: E402
+from conftest import ARTIFACTS, PDF_NAME, index_with_cli  # noqa: E402
 from corpus_files import CORPORA  # noqa: E402
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 PDF_PATH = f"papers/{PDF_NAME}"
 LOW_ON_PAGE_1 = "When did Microsoft launch Word for MS-DOS?"  # the last lines of page 1
@@ -66,9 +66,7 @@ def evidence_lab(start_lab, tmp_path_factory: pytest.TempPathFactory):
     shutil.copy(CORPORA / "pdfs" / PDF_NAME, folder / PDF_PATH)
     (folder / "docs" / "guide.md").write_text(_guide(), encoding="utf-8")
     _notebook(folder / "notebooks" / "field.ipynb")
-    athena = shutil.which("athena", path=str(Path(sys.executable).parent)) or "athena"
-    done = subprocess.run([athena, "index", str(folder)], capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, f"athena index failed:\n{done.stdout}\n{done.stderr}"
+    index_with_cli(folder)
     with start_lab(folder, {"ATHENA_LLM__PROVIDER": "extractive"}) as url:
         yield url
 
@@ -227,11 +225,10 @@ EDITOR_MARKS = """() => {
 
 
 def text_lines(citation: dict, cell: int | None = None) -> list[int]:
-    """The lines of the quoted sentences (those in `cell`, for a notebook)."""
+    """The lines of the quoted sentences (those in `cell`, for a notebook): each one's own."""
     evidence = [e for e in citation.get("evidence") or [] if cell is None or e.get("cell") == cell]
     assert evidence, f"the citation has no located quote: {citation}"
-    start = min(e["start_line"] for e in evidence)
-    return list(range(start, max(e["end_line"] for e in evidence) + 1))
+    return sorted({n for e in evidence for n in range(e["start_line"], e["end_line"] + 1)})
 
 
 def test_cited_text_lines_stay_marked_after_a_click_until_dismissed(lab_tab):

@@ -13,6 +13,8 @@ import pytest
 
 from test_lab_chat import ANSWER_DONE, ask, current_editor_marks
 
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
 pytest.importorskip("playwright", reason="pip install playwright (Python package; the browser is Debian's chromium)")
 
 NOTES = """# Live notes

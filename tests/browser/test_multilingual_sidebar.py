@@ -18,6 +18,8 @@ from chat_page import ANSWER_DONE, set_theme  # noqa: E402
 from conftest import ARTIFACTS  # noqa: E402
 from corpus_files import FLASK_DOCS  # noqa: E402
 
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
 PAGES = ["patterns/favicon.rst", "patterns/requestchecksum.rst", "patterns/caching.rst"]
 SPANISH = "¿Cómo pongo el iconito que sale en la pestaña del navegador para mi web?"
 LEXICAL = {"ATHENA_EMBEDDING__PROVIDER": "none", "ATHENA_LLM__PROVIDER": "extractive"}

@@ -18,6 +18,8 @@ from kernel_notebooks import answer_widget_state, execute, notebook  # noqa: E40
 
 from chat_page import ANSWER_DONE  # noqa: E402
 
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
 QUESTION = "How do I configure the SECRET_KEY in Flask?"
 NOTEBOOK = "plain-answer.ipynb"
 

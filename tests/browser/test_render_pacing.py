@@ -21,6 +21,8 @@ from http_servers import AthenaServer, fast_env  # noqa: E402
 from test_chat_stream_ux import ANSWER, LONG_LINE, QUESTION, chat_tab, model_settings, send, walrus_folder  # noqa: E402
 from wire_servers import OpenAIWireServer, Turn  # noqa: E402
 
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 TOKENS = [ANSWER[i:i + 4] for i in range(0, len(ANSWER), 4)]  # ~350 chunks
 DELAY_S = 0.002  # ~500 chunks a second (a fast local model, or chunks bunched by the network): several per frame
@@ -77,7 +79,7 @@ def assert_complete(text: str) -> None:
     assert text.startswith("Walrus tokens rotate hourly")
     positions = [text.find(f"Step {n}: walrus tokens are rotated by the vault job") for n in range(1, 19)]
     assert all(p >= 0 for p in positions) and positions == sorted(positions), positions
-    assert text.rstrip().endswith("finish their requests [1].")
+    assert text.rstrip().endswith("finish their requests. [1]")  # the full stop goes before the marker
     assert LONG_LINE in text
 
 

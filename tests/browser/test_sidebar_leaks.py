@@ -26,6 +26,8 @@ pytest.importorskip("playwright", reason="pip install playwright (Python package
 from chat_page import ask, drawn, snippet_shown, wait_for_theme  # noqa: E402
 from wire_servers import OpenAIWireServer, Turn  # noqa: E402
 
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
 QUESTION = "How are quokka tokens minted and rotated?"
 NOTEBOOK = "quokka-notes.ipynb"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -139,14 +141,20 @@ def hostile_lab(tmp_path_factory, attacker: Attacker, start_lab) -> Iterator[str
     folder = tmp_path_factory.mktemp("leak-root") / "project"
     folder.mkdir()
     (folder / "quokka.md").write_text(hostile_document(attacker.url), encoding="utf-8")
+    yield from lab_answering(start_lab, folder, NOTEBOOK, _pieces(hostile_answer(attacker.url)))
+
+
+def lab_answering(start_lab, folder: Path, notebook: str, pieces: list[str]) -> Iterator[str]:
+    """A fixture's body: ``folder`` indexed (lexical only) beside an empty notebook, and a Lab
+    on it whose model (a wire-fake OpenAI server) streams ``pieces`` to every question."""
     nb = nbformat.v4.new_notebook(metadata={"kernelspec": {"name": "python3", "display_name": "Python 3",
                                                            "language": "python"}})
     nb.cells.append(nbformat.v4.new_markdown_cell("Notes"))
-    nbformat.write(nb, folder.parent / NOTEBOOK)
+    nbformat.write(nb, folder.parent / notebook)
     lexical = {"ATHENA_EMBEDDING__PROVIDER": "none"}
     subprocess.run([sys.executable, "-m", "athena_lab.cli", "index", str(folder)], check=True, timeout=300,
                    capture_output=True, env={**os.environ, **lexical})
-    model = OpenAIWireServer(lambda request: Turn(text=_pieces(hostile_answer(attacker.url))), models=["tiny"])
+    model = OpenAIWireServer(lambda request: Turn(text=pieces), models=["tiny"])
     with model as base_url:
         settings = {**lexical, "ATHENA_LLM__PROVIDER": "openai", "ATHENA_LLM__BASE_URL": base_url,
                     "ATHENA_LLM__MODEL": "tiny"}
@@ -164,14 +172,19 @@ def leak_page(hostile_lab: str, open_lab_page, attacker: Attacker, request) -> I
     """A page on the hostile Lab recording every request that leaves Lab's own origin and
     every Lab command that runs."""
     with open_lab_page(hostile_lab, request.node.name) as tab:
-        lab_origin = urlsplit(hostile_lab).netloc
-        tab.foreign_requests = []  # type: ignore[attr-defined]
-        tab.on("request", lambda r: tab.foreign_requests.append(r.url)  # type: ignore[attr-defined]
-               if urlsplit(r.url).scheme in ("http", "https") and urlsplit(r.url).netloc != lab_origin else None)
+        record_foreign_requests(tab, hostile_lab)
         tab.evaluate("""() => { window.__athenaCommands = [];
             window.jupyterapp.commands.commandExecuted.connect((_, args) => window.__athenaCommands.push(args.id)); }""")
         attacker.hits.clear()
         yield tab
+
+
+def record_foreign_requests(tab, lab_url: str) -> None:
+    """Every http(s) request ``tab`` makes to another origin than Lab's, in ``tab.foreign_requests``."""
+    lab_origin = urlsplit(lab_url).netloc
+    tab.foreign_requests = []
+    tab.on("request", lambda r: tab.foreign_requests.append(r.url)
+           if urlsplit(r.url).scheme in ("http", "https") and urlsplit(r.url).netloc != lab_origin else None)
 
 
 def assert_nothing_left(page, attacker: Attacker) -> None:

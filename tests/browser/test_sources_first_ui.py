@@ -22,6 +22,8 @@ from conftest import ARTIFACTS  # noqa: E402
 from http_servers import AthenaServer, fast_env, run_cli  # noqa: E402
 from test_chat_stream_ux import LEXICAL, send  # noqa: E402
 
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
 SMALL = "qwen2.5-coder-0.5b-instruct"
 DOC = """# Walrus tokens
 

@@ -28,6 +28,8 @@ from chat_page import CONTRAST_JS, drawn, set_theme  # noqa: E402
 from conftest import ARTIFACTS  # noqa: E402
 from kernel_notebooks import answer_widget_state, execute, notebook  # noqa: E402
 
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
 QUESTION = "How do I configure the SECRET_KEY in Flask?"
 NOTEBOOK = "athena-answer.ipynb"
 CRAFTED_NOTEBOOK = "athena-widget-markdown.ipynb"
@@ -131,10 +133,12 @@ def test_saved_answer_widget_renders_and_a_chip_opens_the_source_at_the_cited_li
         "(path) => { const w = window.jupyterapp.shell.currentWidget;"
         " return w && w.content && w.content.editor && w.context.path.endsWith(path); }",
         arg=first["path"], timeout=30_000)
-    # The chip opens where the quoted sentences are (the label's lines: models.narrowest),
-    # once the sidebar has checked where the passage is now.
-    cited = narrowest(first)
-    expected = list(range(cited["start_line"], cited["end_line"] + 1))
+    # The chip opens where the quoted sentences are, once the sidebar has checked where the
+    # passage is now.
+    # Each quoted sentence's own lines (core/citations.ts citedRanges), not the lines between them.
+    spans = [(e["start_line"], e["end_line"]) for e in first.get("evidence") or []] or \
+        [(narrowest(first)["start_line"], narrowest(first)["end_line"])]
+    expected = sorted({n for start, end in spans for n in range(start, end + 1)})
     page.wait_for_function(
         """(want) => { const w = window.jupyterapp.shell.currentWidget; const view = w.content.editor.editor;
                       const lines = [...w.node.querySelectorAll('.athena-cited-line')]
@@ -150,6 +154,24 @@ def show(page, widget) -> None:
     page.evaluate("(id) => window.jupyterapp.shell.activateById(id)",
                   widget.evaluate("el => el.closest('.jp-NotebookPanel').id"))
     widget.scroll_into_view_if_needed()
+
+
+def test_a_chips_snippet_keeps_the_lines_of_its_source(page, answer_notebook, open_widgets) -> None:
+    """Issue 31: the snippet under a chip flattened its source (code too) to one line."""
+    widget = open_widgets(NOTEBOOK).first
+    show(page, widget)
+    box = widget.locator(".athena-snippet-box").first
+    box.locator("summary").click()
+    snippet = box.locator("pre")
+    snippet.wait_for()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for theme, light in (("JupyterLab Light", True), ("JupyterLab Dark", False)):
+        set_theme(page, theme, light)
+        drawn(page)
+        widget.screenshot(path=str(SHOTS / f"widget-snippet-{'light' if light else 'dark'}.png"))
+    set_theme(page, "JupyterLab Light", True)
+    shown = snippet.inner_text()
+    assert shown.count("\n") >= 2 and ":data:" not in shown, shown
 
 
 def test_the_question_asked_shows_above_its_answer(page, answer_notebook, open_widgets) -> None:
@@ -228,7 +250,8 @@ def test_a_live_widget_redraws_per_frame_not_per_trait_sync(page, corpus: Path) 
         print("widget", {"syncs": syncs, "draws": draws})
         assert draws * 4 <= syncs, f"{draws} redraws for {syncs} syncs: a redraw per sync or close to it"
         answer = widget.locator(".athena-answer")
-        shown, streamed = answer.inner_text(), LIVE_TEXT.replace("[1]", "1")  # markers read "1" as chips
+        # Markers read "1" as chips, after the full stop the model wrote behind them (core/markers.ts).
+        shown, streamed = answer.inner_text(), LIVE_TEXT.replace(" [1].", ". 1")
         assert " ".join(shown.split()) == " ".join(streamed.split()), "the final text is complete"
         assert answer.locator(".athena-marker").count() == 60
     finally:

@@ -2,8 +2,8 @@
 
 A PDF's /Title and /Author are whatever its maker typed, and the BibTeX, RIS and CSL-JSON
 athena exports are pasted into reference managers and LaTeX builds. Each test reads the
-export back with a real parser — ``bibtexparser`` for BibTeX (its values decoded from TeX by
-``pylatexenc``), a line-by-line tag count for RIS, ``json`` for CSL-JSON — and asserts one
+export back with a real parser — ``bibtexparser`` 2 and pybtex for BibTeX (its values decoded from TeX by
+``pylatexenc``; tests/test_bibtex_parsers.py adds bibtexparser 1), a line-by-line tag count for RIS, ``json`` for CSL-JSON — and asserts one
 record per source whose fields read back as written. The first two send a hostile PDF
 through ``athena index`` and a real ``athena serve``'s ``/athena/cite``.
 """
@@ -12,46 +12,35 @@ from __future__ import annotations
 
 import json
 import shutil
+from itertools import accumulate
 
 import bibtexparser
 import pytest
 from bibtexparser.middlewares.names import split_multiple_persons_names
-from pylatexenc import latex2text
 
 from athena_lab.citations.bibliography import render
+from bibtex_parsers import parse_pybtex, text_of
 from corpus_files import CORPORA
 from http_servers import PDF_NAME, AthenaServer, fast_env, run_cli
+
+pytestmark = pytest.mark.integration
 
 INJECTED_TITLE = ("Real Title}, url = {http://evil.example/x}}\n"
                   "@misc{injected, url={http://evil.example/}, file={/home/user/.ssh/id_rsa}")
 INJECTED_AUTHOR = "Ada Lovelace\nER  - \nTY  - GEN\nTI  - Injected\nUR  - http://evil.example/\n"
 
 
-def _decoder() -> latex2text.LatexNodes2Text:
-    """pylatexenc's TeX-to-text, except that ``\\textasciicircum`` prints ``^`` as it does in
-    LaTeX (pylatexenc gives the modifier letter U+02C6)."""
-    db = latex2text.get_default_latex_context_db()
-    db.add_context_category("ascii-circumflex", prepend=True,
-                            macros=[latex2text.MacroTextSpec("textasciicircum", "^")])
-    return latex2text.LatexNodes2Text(latex_context=db, math_mode="verbatim", strict_latex_spaces=True)
-
-
-DECODE = _decoder()
-
-
 def balanced(value: str) -> bool:
-    """Every unescaped brace closes one opened before it (the test's own check, not the code's)."""
-    depth = 0
-    for n, char in enumerate(value):
-        if char in "{}" and (n == 0 or value[n - 1] != "\\"):
-            depth += 1 if char == "{" else -1
-            if depth < 0:
-                return False
-    return depth == 0
+    """Every brace closes one opened before it, counted as BibTeX counts them: a backslash
+    before a brace does not hide it (``\\{`` would end a field early in BibTeX and pybtex)."""
+    depths = list(accumulate(1 if char == "{" else -1 for char in value if char in "{}"))
+    return not depths or (min(depths) >= 0 and depths[-1] == 0)
 
 
 def parse_bibtex(text: str) -> list[dict[str, str]]:
-    """Each entry's fields as plain text; fails on any block the parser could not read."""
+    """Each entry's fields as written; fails on any block bibtexparser 2 could not read, or
+    on any entry BibTeX's own rules (pybtex) refuse."""
+    assert len(parse_pybtex(text)) == text.count("\n@") + text.startswith("@"), text
     library = bibtexparser.parse_string(text, parse_stack=[])  # values as written, braces included
     assert not library.failed_blocks, [b.error for b in library.failed_blocks]
     out = []
@@ -63,10 +52,6 @@ def parse_bibtex(text: str) -> list[dict[str, str]]:
             fields[field.key] = raw[1:-1]
         out.append(fields)
     return out
-
-
-def text_of(tex: str) -> str:
-    return DECODE.latex_to_text(tex)
 
 
 def authors_of(tex: str) -> list[str]:

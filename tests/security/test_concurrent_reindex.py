@@ -19,7 +19,11 @@ from pathlib import Path
 
 import numpy as np
 
+import pytest
+
 from athena_lab.index.store import IndexStore
+
+pytestmark = pytest.mark.integration
 
 CHILD = r'''
 import json, sys, threading

@@ -23,6 +23,8 @@ from http_servers import AthenaServer, chat_body, fast_env, indexed_corpus
 
 from .attacker import RecordingServer
 
+pytestmark = pytest.mark.integration
+
 VICTIM_SECRET = "victim-aws-secret-value-0123456789"
 FORBIDDEN = """
 [server]
@@ -135,7 +137,7 @@ def test_folder_keys_are_an_allowlist_that_leaves_out_server_and_llm():
 
 
 def test_typos_in_a_folder_config_are_still_errors(tmp_path):
-    from athena_lab.config import ConfigError
+    from athena_lab.errors import ConfigError
 
     (tmp_path / "athena.toml").write_text("[server]\nhots = \"0.0.0.0\"\n")
     with pytest.raises(ConfigError, match=r"unknown key 'server.hots'"):

@@ -23,6 +23,8 @@ import pytest
 
 from http_servers import AthenaServer, chat_body, fast_env, indexed_corpus, run_cli
 
+pytestmark = pytest.mark.integration
+
 EVIL = "http://evil.example"
 
 

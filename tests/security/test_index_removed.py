@@ -20,6 +20,8 @@ import pytest
 
 from http_servers import AthenaServer, fast_env, index_folder, run_cli, served
 
+pytestmark = pytest.mark.integration
+
 TOKEN = "index-removed-token"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
 

@@ -16,6 +16,8 @@ import pytest
 
 from http_servers import JupyterServer, chat_body, fast_env, indexed_corpus
 
+pytestmark = pytest.mark.integration
+
 TOKEN = "read-only-user-token"
 HERE = Path(__file__).resolve().parent
 

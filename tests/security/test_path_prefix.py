@@ -13,11 +13,14 @@ from pathlib import Path
 import httpx
 import pytest
 
-from athena_lab.agent.citations import Evidence
+from athena_lab.agent.citations import TurnEvidence
 from athena_lab.agent.tools import Toolbox
-from athena_lab.paths import PathError, normalize_prefix
+from athena_lab.errors import PathError
+from athena_lab.paths import normalize_prefix
 from athena_lab.workspace import Workspace
 from http_servers import AthenaServer, chat_body, index_folder, served
+
+pytestmark = pytest.mark.integration
 
 TOKEN = "prefix-token"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
@@ -84,14 +87,14 @@ def test_chat_with_an_escaping_prefix_is_refused_before_a_conversation_is_create
 ])
 def test_agent_tools_refuse_an_escaping_prefix(folder, tool, args):
     ws = Workspace(folder, overrides={"embedding.provider": "none"})
-    result = Toolbox(ws, Evidence()).call(tool, args)
+    result = Toolbox(ws, TurnEvidence()).call(tool, args)
     ws.close()
     assert not result.ok and "pathPrefix '../'" in result.content["error"]
 
 
 def test_agent_tools_keep_a_dot_folder_prefix_as_given(folder):
     ws = Workspace(folder, overrides={"embedding.provider": "none"})
-    tools = Toolbox(ws, Evidence())
+    tools = Toolbox(ws, TurnEvidence())
     assert tools.call("grepDocs", {"pattern": WORD, "pathPrefix": ".github/"}).content["matches"] == []
     assert tools.call("listDocs", {"pathPrefix": ".github/"}).content["docs"] == []
     assert [d["path"] for d in tools.call("listDocs", {"pathPrefix": "./github"}).content["docs"]] == ["github/c.md"]

@@ -22,6 +22,8 @@ from PIL import Image
 from athena_lab.pdf.preview import MAX_PIXELS, capped_scale
 from http_servers import AthenaServer, index_folder, served
 
+pytestmark = pytest.mark.integration
+
 TOKEN = "preview-token"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
 PAGES = 6
@@ -104,3 +106,24 @@ def test_ordinary_pages_keep_the_requested_scale(size, scale):
 def test_capped_scale_never_exceeds_the_cap(size):
     s = capped_scale(*size, 2.0)
     assert math.ceil(size[0] * s) * math.ceil(size[1] * s) <= MAX_PIXELS
+
+
+def test_the_previews_cache_is_pruned_to_its_bound_least_recently_used_first(tmp_path, monkeypatch):
+    """Issue 31: nothing bounded the previews folder, and a visitor may ask for every page of
+    every published PDF. Real renders of a 40-page PDF with the bound set to a few previews."""
+    from athena_lab.pdf import preview
+
+    pdf = tmp_path / "long.pdf"
+    _pdf(pdf, [(595, 842)] * 40)
+    cache = tmp_path / "previews"
+    first = preview.render_page_preview(pdf, 1, [], cache)
+    one = first.stat().st_size
+    monkeypatch.setattr(preview, "MAX_CACHE_BYTES", one * 8)
+    for page in range(2, 41):
+        preview.render_page_preview(pdf, page, [], cache)
+        assert preview.render_page_preview(pdf, 1, [], cache) == first  # page 1 is read again: kept
+    kept = sorted(cache.glob("*.png"))
+    assert sum(p.stat().st_size for p in kept) <= one * 8 and len(kept) <= 8
+    assert first.exists()  # the most recently used survive, the oldest went
+    assert not any(p.name.startswith("long-p2-") for p in kept)
+    assert any(p.name.startswith("long-p40-") for p in kept)

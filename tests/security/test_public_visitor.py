@@ -17,6 +17,8 @@ import pytest
 from corpus_files import CORPORA
 from http_servers import PDF_NAME, AthenaServer, fast_env, run_cli
 
+pytestmark = pytest.mark.integration
+
 DOCS_SITE = "http://docs.example"
 VISITOR = {"Origin": DOCS_SITE}
 USER_CONFIG = f"""
@@ -247,3 +249,48 @@ def test_visitors_conversations_are_forgotten_after_a_while_and_capped():
     assert [m["content"] for m in store.get(ids[4])["messages"]] == ["q6", "q7", "q8", "q9"]
     now[0] = 61
     assert len(store) == 0 and store.get(ids[4]) is None
+
+
+def test_visitors_conversations_hold_at_most_their_byte_bound():
+    """Issue 31: 1,000 conversations of 40 messages were the only bound: 330 MiB of the
+    owner's memory when half the messages are 8,000-character questions and half cited
+    answers. The store now also keeps at most ``max_bytes``, dropping the least recently
+    used conversations first."""
+    from athena_lab.server.public import VisitorConversations
+
+    store = VisitorConversations(max_bytes=200_000)
+    ids = []
+    for n in range(60):
+        cid = store.create(f"question {n}")
+        ids.append(cid)
+        for _ in range(3):
+            store.add_message(cid, "user", "¿" + "palabra " * 1000 + "?")  # 8,000 characters
+            store.add_message(cid, "assistant", "answer", citations=[{"id": 1, "snippet": "s" * 2000}])
+    assert store.size <= 200_000
+    assert store.exists(ids[-1]) and not store.exists(ids[0])
+    assert len(store.get(ids[-1])["messages"]) == 6
+    default = VisitorConversations()
+    assert default.max_bytes == 32 << 20 and default.max_conversations == 1000
+
+
+def test_a_visitor_is_not_shown_the_servers_paths_when_there_is_no_index(tmp_path):
+    """Issue 31, finding 6: the 409 "no index for /abs/path yet" told a visitor where the
+    owner keeps the folder. The owner still gets the path and the route that builds it."""
+    folder = tmp_path / "unindexed-project"
+    (folder / "site" / "docs").mkdir(parents=True)
+    (folder / "site" / "docs" / "a.md").write_text("# A\n\nzebra\n", encoding="utf-8")
+    home = tmp_path / "xdg"
+    (home / "athena").mkdir(parents=True)
+    (home / "athena" / "config.toml").write_text(USER_CONFIG, encoding="utf-8")
+    env = fast_env(XDG_CONFIG_HOME=str(home), ATHENA_LLM__PROVIDER="extractive")
+    with AthenaServer(folder, "--rate-limit", "0", env=env) as server:
+        answers = [httpx.get(f"{server.url}/search", params={"q": "zebra"}, headers=VISITOR, timeout=30),
+                   httpx.post(f"{server.url}/chat", headers=VISITOR, timeout=30,
+                              json={"messages": [{"role": "user", "content": "zebra?"}], "stream": False})]
+        for answer in answers:
+            assert answer.status_code == 409, answer.text
+            assert str(tmp_path) not in answer.text and "unindexed-project" not in answer.text
+            assert "/athena/reindex" not in answer.text
+            assert answer.json()["error"]["message"] == "this site's documents are not indexed yet; try again later"
+        owner = server.client.get("/search", params={"q": "zebra"})
+        assert owner.status_code == 409 and str(folder) in owner.text and "POST /athena/reindex" in owner.text

@@ -12,9 +12,13 @@ from __future__ import annotations
 import time
 
 
+import pytest
+
 from athena_lab.server.addresses import client_key
 from athena_lab.server.ratelimit import WINDOW_S, RateLimiter
 from http_servers import AthenaServer, fast_env, indexed_corpus
+
+pytestmark = pytest.mark.integration
 
 MANY = 30_000
 

@@ -14,11 +14,13 @@ from pathlib import Path
 import httpx
 import pytest
 
-from athena_lab.agent.citations import Evidence
+from athena_lab.agent.citations import TurnEvidence
 from athena_lab.agent.tools import Toolbox
 from athena_lab.widget import AnswerWidget, with_previews
 from athena_lab.workspace import Workspace, ForbiddenPathError, MissingPathError
 from http_servers import AthenaServer, index_folder, served
+
+pytestmark = pytest.mark.integration
 
 SECRET = "sk-live-DO-NOT-LEAK-4242"
 TOKEN = "read-confinement-token"
@@ -131,7 +133,7 @@ def test_index_folder_is_refused_even_when_it_is_not_hidden(tmp_path):
 
 @pytest.mark.parametrize("path, why", REFUSED.items())
 def test_agent_read_tool_refuses_with_a_message_naming_the_path(ws, path, why):
-    tools = Toolbox(ws, Evidence())
+    tools = Toolbox(ws, TurnEvidence())
     result = tools.call("readSourceRange", {"path": path, "startLine": 1})
     assert not result.ok
     assert path in result.content["error"] and why in result.content["error"]
@@ -141,7 +143,7 @@ def test_agent_read_tool_refuses_with_a_message_naming_the_path(ws, path, why):
 def test_agent_pdf_tool_refuses_a_hidden_pdf(folder, ws):
     (folder / ".private").mkdir(exist_ok=True)
     (folder / ".private" / "scan.pdf").write_bytes(b"%PDF-1.4\n" + SECRET.encode())
-    result = Toolbox(ws, Evidence()).call("readPdfSource", {"path": ".private/scan.pdf", "page": 1})
+    result = Toolbox(ws, TurnEvidence()).call("readPdfSource", {"path": ".private/scan.pdf", "page": 1})
     assert not result.ok and "hidden" in result.content["error"]
 
 

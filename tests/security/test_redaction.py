@@ -13,6 +13,8 @@ from http_servers import AthenaServer, clean_env, indexed_corpus
 
 from .attacker import RecordingServer
 
+pytestmark = pytest.mark.integration
+
 LLM_KEY = "sk-live-abcdefghijklmnop1234"
 EMBEDDING_KEY = "embedding-secret-key-123456"
 

@@ -13,9 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from athena_lab.agent.citations import Evidence
+from athena_lab.agent.citations import TurnEvidence
 from athena_lab.agent.tools import Toolbox
 from athena_lab.workspace import Workspace
+
+pytestmark = pytest.mark.integration
 
 EVIL_LINE = "a" * 26 + "!"
 BUDGET_S = 1.0  # RE2 needs milliseconds; the backtracking engine needed > 10 s on this line
@@ -29,7 +31,7 @@ def tools(tmp_path_factory: pytest.TempPathFactory):
     (root / "plain.md").write_text("# Plain\n\ndef handler(request): pass\n", encoding="utf-8")
     ws = Workspace(root, overrides={"embedding.provider": "none"})
     ws.index()
-    yield Toolbox(ws, Evidence())
+    yield Toolbox(ws, TurnEvidence())
     ws.close()
 
 

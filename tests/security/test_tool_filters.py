@@ -13,9 +13,11 @@ import os
 import pytest
 
 from agent_corpus import workspace
-from athena_lab.agent.citations import Evidence
+from athena_lab.agent.citations import TurnEvidence
 from athena_lab.agent.tools import Toolbox
 from corpus_files import FLASK_DOCS
+
+pytestmark = pytest.mark.integration
 
 SECRET = "the vault code is 4417-ORCHID"
 OUTSIDE = "outside this chat's filters"
@@ -46,13 +48,13 @@ def _refused(result) -> str:
 
 
 def _secret_chunk(ws) -> str:
-    hits = Toolbox(ws, Evidence()).call("grepDocs", {"pattern": "4417-ORCHID"}).content["matches"]
+    hits = Toolbox(ws, TurnEvidence()).call("grepDocs", {"pattern": "4417-ORCHID"}).content["matches"]
     assert [m["path"] for m in hits] == ["private/secret.md"]
     return hits[0]["chunkId"]
 
 
 def test_a_chat_under_docs_reads_nothing_outside_docs(ws):
-    tools = Toolbox(ws, Evidence(), {"path_prefix": "docs/"})
+    tools = Toolbox(ws, TurnEvidence(), {"path_prefix": "docs/"})
     assert OUTSIDE in _refused(tools.call("readSourceRange", {"path": "private/secret.md", "startLine": 1}))
     assert OUTSIDE in _refused(tools.call("readSourceRange", {"path": "./private//secret.md", "startLine": 1}))
     # A symlink inside docs/ is judged by the file it leads to.
@@ -64,7 +66,7 @@ def test_a_chat_under_docs_reads_nothing_outside_docs(ws):
 
 
 def test_a_chat_under_docs_lists_searches_and_greps_only_docs(ws):
-    tools = Toolbox(ws, Evidence(), {"path_prefix": "docs/"})
+    tools = Toolbox(ws, TurnEvidence(), {"path_prefix": "docs/"})
     listed = tools.call("listDocs", {})
     assert listed.ok and {d["path"] for d in listed.content["docs"]} == {"docs/guide.md", "docs/notes.txt"}
     assert listed.content["total"] == 2
@@ -83,7 +85,7 @@ def test_a_chat_under_docs_lists_searches_and_greps_only_docs(ws):
 
 
 def test_a_markdown_chat_reads_and_lists_only_markdown(ws):
-    tools = Toolbox(ws, Evidence(), {"kind": "markdown", "path_prefix": "docs/"})
+    tools = Toolbox(ws, TurnEvidence(), {"kind": "markdown", "path_prefix": "docs/"})
     assert OUTSIDE in _refused(tools.call("readSourceRange", {"path": "docs/notes.txt", "startLine": 1}))
     assert OUTSIDE in _refused(tools.call("listDocs", {"kind": "pdf"}))
     assert [d["path"] for d in tools.call("listDocs", {}).content["docs"]] == ["docs/guide.md"]
@@ -93,7 +95,7 @@ def test_a_markdown_chat_reads_and_lists_only_markdown(ws):
 
 
 def test_without_filters_the_tools_read_the_whole_folder(ws):
-    tools = Toolbox(ws, Evidence())
+    tools = Toolbox(ws, TurnEvidence())
     assert SECRET in tools.call("readSourceRange", {"path": "private/secret.md", "startLine": 1}).for_model()
     assert tools.call("listDocs", {}).content["total"] == 3
     assert tools.call("relatedChunks", {"chunkId": _secret_chunk(ws)}).ok

@@ -27,7 +27,7 @@ from .base import (
     ToolCallEvent,
     ToolSpec,
 )
-from .errors import ProviderError
+from athena_lab.errors import ProviderError
 from .ollama import OllamaProvider
 from .openai_compat import OpenAICompatProvider
 

@@ -23,7 +23,7 @@ from .base import (
     parse_tool_arguments,
     split_system,
 )
-from .errors import ProviderError
+from athena_lab.errors import ProviderError
 from .sse import iter_sse
 
 API_VERSION = "2023-06-01"
@@ -109,10 +109,10 @@ class _StreamState:
         elif kind == "content_block_delta":
             yield from self._delta(event["index"], event.get("delta") or {})
         elif kind == "content_block_stop":
-            block = self.tool_blocks.pop(event["index"], None)
-            if block is not None:
-                raw = "".join(block.json_parts) if block.json_parts else block.initial_input
-                yield ToolCallEvent(parse_tool_arguments(block.id, block.name, raw))
+            tool = self.tool_blocks.pop(event["index"], None)
+            if tool is not None:
+                raw = "".join(tool.json_parts) if tool.json_parts else tool.initial_input
+                yield ToolCallEvent(parse_tool_arguments(tool.id, tool.name, raw))
         elif kind == "message_delta":
             reason = (event.get("delta") or {}).get("stop_reason")
             if reason:

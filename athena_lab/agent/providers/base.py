@@ -17,7 +17,7 @@ import httpx
 
 from athena_lab.redact import redact_url
 
-from .errors import ProviderError
+from athena_lab.errors import ProviderError
 from .transport import Transport, error_detail
 
 Role = Literal["system", "user", "assistant", "tool"]
@@ -126,6 +126,21 @@ class Completion(NamedTuple):
     text: str
     tool_calls: list[ToolCall]
     usage: dict[str, int]
+
+
+def completion_of(events: Iterable[StreamEvent]) -> Completion:
+    """A stream's events gathered into one reply."""
+    text: list[str] = []
+    calls: list[ToolCall] = []
+    usage: dict[str, int] = {}
+    for event in events:
+        if isinstance(event, TextDelta):
+            text.append(event.text)
+        elif isinstance(event, ToolCallEvent):
+            calls.append(event.call)
+        elif isinstance(event, StreamEnd):
+            usage = event.usage
+    return Completion("".join(text), calls, usage)
 
 
 def split_system(messages: Iterable[Message]) -> tuple[str | None, list[Message]]:
@@ -250,17 +265,7 @@ class Provider(ABC):
         tools: list[ToolSpec] | None = None,
         sampling: SamplingParams | None = None,
     ) -> Completion:
-        text: list[str] = []
-        calls: list[ToolCall] = []
-        usage: dict[str, int] = {}
-        for event in self.stream(messages, tools, sampling):
-            if isinstance(event, TextDelta):
-                text.append(event.text)
-            elif isinstance(event, ToolCallEvent):
-                calls.append(event.call)
-            elif isinstance(event, StreamEnd):
-                usage = event.usage
-        return Completion("".join(text), calls, usage)
+        return completion_of(self.stream(messages, tools, sampling))
 
     def list_models(self) -> list[str] | None:
         """Models the server offers, or None when it has no listing endpoint."""

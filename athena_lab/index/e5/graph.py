@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from athena_lab.index.e5.weights import _Q4_BLOCK, QK, E5Bin, E5WeightsError
+from athena_lab.errors import E5WeightsError
+from athena_lab.index.e5.weights import _Q4_BLOCK, E5Bin, QK
 
 
 def build_onnx(weights: E5Bin):

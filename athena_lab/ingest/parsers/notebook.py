@@ -18,7 +18,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from athena_lab.document import ANSWER_WIDGET_ID, Block, ParsedDocument, ParseError, is_generated
+from athena_lab.document import ANSWER_WIDGET_ID, Block, is_generated, ParsedDocument
+from athena_lab.errors import ParseError
 from athena_lab.ingest.parsers._common import SectionBuilder, line_block
 from athena_lab.ingest.parsers.markdown import add_markdown
 

@@ -45,9 +45,9 @@ def parse(text: str, path: str) -> ParsedDocument:
         builder.heading(level, title, start + (2 if end - start == 3 else 1))
         body_start = end
     _add_body(builder, lines, body_start, len(lines), metadata if body_start == 0 else None)
-    title = headings[0][3] if headings else None
-    return ParsedDocument(path=path, doc_kind="rst", sections=builder.sections(title),
-                          title=title, metadata=metadata)
+    first_title = headings[0][3] if headings else None
+    return ParsedDocument(path=path, doc_kind="rst", sections=builder.sections(first_title),
+                          title=first_title, metadata=metadata)
 
 
 def _find_headings(lines: list[str]) -> list[tuple[int, int, int, str]]:
@@ -202,8 +202,9 @@ def _explicit_kind(first: str) -> str | None:
 
 def _all_fields(unit: list[str], metadata: dict[str, str]) -> bool:
     """Docinfo field lists (``:orphan:``, ``:tocdepth: 2``) before the title → metadata."""
-    matches = [_FIELD_RE.match(line.strip()) for line in unit if line.strip()]
-    if not all(matches):
+    found = [_FIELD_RE.match(line.strip()) for line in unit if line.strip()]
+    matches = [m for m in found if m is not None]
+    if len(matches) != len(found):
         return False
     for match in matches:
         metadata[match.group(1)] = (match.group(3) or "").strip()

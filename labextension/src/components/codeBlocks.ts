@@ -1,6 +1,8 @@
 /**
  * Code blocks in a rendered answer: each <pre> gets a Copy button (the code only, not the
- * answer around it). The background and horizontal scroll are in style/base.css.
+ * answer around it), in a bar of its own above the code: laid over the code's corner it
+ * hid the end of the first line, and whatever scrolled under it sideways. The background
+ * and horizontal scroll are in style/base.css.
  */
 import { flashCopied, h } from '../core/dom';
 
@@ -21,6 +23,6 @@ export function addCodeCopyButtons(host: HTMLElement): void {
     });
     const block = h('div', { class: 'athena-code-block' });
     pre.replaceWith(block);
-    block.append(copy, pre);
+    block.append(h('div', { class: 'athena-code-head' }, copy), pre);
   }
 }

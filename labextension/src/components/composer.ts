@@ -4,6 +4,7 @@
  * cell or selection: a removable chip above the box, sent with the next question.
  */
 import { IChatFilters } from '../types';
+import { IPaperScope } from '../core/papers';
 import { button, h } from '../core/dom';
 import { MAX_QUESTION_CHARS, questionLength } from '../core/questionLimit';
 
@@ -43,6 +44,9 @@ export class Composer {
   private _busy = false;
   private _context: IAttachedContext | null = null;
   private _chip = h('div', { class: 'athena-context', 'data-testid': 'athena-context' });
+  /** Papers chosen in the papers view: the next questions search only them, until removed. */
+  private _papers: IPaperScope | null = null;
+  private _scopeChip = h('div', { class: 'athena-context athena-scope', 'data-testid': 'athena-scope' });
   private _maxChars = MAX_QUESTION_CHARS;
   /** "7,012 / 8,000" near the limit; over it, also why Send is refused (role=status: read out). */
   private _counter = h('div', { class: 'athena-counter', 'data-testid': 'athena-counter', role: 'status' });
@@ -76,11 +80,13 @@ export class Composer {
       'form',
       { class: 'athena-composer', 'aria-label': 'Ask a question' },
       h('div', { class: 'athena-filters' }, this._prefix, this._kind),
+      this._scopeChip,
       this._chip,
       h('div', { class: 'athena-input-row' }, this.input, this._send),
       this._counter
     );
     this._chip.hidden = true;
+    this._scopeChip.hidden = true;
     this.node.addEventListener('submit', event => event.preventDefault());
     this._updateSend();
   }
@@ -98,7 +104,38 @@ export class Composer {
   }
 
   get filters(): IChatFilters {
-    return { path_prefix: this._prefix.value.trim(), kind: this._kind.value };
+    const filters: IChatFilters = { path_prefix: this._prefix.value.trim(), kind: this._kind.value };
+    if (this._papers?.ids) {
+      filters.papers = [...this._papers.ids];
+    }
+    return { ...filters, ...(this._papers?.filters ?? {}) };
+  }
+
+  /** Limit the next questions to these papers (their ids or the filter that shows them, and
+   * what the chip calls them); null: all papers again. */
+  setPapers(papers: IPaperScope | null): void {
+    this._papers = papers && (papers.ids?.length || Object.keys(papers.filters ?? {}).length) ? papers : null;
+    this._scopeChip.hidden = !this._papers;
+    if (!this._papers) {
+      this._scopeChip.replaceChildren();
+      return;
+    }
+    this._scopeChip.replaceChildren(
+      h(
+        'span',
+        { class: 'athena-context-chip', title: this._papers.label },
+        h('span', { class: 'athena-context-kind' }, 'Only'),
+        ` ${this._papers.label}`
+      ),
+      button('\u2715', () => {
+        this.setPapers(null);
+        this.input.focus();
+      }, {
+        class: 'athena-context-remove',
+        'data-testid': 'athena-scope-remove',
+        'aria-label': 'Search all papers again (remove the choice of papers)'
+      })
+    );
   }
 
   setDefaultFilters(filters: IChatFilters): void {

@@ -87,6 +87,25 @@ export class ConversationList {
     this._render();
   }
 
+  /**
+   * The conversation the chat shows now: its row is the marked one. Called whenever the
+   * chat switches (a row clicked, New, a first answer naming its conversation), so the mark
+   * never stays on the conversation shown before while the list waits for a refresh.
+   */
+  markCurrent(id: string | null): void {
+    this._currentId = id;
+    for (const row of Array.from(this._list.querySelectorAll<HTMLElement>('li.athena-conversation'))) {
+      const current = id !== null && row.dataset.id === id && !row.classList.contains('athena-conversation-deleted');
+      row.classList.toggle('athena-current', current);
+      const open = row.querySelector<HTMLElement>('.athena-conversation-open');
+      if (current) {
+        open?.setAttribute('aria-current', 'true');
+      } else {
+        open?.removeAttribute('aria-current');
+      }
+    }
+  }
+
   showError(message: string): void {
     this._list.replaceChildren(h('li', { class: 'athena-error' }, message));
   }

@@ -10,6 +10,7 @@ import { citationLabel } from '../core/citations';
 import { hideWhenDetached, placePopover, previewText } from '../core/preview';
 import { checkable, followCitation, freshnessNote } from '../freshness';
 import { renderMarkdown } from '../markdown';
+import { zoteroUri } from '../core/papers';
 import { ICitation } from '../types';
 import { flashCopied, h } from '../core/dom';
 
@@ -94,8 +95,17 @@ function sourceItem(citation: ICitation, options: ISourceListOptions): HTMLEleme
     open,
     warnings,
     citation.record && citation.chunk_id ? copyBibtexButton(citation.chunk_id) : null,
+    zoteroLink(citation),
     attachSnippet(open, citation, options.rendermime)
   );
+}
+
+/** "Zotero" for a source that is a Zotero item's attachment: selects the item in Zotero. */
+function zoteroLink(citation: ICitation): HTMLElement | null {
+  const uri = zoteroUri(citation.record);
+  return uri
+    ? h('a', { class: 'athena-zotero-link', href: uri, 'data-testid': 'athena-zotero-link', title: 'Open this item in Zotero' }, 'Zotero')
+    : null;
 }
 
 /** "Copy BibTeX" for a paper the parser found a record for; says "Copied" when it did. */

@@ -3,7 +3,7 @@
  * answer text, and how an answer is written out as Markdown with links. No DOM, no
  * Lab imports, so they are unit-tested under plain node.
  */
-import { inertMarkdown } from './inertMarkdown';
+import { inertMarkdown, inertText, safeDestination } from './inertMarkdown';
 import { ICitation, IRegion } from '../types';
 
 /**
@@ -44,6 +44,34 @@ export function narrowest(citation: ICitation): ICitation {
 }
 
 /**
+ * The line ranges to mark when `citation` opens (1-based, inclusive, in order): each quoted
+ * sentence's own lines (`evidence`, in the cell `narrowest` opens for a notebook), merged
+ * where they touch, else the citation's lines. One `[1]` quoting two sentences thirty lines
+ * apart marks those two places, not the thirty lines between them.
+ */
+export function citedRanges(citation: ICitation): Array<[number, number]> {
+  const place = narrowest(citation);
+  const lined = (citation.evidence ?? []).filter(
+    e => e.start_line != null && e.end_line != null && (citation.kind !== 'notebook' || e.cell === place.cell)
+  );
+  if (!lined.length) {
+    const start = place.start_line ?? 1;
+    return [[start, place.end_line ?? start]];
+  }
+  const sorted = lined.map(e => [e.start_line!, e.end_line!] as [number, number]).sort((a, b) => a[0] - b[0]);
+  const merged: Array<[number, number]> = [];
+  for (const [start, end] of sorted) {
+    const last = merged[merged.length - 1];
+    if (last && start <= last[1] + 1) {
+      last[1] = Math.max(last[1], end);
+    } else {
+      merged.push([start, end]);
+    }
+  }
+  return merged;
+}
+
+/**
  * The rectangles to outline on page `citation.page` (PDF points, top-left origin): the
  * lines of the quoted sentences when the answer located them (`evidence`), else the whole
  * chunk's regions on that page. The first one is where a preview scrolls to.
@@ -55,6 +83,18 @@ export function pdfRegions(citation: ICitation): IRegion[] {
   const narrow = (citation.evidence ?? []).flatMap(e => onPage(e.regions ?? [], e.page));
   const regions = narrow.length ? narrow : onPage(citation.regions ?? []);
   return [...regions].sort((a, b) => a.y - b.y || a.x - b.x);
+}
+
+/**
+ * Whether `path` names a file inside the indexed folder: relative, "/"-separated, with no
+ * "..", "." or empty part and no backslash. A citation is data — one saved in someone else's
+ * notebook may say anything — so nothing is opened from a path that fails this.
+ */
+export function insideFolder(path: unknown): path is string {
+  if (typeof path !== 'string' || !path || path.startsWith('/') || /[\\\0]/.test(path)) {
+    return false;
+  }
+  return path.split('/').every(part => part !== '' && part !== '.' && part !== '..');
 }
 
 /** "paper.pdf — p. 3": a PDF preview tab's title (the full path goes in its tooltip). */
@@ -205,10 +245,12 @@ export function answerAsMarkdown(
   if (!citations.length) {
     return answer;
   }
+  // Every text here came from a document or the server (a saved answer's may be anyone's):
+  // each goes through inertText, each link target through safeDestination.
   const sources = citations.map(citation => {
-    const target = linkTarget(citation, labPathPrefix + citation.path, fromFile, base);
-    const heading = citation.heading_path ? ` \u2014 ${citation.heading_path}` : '';
-    return `${citation.id}. [${citationLocation(citation)}](${target})${heading}`;
+    const target = safeDestination(linkTarget(citation, labPathPrefix + citation.path, fromFile, base));
+    const heading = citation.heading_path ? ` \u2014 ${inertText(citation.heading_path)}` : '';
+    return `${inertText(String(citation.id))}. [${inertText(citationLocation(citation))}](${target})${heading}`;
   });
   const references = referenceList(citations);
   const refs = references.length ? `\n**References**\n\n${references.join('\n')}\n` : '';
@@ -229,13 +271,13 @@ export function referenceList(citations: ICitation[]): string[] {
       continue;
     }
     seen.add(record.path);
-    const names = record.authors ?? [];
+    const names = (Array.isArray(record.authors) ? record.authors : []).map(name => String(name));
     const who = names.length > 3 ? `${names.slice(0, 3).join(', ')} et al.` : names.join(', ');
     const parts = [
-      `${who ? `${who} ` : ''}${record.year ? `(${record.year})` : '(n.d.)'}.`,
-      `*${inertMarkdown(record.title)}*.`,
-      record.doi ? `doi:${record.doi}.` : '',
-      record.arxiv ? `arXiv:${record.arxiv}.` : ''
+      `${who ? `${inertText(who)} ` : ''}${record.year ? `(${inertText(String(record.year))})` : '(n.d.)'}.`,
+      `*${inertText(record.title)}*.`,
+      record.doi ? `doi:${inertText(record.doi)}.` : '',
+      record.arxiv ? `arXiv:${inertText(record.arxiv)}.` : ''
     ];
     out.push(`- ${parts.filter(Boolean).join(' ')}`);
   }

@@ -6,7 +6,9 @@
  * without credentials — and the error type they raise; that is the `ITransport`.
  * Methods are arrow properties so a front end can hand them out on their own.
  */
+import { IPaperHit } from './contract';
 import { Query } from './http';
+import { IPapersList } from './papers';
 import { IPageImage, pageImage } from './pdfPage';
 import { chatStreamer } from './stream';
 import {
@@ -86,6 +88,18 @@ export class AthenaClient {
   readonly getChunks = async (ids: string[]): Promise<IChunkState[]> =>
     ids.length ? (await this._json<{ chunks: IChunkState[] }>('chunks', { ids: ids.join(',') })).chunks : [];
 
+  /** The kind the index's catalog gives `path` (GET /athena/catalog), or null when it is no indexed source. */
+  readonly getSourceKind = async (path: string): Promise<string | null> => {
+    try {
+      return (await this._json<{ kind: string }>('catalog', { path })).kind;
+    } catch (err) {
+      if ((err as { status?: number }).status === 404) {
+        return null;
+      }
+      throw err;
+    }
+  };
+
   readonly getSource = (path: string, start: number, end: number): Promise<ISourceLines> =>
     this._json<ISourceLines>('source', { path, start_line: start, end_line: end });
 
@@ -103,7 +117,14 @@ export class AthenaClient {
   readonly pdfPageImage = async (citation: ICitation): Promise<IPageImage> =>
     pageImage(await this._transport.send(this._transport.url('pdf/page', { path: citation.path, page: citation.page ?? 1 })));
 
-  /** BibTeX (or RIS, CSL-JSON) for cited chunks (GET /athena/cite), to paste into a paper. */
+  /** The archive's papers with the collections and tags they have (GET /athena/papers). */
+  readonly getPapers = (): Promise<IPapersList> => this._json<IPapersList>('papers');
+
+  /** "Which papers discuss …?" (GET /athena/papers?about=…): papers, each with its best passage. */
+  readonly getPapersAbout = async (about: string, k = 5): Promise<IPaperHit[]> =>
+    (await this._json<{ papers: IPaperHit[] }>('papers', { about, k })).papers;
+
+  /** BibTeX (or RIS, CSL-JSON) for cited chunks or papers (GET /athena/cite), to paste into a paper. */
   readonly getCitationText = async (
     chunkIds: string[],
     format: 'bibtex' | 'ris' | 'csl-json' = 'bibtex'

@@ -12,7 +12,20 @@ export interface IRegion {
   page?: number;
 }
 
-/** What the parser found to cite a PDF by (athena_lab/citations/bibliography.py); fields not found are absent, never guessed. */
+/** A name as a reference manager splits it (CSL's shape): family and given, or one ``literal`` name (an organisation). */
+export interface IPersonName {
+  family?: string;
+  given?: string;
+  literal?: string;
+}
+
+/** The Zotero item a source is an attachment of: ``uri`` selects it in Zotero. */
+export interface IZoteroLink {
+  key: string;
+  uri: string;
+}
+
+/** What to cite a source by (athena_lab/citations/bibliography.py): a Zotero item's record (``source: "zotero"``, with type, names, venue …), else what the PDF parser found on its first page; fields not found are absent, never guessed. */
 export interface IBibRecord {
   path: string;
   title?: string;
@@ -20,6 +33,18 @@ export interface IBibRecord {
   year?: number;
   doi?: string;
   arxiv?: string;
+  source?: 'zotero';
+  type?: string;
+  names?: IPersonName[];
+  editors?: IPersonName[];
+  venue?: string;
+  volume?: string;
+  issue?: string;
+  pages?: string;
+  publisher?: string;
+  url?: string;
+  label?: string;
+  zotero?: IZoteroLink;
 }
 
 /** Where a sentence the answer took from a source is: lines of a text file, lines of one notebook cell (0-based ``cell``), or regions of a PDF page. */
@@ -131,10 +156,15 @@ export interface IErrorData {
   message: string;
 }
 
-/** What a question's search is narrowed to: a document kind and a folder (``docs/``). */
+/** What a question's search is narrowed to: a document kind, a folder (``docs/``), and papers (search/papers.py): a Zotero collection or tag, an author, a year or range, or the papers chosen in the papers view (their ids). */
 export interface IAskFilters {
   kind?: string;
   path_prefix?: string;
+  collection?: string;
+  tag?: string;
+  author?: string;
+  year?: string;
+  papers?: string[];
 }
 
 /** What a question was asked about: a notebook cell or a selection, and what the question's chip called it (``label``, when the front end sent one). */
@@ -165,6 +195,36 @@ export interface IConversation {
   created_at: string;
   updated_at: string;
   messages: IStoredMessage[];
+}
+
+/** One paper of the archive (``athena papers``, ``GET /athena/papers``): a Zotero item with its attachments, or a PDF outside any library. ``record`` says where its title, authors and year come from: ``zotero``, ``pdf`` (guessed from its first page) or ``none``. ``paths`` are its indexed files; ``warnings`` name what is wrong (a missing attachment, a scanned or garbled file). */
+export interface IPaper {
+  id: string;
+  title: string | null;
+  authors: string[];
+  surnames: string[];
+  year: number | null;
+  label: string;
+  pages: number | null;
+  paths: string[];
+  kinds: string[];
+  collections: string[];
+  tags: string[];
+  warnings: string[];
+  record: 'zotero' | 'pdf' | 'none';
+  doi?: string;
+  arxiv?: string;
+  venue?: string;
+  type?: string;
+  zotero?: IZoteroLink;
+}
+
+/** A paper that answers "which papers discuss X?": its best passage (a citation) and how many of the passages found were its. */
+export interface IPaperHit {
+  paper: IPaper;
+  score: number;
+  passages: number;
+  best: ICitation;
 }
 
 export interface IIndexCounts {

@@ -71,9 +71,17 @@ function proseTextNodes(root: HTMLElement): Text[] {
   return nodes;
 }
 
+/** A sentence's own punctuation written after its markers: "… url_for [1]." */
+const TRAILING_PUNCTUATION = /^[.,;:!?]+/;
+
 /**
  * Replace each `[n]` marker naming a known citation with an element from `make`.
  * Works on the rendered DOM so Markdown can never forge a marker element.
+ *
+ * A model (and the markers added for it, agent/attribute.py) writes them before the full
+ * stop, "… url_for [1].": drawn as a button, that full stop was left dangling after it, on
+ * a line of its own when the line broke there. The punctuation goes back to its sentence,
+ * before the markers: "… url_for. [1]", as the offline answer writes them.
  */
 export function linkMarkers(
   root: HTMLElement,
@@ -88,14 +96,31 @@ export function linkMarkers(
     }
     const fragment = document.createDocumentFragment();
     let cursor = 0;
-    for (const match of matches) {
-      fragment.append(text.slice(cursor, match.index));
-      fragment.append(make(match.ids, text.substr(match.index, match.length)));
-      cursor = match.index + match.length;
+    for (let i = 0; i < matches.length; i++) {
+      // A run of markers separated by spaces only ("[1] [2].") moves its punctuation as one.
+      let last = i;
+      while (last + 1 < matches.length && !text.slice(end(matches[last]), matches[last + 1].index).trim()) {
+        last++;
+      }
+      const punctuation = TRAILING_PUNCTUATION.exec(text.slice(end(matches[last])))?.[0] ?? '';
+      const before = text.slice(cursor, matches[i].index);
+      fragment.append(punctuation ? before.replace(/\s+$/, '') + punctuation + ' ' : before);
+      for (let j = i; j <= last; j++) {
+        if (j > i) {
+          fragment.append(text.slice(end(matches[j - 1]), matches[j].index));
+        }
+        fragment.append(make(matches[j].ids, text.substr(matches[j].index, matches[j].length)));
+      }
+      cursor = end(matches[last]) + punctuation.length;
+      i = last;
     }
     fragment.append(text.slice(cursor));
     node.replaceWith(fragment);
   }
+}
+
+function end(match: { index: number; length: number }): number {
+  return match.index + match.length;
 }
 
 /** The heading over an answer's unsupported sentences, the same in every front end. */

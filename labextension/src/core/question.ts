@@ -13,7 +13,7 @@ import { button, h } from './dom';
 export const COLLAPSE_CHARS = 280;
 export const COLLAPSE_LINES = 4;
 
-/** "kind: pdf", "under: docs/" — the filters a question was asked with, for its bubble. */
+/** "kind: pdf", "under: docs/", "3 papers" — the filters a question was asked with, for its bubble. */
 export function filterChips(filters: IChatFilters | undefined): string[] {
   const chips: string[] = [];
   if (filters?.kind) {
@@ -21,6 +21,14 @@ export function filterChips(filters: IChatFilters | undefined): string[] {
   }
   if (filters?.path_prefix) {
     chips.push(`under: ${filters.path_prefix}`);
+  }
+  for (const key of ['collection', 'tag', 'author', 'year'] as const) {
+    if (filters?.[key]) {
+      chips.push(`${key}: ${filters[key]}`);
+    }
+  }
+  if (filters?.papers?.length) {
+    chips.push(`${filters.papers.length} paper${filters.papers.length === 1 ? '' : 's'}`);
   }
   return chips;
 }

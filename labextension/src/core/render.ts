@@ -11,11 +11,13 @@ import { marked } from 'marked';
 
 import { INotFound } from './contract';
 import { decorateAnswer } from './markers';
+import { withoutRestRoles } from './restRoles';
 import { sanitizeToFragment } from './sanitizer';
 
-/** `text` rendered into `host` (replacing what was there), made safe. */
+/** `text` rendered into `host` (replacing what was there), made safe; reST roles are shown
+ * as Sphinx shows them (./restRoles.ts). */
 export function renderMarkdown(host: HTMLElement, text: string): void {
-  const html = marked.parse(text, { async: false, gfm: true }) as string;
+  const html = marked.parse(withoutRestRoles(text), { async: false, gfm: true }) as string;
   host.replaceChildren(sanitizeToFragment(html));
 }
 

@@ -29,7 +29,7 @@ export function chatBody(request: IChatRequest): string {
     body.model = request.model;
   }
   if (request.topK) {
-    body.top_k = request.topK;
+    body.k = request.topK; // passages retrieved first (the server still reads the old name, top_k)
   }
   if (request.context) {
     body.context = request.context;

@@ -159,6 +159,7 @@ export class DropinWidget {
     const view = new PageAnswer((citation, trigger) => this._openCitation(citation, trigger), {
       siteLinks: true,
       trace: false,
+      mode: false,
       onRetry: () => void this.ask(question)
     });
     this._messages.append(view.node);

@@ -3,6 +3,7 @@
  * with `[n]` buttons, unsupported sentences marked and listed, the numbered sources (a
  * button each, with the snippet as plain text), the mode, the trace drawer, Copy.
  */
+import { zoteroUri } from '../core/papers';
 import { IAnswerState, shownText } from '../core/answer';
 import { answerAsMarkdown, citationLabel } from '../core/citations';
 import { button, h } from '../core/dom';
@@ -24,6 +25,12 @@ export interface IAnswerOptions {
   trace?: boolean;
   /** Ask the question again: Retry under an answer its reader cut short (Stop, a reload). */
   onRetry?: () => void;
+  /**
+   * Show what answered: the owner's provider and model ("openai:gpt-4o-mini"), or
+   * "extractive (no model)". The page's user chose it; a docs site's reader did not, and
+   * the owner's setup is none of their business.
+   */
+  mode?: boolean;
 }
 
 export class PageAnswer {
@@ -42,7 +49,7 @@ export class PageAnswer {
 
   constructor(
     private _open: OpenCitation,
-    private _options: IAnswerOptions = { trace: true }
+    private _options: IAnswerOptions = { trace: true, mode: true }
   ) {
     this._text = new AnswerText(
       { prefix: '', markerClass: 'marker', bodyClass: 'answer-body', bodyTestid: 'answer-body', unsupportedTestid: 'unsupported' },
@@ -82,7 +89,7 @@ export class PageAnswer {
       this._showSources(next.citations);
     }
     const mode = next.stopped ? 'interrupted' : next.mode;
-    if (mode) {
+    if (mode && this._options.mode) {
       this._mode.textContent = mode === 'extractive' ? 'extractive (no model)' : mode;
       this.node.dataset.mode = mode;
     }
@@ -149,7 +156,11 @@ export class PageAnswer {
         );
         const preview = previewText(citation, false); // plain text here
         const snippet = preview ? h('p', { class: 'source-snippet', title: preview }, preview) : null;
-        return h('li', { 'data-kind': citation.kind }, open, snippet);
+        const zotero = this._options.siteLinks ? null : zoteroUri(citation.record);
+        const link = zotero
+          ? h('a', { class: 'athena-zotero-link', href: zotero, 'data-testid': 'zotero-link', title: 'Open this item in Zotero' }, 'Zotero')
+          : null;
+        return h('li', { 'data-kind': citation.kind }, open, link, snippet);
       })
     );
   }

@@ -31,4 +31,13 @@ export const pageClient = new AthenaClient({
   noBody: status => new PageError('The chat answer had no body to stream.', status)
 });
 
-export const { getInfo, listConversations, getConversation, deleteConversation, streamChat } = pageClient;
+export const {
+  getInfo,
+  listConversations,
+  getConversation,
+  deleteConversation,
+  streamChat,
+  getPapers,
+  getPapersAbout,
+  getCitationText
+} = pageClient;

@@ -11,6 +11,7 @@ import { emptyState, questionBubble } from '../core/question';
 import { Composer } from '../components/composer';
 import { BottomFollower } from '../core/follow';
 import { ConversationList } from '../components/conversationList';
+import { PapersView, papersView } from '../components/papersView';
 import { IChatFilters, IConversation, IStoredMessage } from '../types';
 import * as api from './api';
 import { PageAnswer } from './answerView';
@@ -29,6 +30,8 @@ export class ChatPage {
   private _viewer = new SourceViewer();
   private _history: ConversationList;
   private _historyToggle: HTMLButtonElement;
+  private _papers: PapersView;
+  private _papersToggle: HTMLButtonElement;
   private _composer: Composer;
   private _turns: ChatTurns;
   private _examples: string[] = [];
@@ -61,6 +64,23 @@ export class ChatPage {
     });
     this._history.node.id = 'history';
     this._history.node.classList.add('history');
+    this._papers = papersView(
+      api,
+      this._composer,
+      () => {
+        void this._togglePapers(false);
+        this._composer.input.focus();
+      },
+      citation => void this._viewer.open(citation, this._papersToggle)
+    );
+    this._papers.node.id = 'papers';
+    this._papers.node.classList.add('papers-panel');
+    this._papersToggle = button('Papers', () => void this._togglePapers(), {
+      class: 'papers-toggle',
+      'aria-expanded': 'false',
+      'aria-controls': 'papers',
+      'data-testid': 'papers-toggle'
+    });
     this._status.onInfo = info => {
       if (info.limits) {
         this._composer.maxChars = info.limits.max_question_chars;
@@ -84,6 +104,7 @@ export class ChatPage {
           'nav',
           { class: 'top-actions', 'aria-label': 'Conversations' },
           button('New', () => void this.newConversation(), { class: 'new', 'aria-label': 'Start a new conversation' }),
+          this._papersToggle,
           this._historyToggle
         )
       ),
@@ -91,6 +112,7 @@ export class ChatPage {
         'div',
         { class: 'columns' },
         this._history.node,
+        this._papers.node,
         h('main', { class: 'chat' }, this._messages, this._composer.node),
         this._viewer.node
       )
@@ -174,6 +196,7 @@ export class ChatPage {
   private _addAnswer(onRetry: () => void): PageAnswer {
     const view = new PageAnswer((citation, trigger) => void this._viewer.open(citation, trigger), {
       trace: true,
+      mode: true,
       onRetry
     });
     this._messages.append(view.node);
@@ -213,6 +236,7 @@ export class ChatPage {
   private _setConversation(id: string | null): void {
     this._conversationId = id;
     this.node.dataset.conversationId = id ?? '';
+    this._history.markCurrent(id); // the history marks the conversation shown, as in the sidebar
     if (id) {
       window.localStorage.setItem(REMEMBER, id);
     } else {
@@ -231,6 +255,18 @@ export class ChatPage {
       await this.newConversation();
     }
     await this._refreshHistory();
+  }
+
+  /** The papers beside the chat (over it on a phone); "Ask about these" scopes the composer. */
+  private async _togglePapers(open = !this._papers.open): Promise<void> {
+    this._papers.open = open;
+    this._papersToggle.setAttribute('aria-expanded', String(open));
+    if (open) {
+      await this._papers.refresh();
+      this._papers.focus();
+    } else if (document.activeElement && this._papers.node.contains(document.activeElement)) {
+      this._papersToggle.focus();
+    }
   }
 
   private async _toggleHistory(): Promise<void> {

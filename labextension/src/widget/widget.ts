@@ -19,6 +19,14 @@ import { WIDGET_CSS } from './styles';
 
 /** The Lab command (and window event) athena's extension opens a citation with. */
 export const OPEN_COMMAND = 'athena:open-citation';
+/**
+ * A model key only Lab's saved-answer renderer answers (savedWidget.ts): true for an answer
+ * saved in a notebook Jupyter does not trust. Its chips then open nothing.
+ */
+export const UNTRUSTED = 'athena_untrusted_output';
+export const UNTRUSTED_NOTE =
+  "This answer was saved in a notebook you have not trusted, so its sources do not open from here. " +
+  'If you trust where it came from, trust the notebook (command palette: "Trust Notebook").';
 const STYLE_ID = 'athena-widget-styles';
 
 /** A citation as widget.py sends it: plus the cited source lines, for the inline preview. */
@@ -296,6 +304,11 @@ class AnswerView {
 
   private _open(id: number): void {
     const citation = this._citation(id);
+    if (citation && this._model.get(UNTRUSTED) === true) {
+      this._preview.hidden = false;
+      this._preview.replaceChildren(h('div', { class: 'athena-notice', 'data-testid': 'athena-untrusted' }, UNTRUSTED_NOTE));
+      return;
+    }
     if (citation && !openInLab(citation)) {
       this._showPreview(citation);
     }

@@ -23,10 +23,10 @@ import os
 import threading
 import time
 from pathlib import Path
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, Mapping, Protocol
 
 from athena_lab.config import Config
-from athena_lab.errors import BusyError, UnavailableError
+from athena_lab.errors import BusyError, WatchError
 from athena_lab.ingest.discover import GITIGNORE, Rules, collapse
 from athena_lab.ingest.pipeline import IndexSummary
 from athena_lab.interrupt import StopRequest
@@ -41,10 +41,10 @@ BUSY_RETRY_S = 0.5  # pause before trying a batch again while another writer hol
 
 # (paths, stop) -> the index run's summary (IndexSummary.as_dict()); raises BusyError
 # while another writer holds the index. ``stop`` is set when the live index is stopped.
-Apply = Callable[[list[str], StopRequest], dict[str, Any]]
+Apply = Callable[[list[str], StopRequest], Mapping[str, object]]
 
 
-class Followed(Protocol):
+class LiveFolder(Protocol):
     """What the live index needs of a workspace (``athena_lab.workspace.Workspace`` is one).
     A protocol, not the class: ingest sits below the facade in the import layers."""
 
@@ -60,10 +60,6 @@ class Followed(Protocol):
     def has_index(self) -> bool: ...
 
     def index(self, *, wait_s: float, stop: StopRequest | None, paths: list[str] | None) -> IndexSummary: ...
-
-
-class WatchError(UnavailableError, RuntimeError):
-    """The folder cannot be watched (e.g. the system's limit on watched folders)."""
 
 
 class LiveIndex:
@@ -90,6 +86,9 @@ class LiveIndex:
         self.last: Batch | None = None
         self.busy = False  # a batch is being applied right now
         self.error: str | None = None  # why watching stopped, if it stopped by itself
+        # What the threads report, for whoever must know that nothing more is coming:
+        self.quiet_polls = 0  # watches that ended with no event in a whole TIMEOUT_MS
+        self.lock_waits = 0  # batches put back because another writer held the index
 
     # lifecycle --------------------------------------------------------------------
     def start(self, *, paused: bool = False) -> "LiveIndex":
@@ -144,6 +143,22 @@ class LiveIndex:
         with self._wake:
             return sorted(self._pending)
 
+    def wait_settled(self, timeout: float) -> bool:
+        """Block until every change made before this call was seen and applied: the watcher
+        has twice waited a whole ``TIMEOUT_MS`` with no event since (a change made before
+        would have ended one of those waits), and nothing is pending or being applied.
+        False if that takes longer than ``timeout`` (changes keep coming, or a batch runs long).
+        For tests and tools that must know nothing more is on its way, without sleeping."""
+        deadline = time.monotonic() + timeout
+        with self._wake:
+            start = self.quiet_polls
+            while self.quiet_polls < start + 2 or self._pending or self.busy:
+                left = deadline - time.monotonic()
+                if left <= 0 or self._stop.is_set():
+                    return False
+                self._wake.wait(min(left, 0.1))
+        return True
+
     # watching ---------------------------------------------------------------------
     def _watch_loop(self) -> None:
         try:
@@ -152,6 +167,10 @@ class LiveIndex:
                 if raw == "stop":
                     return
                 if isinstance(raw, str):  # "timeout" (or "signal", which only the main thread gets)
+                    if raw == "timeout":
+                        with self._wake:
+                            self.quiet_polls += 1
+                            self._wake.notify_all()
                     continue
                 self._add(self._relevant(raw))
         except Exception as exc:  # the watcher must never take its host down
@@ -211,6 +230,8 @@ class LiveIndex:
             summary, error = self._apply(paths, self._stop_request), None
         except BusyError:
             # Another writer: keep the paths, merge what arrives meanwhile, try again.
+            with self._wake:
+                self.lock_waits += 1
             self._add(set(paths))
             self._stop.wait(BUSY_RETRY_S)
             return
@@ -227,7 +248,7 @@ class LiveIndex:
         self.last, self.batches = batch, batch.number
 
 
-def follow(ws: Followed, on_batch: Callable[[Batch], None] | None = None, *, paused: bool = False,
+def start_live_index(ws: LiveFolder, on_batch: Callable[[Batch], None] | None = None, *, paused: bool = False,
            apply: Apply | None = None) -> LiveIndex:
     """A started ``LiveIndex`` for the workspace ``ws``. Batches run in this
     process through ``ws.index(paths=...)`` unless ``apply`` says otherwise (a server hands

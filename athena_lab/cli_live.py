@@ -1,4 +1,4 @@
-"""``athena index --watch``: index once, then follow the folder's edits until Ctrl-C.
+"""``athena index --live``: index once, then follow the folder's edits until Ctrl-C.
 
 The watch is put in place before the first run (paused), so a save made while that run
 works is picked up right after it. Each batch prints one line — ``updated 3 files (2
@@ -24,12 +24,12 @@ def print_batch(batch: Batch, as_json: bool) -> None:
         print(batch.line(), flush=True)
 
 
-def start_following(ws: Any, as_json: bool) -> Any:
+def start_live_index(ws: Any, as_json: bool) -> Any:
     """The workspace's LiveIndex, watching but not applying until ``resume()``."""
-    return ws.follow(lambda batch: print_batch(batch, as_json), paused=True)
+    return ws.live_index(lambda batch: print_batch(batch, as_json), paused=True)
 
 
-def keep_following(ws: Any, live: Any, as_json: bool) -> int:
+def keep_live_index(ws: Any, live: Any, as_json: bool) -> int:
     """Apply batches until SIGINT or SIGTERM, then stop cleanly (a batch in flight
     finishes or, while embedding, saves at its next batch) and return 0."""
     done = threading.Event()

@@ -1,0 +1,114 @@
+"""A reference manager's library in the index: Zotero's items, stored beside the sources.
+
+An index run (ingest/pipeline.py) calls ``sync_library`` first. When the folder is a
+Zotero data directory and its database changed since the last run (or the last live
+update), the library is read again (ingest/zotero.py) and its items replace the catalog's
+``library_items`` / ``library_files``. Records are joined to the indexed files at query
+time (``Catalog.source_records``), so an edit in Zotero — a title fixed, a tag added, an
+item moved to another collection — re-parses and re-embeds nothing. Only the trash
+changes what is indexed: the files of trashed items leave the index, and come back when
+the item is restored.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from athena_lab.index.catalog import Catalog, LibraryRow
+from athena_lab.ingest.zotero import (DATABASE, Creator, Library, LibraryItem, ZoteroError, identifiers,
+                                      is_library, read_library, stamp, year_of)
+from athena_lab.pdf.meta import citation_label
+
+_STAMP, _WARNINGS, _TRASHED = "library_stamp", "library_warnings", "library_trashed"
+
+
+@dataclass
+class LibrarySync:
+    """What one index run learnt of the library."""
+
+    read: bool = False  # the database was (re)read this run
+    items: int = 0
+    trashed: set[str] = field(default_factory=set)  # files not to index (their item is in the trash)
+    moved: set[str] = field(default_factory=set)  # files that went into or out of the trash this run
+    warnings: dict[str, list[str]] = field(default_factory=dict)
+
+    def summary(self) -> dict[str, Any]:
+        return {"items": self.items, "warnings": sum(len(w) for w in self.warnings.values())}
+
+
+def names_of(creators: list[Creator]) -> list[dict[str, str]]:
+    """CSL-style names: ``{"family", "given"}``, or ``{"literal"}`` for a one-field name."""
+    return [{"literal": c.family} if c.single else {"family": c.family, "given": c.given} for c in creators]
+
+
+def item_record(item: LibraryItem) -> dict[str, Any]:
+    """The bibliographic record of a Zotero item, in bibliography.py's shape: title,
+    authors (display names) and ``names`` (family and given, as Zotero split them), year,
+    DOI, arXiv id, the item ``type``, venue, volume, issue, pages, publisher, URL, the
+    ``label`` ("Fischer et al., 1985") and the ``zotero`` link that selects it in Zotero."""
+    f = item.fields
+    authors = [c for c in item.creators if c.role == "author"] or item.creators
+    year = year_of(f.get("date"))
+    record: dict[str, Any] = {
+        "source": "zotero", "type": item.item_type, "title": f.get("title") or None,
+        "authors": [c.display() for c in authors], "names": names_of(authors), "year": year,
+        **identifiers(item),
+        "zotero": {"key": item.key, "uri": item.uri},
+        "label": citation_label([c.display() for c in authors], year, f.get("title"), item.key,
+                                surnames=[c.family for c in authors]),
+    }
+    editors = [c for c in item.creators if c.role == "editor"]
+    if editors and authors is not item.creators:
+        record["editors"] = names_of(editors)
+    for name, key in (("venue", "publicationTitle"), ("volume", "volume"), ("issue", "issue"), ("pages", "pages"),
+                      ("publisher", "publisher"), ("url", "url")):
+        if f.get(key):
+            record[name] = f[key]
+    return {k: v for k, v in record.items() if v not in (None, "", [])}
+
+
+def library_rows(library: Library) -> list[LibraryRow]:
+    rows = []
+    for item in library.items:
+        record = item_record(item) if item.bibliographic else {"zotero": {"key": item.key, "uri": item.uri}}
+        rows.append(LibraryRow(item.id, record, item.collections, item.tags, item.warnings, item.files,
+                               item.bibliographic))
+    return rows
+
+
+def sync_library(root: Path, catalog: Catalog) -> LibrarySync:
+    """Bring the catalog's copy of the library under ``root`` up to date (inside the run's
+    write lock); re-reads the database only when it changed."""
+    old_trashed = set(json.loads(catalog.get_manifest(_TRASHED) or "[]"))
+    if not is_library(root):
+        if catalog.get_manifest(_STAMP) is not None:  # the folder is no longer a Zotero library
+            with catalog.transaction():
+                catalog.replace_library([])
+                for key in (_STAMP, _WARNINGS, _TRASHED):
+                    catalog.conn.execute("DELETE FROM manifest WHERE key=?", (key,))
+            return LibrarySync(read=True, moved=old_trashed)
+        return LibrarySync()
+    now = stamp(root)
+    if catalog.get_manifest(_STAMP) == now:
+        return LibrarySync(items=len(catalog.library()), trashed=old_trashed,
+                           warnings=json.loads(catalog.get_manifest(_WARNINGS) or "{}"))
+    try:
+        library = read_library(root)
+    except ZoteroError as exc:
+        library = Library(warnings={DATABASE: [str(exc)]})
+    rows = library_rows(library)
+    with catalog.transaction():
+        catalog.replace_library(rows)
+        catalog.set_manifest(_STAMP, now)
+        catalog.set_manifest(_WARNINGS, json.dumps(library.warnings, ensure_ascii=False))
+        catalog.set_manifest(_TRASHED, json.dumps(sorted(library.trashed), ensure_ascii=False))
+    return LibrarySync(read=True, items=len(rows), trashed=library.trashed, moved=old_trashed ^ library.trashed,
+                       warnings=library.warnings)
+
+
+def library_warnings(catalog: Catalog) -> dict[str, list[str]]:
+    """The last read's warnings (missing attachments, linked files, the database itself)."""
+    return json.loads(catalog.get_manifest(_WARNINGS) or "{}")
