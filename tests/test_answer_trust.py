@@ -13,7 +13,8 @@ import os
 
 import pytest
 
-from athena_lab.agent.citations import split_sentences, unsupported_sentences
+from athena_lab.agent.citations import split_sentences
+from athena_lab.agent.support import unsupported_sentences
 from athena_lab.workspace import Workspace
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]

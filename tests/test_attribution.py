@@ -12,7 +12,7 @@ import random
 import pytest
 
 from athena_lab.agent.attribute import Attributor
-from athena_lab.agent.citations import unsupported_sentences
+from athena_lab.agent.support import unsupported_sentences
 
 pytestmark = pytest.mark.unit
 

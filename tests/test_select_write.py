@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from athena_lab.agent.citations import EvidenceItem, unsupported_sentences
+from athena_lab.agent.citations import EvidenceItem
+from athena_lab.agent.support import unsupported_sentences
 from athena_lab.agent.extractive import candidates
 from athena_lab.agent.select import MOST, Selection, choices, messages
 

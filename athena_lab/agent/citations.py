@@ -244,41 +244,10 @@ class MarkerRewriter:
 
 
 # -- support check ---------------------------------------------------------------
-def unsupported_sentences(answer: str, cited_text: dict[int, str], question: str = "",
-                          across: Any = None) -> list[str]:
-    """Claims with no marker, or whose cited evidence does not support them (agent/support.py:
-    every name the sentence uses, and 40 % of its key terms or, with ``across``, its meaning).
-
-    ``cited_text`` maps final citation numbers to the evidence text they stand for.
-    Each sentence is reported as its longest marker-free stretch, verbatim, so a front
-    end can find and highlight it in the rendered answer.
-    """
-    from athena_lab.agent.names import defined_in
-    from athena_lab.agent.support import Support
-
-    support = Support(cited_text, question, across, defined_in(answer))
-    flagged: list[str] = []
-    for sentence in split_sentences(answer):
-        bare = MARKER.sub(" ", sentence)
-        terms = key_terms(bare)
-        if not is_claim(bare, terms):
-            continue
-        numbers = [n for n in marker_numbers(sentence) if n in cited_text]
-        if numbers and support.holds(bare, numbers):
-            continue
-        flagged.append(_quotable(sentence))
-    return flagged
-
-
 def is_claim(bare: str, terms: set[str]) -> bool:
     text = bare.strip()
     return (len(terms) >= MIN_CLAIM_TERMS and not text.endswith(("?", ":"))
             and not NOT_A_CLAIM.search(text))
-
-
-def _quotable(sentence: str) -> str:
-    pieces = [p.strip() for p in MARKER.split(sentence)[::2]]
-    return max(pieces, key=len)
 
 
 def cited_texts(rewriter: MarkerRewriter) -> dict[int, str]:

@@ -21,7 +21,6 @@ from athena_lab.agent.citations import (
     MarkerRewriter,
     TurnEvidence,
     cited_texts,
-    unsupported_sentences,
 )
 from athena_lab.agent.corpus import Corpus
 from athena_lab.agent.extractive import (
@@ -38,7 +37,7 @@ from athena_lab.agent.hyde import hypothetical
 from athena_lab.agent.names import answer_names, missing, sentence_names
 from athena_lab.agent.select import LEAD_TOKENS, Selection, choices
 from athena_lab.agent.select import messages as selection_messages
-from athena_lab.agent.support import Support
+from athena_lab.agent.support import Support, unsupported_sentences
 from athena_lab.agent.model_work import OWNER, ModelGate
 from athena_lab.agent.memory import (
     PastTurn,

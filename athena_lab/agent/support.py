@@ -17,10 +17,18 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Callable
+from typing import Any, Callable
 
-from athena_lab.agent.citations import SUPPORT_THRESHOLD, key_terms, sentence_split
-from athena_lab.agent.names import sentence_names
+from athena_lab.agent.citations import (
+    MARKER,
+    SUPPORT_THRESHOLD,
+    is_claim,
+    key_terms,
+    marker_numbers,
+    sentence_split,
+    split_sentences,
+)
+from athena_lab.agent.names import defined_in, sentence_names
 
 Similarity = Callable[[str, list[str]], list[float]]
 
@@ -101,3 +109,31 @@ class Support:
             return max(self.across(sentence, pool))
         except Exception:  # a check that only accepts more must never fail the turn
             return 0.0
+
+
+def unsupported_sentences(answer: str, cited_text: dict[int, str], question: str = "",
+                          across: Any = None) -> list[str]:
+    """Claims with no marker, or whose cited evidence does not support them (``Support``:
+    every name the sentence uses, and 40 % of its key terms or, with ``across``, its meaning).
+
+    ``cited_text`` maps final citation numbers to the evidence text they stand for.
+    Each sentence is reported as its longest marker-free stretch, verbatim, so a front
+    end can find and highlight it in the rendered answer.
+    """
+    support = Support(cited_text, question, across, defined_in(answer))
+    flagged: list[str] = []
+    for sentence in split_sentences(answer):
+        bare = MARKER.sub(" ", sentence)
+        terms = key_terms(bare)
+        if not is_claim(bare, terms):
+            continue
+        numbers = [n for n in marker_numbers(sentence) if n in cited_text]
+        if numbers and support.holds(bare, numbers):
+            continue
+        flagged.append(_quotable(sentence))
+    return flagged
+
+
+def _quotable(sentence: str) -> str:
+    pieces = [p.strip() for p in MARKER.split(sentence)[::2]]
+    return max(pieces, key=len)
