@@ -9,7 +9,7 @@ each part, the share held word for word and the share whose locator holds at lea
 of the sentence's content words — a test written here, apart from the product's own
 support check (agent/citations.py), so it grades that check rather than repeating it.
 
-    python bench/answer_parts.py --path ../shared/corpora/docs --index-dir /tmp/ans/doc-index --last 33
+    python bench/answer_parts.py --path $ATHENA_CORPORA/docs --index-dir /tmp/ans/doc-index --last 33
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ Kept raw (the answer text, its citations, the `done` event, the trace, the timin
 same answers can be graded again when the grader learns to count something new, and a
 "before" run of an older commit can be graded by today's eval beside the "after" one:
 
-    python bench/answers_raw.py --path ../shared/corpora/docs --index-dir /tmp/ans/doc-index \
+    python bench/answers_raw.py --path $ATHENA_CORPORA/docs --index-dir /tmp/ans/doc-index \
         --set docs --split test --provider local --out before-docs-local.jsonl
     athena eval answers bench/data/answer_questions.jsonl --from-answers before-docs-local.jsonl
 

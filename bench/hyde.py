@@ -7,7 +7,7 @@ model's hypothetical passage beside them (agent/hyde.py, written from the Englis
 Prints one JSON object: recall@1/5/10, MRR and file@5 for both, overall and by language,
 the seconds the passage took (median), and the load average.
 
-    python bench/hyde.py --path ../shared/corpora/docs --index-dir /tmp/ans/doc-index \
+    python bench/hyde.py --path $ATHENA_CORPORA/docs --index-dir /tmp/ans/doc-index \
         --questions bench/data/docs_questions.jsonl --split dev
 """
 

@@ -11,7 +11,7 @@ For every saved turn (bench/answers_raw.py or `athena eval answers --save-answer
 Graded by the answer eval's own rules: the fact in the answer, names not in the folder,
 the answer's length, and for the rewrite the seconds it added. Prints one JSON object.
 
-    python bench/not_found_variants.py --answers free-docs-local.jsonl --path ../shared/corpora/docs \
+    python bench/not_found_variants.py --answers free-docs-local.jsonl --path $ATHENA_CORPORA/docs \
         --index-dir /tmp/ans/doc-index
 """
 

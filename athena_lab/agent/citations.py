@@ -37,6 +37,12 @@ ABBREVIATION = re.compile(r"\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|fig|figs|eq|eqs
 NOT_A_CLAIM = re.compile(
     r"\b(no evidence|nothing (?:about|on|for)|(?:could|can)(?:not|n't) find|not (?:found|covered|mentioned)"
     r"|does(?: not|n't) (?:say|mention|contain|cover)|step limit)\b", re.IGNORECASE)
+# A passage's label as the prompt shows it (``gateway.md:3–16 (Zephyr gateway)``, ``paper.pdf
+# p. 3``, ``nb.ipynb cell 4``), which a small model sometimes copies onto a line of its own:
+# a pointer to a source, not a claim about anything.
+SOURCE_LABEL = re.compile(
+    r"^\s*(?:\[\d{1,3}\]\s*)?[\w./ -]+\.\w{1,6}(?::\d+(?:[–-]\d+)?|\s+pp?\.\s*\d+(?:[–-]\d+)?"
+    r"|\s+cells?\s+\d+(?:[:–-]\d+)*)\s*(?:\([^()]*\))?\s*$")
 
 
 # -- terms -------------------------------------------------------------------
@@ -247,7 +253,7 @@ class MarkerRewriter:
 def is_claim(bare: str, terms: set[str]) -> bool:
     text = bare.strip()
     return (len(terms) >= MIN_CLAIM_TERMS and not text.endswith(("?", ":"))
-            and not NOT_A_CLAIM.search(text))
+            and not NOT_A_CLAIM.search(text) and not SOURCE_LABEL.match(text))
 
 
 def cited_texts(rewriter: MarkerRewriter) -> dict[int, str]:
