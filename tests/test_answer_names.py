@@ -76,6 +76,10 @@ def test_the_index_finds_identifiers_exactly_and_plain_words_by_their_text(tmp_p
     try:
         found = ws.names_found(["dependency_overrides", "app.dependency_overrides", "htpasswd", "undo_setattr",
                                 "swagger_ui_enabled"])
+        # an indexed file is in the folder by its name or path, though no chunk spells it
+        # (a small model copies "paper_pasa.pdf p. 9" from its passages' labels)
+        files = ws.names_found(["guide.md", "GUIDE.md", "routes.toml"])
     finally:
         ws.close()
     assert found == {"dependency_overrides", "app.dependency_overrides", "htpasswd"}
+    assert files == {"guide.md"}
