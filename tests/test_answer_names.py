@@ -69,6 +69,8 @@ def test_missing_leaves_out_what_the_folder_or_the_question_holds():
 def test_the_index_finds_identifiers_exactly_and_plain_words_by_their_text(tmp_path):
     root = tmp_path / "docs"
     root.mkdir()
+    (root / "reference_text").mkdir()
+    (root / "reference_text" / "federal-register-2020.md").write_text("# Notice\n\nNothing else.\n")
     (root / "guide.md").write_text("# Testing\n\nOverride a dependency with `app.dependency_overrides`.\n\n"
                                    "Create the password file with htpasswd, then reload.\n")
     ws = Workspace(root, tmp_path / "idx", overrides={"embedding.provider": "none"})
@@ -78,8 +80,8 @@ def test_the_index_finds_identifiers_exactly_and_plain_words_by_their_text(tmp_p
                                 "swagger_ui_enabled"])
         # an indexed file is in the folder by its name or path, though no chunk spells it
         # (a small model copies "paper_pasa.pdf p. 9" from its passages' labels)
-        files = ws.names_found(["guide.md", "GUIDE.md", "routes.toml"])
+        files = ws.names_found(["guide.md", "GUIDE.md", "routes.toml", "reference_text", "federal-register-2020.md"])
     finally:
         ws.close()
     assert found == {"dependency_overrides", "app.dependency_overrides", "htpasswd"}
-    assert files == {"guide.md"}
+    assert files == {"guide.md", "reference_text", "federal-register-2020.md"}

@@ -33,17 +33,11 @@ def names_found(store: IndexStore, names: Iterable[str]) -> set[str]:
         text = _all_text(store)
         found.update(n for n in rest if n in text)
     rest = [n for n in wanted if n not in found]
-    if rest:  # a file of the folder named by its path or its name (``paper_pasa.pdf``)
-        files = _file_names(store)
-        found.update(n for n in rest if n in files)
+    if rest:  # a file or folder of the folder, named by (part of) its path: ``paper_pasa.pdf``,
+        # ``multicol_pdfplumber_federal`` of ``multicol_pdfplumber_federal-register-2020.pdf``
+        paths = "\n".join(str(p).lower() for p in store.catalog.sources())
+        found.update(n for n in rest if n in paths)
     return found
-
-
-def _file_names(store: IndexStore) -> set[str]:
-    """Every indexed file's path and its last part, lower-cased: names the folder holds
-    even when no chunk's text spells them."""
-    paths = [str(p).lower() for p in store.catalog.sources()]
-    return set(paths) | {p.rsplit("/", 1)[-1] for p in paths}
 
 
 def _all_text(store: IndexStore) -> str:
