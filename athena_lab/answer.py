@@ -20,12 +20,17 @@ class Answer:
     citations: list[dict[str, Any]] = field(default_factory=list)
     unsupported: list[str] = field(default_factory=list)
     mode: str = ""
+    # The quotes shown beside a model's answer (the sources event); "" when the answer is
+    # the quotes (extractive mode).
+    sources: str = ""
     trace: list[dict[str, Any]] = field(default_factory=list)
     conversation_id: str | None = None
     usage: dict[str, int] = field(default_factory=dict)
     error: str | None = None
     degraded: str | None = None  # search ran without (all) vectors, and why — e.g. still embedding
     no_evidence: str | None = None  # "filters" or "index" when search found nothing to cite
+    # names a model's answer uses that the folder and the question lack, and where ({name, sentence})
+    not_found: list[dict[str, str]] = field(default_factory=list)
     streaming: bool = False
     # What a notebook's display of it needs (``Athena.ask``): the question, and the folder it
     # came from (weakly held: previews read cited lines from it). Not part of its JSON.
@@ -52,6 +57,13 @@ def fold(answer: Answer, event: Any) -> Answer:
         answer.conversation_id = data.get("conversation_id") or answer.conversation_id
     elif kind == "trace":
         answer.trace.append(dict(data))
+    elif kind == "sources":
+        # The offline answer: beside the model's words when they follow, else the answer.
+        if data.get("answer_follows"):
+            answer.sources = data.get("answer") or ""
+        else:
+            answer.answer, answer.sources = data.get("answer") or "", ""
+        answer.citations = list(data.get("citations") or [])
     elif kind == "chunk":
         answer.answer += data.get("content", "")
     elif kind == "citations":
@@ -62,6 +74,7 @@ def fold(answer: Answer, event: Any) -> Answer:
         answer.mode = data.get("mode") or answer.mode
         answer.degraded = data.get("degraded")
         answer.no_evidence = data.get("no_evidence")
+        answer.not_found = list(data.get("not_found") or [])
         answer.streaming = False
     elif kind == "error":
         answer.error = data.get("message") or "the answer failed"

@@ -39,6 +39,23 @@ deliberately simple so a reader can check them by hand:
   source; an API entry written ``NAME: description`` is held when the name comes before
   the description there (its source may put option lines between them).
 
+Two counts of what a model makes up, by the eval's own rules:
+
+- **Names not in the folder** (:class:`FolderText`, :func:`code_names`): the code names of
+  the model's text (before ``From the sources:``) — every identifier-like token of inline
+  code (a plain word too); in code blocks the ``dotted.names``, ``calls(``, ``CONSTANTS``,
+  ``--flags`` and imported names (not every variable); in prose the ``snake_case``,
+  ``dotted.names``, ``CONSTANTS``, ``--flags`` and ``file.ext`` ones. A dotted name counts by
+  its parts of three characters or more, without a first part the answer's own code
+  assigns or takes as a parameter (``client`` in ``client.get``). Python's keywords and
+  builtins and words under three characters are not counted. A name is *not in the folder*
+  when one of its parts occurs, lower-cased, in no file of the folder (read raw: every file
+  that decodes as UTF-8, and each PDF's text by pypdfium2) and not in the question.
+- **Supported marked sentences** (:func:`content_words`): of the model's own sentences that
+  carry a marker, the share whose cited locator holds at least half of their content words
+  (words of three letters or more, cut to six letters, common English words left out). A
+  sentence in another language paraphrases English sources: it is reported by language.
+
 The report also counts the product's ``unsupported`` flags that fall on a verbatim quote
 (``unsupported_on_verbatim``): a flagged sentence whose flattened text is in one of the
 answer's cited passages. A quote copied word for word is backed by what it was copied
@@ -48,6 +65,7 @@ from, so this should be 0.
 from __future__ import annotations
 
 import ctypes
+import dataclasses
 import html
 import json
 import re
@@ -63,7 +81,7 @@ from athena_lab.request import AskRequest
 
 # -- the eval's own reading of an answer (see the module docstring) ---------------------
 MARKER = re.compile(r"\[(\d{1,3}(?:\s*[,;]\s*\d{1,3})*)\]")  # docs/contract.md: [n], [n, m]
-QUOTES_LEAD = "From the sources:"  # docs/answers.md: the quotes under a model's own words
+QUOTES_LEAD = "From the sources:"  # docs/answers.md: the quotes shown beside a model's own words
 _FENCE = re.compile(r"```.*?(?:```|\Z)", re.S)
 _BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _MARKERS = r"(?:\s*\[\d[\d,;\s]*\])*"
@@ -76,6 +94,24 @@ _NUMBERED_REF = re.compile(r"\[\d[\d,;\s]*\]")  # answer markers, a document's o
 _NOT_LETTERS = re.compile(r"[\W_]+")
 _ENTRY = re.compile(r"^([\w.:-]+): (.+)$", re.S)
 MIN_FLAT = 12  # flattened characters: shorter pieces match anywhere by chance
+_INLINE_CODE = re.compile(r"`([^`\n]+)`")
+_FENCED_BODY = re.compile(r"```[^\n]*\n(.*?)(?:```|\Z)", re.S)
+_CODE_TOKEN = re.compile(r"(?<![\w-])--[A-Za-z][\w-]+|[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)*")
+# in a code block, the tokens that name an API: dotted names, calls, CONSTANTS, --flags, imports
+_BLOCK_NAME = re.compile(r"(?<![\w-])--[A-Za-z][\w-]+|\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+|\b[A-Za-z_]\w*(?=\()"
+                         r"|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|(?<=\bimport )\w+")
+_FILE_NAME = re.compile(r"\.(?:py|toml|json|ya?ml|cfg|ini|txt|md|rst|conf|html?|js|ts|css|env|sh|xml|csv|ipynb|lock)$")
+_PROSE_NAME = re.compile(r"(?<![\w-])--[a-z][\w-]+|\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+|\b[A-Za-z]\w*_\w+")
+_URLS = re.compile(r"\b[a-z][\w+.-]*://\S+", re.I)
+_DEFINES = re.compile(r"^\s*(?:def|class|async def)\s+(\w+)|^\s*(\w+)\s*(?::[^=]+)?=(?!=)|\bfor\s+(\w+)\s+in\b"
+                      r"|\bas\s+(\w+)", re.M)
+_PARAMS = re.compile(r"^\s*(?:async\s+)?def\s+\w+\s*\(([^)]*)\)", re.M)
+_NOT_NAMES = frozenset(__import__("keyword").kwlist) | frozenset(dir(__import__("builtins"))) | {
+    "self", "cls", "true", "false", "null", "none", "e.g", "i.e"}
+CONTENT_WORD = re.compile(r"[^\W_]{3,}", re.UNICODE)
+COMMON_WORDS = frozenset(
+    "the and for with that this from are was were you your can use used uses using into when then than "
+    "also its their there which what how have has not but all any each other more most such only".split())
 
 
 def sentences(text: str) -> list[str]:
@@ -297,6 +333,86 @@ def holds(text: str, sentence: str) -> bool:
     return bool(name) and at >= 0 and name in inside[:at]
 
 
+def content_words(text: str) -> set[str]:
+    """Words of three letters or more, lower-cased and cut to six letters, common ones left out."""
+    return {w.lower()[:6] for w in CONTENT_WORD.findall(text) if w.lower() not in COMMON_WORDS}
+
+
+def code_names(text: str) -> list[tuple[str, tuple[str, ...]]]:
+    """The answer's code names by the eval's rule (module docstring): (name, parts to find)."""
+    code = "\n".join(_FENCED_BODY.findall(text))
+    prose = _FENCE.sub("\n", text)
+    own = {g for m in _DEFINES.finditer(code) for g in m.groups() if g}
+    own |= {p.split(":")[0].split("=")[0].strip(" *") for m in _PARAMS.finditer(code) for p in m.group(1).split(",")}
+    own = {n for n in own if n and not n.isupper()}  # a CONSTANT assigned is a setting claimed
+    tokens = _BLOCK_NAME.findall(_URLS.sub(" ", code))
+    tokens += [t for piece in _INLINE_CODE.findall(prose) for t in _CODE_TOKEN.findall(_URLS.sub(" ", piece))]
+    tokens += _PROSE_NAME.findall(_URLS.sub(" ", _INLINE_CODE.sub(" ", prose)))
+    out: dict[str, tuple[str, ...]] = {}
+    for token in tokens:
+        if token in out or (token.lower() in _NOT_NAMES and "." not in token):
+            continue
+        if token.startswith("--") or _FILE_NAME.search(token):
+            parts: tuple[str, ...] = (token.lower(),) if len(token) >= 3 else ()
+        else:
+            pieces = token.split(".")
+            parts = tuple(p.lower() for n, p in enumerate(pieces)
+                          if len(p) >= 3 and not (n == 0 and (p in own or p.lower() in _NOT_NAMES)))
+            if len(pieces) == 1 and token in own:
+                parts = ()
+        if parts:
+            out[token] = parts
+    return list(out.items())
+
+
+class FolderText:
+    """Every word of a folder, read raw and lower-cased: text files that decode as UTF-8, and
+    each PDF's text by pypdfium2. Read once per folder."""
+
+    _cache: dict[str, str] = {}
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    @property
+    def text(self) -> str:
+        key = str(self.root.resolve())
+        if key not in self._cache:
+            self._cache[key] = "\n".join(self._files()).lower()
+        return self._cache[key]
+
+    def _files(self) -> Iterable[str]:
+        for path in sorted(self.root.rglob("*")):
+            if not path.is_file() or any(part.startswith(".") for part in path.relative_to(self.root).parts):
+                continue
+            if path.suffix.lower() == ".pdf":
+                yield self._pdf(path)
+                continue
+            try:
+                yield path.read_bytes()[:5_000_000].decode("utf-8")
+            except (OSError, UnicodeDecodeError):
+                continue
+
+    @staticmethod
+    def _pdf(path: Path) -> str:
+        import pypdfium2 as pdfium
+
+        try:
+            doc = pdfium.PdfDocument(str(path))
+        except Exception:  # encrypted, malformed: nothing a model could have read there
+            return ""
+        try:
+            return "\n".join(doc[i].get_textpage().get_text_range() for i in range(len(doc)))
+        finally:
+            doc.close()
+
+    def missing(self, answer: str, question: str) -> list[str]:
+        """The answer's code names with a part neither the folder nor the question holds."""
+        asked = question.lower()
+        return [name for name, parts in code_names(answer)
+                if any(p not in asked and p not in self.text for p in parts)]
+
+
 def _held_by(reader: LocatorText, cite: dict[str, Any], where: dict[str, Any], sentence: str) -> bool:
     try:
         return any(holds(text, sentence) for text in reader.readings(cite, where))
@@ -325,11 +441,39 @@ def _is_flagged(sentence: str, flagged: list[str]) -> bool:
 
 
 # -- one run ----------------------------------------------------------------------------
+def covered(reader: LocatorText, cites: dict[int, dict[str, Any]], sentence: str, numbers: list[int]) -> bool:
+    """True when a cited locator of the sentence holds at least half of its content words."""
+    words = content_words(MARKER.sub(" ", sentence))
+    if not words:
+        return False
+    for n in numbers:
+        for where in sentence_locators(cites[n], sentence) if n in cites else []:
+            try:
+                readings = reader.readings(cites[n], where)
+            except (OSError, KeyError, IndexError, ValueError, TypeError):
+                continue
+            if any(len(words & content_words(text)) / len(words) >= 0.5 for text in readings):
+                return True
+    return False
+
+
 def score_answer(row: dict[str, Any], answer: Any, reader: LocatorText) -> dict[str, Any]:
-    """One question's outcome: the fact, each cited sentence's locator, the product's flags."""
-    text = answer.answer or ""
+    """One question's outcome: the fact, each cited sentence's locator, the product's flags,
+    the model's names not in the folder and how many of its marked sentences their source holds.
+
+    What the reader sees is scored: the model's words and, beside them, the quotes of the
+    ``sources`` event (read here as one text, the quotes after ``QUOTES_LEAD``)."""
+    said = answer.answer or ""
+    quotes = getattr(answer, "sources", "") or ""
+    text = f"{said}\n\n{QUOTES_LEAD}\n\n{quotes}" if said and quotes else said or quotes
     cites = {int(c["id"]): c for c in answer.citations if c.get("id") is not None}
     cited = list(cited_sentences(text))
+    extractive = str((getattr(answer, "done", None) or {}).get("mode", "")) == "extractive"
+    # the model's own words (an older answer had the quotes under them); none in extractive mode
+    own = "" if extractive else said.split(QUOTES_LEAD)[0]
+    own_cited = list(cited_sentences(own))
+    own_covered = [covered(reader, cites, s, ns) for s, ns in own_cited]
+    invented = FolderText(reader.root).missing(own, row.get("question", ""))
     checks = [locator_holds(reader, cites, s, ns) for s, ns in cited]
     flagged = [f for f in getattr(answer, "unsupported", None) or [] if isinstance(f, str)]
     verbatim = verbatim_flags(reader, cites, flagged)
@@ -339,15 +483,17 @@ def score_answer(row: dict[str, Any], answer: Any, reader: LocatorText) -> dict[
             "fact": contains_fact(text, row["facts"]),
             # docs/contract.md: an answer that cites nothing, or whose search found nothing
             "no_evidence": not cites or bool(getattr(answer, "no_evidence", None)),
-            # the model's own words, before the quotes that follow them
-            "fact_model_text": contains_fact(text.split(QUOTES_LEAD)[0], row["facts"]),
+            # the model's own words, without the quotes beside them
+            "fact_model_text": contains_fact(said if quotes else text, row["facts"]),
             "cited": len(checks), "held": sum(checks), "sentences": len(sentences(text)),
             "unsupported": len(flagged), "unsupported_verbatim": verbatim, "backed": backed,
             "seconds": getattr(answer, "seconds", None),
             "first_chunk_s": getattr(answer, "first_chunk_s", None), "answer": text,
             # what a model asked for itself: tool name and input, per call
             "tool_calls": [{"tool": t.get("tool"), "input": t.get("input")} for t in answer.trace if t.get("step")],
-            "attributed": done.get("attributed"), "floor": bool(done.get("floor"))}
+            "attributed": done.get("attributed"),
+            "names_not_in_folder": invented, "flagged_not_found": len(done.get("not_found") or []),
+            "model_marked": len(own_cited), "model_marked_covered": sum(own_covered)}
 
 
 def _median(values: list[float]) -> float:
@@ -375,6 +521,13 @@ def summarise(scored: list[dict[str, Any]]) -> dict[str, Any]:
             "unsupported_on_verbatim_share": round(sum(len(s["unsupported_verbatim"]) for s in scored)
                                                    / max(1, sum(s["unsupported"] for s in scored)), 4),
             "answers_with_citation": sum(1 for s in scored if not s["no_evidence"]),
+            # by the eval's own rules (module docstring): what a model wrote that the folder lacks
+            "names_not_in_folder": sum(len(s["names_not_in_folder"]) for s in scored),
+            "answers_with_names_not_in_folder": sum(1 for s in scored if s["names_not_in_folder"]),
+            "model_marked_sentences": sum(s["model_marked"] for s in scored),
+            "model_marked_supported": round(sum(s["model_marked_covered"] for s in scored)
+                                            / max(1, sum(s["model_marked"] for s in scored)), 4),
+            "product_not_found_flags": sum(s["flagged_not_found"] for s in scored),
             "seconds_median": _median([s["seconds"] for s in scored]),
             "first_chunk_s_median": _median([s["first_chunk_s"] for s in scored])}
 
@@ -384,6 +537,7 @@ class TurnAnswer:
     """One turn as the events of docs/contract.md give it, gathered by the eval itself."""
 
     answer: str = ""
+    sources: str = ""  # the quotes beside a model's answer ("" in extractive mode: they are the answer)
     citations: list[dict[str, Any]] = field(default_factory=list)
     unsupported: list[str] = field(default_factory=list)
     no_evidence: str | None = None
@@ -395,16 +549,26 @@ class TurnAnswer:
 
 
 def timed(events: Iterable[Any]) -> TurnAnswer:
-    """The turn's answer, with ``seconds`` to the end and ``first_chunk_s`` to its first text.
+    """The turn's answer, with ``seconds`` to the end and ``first_chunk_s`` to the first text
+    the reader sees: the quotes of the ``sources`` event, or a model's first words.
 
-    Read from the events per the contract (``chunk`` text, the last ``citations``, ``done``)."""
+    Read from the events per the contract (``sources``, ``chunk`` text, the last
+    ``citations``, ``done``)."""
     answer, started = TurnAnswer(), time.perf_counter()
     for event in events:
         kind = event["type"] if isinstance(event, dict) else event.type
         data = (event.get("data") if isinstance(event, dict) else event.data) or {}
-        if kind == "chunk" and data.get("content"):
-            if answer.first_chunk_s is None:
-                answer.first_chunk_s = round(time.perf_counter() - started, 2)
+        shown = (kind == "chunk" and data.get("content")) or (kind == "sources" and data.get("answer"))
+        if shown and answer.first_chunk_s is None:
+            answer.first_chunk_s = round(time.perf_counter() - started, 2)
+        if kind == "sources":
+            # beside the model's words when they follow, else the answer itself
+            if data.get("answer_follows"):
+                answer.sources = data.get("answer") or ""
+            else:
+                answer.answer, answer.sources = data.get("answer") or "", ""
+            answer.citations = list(data.get("citations") or [])
+        elif kind == "chunk" and data.get("content"):
             answer.answer += data["content"]
         elif kind == "trace":
             answer.trace.append(dict(data))
@@ -425,7 +589,8 @@ def score_answers(rows: list[dict[str, Any]], ask: Callable[[str], Any], reader:
     scored = [score_answer(row, ask(row["question"]), reader) for row in rows]
     groups: dict[str, list[dict[str, Any]]] = {}
     for s in scored:
-        for key in (f"set:{s['set']}", "lang:english" if s["lang"] == "en" else "lang:other-language"):
+        keys = [f"set:{s['set']}", "lang:english" if s["lang"] == "en" else "lang:other-language"]
+        for key in keys + ([f"lang:{s['lang']}"] if s["lang"] != "en" else []):
             groups.setdefault(key, []).append(s)
     result = summarise(scored)
     result["by"] = {key: summarise(group) for key, group in sorted(groups.items())}
@@ -433,20 +598,51 @@ def score_answers(rows: list[dict[str, Any]], ask: Callable[[str], Any], reader:
     return result
 
 
+def saved_answers(file: str | Path) -> dict[str, TurnAnswer]:
+    """Turns kept by ``--save-answers`` (or bench/answers_raw.py), by question."""
+    known = {f.name for f in dataclasses.fields(TurnAnswer)}
+    out: dict[str, TurnAnswer] = {}
+    for n, record in enumerate(read_jsonl(Path(file)), 1):
+        if not isinstance(record.get("question"), str):
+            raise QuestionFileError(f"{file}: line {n}: a saved answer needs its \"question\"")
+        out[record["question"]] = TurnAnswer(**{k: v for k, v in record.items() if k in known})
+    return out
+
+
 def eval_answers(file: str | Path, *, root: str = ".", index_dir: str | None = None, split: str = "all",
                  set_name: str | None = None, provider: str | None = None, model: str | None = None,
-                 model_path: str | None = None, details: bool = False) -> dict[str, Any]:
-    """Answer the questions with the real agent loop on an existing (or fresh) index of ``root``."""
+                 model_path: str | None = None, details: bool = False, from_answers: str | None = None,
+                 save_answers: str | None = None) -> dict[str, Any]:
+    """Answer the questions with the real agent loop on an existing (or fresh) index of ``root``;
+    ``from_answers``: grade turns saved before instead (no index, no model); ``save_answers``:
+    keep every turn as it came (JSON lines), to grade again later."""
     from athena_lab.workspace import Workspace
 
     rows = load_answer_questions(file, split, set_name)
+    if from_answers:
+        saved = saved_answers(from_answers)
+        rows = [row for row in rows if row["question"] in saved]
+        if not rows:
+            raise QuestionFileError(f"{from_answers}: no saved answer to any question of {file} "
+                                    f"(split {split}, set {set_name or 'all'})")
+        result = score_answers(rows, saved.__getitem__, LocatorText(Path(root)))
+        result.update(split=split, set=set_name or "all", provider=f"saved in {from_answers}")
+        if not details:
+            result.pop("details")
+        return result
     ws = Workspace(root, index_dir)
     try:
         if not ws.index_dir.joinpath("catalog.sqlite").is_file():
             ws.index()
-        result = score_answers(rows, lambda q: timed(ws.ask_events(AskRequest(q, provider=provider, model=model,
-                                                                               model_path=model_path or None))),
-                               LocatorText(Path(root)))
+        def ask(question: str) -> TurnAnswer:
+            answer = timed(ws.ask_events(AskRequest(question, provider=provider, model=model,
+                                                    model_path=model_path or None)))
+            if save_answers:
+                with open(save_answers, "a", encoding="utf-8") as fh:
+                    fh.write(json.dumps({"question": question, **dataclasses.asdict(answer)}, ensure_ascii=False) + "\n")
+            return answer
+
+        result = score_answers(rows, ask, LocatorText(Path(root)))
     finally:
         ws.close()
     result.update(split=split, set=set_name or "all", provider=provider or "configured")

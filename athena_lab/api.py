@@ -162,7 +162,8 @@ def search_bundle(result: SearchResult) -> tuple[dict[str, Any], dict[str, Any]]
 
 def answer_plain(answer: Any) -> str:
     return answer_text(answer.answer or "", answer.citations or [], answer.unsupported or [],
-                       getattr(answer, "error", None) or "", getattr(answer, "degraded", None) or "")
+                       getattr(answer, "error", None) or "", getattr(answer, "degraded", None) or "",
+                       getattr(answer, "sources", "") or "", getattr(answer, "not_found", None) or [])
 
 
 def answer_bundle(answer: Answer) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -39,6 +39,9 @@ def register(sub: Any, common: argparse.ArgumentParser, command: Callable) -> No
     a.add_argument("--set", help="only the questions whose \"set\" field is this (e.g. docs, pdfs)")
     provider_flags(a, "answers")
     a.add_argument("--details", metavar="FILE", help="write each question's outcome to FILE (JSON)")
+    a.add_argument("--save-answers", metavar="FILE", help="also keep every turn as it came (JSON lines) in FILE")
+    a.add_argument("--from-answers", metavar="FILE",
+                   help="grade the turns saved in FILE (--save-answers, bench/answers_raw.py) instead of asking")
     command("eval")(cmd_eval)
 
 
@@ -82,7 +85,7 @@ def _run_answer_eval(args: argparse.Namespace) -> int:
 
     metrics = eval_answers(args.file, root=args.path or ".", index_dir=args.index_dir, split=args.split,
                            set_name=args.set, provider=args.provider, model=args.model, model_path=args.model_path,
-                           details=bool(args.details))
+                           details=bool(args.details), from_answers=args.from_answers, save_answers=args.save_answers)
     if args.details:
         with open(args.details, "w", encoding="utf-8") as fh:
             json.dump(metrics.pop("details"), fh, indent=1, ensure_ascii=False)
@@ -96,6 +99,9 @@ def _run_answer_eval(args: argparse.Namespace) -> int:
         print(f"{label:<22}{row['questions']:>5}" + "".join(f"{row[n]:>24.3f}" for n in names))
     print(f"unsupported flags on verbatim quotes: {metrics['unsupported_on_verbatim']} of "
           f"{metrics['unsupported_flags']}")
+    print(f"names not in the folder: {metrics['names_not_in_folder']} in {metrics['answers_with_names_not_in_folder']} "
+          f"answers; the model's marked sentences supported: {metrics['model_marked_supported']:.3f} of "
+          f"{metrics['model_marked_sentences']}")
     print(f"split {metrics['split']}, set {metrics['set']}, provider {metrics['provider']}")
     return 0
 

@@ -136,6 +136,31 @@ class TraceData(TypedDict):
     step: NotRequired[int]  # the model's tool calls: which model call asked for it
 
 
+class SourcesData(TypedDict):
+    """The offline answer, sent right after the first search, before any model loads: the
+    quotes (Markdown with ``[n]`` markers, numbered from 1) and their citations. With
+    ``answer_follows`` a model's answer streams next (``chunk``), its markers continuing
+    this numbering; without it this is the answer (extractive mode, or nothing passes the
+    filters). A later ``sources`` event (a search with the question in English) replaces
+    this one whole, text and numbering, and always comes before the first ``chunk``."""
+
+    answer: str
+    citations: list[Citation]
+    answer_follows: bool
+
+
+class ProgressData(TypedDict):
+    """How far a local model has read its prompt (passages, question, rules), before its
+    first word: llama.cpp's own count, reported every 128 tokens. ``done`` and ``total``
+    count the tokens it has to read (its prompt cache skips the rest); ``eta_s`` is the
+    time left at the speed measured so far (null before anything is measured)."""
+
+    stage: Literal["reading"]
+    done: int
+    total: int
+    eta_s: float | None
+
+
 class ChunkData(TypedDict):
     content: str
 
@@ -147,6 +172,16 @@ class CitationsData(TypedDict):
 class CompactionData(TypedDict):
     dropped_turns: int
     summary: NotRequired[str]
+
+
+class NotFound(TypedDict):
+    """A name a model's answer uses (a call, setting, option, directive, command, environment
+    variable or file name) that occurs nowhere in the indexed folder nor in the question, and
+    where it stands: the sentence (marker-free, verbatim as in the answer, like an
+    ``unsupported`` entry) or the code line. A front end marks it "not found in your documents"."""
+
+    name: str
+    sentence: str
 
 
 class DoneData(TypedDict):
@@ -162,6 +197,9 @@ class DoneData(TypedDict):
     # waited on: "multilingual" while its vectors are built. The front end follows the
     # build's progress (GET /athena/reindex) where the question was asked.
     building: NotRequired[Literal["multilingual"]]
+    # A model's answer: the names it uses that the folder and the question lack (agent/names.py).
+    # Their sentences carry no marker (and are in ``unsupported`` when they claim something).
+    not_found: NotRequired[list[NotFound]]
 
 
 class ErrorData(TypedDict):
@@ -334,6 +372,10 @@ class StoredMessage(TypedDict):
     unsupported: NotRequired[list[str]]
     mode: NotRequired[str]
     trace: NotRequired[list[TraceData]]  # an answer's steps, so a reloaded chat still shows them
+    # The quotes shown beside a model's answer (the sources event's text; its citations are
+    # in ``citations``, one numbering); absent on an extractive answer, which is its quotes.
+    sources: NotRequired[str]
+    not_found: NotRequired[list[NotFound]]  # done.not_found of a model's answer, marked again on reload
 
 
 class Conversation(TypedDict):
@@ -350,7 +392,8 @@ class Conversation(TypedDict):
 STATUS_SHAPES: tuple[type, ...] = (IndexCounts, VectorStatus, MultilingualStatus, RunStatus, FileStatus,
                                    SkippedFile, IndexStatus, ComponentHealth, Health)
 
-EVENT_DATA: dict[str, type] = {"start": StartData, "trace": TraceData, "chunk": ChunkData,
+EVENT_DATA: dict[str, type] = {"start": StartData, "trace": TraceData, "sources": SourcesData,
+                               "progress": ProgressData, "chunk": ChunkData,
                                "citations": CitationsData, "compaction": CompactionData, "done": DoneData,
                                "error": ErrorData}
 

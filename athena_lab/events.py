@@ -1,8 +1,9 @@
 """The typed events of one chat turn: the single stream every front end consumes.
 
 The loop yields these; HTTP serialises them as SSE, the widget and magic read them
-directly, the CLI prints them. Order within a turn: start, trace…, compaction?, trace…,
-chunk…, citations, done — or error, which ends the stream.
+directly, the CLI prints them. Order within a turn: start, trace, sources, trace…,
+sources?, compaction?, trace…, progress…, chunk…, citations, done — or error, which ends
+the stream.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-EVENT_TYPES = ("start", "trace", "chunk", "citations", "compaction", "done", "error")
+EVENT_TYPES = ("start", "trace", "sources", "progress", "chunk", "citations", "compaction", "done", "error")
 
 
 @dataclass(frozen=True)

@@ -168,7 +168,9 @@ class AthenaMagics(Magics):
         for event in events:
             self._remember(event)
             widget.apply(event)
-            if event.type == "chunk" and time.monotonic() - last >= UPDATE_EVERY_S:
+            # the quotes at once (they come first, in well under a second); the model's
+            # words at most every UPDATE_EVERY_S
+            if event.type == "sources" or (event.type == "chunk" and time.monotonic() - last >= UPDATE_EVERY_S):
                 data, metadata = widget._repr_mimebundle_()
                 handle.update(data, raw=True, metadata=metadata)
                 last = time.monotonic()

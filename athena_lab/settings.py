@@ -172,6 +172,13 @@ class LLMSettings:
     # model when one is installed ("auto": the one llm.model names, else the default), for
     # search; "off" never loads it for that.
     translate: str = "auto"
+    # A model's answer: "free" (it writes from the passages; markers added where a passage
+    # supports a sentence) or "select" (it picks the numbered evidence sentences that answer,
+    # quoted as written, and writes a short lead over them). docs/answers.md has the figures.
+    answer_style: str = "free"
+    # Search again beside the question with a short passage the model imagines answering it
+    # (HyDE, agent/hyde.py) before it reads the passages; a follow-up is rewritten alike.
+    hyde: bool = False
 
 
 @dataclass

@@ -42,7 +42,7 @@ _told: list[bool] = []
 # athena's own view (labextension/src/savedWidget.ts) once the kernel, and with it the
 # widget's model, is gone; front ends without athena skip a type they do not know.
 ANSWER_MIME = "application/vnd.athena.answer+json"
-SAVED_TRAITS = ("question", "answer", "citations", "unsupported", "mode", "trace", "error", "notice",
+SAVED_TRAITS = ("question", "answer", "sources", "citations", "unsupported", "not_found", "mode", "trace", "error", "notice",
                 "conversation_id", "root")
 
 
@@ -58,8 +58,14 @@ class AnswerWidget(anywidget.AnyWidget):
 
     question = traitlets.Unicode("").tag(sync=True)
     answer = traitlets.Unicode("").tag(sync=True)
+    # The quotes shown beside a model's answer (the sources event): on screen before the
+    # model's first word; "" in extractive mode, where they are the answer.
+    sources = traitlets.Unicode("").tag(sync=True)
     citations = traitlets.List(traitlets.Dict()).tag(sync=True)
     unsupported = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    # Names the model wrote that no indexed file (nor the question) holds: done.not_found,
+    # [{name, sentence}], marked "not found in your documents" by the view.
+    not_found = traitlets.List(traitlets.Dict()).tag(sync=True)
     mode = traitlets.Unicode("").tag(sync=True)
     trace = traitlets.List(traitlets.Dict()).tag(sync=True)
     streaming = traitlets.Bool(False).tag(sync=True)
@@ -89,8 +95,10 @@ class AnswerWidget(anywidget.AnyWidget):
         widget = cls(workspace, question=question)
         widget._turn = answer
         widget.answer = answer.answer or ""
+        widget.sources = getattr(answer, "sources", "") or ""
         widget.citations = with_previews(workspace, answer.citations or [])
         widget.unsupported = list(answer.unsupported or [])
+        widget.not_found = [dict(n) for n in getattr(answer, "not_found", None) or []]
         widget.mode = answer.mode or ""
         widget.trace = [dict(step) for step in (answer.trace or [])]
         widget.conversation_id = answer.conversation_id or ""
@@ -102,12 +110,13 @@ class AnswerWidget(anywidget.AnyWidget):
         """Fold one loop event into the state (``answer.fold``); the view re-renders as it streams."""
         turn = fold(self._turn, event)
         kind = event["type"] if isinstance(event, dict) else event.type
-        self.answer, self.mode, self.streaming = turn.answer, turn.mode, turn.streaming
+        self.answer, self.sources, self.mode, self.streaming = turn.answer, turn.sources, turn.mode, turn.streaming
         self.conversation_id = turn.conversation_id or ""
         self.trace = [{k: step.get(k) for k in ("tool", "input", "summary")} for step in turn.trace]
-        if kind == "citations":
+        if kind in ("sources", "citations"):
             self.citations = with_previews(self._workspace, turn.citations)
         self.unsupported, self.notice, self.error = list(turn.unsupported), turn.degraded or "", turn.error or ""
+        self.not_found = [dict(n) for n in turn.not_found]
 
     def _on_message(self, _widget: Any, content: dict[str, Any], _buffers: list[bytes]) -> None:
         if content.get("type") == "preview":
@@ -137,9 +146,9 @@ class AnswerWidget(anywidget.AnyWidget):
         metadata = dict(bundle[1] or {}) if isinstance(bundle, tuple) else {}
         data = dict(data or {})
         data["text/plain"] = answer_text(self.answer, self.citations, self.unsupported, self.error,
-                                         self.notice)
+                                         self.notice, self.sources, self.not_found)
         data["text/html"] = answer_html(self.answer, self.citations, self.unsupported, self.error,
-                                        self.notice)
+                                        self.notice, self.sources, self.not_found)
         data[ANSWER_MIME] = {**{name: getattr(self, name) for name in SAVED_TRAITS}, "streaming": self.streaming}
         return data, {**metadata, **GENERATED_MARK}
 

@@ -524,6 +524,13 @@ class Workspace:
             out.append(doc)
         return out
 
+    def names_found(self, names: list[str]) -> set[str]:
+        """Which of these names (lower-cased) occur anywhere in the indexed text (search/names.py):
+        what says a model's ``undo_setattr`` is not in the user's documents."""
+        from athena_lab.search.names import names_found
+
+        return names_found(self._require_index(), names)
+
     def grep(self, pattern: str, *, regex: bool = False, case_sensitive: bool = False,
              limit: int = 20, path_prefix: str | None = None) -> list[GrepMatch]:
         return grep_chunks(self._require_index().catalog, pattern, regex=regex,

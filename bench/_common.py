@@ -35,6 +35,14 @@ def embedding_jobs(catalog: Any) -> dict[str, str]:
     return out
 
 
+def cap_threads(threads: int) -> None:
+    """Make this process see ``threads`` CPUs (llama.cpp's thread count, the embedders'):
+    on a machine shared far beyond its cores (load 25-40 on 2), llama.cpp's two threads wait
+    on each other at every step while one is descheduled, and a single thread gets more done."""
+    if threads > 0:
+        os.cpu_count = lambda: threads  # type: ignore[assignment]
+
+
 def load_average() -> str:
     one, five, fifteen = os.getloadavg()
     return f"{one:.2f} {five:.2f} {fifteen:.2f}"

@@ -9,7 +9,7 @@ each part, the share held word for word and the share whose locator holds at lea
 of the sentence's content words — a test written here, apart from the product's own
 support check (agent/citations.py), so it grades that check rather than repeating it.
 
-    python bench/answer_parts.py --path ../shared/corpora/docs --index-dir /tmp/ans/doc-index --last 33
+    python bench/answer_parts.py --path $ATHENA_CORPORA/docs --index-dir /tmp/ans/doc-index --last 33
 """
 
 from __future__ import annotations
@@ -84,7 +84,9 @@ def main() -> None:
     totals = {"model": [0, 0, 0], "quotes": [0, 0, 0]}
     for m in answers:
         cites = {int(c["id"]): c for c in m.get("citations") or [] if c.get("id") is not None}
-        for name, text in zip(("model", "quotes"), parts(m.get("content") or "", QUOTES_LEAD)):
+        # answers stored since the sources event keep the quotes apart; older ones after the lead
+        own, quotes = (m["content"], m["sources"]) if m.get("sources") else parts(m.get("content") or "", QUOTES_LEAD)
+        for name, text in zip(("model", "quotes"), (own, quotes)):
             for i, value in enumerate(score(reader, cites, text)):
                 totals[name][i] += value
     ws.close()

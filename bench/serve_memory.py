@@ -1,7 +1,7 @@
 """Memory of `athena serve` on an existing index: RSS after start, after warm searches and
 after a chat, and the peak (docs/deploy.md's memory budget).
 
-    python bench/serve_memory.py --root ../shared/corpora/docs --index-dir /work/bench-ret/docs/index
+    python bench/serve_memory.py --root $ATHENA_CORPORA/docs --index-dir /work/bench-ret/docs/index
 """
 
 from __future__ import annotations

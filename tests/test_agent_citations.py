@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from athena_lab.agent.citations import TurnEvidence, MarkerRewriter, cited_texts, split_sentences, unsupported_sentences
+from athena_lab.agent.citations import TurnEvidence, MarkerRewriter, cited_texts, split_sentences
+from athena_lab.agent.support import unsupported_sentences
 from athena_lab.agent.prompts import language_directive
 from athena_lab.language import detect_language
 
@@ -72,7 +73,6 @@ def test_language_directive_follows_the_question():
 
 
 def test_a_quoted_first_sentence_and_its_sequel_each_carry_the_marker_and_neither_is_flagged():
-    from athena_lab.agent.citations import unsupported_sentences
     from athena_lab.agent.extractive import Candidate, render
     from athena_lab.agent.passages import Sentence
 
@@ -131,7 +131,6 @@ def test_a_heading_its_text_never_mentions_is_no_example_question():
 
 
 def test_every_sentence_of_a_closest_passage_quote_carries_its_marker_and_none_is_flagged():
-    from athena_lab.agent.citations import unsupported_sentences
     from athena_lab.agent.extractive import Candidate, closest_passage
     from athena_lab.agent.passages import Sentence
 

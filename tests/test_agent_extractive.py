@@ -61,10 +61,9 @@ def test_question_without_evidence_says_so_instead_of_guessing(ws):
 def test_events_come_in_design_order_and_serialise_as_sse(ws):
     stream = list(ws.ask_events("How do I test CLI commands?"))
     types = [e.type for e in stream]
-    assert types[0] == "start" and types[1] == "trace"
-    assert types[-2:] == ["citations", "done"]
-    # chunks, and the citation list so far each time a marker names a new source
-    assert set(types[2:-2]) == {"chunk", "citations"} and types[2] == "chunk"
+    # the search, then its quotes at once: in extractive mode they are the answer, no chunk follows
+    assert types == ["start", "trace", "sources", "citations", "done"]
+    assert stream[2].data["answer_follows"] is False and stream[2].data["answer"].startswith("- ")
     retrieval = stream[1].data
     assert retrieval["tool"] == "searchDocs" and retrieval["hits"][0]["ref"] == 1
     sse = stream[-1].to_sse()
@@ -175,29 +174,25 @@ def test_a_turn_embeds_its_question_once(tmp_path, monkeypatch):
     ws.close()
 
 
-def test_extractive_answer_streams_one_sentence_per_chunk_event(ws):
+def test_extractive_answer_arrives_whole_in_one_sources_event(ws):
     stream = list(ws.ask_events("How do I register a blueprint on an application?"))
-    chunks = [e.data["content"] for e in stream if e.type == "chunk"]
-    answer = "".join(chunks)
-    bullets = [line for line in answer.splitlines() if line.startswith("- ")]
-    assert len(bullets) >= 2 and len(chunks) == len(bullets)
-    for chunk, bullet in zip(chunks, bullets):
-        assert chunk.strip().splitlines()[0] == bullet  # each event carries exactly one quoted sentence
+    assert not [e for e in stream if e.type == "chunk"]  # the quotes are the answer: nothing streams after them
+    sources = next(e.data for e in stream if e.type == "sources")
+    bullets = [line for line in sources["answer"].splitlines() if line.startswith("- ")]
+    assert len(bullets) >= 2 and sources["answer_follows"] is False
+    assert ws.ask("How do I register a blueprint on an application?").answer == sources["answer"]
 
 
-def test_markers_are_announced_as_citations_while_the_answer_streams(ws):
+def test_sources_event_cites_every_marker_it_shows_with_the_lines_of_its_quotes(ws):
     stream = list(ws.ask_events("How do I register a blueprint on an application?"))
-    shown, announced = "", []
-    for event in stream[:-2]:
-        if event.type == "chunk":
-            shown += event.data["content"]
-        elif event.type == "citations":
-            announced = [c["id"] for c in event.data["citations"]]
-            # every marker streamed so far names a citation the front end already has
-            assert set(marker_numbers(shown)) <= set(announced)
-    assert set(marker_numbers(shown)) == set(announced) and announced
+    sources = next(e.data for e in stream if e.type == "sources")
+    announced = [c["id"] for c in sources["citations"]]
+    # numbered from 1 in the order quoted, and every marker names a citation the front end has
+    assert announced == list(range(1, len(announced) + 1)) and announced
+    assert set(marker_numbers(sources["answer"])) == set(announced)
+    assert all(c.get("evidence") for c in sources["citations"])  # narrowed to the quoted lines at once
     final = stream[-2].data["citations"]
-    assert [c["id"] for c in final] == announced and all("evidence" in c for c in final)
+    assert final == sources["citations"]
 
 
 def test_filters_that_exclude_every_source_say_so_instead_of_blaming_the_index(ws):

@@ -9,6 +9,7 @@ import json
 import pytest
 
 from agent_corpus import indexed_flask, workspace
+from athena_lab.agent.citations import marker_numbers
 from athena_lab.agent.loop import LAST_CALL_NOTE
 from athena_lab.answer import collect
 from wire_servers import AnthropicWireServer, OpenAIWireServer, RecordedRequest, ScriptedToolCall, Turn
@@ -61,10 +62,14 @@ def test_tool_step_then_answer_with_renumbered_validated_citations(root):
     tool_hit = _tool_results(second)[0]["results"][0]
     assert [e.type for e in stream][:2] == ["start", "trace"]
     assert [t["tool"] for t in answer.trace] == ["searchDocs", "readPassages", "searchDocs"]
-    assert answer.answer.startswith("Pass url_prefix when you call register_blueprint to mount the blueprint [1]. ")
-    assert "[99]" not in answer.answer and "[2]" not in answer.answer
-    assert len(answer.citations) == 1
-    assert (answer.citations[0]["path"], answer.citations[0]["start_line"]) == (tool_hit["path"], tool_hit["locator"]["startLine"])
+    # the quotes came first, numbered from 1; the model's marker continues their numbering
+    quoted = next(e.data["citations"] for e in stream if e.type == "sources")
+    assert quoted and [c["id"] for c in answer.citations[:len(quoted)]] == list(range(1, len(quoted) + 1))
+    cited = next(c for c in answer.citations
+                 if (c["path"], c["start_line"]) == (tool_hit["path"], tool_hit["locator"]["startLine"]))
+    assert answer.answer.startswith(f"Pass url_prefix when you call register_blueprint to mount the blueprint [{cited['id']}]. ")
+    assert "[99]" not in answer.answer and set(marker_numbers(answer.answer)) == {cited["id"]}
+    assert len(answer.citations) == len(quoted) + (cited["id"] > len(quoted))
     assert answer.unsupported == ["Flask ships a PostgreSQL cluster manager for quantum deployments",
                                   "Blueprints require a Kubernetes operator to be installed."]
     assert answer.mode == "openai:tiny"
@@ -94,8 +99,9 @@ def test_anthropic_answer_in_the_question_language(root, monkeypatch):
     text = last if isinstance(last, str) else "".join(block.get("text", "") for block in last)
     assert text.rstrip().endswith("Answer in Spanish.")
     assert body["system"].startswith("You are Athena") and all(m["role"] != "system" for m in body["messages"])
-    assert answer.answer == "Usa register_blueprint con url_prefix para montar el blueprint [1]."
-    assert answer.mode == "anthropic:tiny" and len(answer.citations) == 1
+    number = marker_numbers(answer.answer)
+    assert answer.answer == f"Usa register_blueprint con url_prefix para montar el blueprint [{number[0]}]."
+    assert answer.mode == "anthropic:tiny" and number[0] in {c["id"] for c in answer.citations}
 
 
 def test_follow_up_sees_questions_and_summaries_not_tool_traces(root):
@@ -189,12 +195,22 @@ def test_a_question_in_another_language_is_also_searched_in_english(root):
 
     server = OpenAIWireServer(script)
     with server as url:
-        _, answer, _ = _ask(root, url, question=spanish)
+        stream, answer, _ = _ask(root, url, question=spanish)
+    kinds = [e.type for e in stream]
+    steps = [(i, e.data["tool"]) for i, e in enumerate(stream) if e.type == "trace"]
+    translating = next(i for i, tool in steps if tool == "translate")
+    shown = [i for i, kind in enumerate(kinds) if kind == "sources"]
+    # the quotes for the question as asked go out before the model translates; a search in
+    # English that changes them replaces them whole, before the model's first word
+    assert shown[0] < translating and shown[-1] < kinds.index("chunk") and len(shown) <= 2
+    last = stream[shown[-1]].data["citations"]
+    assert [c["id"] for c in last] == list(range(1, len(last) + 1))
+    assert [(c["id"], c["path"]) for c in answer.citations[:len(last)]] == [(c["id"], c["path"]) for c in last]
     translation = server.chat_requests[0]
     assert translation.body["messages"][-1]["content"] == spanish
-    search = answer.trace[0]
-    assert search["tool"] == "searchDocs"
-    assert search["input"]["translated"] == "How do I mount a blueprint at a URL prefix?"
+    asked, translated = [t for t in answer.trace if t["tool"] == "searchDocs"]
+    assert "translated" not in asked["input"]  # the question as asked first: its quotes go out before any model call
+    assert translated["input"]["translated"] == "How do I mount a blueprint at a URL prefix?"
     assert "register_blueprint" in answer.answer and answer.citations
 
 
@@ -206,18 +222,20 @@ def test_an_english_question_is_not_sent_for_translation(root):
     assert "translated" not in answer.trace[0]["input"]
 
 
-def test_an_answer_that_cites_nothing_is_followed_by_the_quotes_it_should_have_rested_on(root):
+def test_an_answer_that_cites_nothing_keeps_the_quotes_beside_it_and_its_claim_flagged(root):
     server = OpenAIWireServer([Turn(text=["Penguins orchestrate quarterly tax audits in Antarctica."])])
     with server as url:
-        _, answer, _ = _ask(root, url)
-    said, quotes = answer.answer.split("\n\nFrom the sources:\n\n")
-    assert said == "Penguins orchestrate quarterly tax audits in Antarctica."
+        _, answer, stored = _ask(root, url)
+    said = "Penguins orchestrate quarterly tax audits in Antarctica."
+    assert answer.answer == said  # the model's words alone: no "From the sources:" floor under them
     assert answer.unsupported == [said.rstrip(".")] or answer.unsupported == [said]  # the model's claim stays flagged
-    assert "[1]" in quotes and answer.citations and answer.citations[0].get("evidence")  # quotes cited to their lines
+    assert "[1]" in answer.sources and answer.citations[0].get("evidence")  # quotes cited to their lines
+    message = stored[answer.conversation_id]["messages"][-1]
+    assert (message["content"], message["sources"]) == (said, answer.sources)  # a reload shows both
 
 
-def test_a_model_that_says_the_sources_do_not_answer_gets_no_quotes_under_it(root):
+def test_a_model_that_says_the_sources_do_not_answer_is_not_flagged(root):
     server = OpenAIWireServer([Turn(text=["The index has no evidence for this question."])])
     with server as url:
         _, answer, _ = _ask(root, url)
-    assert answer.answer == "The index has no evidence for this question." and not answer.citations
+    assert answer.answer == "The index has no evidence for this question." and answer.unsupported == []

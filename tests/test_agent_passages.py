@@ -88,7 +88,7 @@ def test_strong_hits_without_a_qualifying_sentence_show_the_closest_passage():
     evidence = [EvidenceItem(1, {"path": "events.md"}, FASTAPI_CHUNK)]
     reply = extractive_answer("¿cómo cargo un modelo al arrancar?", evidence, by_words({"startup": 0.3}))
     assert reply.text.startswith(CLOSEST) and "[1]" in reply.text
-    from athena_lab.agent.citations import unsupported_sentences
+    from athena_lab.agent.support import unsupported_sentences
 
     # each quoted sentence carries its marker: a verbatim quote is never flagged
     assert unsupported_sentences(reply.text, {1: FASTAPI_CHUNK}) == []

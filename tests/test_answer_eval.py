@@ -113,13 +113,13 @@ def test_every_question_has_a_fact_its_gold_passage_states_and_its_question_does
         assert not contains_fact(row["question"], row["facts"]), f"{row['id']}: the question states its fact"
 
 
-def _turn(text: str, citations: list[dict], unsupported: list[str] | None = None):
+def _turn(text: str, citations: list[dict], unsupported: list[str] | None = None, mode: str = "extractive"):
     """An answer as the events of docs/contract.md carry it, gathered by the eval's own reader."""
     from athena_lab.answer_eval import timed
 
     return timed([{"type": "chunk", "data": {"content": text}},
                   {"type": "citations", "data": {"citations": citations}},
-                  {"type": "done", "data": {"unsupported": unsupported or [], "mode": "extractive"}}])
+                  {"type": "done", "data": {"unsupported": unsupported or [], "mode": mode}}])
 
 
 def _cache_doc(tmp_path):
@@ -200,3 +200,57 @@ def test_a_flag_on_a_sentence_its_source_prints_word_for_word_is_counted(tmp_pat
     by_id = {d["id"]: d for d in result["details"]}
     assert by_id["verbatim"]["unsupported_verbatim"] == ["The cache keeps entries for ten minutes."]
     assert by_id["invented"]["unsupported_verbatim"] == []
+
+
+def test_time_to_first_text_counts_the_quotes_the_reader_sees_before_the_model_writes(tmp_path):
+    """Sources first: the reader has the quotes at once and the model's words later; the
+    eval's first text is the quotes, and the fact counts where the reader sees it."""
+    import time
+
+    from athena_lab.answer_eval import score_answer, timed
+
+    cite = _cache_doc(tmp_path)
+
+    def events():
+        yield {"type": "start", "data": {"conversation_id": "c"}}
+        yield {"type": "sources", "data": {"answer": "- The cache keeps entries for ten minutes. [1]",
+                                           "citations": [cite], "answer_follows": True}}
+        time.sleep(0.5)  # the model loads and reads
+        yield {"type": "chunk", "data": {"content": "Entries expire [1]."}}
+        yield {"type": "citations", "data": {"citations": [cite]}}
+        yield {"type": "done", "data": {"unsupported": [], "mode": "local:m"}}
+
+    answer = timed(events())
+    assert answer.first_chunk_s is not None and answer.first_chunk_s < 0.5 <= answer.seconds
+    assert answer.answer == "Entries expire [1]." and answer.sources.startswith("- The cache keeps")
+    scored = score_answer({"id": "q", "set": "docs", "facts": ["ten minutes"]}, answer, LocatorText(tmp_path))
+    assert scored["fact"] and not scored["fact_model_text"]  # in the quotes beside the words, not in them
+
+
+def test_names_the_folder_lacks_are_counted_by_the_evals_own_rule(tmp_path):
+    """Issue 28: a model's made-up call or setting is counted; a name the folder, the question or
+    the answer's own example holds is not; the quotes under a model's words are not read."""
+    from athena_lab.answer_eval import LocatorText, score_answers
+
+    cite = _cache_doc(tmp_path)
+    (tmp_path / "b.py").write_text("cache = Cache(ttl=600)\ncache.renew('k')\n")
+    text = ("Call `cache.renew()` to keep an entry [1]. Set CACHE_FOREVER_MODE to keep it forever, "
+            "or call `cache.pin_entry()`.\n\n```python\ndef keep(store):\n    store.renew('k')\n"
+            "    store.freeze_all()\n    return my_helper\n```\n\nThe `ttl_seconds` the question names.\n\n"
+            "From the sources:\n\n- The cache keeps entries for ten minutes. [1] `quoted_name_x`")
+    rows = [{"id": "q", "set": "docs", "question": "What does ttl_seconds do?", "facts": ["ten minutes"]}]
+    result = score_answers(rows, lambda q: _turn(text, [cite], mode="local:model.gguf"), LocatorText(tmp_path))
+    assert sorted(result["details"][0]["names_not_in_folder"]) == ["CACHE_FOREVER_MODE", "cache.pin_entry",
+                                                                   "store.freeze_all"]
+    assert (result["names_not_in_folder"], result["answers_with_names_not_in_folder"]) == (3, 1)
+
+
+def test_marked_model_sentences_count_as_supported_when_their_locator_holds_half_their_words(tmp_path):
+    from athena_lab.answer_eval import LocatorText, score_answers
+
+    cite = _cache_doc(tmp_path)
+    text = ("Entries stay in the cache for ten minutes [1]. The cache is flushed to disk at midnight [1]. "
+            "Each get call renews it.")
+    rows = [{"id": "q", "set": "docs", "question": "How long?", "facts": ["ten minutes"]}]
+    result = score_answers(rows, lambda q: _turn(text, [cite], mode="local:model.gguf"), LocatorText(tmp_path))
+    assert (result["model_marked_sentences"], result["model_marked_supported"]) == (2, 0.5)

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from athena_lab.agent.citations import EvidenceItem, unsupported_sentences
+from athena_lab.agent.citations import EvidenceItem
+from athena_lab.agent.support import unsupported_sentences
 from athena_lab.agent.extractive import embedder_similarity, extractive_answer, quotable
 from athena_lab.agent.passages import sentences
 from corpus_files import CORPORA, FLASK_DOCS

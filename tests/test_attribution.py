@@ -12,7 +12,7 @@ import random
 import pytest
 
 from athena_lab.agent.attribute import Attributor
-from athena_lab.agent.citations import unsupported_sentences
+from athena_lab.agent.support import unsupported_sentences
 
 pytestmark = pytest.mark.unit
 
@@ -54,8 +54,8 @@ def test_marked_sentences_code_blocks_and_lead_ins_are_left_as_written():
 
 
 def test_dots_inside_names_and_versions_do_not_end_a_sentence():
-    out, _ = _stream("Version 2.0 and app.run e.g. register blueprints on the application object.")
-    assert out == "Version 2.0 and app.run e.g. register blueprints on the application object [2]."
+    out, _ = _stream("Version 2.0 and app.register_blueprint e.g. register blueprints on the application object.")
+    assert out == "Version 2.0 and app.register_blueprint e.g. register blueprints on the application object [2]."
 
 
 def test_the_result_does_not_depend_on_where_the_stream_is_cut():
@@ -84,3 +84,54 @@ def test_a_stray_backtick_does_not_leave_later_markers_unrenumbered():
     rewriter = MarkerRewriter(evidence)
     out = rewriter.feed("Press the ` key first.\nBlueprints are registered on the application [2].") + rewriter.flush()
     assert out.endswith("application [1].") and rewriter.mapping == {2: 1}
+
+
+def _names_stream(text: str, seed: int, unknown: set[str]) -> tuple[str, Attributor]:
+    from athena_lab.agent.names import sentence_names
+
+    def missing(sentence: str, defined: set[str]) -> list[str]:
+        return [n.written for n in sentence_names(sentence, defined) if set(n.parts) & unknown]
+
+    rng, attributor, out, at = random.Random(seed), Attributor(PASSAGES, missing), "", 0
+    while at < len(text):
+        step = rng.randint(1, 6)
+        out += attributor.feed(text[at:at + step])
+        at += step
+    return out + attributor.flush(), attributor
+
+
+def test_a_sentence_with_a_name_the_folder_lacks_gets_no_marker_not_even_the_models_own():
+    text = ("You assign `app.secret_key` a random bytes value. Then call `app.rotate_secret_key()` "
+            "on the application object [2]. Register blueprints on the application object [2].\n")
+    outputs = set()
+    for seed in range(40):
+        out, attributor = _names_stream(text, seed, {"rotate_secret_key"})
+        outputs.add(out)
+    assert outputs == {"You assign `app.secret_key` a random bytes value [1]. Then call `app.rotate_secret_key()` "
+                       "on the application object. Register blueprints on the application object [2].\n"}
+    assert attributor.withheld == ["Then call `app.rotate_secret_key()` on the application object [2]."]
+    flagged = unsupported_sentences(outputs.pop(), PASSAGES)
+    assert flagged == ["Then call `app.rotate_secret_key()` on the application object."]
+
+
+def test_a_passage_without_the_sentences_names_does_not_support_it():
+    # the key terms are all there, the name is not: the passage is about register_blueprint
+    text = "Blueprints are registered with app.add_blueprint(simple_page) on the application object."
+    out, added = _stream(text)
+    assert added == 0 and "[" not in out
+    assert unsupported_sentences(text.replace(" object.", " object [2]."), PASSAGES) == [text[:-1]]
+
+
+def test_with_the_name_check_on_the_result_still_does_not_depend_on_the_cut():
+    """The same texts as above, through an attributor that checks names (nothing unknown):
+    holding a model's own markers and the spaces before them changes nothing."""
+    texts = [("- You assign `app.secret_key` a random bytes value.\n- Flask signs session cookies with it. [1] "
+              "Then more.\n\n```\nx = 1. Y\n```\nRegister blueprints on the application object.\nThe moon is cheese."),
+             ("| Setting | Default |\n|---|---|\n| secret key | random bytes value |\n\n"
+              "    app.secret_key = random bytes value\n"
+              "Markdown, reStructuredText, etc. are signed... Flask signs the session cookies [1] with the key [x]"),
+             "See [the guide](https://example.com/a) for it [2]. Flask  signs  cookies  [1].  Two  spaces [9]."]
+    for text in texts:
+        plain = {_stream(text, seed)[0] for seed in range(30)}
+        checked = {_names_stream(text, seed, set())[0] for seed in range(30)}
+        assert len(plain) == 1 and checked == plain, (text, checked ^ plain)

@@ -207,7 +207,7 @@ def test_what_the_server_sends_matches_the_schema(small_ws) -> None:
     citation_schema = {**schema, "$ref": "#/$defs/Citation"}
     for hit in small_ws.search_citations("tokens expire", k=3):
         jsonschema.validate(hit, citation_schema)
-    assert {e["type"] for e in events_seen} >= {"start", "chunk", "citations", "done"}
+    assert {e["type"] for e in events_seen} >= {"start", "sources", "citations", "done"}
 
 
 def test_status_and_health_match_their_closed_schemas(small_ws) -> None:

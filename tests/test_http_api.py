@@ -109,7 +109,7 @@ def test_unknown_route_is_a_json_404(api):
     assert r.status_code == 404 and r.json()["error"]["status"] == 404
 
 
-def test_chat_streams_start_trace_chunks_citations_done_in_order(api):
+def test_chat_streams_start_trace_sources_citations_done_in_order(api):
     with api.client.stream("POST", "/chat", json=chat_body("How do I register a blueprint?"),
                            timeout=60) as r:
         assert r.status_code == 200
@@ -117,17 +117,13 @@ def test_chat_streams_start_trace_chunks_citations_done_in_order(api):
         assert r.headers["cache-control"] == "no-cache"
         events = list(sse_events(r))
     types = [t for t, _ in events]
-    assert types[0] == "start" and types[-1] == "done"
-    first_chunk = types.index("chunk")
-    assert set(types[1:first_chunk]) == {"trace"}
-    assert types[-2] == "citations" and types.index("citations") > first_chunk
-    # the list so far follows the chunk whose marker first names a source; the last one is final
-    assert set(types[first_chunk:-2]) == {"chunk", "citations"}
+    # extractive: the search, then the quotes (the whole answer, no chunk), the final list, done
+    assert types == ["start", "trace", "sources", "citations", "done"]
     data = dict(events)
     assert data["done"]["mode"] == "extractive"
     assert data["citations"]["citations"][0]["path"].endswith(".rst")
-    answer = "".join(d["content"] for t, d in events if t == "chunk")
-    assert "[1]" in answer
+    assert data["sources"]["answer_follows"] is False and "[1]" in data["sources"]["answer"]
+    assert data["sources"]["citations"] == data["citations"]["citations"]
 
 
 def test_chat_stream_false_returns_one_json_body(api):

@@ -52,21 +52,25 @@ def test_the_bundled_model_answers_with_a_citation_the_check_accepts(ws):
     answer = ws.ask("What port does the Zephyr gateway listen on when nothing is configured?")
     assert answer.error is None, answer.error
     assert answer.mode == f"local:{SMALL}.gguf"
-    said, quotes = answer.answer.split("\n\nFrom the sources:\n\n")  # a local model's answer, then the quotes
-    assert "7414" in said and "7414" in quotes
+    # the model's words, and beside them the quotes the search found first (each shown once)
+    assert "7414" in answer.answer and "7414" in answer.sources and "From the sources" not in answer.answer
     assert answer.citations and answer.citations[0]["path"] == "gateway.md"
-    assert "[1]" in answer.answer
+    assert "[1]" in answer.sources
     assert len(answer.unsupported) <= 1, answer.unsupported
     steps = [t["tool"] for t in answer.trace]
-    # the process's first turn loads the model and says so; then what the model read, and how much
-    assert steps[:3] == ["loadModel", "searchDocs", "readPassages"], steps
+    # the search and its quotes first; then the process's first turn loads the model and says
+    # so; then what the model read, and how much
+    assert steps[:3] == ["searchDocs", "loadModel", "readPassages"], steps
     assert answer.trace[2]["input"]["passages"] == 1 and 0 < answer.trace[2]["input"]["tokens"] < 400
 
 
 def test_a_question_in_spanish_is_also_searched_in_english(ws):
     answer = ws.ask("¿Qué variable de entorno cambia el tiempo de espera del gateway Zephyr?")
     assert answer.error is None, answer.error
-    translated = answer.trace[0]["input"].get("translated") or ""
+    # the search as asked came first (its quotes on screen), then the one with the English wording
+    searches = [t["input"] for t in answer.trace if t["tool"] == "searchDocs"]
+    assert "translated" not in searches[0], searches
+    translated = searches[-1].get("translated") or ""
     assert "timeout" in translated.lower() or "wait" in translated.lower(), translated
     assert answer.citations and answer.citations[0]["path"] == "gateway.md"
     assert "loadModel" not in [t["tool"] for t in answer.trace]  # the model stays loaded between turns
@@ -98,6 +102,8 @@ def test_extractive_mode_translates_a_foreign_question_with_an_installed_bundled
     answer = extractive.ask("¿Qué variable de entorno cambia el tiempo de espera del gateway Zephyr?")
     extractive.close()
     assert answer.mode == "extractive" and answer.error is None
-    translated = answer.trace[0]["input"].get("translated") or ""
+    steps = [t["tool"] for t in answer.trace]
+    assert steps[0] == "searchDocs" and "translated" not in answer.trace[0]["input"]  # quotes for the question as asked
+    translated = answer.trace[-1]["input"].get("translated") or ""
     assert query_language(translated) == "en" and "zephyr" in translated.lower(), translated
     assert answer.citations and "ZEPHYR_" in answer.answer

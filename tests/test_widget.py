@@ -129,3 +129,46 @@ def test_answer_is_the_widget_in_a_notebook_and_its_state_is_saved(api_nb) -> No
     assert state["_esm"] == WIDGET_JS.read_text(encoding="utf-8"), "the view's code travels with the state"
     assert state["_esm"].startswith("// athena_lab answer widget, built from"), "the built ES module"
     assert state["question"] == "How do I declare a path parameter with a type?", "a.ask() shows its question"
+
+
+def test_the_quotes_reach_the_widget_before_the_model_writes_and_stay_beside_its_words(workspace: Workspace) -> None:
+    """Sources first in a notebook (%athena streams into this widget): the sources event
+    fills the quotes and their citations at once; the model's words then fill the answer,
+    and the fallbacks show both, the quotes once."""
+    from wire_servers import OpenAIWireServer, Turn
+
+    question = "What does abort do in Flask?"
+    widget = AnswerWidget(workspace, question=question)
+    with OpenAIWireServer([Turn(text=["It stops the request ", "with an HTTP error [1]."])]) as url:
+        before_words = None
+        for event in workspace.ask_events(question, provider="openai", model="tiny", base_url=url):
+            widget.apply(event)
+            if event.type == "sources":
+                before_words = (widget.answer, widget.sources, list(widget.citations))
+    assert before_words is not None
+    said, quotes, cited = before_words
+    assert said == "" and quotes.strip() and cited and cited[0].get("preview")  # the quotes, linked, before any word
+    assert widget.answer.startswith("It stops the request with an HTTP error [")
+    assert widget.sources == quotes
+    data, _ = widget._repr_mimebundle_()
+    assert data["text/plain"].count("From the sources:") == 1 and quotes.strip() in data["text/plain"]
+    assert data[ANSWER_MIME]["sources"] == quotes  # saved with the notebook: Lab redraws both without a kernel
+
+
+def test_a_name_no_indexed_file_holds_is_shown_as_not_found_once(workspace: Workspace) -> None:
+    """done.not_found (the names a model made up) reaches the widget and its fallbacks, and
+    its sentence is named once, as not found, not again as unsupported."""
+    from wire_servers import OpenAIWireServer, Turn
+
+    made_up = "Call `flask.abort_everything_now()` to stop every request at once."
+    widget = AnswerWidget(workspace, question="What does abort do in Flask?")
+    with OpenAIWireServer([Turn(text=[made_up])]) as url:
+        for event in workspace.ask_events("What does abort do in Flask?", provider="openai", model="tiny",
+                                          base_url=url):
+            widget.apply(event)
+    names = [n["name"] for n in widget.not_found]
+    assert any("abort_everything_now" in name for name in names), widget.not_found
+    text = widget._repr_mimebundle_()[0]["text/plain"]
+    assert "Not found in your documents" in text and "abort_everything_now" in text
+    assert "Not supported by the sources" not in text  # the sentence is said once, as not found
+    assert widget._repr_mimebundle_()[0][ANSWER_MIME]["not_found"] == widget.not_found

@@ -37,6 +37,12 @@ ABBREVIATION = re.compile(r"\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|fig|figs|eq|eqs
 NOT_A_CLAIM = re.compile(
     r"\b(no evidence|nothing (?:about|on|for)|(?:could|can)(?:not|n't) find|not (?:found|covered|mentioned)"
     r"|does(?: not|n't) (?:say|mention|contain|cover)|step limit)\b", re.IGNORECASE)
+# A passage's label as the prompt shows it (``gateway.md:3–16 (Zephyr gateway)``, ``paper.pdf
+# p. 3``, ``nb.ipynb cell 4``), which a small model sometimes copies onto a line of its own:
+# a pointer to a source, not a claim about anything.
+SOURCE_LABEL = re.compile(
+    r"^\s*(?:\[\d{1,3}\]\s*)?[\w./ -]+\.\w{1,6}(?::\d+(?:[–-]\d+)?|\s+pp?\.\s*\d+(?:[–-]\d+)?"
+    r"|\s+cells?\s+\d+(?:[:–-]\d+)*)\s*(?:\([^()]*\))?\s*$")
 
 
 # -- terms -------------------------------------------------------------------
@@ -244,37 +250,10 @@ class MarkerRewriter:
 
 
 # -- support check ---------------------------------------------------------------
-def unsupported_sentences(answer: str, cited_text: dict[int, str]) -> list[str]:
-    """Claims with no marker, or whose cited evidence holds too few of their key terms.
-
-    ``cited_text`` maps final citation numbers to the evidence text they stand for.
-    Each sentence is reported as its longest marker-free stretch, verbatim, so a front
-    end can find and highlight it in the rendered answer.
-    """
-    flagged: list[str] = []
-    for sentence in split_sentences(answer):
-        bare = MARKER.sub(" ", sentence)
-        terms = key_terms(bare)
-        if not is_claim(bare, terms):
-            continue
-        numbers = [n for n in marker_numbers(sentence) if n in cited_text]
-        if numbers:
-            support = key_terms(" ".join(cited_text[n] for n in numbers))
-            if len(terms & support) / len(terms) >= SUPPORT_THRESHOLD:
-                continue
-        flagged.append(_quotable(sentence))
-    return flagged
-
-
 def is_claim(bare: str, terms: set[str]) -> bool:
     text = bare.strip()
     return (len(terms) >= MIN_CLAIM_TERMS and not text.endswith(("?", ":"))
-            and not NOT_A_CLAIM.search(text))
-
-
-def _quotable(sentence: str) -> str:
-    pieces = [p.strip() for p in MARKER.split(sentence)[::2]]
-    return max(pieces, key=len)
+            and not NOT_A_CLAIM.search(text) and not SOURCE_LABEL.match(text))
 
 
 def cited_texts(rewriter: MarkerRewriter) -> dict[int, str]:

@@ -61,11 +61,16 @@ class ConversationStore:
     def add_message(self, cid: str, role: str, content: str, citations: list[dict[str, Any]] | None = None,
                     unsupported: list[str] | None = None, mode: str | None = None,
                     filters: dict[str, Any] | None = None, context: str | None = None,
-                    context_label: str | None = None, trace: list[dict[str, Any]] | None = None) -> None:
+                    context_label: str | None = None, trace: list[dict[str, Any]] | None = None,
+                    sources: str | None = None, not_found: list[dict[str, str]] | None = None) -> None:
         """``filters``: what a question was asked with ({kind, path_prefix}); the set ones are
         kept, none is NULL, so the question reads back with them and can be asked again so.
         ``context``: the cell or selection it was asked about, kept with its label alike.
-        ``trace``: an answer's trace events, so the chat shows its steps again after a reload."""
+        ``trace``: an answer's trace events, so the chat shows its steps again after a reload.
+        ``sources``: the quotes shown beside a model's answer (the ``sources`` event's text),
+        so a reload shows them again; None for an extractive answer, which is its quotes.
+        ``not_found``: the names a model's answer used that the folder lacks, and where
+        (``done.not_found``), so a reloaded answer marks them again."""
         if not self.exists(cid):
             raise KeyError(f"unknown conversation {cid!r}")
         kept = {key: value for key, value in (filters or {}).items() if value}
@@ -74,12 +79,13 @@ class ConversationStore:
         with self.catalog.transaction():
             self._conn.execute(
                 "INSERT INTO messages(conversation_id, role, content, citations, unsupported, mode, filters, "
-                "context, trace, created_at) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                "context, trace, sources, not_found, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                 (cid, role, content, json.dumps(citations) if citations is not None else None,
                  json.dumps(unsupported) if unsupported is not None else None, mode,
                  json.dumps(kept, sort_keys=True) if kept else None,
                  json.dumps(about, sort_keys=True) if about else None,
-                 json.dumps(trace) if trace else None, now))
+                 json.dumps(trace) if trace else None, sources or None,
+                 json.dumps(not_found) if not_found else None, now))
             self._conn.execute("UPDATE conversations SET updated_at=? WHERE id=?", (now, cid))
             if role == "user" and self._conn.execute("SELECT title FROM conversations WHERE id=?",
                                                      (cid,)).fetchone()["title"] == "":
@@ -100,7 +106,8 @@ class ConversationStore:
         if head is None:
             return None
         messages = []
-        for r in self._conn.execute("SELECT role, content, citations, unsupported, mode, filters, context, trace, created_at "
+        for r in self._conn.execute("SELECT role, content, citations, unsupported, mode, filters, context, trace, sources, not_found, "
+                                    "created_at "
                                     "FROM messages WHERE conversation_id=? ORDER BY id", (cid,)):
             message: dict[str, Any] = {"role": r["role"], "content": r["content"],
                                        "created_at": _iso(r["created_at"])}
@@ -116,6 +123,10 @@ class ConversationStore:
                 message["context"] = json.loads(r["context"])
             if r["trace"] is not None:
                 message["trace"] = json.loads(r["trace"])
+            if r["sources"] is not None:
+                message["sources"] = r["sources"]
+            if r["not_found"] is not None:
+                message["not_found"] = json.loads(r["not_found"])
             messages.append(message)
         return {"id": head["id"], "title": head["title"], "created_at": _iso(head["created_at"]),
                 "updated_at": _iso(head["updated_at"]), "messages": messages}

@@ -22,7 +22,7 @@ import numpy as np
 from athena_lab.errors import CatalogError
 from athena_lab.contract import IndexCounts
 
-SCHEMA_VERSION = "6"
+SCHEMA_VERSION = "8"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS manifest (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -97,6 +97,8 @@ CREATE TABLE IF NOT EXISTS library_items (
 );
 CREATE TABLE IF NOT EXISTS library_files (path TEXT PRIMARY KEY, item_id TEXT NOT NULL);
 """,
+    7: _add_message_column("sources"),  # the quotes shown beside a model's answer (the sources event)
+    8: _add_message_column("not_found"),  # names a model's answer used that the folder lacks (done.not_found)
 }
 
 CHUNK_COLUMNS = ("chunk_id", "path", "ordinal", "doc_kind", "heading", "text", "text_hash",

@@ -155,6 +155,10 @@ class LexicalIndex:
             field_boosts={"title": heading_boost, "heading": heading_boost, "path": path_boost})
         return self._run(parsed, limit, kinds, dir_prefix, paths)
 
+    def identifier_count(self, token: str) -> int:
+        """How many chunks hold ``token`` (lower-cased) in the exact-identifier field."""
+        return int(self._fresh_searcher().doc_freq("ident", token))
+
     def search_identifiers(self, tokens: list[str], limit: int, *, kinds: list[str] | None = None,
                            dir_prefix: str | None = None, max_share: float = 0.01,
                            paths: frozenset[str] | None = None) -> list[LexicalHit]:

@@ -251,6 +251,11 @@ class PublicCorpus:
                               limit=min(limit * OVERFETCH, MAX_FETCH), path_prefix=path_prefix)
         return [m for m in found if self.published.allows(m.get("path"))][:limit]
 
+    def names_found(self, names: list[str]) -> set[str]:
+        """Only names a published source holds: whether an unpublished file names something
+        is not a visitor's to learn from an answer's "not found in your documents" marks."""
+        return {n for n in self._ws.names_found(names) if self.grep(n, limit=1)}
+
     def search(self, query: str, *, k: int | None = None, **options: Any) -> Any:
         wanted = k or self._ws.config.settings.search.k
         result = self._ws.search(query, k=min(wanted * OVERFETCH, MAX_FETCH), **options)

@@ -15,7 +15,7 @@ import { answererLabel } from './core/status';
 import { answerAsMarkdown, normalisePrefix } from './core/citations';
 import { button, h } from './core/dom';
 import { markGenerated } from './core/generated';
-import { emptyAnswer, IAnswerState, storedAnswer } from './core/answer';
+import { emptyAnswer, IAnswerState, shownText, storedAnswer } from './core/answer';
 import { ChatTurns } from './core/turns';
 import { emptyState, questionBubble } from './core/question';
 import { AnswerView } from './components/answerView';
@@ -393,7 +393,7 @@ export class ChatPanel extends Widget {
   }
 
   copy(answer: AnswerView): void {
-    Clipboard.copyToSystem(answerAsMarkdown(answer.text, answer.citations, this._prefix(), ''));
+    Clipboard.copyToSystem(answerAsMarkdown(shownText(answer), answer.citations, this._prefix(), ''));
   }
 
   /**
@@ -412,7 +412,7 @@ export class ChatPanel extends Widget {
     const cell = notebook.activeCell;
     if (cell) {
       cell.model.sharedModel.setSource(
-        answerAsMarkdown(answer.text, answer.citations, this._prefix(), panel.context.path)
+        answerAsMarkdown(shownText(answer), answer.citations, this._prefix(), panel.context.path)
       );
       // athena's own answer: the indexer leaves the cell out, so it is never cited.
       markGenerated(cell.model);

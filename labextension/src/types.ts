@@ -10,6 +10,7 @@ import {
   IConversation as IContractConversation,
   IDoneData,
   IErrorData,
+  IProgressData,
   IRegion,
   IRunStatus,
   IStartData,
@@ -53,6 +54,8 @@ export type IDoneEvent = Partial<IDoneData>;
 export type ChatEvent =
   | { type: 'start'; data: IStartData }
   | { type: 'trace'; data: ITraceEvent }
+  | { type: 'sources'; data: { answer: string; citations: ICitation[]; answer_follows: boolean } }
+  | { type: 'progress'; data: IProgressData }
   | { type: 'chunk'; data: { content: string } }
   | { type: 'citations'; data: { citations: ICitation[] } }
   | { type: 'compaction'; data: ICompactionData }

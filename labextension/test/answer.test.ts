@@ -1,7 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { emptyAnswer, foldEvent, foldEvents, IAnswerState, showStreamedAnswer, storedAnswer } from '../src/core/answer';
+import {
+  emptyAnswer,
+  foldEvent,
+  foldEvents,
+  IAnswerState,
+  QUOTES_LEAD,
+  showStreamedAnswer,
+  shownText,
+  storedAnswer
+} from '../src/core/answer';
 import { chatBody } from '../src/core/stream';
 import { ChatEvent } from '../src/types';
 
@@ -92,4 +101,56 @@ test('the chat body leaves out empty filters', () => {
   assert.deepEqual(body.filters, { kind: 'pdf' });
   assert.equal(body.k, 5);
   assert.equal(body.stream, true);
+});
+
+const QUOTE = { id: 2, kind: 'text' as const, path: 'guide.md', label: 'guide.md:9' };
+
+test('sources first: the quotes come before the model, whose words fold beside them', () => {
+  const quoted = foldEvents([
+    { type: 'start', data: { conversation_id: 'c1' } },
+    { type: 'sources', data: { answer: '- Tokens rotate nightly. [1]', citations: [CITATION], answer_follows: true } }
+  ]);
+  assert.equal(quoted.sources, '- Tokens rotate nightly. [1]');
+  assert.equal(quoted.text, ''); // the model has not written yet
+  assert.deepEqual(quoted.citations, [CITATION]);
+  const answered = foldEvents(
+    [
+      { type: 'chunk', data: { content: 'They rotate every night [1], see also [2].' } },
+      { type: 'citations', data: { citations: [CITATION, QUOTE] } },
+      { type: 'done', data: { mode: 'local:qwen.gguf' } }
+    ],
+    quoted
+  );
+  assert.equal(answered.text, 'They rotate every night [1], see also [2].');
+  assert.equal(answered.sources, '- Tokens rotate nightly. [1]'); // kept beside the words
+  assert.equal(shownText(answered), `They rotate every night [1], see also [2].\n\n${QUOTES_LEAD}\n\n- Tokens rotate nightly. [1]`);
+});
+
+test('in extractive mode the sources are the answer, and a later one replaces it whole', () => {
+  const first = foldEvents([
+    { type: 'sources', data: { answer: '- Old quote. [1]', citations: [CITATION], answer_follows: false } }
+  ]);
+  assert.equal(first.text, '- Old quote. [1]');
+  assert.equal(first.sources, '');
+  const again = foldEvent(first, {
+    type: 'sources',
+    data: { answer: '- Better quote. [1]', citations: [QUOTE], answer_follows: false }
+  });
+  assert.equal(again.text, '- Better quote. [1]');
+  assert.deepEqual(again.citations, [QUOTE]);
+  assert.equal(shownText(again), '- Better quote. [1]');
+});
+
+test('a stored answer cut short shows its quotes and its partial words, stopped', () => {
+  const stored = storedAnswer({
+    role: 'assistant',
+    content: 'They rotate',
+    sources: '- Tokens rotate nightly. [1]',
+    citations: [CITATION],
+    mode: 'interrupted',
+    created_at: '2026-12-04T00:00:00Z'
+  });
+  assert.equal(stored.text, 'They rotate');
+  assert.equal(stored.sources, '- Tokens rotate nightly. [1]');
+  assert.equal(stored.stopped, true);
 });

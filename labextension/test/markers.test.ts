@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 
 import { JSDOM } from 'jsdom';
 
-import { decorateAnswer, unsupportedNote } from '../src/core/markers';
+import { decorateAnswer, notFoundNote, unsupportedNote } from '../src/core/markers';
 
 // The markers work on a rendered DOM (at call time): jsdom gives node the browser's document.
 const { window } = new JSDOM('<!DOCTYPE html><body></body>');
@@ -50,6 +50,40 @@ test('unsupportedNote counts every unsupported sentence and lists only the ones 
   assert.match(note.querySelector('strong')?.textContent ?? '', /2 sentences not supported by the sources/);
   assert.deepEqual(Array.from(note.querySelectorAll('li')).map(li => li.textContent), ['Cats can fly.']);
   assert.equal(unsupportedNote('', 'unsupported', 1, []).querySelector('ul'), null);
+});
+
+test('a sentence using a name no indexed file holds is marked as such, once, and not as unsupported too', () => {
+  const host = rendered(
+    '<p>Set SWAGGER_UI_ENABLED to false to hide the page. Use docs_url=None [1].</p>' +
+      '<pre><code>app = FastAPI(redoc_enabled=False)\napp.run()</code></pre>'
+  );
+  const notFound = [
+    { name: 'SWAGGER_UI_ENABLED', sentence: 'Set SWAGGER_UI_ENABLED to false to hide the page.' },
+    { name: 'redoc_enabled', sentence: 'app = FastAPI(redoc_enabled=False)' }
+  ];
+  const missing = decorateAnswer(
+    host,
+    ['Set SWAGGER_UI_ENABLED to false to hide the page.'],
+    new Set([1]),
+    marker,
+    notFound
+  );
+  const marks = Array.from(host.querySelectorAll('mark.athena-not-found'));
+  assert.deepEqual(
+    marks.map(m => m.textContent),
+    ['Set SWAGGER_UI_ENABLED to false to hide the page.', 'app = FastAPI(redoc_enabled=False)']
+  );
+  assert.equal(marks[0].getAttribute('title'), 'Not found in your documents: SWAGGER_UI_ENABLED');
+  assert.equal(host.querySelectorAll('mark.athena-unsupported').length, 0); // said once, as not found
+  assert.deepEqual(missing, []);
+  assert.equal(host.querySelectorAll('button').length, 1); // the supported sentence keeps its [1]
+  const note = notFoundNote('athena-', notFound)!;
+  assert.match(note.textContent ?? '', /Not found in your documents \(2\)/);
+  assert.deepEqual(
+    Array.from(note.querySelectorAll('code')).map(c => c.textContent),
+    ['SWAGGER_UI_ENABLED', 'redoc_enabled']
+  );
+  assert.equal(notFoundNote('', []), null);
 });
 
 test('a full stop written after the markers goes back before them, where the sentence ends', () => {

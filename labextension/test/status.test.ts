@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { answererLabel, foldStatus, IStreamStatus, SEARCHING } from '../src/core/status';
+import { answererLabel, foldStatus, IStreamStatus, progressDetail, SEARCHING } from '../src/core/status';
 import { ChatEvent } from '../src/types';
 
 function statuses(events: ChatEvent[]): Array<string | null> {
@@ -71,4 +71,44 @@ test('a local model says it is loading, then how many passages it reads and how 
 test('the header names the provider alone when the server names no model', () => {
   assert.equal(answererLabel({ provider: 'openai', model: 'gpt-4o-mini' }), 'openai:gpt-4o-mini');
   assert.equal(answererLabel({ provider: 'local', model: null as unknown as string }), 'local');
+});
+
+test('sources, then the model loading, then its reading as a bar with tokens and the time left', () => {
+  let status: IStreamStatus | null = SEARCHING;
+  const seen: Array<IStreamStatus | null> = [];
+  const events: ChatEvent[] = [
+    { type: 'sources', data: { answer: '- A. [1]', citations: [], answer_follows: true } },
+    { type: 'trace', data: { tool: 'loadModel', input: {}, summary: 'loading the model\u2026' } },
+    { type: 'trace', data: { tool: 'readPassages', input: {}, summary: 'reading 5 passages (\u22481,150 tokens)' } },
+    { type: 'progress', data: { stage: 'reading', done: 0, total: 1500, eta_s: null } },
+    { type: 'progress', data: { stage: 'reading', done: 640, total: 1500, eta_s: 43.2 } },
+    { type: 'chunk', data: { content: 'Tokens' } }
+  ];
+  for (const event of events) {
+    seen.push((status = foldStatus(status, event)));
+  }
+  assert.deepEqual(
+    seen.map(s => s?.text),
+    [
+      'the model is starting\u2026',
+      'loading the model\u2026',
+      'reading 5 passages (\u22481,150 tokens)\u2026',
+      'reading 5 passages (\u22481,150 tokens)\u2026',
+      'reading 5 passages (\u22481,150 tokens)\u2026',
+      'writing\u2026'
+    ]
+  );
+  assert.equal(progressDetail(seen[3]!.progress!), '0 / 1,500 prompt tokens');
+  assert.equal(progressDetail(seen[4]!.progress!), '640 / 1,500 prompt tokens \u00b7 about 43 s left');
+  assert.equal(seen[5]!.progress, undefined); // writing: the bar is gone
+});
+
+test('translating a question for search says so; an extractive answer keeps its status', () => {
+  assert.deepEqual(
+    statuses([
+      { type: 'sources', data: { answer: '- A. [1]', citations: [], answer_follows: false } },
+      { type: 'trace', data: { tool: 'translate', input: { language: 'es' }, summary: 'putting the question into English\u2026' } }
+    ]),
+    ['searching\u2026', 'putting the question into English\u2026']
+  );
 });

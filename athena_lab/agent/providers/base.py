@@ -107,7 +107,19 @@ class StreamEnd:
     usage: dict[str, int]
 
 
-StreamEvent = Union[TextDelta, ToolCallEvent, StreamEnd]
+@dataclass(frozen=True)
+class PromptProgress:
+    """How far the server has read the prompt, before the first token: llama.cpp's
+    ``prompt_progress`` (``return_progress``), one per batch it reads. ``cached`` tokens
+    came from its prompt cache and cost nothing; ``elapsed_ms`` is the reading so far."""
+
+    processed: int
+    total: int
+    cached: int
+    elapsed_ms: float
+
+
+StreamEvent = Union[TextDelta, ToolCallEvent, StreamEnd, PromptProgress]
 
 
 class Completion(NamedTuple):
@@ -126,7 +138,7 @@ def completion_of(events: Iterable[StreamEvent]) -> Completion:
             text.append(event.text)
         elif isinstance(event, ToolCallEvent):
             calls.append(event.call)
-        else:
+        elif isinstance(event, StreamEnd):
             usage = event.usage
     return Completion("".join(text), calls, usage)
 
@@ -239,7 +251,8 @@ class Provider(ABC):
         tools: list[ToolSpec] | None = None,
         sampling: SamplingParams | None = None,
     ) -> Iterator[StreamEvent]:
-        """Yield TextDelta / ToolCallEvent as they arrive, then exactly one StreamEnd."""
+        """Yield TextDelta / ToolCallEvent (and a local server's PromptProgress) as they
+        arrive, then exactly one StreamEnd."""
         body = self.build_body(messages, tools or [], self.config.sampling.overridden_by(sampling))
         with self._transport.open("POST", self.chat_path, body) as response:
             if response.status_code >= 400:

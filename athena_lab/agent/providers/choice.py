@@ -35,6 +35,7 @@ class ProviderPlan:
 
     load: Callable[[], Provider | None]
     loading: bool = False  # True when ``load`` has a model to read into memory
+    model: bool = True  # False in extractive mode: ``load`` gives None, no model writes
 
 
 def plan_provider(llm: LLMSettings, provider: str | Provider | None = None, model: str | None = None,
@@ -50,7 +51,7 @@ def plan_provider(llm: LLMSettings, provider: str | Provider | None = None, mode
     if kind == "extractive" and model and not provider:
         kind = "openai"  # a model asked for by name implies a model server; OpenAI-compatible is the common one
     if kind == "extractive":
-        return ProviderPlan(lambda: None)
+        return ProviderPlan(lambda: None, model=False)
     sampling = SamplingParams(temperature=llm.temperature, top_p=llm.top_p or None, top_k=llm.top_k or None,
                               repeat_penalty=llm.repeat_penalty or None,
                               max_tokens=llm.max_tokens or (LOCAL_MAX_TOKENS if kind == "local" else MAX_TOKENS),

@@ -11,6 +11,7 @@ from typing import Any, Iterator
 
 from .base import (
     Message,
+    PromptProgress,
     Provider,
     SamplingParams,
     StreamEnd,
@@ -100,6 +101,13 @@ class _StreamState:
             raise ProviderError(f"{provider} reported an error mid-stream: {str(message)[:300]}", "http")
         if isinstance(chunk.get("usage"), dict):
             self.usage = _usage(chunk["usage"])
+        progress = chunk.get("prompt_progress")  # llama.cpp, asked with return_progress
+        if isinstance(progress, dict):
+            try:
+                yield PromptProgress(int(progress.get("processed") or 0), int(progress.get("total") or 0),
+                                     int(progress.get("cache") or 0), float(progress.get("time_ms") or 0))
+            except (TypeError, ValueError):
+                pass  # a malformed progress report says nothing; the answer goes on
         for choice in chunk.get("choices") or []:
             delta = choice.get("delta") or {}
             if delta.get("content"):

@@ -6,7 +6,8 @@
  */
 import { IRenderMimeRegistry } from '@jupyterlab/rendermime';
 
-import { citationMarker, decorateAnswer, unsupportedNote } from '../core/markers';
+import { citationMarker, decorateAnswer, notFoundNote, stillUnsupported, unsupportedNote } from '../core/markers';
+import { INotFound } from '../core/contract';
 import { countRender, FrameScheduler, REST_FACTOR } from '../core/frame';
 import { renderMarkdown } from '../markdown';
 import { ICitation, IDoneEvent, ITraceEvent } from '../types';
@@ -15,7 +16,9 @@ import { addCodeCopyButtons } from './codeBlocks';
 import { attachSnippet, sourceList } from './sourceList';
 import { IStreamStatus } from '../core/status';
 import { IAnswerState } from '../core/answer';
-import { answerFrame } from '../core/question';
+import { quotesBlock } from '../core/answerText';
+import { answerFrame, interruptedNote } from '../core/question';
+import { drawStatus } from '../core/streamStatus';
 import { TraceDrawer } from './traceDrawer';
 
 export interface IAnswerActions {
@@ -35,18 +38,9 @@ export interface IAnswerActions {
  * many small chunks per frame, and one render per token made the display lag behind the
  * stream at O(n²) cost.
  *
- * An extractive answer arrives the other way: a few large chunks, one whole sentence (or
- * line) each, usually all in one network read. Drawn per frame they would appear at once,
- * so the text is drawn up to one *step* per frame: a step is a chunk of sentence size
- * (STEP_MIN characters or more; a model's token is a few) that ends a sentence, a citation
- * or a line (STEP_END). Sentence chunks are steps, so they appear one after another; token
- * chunks never are, so a token stream draws everything that arrived by each frame. A
- * backlog of more than STEP_BURST steps (a reconnect, a stored answer) is drawn at once,
- * and so is everything in a hidden tab, where nobody watches it appear.
+ * The quotes of the `sources` event (an extractive answer, or those beside a model's)
+ * arrive whole, in one event, and are drawn at once: the reader has them within a second.
  */
-const STEP_BURST = 8;
-const STEP_MIN = 20;
-const STEP_END = /(?:[.!?\u2026:;]["'\u201d\u2019)\]]*|\[\d+(?:\s*,\s*\d+)*\]|\n)\s*$/;
 
 function modeLabel(mode: string): string {
   return mode === 'extractive' ? 'extractive (no model)' : mode;
@@ -55,8 +49,13 @@ function modeLabel(mode: string): string {
 export class AnswerView {
   readonly node: HTMLElement;
   text = '';
+  /** The quotes beside a model's answer (the `sources` event), on screen before its words. */
+  sources = '';
   citations: ICitation[] = [];
   private _body: HTMLElement;
+  private _quotes = quotesBlock('athena-');
+  /** The quotes as last drawn (they are rendered again only when they change). */
+  private _quotesShown = '';
   private _mode: HTMLElement;
   private _status: HTMLElement;
   private _live = false;
@@ -66,12 +65,11 @@ export class AnswerView {
   private _copy: HTMLButtonElement;
   private _trace = new TraceDrawer();
   private _unsupported: string[] = [];
+  /** Names the model wrote that no indexed file holds (`done.not_found`), marked in the text. */
+  private _notFound: INotFound[] = [];
   private _rendering: Promise<void> = Promise.resolve();
   private _renderQueued = false;
   private _frame = new FrameScheduler(() => this._queueRender());
-  /** The text's length at each step end (see STEP_END) not yet drawn, and how much is drawn. */
-  private _steps: number[] = [];
-  private _shown = 0;
   /** Chunks so far (data-chunks on the node, beside countRender's data-renders). */
   private _chunks = 0;
   /** The folded state last shown: `update` shows only what differs from it. */
@@ -108,8 +106,10 @@ export class AnswerView {
       })
     );
     this._actions.hidden = true;
-    this.node = answerFrame('athena-', {}, this._mode, this._body, this._status, this._notes, this._sources,
-      this._trace.node, this._actions);
+    // The model's words stream in above its status line; the quotes from the sources,
+    // there first, stay under it.
+    this.node = answerFrame('athena-', {}, this._mode, this._body, this._status, this._quotes.node, this._notes,
+      this._sources, this._trace.node, this._actions);
   }
 
   /**
@@ -128,7 +128,15 @@ export class AnswerView {
     }
     const shown = before?.text ?? '';
     if (next.text !== shown) {
-      this.appendChunk(next.text.slice(shown.length));
+      if (next.text.startsWith(shown)) {
+        this.appendChunk(next.text.slice(shown.length));
+      } else {
+        this.replaceText(next.text); // a second sources event replaced an extractive answer
+      }
+    }
+    if (next.sources !== this.sources) {
+      this.sources = next.sources;
+      this._frame.schedule();
     }
     // Two empty lists are the same list (each fold starts with its own): redrawing the
     // sources schedules a render, and a render of no text would count as one.
@@ -146,6 +154,7 @@ export class AnswerView {
     } else {
       void this.finish({
         unsupported: next.unsupported,
+        not_found: next.notFound,
         mode: next.mode ?? undefined,
         no_evidence: (next.noEvidence as 'filters' | 'index' | null) ?? undefined
       });
@@ -155,21 +164,18 @@ export class AnswerView {
   /** What the turn is doing now ("reading 8 sources…", core/status.ts); null removes it. */
   setStatus(status: IStreamStatus | null): void {
     this._live = this._live || status !== null;
-    this._status.hidden = status === null;
-    this._status.textContent = status?.text ?? '';
-    if (status) {
-      this._status.dataset.phase = status.phase;
-    } else {
-      delete this._status.dataset.phase;
-    }
+    drawStatus(this._status, status, 'athena-');
+  }
+
+  /** The whole text anew (the quotes of an extractive answer, replaced by a later search's). */
+  replaceText(text: string): void {
+    this.text = '';
+    this.appendChunk(text);
   }
 
   appendChunk(content: string): void {
     this.text += content;
     this.node.dataset.chunks = String(++this._chunks);
-    if (content.length >= STEP_MIN && STEP_END.test(content)) {
-      this._steps.push(this.text.length);
-    }
     this._frame.schedule();
   }
 
@@ -189,6 +195,7 @@ export class AnswerView {
   /** The stream ended: show the mode, mark unsupported sentences, enable actions. */
   finish(done: IDoneEvent): Promise<void> {
     this._unsupported = done.unsupported ?? [];
+    this._notFound = done.not_found ?? [];
     this.setStatus(null);
     if (done.no_evidence) {
       this.node.dataset.noEvidence = done.no_evidence;
@@ -218,18 +225,7 @@ export class AnswerView {
     this._frame.schedule();
     void this.rendered().finally(() => {
       this._notes.querySelector('.athena-interrupted-note')?.remove();
-      this._notes.append(
-        h(
-          'p',
-          { class: 'athena-interrupted-note', 'data-testid': 'athena-interrupted' },
-          'Stopped before the answer was complete. ',
-          button('Retry', onRetry, {
-            class: 'athena-retry',
-            'data-testid': 'athena-retry',
-            'aria-label': 'Ask this question again'
-          })
-        )
-      );
+      this._notes.append(interruptedNote('athena-', onRetry));
       this.node.classList.remove('athena-streaming');
       this._options.onRendered?.(this); // a reader following the bottom sees the note and Retry
     });
@@ -270,30 +266,51 @@ export class AnswerView {
   private async _render(): Promise<void> {
     const started = performance.now();
     const host = h('div');
-    this._steps = this._steps.filter(end => end > this._shown);
-    const step = this._steps.length && this._steps.length <= STEP_BURST && !document.hidden;
-    const upTo = step ? this._steps[0] : this.text.length;
-    this._shown = upTo;
-    await renderMarkdown(this._options.rendermime, host, this.text.slice(0, upTo));
+    const text = this.text;
+    await renderMarkdown(this._options.rendermime, host, text);
     const known = new Set(this.citations.map(c => c.id));
-    const missing = decorateAnswer(host, this._unsupported, known, (ids, text) => this._marker(ids, text));
+    const missing = decorateAnswer(host, this._unsupported, known, (ids, text) => this._marker(ids, text),
+      this._notFound);
     addCodeCopyButtons(host);
     this._body.replaceChildren(...Array.from(host.childNodes));
+    this._body.hidden = !this.text && !!this.sources; // the model has not written yet: the quotes lead
+    await this._renderQuotes(known);
     this._renderNotes(missing);
-    countRender(this.node, started);
+    if (text) {
+      countRender(this.node, started); // renders of the answer's text (the quotes alone are not one)
+    }
     this._frame.rest(REST_FACTOR * (performance.now() - started)); // Lab's renderer is async: the scheduler cannot time it
     this._options.onRendered?.(this);
-    if (this._shown < this.text.length) {
-      this._frame.schedule(); // the next step, at the next frame
+  }
+
+  /** The quotes beside a model's answer, rendered like the answer (verbatim: nothing flagged). */
+  private async _renderQuotes(known: Set<number>): Promise<void> {
+    this._quotes.node.hidden = !this.sources;
+    const drawn = `${this.sources}\u0000${[...known].join(',')}`;
+    if (drawn === this._quotesShown) {
+      return; // unchanged: a token of the model's answer does not render the quotes again
     }
+    this._quotesShown = drawn;
+    const host = h('div');
+    if (this.sources) {
+      await renderMarkdown(this._options.rendermime, host, this.sources);
+      decorateAnswer(host, [], known, (ids, text) => this._marker(ids, text));
+      addCodeCopyButtons(host);
+    }
+    this._quotes.body.replaceChildren(...Array.from(host.childNodes));
   }
 
   private _renderNotes(missing: string[]): void {
     this._notes.querySelector('.athena-unsupported-list')?.remove();
-    if (!this._unsupported.length) {
-      return;
+    this._notes.querySelector('.athena-not-found-list')?.remove();
+    const unsupported = stillUnsupported(this._unsupported, this._notFound);
+    if (unsupported.length) {
+      this._notes.prepend(unsupportedNote('athena-', 'athena-unsupported', unsupported.length, missing));
     }
-    this._notes.prepend(unsupportedNote('athena-', 'athena-unsupported', this._unsupported.length, missing));
+    const names = notFoundNote('athena-', this._notFound);
+    if (names) {
+      this._notes.prepend(names);
+    }
   }
 
   private _marker(ids: number[], text: string): HTMLElement {

@@ -6,16 +6,25 @@
  * magic (athena_lab/answer.py); this is its front-end twin.
  */
 import { ChatEvent, ICitation, IStoredMessage, ITraceEvent } from '../types';
+import { INotFound } from './contract';
 import { foldStatus, IStreamStatus, SEARCHING } from './status';
 
 export interface IAnswerState {
   /** Set by the `start` event: the conversation this answer belongs to. */
   conversationId: string | null;
+  /** The answer: a model's words, or in extractive mode the quotes (the `sources` event). */
   text: string;
+  /**
+   * The quotes shown beside a model's answer: the `sources` event's text, on screen before
+   * the model's first word; '' in extractive mode, where they are `text`.
+   */
+  sources: string;
   citations: ICitation[];
   trace: ITraceEvent[];
   /** Sentences the checker found no support for (from `done`). */
   unsupported: string[];
+  /** Names the model wrote that no indexed file (nor the question) holds (`done.not_found`). */
+  notFound: INotFound[];
   /** "extractive" or "provider:model" (from `done`). */
   mode: string | null;
   /** How many older turns the server summarised before this answer, if it did. */
@@ -37,9 +46,11 @@ export function emptyAnswer(): IAnswerState {
   return {
     conversationId: null,
     text: '',
+    sources: '',
     citations: [],
     trace: [],
     unsupported: [],
+    notFound: [],
     mode: null,
     droppedTurns: null,
     error: null,
@@ -63,6 +74,12 @@ function foldAnswer(state: IAnswerState, event: ChatEvent): IAnswerState {
       return { ...state, conversationId: event.data.conversation_id };
     case 'trace':
       return { ...state, trace: [...state.trace, event.data] };
+    case 'sources':
+      // The offline answer, first: beside the model's words that follow, else the answer.
+      // A second one (the question searched again in English) replaces it whole.
+      return event.data.answer_follows
+        ? { ...state, sources: event.data.answer, citations: event.data.citations }
+        : { ...state, text: event.data.answer, sources: '', citations: event.data.citations };
     case 'chunk':
       return { ...state, text: state.text + event.data.content };
     case 'citations':
@@ -73,6 +90,7 @@ function foldAnswer(state: IAnswerState, event: ChatEvent): IAnswerState {
       return {
         ...state,
         unsupported: event.data.unsupported ?? [],
+        notFound: event.data.not_found ?? [],
         mode: event.data.mode ?? state.mode,
         noEvidence: event.data.no_evidence ?? null,
         building: event.data.building ?? null,
@@ -88,6 +106,19 @@ function foldAnswer(state: IAnswerState, event: ChatEvent): IAnswerState {
 /** The mode the server stores for an answer its reader cut short (agent/loop.py). */
 export const INTERRUPTED = 'interrupted';
 
+/** Over the quotes when a model's words come with them (docs/answers.md, "Sources first"). */
+export const QUOTES_LEAD = 'From the sources:';
+
+/**
+ * What the reader sees, as one Markdown text (Copy, Insert in notebook): the model's words,
+ * then the quotes under `QUOTES_LEAD`; or the quotes alone.
+ */
+export function shownText(state: Pick<IAnswerState, 'text' | 'sources'>): string {
+  const said = state.text.trim();
+  const quotes = state.sources.trim();
+  return said && quotes ? `${said}\n\n${QUOTES_LEAD}\n\n${quotes}` : said || quotes;
+}
+
 /** Fold a whole recorded stream (tests, replay). */
 export function foldEvents(events: ChatEvent[], state: IAnswerState = emptyAnswer()): IAnswerState {
   return events.reduce(foldEvent, state);
@@ -98,8 +129,10 @@ export function storedAnswer(message: IStoredMessage): IAnswerState {
   return {
     ...emptyAnswer(),
     text: message.content,
+    sources: message.sources ?? '', // the quotes beside a model's answer (absent: extractive, or older)
     citations: message.citations ?? [],
     unsupported: message.unsupported ?? [],
+    notFound: message.not_found ?? [],
     mode: message.mode ?? null,
     trace: message.trace ?? [], // the steps it ran (absent on answers stored before they were kept)
     finished: true,

@@ -8,9 +8,9 @@
  * the class names differ, so each front end styles it in its own scope.
  */
 import { ICitation } from '../types';
-import { IAnswerState } from './answer';
+import { IAnswerState, QUOTES_LEAD } from './answer';
 import { h } from './dom';
-import { citationMarker, unsupportedNote } from './markers';
+import { citationMarker, notFoundNote, stillUnsupported, unsupportedNote } from './markers';
 import { renderAnswer } from './render';
 
 /** What differs between the front ends drawing an answer's text: names, not behaviour. */
@@ -29,11 +29,34 @@ export interface IAnswerTextLook {
 }
 
 /** The parts of the answer state the text is drawn from. */
-export type AnswerTextState = Pick<IAnswerState, 'text' | 'citations' | 'unsupported' | 'error'>;
+export type AnswerTextState = Pick<IAnswerState, 'text' | 'sources' | 'citations' | 'unsupported' | 'error'> &
+  Partial<Pick<IAnswerState, 'notFound'>>;
+
+/**
+ * The quotes shown beside a model's answer (the `sources` event), under "From the
+ * sources:": on screen before the model's first word, below where its words will stream.
+ * Hidden when there are none (extractive answers are their quotes: they are the text).
+ */
+export function quotesBlock(prefix: string): { node: HTMLElement; body: HTMLElement } {
+  const body = h('div', { class: `${prefix}quotes-body`, 'data-testid': `${prefix}quotes` });
+  const node = h(
+    'section',
+    { class: `${prefix}quotes`, 'aria-label': 'Quotes from the sources' },
+    h('p', { class: `${prefix}quotes-lead` }, QUOTES_LEAD),
+    body
+  );
+  node.hidden = true;
+  return { node, body };
+}
 
 export class AnswerText {
   readonly body: HTMLElement;
   readonly notes: HTMLElement;
+  /** The quotes beside a model's answer; front ends place it under the text's status line. */
+  readonly quotes: HTMLElement;
+  private _quotesBody: HTMLElement;
+  /** The quotes and citation numbers drawn last: a token of the model's words does not redraw them. */
+  private _quotesDrawn = '';
   private _citations: ICitation[] = [];
 
   constructor(
@@ -42,28 +65,48 @@ export class AnswerText {
   ) {
     this.body = h('div', { class: _look.bodyClass, 'data-testid': _look.bodyTestid });
     this.notes = h('div', { class: `${_look.prefix}answer-notes` });
+    const quotes = quotesBlock(_look.prefix);
+    this.quotes = quotes.node;
+    this._quotesBody = quotes.body;
   }
 
-  /** Redraw the text and notes from `state` (whole: callers limit this to once a frame). */
+  /** Redraw the text, the quotes and the notes from `state` (whole: callers limit this to once a frame). */
   draw(state: AnswerTextState): void {
     this._citations = state.citations;
     const known = new Set(state.citations.map(c => c.id));
-    const missing = renderAnswer(this.body, state.text, state.unsupported, known, (ids, text) =>
+    const marker = (ids: number[], text: string) =>
       citationMarker(ids, text, {
         className: this._look.markerClass,
         bare: this._look.bare,
         citation: id => this.citation(id),
-        open: (citation, marker) => this._open(citation, marker)
-      })
-    );
+        open: (citation, button) => this._open(citation, button)
+      });
+    const notFound = state.notFound ?? [];
+    const missing = renderAnswer(this.body, state.text, state.unsupported, known, marker, notFound);
+    this.body.hidden = !state.text && !!state.sources; // the model has not written yet: the quotes lead
+    this.quotes.hidden = !state.sources;
+    const quotes = `${state.sources}\u0000${[...known].join(',')}`;
+    if (quotes !== this._quotesDrawn) {
+      this._quotesDrawn = quotes;
+      if (state.sources) {
+        renderAnswer(this._quotesBody, state.sources, [], known, marker); // verbatim: nothing to flag
+      } else {
+        this._quotesBody.replaceChildren();
+      }
+    }
     const prefix = this._look.prefix;
     const notes: HTMLElement[] = [];
     if (state.error) {
       notes.push(h('p', { class: `${prefix}error`, role: 'alert' }, state.error));
     }
-    if (state.unsupported.length) {
+    const names = notFoundNote(prefix, notFound);
+    if (names) {
+      notes.push(names);
+    }
+    const unsupported = stillUnsupported(state.unsupported, notFound);
+    if (unsupported.length) {
       // The sentences found in the text are marked there; the list names the others.
-      notes.push(unsupportedNote(prefix, this._look.unsupportedTestid, state.unsupported.length, missing));
+      notes.push(unsupportedNote(prefix, this._look.unsupportedTestid, unsupported.length, missing));
     }
     this.notes.replaceChildren(...notes);
   }

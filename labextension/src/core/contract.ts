@@ -95,6 +95,12 @@ export interface ITraceHit {
   ranks: { [key: string]: number };
 }
 
+/** A name a model's answer uses (a call, setting, option, directive, command, environment variable or file name) that occurs nowhere in the indexed folder nor in the question, and where it stands: the sentence (marker-free, verbatim as in the answer, like an ``unsupported`` entry) or the code line. A front end marks it "not found in your documents". */
+export interface INotFound {
+  name: string;
+  sentence: string;
+}
+
 export interface IStartData {
   conversation_id: string;
 }
@@ -106,6 +112,21 @@ export interface ITraceData {
   hits?: ITraceHit[];
   ok?: boolean;
   step?: number;
+}
+
+/** The offline answer, sent right after the first search, before any model loads: the quotes (Markdown with ``[n]`` markers, numbered from 1) and their citations. With ``answer_follows`` a model's answer streams next (``chunk``), its markers continuing this numbering; without it this is the answer (extractive mode, or nothing passes the filters). A later ``sources`` event (a search with the question in English) replaces this one whole, text and numbering, and always comes before the first ``chunk``. */
+export interface ISourcesData {
+  answer: string;
+  citations: ICitation[];
+  answer_follows: boolean;
+}
+
+/** How far a local model has read its prompt (passages, question, rules), before its first word: llama.cpp's own count, reported every 128 tokens. ``done`` and ``total`` count the tokens it has to read (its prompt cache skips the rest); ``eta_s`` is the time left at the speed measured so far (null before anything is measured). */
+export interface IProgressData {
+  stage: 'reading';
+  done: number;
+  total: number;
+  eta_s: number | null;
 }
 
 export interface IChunkData {
@@ -129,6 +150,7 @@ export interface IDoneData {
   degraded?: string | null;
   no_evidence?: 'filters' | 'index';
   building?: 'multilingual';
+  not_found?: INotFound[];
 }
 
 export interface IErrorData {
@@ -163,6 +185,8 @@ export interface IStoredMessage {
   unsupported?: string[];
   mode?: string;
   trace?: ITraceData[];
+  sources?: string;
+  not_found?: INotFound[];
 }
 
 /** A stored conversation, oldest message first (``ConversationStore.get``). */
@@ -293,6 +317,8 @@ export interface IHealth {
 export type ChatEvent =
   | { type: 'start'; data: IStartData }
   | { type: 'trace'; data: ITraceData }
+  | { type: 'sources'; data: ISourcesData }
+  | { type: 'progress'; data: IProgressData }
   | { type: 'chunk'; data: IChunkData }
   | { type: 'citations'; data: ICitationsData }
   | { type: 'compaction'; data: ICompactionData }

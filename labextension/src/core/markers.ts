@@ -7,6 +7,7 @@
  * renderer made the HTML (Lab's in the sidebar, ./render.ts elsewhere).
  */
 import { citationLabel, findMarkers } from './citations';
+import { INotFound } from './contract';
 import { button, h } from './dom';
 import { ICitation } from '../types';
 
@@ -59,7 +60,7 @@ export function citationMarker(ids: number[], text: string, hooks: IMarkerHooks)
 function proseTextNodes(root: HTMLElement): Text[] {
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT, {
     acceptNode: node =>
-      node.parentElement?.closest('code, pre, button, mark.athena-unsupported')
+      node.parentElement?.closest('code, pre, button, mark.athena-unsupported, mark.athena-not-found')
         ? NodeFilter.FILTER_REJECT
         : NodeFilter.FILTER_ACCEPT
   });
@@ -139,11 +140,89 @@ export function decorateAnswer(
   host: HTMLElement,
   unsupported: string[],
   known: Set<number>,
-  marker: (ids: number[], text: string) => HTMLElement
+  marker: (ids: number[], text: string) => HTMLElement,
+  notFound: INotFound[] = []
 ): string[] {
-  const missing = markUnsupported(host, unsupported);
+  markNotFound(host, notFound);
+  const missing = markUnsupported(host, stillUnsupported(unsupported, notFound));
   linkMarkers(host, known, marker);
   return missing;
+}
+
+/**
+ * The unsupported sentences that are not already marked as holding a name the folder
+ * lacks (`done.not_found`): such a sentence is said once, as "not found in your documents".
+ */
+export function stillUnsupported(unsupported: string[], notFound: INotFound[]): string[] {
+  const said = new Set(notFound.map(entry => entry.sentence.trim()));
+  return unsupported.filter(sentence => !said.has(sentence.trim()));
+}
+
+/**
+ * Mark each sentence (or code line) of a model's answer that uses a name found nowhere in
+ * the indexed folder nor in the question (`done.not_found`, agent/names.py): a visible mark
+ * naming it, in prose where the sentence lies in one text node, or on the line of a code
+ * block. A sentence not located stays listed in the note (`notFoundNote`) all the same.
+ */
+export function markNotFound(root: HTMLElement, notFound: INotFound[]): void {
+  const bySentence = new Map<string, string[]>();
+  for (const { name, sentence } of notFound) {
+    const key = sentence.trim();
+    if (key) {
+      bySentence.set(key, [...(bySentence.get(key) ?? []), name]);
+    }
+  }
+  for (const [sentence, names] of bySentence) {
+    const node =
+      proseTextNodes(root).find(candidate => candidate.data.includes(sentence)) ??
+      codeTextNodes(root).find(candidate => candidate.data.includes(sentence));
+    if (!node) {
+      continue;
+    }
+    const target = node.splitText(node.data.indexOf(sentence));
+    target.splitText(sentence.length);
+    const mark = document.createElement('mark');
+    mark.className = 'athena-not-found';
+    mark.dataset.names = names.join(', ');
+    mark.title = `Not found in your documents: ${names.join(', ')}`;
+    target.replaceWith(mark);
+    mark.append(target);
+  }
+}
+
+/** Text nodes inside code blocks (a name the answer's code uses sits on one of its lines). */
+function codeTextNodes(root: HTMLElement): Text[] {
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT, {
+    acceptNode: node =>
+      node.parentElement?.closest('pre') && !node.parentElement.closest('button, mark')
+        ? NodeFilter.FILTER_ACCEPT
+        : NodeFilter.FILTER_REJECT
+  });
+  const nodes: Text[] = [];
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    nodes.push(node as Text);
+  }
+  return nodes;
+}
+
+/**
+ * The note under a model's answer that uses names the folder lacks: each name, once, as
+ * "not found in your documents" — what the reader must not take from the sources. The
+ * sidebar, the chat page, the drop-in and the notebook widget show this one note.
+ */
+export function notFoundNote(prefix: string, notFound: INotFound[]): HTMLElement | null {
+  const names = [...new Set(notFound.map(entry => entry.name))];
+  if (!names.length) {
+    return null;
+  }
+  const items = names.map(name => h('li', {}, h('code', {}, name)));
+  return h(
+    'div',
+    { class: `${prefix}not-found-list`, 'data-testid': `${prefix}not-found`, role: 'note' },
+    h('strong', {}, `\u26a0 Not found in your documents (${names.length}): the model wrote `
+      + `${names.length === 1 ? 'this name' : 'these names'}, which no indexed file contains`),
+    h('ul', {}, ...items)
+  );
 }
 
 /**

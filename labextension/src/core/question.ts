@@ -114,3 +114,21 @@ export function answerFrame(
     ...parts
   );
 }
+
+/**
+ * The note under an answer its reader cut short (Stop, or a reload mid-answer, stored as
+ * `interrupted`): the partial text stays, this says so neutrally — it is not an error —
+ * and offers to ask again. The sidebar and the chat page show the same note.
+ */
+export function interruptedNote(prefix: string, onRetry: () => void): HTMLElement {
+  return h(
+    'p',
+    { class: `${prefix}interrupted-note`, 'data-testid': `${prefix}interrupted` },
+    'Stopped before the answer was complete. ',
+    button('Retry', onRetry, {
+      class: `${prefix}retry`,
+      'data-testid': `${prefix}retry`,
+      'aria-label': 'Ask this question again'
+    })
+  );
+}

@@ -9,6 +9,7 @@
  */
 import { marked } from 'marked';
 
+import { INotFound } from './contract';
 import { decorateAnswer } from './markers';
 import { withoutRestRoles } from './restRoles';
 import { sanitizeToFragment } from './sanitizer';
@@ -29,8 +30,9 @@ export function renderAnswer(
   text: string,
   unsupported: string[],
   known: Set<number>,
-  marker: (ids: number[], text: string) => HTMLElement
+  marker: (ids: number[], text: string) => HTMLElement,
+  notFound: INotFound[] = []
 ): string[] {
   renderMarkdown(host, text);
-  return decorateAnswer(host, unsupported, known, marker);
+  return decorateAnswer(host, unsupported, known, marker, notFound);
 }

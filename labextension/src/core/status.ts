@@ -5,6 +5,7 @@
  * widget say the same thing, and node tests pin the wording. `null`: nothing to show
  * (before the request, and once the answer is done, failed or stopped).
  */
+import { formatCount, formatDuration } from '../progressText';
 import { ChatEvent, IIndexInfo } from '../types';
 
 export type StreamPhase = 'searching' | 'reading' | 'writing' | 'summarising';
@@ -12,6 +13,26 @@ export type StreamPhase = 'searching' | 'reading' | 'writing' | 'summarising';
 export interface IStreamStatus {
   phase: StreamPhase;
   text: string;
+  /** While a local model reads its prompt: llama.cpp's count of tokens read (`progress`). */
+  progress?: IReadProgress;
+}
+
+/** How far a model has read its prompt, and the time left at its measured speed. */
+export interface IReadProgress {
+  done: number;
+  total: number;
+  /** Seconds left; null before any speed is measured. */
+  etaS: number | null;
+}
+
+/**
+ * "600 / 1,500 prompt tokens · about 40 s left" — the words beside the progress bar. The
+ * prompt is the passages with the question and the rules, so it is more than the passages'
+ * own count the status line names.
+ */
+export function progressDetail(progress: IReadProgress): string {
+  const left = progress.etaS === null ? '' : ` \u00b7 about ${formatDuration(Math.max(1, progress.etaS))} left`;
+  return `${formatCount(progress.done)} / ${formatCount(progress.total)} prompt tokens${left}`;
 }
 
 /** The status as the request leaves, before the server says anything. */
@@ -47,6 +68,9 @@ export function foldStatus(status: IStreamStatus | null, event: ChatEvent): IStr
       if (event.data.tool === 'loadModel') {
         return { phase: 'reading', text: 'loading the model\u2026' };
       }
+      if (event.data.tool === 'translate') {
+        return { phase: 'searching', text: 'putting the question into English\u2026' };
+      }
       if (event.data.tool === 'readPassages' && event.data.summary) {
         // What a model reads before it writes: "reading 5 passages (≈1,200 tokens)", which
         // on a CPU takes long enough that the size is worth saying.
@@ -54,6 +78,15 @@ export function foldStatus(status: IStreamStatus | null, event: ChatEvent): IStr
       }
       return toolStatus(event.data.tool) ?? status;
     }
+    case 'sources':
+      // The quotes are on screen; a model reads them next (its load or reading says more).
+      return event.data.answer_follows ? { phase: 'reading', text: 'the model is starting\u2026' } : status;
+    case 'progress':
+      return {
+        phase: 'reading',
+        text: status?.phase === 'reading' ? status.text : 'reading the passages\u2026',
+        progress: { done: event.data.done, total: event.data.total, etaS: event.data.eta_s ?? null }
+      };
     case 'compaction':
       return { phase: 'summarising', text: 'summarising earlier turns\u2026' };
     case 'chunk':

@@ -88,6 +88,9 @@ a { color: var(--accent); }
 mark.athena-unsupported { background: var(--unsupported); color: inherit; text-decoration: underline wavy var(--error); }
 .unsupported-list { font-size: 12px; color: var(--error); }
 .unsupported-list ul { margin: 4px 0 0; padding-left: 18px; }
+mark.athena-not-found { background: var(--unsupported); color: inherit; text-decoration: underline wavy var(--error); }
+.not-found-list { font-size: 12px; color: var(--error); }
+.not-found-list ul { margin: 4px 0 0; padding-left: 18px; }
 .sources { margin: 0; padding: 8px 0 0; list-style: none; border-top: 1px solid var(--border); display: flex; flex-direction: column; gap: 6px; }
 .sources[hidden] { display: none; }
 .source {
@@ -103,6 +106,12 @@ mark.athena-unsupported { background: var(--unsupported); color: inherit; text-d
 }
 .stream-status { margin: 4px 0 0; font-size: 13px; color: var(--muted); }
 .stream-status[hidden] { display: none; }
+.stream-status { display: flex; flex-wrap: wrap; align-items: center; gap: 6px; }
+.read-progress { flex: 1 1 60px; max-width: 140px; height: 6px; accent-color: var(--accent); }
+.quotes { margin: 6px 0 0; padding: 0 0 0 8px; border-left: 3px solid var(--border); }
+.quotes[hidden], .answer-body[hidden] { display: none; }
+.quotes-lead { margin: 0 0 2px; font-size: 12px; color: var(--muted); font-weight: 600; }
+.interrupted-note { font-size: 13px; margin: 4px 0 0; }
 .answer-actions { display: flex; gap: 6px; }
 .answer-actions[hidden] { display: none; }
 .answer-copy { font-size: 12px; border: 1px solid var(--border); background: var(--bg); border-radius: 6px; padding: 2px 8px; color: var(--muted); }

@@ -159,7 +159,8 @@ export class DropinWidget {
     const view = new PageAnswer((citation, trigger) => this._openCitation(citation, trigger), {
       siteLinks: true,
       trace: false,
-      mode: false
+      mode: false,
+      onRetry: () => void this.ask(question)
     });
     this._messages.append(view.node);
     this._follower.follow(); // the reader asked: show the answer coming

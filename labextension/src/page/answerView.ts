@@ -4,7 +4,7 @@
  * button each, with the snippet as plain text), the mode, the trace drawer, Copy.
  */
 import { zoteroUri } from '../core/papers';
-import { IAnswerState } from '../core/answer';
+import { IAnswerState, shownText } from '../core/answer';
 import { answerAsMarkdown, citationLabel } from '../core/citations';
 import { button, h } from '../core/dom';
 import { TraceDrawer } from '../components/traceDrawer';
@@ -12,7 +12,8 @@ import { ICitation } from '../types';
 import { AnswerText } from '../core/answerText';
 import { countRender, FrameScheduler } from '../core/frame';
 import { previewText } from '../core/preview';
-import { answerFrame } from '../core/question';
+import { answerFrame, interruptedNote } from '../core/question';
+import { drawStatus } from '../core/streamStatus';
 
 export type OpenCitation = (citation: ICitation, trigger: HTMLElement) => void;
 
@@ -22,6 +23,8 @@ export interface IAnswerOptions {
   siteLinks?: boolean;
   /** Show the tool trace (the page does; a docs site's readers have no use for it). */
   trace?: boolean;
+  /** Ask the question again: Retry under an answer its reader cut short (Stop, a reload). */
+  onRetry?: () => void;
   /**
    * Show what answered: the owner's provider and model ("openai:gpt-4o-mini"), or
    * "extractive (no model)". The page's user chose it; a docs site's reader did not, and
@@ -60,8 +63,10 @@ export class PageAnswer {
       button('Copy as Markdown', () => void this._copy(), { class: 'answer-copy' })
     );
     this._actions.hidden = true;
-    this.node = answerFrame('', { 'aria-busy': 'true' }, this._mode, this._text.body, this._status, this._text.notes,
-      this._sources, this._trace.node, this._actions);
+    // The model's words above its status line, the quotes from the sources under it: on
+    // screen first, they stay where they are while the words stream in above.
+    this.node = answerFrame('', { 'aria-busy': 'true' }, this._mode, this._text.body, this._status, this._text.quotes,
+      this._text.notes, this._sources, this._trace.node, this._actions);
   }
 
   /** Show `next`; the text is re-rendered at most once per frame while it streams. */
@@ -72,9 +77,7 @@ export class PageAnswer {
       this.node.dataset.chunks = String(++this._chunks);
     }
     if (next.status !== before?.status) {
-      this._status.hidden = !next.status;
-      this._status.textContent = next.status?.text ?? '';
-      this._status.dataset.phase = next.status?.phase ?? '';
+      drawStatus(this._status, next.status, '');
     }
     if (next.noEvidence) {
       this.node.dataset.noEvidence = next.noEvidence;
@@ -85,18 +88,23 @@ export class PageAnswer {
     if (next.citations !== before?.citations) {
       this._showSources(next.citations);
     }
-    if (next.mode && this._options.mode) {
-      this._mode.textContent = next.mode === 'extractive' ? 'extractive (no model)' : next.mode;
-      this.node.dataset.mode = next.mode;
+    const mode = next.stopped ? 'interrupted' : next.mode;
+    if (mode && this._options.mode) {
+      this._mode.textContent = mode === 'extractive' ? 'extractive (no model)' : mode;
+      this.node.dataset.mode = mode;
     }
     if (next.finished) {
       this.node.classList.remove('streaming');
       this.node.setAttribute('aria-busy', 'false');
-      this._actions.hidden = !next.text;
+      this._actions.hidden = next.stopped || !shownText(next);
       this._frame.cancel();
       this._render(); // at once: tests and screen readers see the final text
+      if (next.stopped && !before?.stopped) {
+        this._interrupted();
+      }
     } else if (
       next.text !== before?.text ||
+      next.sources !== before?.sources ||
       next.citations !== before?.citations ||
       next.unsupported !== before?.unsupported ||
       next.error !== before?.error
@@ -111,9 +119,21 @@ export class PageAnswer {
       return;
     }
     const started = performance.now();
-    this._text.draw(state);
-    this.node.classList.toggle('failed', !!state.error);
-    countRender(this.node, started);
+    // Cut short by its reader: not an error (the note below says so and offers Retry).
+    this._text.draw(state.stopped ? { ...state, error: null } : state);
+    this.node.classList.toggle('failed', !!state.error && !state.stopped);
+    if (state.text) {
+      countRender(this.node, started); // renders of the answer's text (the quotes alone are not one)
+    }
+  }
+
+  /** The turn was cut short (Stop, a reload mid-answer): keep what it showed, say so, offer Retry. */
+  private _interrupted(): void {
+    this.node.classList.add('interrupted');
+    this._text.notes.querySelector('.interrupted-note')?.remove();
+    if (this._options.onRetry) {
+      this._text.notes.append(interruptedNote('', this._options.onRetry));
+    }
   }
 
   private _showSources(citations: ICitation[]): void {
@@ -148,7 +168,7 @@ export class PageAnswer {
   private async _copy(): Promise<void> {
     const state = this._state;
     if (state) {
-      await navigator.clipboard?.writeText(answerAsMarkdown(state.text, state.citations, '', ''));
+      await navigator.clipboard?.writeText(answerAsMarkdown(shownText(state), state.citations, '', ''));
     }
   }
 }

@@ -12,7 +12,7 @@ import { Composer } from '../components/composer';
 import { BottomFollower } from '../core/follow';
 import { ConversationList } from '../components/conversationList';
 import { PapersView, papersView } from '../components/papersView';
-import { IConversation, IStoredMessage } from '../types';
+import { IChatFilters, IConversation, IStoredMessage } from '../types';
 import * as api from './api';
 import { PageAnswer } from './answerView';
 import { StatusLine } from './status';
@@ -35,6 +35,8 @@ export class ChatPage {
   private _composer: Composer;
   private _turns: ChatTurns;
   private _examples: string[] = [];
+  /** The last stored question shown, for Retry under its interrupted answer. */
+  private _lastStored: { question: string; filters: IChatFilters } = { question: '', filters: {} };
   /** Opens stored conversations; what the reader chose last wins (core/conversation.ts). */
   private _loader = new ConversationLoader({ get: api.getConversation });
 
@@ -127,12 +129,12 @@ export class ChatPage {
     this._composer.input.focus();
   }
 
-  async ask(question: string): Promise<void> {
+  /** Ask `question` (with the composer's filters, or those it was first asked with: Retry). */
+  async ask(question: string, filters: IChatFilters = this._composer.filters): Promise<void> {
     this._loader.moveOn(); // a conversation still loading must not replace this turn
     this._messages.querySelector('.empty')?.remove();
-    const filters = this._composer.filters;
     this._messages.append(questionBubble(question, filters, '', 'question'));
-    const view = this._addAnswer();
+    const view = this._addAnswer(() => void this.ask(question, filters));
     this._follower.follow(); // the reader asked: show the answer coming
     try {
       await this._turns.ask({ question, filters }, next => {
@@ -191,17 +193,23 @@ export class ChatPage {
     }
   }
 
-  private _addAnswer(): PageAnswer {
-    const view = new PageAnswer((citation, trigger) => void this._viewer.open(citation, trigger));
+  private _addAnswer(onRetry: () => void): PageAnswer {
+    const view = new PageAnswer((citation, trigger) => void this._viewer.open(citation, trigger), {
+      trace: true,
+      mode: true,
+      onRetry
+    });
     this._messages.append(view.node);
     return view;
   }
 
   private _showStored(message: IStoredMessage): void {
     if (message.role === 'user') {
+      this._lastStored = { question: message.content, filters: message.filters ?? {} };
       this._messages.append(questionBubble(message.content, message.filters, '', 'question'));
     } else {
-      this._addAnswer().update(storedAnswer(message));
+      const { question, filters } = this._lastStored;
+      this._addAnswer(() => void this.ask(question, filters)).update(storedAnswer(message));
     }
   }
 

@@ -30,6 +30,9 @@ export const WIDGET_CSS = `
 .athena-widget .athena-question::before {
   content: "Q "; font-weight: 400; color: var(--jp-content-font-color2, #555);
 }
+.athena-widget .athena-quotes { margin: 6px 0 0; padding: 0 0 0 10px; border-left: 3px solid var(--jp-border-color1, #ccc); }
+.athena-widget .athena-quotes[hidden], .athena-widget .athena-answer[hidden] { display: none; }
+.athena-widget .athena-quotes-lead { margin: 0 0 2px; font-size: 0.9em; opacity: 0.75; font-weight: 600; }
 .athena-widget .athena-answer > :first-child { margin-top: 0; }
 .athena-widget .athena-answer p, .athena-widget .athena-answer ul, .athena-widget .athena-answer ol,
 .athena-widget .athena-answer blockquote, .athena-widget .athena-answer table { margin: 6px 0; }
@@ -86,6 +89,14 @@ export const WIDGET_CSS = `
 }
 .athena-widget .athena-unsupported-list strong { font-weight: 600; }
 .athena-widget .athena-unsupported-list ul { margin: 4px 0 0; padding-left: 18px; }
+.athena-widget mark.athena-not-found {
+  background: color-mix(in srgb, var(--jp-error-color1, #b00020) 14%, transparent);
+  color: inherit; text-decoration: underline wavy var(--jp-error-color1, #b00020);
+}
+.athena-widget .athena-not-found-list {
+  border: 1px solid var(--jp-error-color1, #b00020); padding: 4px 8px; margin: 6px 0;
+}
+.athena-widget .athena-not-found-list ul { margin: 4px 0 0; padding-left: 18px; }
 .athena-widget .athena-sources { padding-left: 0; list-style: none; margin: 8px 0; }
 .athena-widget .athena-source { margin: 3px 0; }
 .athena-widget .athena-snippet-box { display: inline-block; margin-left: 8px; vertical-align: top; max-width: 100%; }

@@ -9,7 +9,7 @@
  * `[n]` markers made from text nodes, unsupported sentences and the error), then the
  * citation chips, Copy's Markdown (made inert, with its sources) and the inline preview. Its stylesheet is scoped under `.athena-widget`.
  */
-import { IAnswerState } from '../core/answer';
+import { IAnswerState, shownText } from '../core/answer';
 import { answerAsMarkdown, citationLabel, citationLocation, IJupyterPage, linkBase, narrowest } from '../core/citations';
 import { button, flashCopied, h } from '../core/dom';
 import { AnswerText } from '../core/answerText';
@@ -51,7 +51,7 @@ export interface IWidgetAnswer extends IAnswerState {
 }
 
 /** The synced traits that change what is drawn. */
-const TRAITS = ['question', 'answer', 'citations', 'unsupported', 'mode', 'trace', 'streaming', 'error', 'notice',
+const TRAITS = ['question', 'answer', 'sources', 'citations', 'unsupported', 'not_found', 'mode', 'trace', 'streaming', 'error', 'notice',
   'conversation_id', 'root'];
 
 function claimText(claim: unknown): string {
@@ -68,9 +68,11 @@ export function widgetAnswer(model: IWidgetModel): IWidgetAnswer {
   return {
     conversationId: text('conversation_id') || null,
     text: text('answer'),
+    sources: text('sources'), // the quotes beside a model's answer, synced before its first word
     citations: (model.get('citations') as IWidgetCitation[] | undefined) ?? [],
     trace: (model.get('trace') as ITraceEvent[] | undefined) ?? [],
     unsupported: ((model.get('unsupported') as unknown[] | undefined) ?? []).map(claimText),
+    notFound: (model.get('not_found') as IAnswerState['notFound'] | undefined) ?? [], // names no indexed file holds
     mode: text('mode') || null,
     droppedTurns: null,
     error: text('error') || null,
@@ -177,6 +179,7 @@ class AnswerView {
       this._question,
       this._text.body,
       this._status,
+      this._text.quotes,
       this._text.notes,
       this._sources,
       this._actions,
@@ -217,7 +220,7 @@ class AnswerView {
       this._drawSources(state.citations);
     }
     // Nothing to copy while the answer is still coming, or when no source backs it.
-    this._actions.hidden = !state.finished || !state.citations.length || !state.text.trim();
+    this._actions.hidden = !state.finished || !state.citations.length || !shownText(state);
     const footer = JSON.stringify([state.mode, state.notice, state.trace]);
     if (footer !== this._drawn.footer) {
       this._drawn.footer = footer;
@@ -312,7 +315,8 @@ class AnswerView {
   }
 
   private async _copyAnswer(): Promise<void> {
-    const { text, citations } = this._state;
+    const { citations } = this._state;
+    const text = shownText(this._state);
     // Absolute links: a pasted answer leaves the notebook (core/citations.ts linkBase).
     const doc = this._el.ownerDocument;
     const base = linkBase(String(this._model.get('root') ?? ''), jupyterPage(doc), doc.baseURI);
