@@ -53,6 +53,17 @@ def test_unsupported_lists_uncited_claims_and_claims_their_evidence_lacks():
     assert all(s in answer for s in flagged)
 
 
+def test_the_prompt_a_small_model_echoes_back_is_not_flagged_but_its_own_claims_are():
+    # Qwen2.5-Coder 0.5B at temperature 0, asked in Spanish, answered with its prompt: the
+    # passage's label, the passage (supported) and the question it was asked.
+    passage = "The gateway reads its listening port from ZEPHYR_PORT. When ZEPHYR_PORT is not set, it listens on 7414."
+    answer = ("Passages: [1] gateway.md:3–16 (Zephyr gateway)\n"
+              "When ZEPHYR_PORT is not set, it listens on 7414 [1].\n\n"
+              "Question: ¿En qué puerto escucha el gateway Zephyr cuando no se configura nada\n\n"
+              "The gateway stores each request in a database for thirty days [1].")
+    assert unsupported_sentences(answer, {1: passage}) == ["The gateway stores each request in a database for thirty days"]
+
+
 def test_a_quoted_code_line_with_a_spaced_full_stop_is_one_sentence_and_stays_supported():
     """PDF code listings are extracted with spaced tokens (``pm . PDF2TextParser ()``): a
     full stop standing alone is not a sentence end, or half the quote loses its marker."""

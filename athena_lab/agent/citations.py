@@ -44,6 +44,12 @@ SOURCE_LABEL = re.compile(
     r"^\s*(?:\[\d{1,3}\]\s*)?[\w./ -]+\.\w{1,6}(?::\d+(?:[–-]\d+)?|\s+pp?\.\s*\d+(?:[–-]\d+)?"
     r"|\s+cells?\s+\d+(?:[:–-]\d+)*)\s*(?:\([^()]*\))?\s*$")
 
+# A line of the prompt's own scaffolding (agent/prompts.py, agent/select.py) that a small model
+# echoes back: the question it was asked, or a passage's label under "Passages:". The user's
+# words or the prompt's, never a claim. ("Reply:" is not among them: what follows it is the
+# model's own and is checked.)
+PROMPT_ECHO = re.compile(r"^\s*(?:Question|Sentences|Passages)\s*:", re.IGNORECASE)
+
 
 # -- terms -------------------------------------------------------------------
 def stem(word: str) -> str:
@@ -253,7 +259,8 @@ class MarkerRewriter:
 def is_claim(bare: str, terms: set[str]) -> bool:
     text = bare.strip()
     return (len(terms) >= MIN_CLAIM_TERMS and not text.endswith(("?", ":"))
-            and not NOT_A_CLAIM.search(text) and not SOURCE_LABEL.match(text))
+            and not NOT_A_CLAIM.search(text) and not SOURCE_LABEL.match(text)
+            and not PROMPT_ECHO.match(text))
 
 
 def cited_texts(rewriter: MarkerRewriter) -> dict[int, str]:

@@ -56,7 +56,19 @@ def test_question_streams_an_extractive_answer_with_numbered_sources(page):
     assert markers.count() >= 1, "no [n] marker in the answer was made clickable"
 
 
+def _last_citations(response) -> list[dict]:
+    """The citations of the last ``citations`` event of an ``/athena/chat`` stream."""
+    found: list[dict] = []
+    for block in response.text().split("\n\n"):
+        if block.startswith("event: citations"):
+            data = "".join(line[len("data: "):] for line in block.splitlines() if line.startswith("data: "))
+            found = json.loads(data)["citations"]
+    return found
+
+
 def test_text_citation_opens_the_file_with_the_cited_lines_marked(page):
+    chats = []
+    page.on("response", lambda r: chats.append(r) if "/athena/chat" in r.url else None)
     answer = ask(page, TEXT_QUESTION, kind="rst")
     citation = answer.locator('[data-testid="athena-citation"][data-kind="text"]').first
     label = citation.inner_text()
@@ -77,7 +89,13 @@ def test_text_citation_opens_the_file_with_the_cited_lines_marked(page):
     page.locator(".jp-FileEditor .athena-cited-line").first.wait_for(timeout=10_000)
     marked = current_editor_marks(page)
     assert marked["path"] == f"project/{path}"
-    assert marked["lines"] == list(range(int(start), int(end or start) + 1))
+    # Each quoted sentence's own lines are marked, not the lines between two quotes of one
+    # citation (labextension/src/core/citations.ts citedRanges); the label spans them all.
+    cited = next(c for c in _last_citations(chats[-1])
+                 if c["kind"] == "text" and c["path"] == path)
+    quoted = sorted({n for e in cited.get("evidence", []) for n in range(e["start_line"], e["end_line"] + 1)})
+    assert marked["lines"] == (quoted or list(range(int(start), int(end or start) + 1)))
+    assert marked["lines"][0] == int(start) and marked["lines"][-1] == int(end or start)
     assert marked["cursor"] == int(start) - 1
 
 
