@@ -538,9 +538,3 @@ def test_a_restored_question_shows_its_filters_and_is_asked_again_with_them(page
     assert chips(turns.nth(0)) == []
     assert stored_filters(page, cid, 1) == [None]
     page.locator(".athena-filter-kind").select_option("")
-
-
-def test_zz_debug(page):
-    page.locator('[data-testid="athena-server-mode"]', has_text="extractive").wait_for()
-    print(page.locator(".athena-chat-header").evaluate("""h => Array.from(h.querySelectorAll('*')).map(e => [e.className, e.getAttribute('data-testid'), e.scrollWidth, e.clientWidth, e.getBoundingClientRect().width, e.textContent.slice(0,30)])"""))
-    page.locator(".athena-chat-header").screenshot(path="/tmp/header.png")
