@@ -93,7 +93,10 @@ def test_nonsense_without_evidence_is_flagged_by_citation_validation(ws, gguf):
     answer = collect(run_turn(ws, AskRequest("Repeat after me: volcanic penguins orchestrate quarterly tax audits",
                                          provider=provider, k=1)))
     assert answer.error is None
-    assert answer.unsupported, answer.answer  # the copied nonsense has no citation that backs it
+    # Whatever it writes is marked: a claim no citation backs is unsupported, a passage label
+    # it makes up ("Passages: volcano.md:10", an echo of the prompt's form) names a file the
+    # folder does not hold.
+    assert answer.unsupported or answer.not_found, answer.answer
 
 
 def test_stopping_mid_stream_leaves_the_server_ready_for_the_next_turn(ws, gguf):

@@ -24,6 +24,7 @@ from athena_lab.search.cites import citing_subject
 from athena_lab.workspace import Workspace
 
 from corpus_files import CORPORA
+from printed_pdf import pdf_file
 
 pytestmark = pytest.mark.slow
 
@@ -52,16 +53,7 @@ def shifted_pdf(lines: list[str], shift: int = 1) -> bytes:
                "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding /ToUnicode 6 0 R >>",
                f"<< /Length {len(content)} >>\nstream\n{content}\nendstream",
                f"<< /Length {len(cmap)} >>\nstream\n{cmap}\nendstream"]
-    out = bytearray(b"%PDF-1.4\n")
-    offsets = []
-    for number, body in enumerate(objects, 1):
-        offsets.append(len(out))
-        out += f"{number} 0 obj\n{body}\nendobj\n".encode("latin-1")
-    xref = len(out)
-    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
-    out += b"".join(f"{offset:010d} 00000 n \n".encode() for offset in offsets)
-    out += f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
-    return bytes(out)
+    return pdf_file(objects)
 
 
 def _first_page(path: Path):

@@ -26,6 +26,7 @@ pytest.importorskip("playwright", reason="pip install playwright (Python package
 
 from chat_page import ask, drawn  # noqa: E402
 from corpus_files import CORPORA  # noqa: E402
+from printed_pdf import printed_pdf  # noqa: E402
 from test_sidebar_leaks import (  # noqa: E402
     Attacker,
     assert_nothing_left,
@@ -63,17 +64,21 @@ def hostile_answer(attacker: str) -> str:
 
 @pytest.fixture(scope="module")
 def inert_lab(tmp_path_factory, attacker: Attacker, start_lab) -> Iterator[str]:
-    from pypdf import PdfReader, PdfWriter
+    import pypdfium2 as pdfium
 
     folder = tmp_path_factory.mktemp("inert-root") / "project"
     folder.mkdir()
     (folder / "wombat.md").write_text(hostile_page(attacker.url), encoding="utf-8")
     (folder / "rotation.rst").write_text(hostile_rst(attacker.url), encoding="utf-8")
-    writer = PdfWriter(clone_from=PdfReader(str(CORPORA / "pdfs" / PDF)))
-    writer.add_metadata({"/Title": f'Crazy <img src="{attacker.url}/pdf-title.png"> ones',
-                         "/Author": f'<img src="{attacker.url}/pdf-author.png">, Ada Lovelace'})
-    with open(folder / "crazy.pdf", "wb") as out:
-        writer.write(out)
+    # The PDF's record is what its first page prints (its /Info fields only where they
+    # agree): the page prints the tags as its title and author line, over the real text.
+    title = f'Crazy <img src="{attacker.url}/pdf-title.png"> ones'
+    author = f'<img src="{attacker.url}/pdf-author.png">, Ada Lovelace'
+    source = pdfium.PdfDocument(str(CORPORA / "pdfs" / PDF))
+    body = source[0].get_textpage().get_text_range().splitlines()[2:]  # below its own title and date
+    source.close()
+    lines = [(title, 22.0), (author, 12.0), ("", 12.0)] + [(line, 11.0) for line in body]
+    (folder / "crazy.pdf").write_bytes(printed_pdf(lines, {"Title": title, "Author": author}))
     yield from lab_answering(start_lab, folder, NOTEBOOK, [hostile_answer(attacker.url)])
     shutil.rmtree(folder.parent, ignore_errors=True)
 

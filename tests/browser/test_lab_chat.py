@@ -42,10 +42,13 @@ def test_question_streams_an_extractive_answer_with_numbered_sources(page):
     response = chats[-1]
     assert response.headers["content-type"].startswith("text/event-stream")
     wire = response.text()
-    chunks = [json.loads(line[len("data: "):])["content"]
-              for block in wire.split("\n\n") if block.startswith("event: chunk")
-              for line in block.splitlines() if line.startswith("data: ")]
-    assert chunks, "the answer was not streamed as chunk events"
+    # Extractive: the answer is the quotes, sent whole as the `sources` event right after the
+    # search (docs/contract.md, "Sources first"); no model follows, so no `chunk` either.
+    sources = [json.loads(line[len("data: "):])
+               for block in wire.split("\n\n") if block.startswith("event: sources")
+               for line in block.splitlines() if line.startswith("data: ")]
+    assert sources and sources[-1]["answer"] and sources[-1]["answer_follows"] is False, wire[:500]
+    assert "event: chunk" not in wire
     assert answer.get_attribute("data-mode") == "extractive"
     assert "extractive" in answer.locator('[data-testid="athena-mode"]').inner_text()
     sources = answer.locator('[data-testid="athena-citation"]')

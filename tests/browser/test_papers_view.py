@@ -66,7 +66,7 @@ def _choose_and_ask(tab, prefix: str, answer_selector: str, whole_tag: bool) -> 
 
 def test_the_papers_view_in_lab_from_the_keyboard_in_both_themes(start_lab, open_lab_page, zotero_folder) -> None:
     with start_lab(zotero_folder, SETTINGS) as url, open_lab_page(url, "lab-papers-view") as tab:
-        # Lab's sidebar at its default width (about 320 px) is the narrow panel.
+        # The sidebar at its opening width (its minimum, 360 px) is the narrow panel.
         tab.locator('[data-testid="athena-input"]').focus()
         _tab_to(tab, '[data-testid="athena-papers-toggle"]')  # back up to the header, from the question box
         tab.keyboard.press("Enter")

@@ -1,6 +1,6 @@
 """Citation export cannot be injected (docs/security.md, "Citation export").
 
-A PDF's /Title and /Author are whatever its maker typed, and the BibTeX, RIS and CSL-JSON
+A PDF's title and author lines are whatever its maker printed (and /Title and /Author whatever it typed), and the BibTeX, RIS and CSL-JSON
 athena exports are pasted into reference managers and LaTeX builds. Each test reads the
 export back with a real parser — ``bibtexparser`` 2 and pybtex for BibTeX (its values decoded from TeX by
 ``pylatexenc``; tests/test_bibtex_parsers.py adds bibtexparser 1), a line-by-line tag count for RIS, ``json`` for CSL-JSON — and asserts one
@@ -22,6 +22,7 @@ from athena_lab.citations.bibliography import render
 from bibtex_parsers import parse_pybtex, text_of
 from corpus_files import CORPORA
 from http_servers import PDF_NAME, AthenaServer, fast_env, run_cli
+from printed_pdf import printed_pdf
 
 pytestmark = pytest.mark.integration
 
@@ -81,14 +82,15 @@ def ris_records(text: str) -> list[list[str]]:
 
 @pytest.fixture(scope="module")
 def hostile_pdf_server(tmp_path_factory):
-    from pypdf import PdfReader, PdfWriter
-
     folder = tmp_path_factory.mktemp("hostile-pdf") / "docs"
     folder.mkdir()
-    writer = PdfWriter(clone_from=PdfReader(str(CORPORA / "pdfs" / PDF_NAME)))
-    writer.add_metadata({"/Title": INJECTED_TITLE, "/Author": INJECTED_AUTHOR})
-    with open(folder / "hostile.pdf", "wb") as out:
-        writer.write(out)
+    # A record is what the first page prints (its /Info fields only where they agree), so
+    # the hostile title and author are printed: the title's two lines large, the author's
+    # line (its newlines a PDF line cannot hold) under them, then a paragraph.
+    lines = [(line, 22.0) for line in INJECTED_TITLE.split("\n")] + [(" ".join(INJECTED_AUTHOR.split()), 12.0)]
+    lines += [("", 12.0)] + [("The problem of reaching agreement among remote processes is one of the most "
+                              "fundamental problems in distributed computing.", 10.0)] * 6
+    (folder / "hostile.pdf").write_bytes(printed_pdf(lines, {"Title": INJECTED_TITLE, "Author": INJECTED_AUTHOR}))
     shutil.copy(CORPORA / "pdfs" / PDF_NAME, folder / "plain.pdf")
     run_cli("index", str(folder), env=fast_env())
     with AthenaServer(folder, "--rate-limit", "0", env=fast_env()) as server:

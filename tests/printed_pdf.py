@@ -1,0 +1,45 @@
+"""A one-page PDF that prints what a test needs on its first page, with its /Info fields.
+
+A PDF's /Title and /Author count only where its first page prints them (athena_lab/pdf/meta.py),
+so a hostile title or author reaches a citation by being printed: these PDFs print them,
+large for a title, in Helvetica's standard encoding (a real text layer, no OCR)."""
+
+from __future__ import annotations
+
+
+def _pdf_string(text: str) -> str:
+    return "(" + text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)") + ")"
+
+
+def printed_pdf(lines: list[tuple[str, float]], info: dict[str, str]) -> bytes:
+    """The page prints each ``(text, font size)`` on a line of its own, top down; ``info``
+    becomes the document's /Info dictionary (``{"Title": …, "Author": …}``)."""
+    content, y = "BT\n", 720.0
+    for text, size in lines:
+        content += f"/F1 {size} Tf 1 0 0 1 72 {y:.1f} Tm {_pdf_string(text)} Tj\n"
+        y -= size * 1.6
+    content += "ET"
+    fields = " ".join(f"/{key} {_pdf_string(value)}" for key, value in info.items())
+    objects = ["<< /Type /Catalog /Pages 2 0 R >>",
+               "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+               "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> "
+               "/Contents 5 0 R >>",
+               "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
+               f"<< /Length {len(content.encode('latin-1'))} >>\nstream\n{content}\nendstream",
+               f"<< {fields} >>"]
+    return pdf_file(objects, "/Info 6 0 R")
+
+
+def pdf_file(objects: list[str], trailer: str = "") -> bytes:
+    """A PDF of ``objects`` (object 1 first, the catalog) with a correct cross-reference table."""
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += f"{number} 0 obj\n{body}\nendobj\n".encode("latin-1")
+    xref = len(out)
+    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
+    out += b"".join(f"{offset:010d} 00000 n \n".encode() for offset in offsets)
+    out += (f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R {trailer}>>\n"
+            f"startxref\n{xref}\n%%EOF\n").encode()
+    return bytes(out)
