@@ -48,7 +48,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "llm.provider": LLM_PROVIDERS,
     "llm.tool_protocol": ("auto", "native", "text"),
     "llm.translate": ("auto", "off"),
-    "llm.answer_style": ("free", "select"),
+    "llm.answer_style": ("auto", "free", "select"),
 }
 
 

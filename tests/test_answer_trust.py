@@ -50,7 +50,7 @@ def ws(tmp_path_factory):
     (root / "gateway.md").write_text(DOC)
     old = os.environ.get("XDG_CACHE_HOME")
     os.environ["XDG_CACHE_HOME"] = str(cache)
-    athena = Workspace(root, overrides={"llm.provider": "local", "llm.model": SMALL, "llm.max_tokens": 160,
+    athena = Workspace(root, overrides={"llm.provider": "local", "llm.answer_style": "free", "llm.model": SMALL, "llm.max_tokens": 160,
                                         "llm.temperature": 0.0, "multilingual.build": "always"})
     athena.index()
     yield athena
@@ -125,14 +125,14 @@ def test_a_spanish_answer_from_the_model_carries_no_flag(ws):
     assert answer.unsupported == [], (answer.answer, answer.unsupported)
 
 
-def test_select_then_write_quotes_the_chosen_sentences_under_a_short_lead(tmp_path):
+def test_a_bundled_model_selects_by_default_and_quotes_the_chosen_sentences_under_a_short_lead(tmp_path):
     pytest.importorskip("xllamacpp")
     root = tmp_path / "zephyr"
     root.mkdir()
     (root / "gateway.md").write_text(DOC)
+    # no llm.answer_style: "auto" is select for a bundled local model
     ws = Workspace(root, tmp_path / "idx", overrides={"llm.provider": "local", "llm.model": SMALL,
-                                                      "llm.temperature": 0.0, "llm.answer_style": "select",
-                                                      "llm.hyde": True})
+                                                      "llm.temperature": 0.0, "llm.hyde": True})
     ws.index()
     try:
         answer = ws.ask("What port does the Zephyr gateway listen on when nothing is configured?")

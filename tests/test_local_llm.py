@@ -54,7 +54,7 @@ def gguf():
 def ws(tmp_path_factory):
     root = tmp_path_factory.mktemp("local-llm")
     (root / "cache.md").write_text("# Cache\n\nThe cache keeps entries for ten minutes. Set CACHE_TTL to change it.\n")
-    athena = Workspace(root, overrides={"embedding.provider": "none"})
+    athena = Workspace(root, overrides={"embedding.provider": "none", "llm.answer_style": "free"})
     athena.index()
     yield athena
     athena.close()

@@ -37,7 +37,7 @@ def ws(tmp_path_factory):
 
     old = os.environ.get("XDG_CACHE_HOME")
     os.environ["XDG_CACHE_HOME"] = str(cache)
-    athena = Workspace(root, overrides={"llm.provider": "local", "llm.model": SMALL, "llm.max_tokens": 160,
+    athena = Workspace(root, overrides={"llm.provider": "local", "llm.answer_style": "free", "llm.model": SMALL, "llm.max_tokens": 160,
                                         "llm.temperature": 0.0})
     athena.index()
     yield athena

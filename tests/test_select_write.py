@@ -8,7 +8,7 @@ import pytest
 from athena_lab.agent.citations import EvidenceItem
 from athena_lab.agent.support import unsupported_sentences
 from athena_lab.agent.extractive import candidates
-from athena_lab.agent.select import MOST, Selection, choices, messages
+from athena_lab.agent.select import MOST, Selection, choices, chosen_style, messages
 
 pytestmark = pytest.mark.unit
 
@@ -62,3 +62,9 @@ def test_the_request_numbers_the_sentences_and_asks_in_the_questions_language():
     assert system.role == "system" and "first line" in system.content
     assert user.content.startswith("Sentences:\n1. ") and user.content.rstrip().endswith("Reply:")
     assert "Answer in Spanish." in user.content
+
+
+def test_auto_selects_for_a_bundled_local_model_and_writes_freely_for_a_hosted_one():
+    assert chosen_style("auto", "local") == "select"
+    assert chosen_style("auto", "openai") == "free" and chosen_style("auto", "anthropic") == "free"
+    assert chosen_style("free", "local") == "free" and chosen_style("select", "ollama") == "select"

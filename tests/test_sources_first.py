@@ -46,7 +46,7 @@ QUESTION = "What port does the Zephyr gateway listen on when ZEPHYR_PORT is not 
 
 def model_env(**settings: str) -> dict[str, str]:
     """Lexical search, answers from the bundled 0.5B (assembled once into the user cache)."""
-    return fast_env(ATHENA_LLM__PROVIDER="local", ATHENA_LLM__MODEL=SMALL, ATHENA_LLM__TEMPERATURE="0",
+    return fast_env(ATHENA_LLM__PROVIDER="local", ATHENA_LLM__ANSWER_STYLE="free", ATHENA_LLM__MODEL=SMALL, ATHENA_LLM__TEMPERATURE="0",
                     ATHENA_LLM__MAX_TOKENS="60", ATHENA_LLM__MAX_STEPS="1", **settings)
 
 

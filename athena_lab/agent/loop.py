@@ -35,7 +35,7 @@ from athena_lab.agent.extractive import (
 from athena_lab.agent.locate import model_quotes, with_evidence
 from athena_lab.agent.hyde import hypothetical
 from athena_lab.agent.names import answer_names, missing, sentence_names
-from athena_lab.agent.select import LEAD_TOKENS, Selection, choices
+from athena_lab.agent.select import LEAD_TOKENS, Selection, choices, chosen_style
 from athena_lab.agent.select import messages as selection_messages
 from athena_lab.agent.support import Support, unsupported_sentences
 from athena_lab.agent.model_work import OWNER, ModelGate
@@ -405,7 +405,7 @@ class _Turn:
 
     def _converse(self, llm: Provider) -> Iterator[Event]:
         settings = self.ws.config.settings.llm
-        if settings.answer_style == "select":
+        if chosen_style(settings.answer_style, llm.config.kind) == "select":
             yield from self._select(llm)
             return
         context_size = settings.context_size or 8192

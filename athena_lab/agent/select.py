@@ -9,7 +9,8 @@ the chosen sentences quoted as written (and the code a sentence introduces), eac
 passage's marker, so what the reader is asked to trust is the documents' own words.
 
 ``llm.answer_style = "select"`` turns it on; "free" (the model writes from the passages)
-is the other. Which is the default, and why: docs/answers.md and docs/benchmarks.md.
+is the other; "auto", the default, is select for a bundled local model (``chosen_style``).
+Why: docs/answers.md and docs/benchmarks.md.
 """
 
 from __future__ import annotations
@@ -33,6 +34,16 @@ RULES = ("You are Athena, a research assistant. Below are numbered sentences fro
          "2. To turn on debug mode, run `flask run --debug`.\n3. Blueprints group views.\n"
          "Question: How do I enable debug mode?\nReply:\n2, 1\n"
          "Run `flask run --debug`; the debugger then shows tracebacks in the browser.")
+
+
+def chosen_style(style: str, provider_kind: str) -> str:
+    """``llm.answer_style`` for a provider of ``provider_kind``: "auto" is "select" for the
+    bundled local models — on the test split, free writing put 12 names the folder lacks into
+    33 docs answers and selecting none, for 0.06 less of the facts — and "free" for the
+    others, whose writing was not measured here."""
+    if style == "auto":
+        return "select" if provider_kind == "local" else "free"
+    return style
 
 
 def choices(found: list[Candidate], most: int = CANDIDATES) -> list[Candidate]:

@@ -34,7 +34,7 @@ def gguf() -> str:
 @pytest.fixture(scope="module")
 def local_lab(tmp_path_factory, start_lab, gguf: str) -> Iterator[str]:
     folder = walrus_folder(tmp_path_factory, "local-model-root")
-    settings = {**LEXICAL, "ATHENA_LLM__PROVIDER": "local", "ATHENA_LLM__MODEL_PATH": gguf,
+    settings = {**LEXICAL, "ATHENA_LLM__PROVIDER": "local", "ATHENA_LLM__ANSWER_STYLE": "free", "ATHENA_LLM__MODEL_PATH": gguf,
                 "ATHENA_LLM__CONTEXT_SIZE": "2048", "ATHENA_LLM__MAX_TOKENS": "400",
                 "ATHENA_LLM__MAX_STEPS": "1", "ATHENA_LLM__TEMPERATURE": "0.8"}
     with start_lab(folder, settings) as url:

@@ -35,7 +35,7 @@ so that running clients can finish their requests.
 Run `walrus revoke --all` to revoke every token at once; clients must then log in again.
 """
 QUESTION = "How often are walrus tokens rotated, and how many are kept?"
-MODEL = {**LEXICAL, "ATHENA_LLM__PROVIDER": "local", "ATHENA_LLM__MODEL": SMALL, "ATHENA_LLM__TEMPERATURE": "0",
+MODEL = {**LEXICAL, "ATHENA_LLM__PROVIDER": "local", "ATHENA_LLM__ANSWER_STYLE": "free", "ATHENA_LLM__MODEL": SMALL, "ATHENA_LLM__TEMPERATURE": "0",
          "ATHENA_LLM__MAX_TOKENS": "60", "ATHENA_LLM__MAX_STEPS": "1"}
 PAGE_BUILT = Path(__file__).resolve().parents[2] / "athena_lab" / "static" / "page" / "page.js"
 
