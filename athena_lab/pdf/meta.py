@@ -41,7 +41,8 @@ _NOT_TITLE = re.compile(
     r"downloaded|copyright|©|\(c\)|vol\.|volume|page \d|preprint|draft|version|"
     r"lecture notes|in proc|workshop|conference|symposium|abstract|keywords|index terms|"
     r"short communications|programming techniques|operating systems|editors?|extended abstract|"
-    r"technical note|position paper|invited (paper|talk)|research note|key words|\()", re.I)
+    r"technical note|position paper|invited (paper|talk)|research note|key words|categories and subject|"
+    r"general terms|ccs concepts|acm reference format|\((?=[^)]*\)?[\W\d]*$))", re.I)
 _CONTENTS = re.compile(r"^(table of )?contents$", re.I)
 _ORG = re.compile(
     r"\b(universit\w*|univ\.|institut\w*|laborator\w*|labs?|school|college|department|dept\.?|"
@@ -49,6 +50,7 @@ _ORG = re.compile(
     r"foundation|academy|microsoft|microsystems|google|ibm|yahoo!?|amazon|facebook|intel|oracle|"
     r"akamai|at&t|xerox|hp|hewlett|packard|nokia|inria|cnrs|eth|epfl|mit|cmu|ucla|ucb|uc|nasa|"
     r"jepsen|"
+    r"asa|llc|plc|ag|s\.a\.|b\.v\.|"
     r"technologies|technology|systems|software|sciences?|engineering|informatics|informatica|"
     r"informática|computing|computer|mathematics|physics|division|group|graduate|program|"
     r"programme|unit|team|project|consortium|association|society|council|agency|ministry|"
@@ -114,9 +116,12 @@ _DATE = re.compile(r"(?:\b" + _MONTH + r"\s+(?:\d{1,2}" + _ORD + r"(?:\s*[-–]\
                    r"(?:^\s*" + _Y + r"\s*$)|"
                    r"(?:date:\s*" + _Y + r")", re.I)
 # A journal's masthead: "Theoretical Computer Science 321 (2004) 5 – 12", "J. of X (2008) 19(2), 185-224"
-_MASTHEAD = re.compile(r"^[^\d()]{4,90}?\s(?:\d{1,4}\s*)?\(" + _Y + r"\)\s*(?:\d{1,4}(?:\(\d{1,3}\))?,?\s*)?"
-                       r"(?:pp?\.\s*)?\d{1,5}\s*[-–—]+\s*\d{1,5}\b")
+_MASTHEAD = re.compile(r"^[^\d()]{4,90}?\s(?:\d{1,4}(?:[,.:]\s?\d{1,4})?\s*)?\((?:" + _MONTH + r"\s+)?" + _Y
+                       + r"\),?\s*(?:\d{1,4}(?:\(\d{1,3}\))?,?\s*)?"
+                       r"(?:pp?\.\s*)?\d{1,5}\s*[-–—]+\s*\d{1,5}\b", re.I)
 _DATE_LABEL = re.compile(r"\b(?:revised|date|dated|version|draft|updated|last|this|of|on|as)\b:?|[^\w\s]", re.I)
+_VENUE_NOTE = re.compile(r"^\W*(?:\S+\s+){0,4}?(?:appears?|appeared|to appear|published|proceedings|proc\.|presented|"
+                         r"submitted|reprinted|copyright|in:)", re.I)
 _ACRONYM_YEAR = re.compile(r"\b[A-Z]{3,}\s+" + _Y + r"\b")  # "CIDR 2007", "OSDI 2004": a venue
 _PERMISSION = re.compile(r"permission|copyright|©|licen[cs]e", re.I)
 _LABELLED_DATE = re.compile(r"\b(?:publication )?date:\s*(?:\w+\.?\s+)?(?:\d{1,2}\s+)?" + _Y, re.I)
@@ -124,7 +129,8 @@ _SHORT_YEAR = re.compile(r"\b[A-Z]{2,}[ -]?['’](\d\d)\b")  # "POPL '82", "ISMM
 _ANY_YEAR = re.compile(r"(?<![\d.])" + _Y + r"(?![\d])")
 _NOT_A_DATE = re.compile(r"^(downloaded|re-?keyed|retrieved|accessed|printed on|generated|"
                          r"last (modified|updated|revised))|(\d\d:\d\d)|permanent id|"
-                         r"preliminary version|earlier version|extended abstract of|"
+                         r"preliminary version|earlier version|updated version|original version|"
+                         r"originally (appeared|published)|extended abstract of|"
                          r"mathematics subject classification|\bsurvey\b", re.I)
 
 
@@ -214,14 +220,17 @@ def _title_among(lines: list[Line], first: PageText) -> list[Line]:
         if start.figure and any(not ln.figure and ln.bbox[1] < start.bbox[1] and ln.size >= body * 1.1
                                 for ln in candidates):
             continue  # words on a picture (a diagram's title) under the paper's own title
+        if len(_line_names(start) or []) >= 2:
+            continue  # the authors' line set larger than the title (a font of another family)
         group = _grow(start, lines)
         if _long_enough(group):
             return group
     for start in sorted(candidates, key=lambda ln: ln.bbox[1]):
         text = start.text.strip()
         if (text.isupper() or start.bold or len(lines) <= 15) and 2 <= len(text.split()) <= 15:
-            # capitals or bold, or the first line of a cover page with a few lines on it
-            group = _grow(start, lines)
+            # capitals or bold, or the first line of a cover page with a few lines on it;
+            # the body's type follows it, so its lines end at the first name
+            group = _grow(start, lines, names_end=True)
             return group if _long_enough(group) else []
     # A page set in one type (a typescript): the first line centred over the text, above
     # the prose; the lines under it in the same type up to the first name.
@@ -305,14 +314,15 @@ def _grow(start: Line, lines: list[Line], names_end: bool = False) -> list[Line]
         overlap = min(a.bbox[2], b.bbox[2]) - max(a.bbox[0], b.bbox[0])
         return abs(a.size - b.size) <= 0.12 * max(a.size, 1.0) and -0.5 * height <= gap <= 1.5 * height \
             and overlap > 0 and _title_shaped(b) and not _EMAIL.search(b.text) \
-            and not ((gap > 0.5 * height or names_end) and _names(b.text) is not None)  # the author line under it
+            and not ((gap > 0.5 * height or names_end and not (a.text.isupper() and b.text.isupper()))
+                     and _names(b.text) is not None)  # the author line under it
 
     while len(group) < 5:
         below = [ln for ln in lines if ln not in group and alike(group[-1], ln)]
         if not below:
             break
         group.append(min(below, key=lambda ln: ln.bbox[1]))
-    while len(group) < 5 and not names_end:
+    while len(group) < 5:
         above = [ln for ln in lines if ln not in group and alike(ln, group[0])
                  and not (_names(ln.text) is not None and not _title_words(ln.text) and not ln.text.isupper()
                           and group[0].text.isupper())]  # "Per Martin-Löf" over "ON THE MEANINGS …"
@@ -325,7 +335,11 @@ def _grow(start: Line, lines: list[Line], names_end: bool = False) -> list[Line]
 def _join_title(lines: list[Line]) -> str | None:
     if not lines:
         return None
-    text = " ".join(_TITLE_MARKS.sub("", ln.text).strip() for ln in lines)
+    # "Equal Rights for Functional Objects1": a footnote's number glued to a title line's end
+    text = " ".join(re.sub(r"(?<=[a-z]{3})[1-9](?=[\s,.;:]|$)", "", _TITLE_MARKS.sub("", ln.text).strip()) for ln in lines)
+    # "Memo 19--LISP II Garbage Collector": a report's number before the title
+    text = re.sub(r"^(?:memo|report|technical report|tech\. report|note|working paper)\s+[\w.-]*\d[\w.-]*\s*(?:--|—|–|:)\s*",
+                  "", text.strip(), flags=re.I)
     text = re.sub(r"(\w)- (\w)", r"\1-\2", " ".join(text.split())).strip(" .,;:∗*")
     if text.isupper() and len(text) > 12:
         text = _title_case(text)
@@ -368,9 +382,8 @@ def _page_authors(first: PageText | None, title: list[Line]) -> list[str]:
     top = last.bbox[3] - 0.3 * (last.bbox[3] - last.bbox[1])  # a typescript's lines overlap a little
     left = min(ln.bbox[0] for ln in title) - 60
     right = max(ln.bbox[2] for ln in title) + 60
-    below = _rows(sorted((ln for ln in first.lines if ln.bbox[1] >= top - 1 and ln not in title
-                          and ln.bbox[2] > left and ln.bbox[0] < right),
-                         key=lambda ln: (round(ln.bbox[1] / 3), ln.bbox[0])))
+    below = _rows(_in_rows([ln for ln in first.lines if ln.bbox[1] >= top - 1 and ln not in title
+                            and ln.bbox[2] > left and ln.bbox[0] < right]))
     names: list[str] = []
     style: Line | None = None
     last: Line | None = None  # the last line names were read from
@@ -382,8 +395,7 @@ def _page_authors(first: PageText | None, title: list[Line]) -> list[str]:
         text = line.text.strip()
         if _STOP_AUTHORS.match(text) or len(text.split()) > 14:
             break
-        found = (_cell_names(line.cells) if len(line.cells) > 1 else None) or _names(text) \
-            or _cell_names(_spaced(line))
+        found = _line_names(line)
         # a list of names wrapped over lines, a name cut at the end of one ("…, Scott" /
         # "Shenker, Howard Sturgis, …, Doug" / "Terry, and Don Woods"): read on with the
         # lines under it in the same type, up to three
@@ -405,25 +417,56 @@ def _page_authors(first: PageText | None, title: list[Line]) -> list[str]:
     return names[:40]
 
 
+def _in_rows(lines: list[Line]) -> list[Line]:
+    """Lines in reading order by printed rows: a line whose middle lies within the height
+    of the row's first line is on that row, read left to right ("Tom Leighton^1,2" stands
+    taller than the names beside it for its superscript, not above them)."""
+    rows: list[list[Line]] = []
+    for line in sorted(lines, key=lambda ln: ln.bbox[1]):
+        middle = (line.bbox[1] + line.bbox[3]) / 2
+        if rows and rows[-1][0].bbox[1] <= middle <= rows[-1][0].bbox[3]:
+            rows[-1].append(line)
+        else:
+            rows.append([line])
+    return [ln for row in rows for ln in sorted(row, key=lambda ln: ln.bbox[0])]
+
+
+def _line_names(line: Line) -> list[str] | None:
+    """The names on a printed line: one per cell, or split at commas and "and", or at
+    spaces wider than a word space."""
+    return (_cell_names(line.cells) if len(line.cells) > 1 else None) or _names(line.text.strip()) \
+        or _cell_names(_spaced(line))
+
+
 def _rows(lines: list[Line], gap: float = 1.0) -> list[Line]:
     """Pieces of one printed line that reading order split (a name broken around a
     footnote mark: "Conor" … "McBride"), joined again; pieces far apart (more than ``gap``
-    times the type size) stay apart (two author blocks side by side)."""
+    times the type size) stay apart (two author blocks side by side). An accent drawn
+    apart from its letter is no piece; pieces that touch are one word ("Emin G" "ün Sirer")."""
     out: list[Line] = []
     for line in lines:
+        if line.text.strip() and all(_accent(ch) or ch.isspace() for ch in line.text):
+            continue
         last = out[-1] if out else None
         if last is not None and abs(last.bbox[1] - line.bbox[1]) < 2 and abs(last.size - line.size) < 0.5 \
-                and 0 <= line.bbox[0] - last.bbox[2] < gap * max(line.size, 1.0):
+                and -0.05 * line.size <= line.bbox[0] - last.bbox[2] < gap * max(line.size, 1.0):
             near = line.bbox[0] - last.bbox[2] < max(line.size, 1.0)
-            text = f"{last.text} {line.text}"
-            out[-1] = Line(text=text, boxes=last.boxes + [line.bbox] + line.boxes,
+            glued = line.bbox[0] - last.bbox[2] < 0.1 * line.size
+            text = f"{last.text}{'' if glued else ' '}{line.text}"
+            cells = (last.cells[:-1] + [last.cells[-1] + line.cells[0]] + line.cells[1:]
+                     if glued and last.cells and line.cells else last.cells + line.cells)
+            out[-1] = Line(text=text, boxes=last.boxes + ([] if glued else [line.bbox]) + line.boxes,
                            bbox=(last.bbox[0], min(last.bbox[1], line.bbox[1]), line.bbox[2],
                                  max(last.bbox[3], line.bbox[3])),
                            size=last.size, bold=last.bold,
-                           cells=last.cells + line.cells if near else [text])  # set wide: one phrase
+                           cells=cells if near else [text])  # set wide: one phrase
         else:
             out.append(line)
     return out
+
+
+def _accent(ch: str) -> bool:
+    return bool(unicodedata.combining(ch)) or unicodedata.category(ch) == "Sk"
 
 
 def _under(line: Line, following: Line) -> bool:
@@ -476,6 +519,8 @@ def _names(text: str) -> list[str] | None:
     affiliation, an address, an e-mail, a date): every piece must be name-shaped."""
     # "Poul-Henning Kamp <phk@FreeBSD.org>": the address beside the name is no part of it
     text = re.sub(r"<[^<>\s]*@[^<>\s]*>|\(\s*[^()\s]*@[^()\s]*\s*\)", " ", text).strip()
+    # "Emin G ¨ un Sirer ¨", "Laszl ´ o": an accent drawn apart from its letter
+    text = re.sub(r"(?<=[^\W\d_]) ?[¨´`ˆ˜ˇ¸˝˘] ?(?=[^\W\d_])|\s[¨´`ˆ˜ˇ¸˝˘](?=\s|,|$)", "", text)
     # "JACK GOLDBERG, SENIOR MEMBER, IEEE,": an IEEE grade after a name is no name
     text = _GRADE.sub(",", text).strip(" ,")
     byline = re.match(r"^(?:by|von|par)\s+(.*)$", text.strip(), flags=re.I)
@@ -511,7 +556,10 @@ def _all_names(parts: list[str], strip: str) -> list[str] | None:
     """Each non-empty part as a name (its marks taken out), or None if one is none."""
     out = []
     for part in parts:
-        part = " ".join(_MARKS.sub(" ", part).split()).strip(strip)
+        words = [w for w in _MARKS.sub(" ", part).split() if w not in ("-", "–", "—")]  # "Tom Leighton -"
+        while len(words) > 2 and len(words[-1]) == 1 and words[-1].islower() and words[-1] not in _PARTICLES:
+            words.pop()  # "David Peleg t": a dagger read as a letter
+        part = " ".join(words).strip(strip)
         if not part:
             continue
         name = _name(part)
@@ -602,7 +650,8 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
             # 24 February 2012"): the date of this paper, over a venue's year in a note
             tiers.setdefault(1.5, []).append(_year_of(date))
     body = Counter(round(ln.size) for ln in first.lines for _ in ln.text).most_common(1)[0][0] if first.lines else 0
-    for text, size in _paragraphs([ln for ln in first.lines if id(ln) not in skip]):
+    own = _key(_join_title(title or []) or "")
+    for text, size, y in _paragraphs([ln for ln in first.lines if id(ln) not in skip]):
         labelled = _LABELLED_DATE.search(text)  # "Date: 2016.05.11", "Publication date: 2014"
         if labelled:
             tiers.setdefault(2, []).append(int(labelled.group(1)))
@@ -613,7 +662,14 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
             tiers.setdefault(1, []).append(int(match.group(1)))
         # "… attribute the work to the author and CIDR 2007.": an acronym and a year in a
         # note set smaller than the body name a venue (a heading "LADIS 2008 Topic" does not)
-        if words <= 40 and (_VENUE.search(text) or size < 0.92 * body and _ACRONYM_YEAR.search(text)) \
+        if len(own) >= 15 and own in _key(text) and _CITED.search(text):
+            # how to cite this paper, printed on it: "Lee, J. J. & Hammer, J. (2011). <title>. …"
+            tiers.setdefault(1, []).extend(int(y) for y in _ANY_YEAR.findall(text)[:1])
+        # a venue in prose of the body ("At PODC 2000, Brewer …") names another event: a
+        # venue line is a banner in the page's head or foot, a note set smaller than the
+        # body, or says it is one ("Appears in …", "This report is submitted …")
+        if words <= 40 and (y < head or y > 0.8 * first.height or size < 0.95 * body or _VENUE_NOTE.match(text)) and \
+                (_VENUE.search(text) or size < 0.92 * body and _ACRONYM_YEAR.search(text)) \
                 and not _CITED.search(text):
             years = [int(y) for y in _ANY_YEAR.findall(text)]
             years += [_century(int(m.group(1))) for m in _SHORT_YEAR.finditer(text)]
@@ -636,8 +692,8 @@ def _century(two: int) -> int:
     return 1900 + two if two >= 50 else 2000 + two
 
 
-def _paragraphs(lines: list[Line]) -> list[tuple[str, float]]:
-    """Runs of lines set close together in one size, with that size: a footnote or a
+def _paragraphs(lines: list[Line]) -> list[tuple[str, float, float]]:
+    """Runs of lines set close together in one size, with that size and their top: a footnote or a
     banner read whole, so "Appears in Proc. of … Middleware 2001" keeps its venue and its
     year together."""
     out: list[list[Line]] = []
@@ -651,11 +707,12 @@ def _paragraphs(lines: list[Line]) -> list[tuple[str, float]]:
     texts = []
     for group in out:
         text = " ".join(ln.text for ln in group)
-        texts.append((text, group[0].size))
+        texts.append((text, group[0].size, group[0].bbox[1]))
         if len(group) > 3 and _PERMISSION.search(text):
-            # A permission block ends with its venue and date ("… (CIDR '11) January 9-12,
-            # 2011, Asilomar"): its last lines are read on their own too.
-            texts.extend((ln.text, ln.size) for ln in group[-3:])
+            # A permission block names its venue and date on a line of its own ("… (CIDR
+            # '11) January 9-12, 2011, Asilomar", "SOSP'15, October 4–7, 2015", with the
+            # copyright and DOI lines after it): its lines are read on their own too.
+            texts.extend((ln.text, ln.size, ln.bbox[1]) for ln in group)
     return texts
 
 
