@@ -73,7 +73,16 @@ _PLACE = re.compile(
     r"pennsylvania|oregon|arizona|ontario|quebec|cambridge|oxford|london|paris|"
     r"berlin|munich|zurich|lisbon|lisboa|bologna|belfast|edinburgh|toronto|seattle|boston|"
     r"berkeley|stanford|princeton|ithaca|pittsburgh|redmond|chicago|atlanta|"
-    r"tucson|heidelberg|beijing|tokyo|delhi|bangalore)\b", re.I)
+    r"tucson|heidelberg|beijing|tokyo|delhi|bangalore|"
+    r"kingdom|united states|republic|emirates|mountain view|menlo park|palo alto|sunnyvale|cupertino|"
+    r"yorktown|armonk|hong kong|tel aviv|haifa|jerusalem|janeiro|s[ãa]o paulo|amsterdam|copenhagen|"
+    r"stockholm|vienna|wien|prague|madrid|barcelona|rome|roma|milan|milano|geneva|lausanne|hamburg|"
+    r"dresden|saarbr[üu]cken|karlsruhe|aachen|darmstadt|kaiserslautern|potsdam|montr[ée]al|vancouver|"
+    r"waterloo|ottawa|sydney|melbourne|brisbane|canberra|auckland|seoul|shanghai|hangzhou|shenzhen|"
+    r"nanjing|taipei|kyoto|osaka|mumbai|chennai|hyderabad|kanpur|redwood|austin|houston|dallas|urbana|"
+    r"champaign|ann arbor|evanston|minneapolis|providence|amherst|baltimore|raleigh|chapel hill|irvine|"
+    r"riverside|pasadena|la jolla|salt lake|boulder|rochester|philadelphia|michigan|wisconsin|"
+    r"minnesota|ohio|maryland|colorado|utah)\b", re.I)
 _STATE = re.compile(r"\b(A[LKZR]|C[AOT]|DE|FL|GA|HI|I[DLNA]|K[SY]|LA|M[EDAINSOT]|N[EVHJMYCD]|O[HKR]|PA|RI|"
                     r"S[CD]|T[NX]|UT|V[TA]|W[AVIY]|UK)\b")
 _NAME_WORD = re.compile(r"^(?:[^\W\d_][^\W\d_]*(?:[-'’][^\W\d_]+)*\.?|(?:[^\W\d_]\.-?)+|"
@@ -401,7 +410,7 @@ def _page_authors(first: PageText | None, title: list[Line]) -> list[str]:
         # lines under it in the same type, up to three
         joined, j = text, i
         while found is None and j + 1 < len(below) and j - i < 3 and \
-                (joined.endswith((",", "and")) or _joins(below[j], below[j + 1])):
+                (joined.endswith((",", "and")) or _joins(below[j], below[j + 1], 1.5)):
             j += 1
             joined = joined + " " + below[j].text.strip()
             found = _names(joined)
@@ -477,10 +486,11 @@ def _under(line: Line, following: Line) -> bool:
         and following.bbox[0] < line.bbox[2] and line.bbox[0] < following.bbox[2]
 
 
-def _joins(line: Line, following: Line) -> bool:
-    """``following`` goes on with ``line``: same type, right under it."""
+def _joins(line: Line, following: Line, space: float = 0.6) -> bool:
+    """``following`` goes on with ``line``: same type, right under it (less than ``space``
+    times the line's height between them)."""
     height = max(line.bbox[3] - line.bbox[1], 1.0)
-    return abs(line.size - following.size) < 0.5 and -0.2 * height <= following.bbox[1] - line.bbox[3] < 0.6 * height \
+    return abs(line.size - following.size) < 0.5 and -0.2 * height <= following.bbox[1] - line.bbox[3] < space * height \
         and abs(following.bbox[0] - line.bbox[0]) < 0.5 * (line.bbox[2] - line.bbox[0])
 
 
@@ -519,6 +529,10 @@ def _names(text: str) -> list[str] | None:
     affiliation, an address, an e-mail, a date): every piece must be name-shaped."""
     # "Poul-Henning Kamp <phk@FreeBSD.org>": the address beside the name is no part of it
     text = re.sub(r"<[^<>\s]*@[^<>\s]*>|\(\s*[^()\s]*@[^()\s]*\s*\)", " ", text).strip()
+    # A superscript after a name, or a mark with a space after it, ends the name: "Kyle
+    # Lo^(α∗) Zejiang Shen^(α,τ∗)", "Kalpesh Krishna♠ ∗ Erin Bransom♢" (its commas are no
+    # separators of their own)
+    text = re.sub(r"\^\([^)]*\)|\^[^\s(,]+|[∗*†‡§¶♯⋆♣♦♥♠♢♡♤♧]+(?=\s)", ",", text)
     # "Emin G ¨ un Sirer ¨", "Laszl ´ o": an accent drawn apart from its letter
     text = re.sub(r"(?<=[^\W\d_]) ?[¨´`ˆ˜ˇ¸˝˘] ?(?=[^\W\d_])|\s[¨´`ˆ˜ˇ¸˝˘](?=\s|,|$)", "", text)
     # "JACK GOLDBERG, SENIOR MEMBER, IEEE,": an IEEE grade after a name is no name
@@ -535,7 +549,7 @@ def _names(text: str) -> list[str] | None:
     if not text or _EMAIL.search(text) or _ORG.search(text) or _PLACE.search(text) \
             or _STATE.search(text) or _ANY_YEAR.search(text) or _NOT_TITLE.match(text):
         return None
-    text = re.sub(r"[∗*†‡§¶♯⋆]+", " ", text)  # "Damas‡and Milner": a mark is no part of a word
+    text = re.sub(r"[∗*†‡§¶♯⋆♣♦♥♠♢♡♤♧]+", " ", text)  # "Damas‡and Milner": a mark is no part of a word
     if ";" in text and re.search(r"\w+,\s*\w", text):
         # "Bonnichsen, Lars Frydendal; Karlsson, Sven" — surname first
         parts = [" ".join(reversed([p.strip() for p in piece.split(",", 1)])) if "," in piece else piece
@@ -556,7 +570,9 @@ def _all_names(parts: list[str], strip: str) -> list[str] | None:
     """Each non-empty part as a name (its marks taken out), or None if one is none."""
     out = []
     for part in parts:
-        words = [w for w in _MARKS.sub(" ", part).split() if w not in ("-", "–", "—")]  # "Tom Leighton -"
+        words = _MARKS.sub(" ", part).split()
+        words = words[:1] + [w for w in words[1:] if w not in ("-", "–", "—") and not re.fullmatch(r"\d{1,2}(,\d{1,2})*", w)]
+        # "Tom Leighton -", "Yichen He∗1": a dash or a footnote's number after the name
         while len(words) > 2 and len(words[-1]) == 1 and words[-1].islower() and words[-1] not in _PARTICLES:
             words.pop()  # "David Peleg t": a dagger read as a letter
         part = " ".join(words).strip(strip)
@@ -648,7 +664,9 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
                 not re.search(r"[^\W\d_]{2,}", _DATE_LABEL.sub("", text[:date.start()] + " " + text[date.end():])):
             # a date printed alone on its line in the page's head ("11 Mar 2003", "revised:
             # 24 February 2012"): the date of this paper, over a venue's year in a note
-            tiers.setdefault(1.5, []).append(_year_of(date))
+            # (a revision's date, "Revised December 2012", over a copyright of the first one)
+            revised = re.search(r"revised|updated|version", text, re.I)
+            tiers.setdefault(0.8 if revised else 1.5, []).append(_year_of(date))
     body = Counter(round(ln.size) for ln in first.lines for _ in ln.text).most_common(1)[0][0] if first.lines else 0
     own = _key(_join_title(title or []) or "")
     for text, size, y in _paragraphs([ln for ln in first.lines if id(ln) not in skip]):
