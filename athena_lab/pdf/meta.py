@@ -387,8 +387,8 @@ def _page_authors(first: PageText | None, title: list[Line]) -> list[str]:
     next one."""
     if first is None or not title:
         return []
-    last = max(title, key=lambda ln: ln.bbox[3])
-    top = last.bbox[3] - 0.3 * (last.bbox[3] - last.bbox[1])  # a typescript's lines overlap a little
+    end = max(title, key=lambda ln: ln.bbox[3])
+    top = end.bbox[3] - 0.3 * (end.bbox[3] - end.bbox[1])  # a typescript's lines overlap a little
     left = min(ln.bbox[0] for ln in title) - 60
     right = max(ln.bbox[2] for ln in title) + 60
     below = _rows(_in_rows([ln for ln in first.lines if ln.bbox[1] >= top - 1 and ln not in title
@@ -616,8 +616,8 @@ def _name(text: str) -> str | None:
     if sum(1 for w in words if len(w.rstrip(".")) > 1 and w.lower() not in _PARTICLES) < 1:
         return None
     name = " ".join(text.split())
-    if name.isupper():
-        name = _title_case(name)
+    if name.isupper():  # "P. M. MELLIAR-SMITH": each part of a double name capitalised
+        name = " ".join("-".join(p[:1].upper() + p[1:].lower() for p in w.split("-")) for w in name.split())
     return name
 
 
