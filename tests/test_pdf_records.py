@@ -9,6 +9,7 @@ from pathlib import Path
 import pypdfium2 as pdfium
 import pytest
 
+from athena_lab.pdf.glyphs import ligature_glyph
 from athena_lab.pdf.layout import Line
 from athena_lab.pdf.meta import page_year, paper_record
 from athena_lab.pdf.pages import PageText, extract_page
@@ -343,3 +344,14 @@ def test_records_of_printed_one_page_pdfs(tmp_path: Path) -> None:
     assert record.authors == ["John H. Wensley", "Leslie Lamport", "Jack Goldberg", "Milton W. Green",
                               "Karl N. Levitt", "P. M. Melliar-Smith", "Charles B. Weinstock"]
     assert record.year == 1978
+
+
+def test_a_tex_ligature_code_in_an_unnamed_font_is_its_ligature() -> None:
+    """Predicate Dispatching's title: a dvips Type 3 font reports the fi ligature only by
+    its OT1 code 12 ("Uni\\x0ced"); LaTeX's © drawn as a circle code before a lone "c"
+    stays no ligature; codes outside 11–15 are none."""
+    assert ligature_glyph(0x0C, "i", "ed") == "fi"
+    assert ligature_glyph(0x0C, " ", "rs") == "fi"  # "first" at a word's start
+    assert ligature_glyph(0x0E, "e", "ci") == "ffi"
+    assert ligature_glyph(0x0D, " ", "c ") is None
+    assert ligature_glyph(0x0F, "a", "E") is None and ligature_glyph(0x05, "a", "bc") is None

@@ -55,3 +55,14 @@ def symbol_glyph(font: str, code: int) -> str | None:
         if pattern.match(font):
             return table[code]
     return None
+
+
+def ligature_glyph(code: int, before: str, after: str) -> str | None:
+    """A TeX text font of no name we know (a dvips Type 3 font) sets its ligatures ff, fi,
+    fl, ffi and ffl on the codes 11–15 (OT1): such a code inside a word, a letter before it
+    or two small letters after it, is that ligature ("Uni\\x0ced" is "Unified" in Predicate
+    Dispatching's title; a circle code before a lone "c" is a drawn ©, no ligature)."""
+    if 0x0B <= code <= 0x0F and after[:1].isalpha() and after[:1].islower() and \
+            (before.isalpha() or after[1:2].isalpha()):
+        return _OT1[code]
+    return None
