@@ -355,3 +355,13 @@ def test_a_tex_ligature_code_in_an_unnamed_font_is_its_ligature() -> None:
     assert ligature_glyph(0x0E, "e", "ci") == "ffi"
     assert ligature_glyph(0x0D, " ", "c ") is None
     assert ligature_glyph(0x0F, "a", "E") is None and ligature_glyph(0x05, "a", "bc") is None
+
+
+def test_a_middle_dot_parts_names_and_a_received_date_is_no_year() -> None:
+    """Springer sets "Name · Name · Name"; a journal's "Received …; accepted …" dates the
+    review, not the paper (no year is better than a wrong one)."""
+    first = page(line("A Paper Set in a Springer Journal", 100, 80, 500, 98, 16.0),
+                 line("Ana Silva · Bo Chen · Carla Diaz", 150, 110, 450, 122, 11.0),
+                 line("Received: 3 May 2004 / Accepted: 9 June 2005", 150, 130, 450, 140, 8.0), *BODY)
+    record = paper_record({}, first)
+    assert record.authors == ["Ana Silva", "Bo Chen", "Carla Diaz"] and record.year is None
