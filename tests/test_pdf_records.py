@@ -348,12 +348,12 @@ def test_records_of_printed_one_page_pdfs(tmp_path: Path) -> None:
 
 def test_a_tex_ligature_code_in_an_unnamed_font_is_its_ligature() -> None:
     """Predicate Dispatching's title: a dvips Type 3 font reports the fi ligature only by
-    its OT1 code 12 ("Uni\\x0ced"); LaTeX's © drawn as a circle code before a lone "c"
-    stays no ligature; codes outside 11–15 are none."""
+    its OT1 code 12 ("Uni\\x0ced"); code 13 is left alone (a carriage return to pdfium, a "c"
+    in the FrTime report's font); codes outside 11–15 are none."""
     assert ligature_glyph(0x0C, "i", "ed") == "fi"
     assert ligature_glyph(0x0C, " ", "rs") == "fi"  # "first" at a word's start
     assert ligature_glyph(0x0E, "e", "ci") == "ffi"
-    assert ligature_glyph(0x0D, " ", "c ") is None
+    assert ligature_glyph(0x0D, "n", "ti") is None  # code 13: a carriage return, the FrTime report's "c"
     assert ligature_glyph(0x0F, "a", "E") is None and ligature_glyph(0x05, "a", "bc") is None
 
 
