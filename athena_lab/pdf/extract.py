@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
-from .glyphs import font_name, is_control, symbol_glyph
+from .glyphs import font_name, is_control, ligature_glyph, symbol_glyph
 
 #: pdfium reports a hyphen it saw at a line end as U+0002; soft hyphens mean the same.
 HYPHEN_MARKS = frozenset({"\x02", "\u00ad"})
@@ -123,6 +123,10 @@ def page_chars(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage,
         if is_control(code) and code != 0x02 and is_generated(raw, i) != 1:
             # a symbol font without a Unicode map: its code, not a control the page prints
             glyph = symbol_glyph(font_name(raw, i), code)
+            if glyph is None and i + 1 < count:
+                before = chars[-1].text[-1:] if chars and chars[-1] is not None else ""
+                after = "".join(chr(get_unicode(raw, k)) for k in range(i + 1, min(i + 3, count)))
+                glyph = ligature_glyph(code, before, after)
             if glyph is None and code not in (0x09, 0x0A, 0x0D):
                 stats.unmapped += 1
                 continue  # no character we could name: never index a control
