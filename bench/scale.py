@@ -349,6 +349,7 @@ def main() -> None:
     common = ["--work", str(work), "--queries", str(args.queries), "--rss-every", str(args.rss_every)]
     result: dict[str, Any] = {"benchmark": "scale", **context(), "sizes": []}
     for n in args.chunks:
+        archive(work, n)  # written here, so the build's process (and its RSS) starts clean
         result["sizes"].append(in_child(["--one", str(n), *common]))
         print(json.dumps(result["sizes"][-1]), file=sys.stderr)
     if args.ray_chunks:
