@@ -13,6 +13,7 @@ import math
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass
+from statistics import StatisticsError
 from typing import Any, Callable
 
 import pypdfium2 as pdfium
@@ -84,6 +85,8 @@ def median(values: list[float]) -> float:
     """``statistics.median`` of a non-empty list, without its overhead (same result)."""
     data = sorted(values)
     n = len(data)
+    if n == 0:
+        raise StatisticsError("no median for empty data")
     if n % 2 == 1:
         return data[n // 2]
     return (data[n // 2 - 1] + data[n // 2]) / 2
@@ -338,7 +341,8 @@ def fragments(chars: list[Char | None]) -> list[Fragment]:
             right, left = ch.x0 - prev.x1, prev.x0 - ch.x1
             gap = left if left > right else right  # max(), spelt out: this runs per character
             em = ch.size if ch.size > 4.0 else 4.0  # size is the loose box height
-            if gap > em or not _same_line(prev, ch):
+            if gap > em or not (prev.y0 <= (ch.y0 + ch.y1) / 2 <= prev.y1
+                                or ch.y0 <= (prev.y0 + prev.y1) / 2 <= ch.y1):  # _same_line
                 runs.append(current)
                 current = []
             elif space_pending or gap > 0.2 * em:

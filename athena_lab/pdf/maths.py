@@ -83,8 +83,9 @@ def compose(chars: list[Char], rules: list[Box]) -> tuple[list[Char], bool]:
 def _plain(printed: list[Char]) -> bool:
     """Every character the same size and height: no script can be in the line (most
     lines of prose; this keeps them from the slower sorting below)."""
-    big = max(c.size for c in printed)
-    if min(c.size for c in printed) < SCRIPT_SIZE * big:
+    sizes = [c.size for c in printed]
+    big = max(sizes)
+    if min(sizes) < SCRIPT_SIZE * big:
         return False
     mids = [c.y0 + c.y1 for c in printed]
     return (max(mids) - min(mids)) / 2 <= SCRIPT_SHIFT * big

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ctypes
 import re
 import unicodedata
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -64,7 +65,7 @@ def extract_page(doc: pdfium.PdfDocument, index: int, ocr: str = "auto",
         finally:
             textpage.close()
         result = PageText(index + 1, width, height, lines, margin=stats.margin_text)
-        printed = sum(1 for ln in lines for ch in ln.text if not ch.isspace())
+        printed = sum(printed_chars(ln.text) for ln in lines)
         if printed < LOW_TEXT_CHARS and _has_images(page):
             return _scanned(page, result, ocr, on_ocr)
         garbled = garbled_reason("\n".join(ln.text for ln in lines), stats.unmapped)
@@ -77,6 +78,13 @@ def extract_page(doc: pdfium.PdfDocument, index: int, ocr: str = "auto",
 
 
 Box = tuple[float, float, float, float]
+#: ``\s`` is what ``str.isspace`` says is a space, counted in C
+_SPACE = re.compile(r"\s")
+
+
+def printed_chars(text: str) -> int:
+    """The characters of ``text`` that are not spaces (``not ch.isspace()``)."""
+    return len(text) - len(_SPACE.findall(text))
 
 
 def page_shapes(page: pdfium.PdfPage, width: float, height: float) -> tuple[list[Box], list[Box]]:
@@ -138,8 +146,7 @@ def mark_figure_text(lines: list[Line], regions: list[Box]) -> None:
     are no paragraph to quote. Captions ("Figure 2: …") stay text, and so does all text on
     a picture that carries prose (a page set over a background, a text screenshot):
     its short lines are the ends of its paragraphs."""
-    sizes = sorted(ln.size for ln in lines for ch in ln.text if not ch.isspace())
-    body = sizes[len(sizes) // 2] if sizes else 0.0
+    body = _middle_size(lines)
     prose = [r for r in regions
              if sum(1 for ln in lines if len(ln.text.split()) > FIGURE_WORDS and _on(ln, [r], FIGURE_MARGIN)) >= 2]
     pictures = [r for r in regions if r not in prose]
@@ -151,15 +158,29 @@ def mark_figure_text(lines: list[Line], regions: list[Box]) -> None:
             line.figure = True
 
 
+def _middle_size(lines: list[Line]) -> float:
+    """The size of the page's middle printed character (each line's size once per
+    character it prints), 0 on a page without any."""
+    counted = sorted(((ln.size, printed_chars(ln.text)) for ln in lines), key=lambda pair: pair[0])
+    middle = sum(n for _, n in counted) // 2
+    for size, n in counted:
+        if middle < n:
+            return size
+        middle -= n
+    return 0.0
+
+
 def _on(line: Line, regions: list[Box], margin: float) -> bool:
     """Most of the line's characters on the pictures or the margin around them: a title
     centred over two diagrams side by side ("Scaled Dot-Product Attention   Multi-Head
     Attention") is wider than either and reaches past their sides."""
+    if not regions:
+        return False  # no character can be inside
+    around = [(rx0 - 2 * margin, ry0 - margin, rx1 + 2 * margin, ry1 + margin) for rx0, ry0, rx1, ry1 in regions]
     centres = [((x0 + x1) / 2, (y0 + y1) / 2) for (x0, y0, x1, y1), ch in zip(line.boxes, line.text)
                if not ch.isspace()]
     inside = sum(1 for x, y in centres if any(
-        rx0 - 2 * margin <= x <= rx1 + 2 * margin and ry0 - margin <= y <= ry1 + margin
-        for rx0, ry0, rx1, ry1 in regions))
+        left <= x <= right and top <= y <= bottom for left, top, right, bottom in around))
     return bool(centres) and inside >= 0.8 * len(centres)
 
 
@@ -271,6 +292,7 @@ _COMMON_PAIRS = frozenset(re.findall("..", (
 RARE_PAIRS = 0.3
 PAIRS_NEEDED = 300
 _LATIN_WORD = re.compile(r"[A-Za-z]{3,}")
+_PAIR = re.compile(r"(?=([a-z]{2}))")
 
 
 def garbled_reason(text: str, unmapped: int = 0) -> str | None:
@@ -285,27 +307,32 @@ def garbled_reason(text: str, unmapped: int = 0) -> str | None:
     case, or, where the shapes survive, their letter pairs are ones words do not have.
     Code, formulas and tables keep their identifiers whole, so they pass.
     """
-    chars = [ch for ch in text if not ch.isspace()]
-    bad = unmapped + sum(1 for ch in chars if ch == "\ufffd" or unicodedata.category(ch) in ("Co", "Cc", "Cn"))
-    total = len(chars) + unmapped
+    printed = bad = 0
+    for ch, n in Counter(text).items():  # each distinct character once
+        if not ch.isspace():
+            printed += n
+            if ch == "\ufffd" or unicodedata.category(ch) in ("Co", "Cc", "Cn"):
+                bad += n
+    bad += unmapped
+    total = printed + unmapped
     if total >= 20 and bad / total > UNMAPPED_SHARE:
         return f"{bad} of {total} glyphs have no Unicode map"
-    letters = words = 0
-    for match in _RUN.finditer(text):
-        run = match.group(0)
-        letters += len(run)
-        if run.lower() == run.upper():
-            words += len(run)  # a script without case (Arabic, Korean, Chinese): no shape to judge
-        elif len(run) >= 3 and (run.islower() or run.isupper() or (run[0].isupper() and run[1:].islower())):
-            words += len(run)
-    if letters >= WORD_LETTERS and words / letters < WORD_SHARE:
-        return f"implausible words: {round(100 * words / letters)}% of letters in words"
-    pairs = rare = 0
-    for match in _LATIN_WORD.finditer(text):
-        word = match.group(0).lower()
-        for a, b in zip(word, word[1:]):
-            pairs += 1
-            rare += a + b not in _COMMON_PAIRS
-    if pairs >= PAIRS_NEEDED and rare / pairs > RARE_PAIRS:
-        return f"letters out of place: {round(100 * rare / pairs)}% of letter pairs rare in any language"
+    runs = _RUN.findall(text)
+    letters = sum(map(len, runs))
+    if letters >= WORD_LETTERS:
+        # word-shaped (the usual case, tested first) or a script without case (Arabic,
+        # Korean, Chinese): no shape to judge
+        words = sum(len(run) for run in runs
+                    if (len(run) >= 3 and (run.islower() or run.isupper() or (run[0].isupper() and run[1:].islower())))
+                    or run.lower() == run.upper())
+        if words / letters < WORD_SHARE:
+            return f"implausible words: {round(100 * words / letters)}% of letters in words"
+    latin = _LATIN_WORD.findall(text)
+    pairs = sum(map(len, latin)) - len(latin)
+    if pairs >= PAIRS_NEEDED:
+        # every pair of adjacent letters inside a word, found in C
+        found = Counter(_PAIR.findall(" ".join(latin).lower()))
+        rare = sum(n for pair, n in found.items() if pair not in _COMMON_PAIRS)
+        if rare / pairs > RARE_PAIRS:
+            return f"letters out of place: {round(100 * rare / pairs)}% of letter pairs rare in any language"
     return None
