@@ -21,6 +21,7 @@ import pypdfium2.raw as pdfium_c
 
 from .glyphs import font_name, symbol_glyph
 
+_ASCII = [chr(code) for code in range(0x80)]
 #: pdfium reports a hyphen it saw at a line end as U+0002; soft hyphens mean the same.
 HYPHEN_MARKS = frozenset({"\x02", "\u00ad"})
 _SKIP = frozenset({"\r", "\n", "\ufffe", "\x00"})
@@ -161,27 +162,34 @@ def page_chars(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage,
             low_half = False
             continue
         code = get_unicode(tp, i)
-        if 0xD800 <= code <= 0xDBFF and i + 1 < count and 0xDC00 <= get_unicode(tp, i + 1) <= 0xDFFF:
-            # pdfium speaks UTF-16: math letters and emoji arrive as surrogate pairs.
-            code = 0x10000 + ((code - 0xD800) << 10) + (get_unicode(tp, i + 1) - 0xDC00)
-            low_half = True
-        ch = chr(code) if code < 0x110000 and not 0xD800 <= code <= 0xDFFF else "\ufffd"
-        if (code < 0x20 or 0x7F <= code <= 0x9F) and code != 0x02 and is_generated(tp, i) != 1:  # glyphs.is_control
-            # a symbol font without a Unicode map: its code, not a control the page prints
-            glyph = symbol_glyph(_font_name(tp, raw, i, fonts), code)
-            if glyph is None and code not in (0x09, 0x0A, 0x0D):
-                stats.unmapped += 1
-                continue  # no character we could name: never index a control
-            ch = glyph or ch
-        if ch in _SKIP or ch.isspace():
-            if is_generated(tp, i) != 1:
-                generated = -1  # a space the file itself has: always a break
-            elif generated is None:
-                generated = len(chars)  # kept unless the next character touches the last
-            chars.append(None)
-            if margin and margin[-1] != " ":
-                margin.append(" ")
-            continue
+        if 0x20 < code < 0x7F:  # printable ASCII, most characters: none of the cases below
+            text = ch = _ASCII[code]
+        else:
+            if 0xD800 <= code <= 0xDBFF and i + 1 < count and 0xDC00 <= get_unicode(tp, i + 1) <= 0xDFFF:
+                # pdfium speaks UTF-16: math letters and emoji arrive as surrogate pairs.
+                code = 0x10000 + ((code - 0xD800) << 10) + (get_unicode(tp, i + 1) - 0xDC00)
+                low_half = True
+            ch = chr(code) if code < 0x110000 and not 0xD800 <= code <= 0xDFFF else "\ufffd"
+            if (code < 0x20 or 0x7F <= code <= 0x9F) and code != 0x02 and is_generated(tp, i) != 1:  # is_control
+                # a symbol font without a Unicode map: its code, not a control the page prints
+                glyph = symbol_glyph(_font_name(tp, raw, i, fonts), code)
+                if glyph is None and code not in (0x09, 0x0A, 0x0D):
+                    stats.unmapped += 1
+                    continue  # no character we could name: never index a control
+                ch = glyph or ch
+            if ch in _SKIP or ch.isspace():
+                if is_generated(tp, i) != 1:
+                    generated = -1  # a space the file itself has: always a break
+                elif generated is None:
+                    generated = len(chars)  # kept unless the next character touches the last
+                chars.append(None)
+                if margin and margin[-1] != " ":
+                    margin.append(" ")
+                continue
+            if ch in HYPHEN_MARKS:
+                text = "\u00ad" if ch == "\u00ad" else "-"  # soft kept distinct for hyphen repair
+            else:
+                text = ch if code < 0x80 else normalize("NFKC", ch)
         if not get_box(tp, i, rect_at):
             continue
         left, right, top, bottom = rect.left, rect.right, rect.top, rect.bottom
@@ -193,12 +201,8 @@ def page_chars(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage,
         if angle != upright and _turned(angle, upright):
             margin.append(ch)
             continue  # rotated margin text (arXiv stamps, side labels) is not body text
-        if ch in HYPHEN_MARKS:
-            text = "\u00ad" if ch == "\u00ad" else "-"  # soft kept distinct for hyphen repair
-        else:
-            text = ch if code < 0x80 else normalize("NFKC", ch)
         obj = get_object(tp, i)
-        style = styles.get(obj) if obj is not None else None
+        style = styles.get(obj)  # never stored under None
         if style is None:
             style = (_GET_WEIGHT(tp, i) >= 600, _GET_FONT_SIZE(tp, i))
             if obj is not None:
@@ -310,7 +314,8 @@ def _drop_false_space(chars: list[Char | None], at: int, char: Char) -> None:
 def _upright_angle(raw: pdfium_c.FPDF_TEXTPAGE) -> float:
     """The angle most characters are drawn at: text at any other angle is marginal."""
     count = pdfium_c.FPDFText_CountChars(raw)
-    angles = [round(pdfium_c.FPDFText_GetCharAngle(raw, i), 1) for i in range(0, count, 7)]
+    tp = ctypes.cast(raw, ctypes.c_void_p).value
+    angles = [round(_GET_ANGLE(tp, i), 1) for i in range(0, count, 7)]
     angles = [a for a in angles if a >= 0]
     return Counter(angles).most_common(1)[0][0] if angles else 0.0
 

@@ -344,22 +344,23 @@ def _make_line(row: list[Fragment], column: int, satellites: list[Char] | None =
         chars, note = compose(chars + (satellites or []), rules or [])
     printed = [c for c in chars if c.text != " "]
     texts = [c.text for c in chars]
-    boxes: list[Box] = []
-    for c in chars:  # one box per code point: a ligature's letters share theirs
-        box = (c.x0, c.y0, c.x1, c.y1)
-        if len(c.text) == 1:
-            boxes.append(box)
-        else:
-            boxes.extend([box] * len(c.text))
+    text = "".join(texts)
+    boxes: list[Box]
+    if len(text) == len(chars) and "" not in texts:  # one code point each
+        boxes = [(c.x0, c.y0, c.x1, c.y1) for c in chars]
+    else:
+        boxes = []
+        for c in chars:  # one box per code point: a ligature's letters share theirs
+            boxes.extend([(c.x0, c.y0, c.x1, c.y1)] * len(c.text))
     letters = [c.bold for c in printed if c.text.isalpha()]
     return Line(
-        text="".join(texts),
+        text=text,
         boxes=boxes,
         bbox=(min([c.x0 for c in printed]), min([c.y0 for c in printed]),
               max([c.x1 for c in printed]), max([c.y1 for c in printed])),
         size=median([c.size for c in printed]),
         bold=all(letters) and bool(letters),
-        cells=[f.text for f in row] if not satellites else ["".join(texts)],
+        cells=[f.text for f in row] if not satellites else [text],
         column=column,
         note=note,
     )

@@ -146,15 +146,19 @@ def mark_figure_text(lines: list[Line], regions: list[Box]) -> None:
     are no paragraph to quote. Captions ("Figure 2: …") stay text, and so does all text on
     a picture that carries prose (a page set over a background, a text screenshot):
     its short lines are the ends of its paragraphs."""
+    if not regions:
+        return  # no picture: no line is on one
     body = _middle_size(lines)
+    long = [len(ln.text.split()) > FIGURE_WORDS for ln in lines]
+    seen: dict[int, _Centres] = {}
     prose = [r for r in regions
-             if sum(1 for ln in lines if len(ln.text.split()) > FIGURE_WORDS and _on(ln, [r], FIGURE_MARGIN)) >= 2]
+             if sum(1 for ln, wordy in zip(lines, long) if wordy and _on(ln, [r], FIGURE_MARGIN, seen)) >= 2]
     pictures = [r for r in regions if r not in prose]
-    for line in lines:
-        if len(line.text.split()) > FIGURE_WORDS or _CAPTION_START.match(line.text) \
+    for line, wordy in zip(lines, long):
+        if wordy or _CAPTION_START.match(line.text) \
                 or (line.size > 1.15 * body and _NUMBERED.match(line.text)):
             continue  # prose, a caption, or a numbered heading drawn on a picture (a banner)
-        if _on(line, pictures, FIGURE_MARGIN) or _titles(line, lines, pictures):
+        if _on(line, pictures, FIGURE_MARGIN, seen) or _titles(line, lines, pictures, seen):
             line.figure = True
 
 
@@ -170,26 +174,53 @@ def _middle_size(lines: list[Line]) -> float:
     return 0.0
 
 
-def _on(line: Line, regions: list[Box], margin: float) -> bool:
+#: a line's printed characters' centres and their extent (None when not a number)
+_Centres = tuple[list[tuple[float, float]], Box | None]
+
+
+def _on(line: Line, regions: list[Box], margin: float, seen: dict[int, _Centres] | None = None) -> bool:
     """Most of the line's characters on the pictures or the margin around them: a title
     centred over two diagrams side by side ("Scaled Dot-Product Attention   Multi-Head
     Attention") is wider than either and reaches past their sides."""
     if not regions:
         return False  # no character can be inside
+    found = seen.get(id(line)) if seen is not None else None  # the lines outlive ``seen``
+    if found is None:
+        found = _centres(line)
+        if seen is not None:
+            seen[id(line)] = found
+    centres, extent = found
+    if not centres:
+        return False
     around = [(rx0 - 2 * margin, ry0 - margin, rx1 + 2 * margin, ry1 + margin) for rx0, ry0, rx1, ry1 in regions]
-    centres = [((x0 + x1) / 2, (y0 + y1) / 2) for (x0, y0, x1, y1), ch in zip(line.boxes, line.text)
-               if not ch.isspace()]
+    if extent is not None:  # only pictures reaching the centres' extent can hold one
+        cx0, cy0, cx1, cy1 = extent
+        around = [(left, top, right, bottom) for left, top, right, bottom in around
+                  if left <= cx1 and cx0 <= right and top <= cy1 and cy0 <= bottom]
+        if not around:
+            return False
     inside = sum(1 for x, y in centres if any(
         left <= x <= right and top <= y <= bottom for left, top, right, bottom in around))
-    return bool(centres) and inside >= 0.8 * len(centres)
+    return inside >= 0.8 * len(centres)
 
 
-def _titles(line: Line, lines: list[Line], pictures: list[Box]) -> bool:
+def _centres(line: Line) -> _Centres:
+    centres = [((x0 + x1) / 2, (y0 + y1) / 2) for (x0, y0, x1, y1), ch in zip(line.boxes, line.text)
+               if not ch.isspace()]
+    if not centres:
+        return centres, None
+    xs, ys = [x for x, _ in centres], [y for _, y in centres]
+    extent = (min(xs), min(ys), max(xs), max(ys))
+    # a NaN first would hide the others from min and max: then no pruning
+    return centres, extent if all(v == v for v in extent) else None
+
+
+def _titles(line: Line, lines: list[Line], pictures: list[Box], seen: dict[int, _Centres] | None = None) -> bool:
     """Titles of pictures side by side, set further off than a label ("Scaled Dot-Product
     Attention" and "Multi-Head Attention" over Figure 2's two diagrams): twice the margin,
     but only for a line of separate pieces over two pictures or more that stands apart
     from the text above — a prose line near a picture is one piece over one."""
-    if len(line.cells) < 2 or not _on(line, pictures, 2 * FIGURE_MARGIN) or not _apart(line, lines):
+    if len(line.cells) < 2 or not _on(line, pictures, 2 * FIGURE_MARGIN, seen) or not _apart(line, lines):
         return False
     over = {i for (x0, _, x1, _), ch in zip(line.boxes, line.text) if not ch.isspace()
             for i, (rx0, _, rx1, _) in enumerate(pictures)
