@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ctypes
 import math
+import struct
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass
@@ -22,6 +23,7 @@ import pypdfium2.raw as pdfium_c
 from .glyphs import font_name, symbol_glyph
 
 _ASCII = [chr(code) for code in range(0x80)]
+_RECT = struct.Struct("4f")
 #: pdfium reports a hyphen it saw at a line end as U+0002; soft hyphens mean the same.
 HYPHEN_MARKS = frozenset({"\x02", "\u00ad"})
 _SKIP = frozenset({"\r", "\n", "\ufffe", "\x00"})
@@ -157,6 +159,7 @@ def page_chars(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage,
     count = pdfium_c.FPDFText_CountChars(raw)
     low_half = False
     normalize = unicodedata.normalize
+    read_rect = _RECT.unpack_from  # FS_RECTF: left, top, right, bottom as C floats
     for i in range(count):
         if low_half:  # second half of a surrogate pair, already composed into the first
             low_half = False
@@ -192,7 +195,7 @@ def page_chars(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage,
                 text = ch if code < 0x80 else normalize("NFKC", ch)
         if not get_box(tp, i, rect_at):
             continue
-        left, right, top, bottom = rect.left, rect.right, rect.top, rect.bottom
+        left, top, right, bottom = read_rect(rect)
         x_a, x_b = a * left + b * bottom + c, a * right + b * top + c
         y_a, y_b = d * left + e * bottom + f, d * right + e * top + f
         x0, x1 = (x_a, x_b) if x_a <= x_b else (x_b, x_a)

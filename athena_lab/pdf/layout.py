@@ -229,7 +229,9 @@ def _host(row: _Row, rows: list[_Row], stats: dict[int, _RowStats]) -> _Row | No
     mid = size = 0.0
     for other in rows:
         ox0, oy0, ox1, oy1 = stats[id(other)].box
-        if other is row or min(y1, oy1) <= max(y0, oy0) or len(other.main.chars) <= len(chars):
+        # min(y1, oy1) <= max(y0, oy0), spelt out: rows are compared pairwise
+        if other is row or (oy1 if oy1 < y1 else y1) <= (oy0 if oy0 > y0 else y0) \
+                or len(other.main.chars) <= len(chars):
             continue
         if not mid:
             mid = median([(c.y0 + c.y1) / 2 for c in chars])
