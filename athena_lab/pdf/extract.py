@@ -354,7 +354,8 @@ def fragments(chars: list[Char | None]) -> list[Fragment]:
                 runs.append(current)
                 current = []
             elif space_pending or gap > 0.2 * em:
-                current.append(Char(" ", prev.x1, prev.y0, max(prev.x1, ch.x0), prev.y1, prev.size, prev.bold))
+                end = ch.x0 if ch.x0 > prev.x1 else prev.x1  # max(prev.x1, ch.x0)
+                current.append(Char(" ", prev.x1, prev.y0, end, prev.y1, prev.size, prev.bold))
         space_pending = False
         current.append(ch)
     if current:
