@@ -158,6 +158,7 @@ def page_chars(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage,
     chars: list[Char | None] = []
     count = pdfium_c.FPDFText_CountChars(raw)
     low_half = False
+    accents = False  # a character compose_accents would put on a letter
     normalize = unicodedata.normalize
     read_rect = _RECT.unpack_from  # FS_RECTF: left, top, right, bottom as C floats
     for i in range(count):
@@ -167,6 +168,8 @@ def page_chars(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage,
         code = get_unicode(tp, i)
         if 0x20 < code < 0x7F:  # printable ASCII, most characters: none of the cases below
             text = ch = _ASCII[code]
+            if code == 0x5E or code == 0x60:  # ^ and `, accents of their own (_ACCENTS)
+                accents = True
         else:
             if 0xD800 <= code <= 0xDBFF and i + 1 < count and 0xDC00 <= get_unicode(tp, i + 1) <= 0xDFFF:
                 # pdfium speaks UTF-16: math letters and emoji arrive as surrogate pairs.
@@ -193,6 +196,8 @@ def page_chars(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage,
                 text = "\u00ad" if ch == "\u00ad" else "-"  # soft kept distinct for hyphen repair
             else:
                 text = ch if code < 0x80 else normalize("NFKC", ch)
+            if text in _ACCENTS:
+                accents = True
         if not get_box(tp, i, rect_at):
             continue
         left, top, right, bottom = read_rect(rect)
@@ -216,7 +221,7 @@ def page_chars(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage,
             _drop_false_space(chars, generated, char)
         generated = None
         chars.append(char)
-    return compose_accents(chars)
+    return compose_accents(chars) if accents else chars
 
 
 #: Accents TeX and older PDFs draw as glyphs of their own over a letter (after NFKC:
