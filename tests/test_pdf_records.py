@@ -4,11 +4,16 @@ lines pdfium gave for that paper (positions and sizes as read)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pypdfium2 as pdfium
 import pytest
 
+from athena_lab.pdf.glyphs import ligature_glyph
 from athena_lab.pdf.layout import Line
 from athena_lab.pdf.meta import page_year, paper_record
-from athena_lab.pdf.pages import PageText
+from athena_lab.pdf.pages import PageText, extract_page
+from printed_pdf import printed_pdf
 
 pytestmark = pytest.mark.unit
 
@@ -131,3 +136,232 @@ def test_an_author_printed_over_a_title_in_capitals() -> None:
     record = paper_record({}, first)
     assert record.title == "On the Meanings of the Logical Constants and the Justifications of the Logical Laws"
     assert record.authors == ["Per Martin-Löf"]
+
+
+# --- issue 30, records for papers the rules had not seen (dev4, dev5 and the shared corpus) ---
+
+def test_a_banner_and_the_lines_that_go_on_with_it_are_no_title() -> None:
+    """Thurston: "APPEARED IN BULLETIN OF THE" / "AMERICAN MATHEMATICAL SOCIETY" over the
+    title, all in capitals and the title in a smaller type than the body."""
+    first = page(line("APPEARED IN BULLETIN OF THE", 127, 86, 249, 92, 6.0),
+                 line("AMERICAN MATHEMATICAL SOCIETY", 127, 92, 266, 98, 6.0),
+                 line("Volume 30, Number 2, April 1994, Pages 161-177", 127, 99, 284, 105, 6.0),
+                 line("ON PROOF AND PROGRESS IN MATHEMATICS", 169, 169, 443, 176, 7.1),
+                 line("WILLIAM P. THURSTON", 255, 202, 358, 209, 7.3), *BODY)
+    record = paper_record({}, first)
+    assert record.title == "On Proof and Progress in Mathematics"
+    assert record.authors == ["William P. Thurston"] and record.year == 1994
+
+
+def test_a_table_of_contents_is_no_title() -> None:
+    """Bourgain, Dirksen and Nelson: the title in small bold capitals, the contents under
+    the abstract set larger ("6.2. l2,1-constrained case 23", an appendix, was the title)."""
+    contents = [line(f"Appendix {chr(65 + n)}. Tools from probability theory {40 + n}", 130, 412 + 12 * n, 477,
+                     422 + 12 * n, 10.0) for n in range(1, 4)]
+    first = page(line("TOWARD A UNIFIED THEORY OF SPARSE DIMENSIONALITY", 120, 152, 476, 161, 9.0),
+                 line("REDUCTION IN EUCLIDEAN SPACE", 194, 166, 401, 175, 9.0),
+                 line("JEAN BOURGAIN, SJOERD DIRKSEN, AND JELANI NELSON", 173, 197, 423, 205, 8.0),
+                 *(line("Abstract. Some prose of the abstract set in a small type for the page.", 154, 220 + 10 * i,
+                        441, 229 + 10 * i, 8.0) for i in range(15)),
+                 line("Contents", 273, 394, 322, 403, 9.1),
+                 line("6.2. l2,1-constrained case 23", 130, 400, 477, 410, 10.0), *contents)
+    record = paper_record({}, first)
+    assert record.title == "Toward a Unified Theory of Sparse Dimensionality Reduction in Euclidean Space"
+    assert record.authors == ["Jean Bourgain", "Sjoerd Dirksen", "Jelani Nelson"]
+
+
+def test_a_typescripts_centred_title_ends_at_the_first_name() -> None:
+    """Hewitt, Bishop and Steiger (IJCAI): one typewriter size on the whole page, a session
+    banner in the corner, the lines set so close they overlap."""
+    prose = [line("This paper proposes a modular ACTOR architecture and definitional method for it", 19,
+                  102 + 9 * i, 528, 113 + 9 * i, 10.5) for i in range(30)]
+    first = page(line("Session 8 Formalisms for", 416, 30, 528, 40, 10.5),
+                 line("Artificial Intelligence", 415, 40, 519, 51, 10.5),
+                 line("A Universal Modular ACTOR Formalism", 202, 47, 361, 58, 10.5),
+                 line("for Artificial Intelligence", 212, 57, 334, 67, 10.5),
+                 line("Carl Hewitt", 248, 66, 298, 76, 10.5),
+                 line("Peter Bishop __", 244, 75, 311, 85, 10.5),
+                 line("Richard Steiger", 239, 84, 307, 94, 10.5),
+                 line("Abstract", 252, 93, 290, 104, 10.5), *prose)
+    record = paper_record({}, first)
+    assert record.title == "A Universal Modular ACTOR Formalism for Artificial Intelligence"
+    assert record.authors == ["Carl Hewitt", "Peter Bishop", "Richard Steiger"]
+
+
+def test_names_wrapped_over_lines_are_read_whole() -> None:
+    """Demers et al. (a PARC cover): twelve names over four lines, "Scott" / "Shenker" cut."""
+    first = page(line("Epidemic Algorithms for Replicated", 83, 211, 518, 240, 28.4),
+                 line("Database Maintenance", 68, 235, 368, 263, 28.4),
+                 line("Alan Demers, Mark Gealy, Dan Greene, Carl Hauser,", 82, 296, 514, 317, 20.6),
+                 line("Wes Irish, John Larson, Sue Manning, Scott", 82, 316, 446, 337, 20.6),
+                 line("Shenker, Howard Sturgis, Dan Swinehart, Doug", 82, 336, 475, 356, 20.6),
+                 line("Terry, and Don Woods", 82, 356, 268, 377, 20.6))
+    assert paper_record({}, first).authors == [
+        "Alan Demers", "Mark Gealy", "Dan Greene", "Carl Hauser", "Wes Irish", "John Larson", "Sue Manning",
+        "Scott Shenker", "Howard Sturgis", "Dan Swinehart", "Doug Terry", "Don Woods"]
+
+
+def test_grades_honorifics_badges_and_cover_labels_are_no_names() -> None:
+    """SIFT: "JACK GOLDBERG, SENIOR MEMBER, IEEE,"; the LFU paper's "Prof. Ketan Shah";
+    an artifact badge's stray letters beside "John Mellor-Crummey"; a repository cover's
+    "CITATIONS  READS" and "SEE PROFILE"."""
+    sift = page(line("SIFT: Design and Analysis of a Fault-Tolerant", 60, 90, 560, 110, 20.0),
+                line("JOHN H. WENSLEY, LESLIE LAMPORT, JACK GOLDBERG, SENIOR MEMBER, IEEE,", 60, 130, 560, 140, 9.0),
+                line("AND CHARLES B. WEINSTOCK", 250, 142, 400, 152, 9.0), *BODY)
+    assert paper_record({}, sift).authors == ["John H. Wensley", "Leslie Lamport", "Jack Goldberg",
+                                              "Charles B. Weinstock"]
+    lfu = page(line("An O(1) algorithm for implementing the LFU", 150, 100, 460, 120, 17.2),
+               line("Prof. Ketan Shah Anirban Mitra Dhruv Matani", 150, 140, 460, 152, 12.0,
+                    ["Prof. Ketan Shah", "Anirban Mitra", "Dhruv Matani"]), *BODY)
+    assert paper_record({}, lfu).authors == ["Ketan Shah", "Anirban Mitra", "Dhruv Matani"]
+    queue = page(line("A Wait-free Queue as Fast as Fetch-and-Add", 129, 74, 482, 97, 23.3),
+                 line("Chaoran Yang", 214, 117, 277, 130, 13.2),
+                 line("John Mellor-Crummey o a", 295, 117, 527, 131, 13.2, ["John Mellor-Crummey", "o", "a"]), *BODY)
+    assert paper_record({}, queue).authors == ["Chaoran Yang", "John Mellor-Crummey"]
+    cover = page(line("ESSENTIA: an Audio Analysis Library for Music", 60, 138, 523, 162, 23.9),
+                 line("Information Retrieval", 60, 166, 277, 190, 23.9),
+                 line("CITATIONS READS", 60, 209, 319, 218, 9.0, ["CITATIONS", "READS"]),
+                 line("Dmitry Bogdanov Emilia Gómez", 100, 230, 395, 242, 11.2, ["Dmitry Bogdanov", "Emilia Gómez"]),
+                 line("SEE PROFILE SEE PROFILE", 111, 270, 392, 279, 9.0, ["SEE PROFILE", "SEE PROFILE"]), *BODY)
+    assert paper_record({}, cover).authors == ["Dmitry Bogdanov", "Emilia Gómez"]
+
+
+def test_superscripts_and_marks_part_names() -> None:
+    """PaperMage: "Kyle Lo^(α∗) Zejiang Shen^(α,τ∗)" (the superscript's comma is no
+    separator of its own); LongEval: "Kalpesh Krishna♠ ∗ Erin Bransom♢"; PaSa: a cell
+    "Yichen He∗1"; OpenReplica: "Emin G" "ün Sirer" touching, the diaeresis drawn apart."""
+    first = page(line("PaperMage: A Unified Toolkit for Processing", 101, 71, 495, 84, 12.9),
+                 line("Kyle Lo^(α∗) Zejiang Shen^(α,τ∗)", 100, 107, 246, 120, 10.7),
+                 line("Kalpesh Krishna♠ ∗ Erin Bransom♢ Bailey Kuehl♢", 90, 122, 499, 134, 10.7),
+                 line("Yichen He Guanhua Huang", 133, 137, 293, 148, 10.7, ["Yichen He∗1", "Guanhua Huang∗1"]),
+                 *BODY)
+    assert paper_record({}, first).authors == ["Kyle Lo", "Zejiang Shen", "Kalpesh Krishna", "Erin Bransom",
+                                               "Bailey Kuehl", "Yichen He", "Guanhua Huang"]
+    replica = page(line("Commodifying Replicated State Machines with OpenReplica", 120, 70, 490, 88, 17.2),
+                   line("Deniz Altınbuken, Emin G", 222, 102.6, 351.27, 116, 13.5),
+                   line(" ̈", 285, 102.5, 289, 116, 13.5),
+                   line("ün Sirer", 351.27, 102.6, 389, 116, 13.5), *BODY)
+    assert paper_record({}, replica).authors == ["Deniz Altınbuken", "Emin Gün Sirer"]
+
+
+def test_a_name_set_taller_for_its_superscript_is_read_in_its_row() -> None:
+    """Karger et al.: "Tom Leighton^1,2" stands taller than the names beside it."""
+    first = page(line("Consistent Hashing and Random Trees:", 191, 69, 419, 85, 16.2),
+                 line("Tom Leighton -", 261, 112, 328, 131, 12.3),
+                 line("David Karger Eric Lehman", 84, 117, 230, 129, 12.3, ["David Karger", "Eric Lehman"]),
+                 line("Matthew Levine Daniel Lewin", 360, 117, 521, 129, 12.3, ["Matthew Levine", "Daniel Lewin"]),
+                 *BODY)
+    assert paper_record({}, first).authors == ["David Karger", "Eric Lehman", "Tom Leighton", "Matthew Levine",
+                                               "Daniel Lewin"]
+
+
+def test_an_authors_line_set_larger_than_the_title_is_no_title() -> None:
+    """RADOS: the names in 14 pt Helvetica under a 12.9 pt bold title."""
+    first = page(line("RADOS: A Scalable, Reliable Storage Service for Petabyte-scale", 77, 72, 533, 85, 12.9),
+                 line("Storage Clusters", 247, 90, 363, 103, 12.9),
+                 line("Sage A. Weil Andrew W. Leung Scott A. Brandt Carlos Maltzahn", 124, 132, 486, 146, 14.0,
+                      ["Sage A. Weil", "Andrew W. Leung", "Scott A. Brandt", "Carlos Maltzahn"]),
+                 line("University of California, Santa Cruz", 212, 144, 398, 158, 14.0),
+                 line("ABSTRACT", 54, 206, 118, 219, 13.6),
+                 line("Categories and Subject Descriptors", 54, 400, 250, 413, 13.6), *BODY)
+    record = paper_record({}, first)
+    assert record.title == "RADOS: A Scalable, Reliable Storage Service for Petabyte-scale Storage Clusters"
+    assert record.authors == ["Sage A. Weil", "Andrew W. Leung", "Scott A. Brandt", "Carlos Maltzahn"]
+
+
+def test_a_title_without_its_report_number_and_footnote_numbers() -> None:
+    """Edwards' AI memo "Memo 19--LISP II Garbage Collector"; Baker's "Objects1 or," and
+    "Same2"; a line wholly in parentheses ends a title, "(Semantic) Web" goes on with it."""
+    memo = page(line("Memo 19--LISP II Garbage Collector", 200, 100, 450, 120, 16.0), *BODY)
+    assert paper_record({}, memo).title == "LISP II Garbage Collector"
+    baker = page(line("Equal Rights for Functional Objects1 or,", 72, 74, 380, 95, 21.0),
+                 line("The More Things Change, The More They Are the Same2", 72, 92, 519, 113, 21.0), *BODY)
+    assert paper_record({}, baker).title == \
+        "Equal Rights for Functional Objects or, The More Things Change, The More They Are the Same"
+    signal = page(line("Signal/Collect: Graph Algorithms for the", 150, 100, 460, 118, 14.3),
+                  line("(Semantic) Web", 250, 120, 360, 138, 14.3), *BODY)
+    assert paper_record({}, signal).title == "Signal/Collect: Graph Algorithms for the (Semantic) Web"
+
+
+def test_which_year_a_page_means() -> None:
+    """A journal's masthead over its copyright (Bender and Farach-Colton, TCS 321 (2004),
+    © 2003); a date alone under the authors over a venue note (Batson and Lamport: "11 Mar
+    2003", the symposium held in 2002); an acronym and a year in a small note (Helland,
+    "CIDR 2007"); a revision's date over the first copyright; a venue in the body's prose
+    is no venue (Gilbert and Lynch: "At PODC 2000, Brewer …"); how to cite the paper,
+    printed on it (Lee and Hammer (2011)); an updated version's original venue is not its
+    year (Grover, "originally appeared in … STOC 1996")."""
+    tcs = page(line("Theoretical Computer Science 321 (2004) 5 – 12", 150, 40, 460, 50, 8.0),
+               line("The Level Ancestor Problem simplified", 150, 100, 460, 118, 14.0),
+               line("c 2003 Elsevier B.V. All rights reserved.", 72, 700, 300, 708, 7.0), *BODY)
+    assert page_year(tcs) == 2004
+    batson = page(line("High-Level Specifications: Lessons from", 137, 280, 473, 296, 16.4),
+                  line("Brannon Batson Leslie Lamport", 197, 352, 406, 363, 11.4),
+                  line("11 Mar 2003", 273, 396, 337, 407, 11.4),
+                  line("To appear in the Proceedings of the First International Symposium", 126, 477, 484, 488, 11.4),
+                  line("on Formal Methods for Components and Objects, held 5–8 November", 126, 491, 484, 502, 11.4),
+                  line("2002 in Leiden, The Netherlands.", 126, 505, 297, 516, 11.4))
+    assert paper_record({}, batson).year == 2003
+    helland = page(line("Life beyond Distributed Transactions:", 144, 72, 468, 92, 20.1),
+                   line("attribute the work to the author and CIDR 2007.", 63, 682, 219, 691, 8.9), *BODY)
+    assert page_year(helland) == 2007
+    misra = page(line("Theory in Programming Practice", 150, 100, 460, 120, 20.0),
+                 line("copyright © 2006 by Jayadev Misra", 200, 300, 400, 312, 12.0),
+                 line("Revised December 2012", 220, 320, 380, 332, 12.0))
+    assert page_year(misra) == 2012
+    brewer = page(line("Brewer's Conjecture and the Feasibility of", 150, 100, 460, 118, 16.0),
+                  *BODY, line("At PODC 2000, Brewer, in an invited talk [2], made the following conjecture:",
+                              72, 462, 540, 472, 10.0))
+    assert page_year(brewer) is None
+    cite = page(line("Lee, J. J. & Hammer, J. (2011). Gamification in Education: What, How, Why Bother? "
+                     "Academic Exchange Quarterly, 15(2).", 72, 40, 540, 50, 9.0),
+                line("Gamification in Education: What, How, Why Bother?", 100, 80, 500, 98, 16.0), *BODY)
+    assert paper_record({}, cite).year == 2011
+    grover = page(line("A fast quantum mechanical algorithm for database search", 100, 80, 500, 98, 16.0), *BODY,
+                  line("This is an updated version of a paper that originally appeared in Proceedings, STOC 1996,",
+                       72, 740, 300, 750, 9.0))
+    assert page_year(grover) is None
+
+
+def test_records_of_printed_one_page_pdfs(tmp_path: Path) -> None:
+    """The same rules on real PDFs (a Helvetica text layer read by pdfium): a wrapped list
+    of names, an IEEE grade, a date under the authors over a venue note."""
+    pdf = tmp_path / "sift.pdf"
+    pdf.write_bytes(printed_pdf([("SIFT: Design and Analysis of a Fault-Tolerant Computer", 20.0),
+                                 ("JOHN H. WENSLEY, LESLIE LAMPORT, JACK GOLDBERG, SENIOR MEMBER, IEEE,", 9.0),
+                                 ("MILTON W. GREEN, KARL N. LEVITT, P. M. MELLIAR-SMITH,", 9.0),
+                                 ("AND CHARLES B. WEINSTOCK", 9.0),
+                                 ("11 Mar 1978", 9.0),
+                                 ("Abstract", 9.0),
+                                 *[("Some prose of the abstract that runs on over the lines of the page body.", 9.0)] * 12,
+                                 ("To appear in the Proceedings of the IEEE, 1979.", 9.0)], {}))
+    doc = pdfium.PdfDocument(str(pdf))
+    try:
+        record = paper_record({}, extract_page(doc, 0, "off"))
+    finally:
+        doc.close()
+    assert record.title == "SIFT: Design and Analysis of a Fault-Tolerant Computer"
+    assert record.authors == ["John H. Wensley", "Leslie Lamport", "Jack Goldberg", "Milton W. Green",
+                              "Karl N. Levitt", "P. M. Melliar-Smith", "Charles B. Weinstock"]
+    assert record.year == 1978
+
+
+def test_a_tex_ligature_code_in_an_unnamed_font_is_its_ligature() -> None:
+    """Predicate Dispatching's title: a dvips Type 3 font reports the fi ligature only by
+    its OT1 code 12 ("Uni\\x0ced"); code 13 is left alone (a carriage return to pdfium, a "c"
+    in the FrTime report's font); codes outside 11–15 are none."""
+    assert ligature_glyph(0x0C, "i", "ed") == "fi"
+    assert ligature_glyph(0x0C, " ", "rs") == "fi"  # "first" at a word's start
+    assert ligature_glyph(0x0E, "e", "ci") == "ffi"
+    assert ligature_glyph(0x0D, "n", "ti") is None  # code 13: a carriage return, the FrTime report's "c"
+    assert ligature_glyph(0x0F, "a", "E") is None and ligature_glyph(0x05, "a", "bc") is None
+
+
+def test_a_middle_dot_parts_names_and_a_received_date_is_no_year() -> None:
+    """Springer sets "Name · Name · Name"; a journal's "Received …; accepted …" dates the
+    review, not the paper (no year is better than a wrong one)."""
+    first = page(line("A Paper Set in a Springer Journal", 100, 80, 500, 98, 16.0),
+                 line("Ana Silva · Bo Chen · Carla Diaz", 150, 110, 450, 122, 11.0),
+                 line("Received: 3 May 2004 / Accepted: 9 June 2005", 150, 130, 450, 140, 8.0), *BODY)
+    record = paper_record({}, first)
+    assert record.authors == ["Ana Silva", "Bo Chen", "Carla Diaz"] and record.year is None

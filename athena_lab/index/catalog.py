@@ -475,38 +475,46 @@ class Catalog:
         for r in self.conn.execute(f"SELECT * FROM chunks {where} ORDER BY path, ordinal", params):
             yield _chunk(r)
 
-    def needing_vector_ids(self, embedder_key: str) -> list[tuple[str, str]]:
-        """(chunk_id, text_hash) of chunks whose vector is missing or stale — without their
-        text, so a run over a large folder holds ids, not every text, while it embeds."""
-        rows = self.conn.execute(
-            "SELECT chunk_id, text_hash FROM chunks "
-            "WHERE vec_embedder IS NOT ? OR vec_hash IS NOT text_hash ORDER BY path, ordinal",
-            (embedder_key,))
-        return [(r[0], r[1]) for r in rows]
+    _NEEDS_VECTOR = "(vec_embedder IS NOT ? OR vec_hash IS NOT text_hash)"
+
+    def needing_vectors_count(self, embedder_key: str) -> int:
+        """How many chunks have no current vector of ``embedder_key``."""
+        return int(self.conn.execute(f"SELECT COUNT(*) FROM chunks WHERE {self._NEEDS_VECTOR}",
+                                     (embedder_key,)).fetchone()[0])
 
     def has_chunks_needing_vectors(self, embedder_key: str) -> bool:
         return self.conn.execute(
-            "SELECT 1 FROM chunks WHERE vec_embedder IS NOT ? OR vec_hash IS NOT text_hash LIMIT 1",
-            (embedder_key,)).fetchone() is not None
+            f"SELECT 1 FROM chunks WHERE {self._NEEDS_VECTOR} LIMIT 1", (embedder_key,)).fetchone() is not None
 
-    def embedding_rows(self, chunk_ids: list[str]) -> list[TextRow]:
-        """(chunk_id, text_hash, text, heading, path) of these chunks, in the order given."""
-        found: dict[str, TextRow] = {}
-        for start in range(0, len(chunk_ids), 500):
-            part = chunk_ids[start:start + 500]
-            marks = ",".join("?" * len(part))
-            for r in self.conn.execute(
-                    f"SELECT chunk_id, text_hash, text, heading, path FROM chunks WHERE chunk_id IN ({marks})", part):
-                found[r[0]] = (r[0], r[1], r[2], r[3], r[4])
-        return [found[c] for c in chunk_ids if c in found]
+    def needing_vector_windows(self, embedder_key: str, size: int) -> Iterator[list[TextRow]]:
+        """(chunk_id, text_hash, text, heading, path) of chunks whose vector is missing or
+        stale, ``size`` at a time in (path, ordinal) order: one query per window, resumed
+        after the last row it gave (a keyset, so rows given a vector meanwhile shift
+        nothing), so a run over a large folder never holds more than one window of texts."""
+        return self._windows(
+            "SELECT chunk_id, text_hash, text, heading, path, ordinal FROM chunks "
+            f"WHERE {self._NEEDS_VECTOR} {{after}} ORDER BY path, ordinal LIMIT ?",
+            "AND (path, ordinal) > (?, ?)", (embedder_key,), size)
+
+    def _windows(self, sql: str, after: str, params: tuple, size: int) -> Iterator[list[TextRow]]:
+        """Rows of ``sql`` (its last column the ordinal, after the path) ``size`` at a time;
+        ``after`` is the keyset condition put in its ``{after}`` slot from the second window."""
+        cursor: tuple[str, int] | None = None
+        while True:
+            query, args = (sql.format(after=""), (*params, size)) if cursor is None else \
+                (sql.format(after=after), (*params, *cursor, size))
+            rows = self.conn.execute(query, args).fetchall()
+            if not rows:
+                return
+            cursor = (rows[-1][4], rows[-1][5])
+            yield [(r[0], r[1], r[2], r[3], r[4]) for r in rows]
+            if len(rows) < size:
+                return
 
     def chunks_needing_vectors(self, embedder_key: str) -> list[TextRow]:
-        """(chunk_id, text_hash, text, heading, path) of chunks whose vector is missing or stale."""
-        rows = self.conn.execute(
-            "SELECT chunk_id, text_hash, text, heading, path FROM chunks "
-            "WHERE vec_embedder IS NOT ? OR vec_hash IS NOT text_hash ORDER BY path, ordinal",
-            (embedder_key,))
-        return [tuple(r) for r in rows]
+        """(chunk_id, text_hash, text, heading, path) of chunks whose vector is missing or stale
+        (all at once: for tests and small folders; a run reads ``needing_vector_windows``)."""
+        return [row for window in self.needing_vector_windows(embedder_key, 4096) for row in window]
 
     def live_labels(self, embedder_key: str) -> set[int]:
         rows = self.conn.execute(
@@ -582,14 +590,21 @@ class Catalog:
         return cur.rowcount
 
     # the multilingual channel ------------------------------------------------
-    def chunks_needing_channel_vectors(self, embedder_key: str) -> list[TextRow]:
-        """(chunk_id, text_hash, text, heading, path) of chunks with no current channel vector."""
-        rows = self.conn.execute(
-            "SELECT c.chunk_id, c.text_hash, c.text, c.heading, c.path FROM chunks c "
+    def needing_channel_windows(self, embedder_key: str, size: int) -> Iterator[list[TextRow]]:
+        """(chunk_id, text_hash, text, heading, path) of chunks with no current channel
+        vector, ``size`` at a time in (path, ordinal) order (as ``needing_vector_windows``)."""
+        return self._windows(
+            "SELECT c.chunk_id, c.text_hash, c.text, c.heading, c.path, c.ordinal FROM chunks c "
             "LEFT JOIN channel_vectors v ON v.embedder=? AND v.chunk_id=c.chunk_id "
-            "AND v.text_hash=c.text_hash WHERE v.label IS NULL ORDER BY c.path, c.ordinal",
-            (embedder_key,))
-        return [tuple(r) for r in rows]
+            "AND v.text_hash=c.text_hash WHERE v.label IS NULL {after} ORDER BY c.path, c.ordinal LIMIT ?",
+            "AND (c.path, c.ordinal) > (?, ?)", (embedder_key,), size)
+
+    def needing_channel_count(self, embedder_key: str) -> int:
+        """How many chunks have no current vector in the channel of ``embedder_key``."""
+        return int(self.conn.execute(
+            "SELECT COUNT(*) FROM chunks c LEFT JOIN channel_vectors v ON v.embedder=? "
+            "AND v.chunk_id=c.chunk_id AND v.text_hash=c.text_hash WHERE v.label IS NULL",
+            (embedder_key,)).fetchone()[0])
 
     def channel_orphans(self, embedder_key: str) -> list[int]:
         """Labels whose chunk is gone or whose text changed since it was embedded."""

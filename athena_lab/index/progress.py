@@ -208,10 +208,11 @@ class RunProgress:
             if first:  # readers get a rate (and an ETA) as soon as there is one
                 self._write()
 
-    def start_rate(self) -> None:
-        """Embedding (of texts not in the cache) starts now: measure from here."""
+    def start_rate(self, so_far: int = 0) -> None:
+        """Embedding (of texts not in the cache) starts now, ``so_far`` chunks embedded
+        already: measure from here."""
         self._samples.clear()
-        self._samples.append((time.monotonic(), 0))
+        self._samples.append((time.monotonic(), so_far))
 
     def _write(self) -> None:
         self.row["heartbeat"] = time.time()

@@ -64,7 +64,7 @@ class IndexStore:
 
     def vector_coverage(self, embedder_key: str, dimensions: int) -> VectorCoverage:
         """How far the graph of ``embedder_key`` covers the catalog's chunks."""
-        missing = len(self.catalog.chunks_needing_vectors(embedder_key))
+        missing = self.catalog.needing_vectors_count(embedder_key)
         vectors = self.vectors(embedder_key, dimensions)
         if vectors.dimension_mismatch is not None:
             return VectorCoverage(0, missing, vectors.dimension_mismatch)

@@ -7,9 +7,13 @@ temporary file first and replace the old one atomically.
 Readers and the writer never share a mutable graph. hnswlib does not support
 ``resize_index`` (nor ``add_items`` / ``mark_deleted``) while another thread runs
 ``knn_query`` on the same graph: it crashes or returns labels that were never added. So
-a search reads a published ``_View`` that nothing mutates, and ``update`` grows a private
-draft (its own copy, loaded from disk), saves it, and only then retires the view; the
-next search loads the saved graph. A search already running keeps its old view.
+a search reads a published ``_View`` that nothing mutates, and the writer grows a private
+draft (its own copy, loaded from disk): ``insert`` and ``delete`` change only the draft,
+``save`` writes it and only then retires the view (``update`` does all three); the next
+search loads the saved graph. A search already running keeps its old view. Inserting and
+saving are apart because at scale they cost very differently: a save writes the whole
+graph (1.8 GB at 1M chunks), so a build inserts in batches on every core and saves now
+and then (ingest/checkpoints.py).
 """
 
 from __future__ import annotations
@@ -47,8 +51,9 @@ class VectorIndex:
         self._write_lock = threading.Lock()  # one update at a time
         self._view: _View | None = None
         self._view_mtime: int | None = None
-        self._draft: _View | None = None  # the writer's private graph, as it saved it
-        self._draft_mtime: int | None = None
+        self._draft: _View | None = None  # the writer's private graph
+        self._draft_mtime: int | None = None  # the file's mtime when the draft was loaded or saved
+        self._dirty = False  # the draft has inserts or deletes not saved yet
         self.dimension_mismatch: int | None = None  # dims found on disk, if they differ
 
     def exists(self) -> bool:
@@ -101,30 +106,69 @@ class VectorIndex:
         view = self._current()
         return set(view.graph.get_ids_list()) if view is not None else set()
 
-    def update(self, add: dict[int, np.ndarray], delete: set[int]) -> None:
+    def release_view(self) -> None:
+        """Drop the published graph this object holds: a writer about to load its own copy
+        would otherwise hold the graph twice (the next search loads it again)."""
+        with self._lock:
+            self._view, self._view_mtime = None, None
+
+    def update(self, add: dict[int, np.ndarray], delete: set[int], threads: int = 1) -> None:
         """Add vectors under their labels and delete labels on a private graph; save it
         atomically; then let searches move to it."""
         with self._write_lock:
-            draft = self._draft_for(len(add))
-            graph, deleted = draft.graph, set(draft.deleted)
-            for label in delete - deleted:
-                try:
-                    graph.mark_deleted(label)
-                    deleted.add(label)
-                except RuntimeError:
-                    pass  # the label never made it into this graph
+            self._delete(delete)
             if add:
                 labels = np.fromiter(add.keys(), dtype=np.int64, count=len(add))
-                data = np.vstack(list(add.values())).astype(np.float32)
-                graph.add_items(data, labels, num_threads=1)
-                deleted -= set(add)
-            self._save(graph, deleted)
+                self._insert(labels, np.vstack(list(add.values())).astype(np.float32), threads)
+            self._save_draft()
+
+    def insert(self, labels: np.ndarray, data: np.ndarray, threads: int = 1) -> None:
+        """Add vectors to the writer's graph without saving it: searches see them after the
+        next ``save``, and a crash before it loses them from the graph (never from the
+        embedding cache). hnswlib spreads one call over ``threads`` threads."""
+        with self._write_lock:
+            self._insert(labels, data, threads)
+
+    def delete(self, labels: set[int]) -> None:
+        """Mark labels deleted in the writer's graph; saved by the next ``save``."""
+        with self._write_lock:
+            self._delete(labels)
+
+    def save(self) -> None:
+        """Save the writer's graph atomically; then let searches move to it."""
+        with self._write_lock:
+            self._save_draft()
+
+    def reserve(self, adding: int) -> None:
+        """Room for ``adding`` more vectors in the writer's graph, allocated once: a build of
+        1M vectors would otherwise grow it by doubling, copying the graph each time."""
+        with self._write_lock:
+            self._draft_for(adding)
+
+    def _insert(self, labels: np.ndarray, data: np.ndarray, threads: int) -> None:
+        draft = self._draft_for(len(labels))
+        draft.graph.add_items(data, labels, num_threads=max(1, threads))
+        self._draft = _View(draft.graph, draft.deleted - frozenset(int(label) for label in labels))
+        self._dirty = True
+
+    def _delete(self, labels: set[int]) -> None:
+        draft = self._draft_for(0)
+        deleted = set(draft.deleted)
+        for label in labels - deleted:
+            try:
+                draft.graph.mark_deleted(label)
+                deleted.add(label)
+            except RuntimeError:
+                pass  # the label never made it into this graph
+        self._draft = _View(draft.graph, frozenset(deleted))
+        self._dirty = True
 
     def _draft_for(self, adding: int) -> _View:
-        """The writer's graph with room for ``adding`` more: the one it saved last if the
-        file is still that one, else a new copy from disk (never the published object)."""
+        """The writer's graph with room for ``adding`` more: the one it holds if it has
+        changes not saved yet or the file is still the one it saved, else a new copy from
+        disk (never the published object)."""
         draft = self._draft
-        if draft is None or self._mtime() != self._draft_mtime:
+        if draft is None or (not self._dirty and self._mtime() != self._draft_mtime):
             needed = adding + (self._meta()["count"] if self.exists() else 0)
             draft = self._load(capacity=needed)
             if draft is None:
@@ -132,13 +176,16 @@ class VectorIndex:
                 graph.init_index(max_elements=max(INITIAL_CAPACITY, adding), M=M, ef_construction=EF_CONSTRUCTION)
                 graph.set_ef(self.ef)
                 draft = _View(graph, frozenset())
+            self._draft, self._draft_mtime = draft, self._mtime()
         graph = draft.graph
         needed = graph.element_count + adding
         if needed > graph.get_max_elements():
             graph.resize_index(max(needed, graph.get_max_elements() * 2))  # private: no reader holds it
         return draft
 
-    def _save(self, graph: hnswlib.Index, deleted: set[int]) -> None:
+    def _save_draft(self) -> None:
+        draft = self._draft_for(0)
+        graph, deleted = draft.graph, draft.deleted
         self.directory.mkdir(parents=True, exist_ok=True)
         tmp = self.path.with_suffix(".hnsw.tmp")
         graph.save_index(str(tmp))
@@ -149,7 +196,7 @@ class VectorIndex:
         os.replace(tmp_meta, self.meta_path)
         os.replace(tmp, self.path)
         self.dimension_mismatch = None
-        self._draft, self._draft_mtime = _View(graph, frozenset(deleted)), self._mtime()
+        self._draft_mtime, self._dirty = self._mtime(), False
         with self._lock:
             self._view, self._view_mtime = None, None  # the next search loads the saved graph
 

@@ -14,9 +14,10 @@ from dataclasses import dataclass, field
 from athena_lab.config import Config
 from athena_lab.index import channel
 from athena_lab.errors import EmbedderError
+from athena_lab.index.runtimes import usable_cores
 from athena_lab.index.store import IndexStore
 from athena_lab.ingest.checkpoints import ChannelLabels, VectorCheckpointer
-from athena_lab.ingest.vectors import Progress, embed_here, embed_vectors
+from athena_lab.ingest.vectors import EMBED_WINDOW, Progress, embed_here, embed_vectors
 from athena_lab.interrupt import StopRequest
 
 FLUSH_SECONDS = 10.0  # how often the graph is saved: searches see new vectors this soon
@@ -60,13 +61,13 @@ def update_channel(config: Config, store: IndexStore, report: Progress | None = 
             catalog.channel_forget(embedder.key, orphans)
         summary.removed = len(orphans)
     channel.record(store, settings, embedder)
-    needing = catalog.chunks_needing_channel_vectors(embedder.key)
     summary.total = catalog.counts()["chunks"]
-    titles = {p: s.title or "" for p, s in catalog.sources().items()}
-    checkpoints = VectorCheckpointer(graph, ChannelLabels(catalog, embedder.key), needing, set(), FLUSH_SECONDS)
+    checkpoints = VectorCheckpointer(graph, ChannelLabels(catalog, embedder.key), set(), FLUSH_SECONDS,
+                                     threads=settings.index.graph_threads or usable_cores())
     # Always here, never on Ray: the cluster's actors hold the main embedder, not this one.
-    done = embed_vectors(catalog, embedder, needing, titles, checkpoints, phase="multilingual", report=report,
-                         stop=stop, embed_batches=embed_here)
+    done = embed_vectors(catalog, embedder, catalog.needing_channel_windows(embedder.key, EMBED_WINDOW),
+                         catalog.needing_channel_count(embedder.key), checkpoints, phase="multilingual",
+                         report=report, stop=stop, embed_batches=embed_here)
     summary.from_cache, summary.embedded = done.from_cache, done.embedded
     return summary
 

@@ -30,13 +30,14 @@ from athena_lab.errors import EmbedderError, ParseError
 from athena_lab.index.embeddings import Embedder, make_embedder
 from athena_lab.index.lexical import LEXICAL_VERSION
 from athena_lab.index.progress import RunProgress
+from athena_lab.index.runtimes import usable_cores
 from athena_lab.index.store import IndexStore
 from athena_lab.ingest.checkpoints import ChunkLabels, VectorCheckpointer
 from athena_lab.ingest.chunking import CHUNKER_VERSION, Chunk, chunk_document, embedding_text, text_hash
 from athena_lab.ingest.discover import (DiscoveredFile, Discovery, discover, discover_paths, in_scope,
                                        nothing_to_index)
 from athena_lab.ingest.library import sync_library
-from athena_lab.ingest.vectors import Progress, embed_groups, embed_here, embed_vectors
+from athena_lab.ingest.vectors import EMBED_WINDOW, Embedded, Progress, embed_groups, embed_here, embed_vectors
 from athena_lab.interrupt import StopRequest
 from athena_lab.document import citation_kind, ParsedDocument
 
@@ -46,7 +47,6 @@ _PARSER_MODULES = {
     "html": "html", "notebook": "notebook", "pdf": "pdf",
 }
 OCR_EXTRA = "athena-lab[ocr]"  # named in a page's warning when only OCR would read it
-EMBED_WINDOW = 4096  # chunk texts read from the catalog at a time by the vectors phase
 
 
 class Backend(Protocol):
@@ -709,39 +709,33 @@ def _update_vectors(config: Config, store: IndexStore, summary: IndexSummary,
         vectors.meta_path.unlink(missing_ok=True)
     if not vectors.exists():  # a new or rebuilt graph: every chunk needs its vector in it
         catalog.forget_vectors(embedder.key)
-    needing = catalog.needing_vector_ids(embedder.key)  # ids only: texts are read a window at a time
-    titles = {p: s.title or "" for p, s in catalog.sources().items()}
+    total = catalog.needing_vectors_count(embedder.key)
     live = catalog.live_labels(embedder.key)
     stale = vectors.labels() - live
-    if not needing:
+    del live
+    if not total:
         if stale - vectors.deleted_labels():
             vectors.update({}, stale)
         return
-    checkpoints = VectorCheckpointer(vectors, ChunkLabels(catalog, embedder.key), needing,
-                                     stale - vectors.deleted_labels(),
-                                     config.settings.index.vector_checkpoint_s)
-    finished = 0
-
-    def window_report(phase: str, done: int, total: int) -> None:
-        report(phase, min(finished + done, len(needing)), len(needing))
-
-    for start in range(0, len(needing), EMBED_WINDOW):
-        # A window of texts at a time: memory stays flat however many chunks need vectors
-        # (all 17,061 texts of papers-we-love at once cost the indexer 190 MB more).
-        rows = catalog.embedding_rows([chunk_id for chunk_id, _ in needing[start:start + EMBED_WINDOW]])
-        try:
-            done = embed_vectors(catalog, embedder, rows, titles, checkpoints, phase="embed", report=window_report,
-                                 stop=stop, embed_batches=(backend or LocalBackend()).embed_batches, run=run,
-                                 fresh=streaming.embedded if streaming is not None else None)
-        except EmbedderError as exc:
-            summary.errors.append(f"embedding failed: {exc}. Search is lexical-only for new text.")
-            return
-        summary.embedded_from_cache += done.from_cache
-        summary.embedded += done.embedded
-        finished += len(rows)
-        if done.interrupted:
-            summary.interrupted = done.interrupted
-            return
+    threads = config.settings.index.graph_threads or usable_cores()
+    checkpoints = VectorCheckpointer(vectors, ChunkLabels(catalog, embedder.key), stale - vectors.deleted_labels(),
+                                     config.settings.index.vector_checkpoint_s, threads=threads)
+    del stale
+    vectors.release_view()  # the writer loads its own copy next: never two graphs in memory at once
+    vectors.reserve(total)  # the graph's memory allocated once, not doubled (and copied) as it grows
+    # A window of texts at a time: memory stays flat however many chunks need vectors
+    # (all 17,061 texts of papers-we-love at once cost the indexer 190 MB more).
+    done = Embedded()
+    try:
+        embed_vectors(catalog, embedder, catalog.needing_vector_windows(embedder.key, EMBED_WINDOW), total,
+                      checkpoints, phase="embed", report=report, stop=stop,
+                      embed_batches=(backend or LocalBackend()).embed_batches, run=run,
+                      fresh=streaming.embedded if streaming is not None else None, done=done)
+    except EmbedderError as exc:
+        summary.errors.append(f"embedding failed: {exc}. Search is lexical-only for new text.")
+    summary.embedded_from_cache += done.from_cache
+    summary.embedded += done.embedded
+    summary.interrupted = done.interrupted or summary.interrupted
 
 
 def _vectors_current(store: IndexStore, settings_key: str) -> bool:

@@ -2,17 +2,21 @@
 
 The main vectors (pipeline.py) and the multilingual channel (multilingual.py) run this
 same loop; they differ only in their embedder, their graph and their ``Labels``
-(checkpoints.py). Texts already embedded by this embedder come from the SQLite cache and
-are committed at once; the rest are embedded shortest first in batches of at most
-``EMBED_BATCH`` texts and ``EMBED_CHARS`` characters, each batch cached as soon as it is back, and the checkpointer makes them
-searchable every few seconds. A ``StopRequest`` (Ctrl-C, SIGTERM, a server shutting down:
-interrupt.py) is honoured between batches, and everything embedded by then is committed.
+(checkpoints.py). The chunks needing a vector come a window at a time (``windows``: the
+catalog reads ``EMBED_WINDOW`` texts per query), so memory stays flat however many there
+are. In each window, texts already embedded by this embedder come from the SQLite cache;
+the rest are embedded shortest first in batches of at most ``EMBED_BATCH`` texts and
+``EMBED_CHARS`` characters, each batch cached as soon as it is back. The checkpointer puts
+them in the graph in batches and makes them searchable every few seconds (less often as
+the graph grows), never once per window. A ``StopRequest`` (Ctrl-C, SIGTERM, a server
+shutting down: interrupt.py) is honoured between batches, and everything embedded by then
+is committed.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterator
+from typing import Callable, Iterable, Iterator
 
 import numpy as np
 
@@ -23,6 +27,7 @@ from athena_lab.ingest.checkpoints import VectorCheckpointer
 from athena_lab.ingest.chunking import embedding_text
 from athena_lab.interrupt import StopRequest
 
+EMBED_WINDOW = 4096  # chunk texts read from the catalog at a time
 EMBED_BATCH = 32  # texts per embedding call: a stop waits for at most one batch
 #: Characters per embedding call (texts × the longest one). onnxruntime keeps the largest
 #: buffers it ever needed: 32 texts of 256 tokens took the indexer from 400 MB to 950 MB
@@ -69,33 +74,49 @@ class Embedded:
     interrupted: str | None = None
 
 
-def embed_vectors(catalog: Catalog, embedder: Embedder, needing: list[TextRow], titles: dict[str, str],
+def embed_vectors(catalog: Catalog, embedder: Embedder, windows: Iterable[list[TextRow]], total: int,
                   checkpoints: VectorCheckpointer, *, phase: str, report: Progress,
                   stop: StopRequest | None = None, embed_batches: EmbedBatches = embed_here,
-                  run: RunProgress | None = None, fresh: set[str] | None = None) -> Embedded:
-    """Give every chunk of ``needing`` ((chunk_id, text_hash, text, heading, path) rows) its
-    vector and hand them to ``checkpoints``; the last checkpoint is committed on the way
-    out, also on a stop or an error, so what was embedded stays searchable. ``fresh``:
-    hashes this run embedded while parsing (pipeline.EmbedWhileParsing): found in the
-    cache, but counted as embedded now."""
-    done = Embedded()
+                  run: RunProgress | None = None, fresh: set[str] | None = None,
+                  done: Embedded | None = None) -> Embedded:
+    """Give every chunk of ``windows`` (lists of (chunk_id, text_hash, text, heading, path)
+    rows, ``total`` of them in all) its vector and hand them to ``checkpoints``; the last
+    checkpoint is committed on the way out, also on a stop or an error, so what was
+    embedded stays searchable. ``fresh``: hashes this run embedded while parsing
+    (pipeline.EmbedWhileParsing): found in the cache, but counted as embedded now.
+    ``done``: counts to add to (kept by the caller when an embedder error escapes)."""
+    done = done if done is not None else Embedded()
     if stop is not None:
         stop.deferrable = True  # from here a signal stops the run cleanly between batches
     try:
-        _embed(catalog, embedder, needing, titles, checkpoints, phase, report, stop, embed_batches, run, done,
-               fresh or set())
+        report(phase, 0, total)
+        if run is not None:
+            run.start_rate(checkpoints.fresh_chunks)
+        finished = 0
+        for rows in windows:
+            if stop is not None and stop.is_set():  # also between windows all from the cache
+                done.interrupted = stop.reason
+                break
+            checkpoints.expect(rows)
+            _embed(catalog, embedder, rows, checkpoints, phase, report, stop, embed_batches, run, done,
+                   fresh or set(), finished, total)
+            finished += len(rows)
+            if done.interrupted:
+                break
     finally:
         if run is not None:
-            run.report("save", checkpoints.committed, len(needing))
+            run.report("save", checkpoints.committed, total)
         checkpoints.commit()  # also on Ctrl-C: what was embedded stays searchable
         if stop is not None:
             stop.deferrable = False
     return done
 
 
-def _embed(catalog: Catalog, embedder: Embedder, needing: list[TextRow], titles: dict[str, str],
-           checkpoints: VectorCheckpointer, phase: str, report: Progress, stop: StopRequest | None,
-           embed_batches: EmbedBatches, run: RunProgress | None, done: Embedded, fresh: set[str]) -> None:
+def _embed(catalog: Catalog, embedder: Embedder, needing: list[TextRow], checkpoints: VectorCheckpointer,
+           phase: str, report: Progress, stop: StopRequest | None, embed_batches: EmbedBatches,
+           run: RunProgress | None, done: Embedded, fresh: set[str], finished: int, total: int) -> None:
+    """One window: its cached vectors, then its missing texts embedded batch by batch."""
+    titles = catalog.titles({path for *_rest, path in needing})
     by_hash: dict[str, str] = {}
     for _cid, digest, text, heading, path in needing:
         by_hash.setdefault(digest, embedding_text(heading, text, titles.get(path)))
@@ -105,16 +126,13 @@ def _embed(catalog: Catalog, embedder: Embedder, needing: list[TextRow], titles:
     done.from_cache += len(cached) - len(now)
     checkpoints.add(now.items())
     checkpoints.add(((h, v) for h, v in cached.items() if h not in now), fresh=False)
-    checkpoints.commit()  # cached vectors are searchable at once
     # Shortest first: each call then holds texts of similar length, and the embedder pads a
     # batch only to its longest text (12 % fewer token positions on docs chunks).
     missing = sorted((h for h in by_hash if h not in cached), key=lambda h: len(by_hash[h]))
-    report(phase, 0, len(missing))
-    if run is not None:
-        run.start_rate()
     batches = embed_groups(missing, by_hash)
     results = embed_batches(embedder, [[by_hash[h] for h in b] for b in batches])
-    count = 0
+    count = len(needing) - len(missing)  # rows of this window done: the cached ones at once
+    report(phase, min(finished + count, total), total)
     for batch in batches:
         if stop is not None and stop.is_set():
             done.interrupted = stop.reason
@@ -127,6 +145,8 @@ def _embed(catalog: Catalog, embedder: Embedder, needing: list[TextRow], titles:
         if run is not None:
             run.embedded(checkpoints.fresh_chunks)
         count += len(batch)
-        report(phase, count, len(missing))
+        report(phase, min(finished + count, total), total)
         if checkpoints.due():
             checkpoints.commit()
+    if checkpoints.due():
+        checkpoints.commit()  # a window all from the cache is searchable within the interval too

@@ -20,7 +20,7 @@ from typing import Any, Callable
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
-from .glyphs import font_name, symbol_glyph
+from .glyphs import font_name, ligature_glyph, symbol_glyph
 
 _ASCII = [chr(code) for code in range(0x80)]
 _RECT = struct.Struct("4f")
@@ -179,6 +179,10 @@ def page_chars(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage,
             if (code < 0x20 or 0x7F <= code <= 0x9F) and code != 0x02 and is_generated(tp, i) != 1:  # is_control
                 # a symbol font without a Unicode map: its code, not a control the page prints
                 glyph = symbol_glyph(_font_name(tp, raw, i, fonts), code)
+                if glyph is None and i + 1 < count:
+                    before = chars[-1].text[-1:] if chars and chars[-1] is not None else ""
+                    after = "".join(chr(get_unicode(tp, k)) for k in range(i + 1, min(i + 3, count)))
+                    glyph = ligature_glyph(code, before, after)
                 if glyph is None and code not in (0x09, 0x0A, 0x0D):
                     stats.unmapped += 1
                     continue  # no character we could name: never index a control

@@ -55,3 +55,15 @@ def symbol_glyph(font: str, code: int) -> str | None:
         if pattern.match(font):
             return table[code]
     return None
+
+
+def ligature_glyph(code: int, before: str, after: str) -> str | None:
+    """A TeX text font of no name we know (a dvips Type 3 font) sets its ligatures ff, fi,
+    ffi and ffl on the codes 11, 12, 14 and 15 (OT1): such a code inside a word, a letter
+    before it or two small letters after it, is that ligature ("Uni\\x0ced" is "Unified" in
+    Predicate Dispatching's title). Code 13 (OT1's fl) is left out: pdfium reports it as a
+    carriage return, and other fonts put other letters there (the FrTime report's "c")."""
+    if code in (0x0B, 0x0C, 0x0E, 0x0F) and after[:1].isalpha() and after[:1].islower() and \
+            (before.isalpha() or after[1:2].isalpha()):
+        return _OT1[code]
+    return None

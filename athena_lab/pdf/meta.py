@@ -36,18 +36,21 @@ _ARXIV_NAME = re.compile(r"(?<!\d)(\d{4}\.\d{4,5})(v\d+)?(?!\d)")
 
 # Lines that are no title: running heads, venue and report banners, stamps.
 _NOT_TITLE = re.compile(
-    r"^(arxiv|submitted|under consideration|reprinted|appears|to appear|published|proceedings|"
+    r"^(arxiv|submitted|under consideration|reprinted|appear(s|ed)|to appear|published|proceedings|"
     r"journal|transactions|communications|contemporary|technical report|tech\. rep|report|"
     r"downloaded|copyright|©|\(c\)|vol\.|volume|page \d|preprint|draft|version|"
     r"lecture notes|in proc|workshop|conference|symposium|abstract|keywords|index terms|"
     r"short communications|programming techniques|operating systems|editors?|extended abstract|"
-    r"technical note|position paper|invited (paper|talk)|research note|key words|\()", re.I)
+    r"technical note|position paper|invited (paper|talk)|research note|key words|categories and subject|"
+    r"general terms|ccs concepts|acm reference format|\((?=[^)]*\)?[\W\d]*$))", re.I)
+_CONTENTS = re.compile(r"^(table of )?contents$", re.I)
 _ORG = re.compile(
     r"\b(universit\w*|univ\.|institut\w*|laborator\w*|labs?|school|college|department|dept\.?|"
     r"faculty|facult\w*|center|centre|research|corporation|corp\.?|inc\.?|ltd\.?|gmbh|company|"
     r"foundation|academy|microsoft|microsystems|google|ibm|yahoo!?|amazon|facebook|intel|oracle|"
     r"akamai|at&t|xerox|hp|hewlett|packard|nokia|inria|cnrs|eth|epfl|mit|cmu|ucla|ucb|uc|nasa|"
     r"jepsen|"
+    r"asa|llc|plc|ag|s\.a\.|b\.v\.|"
     r"technologies|technology|systems|software|sciences?|engineering|informatics|informatica|"
     r"informática|computing|computer|mathematics|physics|division|group|graduate|program|"
     r"programme|unit|team|project|consortium|association|society|council|agency|ministry|"
@@ -70,7 +73,16 @@ _PLACE = re.compile(
     r"pennsylvania|oregon|arizona|ontario|quebec|cambridge|oxford|london|paris|"
     r"berlin|munich|zurich|lisbon|lisboa|bologna|belfast|edinburgh|toronto|seattle|boston|"
     r"berkeley|stanford|princeton|ithaca|pittsburgh|redmond|chicago|atlanta|"
-    r"tucson|heidelberg|beijing|tokyo|delhi|bangalore)\b", re.I)
+    r"tucson|heidelberg|beijing|tokyo|delhi|bangalore|"
+    r"kingdom|united states|republic|emirates|mountain view|menlo park|palo alto|sunnyvale|cupertino|"
+    r"yorktown|armonk|hong kong|tel aviv|haifa|jerusalem|janeiro|s[ãa]o paulo|amsterdam|copenhagen|"
+    r"stockholm|vienna|wien|prague|madrid|barcelona|rome|roma|milan|milano|geneva|lausanne|hamburg|"
+    r"dresden|saarbr[üu]cken|karlsruhe|aachen|darmstadt|kaiserslautern|potsdam|montr[ée]al|vancouver|"
+    r"waterloo|ottawa|sydney|melbourne|brisbane|canberra|auckland|seoul|shanghai|hangzhou|shenzhen|"
+    r"nanjing|taipei|kyoto|osaka|mumbai|chennai|hyderabad|kanpur|redwood|austin|houston|dallas|urbana|"
+    r"champaign|ann arbor|evanston|minneapolis|providence|amherst|baltimore|raleigh|chapel hill|irvine|"
+    r"riverside|pasadena|la jolla|salt lake|boulder|rochester|philadelphia|michigan|wisconsin|"
+    r"minnesota|ohio|maryland|colorado|utah)\b", re.I)
 _STATE = re.compile(r"\b(A[LKZR]|C[AOT]|DE|FL|GA|HI|I[DLNA]|K[SY]|LA|M[EDAINSOT]|N[EVHJMYCD]|O[HKR]|PA|RI|"
                     r"S[CD]|T[NX]|UT|V[TA]|W[AVIY]|UK)\b")
 _NAME_WORD = re.compile(r"^(?:[^\W\d_][^\W\d_]*(?:[-'’][^\W\d_]+)*\.?|(?:[^\W\d_]\.-?)+|"
@@ -80,11 +92,15 @@ _PARTICLES = {"van", "von", "der", "den", "de", "del", "della", "di", "da", "du"
 _STOP_AUTHORS = re.compile(r"^(abstract|summary|introduction|keywords|key words|index terms|"
                            r"categories|general terms|ccs concepts|contents|preface|foreword|"
                            r"\d+\.?\s+introduction|1\s)", re.I)
-_MARKS = re.compile(r"[∗*†‡§¶♯#⋆⋄♮♭♣♦♥♠‖|]+|(?<=[^\W\d_])\d+(,\d+)*|\^\S*|\(\d+\)")
+_MARKS = re.compile(r"[∗*†‡§¶♯#⋆⋄♮♭♣♦♥♠‖|_]+|(?<=[^\W\d_])\d+(,\d+)*|\^\S*|\(\d+\)")
 # Superscripts: footnote marks, and small type set over the title's line (a running head,
 # "^(Operating)Self-st^(System)abili^szing" is "Self-stabilizing" under "Operating Systems")
 _TITLE_MARKS = re.compile(r"[∗*†‡§¶♯⋆]+|\^\([^)]*\)|\^[0-9∗*†‡§¶]+|\^[a-z](?=\s|$)|\^[^\s(]")
-_SPLIT = re.compile(r"\s*(?:;|,|\band\b|\bAND\b|&|\s{3,})\s*")
+_GRADE = re.compile(r",?\s*\b(?:(?:senior|life|student|associate)\s+)?(?:member|fellow),?\s+ieee\b,?", re.I)
+_HONORIFIC = re.compile(r"^(?:prof\.|professor|dr\.|mr\.|mrs\.|ms\.)\s+", re.I)
+# Words of a repository's cover ("CITATIONS  READS", "SEE PROFILE"): no part of a name
+_NOT_NAME = {"citations", "reads", "profile", "publications", "see", "view", "downloads", "followers"}
+_SPLIT = re.compile(r"\s*(?:;|,|\band\b|\bAND\b|&|[·•]|\s{3,})\s*")  # "A · B": Springer's separator
 _EMAIL = re.compile(r"\S+@\S+|\{[^}]*\}\s*@|https?://|www\.|\.(com|edu|org|net)\b", re.I)
 
 _MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
@@ -102,19 +118,28 @@ _VENUE = re.compile(r"\b(?:proceedings|proc\.|journal|transactions|trans\.|vol\.
                     r"appears|to appear|printed in|annals|review|bulletin|magazine|notices|news)(?!\w)",
                     re.I)
 _ORD = r"(?:\^?\(?(?:st|nd|rd|th)\)?)?"  # "7th", "7^th" (a superscript)
-_DATE = re.compile(r"(?:\b" + _MONTH + r"\s+(?:\d{1,2}" + _ORD + r"(?:\s*[-–]\s*\d{1,2}" + _ORD + r")?,?\s+)?"
+_DATE = re.compile(r"(?:\b" + _MONTH + r"\s+(?:\d{1,2}" + _ORD + r"(?:\s*[-–]\s*\d{1,2}" + _ORD + r")?[,.]?\s+)?"
                    + _Y + r"\b)|"
                    r"(?:\b\d{1,2}" + _ORD + r"\s+(?:of\s+)?" + _MONTH + r",?\s+" + _Y + r"\b)|"
                    r"(?:\b" + _Y + r"[./-](?:0?[1-9]|1[0-2])[./-](?:0?[1-9]|[12]\d|3[01])\b)|"
                    r"(?:^\s*" + _Y + r"\s*$)|"
                    r"(?:date:\s*" + _Y + r")", re.I)
+# A journal's masthead: "Theoretical Computer Science 321 (2004) 5 – 12", "J. of X (2008) 19(2), 185-224"
+_MASTHEAD = re.compile(r"^[^\d()]{4,90}?\s(?:\d{1,4}(?:[,.:]\s?\d{1,4})?\s*)?\((?:" + _MONTH + r"\s+)?" + _Y
+                       + r"\),?\s*(?:\d{1,4}(?:\(\d{1,3}\))?,?\s*)?"
+                       r"(?:pp?\.\s*)?\d{1,5}\s*[-–—]+\s*\d{1,5}\b", re.I)
+_DATE_LABEL = re.compile(r"\b(?:revised|date|dated|version|draft|updated|last|this|of|on|as)\b:?|[^\w\s]", re.I)
+_VENUE_NOTE = re.compile(r"^\W*(?:\S+\s+){0,4}?(?:appears?|appeared|to appear|published|proceedings|proc\.|presented|"
+                         r"submitted|reprinted|copyright|in:)", re.I)
+_ACRONYM_YEAR = re.compile(r"\b[A-Z]{3,}\s+" + _Y + r"\b")  # "CIDR 2007", "OSDI 2004": a venue
 _PERMISSION = re.compile(r"permission|copyright|©|licen[cs]e", re.I)
 _LABELLED_DATE = re.compile(r"\b(?:publication )?date:\s*(?:\w+\.?\s+)?(?:\d{1,2}\s+)?" + _Y, re.I)
 _SHORT_YEAR = re.compile(r"\b[A-Z]{2,}[ -]?['’](\d\d)\b")  # "POPL '82", "ISMM'08"
 _ANY_YEAR = re.compile(r"(?<![\d.])" + _Y + r"(?![\d])")
-_NOT_A_DATE = re.compile(r"^(downloaded|re-?keyed|retrieved|accessed|printed on|generated|"
+_NOT_A_DATE = re.compile(r"^(downloaded|re-?keyed|retrieved|accessed|printed on|generated|received|"
                          r"last (modified|updated|revised))|(\d\d:\d\d)|permanent id|"
-                         r"preliminary version|earlier version|extended abstract of|"
+                         r"preliminary version|earlier version|updated version|original version|"
+                         r"originally (appeared|published)|extended abstract of|"
                          r"mathematics subject classification|\bsurvey\b", re.I)
 
 
@@ -190,7 +215,10 @@ def _title_among(lines: list[Line], first: PageText) -> list[Line]:
     if not lines:
         return []
     limit = first.height * 0.75
-    candidates = [ln for ln in lines if ln.bbox[1] < limit and _title_shaped(ln)]
+    banner = _banners(lines)
+    contents = min((ln.bbox[1] for ln in lines if _CONTENTS.match(ln.text.strip())), default=first.height)
+    candidates = [ln for ln in lines if ln.bbox[1] < min(limit, contents) and _title_shaped(ln)
+                  and id(ln) not in banner]
     if not candidates:
         return []
     body = Counter(round(ln.size) for ln in lines for _ in ln.text).most_common(1)[0][0]
@@ -201,16 +229,40 @@ def _title_among(lines: list[Line], first: PageText) -> list[Line]:
         if start.figure and any(not ln.figure and ln.bbox[1] < start.bbox[1] and ln.size >= body * 1.1
                                 for ln in candidates):
             continue  # words on a picture (a diagram's title) under the paper's own title
+        if len(_line_names(start) or []) >= 2:
+            continue  # the authors' line set larger than the title (a font of another family)
         group = _grow(start, lines)
         if _long_enough(group):
             return group
     for start in sorted(candidates, key=lambda ln: ln.bbox[1]):
         text = start.text.strip()
         if (text.isupper() or start.bold or len(lines) <= 15) and 2 <= len(text.split()) <= 15:
-            # capitals or bold, or the first line of a cover page with a few lines on it
-            group = _grow(start, lines)
+            # capitals or bold, or the first line of a cover page with a few lines on it;
+            # the body's type follows it, so its lines end at the first name
+            group = _grow(start, lines, names_end=True)
+            return group if _long_enough(group) else []
+    # A page set in one type (a typescript): the first line centred over the text, above
+    # the prose; the lines under it in the same type up to the first name.
+    left, right = min(ln.bbox[0] for ln in lines), max(ln.bbox[2] for ln in lines)
+    width = max(right - left, 1.0)
+    for start in sorted(candidates, key=lambda ln: ln.bbox[1])[:6]:
+        text = start.text.strip()
+        if abs((start.bbox[0] + start.bbox[2]) / 2 - (left + right) / 2) < 0.05 * width \
+                and start.bbox[2] - start.bbox[0] < 0.75 * width and 2 <= len(text.split()) <= 15 \
+                and _names(text) is None:
+            group = _grow(start, lines, names_end=True)
             return group if _long_enough(group) else []
     return []
+
+
+def _banners(lines: list[Line]) -> set[int]:
+    """Banner lines ("Appeared in Bulletin of the" …) and the lines that go on with them
+    in the same type right under them ("American Mathematical Society")."""
+    out: set[int] = set()
+    for line in lines:
+        if _NOT_TITLE.match(line.text.strip()) or any(id(b) in out and _joins(b, line) for b in lines[:lines.index(line)][-3:]):
+            out.add(id(line))
+    return out
 
 
 def _subtitle(title: list[Line], first: PageText | None) -> Line | None:
@@ -246,7 +298,9 @@ def _title_shaped(line: Line) -> bool:
     letters = sum(ch.isalpha() for ch in text)
     return (letters >= 3 and len(line.cells) <= 2 and not _NOT_TITLE.match(text)
             and max(len(w) for w in text.split()) <= 25  # a logo read by OCR: "COMPUTERLABORATORSCIENCE…"
-            and not re.match(r"^\d+(\.\d+)*\.?\s+[A-Z]", text) and not _EMAIL.search(text)
+            and not re.match(r"^\d+(\.\d+)*\.?\s+[A-Z]|^\d+(\.\d+)+\.?\s", text) and not _EMAIL.search(text)
+            and not re.search(r"\bcolumn$", text, re.I)  # "Database Theory Column": a column's banner
+            and letters >= 0.5 * len(text.replace(" ", ""))  # a formula set large: "dE=- '2i3n hC~RI~2."
             and not (_ORG_TITLE.search(text) and not _title_words(text))
             and len(text) <= 200)
 
@@ -256,9 +310,11 @@ def _title_words(text: str) -> bool:
     return ":" in text or len(text.split()) >= 7
 
 
-def _grow(start: Line, lines: list[Line]) -> list[Line]:
+def _grow(start: Line, lines: list[Line], names_end: bool = False) -> list[Line]:
     """``start`` and the lines right above and below it in the same type (found by
-    position: on a two-column page the other column's lines sit between them in order)."""
+    position: on a two-column page the other column's lines sit between them in order).
+    ``names_end``: a name under it ends the title whatever the space between (a typescript
+    sets the title and its authors alike)."""
     group = [start]
 
     def alike(a: Line, b: Line) -> bool:
@@ -267,7 +323,8 @@ def _grow(start: Line, lines: list[Line]) -> list[Line]:
         overlap = min(a.bbox[2], b.bbox[2]) - max(a.bbox[0], b.bbox[0])
         return abs(a.size - b.size) <= 0.12 * max(a.size, 1.0) and -0.5 * height <= gap <= 1.5 * height \
             and overlap > 0 and _title_shaped(b) and not _EMAIL.search(b.text) \
-            and not (gap > 0.5 * height and _names(b.text) is not None)  # the author line under it
+            and not ((gap > 0.5 * height or names_end and not (a.text.isupper() and b.text.isupper()))
+                     and _names(b.text) is not None)  # the author line under it
 
     while len(group) < 5:
         below = [ln for ln in lines if ln not in group and alike(group[-1], ln)]
@@ -287,7 +344,11 @@ def _grow(start: Line, lines: list[Line]) -> list[Line]:
 def _join_title(lines: list[Line]) -> str | None:
     if not lines:
         return None
-    text = " ".join(_TITLE_MARKS.sub("", ln.text).strip() for ln in lines)
+    # "Equal Rights for Functional Objects1": a footnote's number glued to a title line's end
+    text = " ".join(re.sub(r"(?<=[a-z]{3})[1-9](?=[\s,.;:]|$)", "", _TITLE_MARKS.sub("", ln.text).strip()) for ln in lines)
+    # "Memo 19--LISP II Garbage Collector": a report's number before the title
+    text = re.sub(r"^(?:memo|report|technical report|tech\. report|note|working paper)\s+[\w.-]*\d[\w.-]*\s*(?:--|—|–|:)\s*",
+                  "", text.strip(), flags=re.I)
     text = re.sub(r"(\w)- (\w)", r"\1-\2", " ".join(text.split())).strip(" .,;:∗*")
     if text.isupper() and len(text) > 12:
         text = _title_case(text)
@@ -326,29 +387,34 @@ def _page_authors(first: PageText | None, title: list[Line]) -> list[str]:
     next one."""
     if first is None or not title:
         return []
-    top = max(ln.bbox[3] for ln in title)
+    end = max(title, key=lambda ln: ln.bbox[3])
+    top = end.bbox[3] - 0.3 * (end.bbox[3] - end.bbox[1])  # a typescript's lines overlap a little
     left = min(ln.bbox[0] for ln in title) - 60
     right = max(ln.bbox[2] for ln in title) + 60
-    below = _rows(sorted((ln for ln in first.lines if ln.bbox[1] >= top - 1 and ln not in title
-                          and ln.bbox[2] > left and ln.bbox[0] < right),
-                         key=lambda ln: (round(ln.bbox[1] / 3), ln.bbox[0])))
+    below = _rows(_in_rows([ln for ln in first.lines if ln.bbox[1] >= top - 1 and ln not in title
+                            and ln.bbox[2] > left and ln.bbox[0] < right]))
     names: list[str] = []
     style: Line | None = None
     last: Line | None = None  # the last line names were read from
-    skip = False
+    skip = 0
     for i, line in enumerate(below[:40]):
         if skip:
-            skip = False
+            skip -= 1
             continue
         text = line.text.strip()
         if _STOP_AUTHORS.match(text) or len(text.split()) > 14:
             break
-        found = (_cell_names(line.cells) if len(line.cells) > 1 else None) or _names(text) \
-            or _cell_names(_spaced(line))
-        if found is None and i + 1 < len(below) and text.endswith((",", "and")) or \
-                found is None and i + 1 < len(below) and _joins(line, below[i + 1]):
-            found = _names(text + " " + below[i + 1].text.strip())
-            skip = found is not None
+        found = _line_names(line)
+        # a list of names wrapped over lines, a name cut at the end of one ("…, Scott" /
+        # "Shenker, Howard Sturgis, …, Doug" / "Terry, and Don Woods"): read on with the
+        # lines under it in the same type, up to three
+        joined, j = text, i
+        while found is None and j + 1 < len(below) and j - i < 3 and \
+                (joined.endswith((",", "and")) or _joins(below[j], below[j + 1], 1.5)):
+            j += 1
+            joined = joined + " " + below[j].text.strip()
+            found = _names(joined)
+            skip = j - i if found is not None else 0
         if found is None:
             continue
         if style is not None and abs(line.size - style.size) > 0.25 * max(style.size, 1.0) \
@@ -360,25 +426,56 @@ def _page_authors(first: PageText | None, title: list[Line]) -> list[str]:
     return names[:40]
 
 
+def _in_rows(lines: list[Line]) -> list[Line]:
+    """Lines in reading order by printed rows: a line whose middle lies within the height
+    of the row's first line is on that row, read left to right ("Tom Leighton^1,2" stands
+    taller than the names beside it for its superscript, not above them)."""
+    rows: list[list[Line]] = []
+    for line in sorted(lines, key=lambda ln: ln.bbox[1]):
+        middle = (line.bbox[1] + line.bbox[3]) / 2
+        if rows and rows[-1][0].bbox[1] <= middle <= rows[-1][0].bbox[3]:
+            rows[-1].append(line)
+        else:
+            rows.append([line])
+    return [ln for row in rows for ln in sorted(row, key=lambda ln: ln.bbox[0])]
+
+
+def _line_names(line: Line) -> list[str] | None:
+    """The names on a printed line: one per cell, or split at commas and "and", or at
+    spaces wider than a word space."""
+    return (_cell_names(line.cells) if len(line.cells) > 1 else None) or _names(line.text.strip()) \
+        or _cell_names(_spaced(line))
+
+
 def _rows(lines: list[Line], gap: float = 1.0) -> list[Line]:
     """Pieces of one printed line that reading order split (a name broken around a
     footnote mark: "Conor" … "McBride"), joined again; pieces far apart (more than ``gap``
-    times the type size) stay apart (two author blocks side by side)."""
+    times the type size) stay apart (two author blocks side by side). An accent drawn
+    apart from its letter is no piece; pieces that touch are one word ("Emin G" "ün Sirer")."""
     out: list[Line] = []
     for line in lines:
+        if line.text.strip() and all(_accent(ch) or ch.isspace() for ch in line.text):
+            continue
         last = out[-1] if out else None
         if last is not None and abs(last.bbox[1] - line.bbox[1]) < 2 and abs(last.size - line.size) < 0.5 \
-                and 0 <= line.bbox[0] - last.bbox[2] < gap * max(line.size, 1.0):
+                and -0.05 * line.size <= line.bbox[0] - last.bbox[2] < gap * max(line.size, 1.0):
             near = line.bbox[0] - last.bbox[2] < max(line.size, 1.0)
-            text = f"{last.text} {line.text}"
-            out[-1] = Line(text=text, boxes=last.boxes + [line.bbox] + line.boxes,
+            glued = line.bbox[0] - last.bbox[2] < 0.1 * line.size
+            text = f"{last.text}{'' if glued else ' '}{line.text}"
+            cells = (last.cells[:-1] + [last.cells[-1] + line.cells[0]] + line.cells[1:]
+                     if glued and last.cells and line.cells else last.cells + line.cells)
+            out[-1] = Line(text=text, boxes=last.boxes + ([] if glued else [line.bbox]) + line.boxes,
                            bbox=(last.bbox[0], min(last.bbox[1], line.bbox[1]), line.bbox[2],
                                  max(last.bbox[3], line.bbox[3])),
                            size=last.size, bold=last.bold,
-                           cells=last.cells + line.cells if near else [text])  # set wide: one phrase
+                           cells=cells if near else [text])  # set wide: one phrase
         else:
             out.append(line)
     return out
+
+
+def _accent(ch: str) -> bool:
+    return bool(unicodedata.combining(ch)) or unicodedata.category(ch) == "Sk"
 
 
 def _under(line: Line, following: Line) -> bool:
@@ -389,10 +486,11 @@ def _under(line: Line, following: Line) -> bool:
         and following.bbox[0] < line.bbox[2] and line.bbox[0] < following.bbox[2]
 
 
-def _joins(line: Line, following: Line) -> bool:
-    """``following`` goes on with ``line``: same type, right under it."""
+def _joins(line: Line, following: Line, space: float = 0.6) -> bool:
+    """``following`` goes on with ``line``: same type, right under it (less than ``space``
+    times the line's height between them)."""
     height = max(line.bbox[3] - line.bbox[1], 1.0)
-    return abs(line.size - following.size) < 0.5 and 0 <= following.bbox[1] - line.bbox[3] < 0.6 * height \
+    return abs(line.size - following.size) < 0.5 and -0.2 * height <= following.bbox[1] - line.bbox[3] < space * height \
         and abs(following.bbox[0] - line.bbox[0]) < 0.5 * (line.bbox[2] - line.bbox[0])
 
 
@@ -417,8 +515,8 @@ def _cell_names(cells: list[str]) -> list[str] | None:
     out: list[str] = []
     for cell in cells:
         if cell.strip() and all(unicodedata.combining(ch) or unicodedata.category(ch) == "Sk" or ch.isspace()
-                                for ch in cell):
-            continue
+                                for ch in cell) or sum(ch.isalpha() for ch in cell) < 2:
+            continue  # an accent drawn apart, a stray letter of a badge beside the name ("o", "a")
         found = _names(cell)
         if found is None:
             return None
@@ -431,6 +529,14 @@ def _names(text: str) -> list[str] | None:
     affiliation, an address, an e-mail, a date): every piece must be name-shaped."""
     # "Poul-Henning Kamp <phk@FreeBSD.org>": the address beside the name is no part of it
     text = re.sub(r"<[^<>\s]*@[^<>\s]*>|\(\s*[^()\s]*@[^()\s]*\s*\)", " ", text).strip()
+    # A superscript after a name, or a mark with a space after it, ends the name: "Kyle
+    # Lo^(α∗) Zejiang Shen^(α,τ∗)", "Kalpesh Krishna♠ ∗ Erin Bransom♢" (its commas are no
+    # separators of their own)
+    text = re.sub(r"\^\([^)]*\)|\^[^\s(,]+|[∗*†‡§¶♯⋆♣♦♥♠♢♡♤♧]+(?=\s)", ",", text)
+    # "Emin G ¨ un Sirer ¨", "Laszl ´ o": an accent drawn apart from its letter
+    text = re.sub(r"(?<=[^\W\d_]) ?[¨´`ˆ˜ˇ¸˝˘] ?(?=[^\W\d_])|\s[¨´`ˆ˜ˇ¸˝˘](?=\s|,|$)", "", text)
+    # "JACK GOLDBERG, SENIOR MEMBER, IEEE,": an IEEE grade after a name is no name
+    text = _GRADE.sub(",", text).strip(" ,")
     byline = re.match(r"^(?:by|von|par)\s+(.*)$", text.strip(), flags=re.I)
     text = byline.group(1) if byline else text.strip()
     if byline and (_ORG.search(text) or _PLACE.search(text)):
@@ -443,7 +549,7 @@ def _names(text: str) -> list[str] | None:
     if not text or _EMAIL.search(text) or _ORG.search(text) or _PLACE.search(text) \
             or _STATE.search(text) or _ANY_YEAR.search(text) or _NOT_TITLE.match(text):
         return None
-    text = re.sub(r"[∗*†‡§¶♯⋆]+", " ", text)  # "Damas‡and Milner": a mark is no part of a word
+    text = re.sub(r"[∗*†‡§¶♯⋆♣♦♥♠♢♡♤♧]+", " ", text)  # "Damas‡and Milner": a mark is no part of a word
     if ";" in text and re.search(r"\w+,\s*\w", text):
         # "Bonnichsen, Lars Frydendal; Karlsson, Sven" — surname first
         parts = [" ".join(reversed([p.strip() for p in piece.split(",", 1)])) if "," in piece else piece
@@ -464,7 +570,12 @@ def _all_names(parts: list[str], strip: str) -> list[str] | None:
     """Each non-empty part as a name (its marks taken out), or None if one is none."""
     out = []
     for part in parts:
-        part = " ".join(_MARKS.sub(" ", part).split()).strip(strip)
+        words = _MARKS.sub(" ", part).split()
+        words = words[:1] + [w for w in words[1:] if w not in ("-", "–", "—") and not re.fullmatch(r"\d{1,2}(,\d{1,2})*", w)]
+        # "Tom Leighton -", "Yichen He∗1": a dash or a footnote's number after the name
+        while len(words) > 2 and len(words[-1]) == 1 and words[-1].islower() and words[-1] not in _PARTICLES:
+            words.pop()  # "David Peleg t": a dagger read as a letter
+        part = " ".join(words).strip(strip)
         if not part:
             continue
         name = _name(part)
@@ -493,7 +604,10 @@ def _names_before_affiliations(text: str) -> list[str] | None:
 
 
 def _name(text: str) -> str | None:
+    text = _HONORIFIC.sub("", text)  # "Prof. Ketan Shah"
     words = text.replace("(", "").replace(")", "").split()
+    if any(w.lower().strip(".:") in _NOT_NAME for w in words):
+        return None
     if not 2 <= len([w for w in words if w not in _PARTICLES]) <= 4 or not all(_NAME_WORD.match(w) and (w[0].isupper() or w in _PARTICLES)
                                            for w in words):
         return None
@@ -502,8 +616,8 @@ def _name(text: str) -> str | None:
     if sum(1 for w in words if len(w.rstrip(".")) > 1 and w.lower() not in _PARTICLES) < 1:
         return None
     name = " ".join(text.split())
-    if name.isupper():
-        name = _title_case(name)
+    if name.isupper():  # "P. M. MELLIAR-SMITH": each part of a double name capitalised
+        name = " ".join("-".join(p[:1].upper() + p[1:].lower() for p in w.split("-")) for w in name.split())
     return name
 
 
@@ -512,6 +626,9 @@ def _agreeing_authors(info: dict[str, str], first: PageText | None) -> list[str]
     author = (info.get("Author") or "").strip()
     if not author or _JUNK_TITLE.search(author) or first is None:
         return []
+    inverted = re.fullmatch(r"\s*([^\W\d_][\w'’-]+),\s*((?:[^\W\d_][\w'’-]*\.?\s*){1,3})", author)
+    if inverted:  # "Casimir, H.B.G.": surname first
+        author = f"{inverted.group(2).strip()} {inverted.group(1)}"
     names = [" ".join(n.split()) for n in re.split(r";|,|\band\b|&", author) if n.strip()]
     page = _key(" ".join(ln.text for ln in first.lines[:40]))
     names = [n for n in names if len(n.split()) >= 2 and not _JUNK_AUTHOR.match(n)]
@@ -530,11 +647,29 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
     if first is None:
         return None
     skip = {id(ln) for ln in title or []}
-    tiers: dict[int, list[int]] = {}
+    tiers: dict[float, list[int]] = {}
     stamp = _DATE.search(first.margin or "") if first.margin and _ARXIV.search(first.margin) else None
     if stamp:
         tiers.setdefault(0, []).append(_year_of(stamp))
-    for text in _paragraphs([ln for ln in first.lines if id(ln) not in skip]):
+    head = max([0.45 * first.height, *(ln.bbox[3] + 0.2 * first.height for ln in title or [])])
+    for line in first.lines:
+        if id(line) in skip:
+            continue
+        text = line.text.strip()
+        masthead = _MASTHEAD.match(text) if line.bbox[1] < 0.2 * first.height else None
+        if masthead:  # "Theoretical Computer Science 321 (2004) 5–12": the volume's year, not the © 2003
+            tiers.setdefault(0.5, []).append(int(masthead.group(1)))
+        date = _DATE.search(text) if line.bbox[1] < head else None
+        if date and not _NOT_A_DATE.search(text) and \
+                not re.search(r"[^\W\d_]{2,}", _DATE_LABEL.sub("", text[:date.start()] + " " + text[date.end():])):
+            # a date printed alone on its line in the page's head ("11 Mar 2003", "revised:
+            # 24 February 2012"): the date of this paper, over a venue's year in a note
+            # (a revision's date, "Revised December 2012", over a copyright of the first one)
+            revised = re.search(r"revised|updated|version", text, re.I)
+            tiers.setdefault(0.8 if revised else 1.5, []).append(_year_of(date))
+    body = Counter(round(ln.size) for ln in first.lines for _ in ln.text).most_common(1)[0][0] if first.lines else 0
+    own = _key(_join_title(title or []) or "")
+    for text, size, y in _paragraphs([ln for ln in first.lines if id(ln) not in skip]):
         labelled = _LABELLED_DATE.search(text)  # "Date: 2016.05.11", "Publication date: 2014"
         if labelled:
             tiers.setdefault(2, []).append(int(labelled.group(1)))
@@ -543,7 +678,17 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
         words = len(text.split())
         for match in _COPYRIGHT.finditer(text):
             tiers.setdefault(1, []).append(int(match.group(1)))
-        if words <= 40 and _VENUE.search(text) and not _CITED.search(text):
+        # "… attribute the work to the author and CIDR 2007.": an acronym and a year in a
+        # note set smaller than the body name a venue (a heading "LADIS 2008 Topic" does not)
+        if len(own) >= 15 and own in _key(text) and _CITED.search(text):
+            # how to cite this paper, printed on it: "Lee, J. J. & Hammer, J. (2011). <title>. …"
+            tiers.setdefault(1, []).extend(int(y) for y in _ANY_YEAR.findall(text)[:1])
+        # a venue in prose of the body ("At PODC 2000, Brewer …") names another event: a
+        # venue line is a banner in the page's head or foot, a note set smaller than the
+        # body, or says it is one ("Appears in …", "This report is submitted …")
+        if words <= 40 and (y < head or y > 0.8 * first.height or size < 0.95 * body or _VENUE_NOTE.match(text)) and \
+                (_VENUE.search(text) or size < 0.92 * body and _ACRONYM_YEAR.search(text)) \
+                and not _CITED.search(text):
             years = [int(y) for y in _ANY_YEAR.findall(text)]
             years += [_century(int(m.group(1))) for m in _SHORT_YEAR.finditer(text)]
             tiers.setdefault(2, []).extend(years)
@@ -565,9 +710,10 @@ def _century(two: int) -> int:
     return 1900 + two if two >= 50 else 2000 + two
 
 
-def _paragraphs(lines: list[Line]) -> list[str]:
-    """Runs of lines set close together in one size: a footnote or a banner read whole,
-    so "Appears in Proc. of … Middleware 2001" keeps its venue and its year together."""
+def _paragraphs(lines: list[Line]) -> list[tuple[str, float, float]]:
+    """Runs of lines set close together in one size, with that size and their top: a footnote or a
+    banner read whole, so "Appears in Proc. of … Middleware 2001" keeps its venue and its
+    year together."""
     out: list[list[Line]] = []
     for line in lines:
         last = out[-1][-1] if out else None
@@ -579,11 +725,12 @@ def _paragraphs(lines: list[Line]) -> list[str]:
     texts = []
     for group in out:
         text = " ".join(ln.text for ln in group)
-        texts.append(text)
+        texts.append((text, group[0].size, group[0].bbox[1]))
         if len(group) > 3 and _PERMISSION.search(text):
-            # A permission block ends with its venue and date ("… (CIDR '11) January 9-12,
-            # 2011, Asilomar"): its last lines are read on their own too.
-            texts.extend(ln.text for ln in group[-3:])
+            # A permission block names its venue and date on a line of its own ("… (CIDR
+            # '11) January 9-12, 2011, Asilomar", "SOSP'15, October 4–7, 2015", with the
+            # copyright and DOI lines after it): its lines are read on their own too.
+            texts.extend((ln.text, ln.size, ln.bbox[1]) for ln in group)
     return texts
 
 
