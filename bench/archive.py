@@ -16,6 +16,10 @@ real paper archive"); point ``--root`` at its checkout.
         it is parsed and embedded again, not recognised as the same file), each in a fresh
         process: seconds, chunks/s, peak RSS of the indexer and of its PDF workers, and raw
         onnxruntime embedding of the same chunk texts in the same run
+    python bench/archive.py parse --root /work/data/pwl [--sample 25] [--seed 1] [--repeat 1]
+        PDF parsing alone, OCR off, in this process: CPU milliseconds a page on a seeded
+        random sample of the papers (the work the PDF workers do beside the embedder);
+        run it with a git archive of another commit on PYTHONPATH to compare
 """
 
 from __future__ import annotations
@@ -35,6 +39,29 @@ from typing import Any
 from _common import REPO, context, emit, load_average
 
 LABELS = REPO / "bench" / "data" / "labels" / "archive_garbled_labels.jsonl"
+
+
+# --- PDF parsing cost ---------------------------------------------------------------------
+
+def parse_cost(root: Path, sample: int, seed: int, repeat: int) -> dict[str, Any]:
+    """CPU seconds (``time.process_time``) to parse ``sample`` papers chosen with ``seed``,
+    OCR off, ``repeat`` times; the same papers as the profile the issue's finding used."""
+    import athena_lab
+    from athena_lab.ingest.parsers.pdf import PdfOptions, parse
+
+    files = sorted(root.rglob("*.pdf"))
+    random.Random(seed).shuffle(files)
+    files = files[:sample]
+    runs = []
+    for _ in range(repeat):
+        cpu = time.process_time()
+        pages = 0
+        for f in files:
+            pages += parse(f, str(f.relative_to(root)), PdfOptions(ocr="off")).pages or 0
+        cpu = time.process_time() - cpu
+        runs.append({"cpu_s": round(cpu, 2), "ms_per_page": round(1000 * cpu / max(pages, 1), 1)})
+    return {"bench": "archive_parse_cost", "code": str(Path(athena_lab.__file__).parent),
+            "files": len(files), "pages": pages, "runs": runs, "load_average": load_average()}
 
 
 # --- garbled pages ------------------------------------------------------------------------
@@ -273,6 +300,12 @@ def main() -> None:
     r.add_argument("--runtime", default=None, help="embedding.runtime to force (onnxruntime, openvino)")
     r.add_argument("--raw-sample", type=int, default=1500)
     r.add_argument("--out")
+    c = sub.add_parser("parse", help="PDF parsing alone, OCR off: CPU ms a page on a seeded sample")
+    c.add_argument("--root", required=True)
+    c.add_argument("--sample", type=int, default=25)
+    c.add_argument("--seed", type=int, default=1)
+    c.add_argument("--repeat", type=int, default=1)
+    c.add_argument("--out")
     o = sub.add_parser("ocr")
     o.add_argument("--root", required=True)
     o.add_argument("--out")
@@ -292,6 +325,8 @@ def main() -> None:
                   **_raw_rate(Path(args.index_dir), Path(args.root), args.raw_sample, args.runtime)}
     elif args.what == "ocr":
         result = ocr(Path(args.root))
+    elif args.what == "parse":
+        result = parse_cost(Path(args.root), args.sample, args.seed, args.repeat)
     else:
         result = index(Path(args.root), Path(args.work), args.copies, args.ocr, args.raw_sample, args.only)
     emit({**result, "context": context()}, args.out)

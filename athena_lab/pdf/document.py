@@ -105,7 +105,8 @@ def read_outline(doc: pdfium.PdfDocument, limit: int = 500) -> list[OutlineEntry
             try:
                 _mode, view = dest.get_view()
                 if len(view) >= 2 and view[1] and view[1] > 0:
-                    top = doc[index].get_height() - float(view[1])
+                    # the page's size without loading its content (the height get_height gives)
+                    top = doc.get_page_size(index)[1] - float(view[1])
             except Exception:  # noqa: BLE001 - a destination without a position is still a page
                 top = None
             out.append(OutlineEntry(mark.level + 1, mark.get_title() or "", index + 1, top))

@@ -10,16 +10,20 @@ from __future__ import annotations
 
 import ctypes
 import math
-import statistics
+import struct
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass
+from statistics import StatisticsError
+from typing import Any, Callable
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
-from .glyphs import font_name, is_control, ligature_glyph, symbol_glyph
+from .glyphs import font_name, ligature_glyph, symbol_glyph
 
+_ASCII = [chr(code) for code in range(0x80)]
+_RECT = struct.Struct("4f")
 #: pdfium reports a hyphen it saw at a line end as U+0002; soft hyphens mean the same.
 HYPHEN_MARKS = frozenset({"\x02", "\u00ad"})
 _SKIP = frozenset({"\r", "\n", "\ufffe", "\x00"})
@@ -39,7 +43,7 @@ class CharStats:
         return " ".join("".join(self.margin or []).split())
 
 
-@dataclass
+@dataclass(slots=True)
 class Char:
     text: str  # one or more code points after NFKC (a ligature becomes two)
     x0: float
@@ -54,22 +58,61 @@ class Char:
 class Fragment:
     """A run of characters on one baseline with no wide gap inside it."""
 
-    __slots__ = ("chars", "x0", "y0", "x1", "y1", "core")
+    __slots__ = ("chars", "x0", "y0", "x1", "y1", "core", "printed")
 
     def __init__(self, chars: list[Char]) -> None:
         self.chars = chars
-        printed = [c for c in chars if c.text != " "] or chars
-        self.x0 = min((c.x0 for c in printed), default=0.0)
-        self.y0 = min((c.y0 for c in printed), default=0.0)
-        self.x1 = max((c.x1 for c in printed), default=0.0)
-        self.y1 = max((c.y1 for c in printed), default=0.0)
+        printed = [c for c in chars if c.text != " "]
+        #: how many of the characters are not spaces
+        self.printed = len(printed)
+        printed = printed or chars
+        if not printed:
+            self.x0 = self.y0 = self.x1 = self.y1 = 0.0
+            self.core = (0.0, 0.0)
+            return
+        y0s = [c.y0 for c in printed]
+        y1s = [c.y1 for c in printed]
+        self.x0 = min([c.x0 for c in printed])
+        self.y0 = min(y0s)
+        self.x1 = max([c.x1 for c in printed])
+        self.y1 = max(y1s)
         #: the band most characters occupy: one tall √ or ∑ must not make the line tall
-        self.core = (statistics.median(c.y0 for c in printed), statistics.median(c.y1 for c in printed)) \
-            if printed else (0.0, 0.0)
+        self.core = (median(y0s), median(y1s))
 
     @property
     def text(self) -> str:
         return "".join(c.text for c in self.chars)
+
+
+def median(values: list[float]) -> float:
+    """``statistics.median`` of a non-empty list, without its overhead (same result)."""
+    data = sorted(values)
+    n = len(data)
+    if n == 0:
+        raise StatisticsError("no median for empty data")
+    if n % 2 == 1:
+        return data[n // 2]
+    return (data[n // 2 - 1] + data[n // 2]) / 2
+
+
+def _direct(function: Any, *argtypes: Any, restype: Any = None) -> Callable[..., Any]:
+    """``function`` of pdfium called with plain addresses: pypdfium2's typed pointer
+    arguments cost a conversion on every call, and a page has thousands of characters."""
+    address = ctypes.cast(function, ctypes.c_void_p).value
+    assert address is not None
+    prototype: Callable[..., Any] = ctypes.CFUNCTYPE(restype or function.restype, *argtypes)(address)
+    return prototype
+
+
+_ADDRESS, _INDEX = ctypes.c_void_p, ctypes.c_int
+_GET_UNICODE = _direct(pdfium_c.FPDFText_GetUnicode, _ADDRESS, _INDEX)
+_GET_BOX = _direct(pdfium_c.FPDFText_GetLooseCharBox, _ADDRESS, _INDEX, _ADDRESS)
+_GET_ANGLE = _direct(pdfium_c.FPDFText_GetCharAngle, _ADDRESS, _INDEX)
+_GET_WEIGHT = _direct(pdfium_c.FPDFText_GetFontWeight, _ADDRESS, _INDEX)
+_GET_FONT_SIZE = _direct(pdfium_c.FPDFText_GetFontSize, _ADDRESS, _INDEX)
+_IS_GENERATED = _direct(pdfium_c.FPDFText_IsGenerated, _ADDRESS, _INDEX)
+#: the address of the character's text object, None for a character pdfium made up
+_GET_TEXT_OBJECT = _direct(pdfium_c.FPDFText_GetTextObject, _ADDRESS, _INDEX, restype=_ADDRESS)
 
 
 def page_transform(page: pdfium.PdfPage) -> tuple[float, float, float, float, float, float]:
@@ -99,69 +142,90 @@ def page_chars(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage,
     ``stats`` (if given) counts what was left out."""
     stats = stats if stats is not None else CharStats()
     stats.margin = stats.margin if stats.margin is not None else []
+    margin = stats.margin
     a, b, c, d, e, f = page_transform(page)
     raw = textpage.raw
+    tp = ctypes.cast(raw, ctypes.c_void_p).value
     rect = pdfium_c.FS_RECTF()
-    get_unicode, get_box = pdfium_c.FPDFText_GetUnicode, pdfium_c.FPDFText_GetLooseCharBox
-    get_angle, get_weight = pdfium_c.FPDFText_GetCharAngle, pdfium_c.FPDFText_GetFontWeight
-    is_generated, get_font_size = pdfium_c.FPDFText_IsGenerated, pdfium_c.FPDFText_GetFontSize
+    rect_at = ctypes.addressof(rect)
+    get_unicode, get_box, get_angle = _GET_UNICODE, _GET_BOX, _GET_ANGLE
+    is_generated, get_object = _IS_GENERATED, _GET_TEXT_OBJECT
+    #: weight and nominal size come from the character's text object: asked once per object
+    styles: dict[int, tuple[bool, float]] = {}
+    fonts: dict[int, str] = {}
     generated: int | None = None  # index of a space pdfium made up, see _drop_false_space
     upright = _upright_angle(raw)
     chars: list[Char | None] = []
     count = pdfium_c.FPDFText_CountChars(raw)
     low_half = False
+    accents = False  # a character compose_accents would put on a letter
+    normalize = unicodedata.normalize
+    read_rect = _RECT.unpack_from  # FS_RECTF: left, top, right, bottom as C floats
     for i in range(count):
         if low_half:  # second half of a surrogate pair, already composed into the first
             low_half = False
             continue
-        code = get_unicode(raw, i)
-        if 0xD800 <= code <= 0xDBFF and i + 1 < count and 0xDC00 <= get_unicode(raw, i + 1) <= 0xDFFF:
-            # pdfium speaks UTF-16: math letters and emoji arrive as surrogate pairs.
-            code = 0x10000 + ((code - 0xD800) << 10) + (get_unicode(raw, i + 1) - 0xDC00)
-            low_half = True
-        ch = chr(code) if code < 0x110000 and not 0xD800 <= code <= 0xDFFF else "\ufffd"
-        if is_control(code) and code != 0x02 and is_generated(raw, i) != 1:
-            # a symbol font without a Unicode map: its code, not a control the page prints
-            glyph = symbol_glyph(font_name(raw, i), code)
-            if glyph is None and i + 1 < count:
-                before = chars[-1].text[-1:] if chars and chars[-1] is not None else ""
-                after = "".join(chr(get_unicode(raw, k)) for k in range(i + 1, min(i + 3, count)))
-                glyph = ligature_glyph(code, before, after)
-            if glyph is None and code not in (0x09, 0x0A, 0x0D):
-                stats.unmapped += 1
-                continue  # no character we could name: never index a control
-            ch = glyph or ch
-        if ch in _SKIP or ch.isspace():
-            if is_generated(raw, i) != 1:
-                generated = -1  # a space the file itself has: always a break
-            elif generated is None:
-                generated = len(chars)  # kept unless the next character touches the last
-            chars.append(None)
-            if stats.margin and stats.margin[-1] != " ":
-                stats.margin.append(" ")
+        code = get_unicode(tp, i)
+        if 0x20 < code < 0x7F:  # printable ASCII, most characters: none of the cases below
+            text = ch = _ASCII[code]
+            if code == 0x5E or code == 0x60:  # ^ and `, accents of their own (_ACCENTS)
+                accents = True
+        else:
+            if 0xD800 <= code <= 0xDBFF and i + 1 < count and 0xDC00 <= get_unicode(tp, i + 1) <= 0xDFFF:
+                # pdfium speaks UTF-16: math letters and emoji arrive as surrogate pairs.
+                code = 0x10000 + ((code - 0xD800) << 10) + (get_unicode(tp, i + 1) - 0xDC00)
+                low_half = True
+            ch = chr(code) if code < 0x110000 and not 0xD800 <= code <= 0xDFFF else "\ufffd"
+            if (code < 0x20 or 0x7F <= code <= 0x9F) and code != 0x02 and is_generated(tp, i) != 1:  # is_control
+                # a symbol font without a Unicode map: its code, not a control the page prints
+                glyph = symbol_glyph(_font_name(tp, raw, i, fonts), code)
+                if glyph is None and i + 1 < count:
+                    before = chars[-1].text[-1:] if chars and chars[-1] is not None else ""
+                    after = "".join(chr(get_unicode(tp, k)) for k in range(i + 1, min(i + 3, count)))
+                    glyph = ligature_glyph(code, before, after)
+                if glyph is None and code not in (0x09, 0x0A, 0x0D):
+                    stats.unmapped += 1
+                    continue  # no character we could name: never index a control
+                ch = glyph or ch
+            if ch in _SKIP or ch.isspace():
+                if is_generated(tp, i) != 1:
+                    generated = -1  # a space the file itself has: always a break
+                elif generated is None:
+                    generated = len(chars)  # kept unless the next character touches the last
+                chars.append(None)
+                if margin and margin[-1] != " ":
+                    margin.append(" ")
+                continue
+            if ch in HYPHEN_MARKS:
+                text = "\u00ad" if ch == "\u00ad" else "-"  # soft kept distinct for hyphen repair
+            else:
+                text = ch if code < 0x80 else normalize("NFKC", ch)
+            if text in _ACCENTS:
+                accents = True
+        if not get_box(tp, i, rect_at):
             continue
-        if not get_box(raw, i, rect):
-            continue
-        left, right, top, bottom = rect.left, rect.right, rect.top, rect.bottom
+        left, top, right, bottom = read_rect(rect)
         x_a, x_b = a * left + b * bottom + c, a * right + b * top + c
         y_a, y_b = d * left + e * bottom + f, d * right + e * top + f
         x0, x1 = (x_a, x_b) if x_a <= x_b else (x_b, x_a)
         y0, y1 = (y_a, y_b) if y_a <= y_b else (y_b, y_a)
-        angle = get_angle(raw, i)
+        angle = get_angle(tp, i)
         if angle != upright and _turned(angle, upright):
-            stats.margin.append(ch)
+            margin.append(ch)
             continue  # rotated margin text (arXiv stamps, side labels) is not body text
-        if ch in HYPHEN_MARKS:
-            text = "\u00ad" if ch == "\u00ad" else "-"  # soft kept distinct for hyphen repair
-        else:
-            text = ch if code < 0x80 else unicodedata.normalize("NFKC", ch)
+        obj = get_object(tp, i)
+        style = styles.get(obj)  # never stored under None
+        if style is None:
+            style = (_GET_WEIGHT(tp, i) >= 600, _GET_FONT_SIZE(tp, i))
+            if obj is not None:
+                styles[obj] = style
         # the loose box height is the size as printed: the nominal size ignores scaling
-        char = Char(text, x0, y0, x1, y1, y1 - y0, get_weight(raw, i) >= 600, get_font_size(raw, i))
+        char = Char(text, x0, y0, x1, y1, y1 - y0, style[0], style[1])
         if generated is not None and generated >= 0:
             _drop_false_space(chars, generated, char)
         generated = None
         chars.append(char)
-    return compose_accents(chars)
+    return compose_accents(chars) if accents else chars
 
 
 #: Accents TeX and older PDFs draw as glyphs of their own over a letter (after NFKC:
@@ -215,6 +279,18 @@ def compose_accents(chars: list[Char | None]) -> list[Char | None]:
     return kept
 
 
+def _font_name(tp: int | None, raw: pdfium_c.FPDF_TEXTPAGE, index: int, fonts: dict[int, str]) -> str:
+    """``font_name`` of character ``index``, asked once per text object (the font is the
+    object's)."""
+    obj = _GET_TEXT_OBJECT(tp, index)
+    if obj is None:
+        return font_name(raw, index)
+    name = fonts.get(obj)
+    if name is None:
+        name = fonts[obj] = font_name(raw, index)
+    return name
+
+
 def _drop_false_space(chars: list[Char | None], at: int, char: Char) -> None:
     """pdfium makes up a space or a line break where the size or baseline changes (an
     exponent after its base: d 2 for d², P E for PE) although the glyphs touch.
@@ -223,11 +299,19 @@ def _drop_false_space(chars: list[Char | None], at: int, char: Char) -> None:
     spaces are real even when the boxes nearly touch (the j of "of judgment" reaches left).
     """
     prev = chars[at - 1] if at > 0 else None
-    if prev is None or not all(c is None for c in chars[at:]) \
-            or min(prev.y1, char.y1) <= max(prev.y0, char.y0):
+    if prev is None:
         return
-    em = max(prev.size, char.size)
-    gap = max(char.x0 - prev.x1, prev.x0 - char.x1)
+    # min(prev.y1, char.y1) <= max(prev.y0, char.y0), spelt out: this runs for every
+    # generated space of the page
+    low = char.y1 if char.y1 < prev.y1 else prev.y1
+    high = char.y0 if char.y0 > prev.y0 else prev.y0
+    if low <= high or not all(c is None for c in chars[at:]):
+        return
+    em = char.size if char.size > prev.size else prev.size
+    right, left = char.x0 - prev.x1, prev.x0 - char.x1
+    gap = left if left > right else right
+    if not gap < 0.1 * em:
+        return  # wider than either limit below
     # the nominal size must change too: some fonts give every glyph a box of its own height
     trusted = min(prev.font, char.font) >= 3.0  # a 1 pt font scaled by the text matrix says nothing
     # a script sits off the baseline (the box's bottom less its descender, about a fifth);
@@ -242,7 +326,8 @@ def _drop_false_space(chars: list[Char | None], at: int, char: Char) -> None:
 def _upright_angle(raw: pdfium_c.FPDF_TEXTPAGE) -> float:
     """The angle most characters are drawn at: text at any other angle is marginal."""
     count = pdfium_c.FPDFText_CountChars(raw)
-    angles = [round(pdfium_c.FPDFText_GetCharAngle(raw, i), 1) for i in range(0, count, 7)]
+    tp = ctypes.cast(raw, ctypes.c_void_p).value
+    angles = [round(_GET_ANGLE(tp, i), 1) for i in range(0, count, 7)]
     angles = [a for a in angles if a >= 0]
     return Counter(angles).most_common(1)[0][0] if angles else 0.0
 
@@ -270,13 +355,16 @@ def fragments(chars: list[Char | None]) -> list[Fragment]:
             continue
         if current:
             prev = current[-1]
-            gap = max(ch.x0 - prev.x1, prev.x0 - ch.x1)
+            right, left = ch.x0 - prev.x1, prev.x0 - ch.x1
+            gap = left if left > right else right  # max(), spelt out: this runs per character
             em = ch.size if ch.size > 4.0 else 4.0  # size is the loose box height
-            if gap > em or not _same_line(prev, ch):
+            if gap > em or not (prev.y0 <= (ch.y0 + ch.y1) / 2 <= prev.y1
+                                or ch.y0 <= (prev.y0 + prev.y1) / 2 <= ch.y1):  # _same_line
                 runs.append(current)
                 current = []
             elif space_pending or gap > 0.2 * em:
-                current.append(Char(" ", prev.x1, prev.y0, max(prev.x1, ch.x0), prev.y1, prev.size, prev.bold))
+                end = ch.x0 if ch.x0 > prev.x1 else prev.x1  # max(prev.x1, ch.x0)
+                current.append(Char(" ", prev.x1, prev.y0, end, prev.y1, prev.size, prev.bold))
         space_pending = False
         current.append(ch)
     if current:

@@ -11,13 +11,12 @@ by block (a figure or table across the gutter hides it only above the body).
 
 from __future__ import annotations
 
-import statistics
 import unicodedata
 
 import numpy as np
 from dataclasses import dataclass, field
 
-from .extract import Char, Fragment, strip_spaces
+from .extract import Char, Fragment, median, strip_spaces
 from .maths import compose
 
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1, top-left origin
@@ -201,9 +200,9 @@ def _keep_fractions_whole(rows: list[_Row], hosts: dict[int, _Row | None]) -> No
     or the denominator would read as a subscript at the line's end."""
     for host in {id(h): h for h in hosts.values() if h is not None}.values():
         mine = [r for r in rows if hosts[id(r)] is host]
-        line_size = statistics.median(c.size for c in host.main.chars if c.text != " ")
+        line_size = median([c.size for c in host.main.chars if c.text != " "])
         centre = (host.main.core[0] + host.main.core[1]) / 2
-        full = [r for r in mine if statistics.median(c.size for f in r.frags for c in f.chars if c.text != " ")
+        full = [r for r in mine if median([c.size for f in r.frags for c in f.chars if c.text != " "])
                 >= 0.85 * line_size]
         above = [r for r in full if (r.main.core[0] + r.main.core[1]) / 2 < centre]
         below = [r for r in full if r not in above]
@@ -218,23 +217,25 @@ class _RowStats:
     def __init__(self, row: _Row) -> None:
         self.box = row.box()
         self.centre = (row.main.core[0] + row.main.core[1]) / 2
-        self.size = statistics.median([c.size for c in row.main.chars if c.text != " "] or [0.0])
+        self.size = median([c.size for c in row.main.chars if c.text != " "] or [0.0])
 
 
 def _host(row: _Row, rows: list[_Row], stats: dict[int, _RowStats]) -> _Row | None:
-    chars = [c for f in row.frags for c in f.chars if c.text != " "]
-    if not chars or len(chars) > 25:
+    if not 0 < sum(f.printed for f in row.frags) <= 25:
         return None
+    chars = [c for f in row.frags for c in f.chars if c.text != " "]
     y0, y1 = min(c.y0 for c in chars), max(c.y1 for c in chars)
     best: tuple[float, _Row] | None = None
     mid = size = 0.0
     for other in rows:
         ox0, oy0, ox1, oy1 = stats[id(other)].box
-        if other is row or min(y1, oy1) <= max(y0, oy0) or len(other.main.chars) <= len(chars):
+        # min(y1, oy1) <= max(y0, oy0), spelt out: rows are compared pairwise
+        if other is row or (oy1 if oy1 < y1 else y1) <= (oy0 if oy0 > y0 else y0) \
+                or len(other.main.chars) <= len(chars):
             continue
         if not mid:
-            mid = statistics.median((c.y0 + c.y1) / 2 for c in chars)
-            size = statistics.median(c.size for c in chars)
+            mid = median([(c.y0 + c.y1) / 2 for c in chars])
+            size = median([c.size for c in chars])
         line_size = stats[id(other)].size
         distance = abs(mid - stats[id(other)].centre)
         if distance > line_size:
@@ -265,7 +266,7 @@ def _zones(frags: list[Fragment]) -> list[list[Fragment]]:
         return []
     left, right = min(f.x0 for f in frags), max(f.x1 for f in frags)
     wide = 0.6 * (right - left)
-    line = statistics.median(f.core[1] - f.core[0] for f in frags)
+    line = median([f.core[1] - f.core[0] for f in frags])
     zones: list[list[Fragment]] = []
     bottom: float | None = None
     for frag in sorted(frags, key=lambda f: f.y0):
@@ -344,25 +345,34 @@ def _make_line(row: list[Fragment], column: int, satellites: list[Char] | None =
     if not rtl:
         chars, note = compose(chars + (satellites or []), rules or [])
     printed = [c for c in chars if c.text != " "]
+    texts = [c.text for c in chars]
+    text = "".join(texts)
+    boxes: list[Box]
+    if len(text) == len(chars) and "" not in texts:  # one code point each
+        boxes = [(c.x0, c.y0, c.x1, c.y1) for c in chars]
+    else:
+        boxes = []
+        for c in chars:  # one box per code point: a ligature's letters share theirs
+            boxes.extend([(c.x0, c.y0, c.x1, c.y1)] * len(c.text))
+    letters = [c.bold for c in printed if c.text.isalpha()]
     return Line(
-        text="".join(c.text for c in chars),
-        boxes=[(c.x0, c.y0, c.x1, c.y1) for c in chars for _ in c.text],
-        bbox=(min(c.x0 for c in printed), min(c.y0 for c in printed),
-              max(c.x1 for c in printed), max(c.y1 for c in printed)),
-        size=statistics.median(c.size for c in printed),
-        bold=all(c.bold for c in printed if c.text.isalpha()) and any(c.text.isalpha() for c in printed),
-        cells=[f.text for f in row] if not satellites else [_text(chars)],
+        text=text,
+        boxes=boxes,
+        bbox=(min([c.x0 for c in printed]), min([c.y0 for c in printed]),
+              max([c.x1 for c in printed]), max([c.y1 for c in printed])),
+        size=median([c.size for c in printed]),
+        bold=all(letters) and bool(letters),
+        cells=[f.text for f in row] if not satellites else [text],
         column=column,
         note=note,
     )
 
 
-def _text(chars: list[Char]) -> str:
-    return "".join(c.text for c in chars)
-
-
 def _right_to_left(row: list[Fragment]) -> bool:
     """Most letters Arabic/Hebrew: the row's pieces read from the right."""
+    texts = [c.text for f in row for c in f.chars]
+    if not texts or max(texts) < "\u0590":
+        return False  # no character opens with a code point of a right-to-left script
     letters = [c.text[0] for f in row for c in f.chars if c.text[:1].isalpha()]
     rtl = sum(1 for ch in letters if unicodedata.bidirectional(ch) in ("R", "AL"))
     return rtl > len(letters) / 2

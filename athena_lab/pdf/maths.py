@@ -22,10 +22,9 @@ written back as text a reader and a keyword search can use:
 from __future__ import annotations
 
 import re
-import statistics
 from dataclasses import dataclass
 
-from .extract import Char
+from .extract import Char, median
 
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1, top-left origin
 
@@ -83,8 +82,9 @@ def compose(chars: list[Char], rules: list[Box]) -> tuple[list[Char], bool]:
 def _plain(printed: list[Char]) -> bool:
     """Every character the same size and height: no script can be in the line (most
     lines of prose; this keeps them from the slower sorting below)."""
-    big = max(c.size for c in printed)
-    if min(c.size for c in printed) < SCRIPT_SIZE * big:
+    sizes = [c.size for c in printed]
+    big = max(sizes)
+    if min(sizes) < SCRIPT_SIZE * big:
         return False
     mids = [c.y0 + c.y1 for c in printed]
     return (max(mids) - min(mids)) / 2 <= SCRIPT_SHIFT * big
@@ -102,8 +102,8 @@ def _reference(printed: list[Char]) -> tuple[float, float, float]:
     sizes = sorted(c.size for c in words)
     top = sizes[min(len(sizes) - 1, int(0.9 * len(sizes)))]
     normal = [c for c in words if 0.85 * top <= c.size <= 1.2 * top] or words
-    return (statistics.median(c.size for c in normal), statistics.median(_mid(c) for c in normal),
-            statistics.median(c.font for c in normal))
+    return (median([c.size for c in normal]), median([(c.y0 + c.y1) / 2 for c in normal]),
+            median([c.font for c in normal]))
 
 
 def _small(c: Char, size: float, font: float) -> bool:
@@ -120,16 +120,17 @@ def _levels(chars: list[Char], size: float, centre: float, font: float) -> list[
     """+1 raised, -1 lowered, 0 on the line; spaces take 0 and are settled later."""
     out = []
     for c in chars:
-        shift = (centre - _mid(c)) / size
-        small = _small(c, size, font)
+        shift = (centre - (c.y0 + c.y1) / 2) / size  # against _mid(c)
         if c.text == " " or c.text in _RADICALS or abs(shift) > MAX_SHIFT:
             out.append(0)  # further away than a script ever sits: text of its own
-        elif (small and shift > SCRIPT_SHIFT) or shift > FAR_SHIFT:
+        elif shift > FAR_SHIFT or (shift > SCRIPT_SHIFT and _small(c, size, font)):
             out.append(1)
-        elif (small and shift < -SCRIPT_SHIFT) or shift < -FAR_SHIFT:
+        elif shift < -FAR_SHIFT or (shift < -SCRIPT_SHIFT and _small(c, size, font)):
             out.append(-1)
         else:
             out.append(0)
+    if not any(out):
+        return out  # nothing off the line: nothing to spread, and radicals sit at 0 too
     _spread(chars, out, size, font)
     _unreached(chars, out, size)
     for i, c in enumerate(chars):  # a radical sits at its radicand's level
@@ -219,8 +220,8 @@ def _bar_between(up: list[Char], down: list[Char], rules: list[Box]) -> bool:
     dx0, dx1 = min(c.x0 for c in down), max(c.x1 for c in down)
     if min(ux1, dx1) - max(ux0, dx0) <= 0:
         return False
-    top = statistics.median(_mid(c) for c in up)
-    bottom = statistics.median(_mid(c) for c in down)
+    top = median([_mid(c) for c in up])
+    bottom = median([_mid(c) for c in down])
     for x0, y0, x1, y1 in rules:
         if top < (y0 + y1) / 2 < bottom and min(x1, ux1) - max(x0, ux0) > 0.5 * (ux1 - ux0) \
                 and min(x1, dx1) - max(x0, dx0) > 0.3 * (dx1 - dx0):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ctypes
 import re
 import unicodedata
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -64,7 +65,7 @@ def extract_page(doc: pdfium.PdfDocument, index: int, ocr: str = "auto",
         finally:
             textpage.close()
         result = PageText(index + 1, width, height, lines, margin=stats.margin_text)
-        printed = sum(1 for ln in lines for ch in ln.text if not ch.isspace())
+        printed = sum(printed_chars(ln.text) for ln in lines)
         if printed < LOW_TEXT_CHARS and _has_images(page):
             return _scanned(page, result, ocr, on_ocr)
         garbled = garbled_reason("\n".join(ln.text for ln in lines), stats.unmapped)
@@ -77,6 +78,13 @@ def extract_page(doc: pdfium.PdfDocument, index: int, ocr: str = "auto",
 
 
 Box = tuple[float, float, float, float]
+#: ``\s`` is what ``str.isspace`` says is a space, counted in C
+_SPACE = re.compile(r"\s")
+
+
+def printed_chars(text: str) -> int:
+    """The characters of ``text`` that are not spaces (``not ch.isspace()``)."""
+    return len(text) - len(_SPACE.findall(text))
 
 
 def page_shapes(page: pdfium.PdfPage, width: float, height: float) -> tuple[list[Box], list[Box]]:
@@ -138,37 +146,81 @@ def mark_figure_text(lines: list[Line], regions: list[Box]) -> None:
     are no paragraph to quote. Captions ("Figure 2: …") stay text, and so does all text on
     a picture that carries prose (a page set over a background, a text screenshot):
     its short lines are the ends of its paragraphs."""
-    sizes = sorted(ln.size for ln in lines for ch in ln.text if not ch.isspace())
-    body = sizes[len(sizes) // 2] if sizes else 0.0
+    if not regions:
+        return  # no picture: no line is on one
+    body = _middle_size(lines)
+    long = [len(ln.text.split()) > FIGURE_WORDS for ln in lines]
+    seen: dict[int, _Centres] = {}
     prose = [r for r in regions
-             if sum(1 for ln in lines if len(ln.text.split()) > FIGURE_WORDS and _on(ln, [r], FIGURE_MARGIN)) >= 2]
+             if sum(1 for ln, wordy in zip(lines, long) if wordy and _on(ln, [r], FIGURE_MARGIN, seen)) >= 2]
     pictures = [r for r in regions if r not in prose]
-    for line in lines:
-        if len(line.text.split()) > FIGURE_WORDS or _CAPTION_START.match(line.text) \
+    for line, wordy in zip(lines, long):
+        if wordy or _CAPTION_START.match(line.text) \
                 or (line.size > 1.15 * body and _NUMBERED.match(line.text)):
             continue  # prose, a caption, or a numbered heading drawn on a picture (a banner)
-        if _on(line, pictures, FIGURE_MARGIN) or _titles(line, lines, pictures):
+        if _on(line, pictures, FIGURE_MARGIN, seen) or _titles(line, lines, pictures, seen):
             line.figure = True
 
 
-def _on(line: Line, regions: list[Box], margin: float) -> bool:
+def _middle_size(lines: list[Line]) -> float:
+    """The size of the page's middle printed character (each line's size once per
+    character it prints), 0 on a page without any."""
+    counted = sorted(((ln.size, printed_chars(ln.text)) for ln in lines), key=lambda pair: pair[0])
+    middle = sum(n for _, n in counted) // 2
+    for size, n in counted:
+        if middle < n:
+            return size
+        middle -= n
+    return 0.0
+
+
+#: a line's printed characters' centres and their extent (None when not a number)
+_Centres = tuple[list[tuple[float, float]], Box | None]
+
+
+def _on(line: Line, regions: list[Box], margin: float, seen: dict[int, _Centres] | None = None) -> bool:
     """Most of the line's characters on the pictures or the margin around them: a title
     centred over two diagrams side by side ("Scaled Dot-Product Attention   Multi-Head
     Attention") is wider than either and reaches past their sides."""
+    if not regions:
+        return False  # no character can be inside
+    found = seen.get(id(line)) if seen is not None else None  # the lines outlive ``seen``
+    if found is None:
+        found = _centres(line)
+        if seen is not None:
+            seen[id(line)] = found
+    centres, extent = found
+    if not centres:
+        return False
+    around = [(rx0 - 2 * margin, ry0 - margin, rx1 + 2 * margin, ry1 + margin) for rx0, ry0, rx1, ry1 in regions]
+    if extent is not None:  # only pictures reaching the centres' extent can hold one
+        cx0, cy0, cx1, cy1 = extent
+        around = [(left, top, right, bottom) for left, top, right, bottom in around
+                  if left <= cx1 and cx0 <= right and top <= cy1 and cy0 <= bottom]
+        if not around:
+            return False
+    inside = sum(1 for x, y in centres if any(
+        left <= x <= right and top <= y <= bottom for left, top, right, bottom in around))
+    return inside >= 0.8 * len(centres)
+
+
+def _centres(line: Line) -> _Centres:
     centres = [((x0 + x1) / 2, (y0 + y1) / 2) for (x0, y0, x1, y1), ch in zip(line.boxes, line.text)
                if not ch.isspace()]
-    inside = sum(1 for x, y in centres if any(
-        rx0 - 2 * margin <= x <= rx1 + 2 * margin and ry0 - margin <= y <= ry1 + margin
-        for rx0, ry0, rx1, ry1 in regions))
-    return bool(centres) and inside >= 0.8 * len(centres)
+    if not centres:
+        return centres, None
+    xs, ys = [x for x, _ in centres], [y for _, y in centres]
+    extent = (min(xs), min(ys), max(xs), max(ys))
+    # a NaN first would hide the others from min and max: then no pruning
+    return centres, extent if all(v == v for v in extent) else None
 
 
-def _titles(line: Line, lines: list[Line], pictures: list[Box]) -> bool:
+def _titles(line: Line, lines: list[Line], pictures: list[Box], seen: dict[int, _Centres] | None = None) -> bool:
     """Titles of pictures side by side, set further off than a label ("Scaled Dot-Product
     Attention" and "Multi-Head Attention" over Figure 2's two diagrams): twice the margin,
     but only for a line of separate pieces over two pictures or more that stands apart
     from the text above — a prose line near a picture is one piece over one."""
-    if len(line.cells) < 2 or not _on(line, pictures, 2 * FIGURE_MARGIN) or not _apart(line, lines):
+    if len(line.cells) < 2 or not _on(line, pictures, 2 * FIGURE_MARGIN, seen) or not _apart(line, lines):
         return False
     over = {i for (x0, _, x1, _), ch in zip(line.boxes, line.text) if not ch.isspace()
             for i, (rx0, _, rx1, _) in enumerate(pictures)
@@ -271,6 +323,7 @@ _COMMON_PAIRS = frozenset(re.findall("..", (
 RARE_PAIRS = 0.3
 PAIRS_NEEDED = 300
 _LATIN_WORD = re.compile(r"[A-Za-z]{3,}")
+_PAIR = re.compile(r"(?=([a-z]{2}))")
 
 
 def garbled_reason(text: str, unmapped: int = 0) -> str | None:
@@ -285,27 +338,32 @@ def garbled_reason(text: str, unmapped: int = 0) -> str | None:
     case, or, where the shapes survive, their letter pairs are ones words do not have.
     Code, formulas and tables keep their identifiers whole, so they pass.
     """
-    chars = [ch for ch in text if not ch.isspace()]
-    bad = unmapped + sum(1 for ch in chars if ch == "\ufffd" or unicodedata.category(ch) in ("Co", "Cc", "Cn"))
-    total = len(chars) + unmapped
+    printed = bad = 0
+    for ch, n in Counter(text).items():  # each distinct character once
+        if not ch.isspace():
+            printed += n
+            if ch == "\ufffd" or unicodedata.category(ch) in ("Co", "Cc", "Cn"):
+                bad += n
+    bad += unmapped
+    total = printed + unmapped
     if total >= 20 and bad / total > UNMAPPED_SHARE:
         return f"{bad} of {total} glyphs have no Unicode map"
-    letters = words = 0
-    for match in _RUN.finditer(text):
-        run = match.group(0)
-        letters += len(run)
-        if run.lower() == run.upper():
-            words += len(run)  # a script without case (Arabic, Korean, Chinese): no shape to judge
-        elif len(run) >= 3 and (run.islower() or run.isupper() or (run[0].isupper() and run[1:].islower())):
-            words += len(run)
-    if letters >= WORD_LETTERS and words / letters < WORD_SHARE:
-        return f"implausible words: {round(100 * words / letters)}% of letters in words"
-    pairs = rare = 0
-    for match in _LATIN_WORD.finditer(text):
-        word = match.group(0).lower()
-        for a, b in zip(word, word[1:]):
-            pairs += 1
-            rare += a + b not in _COMMON_PAIRS
-    if pairs >= PAIRS_NEEDED and rare / pairs > RARE_PAIRS:
-        return f"letters out of place: {round(100 * rare / pairs)}% of letter pairs rare in any language"
+    runs = _RUN.findall(text)
+    letters = sum(map(len, runs))
+    if letters >= WORD_LETTERS:
+        # word-shaped (the usual case, tested first) or a script without case (Arabic,
+        # Korean, Chinese): no shape to judge
+        words = sum(len(run) for run in runs
+                    if (len(run) >= 3 and (run.islower() or run.isupper() or (run[0].isupper() and run[1:].islower())))
+                    or run.lower() == run.upper())
+        if words / letters < WORD_SHARE:
+            return f"implausible words: {round(100 * words / letters)}% of letters in words"
+    latin = _LATIN_WORD.findall(text)
+    pairs = sum(map(len, latin)) - len(latin)
+    if pairs >= PAIRS_NEEDED:
+        # every pair of adjacent letters inside a word, found in C
+        found = Counter(_PAIR.findall(" ".join(latin).lower()))
+        rare = sum(n for pair, n in found.items() if pair not in _COMMON_PAIRS)
+        if rare / pairs > RARE_PAIRS:
+            return f"letters out of place: {round(100 * rare / pairs)}% of letter pairs rare in any language"
     return None

@@ -35,6 +35,7 @@ REFERENCES_HEADING = re.compile(r"^((\d{1,2}|[IVX]{1,4}|[A-H])\.?\s+)?(reference
 _ENTRY = re.compile(r"^\s*(\[[\w+.-]{1,12}\]|\d{1,3}\.\s+[A-Z]|[A-Z][\w'’-]+,\s+(?:[A-Z]\.\s*){1,3})")
 _YEAR = re.compile(r"\b(1[89]\d\d|20[0-4]\d)[a-z]?\b")
 _NUMBER = re.compile(r"^(\d{1,2}(?:\.\d{1,2})*)\.?\s")
+_ASCII_LETTER = re.compile(r"[A-Za-z]")
 
 
 @dataclass
@@ -106,8 +107,12 @@ def heading_sizes(pages: list[PageText], body: float) -> list[float]:
 
 
 def _short(line: Line) -> bool:
-    return (len(line.text) <= 100 and len(line.text.split()) <= 14
-            and sum(c.isalpha() for c in line.text) >= 3)
+    text = line.text
+    if len(text) > 100 or len(text.split()) > 14:
+        return False
+    if text.isascii():  # ASCII letters are exactly what isalpha() says, counted in C
+        return len(_ASCII_LETTER.findall(text)) >= 3
+    return sum(c.isalpha() for c in text) >= 3
 
 
 def heading_level(line: Line, body: float, sizes: list[float]) -> int | None:
