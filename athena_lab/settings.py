@@ -162,6 +162,9 @@ class LLMSettings:
     top_p: float = 0.0
     top_k: int = 0
     repeat_penalty: float = 0.0
+    # Sampling seed sent with each request; -1 leaves it to the server (a new one each time).
+    # Fixed, a model's answers repeat, as benchmarks need.
+    seed: int = -1
     max_tokens: int = 0  # 0: 400 for the local provider (what a CPU writes in ~20 s), 1024 for any other
     context_size: int = 8192
     max_steps: int = 4

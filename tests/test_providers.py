@@ -438,3 +438,18 @@ def test_a_search_line_is_a_tool_call_but_search_mid_sentence_is_answer_text():
     assert [type(e).__name__ for e in events] == ["TextDelta", "ToolCallEvent", "TextDelta"]
     assert events[0].text == "Use the SEARCH: feature here.\nDone\n" and events[2].text == "ok"
     assert events[1].call.arguments == {"query": "tokens"}
+
+
+def test_configured_seed_travels_with_each_request_and_minus_one_sends_none():
+    """`llm.seed` makes a model's answers repeat (benchmarks fix it); -1 leaves the server's own."""
+    from athena_lab.agent.providers.choice import plan_provider
+    from athena_lab.settings import LLMSettings
+
+    for seed, sent in ((11, 11), (-1, None)):
+        server = OpenAIWireServer([Turn(text=["ok"])])
+        with server as url:
+            plan = plan_provider(LLMSettings(provider="openai", model="m", base_url=url, seed=seed))
+            provider = plan.load()
+            assert provider is not None
+            list(provider.stream([Message("user", "hi")], None))
+        assert server.chat_requests[0].body.get("seed") == sent

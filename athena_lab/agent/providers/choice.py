@@ -53,7 +53,7 @@ def plan_provider(llm: LLMSettings, provider: str | Provider | None = None, mode
     if kind == "extractive":
         return ProviderPlan(lambda: None, model=False)
     sampling = SamplingParams(temperature=llm.temperature, top_p=llm.top_p or None, top_k=llm.top_k or None,
-                              repeat_penalty=llm.repeat_penalty or None,
+                              repeat_penalty=llm.repeat_penalty or None, seed=llm.seed if llm.seed >= 0 else None,
                               max_tokens=llm.max_tokens or (LOCAL_MAX_TOKENS if kind == "local" else MAX_TOKENS),
                               context_size=llm.context_size or None)
     if kind == "local":
