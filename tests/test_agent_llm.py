@@ -239,3 +239,29 @@ def test_a_model_that_says_the_sources_do_not_answer_is_not_flagged(root):
     with server as url:
         _, answer, _ = _ask(root, url)
     assert answer.answer == "The index has no evidence for this question." and answer.unsupported == []
+
+
+def test_a_selected_answers_lead_sentence_with_a_name_the_folder_lacks_is_left_out(root):
+    """Select mode: the quotes carry the answer, so a lead sentence with a made-up name is
+    dropped (and said so in the trace), never shown; the lead's other sentence stays."""
+    lead = "1\nCall `frobnicate_blueprints()` first. Register it with a url_prefix.\n"
+    server = OpenAIWireServer([Turn(text=[lead[:9], lead[9:30], lead[30:]])])
+    with server as url:
+        stream, answer, _ = _ask(root, url, overrides={"llm.answer_style": "select"})
+    assert answer.error is None, answer.error
+    assert "frobnicate" not in answer.answer, answer.answer
+    assert "Register it with a url_prefix" in answer.answer, answer.answer
+    checks = [t for t in answer.trace if t["tool"] == "checkNames"]
+    assert checks and any("frobnicate_blueprints" in n for n in checks[0]["input"]["names"]), answer.trace
+    assert not any("frobnicate" in str(e.data) for e in stream if e.type == "chunk")
+    assert not answer.not_found
+    assert any(line.startswith("- ") for line in answer.answer.splitlines()), answer.answer
+
+
+def test_a_lead_is_kept_whole_when_every_name_is_in_the_folder():
+    from athena_lab.agent.select import checked_lead
+
+    lead = "Pass url_prefix to register_blueprint. It mounts every route.\nSecond line."
+    assert checked_lead(lead, lambda sentence, defined: []) == (lead, [])
+    kept, lost = checked_lead(lead, lambda sentence, defined: ["register_blueprint"] if "register" in sentence else [])
+    assert (kept, lost) == ("It mounts every route.\nSecond line.", ["register_blueprint"])

@@ -35,7 +35,7 @@ from athena_lab.agent.extractive import (
 from athena_lab.agent.locate import model_quotes, with_evidence
 from athena_lab.agent.hyde import hypothetical
 from athena_lab.agent.names import answer_names, missing, sentence_names
-from athena_lab.agent.select import LEAD_TOKENS, Selection, choices, chosen_style
+from athena_lab.agent.select import LEAD_TOKENS, Selection, checked_lead, choices, chosen_style
 from athena_lab.agent.select import messages as selection_messages
 from athena_lab.agent.support import Support, unsupported_sentences
 from athena_lab.agent.model_work import OWNER, ModelGate
@@ -470,14 +470,19 @@ class _Turn:
         selection = Selection(options)
         attributor = Attributor(Support({item.number: item.text for item in items}, self._asked(), self._across()),
                                 self._unknown)
+        written = ""
         for item in llm.stream(ask, None, SamplingParams(max_tokens=LEAD_TOKENS)):
             if isinstance(item, TextDelta):
-                yield from self._emit(self.rewriter.feed(attributor.feed(selection.feed(item.text))))
+                written += selection.feed(item.text)
             elif isinstance(item, PromptProgress):
                 yield self._progress(item)
             elif isinstance(item, StreamEnd):
                 self._add_usage(item.usage)
-        yield from self._emit(self.rewriter.feed(attributor.feed(selection.flush()) + attributor.flush()))
+        lead, lost = checked_lead(written + selection.flush(), self._unknown)
+        if lost:
+            yield events.trace("checkNames", {"names": lost},
+                               f"left out the lead's sentence naming {', '.join(lost)}: not in your documents")
+        yield from self._emit(self.rewriter.feed(attributor.feed(lead) + attributor.flush()))
         self.notes["attributed"] = attributor.added
         reply = selection.quotes()
         self.quotes += [(q.number, q.text) for q in reply.quotes]

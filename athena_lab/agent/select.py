@@ -18,6 +18,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from typing import Callable
+
+from athena_lab.agent.citations import sentence_split
 from athena_lab.agent.extractive import Candidate, Reply, render
 from athena_lab.agent.prompts import language_directive
 from athena_lab.agent.providers import Message
@@ -106,3 +109,26 @@ class Selection:
         chosen = self.chosen or self.options[:1]
         ordered = sorted(chosen, key=lambda c: (c.rank, c.sentence.position))
         return render(ordered)
+
+
+def checked_lead(lead: str, unknown: Callable[[str, set[str]], list[str]]) -> tuple[str, list[str]]:
+    """The lead without its sentences that name what the folder does not hold, and those names.
+
+    The lead is the model's only free writing here, and the quotes under it carry the
+    answer: a lead sentence with a made-up name (one seeded test run restated the question
+    and invented a payload's four field names) is left out rather than shown marked, which
+    loses none of the documents' words. Held until the model is done, it is never on screen
+    first."""
+    kept: list[str] = []
+    lost: list[str] = []
+    for line in lead.splitlines():
+        pieces = []
+        for sentence in sentence_split(line):
+            names = unknown(sentence, set())
+            if names:
+                lost += [n for n in names if n not in lost]
+            else:
+                pieces.append(sentence)
+        if pieces or not line.strip():
+            kept.append(" ".join(pieces))
+    return "\n".join(kept).strip(), lost
