@@ -176,7 +176,11 @@ def _copy_archive(root: Path, dest: Path, copies: int) -> int:
 
 def _index(folder: Path, index_dir: Path, ocr: str) -> dict[str, Any]:
     """One `athena index` run in a fresh process: wall seconds, the summary, peak RSS of
-    the indexer (and of the largest PDF worker: children report their own maximum)."""
+    the indexer (and of the largest PDF worker: children report their own maximum), CPU
+    seconds of the indexer and of its PDF workers, and for each progress phase (scan,
+    parse, embed, …) when it was first and last reported, and every 10 s between: [wall s,
+    indexer CPU s, PDF workers' CPU s, done, total] (the workers' CPU counts once they have
+    exited, i.e. after parsing)."""
     shutil.rmtree(index_dir, ignore_errors=True)
     code = (
         "import json, resource, sys, time\n"
@@ -184,10 +188,23 @@ def _index(folder: Path, index_dir: Path, ocr: str) -> dict[str, Any]:
         "from athena_lab.ingest.pipeline import run_index\n"
         f"config = load_config({str(folder)!r}, index_dir={str(index_dir)!r}, "
         f"overrides={{'pdf.ocr': {ocr!r}}})\n"
+        "def cpu(who):\n"
+        "    u = resource.getrusage(who)\n"
+        "    return round(u.ru_utime + u.ru_stime, 1)\n"
+        "phases = {}\n"
+        "def progress(phase, done, total):\n"
+        "    now = [round(time.perf_counter() - t, 1), cpu(resource.RUSAGE_SELF), cpu(resource.RUSAGE_CHILDREN),\n"
+        "           done, total]\n"
+        "    entry = phases.setdefault(phase, {'first': now, 'every_10_s': []})\n"
+        "    entry['last'] = now\n"
+        "    if not entry['every_10_s'] or now[0] - entry['every_10_s'][-1][0] >= 10:\n"
+        "        entry['every_10_s'].append(now)\n"
         "t = time.perf_counter()\n"
-        "s = run_index(config)\n"
+        "s = run_index(config, progress=progress)\n"
         "out = {'seconds': round(time.perf_counter() - t, 1), 'chunks': s.chunks, 'new': s.new,\n"
         "       'failed': s.failed, 'embedded': s.embedded, 'duplicates': getattr(s, 'duplicates', 0),\n"
+        "       'cpu_s': cpu(resource.RUSAGE_SELF), 'worker_cpu_s': cpu(resource.RUSAGE_CHILDREN),\n"
+        "       'phases': phases,\n"
         "       'rss_mb': round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),\n"
         "       'worker_rss_mb': round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024)}\n"
         "print(json.dumps(out))\n")

@@ -82,6 +82,7 @@ class OnnxEmbedder:
         self._pad_id = 0 if pad_id is None else pad_id
         self._lock = threading.Lock()
         self.pooling, self.batch_size = pooling, max(1, batch_size)
+        self.pad_to = PAD_TO
         self.query_prefix, self.passage_prefix = query_prefix, passage_prefix
         self.name = name
         self.dimensions = dimensions or int(self._embed(["dimension probe"]).shape[1])
@@ -92,7 +93,7 @@ class OnnxEmbedder:
         # Padded up to a multiple of PAD_TO (masked: the vectors do not change): OpenVINO
         # keeps memory for every input shape it has seen, and one shape per token length
         # made an index of papers-we-love grow to 1.6 GB (docs/indexing.md).
-        width = -(-max(len(e.ids) for e in encodings) // PAD_TO) * PAD_TO
+        width = -(-max(len(e.ids) for e in encodings) // self.pad_to) * self.pad_to
         ids = np.full((len(encodings), width), self._pad_id, dtype=np.int64)
         mask = np.zeros((len(encodings), width), dtype=np.int64)
         for row, e in enumerate(encodings):
@@ -134,6 +135,12 @@ class OnnxEmbedder:
         if not texts:
             return np.zeros((0, self.dimensions), dtype=np.float32)
         return self._embed([self.passage_prefix + t for t in texts])
+
+    def token_lengths(self, texts: list[str]) -> list[int]:
+        """Tokens each document text is fed to the model as (prefix and truncation
+        included): the vectors phase sorts and batches by it (ingest/vectors.py), so each
+        batch holds texts of nearly one padded width."""
+        return [len(e.ids) for e in self._tokenizer.encode_batch([self.passage_prefix + t for t in texts])]
 
     def embed_query(self, text: str) -> np.ndarray:
         return self._embed([self.query_prefix + text], query=True)[0]

@@ -37,7 +37,8 @@ from athena_lab.ingest.chunking import CHUNKER_VERSION, Chunk, chunk_document, e
 from athena_lab.ingest.discover import (DiscoveredFile, Discovery, discover, discover_paths, in_scope,
                                        nothing_to_index)
 from athena_lab.ingest.library import sync_library
-from athena_lab.ingest.vectors import EMBED_WINDOW, Embedded, Progress, embed_groups, embed_here, embed_vectors
+from athena_lab.ingest.vectors import (EMBED_WINDOW, CountsTokens, Embedded, Progress, embed_here, embed_vectors,
+                                      plan_batches)
 from athena_lab.interrupt import StopRequest
 from athena_lab.document import citation_kind, ParsedDocument
 
@@ -439,6 +440,7 @@ class EmbedWhileParsing:
         self.embedder: Embedder | None = None
         self.failed = False
         self.pending: dict[str, str] = {}  # text hash → embedding text, in arrival order
+        self.lengths: dict[str, int] = {}  # text hash → tokens, for an embedder that counts them
         self.ready: list[tuple[str, np.ndarray]] = []
         self.embedded: set[str] = set()  # hashes embedded here (fresh, not from an older run)
 
@@ -451,9 +453,11 @@ class EmbedWhileParsing:
             return
         texts = {text_hash(c.text): embedding_text(c.heading, c.text, title) for c in chunks}
         cached = self.store.catalog.cached_vectors(embedder.key, list(texts))
-        for digest, text in texts.items():
-            if digest not in cached and digest not in self.embedded:
-                self.pending.setdefault(digest, text)
+        fresh = [h for h in texts if h not in cached and h not in self.embedded and h not in self.pending]
+        for digest in fresh:
+            self.pending[digest] = texts[digest]
+        if fresh and isinstance(embedder, CountsTokens):
+            self.lengths.update(zip(fresh, embedder.token_lengths([texts[h] for h in fresh])))
 
     def step(self) -> bool:
         """Embed one batch of waiting texts; False when there is nothing to do."""
@@ -462,8 +466,8 @@ class EmbedWhileParsing:
         embedder = self._embedder()
         if embedder is None:
             return False
-        window = sorted(list(self.pending)[:self.WINDOW], key=lambda h: len(self.pending[h]))
-        batch = embed_groups(window, self.pending)[0] if window else []
+        window = list(self.pending)[:self.WINDOW]
+        batch = plan_batches(embedder, window, self.pending, self.lengths)[0] if window else []
         if not batch:
             return False
         try:
@@ -473,6 +477,7 @@ class EmbedWhileParsing:
             return False
         for digest, vector in zip(batch, vectors):
             del self.pending[digest]
+            self.lengths.pop(digest, None)
             self.ready.append((digest, vector))
             self.embedded.add(digest)
         return True

@@ -5,8 +5,12 @@ same loop; they differ only in their embedder, their graph and their ``Labels``
 (checkpoints.py). The chunks needing a vector come a window at a time (``windows``: the
 catalog reads ``EMBED_WINDOW`` texts per query), so memory stays flat however many there
 are. In each window, texts already embedded by this embedder come from the SQLite cache;
-the rest are embedded shortest first in batches of at most ``EMBED_BATCH`` texts and
-``EMBED_CHARS`` characters, each batch cached as soon as it is back. The checkpointer puts
+the rest are embedded shortest first in batches of at most ``EMBED_BATCH`` texts, each
+batch cached as soon as it is back. An embedder that counts tokens (``CountsTokens``: the
+ONNX models) has its texts sorted and cut by token count, so a batch holds texts of nearly
+one padded width, within ``EMBED_TOKENS`` positions (on papers-we-love 95 % of the
+positions computed are real tokens, against 81 % when sorted by characters); any other
+embedder's by character count, within ``EMBED_CHARS``. The checkpointer puts
 them in the graph in batches and makes them searchable every few seconds (less often as
 the graph grows), never once per window. A ``StopRequest`` (Ctrl-C, SIGTERM, a server
 shutting down: interrupt.py) is honoured between batches, and everything embedded by then
@@ -16,7 +20,7 @@ is committed.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Iterable, Iterator, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -34,6 +38,9 @@ EMBED_BATCH = 32  # texts per embedding call: a stop waits for at most one batch
 #: for the rest of the run. Within this budget a call holds 32 short texts or 8 long ones
 #: and stays near 450 MB (docs/indexing.md).
 EMBED_CHARS = 8 * 1100
+#: Token positions per embedding call (texts × their padded width), for an embedder that
+#: counts tokens: the same bound, 8 texts of MiniLM's 256 tokens (or 16 of 128, 32 of 64).
+EMBED_TOKENS = 8 * 256
 Progress = Callable[[str, int, int], None]  # (phase, done, total)
 EmbedBatches = Callable[[Embedder, list[list[str]]], Iterator[np.ndarray]]
 
@@ -56,6 +63,52 @@ def embed_groups(hashes: list[str], texts: dict[str, str]) -> list[list[str]]:
     if current:
         groups.append(current)
     return groups
+
+
+@runtime_checkable
+class CountsTokens(Protocol):
+    """An embedder that says how many tokens it feeds the model for each document text, and
+    the multiple a batch's width is padded up to (``OnnxEmbedder``)."""
+
+    pad_to: int
+
+    def token_lengths(self, texts: list[str]) -> list[int]: ...
+
+
+def token_groups(hashes: list[str], lengths: dict[str, int], pad_to: int) -> list[list[str]]:
+    """``hashes`` (sorted by token count) cut into embedding calls of 32, 16 or 8 texts
+    (``EMBED_BATCH`` and its halves), as many as fit ``EMBED_TOKENS`` positions once padded
+    to the longest text's width: texts next to each other in token order share a width."""
+    sizes = [n for n in (EMBED_BATCH, EMBED_BATCH // 2, EMBED_BATCH // 4) if n > 0] or [1]
+    groups: list[list[str]] = []
+    start = 0
+    while start < len(hashes):
+        for n in sizes:
+            part = hashes[start:start + n]
+            width = -(-max(lengths[h] for h in part) // pad_to) * pad_to
+            if n * width <= EMBED_TOKENS:
+                break
+        groups.append(part)
+        start += len(part)
+    return groups
+
+
+def plan_batches(embedder: Embedder, hashes: Iterable[str], texts: dict[str, str],
+                 lengths: dict[str, int] | None = None) -> list[list[str]]:
+    """The embedding calls for ``hashes`` (keys of ``texts``), shortest first: by token
+    count when the embedder counts tokens (``lengths``: counts known already), else by
+    characters. Which texts share a call changes their padding, never their vectors
+    (padding is masked: test_batching_and_ordering_do_not_change_vectors)."""
+    order = list(hashes)
+    if isinstance(embedder, CountsTokens):
+        known = lengths if lengths is not None else {}
+        unknown = [h for h in order if h not in known]
+        if unknown:
+            known = {**known, **dict(zip(unknown, embedder.token_lengths([texts[h] for h in unknown])))}
+        order.sort(key=lambda h: known[h])
+        return token_groups(order, known, embedder.pad_to)
+    order.sort(key=lambda h: len(texts[h]))
+    return embed_groups(order, texts)
 
 
 def embed_here(embedder: Embedder, batches: list[list[str]]) -> Iterator[np.ndarray]:
@@ -127,9 +180,9 @@ def _embed(catalog: Catalog, embedder: Embedder, needing: list[TextRow], checkpo
     checkpoints.add(now.items())
     checkpoints.add(((h, v) for h, v in cached.items() if h not in now), fresh=False)
     # Shortest first: each call then holds texts of similar length, and the embedder pads a
-    # batch only to its longest text (12 % fewer token positions on docs chunks).
-    missing = sorted((h for h in by_hash if h not in cached), key=lambda h: len(by_hash[h]))
-    batches = embed_groups(missing, by_hash)
+    # batch only to its longest text.
+    missing = [h for h in by_hash if h not in cached]
+    batches = plan_batches(embedder, missing, by_hash)
     results = embed_batches(embedder, [[by_hash[h] for h in b] for b in batches])
     count = len(needing) - len(missing)  # rows of this window done: the cached ones at once
     report(phase, min(finished + count, total), total)
