@@ -16,6 +16,10 @@ real paper archive"); point ``--root`` at its checkout.
         it is parsed and embedded again, not recognised as the same file), each in a fresh
         process: seconds, chunks/s, peak RSS of the indexer and of its PDF workers, and raw
         onnxruntime embedding of the same chunk texts in the same run
+    python bench/archive.py batches --index-dir DIR
+        the vectors phase's embedding calls replayed on an index's chunk texts (tokenizing
+        only): the share of token positions that are real tokens, and the batch shapes,
+        with texts cut by characters and by token count
     python bench/archive.py parse --root /work/data/pwl [--sample 25] [--seed 1] [--repeat 1]
         PDF parsing alone, OCR off, in this process: CPU milliseconds a page on a seeded
         random sample of the papers (the work the PDF workers do beside the embedder);
@@ -62,6 +66,55 @@ def parse_cost(root: Path, sample: int, seed: int, repeat: int) -> dict[str, Any
         runs.append({"cpu_s": round(cpu, 2), "ms_per_page": round(1000 * cpu / max(pages, 1), 1)})
     return {"bench": "archive_parse_cost", "code": str(Path(athena_lab.__file__).parent),
             "files": len(files), "pages": pages, "runs": runs, "load_average": load_average()}
+
+
+# --- padding of the vectors phase's batches ---------------------------------------------
+
+def batches(index_dir: Path) -> dict[str, Any]:
+    """The vectors phase's embedding calls replayed on an index's chunk texts (windows of
+    EMBED_WINDOW in catalog order, then the embedder's own split into ``batch_size``):
+    the share of the token positions computed that are real tokens, and the distinct
+    inference shapes, for texts cut by characters (main before issue 30's token sort) and
+    by token count (``plan_batches``). Tokenizing only: no inference."""
+    from _common import embedding_jobs
+
+    from athena_lab.config import load_config
+    from athena_lab.index.embeddings import OnnxEmbedder, make_embedder
+    from athena_lab.index.store import IndexStore
+    from athena_lab.ingest.vectors import EMBED_WINDOW, embed_groups, plan_batches
+
+    store = IndexStore(index_dir)
+    try:
+        texts = embedding_jobs(store.catalog)
+    finally:
+        store.close()
+    embedder = make_embedder(load_config(".").settings.embedding)
+    assert isinstance(embedder, OnnxEmbedder), "the default embedder (MiniLM) counts tokens"
+    hashes = list(texts)
+    tokens = dict(zip(hashes, embedder.token_lengths([texts[h] for h in hashes])))
+    pad, size = embedder.pad_to, embedder.batch_size
+
+    def replay(calls: list[list[str]]) -> dict[str, Any]:
+        shapes: set[tuple[int, int]] = set()
+        real = padded = 0
+        for call in calls:
+            order = sorted(call, key=lambda h: tokens[h])
+            for start in range(0, len(order), size):
+                group = order[start:start + size]
+                width = -(-max(tokens[h] for h in group) // pad) * pad
+                shapes.add((len(group), width))
+                real, padded = real + sum(tokens[h] for h in group), padded + width * len(group)
+        return {"calls": len(calls), "real_tokens": real, "positions": padded,
+                "real_share": round(real / padded, 3), "shapes": len(shapes)}
+
+    by_chars: list[list[str]] = []
+    by_tokens: list[list[str]] = []
+    for start in range(0, len(hashes), EMBED_WINDOW):
+        window = hashes[start:start + EMBED_WINDOW]
+        by_chars += embed_groups(sorted(window, key=lambda h: len(texts[h])), texts)
+        by_tokens += plan_batches(embedder, window, texts, tokens)
+    return {"bench": "archive_batches", "texts": len(hashes), "by_characters": replay(by_chars),
+            "by_tokens": replay(by_tokens)}
 
 
 # --- garbled pages ------------------------------------------------------------------------
@@ -317,6 +370,9 @@ def main() -> None:
     r.add_argument("--runtime", default=None, help="embedding.runtime to force (onnxruntime, openvino)")
     r.add_argument("--raw-sample", type=int, default=1500)
     r.add_argument("--out")
+    b = sub.add_parser("batches", help="padding of the vectors phase's calls, by characters and by tokens")
+    b.add_argument("--index-dir", required=True)
+    b.add_argument("--out")
     c = sub.add_parser("parse", help="PDF parsing alone, OCR off: CPU ms a page on a seeded sample")
     c.add_argument("--root", required=True)
     c.add_argument("--sample", type=int, default=25)
@@ -340,6 +396,8 @@ def main() -> None:
     elif args.what == "raw":
         result = {"bench": "archive_raw_embedder",
                   **_raw_rate(Path(args.index_dir), Path(args.root), args.raw_sample, args.runtime)}
+    elif args.what == "batches":
+        result = batches(Path(args.index_dir))
     elif args.what == "ocr":
         result = ocr(Path(args.root))
     elif args.what == "parse":

@@ -1,6 +1,6 @@
 """The vectors phase's embedding calls, with the real MiniLM embedder: texts are sorted and
 cut by token count, so a call holds texts of nearly one padded width within the token
-budget (on papers-we-love, 95 % of the positions computed are real tokens, against 81 %
+budget (on papers-we-love, 93 % of the positions computed are real tokens, against 79 %
 when texts were sorted by characters), and a text's vector is the same whichever call it
 was embedded in: alone, in a planned call, while parsing or in the vectors phase."""
 
