@@ -45,7 +45,7 @@ from typing import Any
 from _common import CORPORA, REPO, context, emit
 
 from athena_lab.pdf.document import open_pdf
-from athena_lab.pdf.meta import PaperRecord, paper_record
+from athena_lab.pdf.meta import PaperRecord, cover_sheet, paper_record
 from athena_lab.pdf.pages import PageText, extract_page
 
 GOLD = REPO / "bench" / "data" / "archive_metadata.jsonl"
@@ -68,11 +68,15 @@ def score(gold: dict[str, Any], got: PaperRecord) -> dict[str, bool]:
     return {"title": title, "authors": authors, "year": year, "all": title and authors and year}
 
 
-def first_page(pdf: Path, rel: str, ocr: str) -> tuple[dict[str, str], PageText | None]:
+def first_page(pdf: Path, rel: str, ocr: str) -> tuple[dict[str, str], PageText | None, PageText | None]:
+    """The info dictionary, the first page and, when that is a repository's cover sheet,
+    the page after it (the paper's own first page)."""
     doc = open_pdf(pdf, rel, None)
     try:
         info = {k: v for k, v in doc.get_metadata_dict(skip_empty=True).items() if isinstance(v, str)}
-        return info, (extract_page(doc, 0, ocr) if len(doc) else None)
+        first = extract_page(doc, 0, ocr) if len(doc) else None
+        after = extract_page(doc, 1, ocr) if len(doc) > 1 and cover_sheet(first) else None
+        return info, first, after
     finally:
         doc.close()
 
@@ -138,8 +142,8 @@ def main() -> None:
     model = ModelReader() if args.reader == "local" else None
     for g in gold:
         root = Path(args.corpus if g.get("root") == "corpus" else args.root)
-        info, first = first_page(root / g["path"], g["path"], args.ocr)
-        got = model.read(first) if model is not None else paper_record(info, first, Path(g["path"]).name)
+        info, first, after = first_page(root / g["path"], g["path"], args.ocr)
+        got = model.read(after or first) if model is not None else paper_record(info, first, Path(g["path"]).name, after)
         verdict = score(g, got)
         for field in totals:
             totals[field] += verdict[field]
