@@ -58,6 +58,8 @@ def key(text: str | None) -> str:
 
 def person(name: str) -> tuple[str, str]:
     words = name.replace("(", " ").replace(")", " ").split()
+    if len(words) > 2 and re.fullmatch(r"Jr\.?|Sr\.?|II|III|IV", words[-1]):
+        words = words[:-1]  # "Guy L. Steele Jr.": the surname is Steele, printed with or without the suffix
     return (key(words[-1]), key(words[0])[:1]) if words else ("", "")
 
 

@@ -45,7 +45,7 @@ _NOT_TITLE = re.compile(
     r"general terms|ccs concepts|acm reference format|\((?=[^)]*\)?[\W\d]*$))", re.I)
 _CONTENTS = re.compile(r"^(table of )?contents$", re.I)
 _ORG = re.compile(
-    r"\b(universit\w*|univ\.|institut\w*|laborator\w*|labs?|school|college|department|dept\.?|"
+    r"\b(universit\w*|universi[dt]ad\w*|universidade|univ\.|institut\w*|laborator\w*|labs?|school|college|department|dept\.?|"
     r"faculty|facult\w*|center|centre|research|corporation|corp\.?|inc\.?|ltd\.?|gmbh|company|"
     r"foundation|academy|microsoft|microsystems|google|ibm|yahoo!?|amazon|facebook|intel|oracle|"
     r"akamai|at&t|xerox|hp|hewlett|packard|nokia|inria|cnrs|eth|epfl|mit|cmu|ucla|ucb|uc|nasa|"
@@ -58,7 +58,11 @@ _ORG = re.compile(
     r"supervis\w*|advis\w*|thesis|dissertation|submitted|partial|fulfil+ment|degree|"
     r"master|bachelor|doctor|phd|honours|honors|editor\w*|chair|professor|fellow|student|series|"
     r"monograph|h[öo]gskola|tekniska|hochschule|technische|technion|politecnico|polytechni\w*|"
-    r"[ée]cole|istituto|instituto|centrum|akademi\w*)\b", re.I)
+    r"[ée]cole|istituto|instituto|centrum|akademi\w*|academia|tech|clinic|international|computers|electronics)\b", re.I)
+# Affiliations known by their capitals ("TU Delft", "IIT Bombay", "SRI International",
+# "Meta AI"): matched in capitals only, so a name ("Ai Chen") is none
+_ORG_CAPS = re.compile(r"\b(AI|TU|IIT|IIIT|SRI|KAIST|KAUST|CSAIL|CWI|INESC|KTH|MPI|DFKI|NTT|NUS|HKUST|UCL|UCSD|UCSB|"
+                       r"UIUC|USC|NYU|MSR|FAIR|PARC|DEC|SRC|BBN|NIST|NIH|JPL|LANL|LLNL|ORNL|CERN|RIKEN|SAP|CSL|SE)\b")
 _ORG_TITLE = re.compile(r"\b(universit\w*|institut\w*|laborator\w*|department|dept\.|faculty|college|"
                         r"corporation|inc\.|ltd\.?|gmbh|school of|centre for|center for)\b", re.I)
 _PLACE = re.compile(
@@ -95,6 +99,11 @@ _NAMELIKE = {"austin", "irvine", "raleigh", "rochester", "holland", "england", "
 _PARTICLE_STATE = re.compile(r"\b(?:DE|LA|AL)(?=\s+(?!USA\b)[A-Z])")
 
 
+def _org(text: str) -> bool:
+    """An organisation named on the line (an affiliation, not a name)."""
+    return bool(_ORG.search(text) or _ORG_CAPS.search(text))
+
+
 def _place(text: str) -> bool:
     """A place or a state's code on the line (an address, not a name)."""
     if any(m.group(0).lower() not in _NAMELIKE for m in _PLACE.finditer(text)):
@@ -115,6 +124,7 @@ _MARKS = re.compile(r"[∗*†‡§¶♯#⋆⋄♮♭♣♦♥♠‖|_]+|(?<=[^\
 # "^(Operating)Self-st^(System)abili^szing" is "Self-stabilizing" under "Operating Systems")
 _TITLE_MARKS = re.compile(r"[∗*†‡§¶♯⋆]+|\^\([^)]*\)|\^[0-9∗*†‡§¶]+|\^[a-z](?=\s|$)|\^[^\s(]")
 _GRADE = re.compile(r",?\s*\b(?:(?:senior|life|student|associate)\s+)?(?:member|fellow),?\s+ieee\b,?", re.I)
+_SUFFIX = re.compile(r"Jr\.?|Sr\.?|II|III|IV")
 _HONORIFIC = re.compile(r"^(?:prof\.|professor|dr\.|mr\.|mrs\.|ms\.)\s+", re.I)
 # Words of a repository's cover ("CITATIONS  READS", "SEE PROFILE"): no part of a name
 _NOT_NAME = {"citations", "reads", "profile", "publications", "see", "view", "downloads", "followers"}
@@ -140,8 +150,11 @@ _VENUE = re.compile(r"\b(?:proceedings|proc\.|journal|transactions|trans\.|vol\.
                     r"appears|to appear|printed in|annals|review|bulletin|magazine|notices|news)(?!\w)",
                     re.I)
 _ORD = r"(?:\^?\(?(?:st|nd|rd|th)\)?)?"  # "7th", "7^th" (a superscript)
+# A journal's or a course's season: "Spring 2010", "Fall 1999"
+_SEASON = r"(?:spring|summer|fall|autumn|winter)"
 _DATE = re.compile(r"(?:\b" + _MONTH + r"\s+(?:\d{1,2}" + _ORD + r"(?:\s*[-–]\s*\d{1,2}" + _ORD + r")?[,.]?\s+)?"
                    + _Y + r"\b)|"
+                   r"(?:\b" + _SEASON + r",?\s+" + _Y + r"\b)|"
                    r"(?:\b\d{1,2}" + _ORD + r"\.?\s+(?:of\s+)?" + _MONTH + r",?\s+" + _Y + r"\b)|"
                    r"(?:\b" + _Y + r"[./-](?:0?[1-9]|1[0-2])[./-](?:0?[1-9]|[12]\d|3[01])\b)|"
                    r"(?:^\s*" + _Y + r"\s*$)|"
@@ -649,16 +662,22 @@ def _names(text: str) -> list[str] | None:
     text = re.sub(r"(?<=[^\W\d_]) ?[¨´`ˆ˜ˇ¸˝˘] ?(?=[^\W\d_])|\s[¨´`ˆ˜ˇ¸˝˘](?=\s|,|$)", "", text)
     # "JACK GOLDBERG, SENIOR MEMBER, IEEE,": an IEEE grade after a name is no name
     text = _GRADE.sub(",", text).strip(" ,")
+    # "Ming Li1,2, Wei Zhang2": affiliation numbers glued to a name (commas between them);
+    # "Ann Lee (Stanford) and Bo Li (MIT)": an affiliation in brackets after a name
+    text = re.sub(r"(?<=[^\W\d_])\d{1,2}(?:\s*,\s*\d{1,2})*(?=\s*(?:,|;|&|\band\b|$))", "", text)
+    text = re.sub(r"(?<=\w)\s*\([^()]{1,60}\)(?=\s*(?:,|;|&|\band\b|$))", "", text)
+    # "Guy Lewis Steele, Jr.": a suffix after the comma is part of the name before it
+    text = re.sub(r",\s*(Jr\.?|Sr\.?|II|III|IV)(?=\s*(?:,|;|&|\band\b|$))", r" \1", text)
     byline = re.match(r"^(?:by|von|par)\s+(.*)$", text.strip(), flags=re.I)
     text = byline.group(1) if byline else text.strip()
-    if byline and (_ORG.search(text) or _place(text)):
+    if byline and (_org(text) or _place(text)):
         # "by Herbert Stoyan University of Erlangen …": the name before the affiliation
         words = text.split()
-        cut = next((i for i in range(len(words)) if _ORG.search(words[i]) or _place(words[i])), 0)
+        cut = next((i for i in range(len(words)) if _org(words[i]) or _place(words[i])), 0)
         text = " ".join(words[:cut])
-    if text and "," in text and (_ORG.search(text) or _EMAIL.search(text)) and not _NOT_TITLE.match(text):
+    if text and "," in text and (_org(text) or _EMAIL.search(text)) and not _NOT_TITLE.match(text):
         return _names_before_affiliations(text)
-    if not text or _EMAIL.search(text) or _ORG.search(text) or _place(text) \
+    if not text or _EMAIL.search(text) or _org(text) or _place(text) \
             or _ANY_YEAR.search(text) or _NOT_TITLE.match(text):
         return None
     text = re.sub(r"[∗*†‡§¶♯⋆♣♦♥♠♢♡♤♧]+", " ", text)  # "Damas‡and Milner": a mark is no part of a word
@@ -704,7 +723,7 @@ def _names_before_affiliations(text: str) -> list[str] | None:
     out: list[str] = []
     for group in text.split(";"):
         pieces = [p.strip() for p in group.split(",") if p.strip()]
-        cut = next((i for i, p in enumerate(pieces) if _ORG.search(p) or _EMAIL.search(p)), len(pieces))
+        cut = next((i for i, p in enumerate(pieces) if _org(p) or _EMAIL.search(p)), len(pieces))
         if any(_place(p) for p in pieces[:cut]):
             return None  # "Mountain View, CA, Google": a place first
         for piece in pieces[:cut]:
@@ -727,7 +746,7 @@ def _name(text: str) -> str | None:
         return None
     if sum(1 for w in words if len(w.rstrip(".")) > 1 and w.lower() not in _PARTICLES) < 1:
         return None
-    name = " ".join(text.split())
+    name = re.sub(r"(?<= [JjSs][Rr])$", ".", " ".join(text.split()))  # "Steele Jr." (its dot kept)
     if name.isupper():  # "P. M. MELLIAR-SMITH": each part of a double name capitalised
         name = " ".join("-".join(p[:1].upper() + p[1:].lower() for p in w.split("-")) for w in name.split())
     return name
@@ -896,6 +915,8 @@ def citation_label(authors: list[str], year: int | None, title: str | None, fall
 
 def _surname(name: str) -> str:
     words = name.split()
+    if len(words) > 2 and _SUFFIX.fullmatch(words[-1]):
+        words = words[:-1]  # "Steele Jr.": the family name is Steele
     start = len(words) - 1
     while start > 0 and words[start - 1].lower() in _PARTICLES:
         start -= 1
