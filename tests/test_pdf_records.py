@@ -400,7 +400,8 @@ def test_names_that_look_like_places_suffixes_numbers_and_bracketed_affiliations
     """A surname that is a city ("Gerard Roma", Essentia's authors); particles in capitals
     ("DE LA" are no state codes); "Steele, Jr." one person; affiliation numbers glued with
     commas ("Li1,2"); an affiliation in brackets after a name; affiliations known by their
-    capitals or a word of their own ("TU Delft", "Meta AI", "Georgia Tech") are no names."""
+    capitals or a word of their own ("TU Delft", "Meta AI", "Georgia Tech") are no names, nor
+    a line with an article for a first name ("The Boeing") or continents."""
     def authors(*names: str) -> list[str]:
         return paper_record({}, page(line("A Title of Some Paper Set Large", 100, 80, 500, 98, 16.0),
                                      *(line(n, 100, 110 + 14 * i, 500, 121 + 14 * i, 11.0) for i, n in enumerate(names)),
@@ -413,6 +414,8 @@ def test_names_that_look_like_places_suffixes_numbers_and_bracketed_affiliations
     assert authors("Ann Lee (Stanford) and Bo Li (MIT)") == ["Ann Lee", "Bo Li"]
     assert authors("Ann Lee", "TU Delft", "Bo Li", "Meta AI", "Cy Wu", "Georgia Tech", "Paris, France") == \
         ["Ann Lee", "Bo Li", "Cy Wu"]
+    # words of the shared corpus's non-papers read as names before: an article, continents
+    assert authors("Ann Lee", "Airworthiness Directives, The Boeing", "Continent Asia Europe") == ["Ann Lee"]
     assert citation_label(["Guy Lewis Steele Jr."], 1978, None, "x") == "Steele, 1978"
 
 

@@ -69,7 +69,7 @@ _PLACE = re.compile(
     r"\b(ireland|england|scotland|wales|britain|germany|france|italy|spain|portugal|"
     r"netherlands|holland|belgium|denmark|sweden|norway|finland|switzerland|austria|poland|"
     r"hungary|czech|russia|greece|canada|usa|u\.s\.a\.?|america|japan|china|india|"
-    r"korea|singapore|australia|zealand|brazil|argentina|mexico|africa|"
+    r"korea|singapore|australia|zealand|brazil|argentina|mexico|africa|asia|europe|"
     r"street|st\.|road|rd\.|avenue|ave\.?|square|drive|boulevard|blvd|place|murray hill|"
     r"heights|new haven|valley|city|beach|lake|bay|plaza|building|room|floor|suite|box|"
     r"santa|san|los|las|saint|mount|northern|southern|eastern|western|"
@@ -127,7 +127,8 @@ _GRADE = re.compile(r",?\s*\b(?:(?:senior|life|student|associate)\s+)?(?:member|
 _SUFFIX = re.compile(r"Jr\.?|Sr\.?|II|III|IV")
 _HONORIFIC = re.compile(r"^(?:prof\.|professor|dr\.|mr\.|mrs\.|ms\.)\s+", re.I)
 # Words of a repository's cover ("CITATIONS  READS", "SEE PROFILE"): no part of a name
-_NOT_NAME = {"citations", "reads", "profile", "publications", "see", "view", "downloads", "followers"}
+_NOT_NAME = {"citations", "reads", "profile", "publications", "see", "view", "downloads", "followers",
+             "the"}  # "The Boeing": no one's name starts with an article
 _SPLIT = re.compile(r"\s*(?:;|,|\band\b|\bAND\b|&|[·•]|\s{3,})\s*")  # "A · B": Springer's separator
 _EMAIL = re.compile(r"\S+@\S+|\{[^}]*\}\s*@|https?://|www\.|\.(com|edu|org|net)\b", re.I)
 
