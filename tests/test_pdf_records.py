@@ -446,7 +446,7 @@ def test_a_repository_cover_sheet_gives_way_to_the_papers_own_first_page(tmp_pat
                                                  ["Ann Lee", "Bo Li", "Cy Wu", "Dan Ho"], 2013)
 
 
-def test_a_season_dates_an_issue_and_a_print_header_dates_nothing() -> None:
+def test_a_season_dates_an_issue_and_a_print_header_or_a_page_range_dates_nothing() -> None:
     """"Spring 2010" on a journal's or a course's page is its date; a browser's print header
     ("LISP History 23/05/2017, 13*00", the day the page was printed) is none: dates in
     figures are left unread, a wrong year being worse than none."""
@@ -456,3 +456,9 @@ def test_a_season_dates_an_issue_and_a_print_header_dates_nothing() -> None:
     printed = page(line("LISP History 23/05/2017, 13*00", 18, 17, 577, 25, 8.2),
                    line("Early LISP History (1956-1959)", 100, 80, 500, 98, 16.0), *BODY)
     assert page_year(printed) is None
+    # a venue line's page range is no year ("pages 1650–1669", LongEval's footer without its date)
+    footer = "Proceedings of the 17th Conference of the Chapter, pages 1650–1669, Dubrovnik"
+    assert page_year(page(line("A Title of Some Paper Set Large", 100, 80, 500, 98, 16.0), *BODY,
+                          line(footer, 72, 760, 540, 770, 9.0))) is None
+    assert page_year(page(line("A Title of Some Paper Set Large", 100, 80, 500, 98, 16.0), *BODY,
+                          line(footer + ", May 2-6, 2023", 72, 760, 540, 770, 9.0))) == 2023

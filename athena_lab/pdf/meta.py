@@ -171,6 +171,7 @@ _ACRONYM_YEAR = re.compile(r"\b[A-Z]{3,}\s+" + _Y + r"\b")  # "CIDR 2007", "OSDI
 _PERMISSION = re.compile(r"permission|copyright|©|licen[cs]e", re.I)
 _LABELLED_DATE = re.compile(r"\b(?:publication )?date:\s*(?:\w+\.?\s+)?(?:\d{1,2}\s+)?" + _Y, re.I)
 _SHORT_YEAR = re.compile(r"\b[A-Z]{2,}[ -]?['’](\d\d)\b")  # "POPL '82", "ISMM'08"
+_PAGES = re.compile(r"\b(?:pages?|pp?\.)\s*\d{1,5}\s*(?:[-–—]+\s*\d{1,5})?", re.I)
 _ANY_YEAR = re.compile(r"(?<![\d.])" + _Y + r"(?![\d])")
 _NOT_A_DATE = re.compile(r"^(downloaded|re-?keyed|retrieved|accessed|printed on|generated|received|"
                          r"last (modified|updated|revised))|(\d\d:\d\d)|permanent id|"
@@ -821,7 +822,8 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
         if words <= 40 and (y < head or y > 0.8 * first.height or size < 0.95 * body or _VENUE_NOTE.match(text)) and \
                 (_VENUE.search(text) or size < 0.92 * body and _ACRONYM_YEAR.search(text)) \
                 and not _CITED.search(text):
-            years = [int(y) for y in _ANY_YEAR.findall(text)]
+            # "…, pages 1650–1669": a page range of the venue line is no year
+            years = [int(y) for y in _ANY_YEAR.findall(_PAGES.sub(" ", text))]
             years += [_century(int(m.group(1))) for m in _SHORT_YEAR.finditer(text)]
             tiers.setdefault(2, []).extend(years)
         if words <= 25 and not _CITED.search(text):
