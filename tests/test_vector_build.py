@@ -235,3 +235,16 @@ def test_windows_give_every_row_once_while_rows_get_vectors_meanwhile(tmp_path: 
     assert len(seen) == len(set(seen)) == PAGES * SECTIONS
     assert catalog.needing_vectors_count(Hashed.key) == 0
     ws.close()
+
+
+def test_embedding_calls_hold_multiples_of_eight_texts_within_the_character_budget() -> None:
+    rng = np.random.default_rng(3)
+    lengths = sorted(int(n) for n in rng.integers(20, 1500, size=700))
+    texts = {f"h{i}": "x" * n for i, n in enumerate(lengths)}
+    groups = vectors_phase.embed_groups(list(texts), texts)
+    assert [h for group in groups for h in group] == list(texts)  # every text, in order, once
+    assert all(len(group) % vectors_phase.GROUP_STEP == 0 for group in groups[:-1])
+    for group in groups:
+        longest = max(len(texts[h]) for h in group)
+        assert len(group) * longest <= vectors_phase.EMBED_CHARS or len(group) <= vectors_phase.EMBED_BATCH // 4
+        assert len(group) <= vectors_phase.EMBED_BATCH

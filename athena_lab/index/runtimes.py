@@ -180,7 +180,31 @@ class OpenVinoRunner:
             return self._small[1].infer(feeds)[0]
         if self._batch is None:
             self._batch = self._compile(self._threads, self._batch_precision)
-        return self._batch[1].infer(feeds)[0]
+        rows = next(iter(feeds.values())).shape[0]
+        return self._batch[1].infer(pad_rows(feeds))[0][:rows]
+
+
+#: Document batches reach OpenVINO with a multiple of this many rows.
+ROWS_TO = 8
+
+
+def pad_rows(feeds: Feeds) -> Feeds:
+    """``feeds`` with their row count rounded up to a multiple of ``ROWS_TO`` by repeating
+    the first row (whose output is dropped).
+
+    OpenVINO keeps about 3.5 MB for every input shape it has run. Batches of any size
+    from 1 to 16 at eight padded widths are 128 shapes: measured in isolation, 88 such
+    shapes took a process from 185 to 490 MB and still climbing, where 24 shapes (8, 16 or
+    32 rows) stayed at 356 MB; in the 4× papers-we-love run this was most of the
+    indexer's growth outside the vector graph (docs/benchmarks.md). The pipeline already
+    sends groups of multiples of 8 texts (ingest/vectors.py ``embed_groups``), so the
+    repeated rows are only a window's last few.
+    """
+    rows = next(iter(feeds.values())).shape[0]
+    extra = -rows % ROWS_TO
+    if not extra:
+        return feeds
+    return {name: np.concatenate([array, np.repeat(array[:1], extra, axis=0)]) for name, array in feeds.items()}
 
 
 def load_runner(model_path: Path, runtime: str = "auto", precision: str = "auto",

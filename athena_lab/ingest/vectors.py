@@ -41,28 +41,35 @@ EMBED_CHARS = 8 * 1100
 #: Token positions per embedding call (texts × their padded width), for an embedder that
 #: counts tokens: the same bound, 8 texts of MiniLM's 256 tokens (or 16 of 128, 32 of 64).
 EMBED_TOKENS = 8 * 256
+GROUP_STEP = 8  # texts per call come in multiples of this (embed_groups, token_groups)
 Progress = Callable[[str, int, int], None]  # (phase, done, total)
 EmbedBatches = Callable[[Embedder, list[list[str]]], Iterator[np.ndarray]]
 
 
 def embed_groups(hashes: list[str], texts: dict[str, str]) -> list[list[str]]:
     """``hashes`` (sorted by text length) cut into embedding calls within the budgets, of
-    32, 16 or 8 texts: few distinct batch shapes, as the runtime keeps memory per shape."""
+    at most 32, 16 or 8 texts by their longest, and of a multiple of ``GROUP_STEP`` texts
+    but for the last: few distinct batch shapes, as OpenVINO keeps memory for each shape it
+    has run (index/runtimes.py ``pad_rows``). A group that reaches its budget keeps a
+    multiple of ``GROUP_STEP`` and hands the rest on to the next."""
     groups: list[list[str]] = []
     current: list[str] = []
-    longest = 0
     for digest in hashes:
-        size = max(longest, len(texts[digest]))
-        cap = next((n for n in (EMBED_BATCH, EMBED_BATCH // 2, EMBED_BATCH // 4) if n * size <= EMBED_CHARS),
-                   max(1, EMBED_BATCH // 4))
-        if current and len(current) + 1 > cap:
-            groups.append(current)
-            current, size = [], len(texts[digest])
+        longest = max(len(texts[h]) for h in [*current, digest])
+        if current and len(current) + 1 > _group_cap(longest):
+            keep = len(current) - len(current) % GROUP_STEP or len(current)
+            groups.append(current[:keep])
+            current = current[keep:]
         current.append(digest)
-        longest = size
     if current:
         groups.append(current)
     return groups
+
+
+def _group_cap(longest: int) -> int:
+    """Texts per embedding call when its longest text has ``longest`` characters."""
+    return next((n for n in (EMBED_BATCH, EMBED_BATCH // 2, EMBED_BATCH // 4) if n * longest <= EMBED_CHARS),
+                max(1, EMBED_BATCH // 4))
 
 
 @runtime_checkable
@@ -77,8 +84,9 @@ class CountsTokens(Protocol):
 
 def token_groups(hashes: list[str], lengths: dict[str, int], pad_to: int) -> list[list[str]]:
     """``hashes`` (sorted by token count) cut into embedding calls of 32, 16 or 8 texts
-    (``EMBED_BATCH`` and its halves), as many as fit ``EMBED_TOKENS`` positions once padded
-    to the longest text's width: texts next to each other in token order share a width."""
+    (``EMBED_BATCH`` and its halves: multiples of ``GROUP_STEP``, but for the last call),
+    as many as fit ``EMBED_TOKENS`` positions once padded to the longest text's width:
+    texts next to each other in token order share a width."""
     sizes = [n for n in (EMBED_BATCH, EMBED_BATCH // 2, EMBED_BATCH // 4) if n > 0] or [1]
     groups: list[list[str]] = []
     start = 0

@@ -45,7 +45,7 @@ _NOT_TITLE = re.compile(
     r"general terms|ccs concepts|acm reference format|\((?=[^)]*\)?[\W\d]*$))", re.I)
 _CONTENTS = re.compile(r"^(table of )?contents$", re.I)
 _ORG = re.compile(
-    r"\b(universit\w*|univ\.|institut\w*|laborator\w*|labs?|school|college|department|dept\.?|"
+    r"\b(universit\w*|universi[dt]ad\w*|universidade|univ\.|institut\w*|laborator\w*|labs?|school|college|department|dept\.?|"
     r"faculty|facult\w*|center|centre|research|corporation|corp\.?|inc\.?|ltd\.?|gmbh|company|"
     r"foundation|academy|microsoft|microsystems|google|ibm|yahoo!?|amazon|facebook|intel|oracle|"
     r"akamai|at&t|xerox|hp|hewlett|packard|nokia|inria|cnrs|eth|epfl|mit|cmu|ucla|ucb|uc|nasa|"
@@ -58,14 +58,18 @@ _ORG = re.compile(
     r"supervis\w*|advis\w*|thesis|dissertation|submitted|partial|fulfil+ment|degree|"
     r"master|bachelor|doctor|phd|honours|honors|editor\w*|chair|professor|fellow|student|series|"
     r"monograph|h[öo]gskola|tekniska|hochschule|technische|technion|politecnico|polytechni\w*|"
-    r"[ée]cole|istituto|instituto|centrum|akademi\w*)\b", re.I)
+    r"[ée]cole|istituto|instituto|centrum|akademi\w*|academia|tech|clinic|international|computers|electronics)\b", re.I)
+# Affiliations known by their capitals ("TU Delft", "IIT Bombay", "SRI International",
+# "Meta AI"): matched in capitals only, so a name ("Ai Chen") is none
+_ORG_CAPS = re.compile(r"\b(AI|TU|IIT|IIIT|SRI|KAIST|KAUST|CSAIL|CWI|INESC|KTH|MPI|DFKI|NTT|NUS|HKUST|UCL|UCSD|UCSB|"
+                       r"UIUC|USC|NYU|MSR|FAIR|PARC|DEC|SRC|BBN|NIST|NIH|JPL|LANL|LLNL|ORNL|CERN|RIKEN|SAP|CSL|SE)\b")
 _ORG_TITLE = re.compile(r"\b(universit\w*|institut\w*|laborator\w*|department|dept\.|faculty|college|"
                         r"corporation|inc\.|ltd\.?|gmbh|school of|centre for|center for)\b", re.I)
 _PLACE = re.compile(
     r"\b(ireland|england|scotland|wales|britain|germany|france|italy|spain|portugal|"
     r"netherlands|holland|belgium|denmark|sweden|norway|finland|switzerland|austria|poland|"
     r"hungary|czech|russia|greece|canada|usa|u\.s\.a\.?|america|japan|china|india|"
-    r"korea|singapore|australia|zealand|brazil|argentina|mexico|africa|"
+    r"korea|singapore|australia|zealand|brazil|argentina|mexico|africa|asia|europe|"
     r"street|st\.|road|rd\.|avenue|ave\.?|square|drive|boulevard|blvd|place|murray hill|"
     r"heights|new haven|valley|city|beach|lake|bay|plaza|building|room|floor|suite|box|"
     r"santa|san|los|las|saint|mount|northern|southern|eastern|western|"
@@ -74,7 +78,7 @@ _PLACE = re.compile(
     r"berlin|munich|zurich|lisbon|lisboa|bologna|belfast|edinburgh|toronto|seattle|boston|"
     r"berkeley|stanford|princeton|ithaca|pittsburgh|redmond|chicago|atlanta|"
     r"tucson|heidelberg|beijing|tokyo|delhi|bangalore|"
-    r"kingdom|united states|republic|emirates|mountain view|menlo park|palo alto|sunnyvale|cupertino|"
+    r"new south wales|kingdom|united states|republic|emirates|mountain view|menlo park|palo alto|sunnyvale|cupertino|"
     r"yorktown|armonk|hong kong|tel aviv|haifa|jerusalem|janeiro|s[ãa]o paulo|amsterdam|copenhagen|"
     r"stockholm|vienna|wien|prague|madrid|barcelona|rome|roma|milan|milano|geneva|lausanne|hamburg|"
     r"dresden|saarbr[üu]cken|karlsruhe|aachen|darmstadt|kaiserslautern|potsdam|montr[ée]al|vancouver|"
@@ -85,6 +89,29 @@ _PLACE = re.compile(
     r"minnesota|ohio|maryland|colorado|utah)\b", re.I)
 _STATE = re.compile(r"\b(A[LKZR]|C[AOT]|DE|FL|GA|HI|I[DLNA]|K[SY]|LA|M[EDAINSOT]|N[EVHJMYCD]|O[HKR]|PA|RI|"
                     r"S[CD]|T[NX]|UT|V[TA]|W[AVIY]|UK)\b")
+# Place words that are people's names too ("Gerard Roma", "Milan Vojnović", "Austin
+# Clements", "Jimmy Wales"): on their own they make no line an address — an address names
+# its country, state or a city that is none ("Austin, Texas", "Paris, France")
+_NAMELIKE = {"austin", "irvine", "raleigh", "rochester", "holland", "england", "wales", "berlin", "paris",
+             "milan", "roma", "houston", "dallas", "hamburg"}
+# "JUAN DE LA CRUZ": a particle in capitals is no state (Delaware, Louisiana, Alabama) when a
+# word of the name follows it
+_PARTICLE_STATE = re.compile(r"\b(?:DE|LA|AL)(?=\s+(?!USA\b)[A-Z])")
+
+
+def _org(text: str) -> bool:
+    """An organisation named on the line (an affiliation, not a name)."""
+    return bool(_ORG.search(text) or _ORG_CAPS.search(text))
+
+
+def _place(text: str) -> bool:
+    """A place or a state's code on the line (an address, not a name)."""
+    if any(m.group(0).lower() not in _NAMELIKE for m in _PLACE.finditer(text)):
+        return True
+    states = _STATE.findall(text)
+    return len(states) > len(_PARTICLE_STATE.findall(text))
+
+
 _NAME_WORD = re.compile(r"^(?:[^\W\d_][^\W\d_]*(?:[-'’][^\W\d_]+)*\.?|(?:[^\W\d_]\.-?)+|"
                         r"van|von|der|den|de|del|della|di|da|du|le|la|dos|das|bin|ibn|al|y|ter|op)$")
 _PARTICLES = {"van", "von", "der", "den", "de", "del", "della", "di", "da", "du", "le", "la",
@@ -97,14 +124,20 @@ _MARKS = re.compile(r"[∗*†‡§¶♯#⋆⋄♮♭♣♦♥♠‖|_]+|(?<=[^\
 # "^(Operating)Self-st^(System)abili^szing" is "Self-stabilizing" under "Operating Systems")
 _TITLE_MARKS = re.compile(r"[∗*†‡§¶♯⋆]+|\^\([^)]*\)|\^[0-9∗*†‡§¶]+|\^[a-z](?=\s|$)|\^[^\s(]")
 _GRADE = re.compile(r",?\s*\b(?:(?:senior|life|student|associate)\s+)?(?:member|fellow),?\s+ieee\b,?", re.I)
+_SUFFIX = re.compile(r"Jr\.?|Sr\.?|II|III|IV")
 _HONORIFIC = re.compile(r"^(?:prof\.|professor|dr\.|mr\.|mrs\.|ms\.)\s+", re.I)
 # Words of a repository's cover ("CITATIONS  READS", "SEE PROFILE"): no part of a name
-_NOT_NAME = {"citations", "reads", "profile", "publications", "see", "view", "downloads", "followers"}
+_NOT_NAME = {"citations", "reads", "profile", "publications", "see", "view", "downloads", "followers",
+             "the"}  # "The Boeing": no one's name starts with an article
 _SPLIT = re.compile(r"\s*(?:;|,|\band\b|\bAND\b|&|[·•]|\s{3,})\s*")  # "A · B": Springer's separator
 _EMAIL = re.compile(r"\S+@\S+|\{[^}]*\}\s*@|https?://|www\.|\.(com|edu|org|net)\b", re.I)
 
+# English month names, and the German and French ones a European paper dates itself with
+# ("31. Dezember 2016", "12 juillet 1998")
 _MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
-          r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?")
+          r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|"
+          r"januar|februar|m[äa]rz|mai|juni|juli|oktober|dezember|"
+          r"janvier|f[ée]vrier|mars|avril|juin|juillet|ao[ûu]t|septembre|octobre|novembre|d[ée]cembre)\.?")
 _Y = r"(1[6-9]\d\d|20[0-4]\d)"
 # Tier 1: copyright lines; tier 2: venue lines; tier 3: dates printed alone.
 _COPYRIGHT = re.compile(r"(?:(?:©|\(c\)|copyright|[°◦○⃝]\s?c\b|\bc\s?[°◦○⃝])\s*(?:©\s*)?|^c\s+(?=[A-Z]))(?:[^\d\n]{0,40}?)" + _Y, re.I)
@@ -118,9 +151,12 @@ _VENUE = re.compile(r"\b(?:proceedings|proc\.|journal|transactions|trans\.|vol\.
                     r"appears|to appear|printed in|annals|review|bulletin|magazine|notices|news)(?!\w)",
                     re.I)
 _ORD = r"(?:\^?\(?(?:st|nd|rd|th)\)?)?"  # "7th", "7^th" (a superscript)
+# A journal's or a course's season: "Spring 2010", "Fall 1999"
+_SEASON = r"(?:spring|summer|fall|autumn|winter)"
 _DATE = re.compile(r"(?:\b" + _MONTH + r"\s+(?:\d{1,2}" + _ORD + r"(?:\s*[-–]\s*\d{1,2}" + _ORD + r")?[,.]?\s+)?"
                    + _Y + r"\b)|"
-                   r"(?:\b\d{1,2}" + _ORD + r"\s+(?:of\s+)?" + _MONTH + r",?\s+" + _Y + r"\b)|"
+                   r"(?:\b" + _SEASON + r",?\s+" + _Y + r"\b)|"
+                   r"(?:\b\d{1,2}" + _ORD + r"\.?\s+(?:of\s+)?" + _MONTH + r",?\s+" + _Y + r"\b)|"
                    r"(?:\b" + _Y + r"[./-](?:0?[1-9]|1[0-2])[./-](?:0?[1-9]|[12]\d|3[01])\b)|"
                    r"(?:^\s*" + _Y + r"\s*$)|"
                    r"(?:date:\s*" + _Y + r")", re.I)
@@ -135,6 +171,7 @@ _ACRONYM_YEAR = re.compile(r"\b[A-Z]{3,}\s+" + _Y + r"\b")  # "CIDR 2007", "OSDI
 _PERMISSION = re.compile(r"permission|copyright|©|licen[cs]e", re.I)
 _LABELLED_DATE = re.compile(r"\b(?:publication )?date:\s*(?:\w+\.?\s+)?(?:\d{1,2}\s+)?" + _Y, re.I)
 _SHORT_YEAR = re.compile(r"\b[A-Z]{2,}[ -]?['’](\d\d)\b")  # "POPL '82", "ISMM'08"
+_PAGES = re.compile(r"\b(?:pages?|pp?\.)\s*\d{1,5}\s*(?:[-–—]+\s*\d{1,5})?", re.I)
 _ANY_YEAR = re.compile(r"(?<![\d.])" + _Y + r"(?![\d])")
 _NOT_A_DATE = re.compile(r"^(downloaded|re-?keyed|retrieved|accessed|printed on|generated|received|"
                          r"last (modified|updated|revised))|(\d\d:\d\d)|permanent id|"
@@ -170,8 +207,37 @@ class PaperRecord:
         return out
 
 
-def paper_record(info: dict[str, str], first: PageText | None, file_name: str = "") -> PaperRecord:
-    """The record of a paper from its PDF info dictionary and its first page."""
+# A sheet a repository put before the paper: ResearchGate's ("See discussions, stats, and
+# author profiles for this publication at …", a few of the authors, "CITATIONS  READS") and
+# HAL's ("HAL Id: hal-…", the deposit's date). The paper's own first page comes next.
+_COVER = re.compile(r"see discussions, stats,? and author profiles for this publication|"
+                    r"researchgate\.net/publication|^hal id\s*:|hal is a multi-disciplinary open access archive",
+                    re.I | re.M)
+# ResearchGate's line of the kind and date of the work: "Conference Paper · November 2013"
+_COVER_DATE = re.compile(r"^(?:article|conference paper|chapter|book|thesis|preprint|technical report|"
+                         r"working paper|research proposal)\b[^·\n]{0,200}·\s*(?:" + _MONTH + r"\s+)?" + _Y + r"\b",
+                         re.I | re.M)
+
+
+def cover_sheet(page: PageText | None) -> bool:
+    """Is this page a repository's cover sheet, the paper's first page after it?"""
+    if page is None:
+        return False
+    return bool(_COVER.search("\n".join([page.margin or "", *(ln.text for ln in page.lines[:60])])))
+
+
+def paper_record(info: dict[str, str], first: PageText | None, file_name: str = "",
+                 after: PageText | None = None) -> PaperRecord:
+    """The record of a paper from its PDF info dictionary and its first page. When the
+    first page is a repository's cover sheet (``cover_sheet``), the record is read from
+    ``after``, the page after it; its year, when that page prints none, from the cover's
+    line of the work's kind and date (never the upload's or the deposit's date)."""
+    if after is not None and cover_sheet(first):
+        record = paper_record(info, after, file_name)
+        if record.year is None and first is not None:
+            dated = _COVER_DATE.search("\n".join(ln.text for ln in first.lines[:20]))
+            record.year = int(dated.group(1)) if dated else None
+        return record
     ids = document_ids(info, first, file_name)
     title_lines = _title_lines(first)
     page_title = _join_title(title_lines)
@@ -324,7 +390,10 @@ def _grow(start: Line, lines: list[Line], names_end: bool = False) -> list[Line]
         return abs(a.size - b.size) <= 0.12 * max(a.size, 1.0) and -0.5 * height <= gap <= 1.5 * height \
             and overlap > 0 and _title_shaped(b) and not _EMAIL.search(b.text) \
             and not ((gap > 0.5 * height or names_end and not (a.text.isupper() and b.text.isupper()))
-                     and _names(b.text) is not None)  # the author line under it
+                     and _names(b.text) is not None  # the author line under it
+                     # unless the names are printed under it in a smaller type: a title's
+                     # last line spaced wide ("… of Molecular" / "Prediction Models")
+                     and not (abs(a.size - b.size) <= 0.03 * max(a.size, 1.0) and _names_under(b, lines)))
 
     while len(group) < 5:
         below = [ln for ln in lines if ln not in group and alike(group[-1], ln)]
@@ -339,6 +408,16 @@ def _grow(start: Line, lines: list[Line], names_end: bool = False) -> list[Line]
             break
         group.insert(0, max(above, key=lambda ln: ln.bbox[1]))
     return group
+
+
+def _names_under(line: Line, lines: list[Line]) -> bool:
+    """Names printed under ``line``, within four of its heights, in a type smaller than its
+    own (a line of names, or one wrapped over two lines)."""
+    height = max(line.bbox[3] - line.bbox[1], 1.0)
+    under = sorted((ln for ln in lines if 0 < ln.bbox[1] - line.bbox[3] < 4 * height and ln.size < 0.9 * line.size),
+                   key=lambda ln: ln.bbox[1])[:4]
+    return any(_line_names(ln) or i + 1 < len(under) and _joins(ln, under[i + 1], 1.5)
+               and _names(f"{ln.text.strip()} {under[i + 1].text.strip()}") for i, ln in enumerate(under))
 
 
 def _join_title(lines: list[Line]) -> str | None:
@@ -394,6 +473,8 @@ def _page_authors(first: PageText | None, title: list[Line]) -> list[str]:
     below = _rows(_in_rows([ln for ln in first.lines if ln.bbox[1] >= top - 1 and ln not in title
                             and ln.bbox[2] > left and ln.bbox[0] < right]))
     names: list[str] = []
+    spots: dict[str, tuple[float, float]] = {}  # a name set in a grid: its cell's middle and top
+    width = max(first.width, 1.0)
     style: Line | None = None
     last: Line | None = None  # the last line names were read from
     skip = 0
@@ -416,6 +497,17 @@ def _page_authors(first: PageText | None, title: list[Line]) -> list[str]:
             found = _names(joined)
             skip = j - i if found is not None else 0
         if found is None:
+            if style is not None and last is not None:
+                # a block of the grid holding two people ("Kyle Lo" / "Doug Downey" over one
+                # affiliation): the second name sits in the affiliations' row, set in the
+                # names' type; it follows the name over it
+                for cell, middle in _cells_in_type(line, _type_height(last)):
+                    extra = _names(cell)
+                    if extra and len(extra) == 1 and extra[0] not in names:
+                        over = [n for n, (x, y) in spots.items() if y < line.bbox[1] and abs(x - middle) < 0.1 * width]
+                        at = max((names.index(n) for n in over), default=len(names) - 1) + 1
+                        names.insert(at, extra[0])
+                        spots[extra[0]] = (middle, line.bbox[1])
             continue
         if style is not None and abs(line.size - style.size) > 0.25 * max(style.size, 1.0) \
                 and not (last is not None and _under(last, line)):
@@ -423,7 +515,42 @@ def _page_authors(first: PageText | None, title: list[Line]) -> list[str]:
         style = style or line
         last = line
         names.extend(n for n in found if n not in names)
+        if len(line.cells) == len(found) > 1:
+            spots.update((n, (_middle(line, c), line.bbox[1])) for n, c in zip(found, line.cells))
     return names[:40]
+
+
+def _middle(line: Line, piece: str) -> float:
+    """The horizontal middle of ``piece`` printed on ``line`` (the line's middle when its
+    characters' boxes are not one to one)."""
+    at = line.text.find(piece)
+    if at < 0 or len(line.boxes) != len(line.text) or not piece:
+        return (line.bbox[0] + line.bbox[2]) / 2
+    return (line.boxes[at][0] + line.boxes[at + len(piece) - 1][2]) / 2
+
+
+def _type_height(line: Line) -> float:
+    """The median height of a line's characters' boxes (its size as drawn)."""
+    heights = sorted(b[3] - b[1] for b in line.boxes if b[3] > b[1])
+    return heights[len(heights) // 2] if heights else line.size
+
+
+def _cells_in_type(line: Line, size: float) -> list[tuple[str, float]]:
+    """The cells of a line set in a smaller type that are printed in ``size`` (by their
+    characters' heights), with their middles."""
+    if len(line.cells) < 2 or len(line.boxes) != len(line.text):
+        return []
+    if _type_height(line) > 0.9 * size:
+        return []
+    out = []
+    for cell in line.cells:
+        at = line.text.find(cell)
+        if at < 0:
+            continue
+        own = sorted(b[3] - b[1] for b in line.boxes[at:at + len(cell)] if not b[3] <= b[1])
+        if own and abs(own[len(own) // 2] - size) <= 0.1 * size:
+            out.append((cell, _middle(line, cell)))
+    return out
 
 
 def _in_rows(lines: list[Line]) -> list[Line]:
@@ -537,17 +664,23 @@ def _names(text: str) -> list[str] | None:
     text = re.sub(r"(?<=[^\W\d_]) ?[¨´`ˆ˜ˇ¸˝˘] ?(?=[^\W\d_])|\s[¨´`ˆ˜ˇ¸˝˘](?=\s|,|$)", "", text)
     # "JACK GOLDBERG, SENIOR MEMBER, IEEE,": an IEEE grade after a name is no name
     text = _GRADE.sub(",", text).strip(" ,")
+    # "Ming Li1,2, Wei Zhang2": affiliation numbers glued to a name (commas between them);
+    # "Ann Lee (Stanford) and Bo Li (MIT)": an affiliation in brackets after a name
+    text = re.sub(r"(?<=[^\W\d_])\d{1,2}(?:\s*,\s*\d{1,2})*(?=\s*(?:,|;|&|\band\b|$))", "", text)
+    text = re.sub(r"(?<=\w)\s*\([^()]{1,60}\)(?=\s*(?:,|;|&|\band\b|$))", "", text)
+    # "Guy Lewis Steele, Jr.": a suffix after the comma is part of the name before it
+    text = re.sub(r",\s*(Jr\.?|Sr\.?|II|III|IV)(?=\s*(?:,|;|&|\band\b|$))", r" \1", text)
     byline = re.match(r"^(?:by|von|par)\s+(.*)$", text.strip(), flags=re.I)
     text = byline.group(1) if byline else text.strip()
-    if byline and (_ORG.search(text) or _PLACE.search(text)):
+    if byline and (_org(text) or _place(text)):
         # "by Herbert Stoyan University of Erlangen …": the name before the affiliation
         words = text.split()
-        cut = next((i for i in range(len(words)) if _ORG.search(words[i]) or _PLACE.search(words[i])), 0)
+        cut = next((i for i in range(len(words)) if _org(words[i]) or _place(words[i])), 0)
         text = " ".join(words[:cut])
-    if text and "," in text and (_ORG.search(text) or _EMAIL.search(text)) and not _NOT_TITLE.match(text):
+    if text and "," in text and (_org(text) or _EMAIL.search(text)) and not _NOT_TITLE.match(text):
         return _names_before_affiliations(text)
-    if not text or _EMAIL.search(text) or _ORG.search(text) or _PLACE.search(text) \
-            or _STATE.search(text) or _ANY_YEAR.search(text) or _NOT_TITLE.match(text):
+    if not text or _EMAIL.search(text) or _org(text) or _place(text) \
+            or _ANY_YEAR.search(text) or _NOT_TITLE.match(text):
         return None
     text = re.sub(r"[∗*†‡§¶♯⋆♣♦♥♠♢♡♤♧]+", " ", text)  # "Damas‡and Milner": a mark is no part of a word
     if ";" in text and re.search(r"\w+,\s*\w", text):
@@ -592,8 +725,8 @@ def _names_before_affiliations(text: str) -> list[str] | None:
     out: list[str] = []
     for group in text.split(";"):
         pieces = [p.strip() for p in group.split(",") if p.strip()]
-        cut = next((i for i, p in enumerate(pieces) if _ORG.search(p) or _EMAIL.search(p)), len(pieces))
-        if any(_PLACE.search(p) or _STATE.search(p) for p in pieces[:cut]):
+        cut = next((i for i, p in enumerate(pieces) if _org(p) or _EMAIL.search(p)), len(pieces))
+        if any(_place(p) for p in pieces[:cut]):
             return None  # "Mountain View, CA, Google": a place first
         for piece in pieces[:cut]:
             names = _all_names(_SPLIT.split(re.sub(r"^and\s+", "", piece)), " .")
@@ -615,7 +748,7 @@ def _name(text: str) -> str | None:
         return None
     if sum(1 for w in words if len(w.rstrip(".")) > 1 and w.lower() not in _PARTICLES) < 1:
         return None
-    name = " ".join(text.split())
+    name = re.sub(r"(?<= [JjSs][Rr])$", ".", " ".join(text.split()))  # "Steele Jr." (its dot kept)
     if name.isupper():  # "P. M. MELLIAR-SMITH": each part of a double name capitalised
         name = " ".join("-".join(p[:1].upper() + p[1:].lower() for p in w.split("-")) for w in name.split())
     return name
@@ -689,7 +822,8 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
         if words <= 40 and (y < head or y > 0.8 * first.height or size < 0.95 * body or _VENUE_NOTE.match(text)) and \
                 (_VENUE.search(text) or size < 0.92 * body and _ACRONYM_YEAR.search(text)) \
                 and not _CITED.search(text):
-            years = [int(y) for y in _ANY_YEAR.findall(text)]
+            # "…, pages 1650–1669": a page range of the venue line is no year
+            years = [int(y) for y in _ANY_YEAR.findall(_PAGES.sub(" ", text))]
             years += [_century(int(m.group(1))) for m in _SHORT_YEAR.finditer(text)]
             tiers.setdefault(2, []).extend(years)
         if words <= 25 and not _CITED.search(text):
@@ -784,6 +918,8 @@ def citation_label(authors: list[str], year: int | None, title: str | None, fall
 
 def _surname(name: str) -> str:
     words = name.split()
+    if len(words) > 2 and _SUFFIX.fullmatch(words[-1]):
+        words = words[:-1]  # "Steele Jr.": the family name is Steele
     start = len(words) - 1
     while start > 0 and words[start - 1].lower() in _PARTICLES:
         start -= 1

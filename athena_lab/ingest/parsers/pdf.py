@@ -60,7 +60,7 @@ def parse(abs_path: Path, path: str, options: PdfOptions,
         pages = [extract_page(doc, i, options.ocr, on_ocr) for i in range(len(doc))]
     finally:
         doc.close()
-    record = paper_record(info, pages[0] if pages else None, Path(path).name)
+    record = paper_record(info, pages[0] if pages else None, Path(path).name, pages[1] if len(pages) > 1 else None)
     return ParsedDocument(
         path=path,
         doc_kind="pdf",
