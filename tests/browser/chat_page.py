@@ -52,7 +52,7 @@ def set_theme(page, theme: str, light: bool) -> None:
     """Switch Lab's theme ("JupyterLab Light"/"JupyterLab Dark") and wait until it applies
     and Lab's splash screen is gone. A switch while the last one's splash fades (200 ms)
     makes Lab remove that splash twice, a page error of Lab's own ("removeChild")."""
-    page.evaluate(f"() => window.jupyterapp.commands.execute('apputils:change-theme', {{theme: '{theme}'}})")
+    page.evaluate(f"async () => {{ await window.jupyterapp.commands.execute('apputils:change-theme', {{theme: '{theme}'}}); }}")
     wait_for_theme(page, light)
     page.wait_for_function("!document.getElementById('jupyterlab-splash')")
 

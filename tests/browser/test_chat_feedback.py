@@ -58,7 +58,7 @@ WATCH_MARKER = """() => {
 
 
 def new_conversation(page) -> None:
-    page.evaluate("() => window.jupyterapp.commands.execute('athena:new-conversation')")
+    page.evaluate("async () => { await window.jupyterapp.commands.execute('athena:new-conversation'); }")
     page.locator('[data-testid="athena-messages"] > *').first.wait_for()
 
 
@@ -156,10 +156,10 @@ def test_empty_chat_offers_heading_questions_that_ask_themselves(page, corpus: P
     SHOTS.mkdir(parents=True, exist_ok=True)
     panel = page.locator('[data-testid="athena-chat"]')
     panel.screenshot(path=str(SHOTS / "sidebar-empty-light.png"))
-    page.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Dark'})")
+    page.evaluate("async () => { await window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Dark'}); }")
     wait_for_theme(page, light=False)
     panel.screenshot(path=str(SHOTS / "sidebar-empty-dark.png"))
-    page.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Light'})")
+    page.evaluate("async () => { await window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Light'}); }")
     page.wait_for_function("document.body.dataset.jpThemeLight === 'true'")
     send_button = page.locator('[data-testid="athena-send"]')
     assert send_button.is_disabled(), "Send is disabled for an empty question"

@@ -53,7 +53,7 @@ def sidebar_styles(page) -> dict:
 
 
 def open_widget_notebook(page):
-    page.evaluate(f"() => window.jupyterapp.commands.execute('docmanager:open', {{path: '{NOTEBOOK}'}})")
+    page.evaluate(f"async () => {{ await window.jupyterapp.commands.execute('docmanager:open', {{path: '{NOTEBOOK}'}}); }}")
     # The live widget, not a saved answer another test left open (drawn by the same view).
     widget = page.locator(".athena-widget:not(.athena-saved-answer *)")
     widget.wait_for(timeout=60_000)
@@ -99,7 +99,7 @@ def test_saved_widget_without_its_model_shows_the_saved_answer(page, stateless_n
     """Issue 21: reopened without its kernel or widget state, a saved answer is drawn by
     athena's own view from the state saved beside it: Markdown rendered (no raw "- " or
     fence markers), [n] markers, and source chips that open the cited file in Lab."""
-    page.evaluate(f"() => window.jupyterapp.commands.execute('docmanager:open', {{path: '{stateless_notebook}'}})")
+    page.evaluate(f"async () => {{ await window.jupyterapp.commands.execute('docmanager:open', {{path: '{stateless_notebook}'}}); }}")
     # In this notebook's panel: a notebook an earlier test module left open may hold saved answers too.
     saved = page.get_by_label(stateless_notebook, exact=True).locator('[data-testid="athena-saved-answer"]')
     saved.wait_for(timeout=60_000)

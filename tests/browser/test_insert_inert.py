@@ -98,7 +98,7 @@ def _rendered_cells(page):
 def test_inserted_and_copied_answers_with_hostile_headings_and_pdf_metadata_fetch_nothing(
         inert_page, attacker: Attacker) -> None:
     page = inert_page
-    page.evaluate(f"() => window.jupyterapp.commands.execute('docmanager:open', {{path: '{NOTEBOOK}'}})")
+    page.evaluate(f"async () => {{ await window.jupyterapp.commands.execute('docmanager:open', {{path: '{NOTEBOOK}'}}); }}")
     page.locator(".jp-Notebook .jp-MarkdownCell").first.wait_for(timeout=60_000)
     answer = ask(page, QUESTION)
     citations = answer.locator('[data-testid="athena-citation"]')

@@ -26,13 +26,13 @@ def test_an_inserted_answer_is_saved_marked_and_left_out_of_the_index(page, corp
                                                            "language": "python"}})
     nb.cells.append(nbformat.v4.new_markdown_cell("My own notes on the wallaby deployment."))
     nbformat.write(nb, corpus.parent / NOTEBOOK)
-    page.evaluate(f"() => window.jupyterapp.commands.execute('docmanager:open', {{path: '{NOTEBOOK}'}})")
+    page.evaluate(f"async () => {{ await window.jupyterapp.commands.execute('docmanager:open', {{path: '{NOTEBOOK}'}}); }}")
     page.locator(".jp-Notebook .jp-MarkdownCell").first.wait_for(timeout=60_000)
     page.get_by_text("Python 3 (ipykernel) | Idle").wait_for(timeout=60_000)  # the notebook has settled
     answer = ask(page, QUESTION)
     answer.locator(".athena-insert").click()
     page.locator(".jp-Notebook .jp-MarkdownCell").nth(1).wait_for(timeout=30_000)
-    page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
+    page.evaluate("async () => { await window.jupyterapp.commands.execute('docmanager:save'); }")
     saved = corpus.parent / NOTEBOOK
     page.wait_for_function("() => !window.jupyterapp.shell.currentWidget.context.model.dirty", timeout=30_000)
 

@@ -85,7 +85,7 @@ def chips_lab(tmp_path_factory, start_lab) -> Iterator[str]:
 
 
 def _open(page, path: str):
-    page.evaluate(f"() => window.jupyterapp.commands.execute('docmanager:open', {{path: {json.dumps(path)}}})")
+    page.evaluate(f"async () => {{ await window.jupyterapp.commands.execute('docmanager:open', {{path: {json.dumps(path)}}}); }}")
     panel = page.get_by_label(path, exact=True)
     panel.wait_for(timeout=60_000)
     return panel

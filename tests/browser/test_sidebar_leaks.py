@@ -246,7 +246,7 @@ def test_inserting_a_hostile_answer_in_a_notebook_fetches_nothing(leak_page, att
     """A notebook's Markdown cell renders with Lab's default sanitizer, which keeps remote
     images and the command linker: the inserted Markdown must carry neither."""
     page = leak_page
-    page.evaluate(f"() => window.jupyterapp.commands.execute('docmanager:open', {{path: '{NOTEBOOK}'}})")
+    page.evaluate(f"async () => {{ await window.jupyterapp.commands.execute('docmanager:open', {{path: '{NOTEBOOK}'}}); }}")
     page.locator(".jp-Notebook .jp-MarkdownCell").first.wait_for(timeout=60_000)
     answer = ask(page, QUESTION)
     answer.locator(".athena-insert").click()
@@ -276,9 +276,9 @@ def _screenshots(page, answer) -> None:
     citation = answer.locator('[data-testid="athena-citation"]').first
     citation.hover()  # its snippet popover shows in the picture
     chat.screenshot(path=str(ARTIFACTS / "sidebar-hostile-answer-light.png"))
-    page.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Dark'})")
+    page.evaluate("async () => { await window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Dark'}); }")
     wait_for_theme(page, light=False)
     citation.hover()
     chat.screenshot(path=str(ARTIFACTS / "sidebar-hostile-answer-dark.png"))
-    page.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Light'})")
+    page.evaluate("async () => { await window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Light'}); }")
     page.set_viewport_size({"width": 1400, "height": 900})
