@@ -106,15 +106,16 @@ def _org(text: str) -> bool:
 
 def _place(text: str) -> bool:
     """A place or a state's code on the line (an address, not a name)."""
-    if any(m.group(0).lower() not in _NAMELIKE for m in _PLACE.finditer(text)):
+    if any(m.group(0).lower() not in _NAMELIKE and not (m.group(0).islower() and m.group(0) in _PARTICLES)
+           for m in _PLACE.finditer(text)):
         return True
     states = _STATE.findall(text)
     return len(states) > len(_PARTICLE_STATE.findall(text))
 
 
 _NAME_WORD = re.compile(r"^(?:[^\W\d_][^\W\d_]*(?:[-'’][^\W\d_]+)*\.?|(?:[^\W\d_]\.-?)+|"
-                        r"van|von|der|den|de|del|della|di|da|du|le|la|dos|das|bin|ibn|al|y|ter|op)$")
-_PARTICLES = {"van", "von", "der", "den", "de", "del", "della", "di", "da", "du", "le", "la",
+                        r"van|von|der|den|de|del|della|di|da|du|le|la|las|los|dos|das|bin|ibn|al|y|ter|op)$")
+_PARTICLES = {"van", "von", "der", "den", "de", "del", "della", "di", "da", "du", "le", "la", "las", "los",
               "dos", "das", "bin", "ibn", "al", "y", "ter", "op"}
 _STOP_AUTHORS = re.compile(r"^(abstract|summary|introduction|keywords|key words|index terms|"
                            r"categories|general terms|ccs concepts|contents|preface|foreword|"
@@ -140,7 +141,9 @@ _MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|
           r"janvier|f[ée]vrier|mars|avril|juin|juillet|ao[ûu]t|septembre|octobre|novembre|d[ée]cembre)\.?")
 _Y = r"(1[6-9]\d\d|20[0-4]\d)"
 # Tier 1: copyright lines; tier 2: venue lines; tier 3: dates printed alone.
-_COPYRIGHT = re.compile(r"(?:(?:©|\(c\)|copyright|[°◦○⃝]\s?c\b|\bc\s?[°◦○⃝])\s*(?:©\s*)?|^c\s+(?=[A-Z]))(?:[^\d\n]{0,40}?)" + _Y, re.I)
+# "−c 2014. The copyright of this document …": a © whose circle the text layer lost or read as a
+# dash, at the start of a line that speaks of copyright
+_COPYRIGHT = re.compile(r"(?:(?:©|\(c\)|copyright|[°◦○⃝]\s?c\b|\bc\s?[°◦○⃝])\s*(?:©\s*)?|^c\s+(?=[A-Z])|^[−–-]?c\s+(?=(?:1[6-9]\d\d|20[0-4]\d)\b[^\n]*(?:copyright|rights|licen[cs])))(?:[^\d\n]{0,40}?)" + _Y, re.I)
 # A footnote citing another work ("1Nyquist, H., “Certain Factors …”, 1924"): its venue
 # and year are that work's.
 _CITED = re.compile(r"^\W*\d*\s*[A-Z][\w'’-]+,\s+(?:[A-Z]\.\s*)+|[“\"][^”\"]{8,}[”\"]")
@@ -477,6 +480,7 @@ def _page_authors(first: PageText | None, title: list[Line]) -> list[str]:
     width = max(first.width, 1.0)
     style: Line | None = None
     last: Line | None = None  # the last line names were read from
+    last_found: list[str] = []  # and the names read from it
     skip = 0
     for i, line in enumerate(below[:40]):
         if skip:
@@ -485,7 +489,12 @@ def _page_authors(first: PageText | None, title: list[Line]) -> list[str]:
         text = line.text.strip()
         if _STOP_AUTHORS.match(text) or len(text.split()) > 14:
             break
+        if not any(ch.isalpha() for ch in text):
+            continue  # a row of footnote marks set over the names ("∗", "† ‡"): no line of names
         found = _line_names(line)
+        if found and text.isupper() and any(abs(o.bbox[1] - line.bbox[1]) < 2 and o is not line and _org(o.text)
+                                            for o in below):
+            found = None  # "DEVCOM ARL" in a grid's row of affiliations: capitals of an agency, no name
         # a list of names wrapped over lines, a name cut at the end of one ("…, Scott" /
         # "Shenker, Howard Sturgis, …, Doug" / "Terry, and Don Woods"): read on with the
         # lines under it in the same type, up to three
@@ -496,6 +505,20 @@ def _page_authors(first: PageText | None, title: list[Line]) -> list[str]:
             joined = joined + " " + below[j].text.strip()
             found = _names(joined)
             skip = j - i if found is not None else 0
+        if found is None and last is not None and last_found and not last.text.rstrip().endswith((",", "and")) \
+                and _joins(last, line, 1.5) and re.match(r"^[^\W\d_][\w'’-]*,", text) \
+                and not (_org(text) or _place(text) or _EMAIL.search(text)):
+            # a list wrapped inside a name, the line before ending in its given names ("…, Ben
+            # Gelb, Tara Vazir" / "Ghaemmaghami, Rajendra Gottipati, …"): read again from that
+            # line, with the lines under it in the same type, up to three
+            joined, j = last.text.strip(), i - 1
+            while found is None and j + 1 < len(below) and j - i < 3:
+                j += 1
+                joined = joined + " " + below[j].text.strip()
+                found = _names(joined)
+            if found is not None:
+                names[:] = [n for n in names if n not in last_found]
+                skip = j - i
         if found is None:
             if style is not None and last is not None:
                 # a block of the grid holding two people ("Kyle Lo" / "Doug Downey" over one
@@ -514,10 +537,11 @@ def _page_authors(first: PageText | None, title: list[Line]) -> list[str]:
             continue  # an affiliation or a footnote set in another size
         style = style or line
         last = line
-        names.extend(n for n in found if n not in names)
+        last_found = [n for n in found if n not in names]
+        names.extend(last_found)
         if len(line.cells) == len(found) > 1:
             spots.update((n, (_middle(line, c), line.bbox[1])) for n, c in zip(found, line.cells))
-    return names[:40]
+    return names[:100]
 
 
 def _middle(line: Line, piece: str) -> float:
@@ -571,7 +595,24 @@ def _line_names(line: Line) -> list[str] | None:
     """The names on a printed line: one per cell, or split at commas and "and", or at
     spaces wider than a word space."""
     return (_cell_names(line.cells) if len(line.cells) > 1 else None) or _names(line.text.strip()) \
-        or _cell_names(_spaced(line))
+        or _cell_names(_spaced(line)) or _names_beside_affiliations(line.cells)
+
+
+def _names_beside_affiliations(cells: list[str]) -> list[str] | None:
+    """A line of two columns, the authors' and the affiliations' ("Max Jaderberg   Visual
+    Geometry Group", "Andrea Vedaldi   University of Oxford"): the names of the leading
+    cells, when every cell after them is an affiliation, an address or an e-mail ("Amazon
+    Web Services" set wide is no name after an affiliation)."""
+    names: list[str] = []
+    for at, cell in enumerate(cells):
+        if _org(cell) or _place(cell) or _EMAIL.search(cell):
+            rest = cells[at:]
+            return names if names and all(_org(c) or _place(c) or _EMAIL.search(c) for c in rest) else None
+        found = _names(cell)
+        if not found:
+            return None
+        names.extend(found)
+    return None
 
 
 def _rows(lines: list[Line], gap: float = 1.0) -> list[Line]:
@@ -744,7 +785,9 @@ def _name(text: str) -> str | None:
     if not 2 <= len([w for w in words if w not in _PARTICLES]) <= 4 or not all(_NAME_WORD.match(w) and (w[0].isupper() or w in _PARTICLES)
                                            for w in words):
         return None
-    if all(w.lower() in _PARTICLES for w in words) or words[-1].lower() in _PARTICLES:
+    # a particle ends no name ("…, Diego de" wrapped); capitalised, it is the surname ("Quoc V. Le",
+    # "Tathagata Das", "Nan Du")
+    if all(w.lower() in _PARTICLES for w in words) or words[-1] in _PARTICLES:
         return None
     if sum(1 for w in words if len(w.rstrip(".")) > 1 and w.lower() not in _PARTICLES) < 1:
         return None
