@@ -523,7 +523,8 @@ def test_capitals_in_a_row_of_affiliations_are_no_name() -> None:
 def test_names_beside_their_affiliations_in_two_columns() -> None:
     """BMVC's template: the authors in a column on the left, the affiliation's lines on the
     right of the same rows ("Max Jaderberg   Visual Geometry Group"); an affiliation set wide
-    ("Amazon   Web Services") is no name after it."""
+    ("Amazon   Web Services") is no name after it, nor a grid's row of affiliations under
+    its names (the LCA paper's "SUNY Stony Brook   Rutgers University")."""
     first = page(line("Speeding up Convolutional Neural Networks", 26, 40, 400, 60, 17.0),
                  line("Max Jaderberg Visual Geometry Group", 26, 96, 380, 108, 12.3,
                       ["Max Jaderberg", "Visual Geometry Group"]),
@@ -539,6 +540,14 @@ def test_names_beside_their_affiliations_in_two_columns() -> None:
                     line("Anurag Gupta, Deepak Agarwal, Derek Tan", 150, 100, 460, 112, 12.0),
                     line("Amazon Web Services", 250, 118, 360, 128, 9.5, ["Amazon", "Web Services"]), *BODY)
     assert paper_record({}, redshift).authors == ["Anurag Gupta", "Deepak Agarwal", "Derek Tan"]
+    # a grid's row of affiliations, set smaller under the names, is none ("SUNY Stony Brook")
+    lca = page(line("The LCA Problem Revisited", 207, 118, 404, 137, 19.4),
+               line("Michael A. Bender Martín Farach-Colton", 187, 157, 425, 171, 13.5,
+                    ["Michael A. Bender", "Martín Farach-Colton"]),
+               line("SUNY Stony Brook Rutgers University", 192, 177, 411, 188, 11.2,
+                    ["SUNY Stony Brook", "Rutgers University"]),
+               line("May 16, 2000", 273, 201, 339, 214, 13.5), *BODY)
+    assert paper_record({}, lca).authors == ["Michael A. Bender", "Martín Farach-Colton"]
 
 
 def test_a_list_wrapped_inside_a_name_is_read_again_whole() -> None:

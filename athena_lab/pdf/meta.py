@@ -350,7 +350,7 @@ def _subtitle(title: list[Line], first: PageText | None) -> Line | None:
     line = below[0]
     text = line.text.strip()
     if body * 1.15 <= line.size <= last.size * 0.95 and _title_shaped(line) and 2 <= len(text.split()) <= 12 \
-            and _names(text) is None and not _ORG.search(text) and not _PLACE.search(text) \
+            and _line_names(line) is None and not _ORG.search(text) and not _PLACE.search(text) \
             and not _ANY_YEAR.search(text):
         return line
     return None
@@ -492,6 +492,12 @@ def _page_authors(first: PageText | None, title: list[Line]) -> list[str]:
         if not any(ch.isalpha() for ch in text):
             continue  # a row of footnote marks set over the names ("∗", "† ‡"): no line of names
         found = _line_names(line)
+        if found is None and (style is None or abs(line.size - style.size) <= 0.05 * max(style.size, 1.0)) \
+                and not any(abs(x - _middle(line, line.cells[0])) < 0.1 * width for x, _ in spots.values()):
+            # names beside their affiliations, in the names' type and under no name of a grid
+            # ("SUNY Stony Brook   Rutgers University" under "Michael A. Bender   Martín
+            # Farach-Colton" is the grid's row of affiliations)
+            found = _names_beside_affiliations(line.cells)
         if found and text.isupper() and any(abs(o.bbox[1] - line.bbox[1]) < 2 and o is not line and _org(o.text)
                                             for o in below):
             found = None  # "DEVCOM ARL" in a grid's row of affiliations: capitals of an agency, no name
@@ -595,7 +601,7 @@ def _line_names(line: Line) -> list[str] | None:
     """The names on a printed line: one per cell, or split at commas and "and", or at
     spaces wider than a word space."""
     return (_cell_names(line.cells) if len(line.cells) > 1 else None) or _names(line.text.strip()) \
-        or _cell_names(_spaced(line)) or _names_beside_affiliations(line.cells)
+        or _cell_names(_spaced(line))
 
 
 def _names_beside_affiliations(cells: list[str]) -> list[str] | None:
