@@ -582,3 +582,51 @@ def test_a_copyright_whose_circle_reads_as_a_dash_gives_the_year() -> None:
     assert page_year(first) == 2014
     assert page_year(page(line("A Title", 26, 40, 400, 60, 17.0), *BODY,
                           line("c 2014 was a good year for the weather in the valley.", 72, 600, 400, 610, 10.0))) is None
+
+
+# --- round dev8 (16 papers of a third collection, Ty-Chen/Reading-List), measured on first
+# sight with the rules above (10 of 16): its error classes --------------------------------
+
+def test_bylines_in_a_column_beside_the_body() -> None:
+    """ACM Queue: the authors in capitals, one a row, in a column left of the first
+    paragraph, each sharing its printed row with a line of the body ("BRIAN GRANT,   in
+    software containers", set in the body's type); the last "ERIC BREWER, AND" / "JOHN
+    WILKES,", then the company."""
+    rows = [("BRENDAN BURNS,", "Though widespread interest"), ("BRIAN GRANT,", "in software containers"),
+            ("DAVID OPPENHEIMER,", "is a relatively recent"), ("ERIC BREWER, AND", None),
+            ("JOHN WILKES,", "more than ten years and built three different container-"),
+            ("GOOGLE INC.", "management systems in that time. Each system was heavily")]
+    first = page(line("Borg, Omega, and", 92, 37, 330, 77, 40.2), line("Kubernetes", 92, 71, 247, 111, 40.2),
+                 line("Lessons", 293, 118, 327, 132, 14.5), line("learned from", 293, 133, 351, 147, 14.5),
+                 *(line(f"{name} {body}" if body else name, 40, 145 + 17 * i, 360, 157 + 17 * i, 10.0,
+                        [name, body] if body else [name]) for i, (name, body) in enumerate(rows)),
+                 *BODY)
+    assert paper_record({}, first).authors == ["Brendan Burns", "Brian Grant", "David Oppenheimer", "Eric Brewer",
+                                               "John Wilkes"]
+
+
+def test_a_company_and_its_legal_form_are_no_author() -> None:
+    """Drepper: "Red Hat, Inc." under the author's name was read as a second person."""
+    first = page(line("What Every Programmer Should Know About Memory", 150, 80, 460, 100, 17.0),
+                 line("Ulrich Drepper", 260, 110, 350, 122, 12.0),
+                 line("Red Hat, Inc.", 265, 124, 345, 136, 12.0), *BODY)
+    assert paper_record({}, first).authors == ["Ulrich Drepper"]
+
+
+def test_an_elsevier_masthead_box_is_no_title_and_a_month_before_a_comma_dates() -> None:
+    """Elsevier's box, the journal's name set as large as the title between "Contents lists
+    available at …" and "journal homepage: …", was read as the title; "November, 1988"
+    (a comma after the month) dated nothing."""
+    first = page(line("Computers and Mathematics with Applications 65 (2013) 1384–1395", 168, 35, 380, 42, 6.5),
+                 line("Contents lists available at SciVerse ScienceDirect", 182, 64, 366, 71, 7.3),
+                 line("Computers and Mathematics with Applications", 122, 87, 425, 101, 13.7),
+                 line("journal homepage: www.elsevier.com/locate/camwa", 175, 119, 373, 126, 7.3),
+                 line("Online game bot detection based on party-play log analysis", 41, 167, 421, 181, 13.7),
+                 line("Ah Reum Kang, Jiyoung Woo, Juyong Park, Huy Kang Kim", 41, 191, 359, 204, 10.7), *BODY)
+    record = paper_record({}, first)
+    assert record.title == "Online game bot detection based on party-play log analysis"
+    assert record.authors == ["Ah Reum Kang", "Jiyoung Woo", "Juyong Park", "Huy Kang Kim"] and record.year == 2013
+    jacobson = page(line("Congestion Avoidance and Control", 258, 210, 600, 230, 17.0),
+                    line("Van Jacobson", 380, 262, 470, 274, 12.0),
+                    line("November, 1988", 372, 360, 484, 372, 12.0), *BODY)
+    assert page_year(jacobson) == 1988

@@ -113,6 +113,8 @@ def _place(text: str) -> bool:
     return len(states) > len(_PARTICLE_STATE.findall(text))
 
 
+# A company's legal form after its name ("Red Hat, Inc.", "Acme, Ltd."): the name is no person's
+_LEGAL_FORM = re.compile(r"(?:inc|ltd|llc|corp|co|gmbh|plc|s\.?a|b\.?v|ag)\.?", re.I)
 _NAME_WORD = re.compile(r"^(?:[^\W\d_][^\W\d_]*(?:[-'’][^\W\d_]+)*\.?|(?:[^\W\d_]\.-?)+|"
                         r"van|von|der|den|de|del|della|di|da|du|le|la|las|los|dos|das|bin|ibn|al|y|ter|op)$")
 _PARTICLES = {"van", "von", "der", "den", "de", "del", "della", "di", "da", "du", "le", "la", "las", "los",
@@ -156,7 +158,7 @@ _VENUE = re.compile(r"\b(?:proceedings|proc\.|journal|transactions|trans\.|vol\.
 _ORD = r"(?:\^?\(?(?:st|nd|rd|th)\)?)?"  # "7th", "7^th" (a superscript)
 # A journal's or a course's season: "Spring 2010", "Fall 1999"
 _SEASON = r"(?:spring|summer|fall|autumn|winter)"
-_DATE = re.compile(r"(?:\b" + _MONTH + r"\s+(?:\d{1,2}" + _ORD + r"(?:\s*[-–]\s*\d{1,2}" + _ORD + r")?[,.]?\s+)?"
+_DATE = re.compile(r"(?:\b" + _MONTH + r",?\s+(?:\d{1,2}" + _ORD + r"(?:\s*[-–]\s*\d{1,2}" + _ORD + r")?[,.]?\s+)?"
                    + _Y + r"\b)|"
                    r"(?:\b" + _SEASON + r",?\s+" + _Y + r"\b)|"
                    r"(?:\b\d{1,2}" + _ORD + r"\.?\s+(?:of\s+)?" + _MONTH + r",?\s+" + _Y + r"\b)|"
@@ -324,10 +326,22 @@ def _title_among(lines: list[Line], first: PageText) -> list[Line]:
     return []
 
 
+_JOURNAL_BOX = re.compile(r"^(?:(contents lists? available at)|journal homepage\s*:)", re.I)
+
+
 def _banners(lines: list[Line]) -> set[int]:
     """Banner lines ("Appeared in Bulletin of the" …) and the lines that go on with them
-    in the same type right under them ("American Mathematical Society")."""
+    in the same type right under them ("American Mathematical Society"); a journal's
+    masthead box (Elsevier's: the journal's name between "Contents lists available at …"
+    and "journal homepage: …", set as large as a title)."""
     out: set[int] = set()
+    box = [(ln.bbox[1], bool(m.group(1))) for ln in lines if (m := _JOURNAL_BOX.match(ln.text.strip()))]
+    if box:
+        tops = [y for y, contents in box if contents]
+        bottoms = [y for y, contents in box if not contents]
+        top = min(tops) if tops else min(bottoms) - 60
+        bottom = max(bottoms) if bottoms else max(tops) + 60
+        out.update(id(ln) for ln in lines if top <= ln.bbox[1] <= bottom)
     for line in lines:
         if _NOT_TITLE.match(line.text.strip()) or any(id(b) in out and _joins(b, line) for b in lines[:lines.index(line)][-3:]):
             out.add(id(line))
@@ -547,7 +561,29 @@ def _page_authors(first: PageText | None, title: list[Line]) -> list[str]:
         names.extend(last_found)
         if len(line.cells) == len(found) > 1:
             spots.update((n, (_middle(line, c), line.bbox[1])) for n, c in zip(found, line.cells))
-    return names[:100]
+    side = _sidebar_names(below, width)
+    return (side if len(side) > len(names) else names)[:100]
+
+
+def _sidebar_names(lines: list[Line], width: float) -> list[str]:
+    """Bylines in a column of their own beside the body (a magazine's: ACM Queue sets
+    "BRENDAN BURNS," / "BRIAN GRANT," … / "JOHN WILKES," in capitals left of the first
+    paragraph, each on the row of a line of it, a drop cap making the rows tall): the rows'
+    first cells in capitals that name one person, read down the column by their own top.
+    Taken when some of them share their row with the body's text."""
+    found: list[tuple[float, str]] = []
+    beside = False
+    for line in lines:
+        cell = line.cells[0] if line.cells else line.text
+        text = re.sub(r"(?:,\s*|\s+)AND$", "", cell.strip()).strip(" ,")
+        if not text or not text.isupper() or line.bbox[0] > 0.35 * width:
+            continue
+        names = _names(text)
+        if not names or len(names) != 1:
+            continue
+        found.append((line.boxes[0][1] if line.boxes else line.bbox[1], names[0]))
+        beside = beside or len(line.cells) > 1 and not any(_names(c) for c in line.cells[1:])
+    return [n for _, n in sorted(found)] if len(found) >= 2 and beside else []
 
 
 def _middle(line: Line, piece: str) -> float:
@@ -773,6 +809,8 @@ def _names_before_affiliations(text: str) -> list[str] | None:
     for group in text.split(";"):
         pieces = [p.strip() for p in group.split(",") if p.strip()]
         cut = next((i for i, p in enumerate(pieces) if _org(p) or _EMAIL.search(p)), len(pieces))
+        if cut == 1 < len(pieces) and _LEGAL_FORM.fullmatch(pieces[1]):
+            continue  # "Red Hat, Inc.": a company's name before its legal form, no person
         if any(_place(p) for p in pieces[:cut]):
             return None  # "Mountain View, CA, Google": a place first
         for piece in pieces[:cut]:
