@@ -20,6 +20,12 @@ real paper archive"); point ``--root`` at its checkout.
         the vectors phase's embedding calls replayed on an index's chunk texts (tokenizing
         only): the share of token positions that are real tokens, and the batch shapes,
         with texts cut by characters and by token count
+    python bench/archive.py calls --index-dir DIR [--cap 2048] [--batch-size 16] [--lanes 1]
+        the default embedder alone on a seeded sample of an index's chunk texts, cut into calls
+        as the vectors phase cuts them with CAP padded token positions a call (EMBED_TOKENS),
+        BATCH-SIZE texts an inference and LANES of OpenVINO's document lanes: texts per second
+        and per CPU-second after a warm-up pass, and the process's peak RSS (run one setting
+        per process, alternated)
     python bench/archive.py parse --root /work/data/pwl [--sample 25] [--seed 1] [--repeat 1]
         PDF parsing alone, OCR off, in this process: CPU milliseconds a page on a seeded
         random sample of the papers (the work the PDF workers do beside the embedder);
@@ -115,6 +121,48 @@ def batches(index_dir: Path) -> dict[str, Any]:
         by_tokens += plan_batches(embedder, window, texts, tokens)
     return {"bench": "archive_batches", "texts": len(hashes), "by_characters": replay(by_chars),
             "by_tokens": replay(by_tokens)}
+
+
+# --- embedding calls: size and lanes ----------------------------------------------------
+
+def calls(index_dir: Path, cap: int, batch_size: int, lanes: int, sample: int, passes: int) -> dict[str, Any]:
+    """The vectors phase's embedding calls on ``sample`` chunk texts (seed 0, as ``raw``):
+    planned with ``cap`` positions a call, embedded by ``embed_here`` with ``lanes`` document
+    lanes, once to warm the shapes up and ``passes`` times measured."""
+    from _common import embedding_jobs
+
+    from athena_lab.index import runtimes
+    from athena_lab.index.embeddings import OnnxEmbedder, minilm_paths
+    from athena_lab.index.store import IndexStore
+    from athena_lab.ingest import vectors
+
+    store = IndexStore(index_dir)
+    try:
+        texts = list(embedding_jobs(store.catalog).values())
+    finally:
+        store.close()
+    texts = random.Random(0).sample(texts, min(sample, len(texts)))
+    vectors.EMBED_TOKENS = cap
+    runtimes.LANES = lanes
+    model, tokenizer = minilm_paths()
+    embedder = OnnxEmbedder(model, tokenizer, name="all-MiniLM-L6-v2-int8", dimensions=384, batch_size=batch_size)
+    by_key = {str(i): t for i, t in enumerate(texts)}
+    planned = [[by_key[k] for k in call] for call in vectors.plan_batches(embedder, list(by_key), by_key)]
+    runs = []
+    for n in range(passes + 1):
+        t0, c0 = time.perf_counter(), time.process_time()
+        for _ in vectors.embed_here(embedder, planned):
+            pass
+        seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
+        if n:  # the first pass compiles every shape once
+            runs.append({"seconds": round(seconds, 2), "cpu_s": round(cpu, 2),
+                         "texts_per_s": round(len(texts) / seconds, 2),
+                         "texts_per_cpu_s": round(len(texts) / cpu, 2)})
+    peak = next((round(int(line.split()[1]) / 1024) for line in open("/proc/self/status")
+                 if line.startswith("VmHWM:")), 0)
+    return {"bench": "archive_calls", "cap": cap, "batch_size": batch_size, "lanes": embedder.lanes,
+            "texts": len(texts), "calls": len(planned), "runs": runs, "peak_rss_mb": peak,
+            "load_average": load_average()}
 
 
 # --- garbled pages ------------------------------------------------------------------------
@@ -386,6 +434,14 @@ def main() -> None:
     b = sub.add_parser("batches", help="padding of the vectors phase's calls, by characters and by tokens")
     b.add_argument("--index-dir", required=True)
     b.add_argument("--out")
+    k = sub.add_parser("calls", help="the embedder on an index's texts, by call size and document lanes")
+    k.add_argument("--index-dir", required=True)
+    k.add_argument("--cap", type=int, default=2048, help="padded token positions a call (EMBED_TOKENS)")
+    k.add_argument("--batch-size", type=int, default=16, help="texts an inference (embedding.batch_size)")
+    k.add_argument("--lanes", type=int, default=1, help="OpenVINO document lanes (index/runtimes.py LANES)")
+    k.add_argument("--sample", type=int, default=600)
+    k.add_argument("--passes", type=int, default=1)
+    k.add_argument("--out")
     c = sub.add_parser("parse", help="PDF parsing alone, OCR off: CPU ms a page on a seeded sample")
     c.add_argument("--root", required=True)
     c.add_argument("--sample", type=int, default=25)
@@ -411,6 +467,8 @@ def main() -> None:
                   **_raw_rate(Path(args.index_dir), Path(args.root), args.raw_sample, args.runtime)}
     elif args.what == "batches":
         result = batches(Path(args.index_dir))
+    elif args.what == "calls":
+        result = calls(Path(args.index_dir), args.cap, args.batch_size, args.lanes, args.sample, args.passes)
     elif args.what == "ocr":
         result = ocr(Path(args.root))
     elif args.what == "parse":

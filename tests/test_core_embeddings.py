@@ -117,19 +117,22 @@ def test_document_batches_reach_openvino_in_few_shapes_and_their_vectors_hold() 
         pytest.fail(f"the default install should run OpenVINO here, got {runner.info.name}")
     texts = [f"paper {i}: " + "consensus replica log " * (i % 40 + 1) for i in range(60)]
     embedder.embed_documents(texts[:1])  # compiles the document model
-    compiled, request = runner._batch
+    free = runner._documents()  # its document lanes, each a compiled model and its request
+    shapes: set[tuple[int, ...]] = set()
 
     class Recording:  # passes every call to the real request, noting its input shape
-        shapes: set[tuple[int, ...]] = set()
+        def __init__(self, request):
+            self.request = request
 
         def infer(self, feeds):
-            self.shapes.add(tuple(next(iter(feeds.values())).shape))
-            return request.infer(feeds)
+            shapes.add(tuple(next(iter(feeds.values())).shape))
+            return self.request.infer(feeds)
 
-    runner._batch = (compiled, Recording())
+    for compiled, request in [free.get() for _ in range(runner.info.lanes)]:
+        free.put((compiled, Recording(request)))
     for size in range(1, 24):
         vectors = embedder.embed_documents(texts[:size])
         assert vectors.shape == (size, 384)
-    assert {rows for rows, _ in Recording.shapes} <= {8, 16}
+    assert {rows for rows, _ in shapes} <= {8, 16}
     alone = np.vstack([embedder.embed_documents([t]) for t in texts[:5]])
     assert np.allclose(embedder.embed_documents(texts[:5]), alone, atol=1e-4)

@@ -7,6 +7,7 @@ was embedded in: alone, in a planned call, while parsing or in the vectors phase
 from __future__ import annotations
 
 import random
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -14,6 +15,7 @@ import pytest
 
 from athena_lab.config import load_config
 from athena_lab.index.embeddings import make_embedder
+from athena_lab.index.runtimes import usable_cores
 from athena_lab.index.store import IndexStore
 from athena_lab.ingest import vectors as vectors_phase
 from athena_lab.ingest.chunking import Chunk, embedding_text, text_hash
@@ -120,3 +122,52 @@ def test_an_index_run_caches_the_vector_each_text_has_alone(tmp_path: Path, embe
             assert np.array_equal(cached[digest], embedder.embed_documents([text])[0])
     finally:
         store.close()
+
+
+def _long_texts(count: int, words: int = 180) -> list[str]:
+    rng = random.Random(3)
+    return [" ".join(rng.choice(PROSE + SYMBOLS) for _ in range(words)) for _ in range(count)]
+
+
+def test_two_document_lanes_embed_two_batches_at_once_with_the_vectors_of_one_at_a_time(embedder) -> None:
+    if usable_cores() < 2:
+        pytest.skip("one core: OpenVINO runs one lane")
+    assert embedder.lanes == 2
+    free = embedder._runner._documents()  # the lanes: each a compiled model on one thread and its request
+    active, most = [0], [0]
+    guard = threading.Lock()
+
+    class Counting:  # passes every call to the real request, counting the calls running at once
+        def __init__(self, request):
+            self.request = request
+
+        def infer(self, feeds):
+            with guard:
+                active[0] += 1
+                most[0] = max(most[0], active[0])
+            try:
+                return self.request.infer(feeds)
+            finally:
+                with guard:
+                    active[0] -= 1
+
+    lanes = [free.get() for _ in range(2)]
+    for compiled, request in lanes:
+        free.put((compiled, Counting(request)))
+    try:
+        calls = [_long_texts(8) for _ in range(6)]
+        together = list(vectors_phase.embed_here(embedder, calls))
+        assert most[0] == 2
+        for call, vectors in zip(calls, together):
+            assert np.array_equal(vectors, embedder.embed_documents(call))
+        # one call of several batches (embedding.batch_size texts each) spreads them too
+        most[0] = 0
+        texts = _long_texts(3 * embedder.batch_size)
+        assert np.array_equal(embedder.embed_documents(texts), np.vstack([embedder.embed_documents([t]) for t in texts]))
+        assert most[0] == 2
+    finally:
+        for _ in range(2):
+            free.get()
+        for lane in lanes:
+            free.put(lane)
+

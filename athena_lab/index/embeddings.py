@@ -16,6 +16,7 @@ import json
 import os
 import threading
 from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Protocol, TypedDict
 from urllib.parse import urlparse
@@ -82,7 +83,11 @@ class OnnxEmbedder:
         self._tokenizer.no_padding()  # padded per batch below, to that batch's longest text
         pad_id = self._tokenizer.token_to_id("[PAD]")
         self._pad_id = 0 if pad_id is None else pad_id
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # one inference at a time, but on document lanes (``lanes``)
+        #: Inferences of document batches that may run at once, each from its own thread:
+        #: the runner's document lanes (index/runtimes.py). ``_embed`` spreads a call's
+        #: batches over them, ingest/vectors.py ``embed_here`` its calls.
+        self.lanes = self.runtime.lanes
         self.pooling, self.batch_size = pooling, max(1, batch_size)
         self.pad_to = PAD_TO
         self.query_prefix, self.passage_prefix = query_prefix, passage_prefix
@@ -117,20 +122,29 @@ class OnnxEmbedder:
         texts of nearly its own length: 800 docs chunks sent as the pipeline sends them are
         95 % real tokens, against 84 % with the old character sort (bench/embed_runtimes.py).
         Tokenizing is ~2 % of the time, so it is not overlapped with inference: on 2 cores a
-        tokenizer thread would only compete with the inference threads."""
+        tokenizer thread would only compete with the inference threads. The batches of a
+        call of documents run on the runner's ``lanes`` at once."""
         encodings = self._tokenizer.encode_batch(texts)
         order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
-        out: np.ndarray | None = None
-        for start in range(0, len(order), self.batch_size):
-            group = order[start:start + self.batch_size]
+        groups = [order[start:start + self.batch_size] for start in range(0, len(order), self.batch_size)]
+
+        def infer(group: list[int]) -> np.ndarray:
             feeds, mask = self._feeds([encodings[i] for i in group])
-            with self._lock:
-                hidden = self._runner.infer(feeds, query)
-            pooled = self._pool(hidden, mask)
-            if out is None:
-                out = np.zeros((len(texts), pooled.shape[1]), dtype=np.float32)
-            out[group] = pooled
-        assert out is not None
+            if self.lanes > 1 and not query:
+                hidden = self._runner.infer(feeds)  # thread-safe: a free lane, or wait for one
+            else:
+                with self._lock:
+                    hidden = self._runner.infer(feeds, query)
+            return self._pool(hidden, mask)
+
+        if self.lanes > 1 and not query and len(groups) > 1:
+            with ThreadPoolExecutor(min(self.lanes, len(groups)), thread_name_prefix="lane") as pool:
+                pooled = list(pool.map(infer, groups))
+        else:
+            pooled = [infer(group) for group in groups]
+        out = np.zeros((len(texts), pooled[0].shape[1]), dtype=np.float32)
+        for group, vectors in zip(groups, pooled):
+            out[group] = vectors
         return out
 
     def embed_documents(self, texts: list[str]) -> np.ndarray:
@@ -150,6 +164,10 @@ class OnnxEmbedder:
 
     def embed_query(self, text: str) -> np.ndarray:
         return self._embed([self.query_prefix + text], query=True)[0]
+
+    def close(self) -> None:
+        """Release the runtime's compiled models now (also done at exit)."""
+        self._runner.close()
 
 
 def minilm_paths() -> tuple[Path, Path]:

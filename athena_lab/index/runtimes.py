@@ -12,8 +12,12 @@ tokenization, pooling and batching stay in the embedder.
 
 from __future__ import annotations
 
+import atexit
 import os
+import queue
 import sys
+import threading
+import weakref
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
@@ -36,13 +40,15 @@ class RuntimeInfo:
     precision: str  # "bf16" | "f32": the precision batches are computed in
     threads: int
     small_inputs: str = ""  # how a query runs when that differs from a batch
+    lanes: int = 1  # document batches inferred at once, each on threads / lanes threads
     reason: str = ""
     fallback: str = ""  # what failed before this runtime was used ("" when nothing did)
 
     def describe(self) -> str:
         small = f"; queries {self.small_inputs}" if self.small_inputs else ""
+        lanes = f" as {self.lanes} batches at once" if self.lanes > 1 else ""
         text = (f"{self.name} {self.version} ({self.precision}, {self.threads} "
-                f"thread{'s' if self.threads != 1 else ''}{small}): {self.reason}")
+                f"thread{'s' if self.threads != 1 else ''}{lanes}{small}): {self.reason}")
         return text + (f" — {self.fallback}" if self.fallback else "")
 
     def as_dict(self) -> dict[str, Any]:
@@ -54,9 +60,13 @@ class Runner(Protocol):
     input_names: set[str]
 
     def infer(self, feeds: Feeds, query: bool = False) -> np.ndarray:
-        """The last hidden state for one batch (not thread-safe: the embedder holds a lock).
+        """The last hidden state for one batch. Thread-safe for document batches when
+        ``info.lanes`` > 1 (up to that many run at once); otherwise the embedder holds a lock.
 
         ``query``: the batch is one search query, which may run differently from documents."""
+
+    def close(self) -> None:
+        """Release the compiled models (the runner is not used after this)."""
 
 
 def usable_cores() -> int:
@@ -109,6 +119,9 @@ class OnnxRuntimeRunner:
     def infer(self, feeds: Feeds, query: bool = False) -> np.ndarray:
         return self._session.run(None, feeds)[0]
 
+    def close(self) -> None:
+        pass
+
 
 def openvino_cache_dir() -> Path | None:
     """Where compiled models are kept between processes (a user cache, never the indexed folder).
@@ -127,7 +140,7 @@ def openvino_cache_dir() -> Path | None:
 
 
 class OpenVinoRunner:
-    """OpenVINO compiling the same ONNX file for the CPU, twice: for queries and for documents.
+    """OpenVINO compiling the same ONNX file for the CPU: for queries and for documents.
 
     A query (one text of a few tokens) is too little work to share between threads, and on
     a busy machine waiting for a second thread cost more than it saved; in bf16 the
@@ -135,13 +148,20 @@ class OpenVinoRunner:
     f32 on one thread (p50 3.7 ms against 5.9 ms in bf16) and documents in bf16 on
     ``threads`` (2.4x onnxruntime's chunks/s, f32 1.9x); docs/embeddings.md. Documents
     always take the document model, so a vector never depends on how texts were batched.
-    That model is compiled on first use, so a search process never pays for it. Two
-    streams through ``AsyncInferQueue`` were tried for batches: no faster here, and the
-    process intermittently aborted at exit while tearing them down.
+    That model is compiled on first use, so a search process never pays for it.
+
+    ``lanes`` > 1: the document model is compiled that many times, each copy on
+    ``threads // lanes`` threads, and ``infer`` is thread-safe for documents: callers on
+    as many Python threads run that many batches at once (OpenVINO releases the GIL while
+    it infers; ingest/vectors.py ``embed_here``). A copy on one thread embeds more texts per
+    CPU-second than one on two, which wait on each other (docs/embeddings.md). Two streams
+    through ``AsyncInferQueue`` were tried instead: no faster here, and the process
+    intermittently aborted at exit while tearing them down; these are plain synchronous
+    requests, released by ``close`` (also at exit, before the interpreter tears down).
     """
 
     def __init__(self, model_path: Path, threads: int, precision: str = "auto",
-                 cache_dir: Path | None = None) -> None:
+                 cache_dir: Path | None = None, lanes: int = 1) -> None:
         import openvino as ov
         import openvino.properties as props
 
@@ -152,15 +172,19 @@ class OpenVinoRunner:
             batch_precision = "bf16" if "BF16" in capabilities else "f32"
         if cache_dir is not None:
             core.set_property({props.cache_dir: str(cache_dir)})
+        lanes = max(1, min(lanes, threads))
         self._core, self._path, self._threads = core, str(model_path), threads
-        self._batch_precision = batch_precision
+        self._batch_precision, self._lanes = batch_precision, lanes
         self._small_precision = "f32" if precision == "auto" else precision
-        self._small = self._compile(1, self._small_precision)
-        same = threads == 1 and batch_precision == self._small_precision
-        self._batch: tuple[Any, Any] | None = self._small if same else None
+        self._small: tuple[Any, Any] | None = self._compile(1, self._small_precision)
+        self._same = lanes == 1 and threads == 1 and batch_precision == self._small_precision
+        self._free: queue.Queue[tuple[Any, Any]] | None = None  # document lanes not inferring now
+        self._compiling = threading.Lock()
         self.input_names = {name for i in self._small[0].inputs for name in i.get_names()}
         self.info = RuntimeInfo("openvino", ov.get_version().split("-")[0], batch_precision, threads,
-                                small_inputs="" if same else f"{self._small_precision} on 1 thread")
+                                small_inputs="" if self._same else f"{self._small_precision} on 1 thread",
+                                lanes=lanes)
+        _OPEN.add(self)
 
     def _compile(self, threads: int, precision: str) -> tuple[Any, Any]:
         import openvino as ov
@@ -170,18 +194,56 @@ class OpenVinoRunner:
         config = {hints.performance_mode: hints.PerformanceMode.LATENCY,
                   hints.inference_precision: ov.Type.bf16 if precision == "bf16" else ov.Type.f32,
                   props.num_streams: 1, props.inference_num_threads: threads}
+        if self._lanes > 1:
+            # A model on one thread pins it to a core, the same one for every lane: two lanes
+            # then took turns on one core (100 % CPU for two batches at once, not 200 %).
+            config[hints.enable_cpu_pinning] = False
         # From the path, not a read ov.Model, so a cache hit skips ONNX parsing too. Input
         # shapes stay dynamic: every batch has its own padded length.
         compiled = self._core.compile_model(self._path, "CPU", config)
         return compiled, compiled.create_infer_request()
 
+    def _documents(self) -> queue.Queue[tuple[Any, Any]]:
+        with self._compiling:
+            if self._free is None:
+                free: queue.Queue[tuple[Any, Any]] = queue.Queue()
+                for _ in range(self._lanes):
+                    free.put(self._small if self._same and self._small is not None else
+                             self._compile(self._threads // self._lanes, self._batch_precision))
+                self._free = free
+                _OPEN.add(self)  # again, if used after ``close``
+            return self._free
+
     def infer(self, feeds: Feeds, query: bool = False) -> np.ndarray:
         if query:
+            assert self._small is not None, "the runner was closed"
             return self._small[1].infer(feeds)[0]
-        if self._batch is None:
-            self._batch = self._compile(self._threads, self._batch_precision)
-        rows = next(iter(feeds.values())).shape[0]
-        return self._batch[1].infer(pad_rows(feeds))[0][:rows]
+        free = self._documents()
+        lane = free.get()
+        try:
+            rows = next(iter(feeds.values())).shape[0]
+            return lane[1].infer(pad_rows(feeds))[0][:rows]
+        finally:
+            free.put(lane)
+
+    def close(self) -> None:
+        """Drop the infer requests and compiled models now, in this thread, rather than at
+        interpreter shutdown: waits for the document batches in flight."""
+        with self._compiling:
+            free, self._free = self._free, None
+        lanes = [free.get() for _ in range(self._lanes)] if free is not None else []
+        lanes.clear()
+        self._small = None
+        _OPEN.discard(self)
+
+
+_OPEN: weakref.WeakSet[OpenVinoRunner] = weakref.WeakSet()
+
+
+@atexit.register
+def _close_all() -> None:
+    for runner in list(_OPEN):
+        runner.close()
 
 
 #: Document batches reach OpenVINO with a multiple of this many rows.
@@ -207,15 +269,20 @@ def pad_rows(feeds: Feeds) -> Feeds:
     return {name: np.concatenate([array, np.repeat(array[:1], extra, axis=0)]) for name, array in feeds.items()}
 
 
+#: Document batches OpenVINO runs at once when it has at least as many threads (``OpenVinoRunner``).
+LANES = 2
+
+
 def load_runner(model_path: Path, runtime: str = "auto", precision: str = "auto",
-                threads: int = 0) -> Runner:
+                threads: int = 0, lanes: int = 0) -> Runner:
     """The runner for ``runtime``; ``auto`` tries OpenVINO and falls back to onnxruntime.
 
     Each candidate must pass a tiny real inference before it is used, so "installed but
     broken on this CPU" falls back too. An explicitly requested runtime never falls back:
-    its failure is the error.
+    its failure is the error. ``lanes``: OpenVINO's document lanes (0: ``LANES``).
     """
     threads = threads or usable_cores()
+    lanes = lanes or LANES
     if runtime not in RUNTIMES:
         raise RuntimeUnavailable(f"unknown embedding runtime {runtime!r}; use one of: {', '.join(RUNTIMES)}")
     if runtime == "onnxruntime":
@@ -224,7 +291,7 @@ def load_runner(model_path: Path, runtime: str = "auto", precision: str = "auto"
         return runner
     try:
         runner = _checked(lambda: OpenVinoRunner(model_path, threads, precision,
-                                                 openvino_cache_dir()), "openvino")
+                                                 openvino_cache_dir(), lanes), "openvino")
     except RuntimeUnavailable as exc:
         if runtime == "openvino":
             raise

@@ -5,8 +5,9 @@ same loop; they differ only in their embedder, their graph and their ``Labels``
 (checkpoints.py). The chunks needing a vector come a window at a time (``windows``: the
 catalog reads ``EMBED_WINDOW`` texts per query), so memory stays flat however many there
 are. In each window, texts already embedded by this embedder come from the SQLite cache;
-the rest are embedded shortest first in batches of at most ``EMBED_BATCH`` texts, each
-batch cached as soon as it is back. An embedder that counts tokens (``CountsTokens``: the
+the rest are embedded shortest first in batches of at most ``EMBED_BATCH`` texts (two at
+once on OpenVINO's two document lanes: ``embed_here``), each batch cached as soon as it
+is back, in order. An embedder that counts tokens (``CountsTokens``: the
 ONNX models) has its texts sorted and cut by token count, so a batch holds texts of nearly
 one padded width, within ``EMBED_TOKENS`` positions (on papers-we-love 93 % of the
 positions computed are real tokens, against 79 % when sorted by characters); any other
@@ -19,6 +20,8 @@ is committed.
 
 from __future__ import annotations
 
+from collections import deque
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator, Protocol, runtime_checkable
 
@@ -32,7 +35,7 @@ from athena_lab.ingest.chunking import embedding_text
 from athena_lab.interrupt import StopRequest
 
 EMBED_WINDOW = 4096  # chunk texts read from the catalog at a time
-EMBED_BATCH = 32  # texts per embedding call: a stop waits for at most one batch
+EMBED_BATCH = 32  # texts per embedding call: a stop waits for at most one batch a lane (embed_here)
 #: Characters per embedding call (texts × the longest one). onnxruntime keeps the largest
 #: buffers it ever needed: 32 texts of 256 tokens took the indexer from 400 MB to 950 MB
 #: for the rest of the run. Within this budget a call holds 32 short texts or 8 long ones
@@ -40,6 +43,8 @@ EMBED_BATCH = 32  # texts per embedding call: a stop waits for at most one batch
 EMBED_CHARS = 8 * 1100
 #: Token positions per embedding call (texts × their padded width), for an embedder that
 #: counts tokens: the same bound, 8 texts of MiniLM's 256 tokens (or 16 of 128, 32 of 64).
+#: Calls of 4,096 or 8,192 positions embedded papers-we-love no faster (per CPU-second) and
+#: took 100–250 MB more (docs/benchmarks.md, issue 30).
 EMBED_TOKENS = 8 * 256
 GROUP_STEP = 8  # texts per call come in multiples of this (embed_groups, token_groups)
 Progress = Callable[[str, int, int], None]  # (phase, done, total)
@@ -120,9 +125,27 @@ def plan_batches(embedder: Embedder, hashes: Iterable[str], texts: dict[str, str
 
 
 def embed_here(embedder: Embedder, batches: list[list[str]]) -> Iterator[np.ndarray]:
-    """One array of vectors per batch, embedded in this process, in turn."""
-    for texts in batches:
-        yield embedder.embed_documents(texts)
+    """One array of vectors per batch, in order, embedded in this process: in turn, or
+    ``lanes`` batches at once when the embedder has several (OpenVINO's document lanes, one
+    thread each: index/runtimes.py). Batches run at most ``lanes`` ahead of the one handed
+    out, so a stop waits for those few; closing the iterator early waits for them too."""
+    lanes = int(getattr(embedder, "lanes", 1))
+    if lanes <= 1 or len(batches) < 2:
+        for texts in batches:
+            yield embedder.embed_documents(texts)
+        return
+    running: deque[Future[np.ndarray]] = deque()
+    with ThreadPoolExecutor(lanes, thread_name_prefix="embed") as pool:
+        try:
+            for texts in batches:
+                running.append(pool.submit(embedder.embed_documents, texts))
+                if len(running) >= lanes:
+                    yield running.popleft().result()
+            while running:
+                yield running.popleft().result()
+        finally:
+            for future in running:
+                future.cancel()
 
 
 @dataclass
