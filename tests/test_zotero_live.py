@@ -33,7 +33,7 @@ def test_the_live_index_follows_edits_tags_and_the_trash_in_zotero(tmp_path: Pat
     ws = Workspace(root, tmp_path / "index", overrides={"embedding.provider": "none"})
     ws.index()
     batches: list[Any] = []
-    live = ws.follow(batches.append)
+    live = ws.live_index(batches.append)
     try:
         with sqlite3.connect(root / "zotero.sqlite") as conn:  # Zotero saves an edit and a new tag
             conn.execute("UPDATE itemDataValues SET value = 'Almost ISS, as fixed in Zotero' WHERE value = "
