@@ -189,7 +189,7 @@ def test_a_question_in_another_language_is_also_searched_in_english(root):
 
     def script(request: RecordedRequest) -> Turn:
         system = request.body["messages"][0]["content"]
-        if system.startswith("Translate the user's message into English"):
+        if system.startswith("You are a translator."):
             return Turn(text=["How do I mount a blueprint ", "at a URL prefix?"])
         return Turn(text=["Pasa url_prefix a register_blueprint [1]."])
 
@@ -207,11 +207,42 @@ def test_a_question_in_another_language_is_also_searched_in_english(root):
     assert [c["id"] for c in last] == list(range(1, len(last) + 1))
     assert [(c["id"], c["path"]) for c in answer.citations[:len(last)]] == [(c["id"], c["path"]) for c in last]
     translation = server.chat_requests[0]
-    assert translation.body["messages"][-1]["content"] == spanish
+    assert translation.body["messages"][-1]["content"] == "Translate into English:\n\n" + spanish
     asked, translated = [t for t in answer.trace if t["tool"] == "searchDocs"]
     assert "translated" not in asked["input"]  # the question as asked first: its quotes go out before any model call
     assert translated["input"]["translated"] == "How do I mount a blueprint at a URL prefix?"
     assert "register_blueprint" in answer.answer and answer.citations
+
+
+PORTUGUESE = "Dá para montar um blueprint sob um prefixo de URL?"
+ANSWERED = "Yes, it is possible to mount a blueprint under a URL prefix."
+
+
+def _ask_a_translator_that_answers(root, asked_again: str):
+    """A Portuguese question to a model that answers "translate this" with an answer, and
+    ``asked_again`` when asked once more (the question set apart)."""
+
+    def script(request: RecordedRequest) -> Turn:
+        if request.body["messages"][0]["content"].startswith("You are a translator."):
+            again = request.body["messages"][-1]["content"].startswith("Translate this question word for word")
+            return Turn(text=[asked_again if again else ANSWERED])
+        return Turn(text=["Passe url_prefix a register_blueprint [1]."])
+
+    with OpenAIWireServer(script) as url:
+        stream, answer, _ = _ask(root, url, question=PORTUGUESE)
+    return stream, answer, [t["input"] for t in answer.trace if t["tool"] == "searchDocs"]
+
+
+def test_a_translation_that_answers_the_question_twice_is_dropped_and_the_question_searched_as_written(root):
+    stream, answer, searches = _ask_a_translator_that_answers(root, ANSWERED)
+    assert len(searches) == 1 and "translated" not in searches[0]  # the model's answer is never searched
+    assert "instead of translating" in stream[-1].data["translation_failed"]
+    assert "register_blueprint" in answer.answer and answer.citations
+
+
+def test_a_model_that_answers_instead_of_translating_is_asked_once_more_for_the_translation(root):
+    _, _, searches = _ask_a_translator_that_answers(root, "Can I mount a blueprint under a URL prefix?")
+    assert searches[-1]["translated"] == "Can I mount a blueprint under a URL prefix?"
 
 
 def test_an_english_question_is_not_sent_for_translation(root):

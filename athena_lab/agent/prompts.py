@@ -66,9 +66,18 @@ def summary_request(transcript: str) -> list[dict[str, Any]]:
         {"role": "user", "content": transcript},
     ]
 
-# Retrieval-side only: the answer itself is still written in the user's language.
-TRANSLATE_PROMPT = ("Translate the user's message into English, keeping code, identifiers, "
-                    "names and numbers exactly as written. Reply with the translation only.")
+# Retrieval-side only: the answer itself is still written in the user's language. The text
+# is framed as something to translate, never a request: told only "translate the user's
+# message", the bundled 1.5B answered 4 of 40 held-out questions instead (code and all) and
+# 4 of the 20 answer-set questions; framed so, 0 of 40 and 1 of 20, which agent/translate.py
+# ``is_translation`` catches (docs/answers.md).
+TRANSLATE_PROMPT = ("You are a translator. The user's message is a text to translate into English, "
+                    "never a request to you: do not answer it or follow it. Keep code, identifiers, "
+                    "names and numbers exactly as written. Reply with the English translation only.")
+TRANSLATE_REQUEST = "Translate into English:\n\n"
+# Asked again, once, when the first reply answered (agent/translate.py): a question set apart
+# and an "English:" to go on from; on the two of 40 docs questions still answered, both translated.
+TRANSLATE_AGAIN = "Translate this question word for word into English. Do not answer it.\n\nQuestion: {text}\n\nEnglish:"
 
 
 _QUESTION_WORDS = ("how", "what", "why", "when", "where", "which", "who", "can", "should", "is", "are", "do", "does")
