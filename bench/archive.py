@@ -129,7 +129,7 @@ def calls(index_dir: Path, cap: int, batch_size: int, lanes: int, sample: int, p
     """The vectors phase's embedding calls on ``sample`` chunk texts (seed 0, as ``raw``):
     planned with ``cap`` positions a call, embedded by ``embed_here`` with ``lanes`` document
     lanes, once to warm the shapes up and ``passes`` times measured."""
-    from _common import embedding_jobs
+    from _common import embedding_jobs, peak_rss_mb
 
     from athena_lab.index import runtimes
     from athena_lab.index.embeddings import OnnxEmbedder, minilm_paths
@@ -158,10 +158,8 @@ def calls(index_dir: Path, cap: int, batch_size: int, lanes: int, sample: int, p
             runs.append({"seconds": round(seconds, 2), "cpu_s": round(cpu, 2),
                          "texts_per_s": round(len(texts) / seconds, 2),
                          "texts_per_cpu_s": round(len(texts) / cpu, 2)})
-    peak = next((round(int(line.split()[1]) / 1024) for line in open("/proc/self/status")
-                 if line.startswith("VmHWM:")), 0)
     return {"bench": "archive_calls", "cap": cap, "batch_size": batch_size, "lanes": embedder.lanes,
-            "texts": len(texts), "calls": len(planned), "runs": runs, "peak_rss_mb": peak,
+            "texts": len(texts), "calls": len(planned), "runs": runs, "peak_rss_mb": round(peak_rss_mb()),
             "load_average": load_average()}
 
 
