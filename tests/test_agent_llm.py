@@ -245,6 +245,31 @@ def test_a_model_that_answers_instead_of_translating_is_asked_once_more_for_the_
     assert searches[-1]["translated"] == "Can I mount a blueprint under a URL prefix?"
 
 
+FRENCH = ("Des capteurs nous envoient du JSON compressé dans le corps des requêtes. "
+          "Comment monter un blueprint sous un préfixe d'URL ?")
+
+
+def test_a_translation_that_leaves_a_sentence_out_is_asked_for_sentence_by_sentence(root):
+    """The 1.5B translated only the question of a two-sentence message, losing the sentence
+    that named what to search for; asked piece by piece, the whole message is searched."""
+
+    def script(request: RecordedRequest) -> Turn:
+        asked = request.body["messages"][-1]["content"]
+        if request.body["messages"][0]["content"].startswith("You are a translator."):
+            if asked.endswith(FRENCH):
+                return Turn(text=["How do I mount a blueprint under a URL prefix?"])  # the first sentence lost
+            if asked.endswith("requêtes."):
+                return Turn(text=["Sensors send us compressed JSON in the body of requests."])
+            return Turn(text=["How can I mount a blueprint under a URL prefix?"])
+        return Turn(text=["Passe url_prefix a register_blueprint [1]."])
+
+    with OpenAIWireServer(script) as url:
+        _, answer, _ = _ask(root, url, question=FRENCH)
+    searched = [t["input"] for t in answer.trace if t["tool"] == "searchDocs"][-1]
+    assert searched["translated"] == ("Sensors send us compressed JSON in the body of requests. "
+                                      "How can I mount a blueprint under a URL prefix?")
+
+
 def test_an_english_question_is_not_sent_for_translation(root):
     server = OpenAIWireServer([Turn(text=["Use url_prefix [1]."])])
     with server as url:
