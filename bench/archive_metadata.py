@@ -172,27 +172,37 @@ def readers(model: dict[str, Any]) -> dict[str, dict[str, Any]]:
                           "read_authors": lambda p, t: meta._page_authors(p, t) or authors(p, t)}}
 
 
-def loro(gold: list[dict[str, Any]], roots: dict[str, Any], ocr: str, cache: str | None) -> dict[str, Any]:
+def loro(gold: list[dict[str, Any]], roots: dict[str, Any], ocr: str, cache: str | None,
+         only: list[str] | None = None, show: bool = False) -> dict[str, Any]:
     """Leave one round out: for each dev round, the classifier fitted on every other dev
     round reads that round's papers; beside it the rules as they are now (tuned on every
     round: an upper bound, no peer) and their recorded first sight. Then the classifier
-    fitted on all of dev, read on all of dev (in-sample)."""
+    fitted on all of dev, read on all of dev (in-sample). ``only``: hold out these rounds
+    alone (each still fitted on all the others) and skip the in-sample read. ``show``: print
+    every held-out paper a reader gets wrong."""
     import line_model
 
     pages = line_model.load_pages(gold, roots, ocr, cache)
     fields = ("title", "authors", "year", "all")
 
-    def tally(rows: list[dict[str, Any]], how: dict[str, Any] | None) -> dict[str, int]:
+    def tally(rows: list[dict[str, Any]], how: dict[str, Any] | None, name: str = "rules") -> dict[str, int]:
         out = dict.fromkeys(fields, 0)
         for g in rows:
             info, first, after = pages[line_model.row_key(g)]
             got = paper_record(info, first, Path(g["path"]).name, after, **(how or {}))
-            for k, v in score(g, got).items():
+            verdict = score(g, got)
+            for k, v in verdict.items():
                 out[k] += v
+            if show and not verdict["all"]:
+                print(json.dumps({"reader": name, "set": g["set"], "path": g["path"],
+                                  **{k: v for k, v in verdict.items() if not v},
+                                  "got": {"title": got.title, "authors": got.authors, "year": got.year},
+                                  "gold": {"title": g["title"], "authors": g["authors"], "year": g["year"]}},
+                                 ensure_ascii=False), file=sys.stderr)
         return out
 
     table: dict[str, Any] = {}
-    sets = [r for r in ROUNDS if any(g["set"] == r for g in gold)]
+    sets = [r for r in ROUNDS if any(g["set"] == r for g in gold) and (not only or r in only)]
     for held in sets:
         rows = [g for g in gold if g["set"] == held]
         model = line_model.fit_rows([g for g in gold if g["set"] != held], pages)
@@ -200,9 +210,11 @@ def loro(gold: list[dict[str, Any]], roots: dict[str, Any], ocr: str, cache: str
         if held in FIRST_SIGHT:
             entry["rules_first_sight_all"] = FIRST_SIGHT[held][0]
         for name, how in readers(model).items():
-            entry[name] = tally(rows, how)
+            entry[name] = tally(rows, how, name)
         table[held] = entry
         print(json.dumps({held: entry}), file=sys.stderr)
+    if only:
+        return table
     model = line_model.fit_rows(gold, pages)
     table["dev, fitted on all of dev"] = {"papers": len(gold), "rules_now": tally(gold, None),
                                           **{name: tally(gold, how) for name, how in readers(model).items()}}
@@ -230,6 +242,7 @@ def main() -> None:
     ap.add_argument("--loro", action="store_true",
                     help="leave one round out: the line classifier (pdf/lines.py) fitted on every dev round but "
                     "one, read on that one, beside the rules; dev rows only")
+    ap.add_argument("--only", nargs="+", choices=ROUNDS, help="with --loro: hold out these rounds alone")
     ap.add_argument("--cache", help="with --loro: a pickle of the extracted pages kept between runs (outside the checkout)")
     args = ap.parse_args()
     if args.loro and args.split != "dev":
@@ -251,7 +264,7 @@ def main() -> None:
             print(f"{rows} papers left out: give {option}", file=sys.stderr)
     if args.loro:
         started = time.perf_counter()
-        table = loro(gold, {"archive": args.root, **roots}, args.ocr, args.cache)
+        table = loro(gold, {"archive": args.root, **roots}, args.ocr, args.cache, args.only, args.show)
         emit({"bench": "archive_metadata", "loro": table, **({"left_out": left_out} if left_out else {}),
               "seconds": round(time.perf_counter() - started, 1), "context": context()}, args.out)
         return

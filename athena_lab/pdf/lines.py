@@ -251,14 +251,25 @@ def title_run(page: PageText | None, probs: np.ndarray) -> list[Line]:
 
 
 def author_lines(page: PageText | None, probs: np.ndarray, title: list[Line]) -> list[Line]:
-    """The lines scored author (more likely an author line than anything else), not of the
-    title, in printed rows' order."""
+    """The lines scored author (more likely an author line than not), not of the title, in
+    printed rows' order: under the title's top (when there is a title) and over the first
+    heading that ends a byline ("Abstract", "1 Introduction") under it."""
     if page is None or not len(probs):
         return []
     a = CLASSES.index("author")
-    chosen = [ln for i, ln in enumerate(page_lines(page))
-              if probs[i, a] >= 0.5 and ln not in title and ln.bbox[1] < 0.8 * page.height]
+    rows = page_lines(page)
+    top = min((ln.bbox[1] for ln in title), default=0.0)
+    end = min((ln.bbox[1] for ln in rows if ln.bbox[1] > top and _ENDS_BYLINE.match(ln.text.strip())),
+              default=0.8 * page.height)
+    chosen = [ln for i, ln in enumerate(rows)
+              if probs[i, a] >= 0.5 and ln not in title and top <= ln.bbox[1] < min(end, 0.8 * page.height)]
     return meta._in_rows(chosen)
+
+
+# A heading after which no byline goes on: meta's stop words, and a numbered section's
+# heading ("I. Introduction", "1 Introduction")
+_ENDS_BYLINE = re.compile(r"^(?:(?:[IVX]+|\d+)\.?\s+)?(?:abstract|summary|introduction|keywords|key words|"
+                          r"index terms|contents)\b", re.I)
 
 
 def author_names(lines: list[Line]) -> list[str]:
@@ -271,11 +282,18 @@ def author_names(lines: list[Line]) -> list[str]:
             skip = False
             continue
         found = meta._line_names(line) or meta._names_beside_affiliations(line.cells)
-        if found is None and i + 1 < len(lines) and meta._joins(line, lines[i + 1], 1.5):
+        if found is None and i + 1 < len(lines) and _follows(line, lines[i + 1]):
             found = meta._names(f"{line.text.strip()} {lines[i + 1].text.strip()}")
             skip = found is not None
         names.extend(n for n in found or [] if n not in names)
     return names[:100]
+
+
+def _follows(line: Line, then: Line) -> bool:
+    """``then`` goes on with ``line``: the same type, right under it, starting near it."""
+    height = max(line.bbox[3] - line.bbox[1], 1.0)
+    return abs(line.size - then.size) < 0.5 and -0.2 * height <= then.bbox[1] - line.bbox[3] < 1.5 * height \
+        and abs(then.bbox[0] - line.bbox[0]) < 0.5 * (line.bbox[2] - line.bbox[0])
 
 
 # --- labels from the gold -----------------------------------------------------------------
