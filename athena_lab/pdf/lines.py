@@ -11,8 +11,11 @@ multinomial logistic regression whose weights ship as ``line_model.json`` (fitte
 
 ``classify`` gives each line its three probabilities; ``title_run`` picks the title, the
 best run of neighbouring title lines in one type; ``author_names`` parses names, with
-meta's own name parsers, from the lines scored author. docs/pdf.md says how it was
-measured (leave one labelling round out) and how it combines with the rules.
+meta's own name parsers, from the lines scored author. ``paper_record`` takes them as
+``read_title`` / ``read_authors``; it does not by default: measured leaving one labelling
+round out and against the rules as they were at each round's first sight, it did not beat
+the rules clearly (docs/pdf.md, "A learned line classifier"), so the records stay the
+rules'. The bench (``bench/archive_metadata.py --loro``) and the tests use it.
 """
 
 from __future__ import annotations
