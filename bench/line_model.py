@@ -1,8 +1,8 @@
-"""Fit the line classifier of athena_lab/pdf/lines.py on the hand-checked records, and
+"""Fit the line classifier of bench/line_classifier.py on the hand-checked records, and
 measure it on labelling rounds it never saw.
 
     python bench/line_model.py --root ARCHIVE --papers DIR --readings DIR [--corpus DIR] --write
-        fit on every dev paper and write athena_lab/pdf/line_model.json
+        fit on every dev paper and write bench/data/line_model.json
     python bench/line_model.py --root ARCHIVE --papers DIR --readings DIR --labels
         how many lines of the dev pages the gold labels title / author, and the papers
         where no title line was found
@@ -10,7 +10,7 @@ measure it on labelling rounds it never saw.
 Labels are weak: for each dev paper's first page (the page ``paper_record`` reads: the
 one after a repository's cover sheet), the lines whose text is part of the gold title (the
 longest such run) are title lines, the lines naming a gold author's surname are author
-lines, the rest other (``lines.gold_labels``). Only dev rows are ever read here: the test
+lines, the rest other (``line_classifier.gold_labels``). Only dev rows are ever read here: the test
 split stays held out. The model is a multinomial logistic regression on standardised
 features, L2-penalised, fitted by Newton's method from zero weights: the same data give the
 same weights, with no seed to set. ``bench/archive_metadata.py --loro``
@@ -29,10 +29,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import line_classifier as L
 import numpy as np
 from _common import CORPORA, REPO
 
-from athena_lab.pdf import lines as L
 from athena_lab.pdf.meta import cover_sheet
 from athena_lab.pdf.pages import PageText
 
@@ -83,7 +83,7 @@ _FEATURES: dict[int, tuple[PageText | None, np.ndarray]] = {}
 
 
 def page_features(page: PageText | None) -> np.ndarray:
-    """``lines.features`` of a page, computed once per page object in this process."""
+    """``line_classifier.features`` of a page, computed once per page object in this process."""
     if id(page) not in _FEATURES:
         _FEATURES[id(page)] = (page, L.features(page))  # the page kept: its id stays its own
     return _FEATURES[id(page)][1]
@@ -154,7 +154,7 @@ def main() -> None:
     ap.add_argument("--readings", help='rows marked "root": "readings" (dev8) are read under it')
     ap.add_argument("--ocr", default="auto", choices=["auto", "off"])
     ap.add_argument("--cache", help="a pickle of the extracted pages, kept between runs (outside the checkout)")
-    ap.add_argument("--write", action="store_true", help="fit on all of dev and write the shipped weights")
+    ap.add_argument("--write", action="store_true", help="fit on all of dev and write the weights (bench/data/line_model.json)")
     ap.add_argument("--labels", action="store_true", help="count the weak labels")
     args = ap.parse_args()
     roots = {"archive": args.root, "corpus": args.corpus, "papers": args.papers, "readings": args.readings}

@@ -10,11 +10,14 @@ classifier's helpers and the combinations all see the round for the first time:
     python bench/loro_first_sight.py --root ARCHIVE --papers DIR --readings DIR [--cache FILE]
         [--round dev7 6f5eda2 --round dev8 bc199c5 ...]
 
-The old ``meta.py`` gets the two hooks ``paper_record`` has now (``read_title``,
-``read_authors``) and, where it lacks them, the helpers the classifier calls (``_org``,
-``_place``, ``_names_beside_affiliations``, ``_in_rows``, ``_line_names``) in their old
-form: the regular expressions and parsers of the time, rows by their tops, or nothing found. Page extraction is today's (the cached pages), so the
-old rules' figure here can differ a little from the one recorded on first sight.
+The classifier's readers take the old ``paper_record``'s place of the rules' title lines
+and names as they take today's (``line_classifier.reading``: ``_title_lines`` and
+``_page_authors`` swapped for the call); the old ``meta.py`` gets, where it lacks them, the
+helpers the classifier calls (``_org``, ``_place``, ``_names_beside_affiliations``,
+``_in_rows``, ``_line_names``) in their old form: the regular expressions and parsers of the
+time, rows by their tops, or nothing found; an old ``paper_record`` with no ``after`` page
+takes one and ignores it. Page extraction is today's (the cached pages), so the old rules'
+figure here can differ a little from the one recorded on first sight.
 """
 
 from __future__ import annotations
@@ -48,26 +51,19 @@ SHIMS = {
 
 
 def old_meta(commit: str) -> str:
-    """``pdf/meta.py`` at ``commit`` with today's hooks and the helpers it lacks."""
+    """``pdf/meta.py`` at ``commit`` with today's ``paper_record`` signature (an older one
+    takes no ``after`` page and ignores it) and the helpers the classifier calls that it lacks."""
     text = subprocess.run(["git", "show", f"{commit}:athena_lab/pdf/meta.py"], cwd=REPO, check=True,
                           capture_output=True, text=True).stdout
     text = re.sub(r"def paper_record\(.*?\) -> PaperRecord:",
                   'def paper_record(info: dict[str, str], first: PageText | None, file_name: str = "", '
-                  "after: PageText | None = None, *, read_title: Any = None, read_authors: Any = None) -> PaperRecord:",
-                  text, count=1, flags=re.S)
-    text = text.replace("record = paper_record(info, after, file_name)",
-                        "record = paper_record(info, after, file_name, read_title=read_title, read_authors=read_authors)")
-    for old, new in (("title_lines = _title_lines(first)", "title_lines = (read_title or _title_lines)(first)"),
-                     ("authors = _page_authors(first, title_lines)",
-                      "authors = (read_authors or _page_authors)(first, title_lines)")):
-        if old not in text:
-            raise SystemExit(f"{commit}: no line {old!r} to hook")
-        text = text.replace(old, new, 1)
+                  "after: PageText | None = None) -> PaperRecord:", text, count=1, flags=re.S)
+    for call in ("title_lines = _title_lines(first)", "authors = _page_authors(first, title_lines)"):
+        if call not in text:  # line_classifier.reading swaps these two functions: they must be called
+            raise SystemExit(f"{commit}: paper_record has no line {call!r}")
     for name, shim in SHIMS.items():
         if name not in text:
             text += "\n\n" + shim
-    if "from typing import Any" not in text:
-        text = text.replace("from __future__ import annotations\n", "from __future__ import annotations\n\nfrom typing import Any\n", 1)
     return text
 
 

@@ -20,7 +20,6 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -232,28 +231,20 @@ def cover_sheet(page: PageText | None) -> bool:
     return bool(_COVER.search("\n".join([page.margin or "", *(ln.text for ln in page.lines[:60])])))
 
 
-TitleReader = Callable[[PageText | None], list[Line]]
-AuthorReader = Callable[[PageText | None, list[Line]], list[str]]
-
-
 def paper_record(info: dict[str, str], first: PageText | None, file_name: str = "",
-                 after: PageText | None = None, *, read_title: TitleReader | None = None,
-                 read_authors: AuthorReader | None = None) -> PaperRecord:
+                 after: PageText | None = None) -> PaperRecord:
     """The record of a paper from its PDF info dictionary and its first page. When the
     first page is a repository's cover sheet (``cover_sheet``), the record is read from
     ``after``, the page after it; its year, when that page prints none, from the cover's
-    line of the work's kind and date (never the upload's or the deposit's date).
-    ``read_title`` and ``read_authors`` replace the rules' choice of the title's lines and
-    their reading of the names under it (``pdf/lines.py``'s classifier, measured by
-    ``bench/archive_metadata.py --loro``)."""
+    line of the work's kind and date (never the upload's or the deposit's date)."""
     if after is not None and cover_sheet(first):
-        record = paper_record(info, after, file_name, read_title=read_title, read_authors=read_authors)
+        record = paper_record(info, after, file_name)
         if record.year is None and first is not None:
             dated = _COVER_DATE.search("\n".join(ln.text for ln in first.lines[:20]))
             record.year = int(dated.group(1)) if dated else None
         return record
     ids = document_ids(info, first, file_name)
-    title_lines = (read_title or _title_lines)(first)
+    title_lines = _title_lines(first)
     page_title = _join_title(title_lines)
     subtitle = _subtitle(title_lines, first)
     if subtitle is not None and page_title:
@@ -261,7 +252,7 @@ def paper_record(info: dict[str, str], first: PageText | None, file_name: str = 
         page_title = f"{page_title}{'' if page_title.endswith((':', '?', '!')) else ':'} {sub_text}"
         title_lines = [*title_lines, subtitle]
     title = _agreeing_title(info, first, page_title) or page_title
-    authors = (read_authors or _page_authors)(first, title_lines)
+    authors = _page_authors(first, title_lines)
     if not authors and title_lines and first is not None:
         # an author printed over the title (a journal's style: "Per Martin-Löf" / "ON THE …")
         top = min(title_lines, key=lambda ln: ln.bbox[1])

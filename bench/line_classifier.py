@@ -1,21 +1,25 @@
 """Which lines of a first page are its title and its authors: a learned line classifier.
 
-The record rules of ``meta.py`` fit the layouts they were tuned on and meet every fresh
-collection with new ones (first sight 40–79 %, docs/pdf.md). This reads the same
+Bench code, not the package's: measured and not adopted (docs/pdf.md, "A learned line
+classifier"), so ``paper_record`` keeps the rules and this stays here for the next attempt.
+
+The record rules of ``athena_lab/pdf/meta.py`` fit the layouts they were tuned on and meet
+every fresh collection with new ones (first sight 40–79 %, docs/pdf.md). This reads the same
 ``PageText`` lines with a small model instead: each line is described by what the page
 prints (its type size against the page's body size and its rank among the sizes, where
 it sits, the space around it, its words, and the rules' own helpers as yes/no facts:
 an organisation, a place, name-shaped, a banner) and scored title / author / other by a
-multinomial logistic regression whose weights ship as ``line_model.json`` (fitted by
+multinomial logistic regression whose weights are ``bench/data/line_model.json`` (fitted by
 ``bench/line_model.py`` on the hand-checked dev set; inference is plain numpy).
 
 ``classify`` gives each line its three probabilities; ``title_run`` picks the title, the
 best run of neighbouring title lines in one type; ``author_names`` parses names, with
-meta's own name parsers, from the lines scored author. ``paper_record`` takes them as
-``read_title`` / ``read_authors``; it does not by default: measured leaving one labelling
-round out and against the rules as they were at each round's first sight, it did not beat
-the rules clearly (docs/pdf.md, "A learned line classifier"), so the records stay the
-rules'. The bench (``bench/archive_metadata.py --loro``) and the tests use it.
+meta's own name parsers, from the lines scored author. ``record`` is ``paper_record`` with
+such readers in place of the rules' choice of the title's lines and their reading of the
+names (``reading``: meta's two functions swapped for the call), the rest of the record
+(subtitle, the info dictionary's agreement, year, identifiers) the rules'. Used by
+``bench/archive_metadata.py --loro``, ``bench/loro_first_sight.py`` and
+tests/test_line_classifier.py.
 """
 
 from __future__ import annotations
@@ -24,18 +28,20 @@ import json
 import math
 import re
 from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 import numpy as np
+from _common import REPO
 
-from . import meta
-from .layout import Line
-from .pages import PageText
+from athena_lab.pdf import meta
+from athena_lab.pdf.layout import Line
+from athena_lab.pdf.pages import PageText
 
 CLASSES = ("other", "title", "author")
-MODEL = Path(__file__).with_name("line_model.json")
+MODEL = REPO / "bench" / "data" / "line_model.json"
 
 _FEATURES_PER_LINE = (
     "size_ratio", "log_size_ratio", "size_rank", "largest", "above_body", "below_body", "body_size",
@@ -186,7 +192,7 @@ Model = dict[str, Any]
 
 
 @lru_cache(maxsize=1)
-def shipped_model() -> Model:
+def stored_model() -> Model:
     """The weights fitted on all of dev (``bench/line_model.py --write``)."""
     data: Model = json.loads(MODEL.read_text(encoding="utf-8"))
     if tuple(data["features"]) != FEATURES or tuple(data["classes"]) != CLASSES:
@@ -208,7 +214,7 @@ def probabilities(x: np.ndarray, model: Model) -> np.ndarray:
 
 def classify(page: PageText | None, model: Model | None = None) -> np.ndarray:
     """Each line's probabilities of ``CLASSES``, one row per line of ``page_lines(page)``."""
-    return probabilities(features(page), model or shipped_model())
+    return probabilities(features(page), model or stored_model())
 
 
 # --- decoding -----------------------------------------------------------------------------
@@ -297,6 +303,42 @@ def _follows(line: Line, then: Line) -> bool:
     height = max(line.bbox[3] - line.bbox[1], 1.0)
     return abs(line.size - then.size) < 0.5 and -0.2 * height <= then.bbox[1] - line.bbox[3] < 1.5 * height \
         and abs(then.bbox[0] - line.bbox[0]) < 0.5 * (line.bbox[2] - line.bbox[0])
+
+
+# --- the record ---------------------------------------------------------------------------
+
+TitleReader = Callable[[PageText | None], list[Line]]
+AuthorReader = Callable[[PageText | None, list[Line]], list[str]]
+
+
+@contextmanager
+def reading(read_title: TitleReader | None = None, read_authors: AuthorReader | None = None) -> Iterator[None]:
+    """Within the block, ``meta.paper_record`` takes its title's lines from ``read_title``
+    (in place of ``meta._title_lines``) and the names under them from ``read_authors`` (in
+    place of ``meta._page_authors``); both are put back after. A reader that needs the rules'
+    own answer takes the functions before the block (``rules_readers``)."""
+    swap = {"_title_lines": read_title, "_page_authors": read_authors}
+    saved = {name: getattr(meta, name) for name in swap}
+    try:
+        for name, reader in swap.items():
+            if reader is not None:
+                setattr(meta, name, reader)
+        yield
+    finally:
+        for name, function in saved.items():
+            setattr(meta, name, function)
+
+
+def rules_readers() -> tuple[TitleReader, AuthorReader]:
+    """The rules' choice of the title's lines and their reading of the names under them."""
+    return meta._title_lines, meta._page_authors
+
+
+def record(info: dict[str, str], first: PageText | None, file_name: str = "", after: PageText | None = None, *,
+           read_title: TitleReader | None = None, read_authors: AuthorReader | None = None) -> meta.PaperRecord:
+    """``meta.paper_record`` with ``read_title`` / ``read_authors`` (``reading``)."""
+    with reading(read_title, read_authors):
+        return meta.paper_record(info, first, file_name, after)
 
 
 # --- labels from the gold -----------------------------------------------------------------
