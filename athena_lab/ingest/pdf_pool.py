@@ -30,9 +30,9 @@ def _serve(conn: Connection, options: PdfOptions) -> None:
     """Worker loop: parse each job it is sent; any failure goes back as a message. While a
     file is parsed, its page count and each page sent to OCR go back too ("time"
     messages), so the pool's limit grows with the work the file really needs. Messages
-    go out from a thread of their own, in order: a parsed document is larger than the
-    pipe holds, and the worker starts its next file (sent ahead: ``AHEAD``) while the
-    pool, busy embedding a batch, has not read it yet."""
+    go out from a thread of their own, in order: a parsed paper (60–220 KB pickled on
+    papers-we-love) can fill the pipe's buffer, and the worker starts its next file (sent
+    ahead: ``AHEAD``) while the pool, busy embedding a batch, has not read it yet."""
     outbox: SimpleQueue[tuple | None] = SimpleQueue()
 
     def send() -> None:
@@ -69,7 +69,8 @@ def _serve(conn: Connection, options: PdfOptions) -> None:
 #: Jobs a worker holds at once: the one it parses and the next, already in its pipe, so it
 #: starts the next file as soon as it sends a result instead of waiting until this process
 #: (embedding a batch between results: ``idle``) has read it and sent another. Without it
-#: the two workers sat idle ~a third of the parse phase of papers-we-love (docs/benchmarks.md).
+#: papers-we-love's parse phase kept 1.4–1.9 of the 2 cores busy and took 77–107 s; with
+#: it 1.96 and 67 s (docs/benchmarks.md, issue 30).
 AHEAD = 2
 
 
