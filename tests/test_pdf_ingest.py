@@ -339,3 +339,26 @@ def test_pool_stops_a_parse_that_runs_past_the_time_limit(corpus) -> None:
     results = dict(parse_pdfs([(corpus / name, name)], PdfOptions(timeout_s=0.5, page_s=0.0, ocr="off"),
                               workers=1))
     assert results == {name: "timed out after 0.5 s"}
+
+
+def test_a_worker_that_dies_with_a_file_sent_ahead_costs_no_file(corpus) -> None:
+    """Each worker is sent its next file while it parses one (``AHEAD``); when it dies, which
+    of its files killed it is unknown, so each is parsed again alone, and a file that did
+    not kill it comes back parsed."""
+    import psutil
+
+    names = sorted(p.name for p in corpus.glob("*.pdf") if not p.name.startswith(("long_", "encrypted")))[:4]
+    killed: list[int] = []
+
+    def kill_the_first_worker() -> bool:
+        if not killed:
+            workers = [p for p in psutil.Process().children() if "spawn_main" in " ".join(p.cmdline())]
+            first = min(workers, key=lambda p: p.create_time())
+            killed.append(first.pid)
+            first.kill()
+        return False
+
+    results = dict(parse_pdfs([(corpus / n, n) for n in names], PdfOptions(ocr="off"), workers=2,
+                              idle=kill_the_first_worker))
+    assert killed and sorted(results) == names
+    assert all(isinstance(doc, ParsedDocument) for doc in results.values()), results
