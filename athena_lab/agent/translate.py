@@ -55,13 +55,13 @@ def english(llm: Provider, text: str) -> str | None:
         if key in _CACHE:
             _CACHE.move_to_end(key)
             return _CACHE[key]
-    out = _ask(llm, TRANSLATE_REQUEST + text)
+    out, asked_again = _ask(llm, TRANSLATE_REQUEST + text), False
     if out and not is_translation(text, out):
-        out = _ask(llm, TRANSLATE_AGAIN.format(text=text))  # once more, set apart as a question
+        out, asked_again = _ask(llm, TRANSLATE_AGAIN.format(text=text)), True  # once more, set apart
         if out and not is_translation(text, out):
             raise NotATranslation("the model answered the question instead of translating it")
     if out and len(out) < SHORT * len(text):
-        out = _whole(llm, text, out)
+        out = _whole(llm, text, out, asked_again)
     if not out:
         return None
     with _LOCK:
@@ -71,15 +71,18 @@ def english(llm: Provider, text: str) -> str | None:
     return out
 
 
-def _whole(llm: Provider, text: str, short: str) -> str:
+def _whole(llm: Provider, text: str, short: str, asked_again: bool) -> str:
     """A translation that left part of the question out, made whole. The 1.5B drops a
     sentence that sets the scene ("Des capteurs IoT nous envoient leur JSON compressé …"
     became only its question), which is often the part that names what to search for; asked
     piece by piece it translates every piece (3 of 3 such questions of 113). A one-piece
-    question is asked once more set apart instead. A piece that comes back as an answer
-    keeps the short translation: it is still the question's own words."""
+    question is asked once more set apart instead, unless ``short`` already came from that
+    request (at temperature 0 it would come back the same). A piece that comes back as an
+    answer keeps the short translation: it is still the question's own words."""
     pieces = [p for p in _PIECES.split(text) if p.strip()]
     if len(pieces) == 1:
+        if asked_again:
+            return short
         again = _ask(llm, TRANSLATE_AGAIN.format(text=text))
         return again if is_translation(text, again) and len(again) > len(short) else short
     parts = [_ask(llm, TRANSLATE_REQUEST + piece) for piece in pieces]
