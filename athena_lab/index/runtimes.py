@@ -249,8 +249,8 @@ def _close_all() -> None:
 
 
 #: OpenVINO quantizes a bf16 batch's activations to int8, per group of this many values, for
-#: the model's int8 weights. Its default, 32, spends a fifth of the document pass on
-#: scales: 64 embeds papers-we-love's chunks 12 % faster per CPU-second with vectors at
+#: the model's int8 weights. Larger groups spend less on scales than its default, 32:
+#: 64 embeds papers-we-love's chunks 12 % faster per CPU-second with vectors at
 #: min cosine 0.9992 to onnxruntime f32 (32: 0.9996), inside the 0.999 the embedder key
 #: allows; 128 is 21 % faster but falls to 0.9987 (docs/embeddings.md).
 DOCUMENT_QUANT_GROUP = 64
