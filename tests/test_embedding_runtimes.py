@@ -44,7 +44,7 @@ def _hide_openvino(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_openvino_and_onnxruntime_vectors_agree_on_real_text() -> None:
     pytest.importorskip("openvino")
-    texts = _real_chunks()
+    texts = _real_chunks(48)  # chunks of many lengths, so of several padded widths
     ort = make_embedder(EmbeddingSettings(runtime="onnxruntime"))
     reference = ort.embed_documents(texts)
     for precision in ("auto", "bf16"):  # auto: bf16 batches where the CPU has it, f32 queries
@@ -55,6 +55,24 @@ def test_openvino_and_onnxruntime_vectors_agree_on_real_text() -> None:
         assert cosines.min() >= 0.999, (precision, cosines.min())
         query = "how do I register a blueprint"
         assert float(ov.embed_query(query) @ ort.embed_query(query)) >= 0.999
+
+
+def test_bf16_document_batches_quantize_activations_in_groups_of_64() -> None:
+    """The speed of indexing rests on this engine setting (docs/embeddings.md): a newer
+    OpenVINO that dropped or renamed it would make every index slower without a word."""
+    pytest.importorskip("openvino")
+    from athena_lab.index.runtimes import DOCUMENT_QUANT_GROUP, OpenVinoRunner
+
+    model, _ = minilm_paths()
+    runner = OpenVinoRunner(model, threads=2, precision="bf16", lanes=2)
+    lanes = runner._documents()
+    lane = lanes.get()
+    try:
+        group = int(lane[0].get_property("DYNAMIC_QUANTIZATION_GROUP_SIZE"))
+    finally:
+        lanes.put(lane)  # close() waits for every lane to be back
+        runner.close()
+    assert group == DOCUMENT_QUANT_GROUP == 64
 
 
 def test_forced_onnxruntime_runs_and_says_so() -> None:
