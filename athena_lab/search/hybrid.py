@@ -122,14 +122,15 @@ class HybridSearcher:
         if mode not in SEARCH_MODES:
             raise SearchError(f"unknown search mode {mode!r}; use one of: {', '.join(SEARCH_MODES)}")
         prefix = normalize_prefix(path_prefix)
-        depth = max(self.settings.candidates, k * 3) * (4 if references == "only" else 1)
+        depth = max(self.settings.candidates, k * 3)
         result = SearchResult(query, [])
         t0 = time.perf_counter()
         only = frozenset(paths) if paths is not None else None
-        ranked = self.rankings(query, depth, kinds=kinds, prefix=prefix, mode=mode, result=result, paths=only)
+        ranked = self.rankings(query, depth, kinds=kinds, prefix=prefix, mode=mode, result=result, paths=only,
+                               references=references)
         for n, other in enumerate(q for q in (also or []) if q and q.strip() and q.strip() != query):
             extra = self.rankings(other.strip(), depth, kinds=kinds, prefix=prefix, mode=mode,
-                                  result=SearchResult(other, []), paths=only)
+                                  result=SearchResult(other, []), paths=only, references=references)
             ranked.update({f"{name}@{n + 1}": ids for name, ids in extra.items()})
         t2 = time.perf_counter()
         result.hits = self._fuse(ranked, k, prefix, query, result.language, only, references)
@@ -146,8 +147,14 @@ class HybridSearcher:
 
     def rankings(self, query: str, depth: int, *, kinds: list[str] | None = None,
                  prefix: str | None = None, mode: str = "hybrid",
-                 result: SearchResult | None = None, paths: frozenset[str] | None = None) -> dict[str, list[str]]:
-        """Each retriever's ranked chunk ids, before fusion (the benchmarks replay fusion on these)."""
+                 result: SearchResult | None = None, paths: frozenset[str] | None = None,
+                 references: str = "include") -> dict[str, list[str]]:
+        """Each retriever's ranked chunk ids, before fusion (the benchmarks replay fusion on these).
+
+        ``references="only"`` ranks the reference lists by their words alone: their passages
+        have no vectors (index/catalog.py, ``_EMBEDDED``), and BM25 restricted to them in the
+        query ranks the entries naming the cited work first, where a ranking of the whole
+        archive left them deep in its list (docs/pdf.md, "Reference lists")."""
         result = result if result is not None else SearchResult(query, [])
         dir_prefix = prefix if prefix and prefix.endswith("/") else (
             prefix.rsplit("/", 1)[0] + "/" if prefix and "/" in prefix else None)
@@ -160,17 +167,17 @@ class HybridSearcher:
             ranked["bm25"] = [h.chunk_id for h in lex.search(
                 query, depth, kinds=kinds, dir_prefix=dir_prefix,
                 heading_boost=self.settings.heading_boost, path_boost=self.settings.path_boost,
-                language=result.language, paths=paths)]
+                language=result.language, paths=paths, references=references)]
             idents = query_identifiers(query)
             if idents:
                 ranked["ident"] = [h.chunk_id for h in lex.search_identifiers(
-                    idents, depth, kinds=kinds, dir_prefix=dir_prefix, paths=paths)]
+                    idents, depth, kinds=kinds, dir_prefix=dir_prefix, paths=paths, references=references)]
             phrases = quoted_phrases(query)
             if phrases:
                 ranked["grep"] = self._only(grep_phrases(self.store.catalog, phrases, depth * (4 if paths else 1),
                                                          kinds, prefix), paths)[:depth]
         t1 = time.perf_counter()
-        if mode in ("hybrid", "vector"):
+        if mode in ("hybrid", "vector") and references != "only":
             ranked["vector"] = self._vector_ranking(query, depth, kinds, prefix, result, paths)
             if result.language != "en":
                 found = self._channel_ranking(query, depth, kinds, prefix, result)

@@ -1,0 +1,47 @@
+"""Reference-list passages are told apart inside the Tantivy query, not after it: BM25
+ranks them among themselves when the question is who cites something, and leaves them
+out of the ranking otherwise, so neither ranking spends its depth on the other part."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from athena_lab.index.lexical import LexicalIndex
+
+pytestmark = pytest.mark.unit
+
+
+def _archive(tmp_path: Path) -> LexicalIndex:
+    lexical = LexicalIndex(tmp_path / "tantivy")
+    for n in range(40):  # papers whose own text is about Paxos, many times over
+        lexical.add_chunk(chunk_id=f"body{n}", path=f"p{n}.pdf", doc_kind="pdf", cite_kind="pdf",
+                          title=f"Paper {n}", heading="Consensus",
+                          text="Paxos chooses a value. Paxos proposers and Paxos acceptors. " * 3)
+    entries = ["[3] J. Gray. Notes on data base operating systems. 1978.",
+               "[4] L. Lamport. The part-time parliament. Paxos. ACM TOCS, 1998. "
+               "[5] B. Liskov. Viewstamped replication. [6] M. Burrows. Chubby. OSDI 2006.",
+               "[7] F. Chang et al. Bigtable: a distributed storage system. OSDI 2006."]
+    for n, text in enumerate(entries):
+        lexical.add_chunk(chunk_id=f"ref{n}", path=f"p{n}.pdf", doc_kind="pdf", cite_kind="pdf",
+                          title=f"Paper {n}", heading="References", text=text, reference=True)
+    lexical.commit()
+    return lexical
+
+
+def test_who_cites_ranks_the_reference_lists_among_themselves(tmp_path: Path) -> None:
+    lexical = _archive(tmp_path)
+    whole = [h.chunk_id for h in lexical.search("Paxos", 10)]
+    assert "ref1" not in whole  # ranked over the whole archive, the entry sits below 40 papers
+    only = [h.chunk_id for h in lexical.search("Paxos", 10, references="only")]
+    assert only == ["ref1"]
+    cited = [h.chunk_id for h in lexical.search_identifiers(["osdi"], 10, references="only")]
+    assert set(cited) <= {"ref1", "ref2"}
+
+
+def test_evidence_searches_leave_reference_lists_out_of_the_ranking(tmp_path: Path) -> None:
+    lexical = _archive(tmp_path)
+    found = [h.chunk_id for h in lexical.search("Paxos Bigtable parliament", 60, references="exclude")]
+    assert found and not any(cid.startswith("ref") for cid in found)
+    assert {"ref1", "ref2"} <= {h.chunk_id for h in lexical.search("Paxos Bigtable parliament", 60)}
