@@ -10,6 +10,7 @@ null when the page prints none); no PDF is stored here. The archive is fetched a
         [--papers DIR]   where the "dev7" round's papers are: a checkout of the public GitHub
                          repository HappyWalkers/paper (docs/pdf.md says which commit and files)
         [--readings DIR] where the "dev8" round's papers are: a checkout of Ty-Chen/Reading-List
+        [--collection DIR] where the "dev9" round's papers are: a checkout of geekkypyconda/Research-Papers
     python bench/archive_metadata.py --root ARCHIVE --split dev --papers DIR --readings DIR --loro
         [--only SET ...] [--cache FILE] [--show]
         leave one round out: the line classifier of bench/line_classifier.py fitted on every dev round
@@ -33,7 +34,10 @@ random, seed 57, from a second public collection, the GitHub repository HappyWal
 rows with `"root": "papers"` are read under `--papers`; without it they are left out, and the
 result says how many); "dev8" (16 papers drawn at random, seed 58, from a third, the GitHub
 repository Ty-Chen/Reading-List, measured on first sight with the rules fixed for dev7:
-`"root": "readings"`, read under `--readings`, left out without it). Each round
+`"root": "readings"`, read under `--readings`, left out without it); "dev9" (26 papers drawn at
+random, seed 59, from a fourth, the GitHub repository geekkypyconda/Research-Papers — IEEE, ACM,
+USENIX, NDSS, Elsevier, Springer and arXiv pages on mobile-network security, 2019 to 2025:
+`"root": "collection"`, read under `--collection`, left out without it). Each round
 after the first was measured once on first sight, before any rule change for it — a fresh
 estimate of the rules — then tuned on.
 
@@ -135,8 +139,8 @@ class ModelReader:
 # before any rule was changed for the round ("dev" was tuned on from the start; no first-sight
 # figure of "test-seen" was recorded).
 FIRST_SIGHT = {"dev2": (9, 16), "dev3": (4, 10), "dev4": (17, 30), "dev5": (18, 31),
-               "dev6": (11, 14), "dev7": (29, 39), "dev8": (10, 16)}
-ROUNDS = ["dev", "test-seen", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8"]
+               "dev6": (11, 14), "dev7": (29, 39), "dev8": (10, 16), "dev9": (14, 26)}
+ROUNDS = ["dev", "test-seen", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9"]
 
 
 def readers(model: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -231,7 +235,7 @@ def main() -> None:
     ap.add_argument("--root", required=True, help="the papers-we-love checkout (its PDFs)")
     ap.add_argument("--split", default="all", choices=["dev", "test", "all"])
     ap.add_argument("--set", choices=["dev", "test-seen", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8",
-                                      "test2", "test3"],
+                                      "dev9", "test2", "test3"],
                     help="one labelling round only (see the module's docstring)")
     ap.add_argument("--corpus", default=str(CORPORA / "pdfs"),
                     help='the second root: rows marked "root": "corpus" (round dev6) are read under it')
@@ -239,6 +243,8 @@ def main() -> None:
                     "a checkout of HappyWalkers/paper; without it those rows are left out")
     ap.add_argument("--readings", help='the fourth root: rows marked "root": "readings" (round dev8) are read under '
                     "it, a checkout of Ty-Chen/Reading-List; without it those rows are left out")
+    ap.add_argument("--collection", help='the fifth root: rows marked "root": "collection" (round dev9) are read '
+                    "under it, a checkout of geekkypyconda/Research-Papers; without it those rows are left out")
     ap.add_argument("--ocr", default="auto", choices=["auto", "off"])
     ap.add_argument("--show", action="store_true", help="print every paper's record and verdict")
     ap.add_argument("--reader", default="rules", choices=["rules", "local"],
@@ -257,9 +263,10 @@ def main() -> None:
         gold = [g for g in gold if g["split"] == args.split]
     if args.set:
         gold = [g for g in gold if g["set"] == args.set]
-    roots = {"corpus": args.corpus, "papers": args.papers, "readings": args.readings}
+    roots = {"corpus": args.corpus, "papers": args.papers, "readings": args.readings, "collection": args.collection}
     missing = {"papers": "--papers DIR (a checkout of HappyWalkers/paper)",
-               "readings": "--readings DIR (a checkout of Ty-Chen/Reading-List)"}
+               "readings": "--readings DIR (a checkout of Ty-Chen/Reading-List)",
+               "collection": "--collection DIR (a checkout of geekkypyconda/Research-Papers)"}
     left_out = 0
     for name, option in missing.items():
         rows = sum(g.get("root") == name for g in gold)

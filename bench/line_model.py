@@ -152,12 +152,14 @@ def main() -> None:
     ap.add_argument("--corpus", default=str(CORPORA / "pdfs"))
     ap.add_argument("--papers", help='rows marked "root": "papers" (dev7) are read under it')
     ap.add_argument("--readings", help='rows marked "root": "readings" (dev8) are read under it')
+    ap.add_argument("--collection", help='rows marked "root": "collection" (dev9) are read under it')
     ap.add_argument("--ocr", default="auto", choices=["auto", "off"])
     ap.add_argument("--cache", help="a pickle of the extracted pages, kept between runs (outside the checkout)")
     ap.add_argument("--write", action="store_true", help="fit on all of dev and write the weights (bench/data/line_model.json)")
     ap.add_argument("--labels", action="store_true", help="count the weak labels")
     args = ap.parse_args()
-    roots = {"archive": args.root, "corpus": args.corpus, "papers": args.papers, "readings": args.readings}
+    roots = {"archive": args.root, "corpus": args.corpus, "papers": args.papers, "readings": args.readings,
+             "collection": args.collection}
     rows = [r for r in gold_rows("dev") if roots.get(r.get("root", "archive"))]
     pages = load_pages(rows, roots, args.ocr, args.cache)
     if args.labels:
