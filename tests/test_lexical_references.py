@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from athena_lab.index.lexical import LexicalIndex
+from athena_lab.search.cites import citing_subject
 
 pytestmark = pytest.mark.unit
 
@@ -45,3 +46,37 @@ def test_evidence_searches_leave_reference_lists_out_of_the_ranking(tmp_path: Pa
     found = [h.chunk_id for h in lexical.search("Paxos Bigtable parliament", 60, references="exclude")]
     assert found and not any(cid.startswith("ref") for cid in found)
     assert {"ref1", "ref2"} <= {h.chunk_id for h in lexical.search("Paxos Bigtable parliament", 60)}
+
+
+@pytest.mark.parametrize("question, subject", [
+    ("Which papers cite Lamport's Paxos?", "Lamport's Paxos"),
+    ("who cites the Dynamo paper", "Dynamo paper"),
+    ("references to MapReduce", "MapReduce"),
+    ("papers referencing Bayou", "Bayou"),  # the participle
+    ("Do any of my papers cite Kademlia?", "Kademlia"),  # asked of the folder
+    ("what in my library cites Paxos?", "Paxos"),
+    ("Which papers in the archive cite Raft?", "Raft"),
+    ("Which FRP papers cite Fran?", "Fran"),  # a kind of paper named before the noun
+    ("Has anyone in my papers referenced Spanner?", "Spanner"),
+    ("Find citations of the Bitcoin whitepaper", "Bitcoin whitepaper"),
+    ("Where is Raft cited?", "Raft"),  # the passive
+    ("Is Chubby cited anywhere?", "Chubby"),
+    ("Knuth's The Art of Computer Programming: which papers cite it?", "Knuth's The Art of Computer Programming"),
+    ("Which papers have the Bloom filter paper in their references?", "Bloom filter paper"),
+    ("bibliographies that mention Bloom filters", "Bloom filters"),
+])
+def test_who_cites_questions_are_read_in_the_forms_people_ask_them(question: str, subject: str) -> None:
+    assert citing_subject(question) == subject
+
+
+@pytest.mark.parametrize("question", [
+    "which papers discuss Byzantine fault tolerance",
+    "What does the archive say about layer normalization?",
+    "what is a reference counting collector?",
+    "How do I reference a cell in a notebook?",
+    "Which functions reference the config object?",
+    "what references are there on Paxos?",  # the literature on a subject: no cited work named
+    "Which papers cite it?",
+])
+def test_questions_about_content_are_no_who_cites_questions(question: str) -> None:
+    assert citing_subject(question) is None
