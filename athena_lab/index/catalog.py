@@ -475,16 +475,10 @@ class Catalog:
         for r in self.conn.execute(f"SELECT * FROM chunks {where} ORDER BY path, ordinal", params):
             yield _chunk(r)
 
-    #: A passage of a paper's reference list gets no vector: search leaves such passages out
-    #: of what the archive says (search/cites.py) and finds them for "which papers cite X"
-    #: by their words (BM25, identifiers), never by meaning. Their BM25 and catalog rows stay.
-    #: On papers-we-love they are 5 % of the chunks and 6 % of the tokens (docs/pdf.md).
-    _EMBEDDED = "json_extract(locator, '$.references') IS NOT 1"
-    _NEEDS_VECTOR = f"((vec_embedder IS NOT ? OR vec_hash IS NOT text_hash) AND {_EMBEDDED})"
+    _NEEDS_VECTOR = "(vec_embedder IS NOT ? OR vec_hash IS NOT text_hash)"
 
     def needing_vectors_count(self, embedder_key: str) -> int:
-        """How many chunks have no current vector of ``embedder_key`` (reference-list passages
-        never get one: ``_EMBEDDED``)."""
+        """How many chunks have no current vector of ``embedder_key``."""
         return int(self.conn.execute(f"SELECT COUNT(*) FROM chunks WHERE {self._NEEDS_VECTOR}",
                                      (embedder_key,)).fetchone()[0])
 
@@ -534,8 +528,7 @@ class Catalog:
             "UPDATE chunks SET label=?, vec_hash=?, vec_embedder=? WHERE chunk_id=?", updates)
 
     def vector_counts(self, embedder_key: str) -> tuple[int, int]:
-        """(chunks with a current vector of this embedder, chunks that get one: all but
-        the passages of reference lists, ``_EMBEDDED``).
+        """(chunks with a current vector of this embedder, all chunks).
 
         Asked on every search to say how complete the vectors are, so it is cached until
         this connection or another one commits (``data_version`` / ``total_changes``).
@@ -543,9 +536,9 @@ class Catalog:
         changes is written with no label, so the label alone decides.
         """
         return self._until_commit(("vectors", embedder_key), lambda conn: (
-            conn.execute(f"SELECT COUNT(*) FROM chunks WHERE vec_embedder=? AND label IS NOT NULL "
-                         f"AND {self._EMBEDDED}", (embedder_key,)).fetchone()[0],
-            conn.execute(f"SELECT COUNT(*) FROM chunks WHERE {self._EMBEDDED}").fetchone()[0]))
+            conn.execute("SELECT COUNT(*) FROM chunks WHERE vec_embedder=? AND label IS NOT NULL",
+                         (embedder_key,)).fetchone()[0],
+            conn.execute("SELECT COUNT(*) FROM chunks").fetchone()[0]))
 
     def _until_commit(self, key: tuple[str, ...], compute: Callable[[sqlite3.Connection], Any]) -> Any:
         """``compute(conn)``, cached until this connection or another one commits

@@ -468,10 +468,7 @@ class EmbedWhileParsing:
         embedder = self._embedder()
         if embedder is None:
             return
-        # a reference list's passages get no vector (Catalog._EMBEDDED)
-        texts = {text_hash(c.text): embedding_text(c.heading, c.text, title) for c in chunks if not c.references}
-        if not texts:
-            return
+        texts = {text_hash(c.text): embedding_text(c.heading, c.text, title) for c in chunks}
         cached = self.store.catalog.cached_vectors(embedder.key, list(texts))
         fresh = [h for h in texts if h not in cached and h not in self.embedded and h not in self.pending]
         for digest in fresh:
