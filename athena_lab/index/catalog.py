@@ -384,9 +384,12 @@ class Catalog:
         return " AND ".join(where), params
 
     def labels_where(self, doc_kinds: list[str] | None, prefix: str | None,
-                     paths: Iterable[str] | None = None) -> set[int]:
-        """Vector labels of the chunks of these parser kinds under ``prefix`` (filters for the graph)."""
+                     paths: Iterable[str] | None = None, references: bool = False) -> set[int]:
+        """Vector labels of the chunks of these parser kinds under ``prefix`` (filters for the
+        graph); ``references``: only passages of papers' reference lists."""
         where, params = self._filtered("label IS NOT NULL", doc_kinds, prefix, paths)
+        if references:
+            where += " AND json_extract(locator, '$.references') IS 1"
         return {r[0] for r in self.conn.execute(f"SELECT label FROM chunks WHERE {where}", params)}
 
     def sources_stamp(self) -> tuple[int, float, int]:

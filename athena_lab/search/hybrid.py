@@ -151,10 +151,10 @@ class HybridSearcher:
                  references: str = "include") -> dict[str, list[str]]:
         """Each retriever's ranked chunk ids, before fusion (the benchmarks replay fusion on these).
 
-        ``references="only"`` ranks the reference lists by their words alone: their passages
-        have no vectors (index/catalog.py, ``_EMBEDDED``), and BM25 restricted to them in the
-        query ranks the entries naming the cited work first, where a ranking of the whole
-        archive left them deep in its list (docs/pdf.md, "Reference lists")."""
+        ``references``: "only" ranks the reference lists among themselves, in BM25's query and
+        in the vector graph's filter, where a ranking of the whole archive left the entries
+        naming the cited work deep in its list; "exclude" leaves them out of BM25's ranking
+        (docs/pdf.md, "Reference lists")."""
         result = result if result is not None else SearchResult(query, [])
         dir_prefix = prefix if prefix and prefix.endswith("/") else (
             prefix.rsplit("/", 1)[0] + "/" if prefix and "/" in prefix else None)
@@ -177,8 +177,9 @@ class HybridSearcher:
                 ranked["grep"] = self._only(grep_phrases(self.store.catalog, phrases, depth * (4 if paths else 1),
                                                          kinds, prefix), paths)[:depth]
         t1 = time.perf_counter()
-        if mode in ("hybrid", "vector") and references != "only":
-            ranked["vector"] = self._vector_ranking(query, depth, kinds, prefix, result, paths)
+        if mode in ("hybrid", "vector"):
+            ranked["vector"] = self._vector_ranking(query, depth, kinds, prefix, result, paths,
+                                                    references == "only")
             if result.language != "en":
                 found = self._channel_ranking(query, depth, kinds, prefix, result)
                 if found is not None:
@@ -203,7 +204,8 @@ class HybridSearcher:
         return [i for i in ids if i in rows and rows[i].path in paths]
 
     def _vector_ranking(self, query: str, depth: int, kinds: list[str] | None,
-                        prefix: str | None, result: SearchResult, paths: frozenset[str] | None = None) -> list[str]:
+                        prefix: str | None, result: SearchResult, paths: frozenset[str] | None = None,
+                        references: bool = False) -> list[str]:
         if self.embedder is None:
             result.degraded = (f"embedder unavailable ({self.embedder_error}); results are lexical only"
                                if self.embedder_error else None)
@@ -232,8 +234,8 @@ class HybridSearcher:
         except Exception as exc:  # the embedder failing must not fail the search
             result.degraded = f"embedder failed ({exc}); results are lexical only"
             return []
-        allowed = (self.store.catalog.labels_where(self._doc_kinds(kinds) or None, prefix, paths)
-                   if (kinds or prefix or paths is not None) else None)
+        allowed = (self.store.catalog.labels_where(self._doc_kinds(kinds) or None, prefix, paths, references)
+                   if (kinds or prefix or paths is not None or references) else None)
         if allowed is not None and not allowed:
             return []
         pairs = vectors.search(qvec, depth, allowed.__contains__ if allowed is not None else None)
