@@ -57,15 +57,23 @@ _NO_SUBJECT = re.compile(r"^(?:of|for|as|to|does|do|did|are|is|was|were|there|th
                          re.I)
 
 
+_SECOND_SENTENCE = re.compile(r"[?!]\s+\w|\.\s+(?:what|which|who|how|why|when|where|is|are|does|do|can)\b", re.I)
+
+
 def _work(text: str) -> str | None:
     """The cited work as the question names it, without the words around it."""
     what = _SCOPE_TAIL.sub("", text.strip()).strip(" .?!,;:\"'“”‘’")
     what = re.sub(r"^the\s+", "", what, flags=re.I)
     what = re.sub(r"^(?:paper|work|article)\s+", "", what, flags=re.I)
     what = re.sub(r"\s+(?:paper|article|work)$", "", what, flags=re.I).strip(" \"'“”‘’")
-    if not what or _PRONOUN.match(what) or _NO_SUBJECT.match(what):
-        return None
+    if not what or _PRONOUN.match(what) or _NO_SUBJECT.match(what) or _SECOND_SENTENCE.search(what):
+        return None  # no work named, or a second sentence: a question about something else
     return what
+
+
+# "A position paper on … cites how often …", "The Bigtable paper cites …": one work's own citing
+_ONE_WORK = re.compile(r"^\s*(?:a|an|the|this|that|its|his|her|their)\s+(?:[\w'’-]+\s+){0,8}?"
+                       r"(?:paper|article|work|pdf|document|publication|survey|study|report|book|thesis)\b(?!s)", re.I)
 
 
 def _active(question: str) -> str | None:
@@ -74,7 +82,7 @@ def _active(question: str) -> str | None:
     if not verb:
         return None
     lead = question[:verb.start()]
-    if _NOT_ASKING.match(lead) or _OWN.search(lead):
+    if _NOT_ASKING.match(lead) or _OWN.search(lead) or _ONE_WORK.match(lead):
         return None
     if not (_CITERS.search(lead) or _BARE.match(lead)):
         return None

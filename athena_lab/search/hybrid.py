@@ -151,10 +151,10 @@ class HybridSearcher:
                  references: str = "include") -> dict[str, list[str]]:
         """Each retriever's ranked chunk ids, before fusion (the benchmarks replay fusion on these).
 
-        ``references``: "only" ranks the reference lists among themselves, in BM25's query and
+        ``references="only"`` ranks the reference lists among themselves, in BM25's query and
         in the vector graph's filter, where a ranking of the whole archive left the entries
-        naming the cited work deep in its list; "exclude" leaves them out of BM25's ranking
-        (docs/pdf.md, "Reference lists")."""
+        naming the cited work deep in its list (docs/pdf.md, "Reference lists"). Otherwise
+        every chunk is ranked, and ``_fuse`` leaves reference lists out after fusion."""
         result = result if result is not None else SearchResult(query, [])
         dir_prefix = prefix if prefix and prefix.endswith("/") else (
             prefix.rsplit("/", 1)[0] + "/" if prefix and "/" in prefix else None)
@@ -167,11 +167,12 @@ class HybridSearcher:
             ranked["bm25"] = [h.chunk_id for h in lex.search(
                 query, depth, kinds=kinds, dir_prefix=dir_prefix,
                 heading_boost=self.settings.heading_boost, path_boost=self.settings.path_boost,
-                language=result.language, paths=paths, references=references)]
+                language=result.language, paths=paths, only_references=references == "only")]
             idents = query_identifiers(query)
             if idents:
                 ranked["ident"] = [h.chunk_id for h in lex.search_identifiers(
-                    idents, depth, kinds=kinds, dir_prefix=dir_prefix, paths=paths, references=references)]
+                    idents, depth, kinds=kinds, dir_prefix=dir_prefix, paths=paths,
+                    only_references=references == "only")]
             phrases = quoted_phrases(query)
             if phrases:
                 ranked["grep"] = self._only(grep_phrases(self.store.catalog, phrases, depth * (4 if paths else 1),
