@@ -217,6 +217,7 @@ class Workspace:
         (search/cites.py); by default they are left out, and a question asking which papers
         cite something searches them alone, for that something."""
         check_references(references)
+        original, asked_also = query, also
         cited = citing_subject(query) if references is None else None
         if cited is not None:
             query, references = cited, "only"
@@ -233,7 +234,14 @@ class Workspace:
         result = self.searcher().search(query, k=k, kind=kind, path_prefix=path_prefix,
                                         neighbours=neighbours, mode=mode, also=also or None, paths=scoped,
                                         references=references or "exclude")
-        if cited is not None:
+        if cited is not None and not result.hits:
+            # no reference list names it (or the folder has none: docs, notebooks): the
+            # question is searched as written, as evidence, rather than answered with nothing
+            result = self.search(original, k=k, kind=kind, path_prefix=path_prefix, neighbours=neighbours,
+                                 mode=mode, also=asked_also, translate=translate, paths=paths, papers=papers,
+                                 references="exclude")
+            result.warnings.append(f"no reference list names {cited}; searched the documents' own text")
+        elif cited is not None:
             result.warnings.append(f"searched the papers' reference lists for: {cited}")
         if english:
             result.warnings.append(f"also searched its English translation: {english}")

@@ -29,6 +29,14 @@ reference-list passages in the index name X, beside the file's ``citing_papers``
     python bench/cites.py --index-dir DIR --folder ARCHIVE
     python bench/cites.py --index-dir DIR --folder ARCHIVE --force-only --json
     python bench/cites.py --index-dir DIR --folder ARCHIVE --count
+    python bench/cites.py --phrasings [--split dev|test]
+
+``--phrasings`` reads no index: it asks ``citing_subject`` (search/cites.py) to read each
+line of bench/data/cites_phrasings.jsonl, 140 questions written by two helpers who never saw
+the code (dev: 30 who-cites questions and 30 look-alikes that are not; test: 40 and 40,
+written afterwards and read once), and counts who-cites questions read, their cited work
+read right (ignoring case, punctuation and a trailing "paper"), and look-alikes taken for
+who-cites questions.
 
 DIR is an index of the papers-we-love archive (ARCHIVE) built with ``athena index``.
 """
@@ -48,6 +56,7 @@ from typing import Any
 from _common import REPO, context, emit, load_average
 
 QUESTIONS = REPO / "bench" / "data" / "cites_questions.jsonl"
+PHRASINGS = REPO / "bench" / "data" / "cites_phrasings.jsonl"
 FIELDS = ("id", "question", "target", "names", "citing_papers", "split")
 
 
@@ -150,10 +159,34 @@ def totals(per: list[dict[str, Any]], k: int) -> dict[str, Any]:
     }
 
 
+def _subject_key(text: str | None) -> str:
+    text = re.sub(r"\s+(?:paper|article|work)$", "", (text or "").lower().strip(" ?.!"))
+    return re.sub(r"\W+", " ", text).strip()
+
+
+def phrasings(path: Path, split: str) -> dict[str, Any]:
+    """How ``citing_subject`` reads who-cites questions and their look-alikes."""
+    from athena_lab.search.cites import citing_subject
+
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    rows = [r for r in rows if split == "all" or r["split"] == split]
+    asks = [r for r in rows if r["subject"]]
+    others = [r for r in rows if not r["subject"]]
+    read = {r["id"]: citing_subject(r["q"]) for r in rows}
+    return {"bench": "cites_phrasings", "split": split,
+            "who_cites": len(asks), "read": sum(read[r["id"]] is not None for r in asks),
+            "subject_right": sum(_subject_key(read[r["id"]]) == _subject_key(r["subject"]) for r in asks),
+            "look_alikes": len(others), "false_alarms": sum(read[r["id"]] is not None for r in others),
+            "missed": [r["q"] for r in asks if _subject_key(read[r["id"]]) != _subject_key(r["subject"])],
+            "false": [r["q"] for r in others if read[r["id"]] is not None]}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--index-dir", required=True)
-    parser.add_argument("--folder", required=True, help="the indexed archive (ARCHIVE)")
+    parser.add_argument("--index-dir")
+    parser.add_argument("--folder", help="the indexed archive (ARCHIVE)")
+    parser.add_argument("--phrasings", action="store_true",
+                        help="read no index: how citing_subject reads bench/data/cites_phrasings.jsonl")
     parser.add_argument("--questions", default=str(QUESTIONS))
     parser.add_argument("--k", type=int, default=10)
     parser.add_argument("--split", choices=("dev", "test", "all"), default="all")
@@ -164,6 +197,11 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="print the whole result as JSON")
     parser.add_argument("--out", help="also write the JSON result to this file")
     args = parser.parse_args()
+    if args.phrasings:
+        emit({**context(), **phrasings(PHRASINGS, args.split)}, args.out)
+        return
+    if not args.index_dir or not args.folder:
+        parser.error("--index-dir and --folder are needed (or --phrasings)")
 
     rows = [r for r in load(Path(args.questions)) if args.split in ("all", r["split"])]
     result: dict[str, Any] = {**context(), "questions_file": Path(args.questions).name, "split": args.split,

@@ -45,3 +45,9 @@ def test_a_hit_names_the_target_as_a_bibliography_prints_it() -> None:
     assert cites.names_target("MAPREDUCE: SIMPLIFIED\n DATA  PROCESSING", ["MapReduce: simplified data processing"])
     assert not cites.names_target("an aircraft collision model", ["Raft"])
     assert not cites.names_target("a draft of the paper", ["Raft"])
+
+
+def test_the_phrasings_file_has_who_cites_questions_and_look_alikes_in_both_splits() -> None:
+    result = {split: cites.phrasings(cites.PHRASINGS, split) for split in ("dev", "test")}
+    assert (result["dev"]["who_cites"], result["dev"]["look_alikes"]) == (30, 30)
+    assert (result["test"]["who_cites"], result["test"]["look_alikes"]) == (40, 40)

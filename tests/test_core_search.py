@@ -197,3 +197,11 @@ def test_cli_on_a_folder_without_index_says_what_to_run(tmp_path: Path) -> None:
     proc = subprocess.run([sys.executable, "-m", "athena_lab.cli", "search", "x", "--path", str(tmp_path)],
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 2 and "run `athena index" in proc.stderr
+
+
+def test_a_who_cites_question_over_a_folder_without_reference_lists_searches_the_text(ws: Workspace) -> None:
+    # "where is X referenced" reads as a question about citations; docs have no reference
+    # lists, so it is searched as written rather than answered with nothing
+    result = ws.search("Where is ProxyFix referenced?", k=3)
+    assert result.hits and result.hits[0].chunk.path == "guides/deploy.md"
+    assert any("no reference list names ProxyFix" in w for w in result.warnings)

@@ -14,7 +14,9 @@ import numpy as np
 import pytest
 
 from athena_lab.config import load_config
+from athena_lab.index import embeddings
 from athena_lab.index.embeddings import make_embedder
+from athena_lab.index import runtimes
 from athena_lab.index.runtimes import usable_cores
 from athena_lab.index.store import IndexStore
 from athena_lab.ingest import vectors as vectors_phase
@@ -129,9 +131,30 @@ def _long_texts(count: int, words: int = 180) -> list[str]:
     return [" ".join(rng.choice(PROSE + SYMBOLS) for _ in range(words)) for _ in range(count)]
 
 
-def test_two_document_lanes_embed_two_batches_at_once_with_the_vectors_of_one_at_a_time(embedder) -> None:
+def test_document_lanes_follow_the_precision_documents_run_in(embedder) -> None:
+    """Two lanes where documents run in bf16 (faster there), one where they run in f32 (a
+    second f32 copy of the model cost 230 MB for 1-2 %: index/runtimes.py ``F32_LANES``)."""
     if usable_cores() < 2:
         pytest.skip("one core: OpenVINO runs one lane")
+    precision = embedder.runtime.precision
+    assert embedder.lanes == (runtimes.LANES if precision == "bf16" else runtimes.F32_LANES) == (
+        2 if precision == "bf16" else 1)
+
+
+@pytest.fixture()
+def two_lanes(monkeypatch: pytest.MonkeyPatch):
+    """The default embedder with two document lanes on any CPU (bf16 ones have them anyway)."""
+    monkeypatch.setattr(runtimes, "F32_LANES", 2)
+    monkeypatch.setattr(embeddings, "_CACHE", {})  # a new embedder, not the cached one-lane one
+    embedder = make_embedder(load_config(".").settings.embedding)
+    yield embedder
+    embedder.close()
+
+
+def test_two_document_lanes_embed_two_batches_at_once_with_the_vectors_of_one_at_a_time(two_lanes) -> None:
+    if usable_cores() < 2:
+        pytest.skip("one core: OpenVINO runs one lane")
+    embedder = two_lanes
     assert embedder.lanes == 2
     free = embedder._runner._documents()  # the lanes: each a compiled model on one thread and its request
     active, most = [0], [0]

@@ -16,7 +16,9 @@ EXIT_SCRIPT = """
 import sys
 from athena_lab.index.embeddings import make_embedder
 from athena_lab.ingest.vectors import embed_here
+from athena_lab.index import runtimes
 from athena_lab.settings import EmbeddingSettings
+runtimes.F32_LANES = 2  # two lanes on any CPU (where documents run in bf16 they have them anyway)
 embedder = make_embedder(EmbeddingSettings())
 assert embedder.lanes == 2, embedder.lanes
 calls = [[f"text {b} {i} " + "word " * (20 * b + i) for i in range(8)] for b in range(6)]

@@ -20,7 +20,6 @@ from athena_lab.ingest.pipeline import run_index
 from athena_lab.pdf.meta import citation_label, page_year, paper_record
 from athena_lab.pdf.ocr import ocr_available
 from athena_lab.pdf.pages import extract_page, garbled_reason
-from athena_lab.search.cites import citing_subject
 from athena_lab.workspace import Workspace
 
 from corpus_files import CORPORA
@@ -200,14 +199,6 @@ def test_reference_lists_are_marked() -> None:
     assert cited and all(c.heading == "References" for c in cited)
     assert all(c.locator().get("references") is True for c in cited)
     assert not any(c.references for c in chunks if c.heading.startswith(("3 ", "5 ", "6 ")))
-
-
-def test_which_papers_cite_is_read_as_a_reference_question() -> None:
-    assert citing_subject("Which papers cite Lamport's Paxos?") == "Lamport's Paxos"
-    assert citing_subject("who cites the Dynamo paper") == "Dynamo paper"
-    assert citing_subject("references to MapReduce") == "MapReduce"
-    assert citing_subject("which papers discuss Byzantine fault tolerance") is None
-    assert citing_subject("What does the archive say about layer normalization?") is None
 
 
 def test_reference_lists_are_no_evidence_but_answer_who_cites(tmp_path: Path) -> None:

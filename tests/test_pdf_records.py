@@ -431,15 +431,10 @@ def test_a_repository_cover_sheet_gives_way_to_the_papers_own_first_page(tmp_pat
         ("CITATIONS READS", 8.0), ("4 authors, including:", 9.0),
         ("Ann Lee", 9.0), ("SEE PROFILE", 8.0),
         ("All content following this page was uploaded by Ann Lee on 04 June 2014.", 8.0)], {}))
-    assert _covered(tmp_path, cover, "A Library for Music Information Retrieval", "Ann Lee, Bo Li, Cy Wu and Dan Ho") \
-        == ("A Library for Music Information Retrieval", ["Ann Lee", "Bo Li", "Cy Wu", "Dan Ho"], 2013)
-
-
-def _covered(tmp_path: Path, cover: pdfium.PdfDocument, title: str, byline: str) -> tuple[str | None, list[str], int | None]:
-    """The record of a two-page PDF: ``cover`` (a repository's sheet), then a paper's first
-    page printing ``title`` and ``byline`` and no year (pages joined by pdfium)."""
     paper = pdfium.PdfDocument(printed_pdf([
-        (title, 16.0), (byline, 11.0), ("Abstract", 10.0),
+        ("A Library for Music Information Retrieval", 16.0),
+        ("Ann Lee, Bo Li, Cy Wu and Dan Ho", 11.0),
+        ("Abstract", 10.0),
         *[("Some prose of the abstract that runs on over the lines of the page body.", 10.0)] * 12], {}))
     both = pdfium.PdfDocument.new()
     both.import_pages(cover)
@@ -447,7 +442,8 @@ def _covered(tmp_path: Path, cover: pdfium.PdfDocument, title: str, byline: str)
     both.save(tmp_path / "covered.pdf")
     for doc in (cover, paper, both):
         doc.close()
-    return _record(tmp_path / "covered.pdf")
+    assert _record(tmp_path / "covered.pdf") == ("A Library for Music Information Retrieval",
+                                                 ["Ann Lee", "Bo Li", "Cy Wu", "Dan Ho"], 2013)
 
 
 def test_a_season_dates_an_issue_and_a_print_header_or_a_page_range_dates_nothing() -> None:
@@ -634,152 +630,3 @@ def test_an_elsevier_masthead_box_is_no_title_and_a_month_before_a_comma_dates()
                     line("Van Jacobson", 380, 262, 470, 274, 12.0),
                     line("November, 1988", 372, 360, 484, 372, 12.0), *BODY)
     assert page_year(jacobson) == 1988
-
-
-# --- dev9 (geekkypyconda/Research-Papers: IEEE, ACM, USENIX, Springer, HAL pages, 2019–2025) ---
-
-def test_a_long_line_of_names_reads_on_and_an_ieee_grade_in_brackets_is_no_name() -> None:
-    """ORAN-B5G: IEEE sets four or five names to a line, ORCID badges leaving " ," between them
-    (16 words: the byline stopped there as if it were prose). OJCOMS: "AND HASSNAA MOUSTAFA¹
-    (Senior Member, IEEE)" lost its last author to the bracketed grade."""
-    first = page(line("ORAN-B5G: A Next-Generation Open Radio", 82, 61, 530, 83, 21.9),
-                 line("Access Network Architecture With Machine", 89, 89, 523, 111, 21.9),
-                 line("Abdullah Ayub Khan , Asif Ali Laghari , Abdullah M. Baqasah , Roobaea Alroobaea ,",
-                      99, 148, 513, 158, 10.0),
-                 line("Thippa Reddy Gadekallu , Senior Member, IEEE, Gabriel Avelino Sampedro , Member, IEEE,",
-                      88, 161, 524, 171, 10.0),
-                 line("and Yaodong Zhu", 260, 175, 340, 185, 10.0), *BODY)
-    assert paper_record({}, first).authors == ["Abdullah Ayub Khan", "Asif Ali Laghari", "Abdullah M. Baqasah",
-                                               "Roobaea Alroobaea", "Thippa Reddy Gadekallu",
-                                               "Gabriel Avelino Sampedro", "Yaodong Zhu"]
-    first = page(line("Deep Learning for Intelligent and Automated Network", 37, 108, 539, 127, 18.4),
-                 line("SHU-PING YEH, SONIA BHATTACHARYA, RASHIKA SHARMA,", 130, 158, 445, 167, 9.2,
-                      ["SHU-PING YEH", "1, SONIA BHATTACHARYA2, RASHIKA SHARMA2,"]),
-                 line("AND HASSNAA MOUSTAFA ^1 (Senior Member, IEEE)", 161, 170, 415, 181, 9.2,
-                      ["AND HASSNAA MOUSTAFA", "1 (Senior Member, IEEE)"]),
-                 line("1Intel Labs, Intel Corporation, Santa Clara, CA 95054, USA", 196, 189, 379, 197, 6.5), *BODY)
-    assert paper_record({}, first).authors == ["Shu-Ping Yeh", "Sonia Bhattacharya", "Rashika Sharma",
-                                               "Hassnaa Moustafa"]
-
-
-def test_the_ieee_conference_templates_ordinals_are_no_part_of_a_name() -> None:
-    """"1st Betül Güvenç Paltun   2nd Ramin Fuladi   3rd Rim El Malki" (IEEEtran's conference
-    grid); an ordinal before a venue ("33rd USENIX Security Symposium") still makes no name."""
-    first = page(line("Robust Intrusion Detection System with Explainable", 49, 55, 563, 76, 21.4),
-                 line("Artificial Intelligence", 202, 83, 410, 104, 21.4),
-                 line("1st Betül Güvenç Paltun", 94, 149, 202, 161, 9.8),
-                 line("2nd Ramin Fuladi", 262, 149, 341, 161, 9.8),
-                 line("3rd Rim El Malki", 421, 149, 499, 161, 9.8),
-                 line("Ericsson Research", 108, 164, 183, 173, 8.6), *BODY)
-    assert paper_record({}, first).authors == ["Betül Güvenç Paltun", "Ramin Fuladi", "Rim El Malki"]
-    first = page(line("Logic Gone Astray: A Security Analysis Framework", 46, 228, 566, 256, 28.6),
-                 line("Kai Tu, Abdullah Al Ishtiaq, and Yilu Dong, Pennsylvania State University",
-                      49, 283, 563, 302, 18.6),
-                 line("This paper is included in the Proceedings of the", 102, 427, 510, 451, 24.0),
-                 line("33rd USENIX Security Symposium.", 159, 448, 453, 472, 24.0), *BODY)
-    assert paper_record({}, first).authors == ["Kai Tu", "Abdullah Al Ishtiaq", "Yilu Dong"]
-
-
-def test_a_short_title_in_two_pieces_is_no_line_of_names() -> None:
-    """"Securing O-RAN"  "Open Interfaces" on one baseline read as two names and the page had no
-    title; a line of names set larger than the title above it is still no title (RADOS)."""
-    first = page(line("Securing O-RAN", 128, 57, 307, 80, 22.3), line("Open Interfaces", 314, 57, 484, 80, 22.2),
-                 line("Joshua Groen, Salvatore D’Oro, Utku Demir, Leonardo Bonati, Davide Villa,",
-                      122, 95, 490, 105, 10.2),
-                 line("Michele Polese, Tommaso Melodia, Kaushik Chowdhury", 165, 108, 438, 119, 10.2), *BODY)
-    record = paper_record({}, first)
-    assert record.title == "Securing O-RAN Open Interfaces"
-    assert record.authors[0] == "Joshua Groen" and record.authors[-1] == "Kaushik Chowdhury"
-    first = page(line("RADOS: A Scalable, Reliable Storage Service for Petabyte-scale", 77, 72, 533, 85, 12.9),
-                 line("Storage Clusters", 247, 90, 363, 103, 12.9),
-                 line("Sage A. Weil Andrew W. Leung Scott A. Brandt Carlos Maltzahn", 124, 132, 486, 146, 14.0,
-                      ["Sage A. Weil", "Andrew W. Leung", "Scott A. Brandt", "Carlos Maltzahn"]),
-                 line("University of California, Santa Cruz", 212, 144, 398, 158, 14.0), *BODY)
-    record = paper_record({}, first)
-    assert record.title == "RADOS: A Scalable, Reliable Storage Service for Petabyte-scale Storage Clusters"
-    assert record.authors == ["Sage A. Weil", "Andrew W. Leung", "Scott A. Brandt", "Carlos Maltzahn"]
-
-
-def test_names_wrapped_inside_a_name_are_no_subtitle_and_a_phrases_tail_is_no_name() -> None:
-    """ORANSlice: "Hai Cheng, …, Davide Villa, Leonardo" (set larger than the body, no line of
-    names on its own) was taken for a subtitle. A magazine's subtitle over two lines
-    ("Challenges, Opportunities," / "and Open Issues"): its last line is no author."""
-    first = page(line("ORANSlice: An Open-Source 5G Network Slicing Platform for", 65, 84, 548, 100, 16.0),
-                 line("O-RAN", 278, 104, 334, 120, 16.0),
-                 line("Hai Cheng, Salvatore D’Oro, Rajeev Gangula, Sakthivel Velumani, Davide Villa, Leonardo",
-                      76, 129, 537, 140, 11.2),
-                 line("Bonati, Michele Polese, Gabriel Arrobo, Christian Maciocco, Tommaso Melodia",
-                      102, 143, 506, 154, 11.2),
-                 line("† Institute for the Wireless Internet of Things, Northeastern University, Boston, MA, USA",
-                      125, 155, 489, 166, 9.3), *BODY)
-    record = paper_record({}, first)
-    assert record.title == "ORANSlice: An Open-Source 5G Network Slicing Platform for O-RAN"
-    assert record.authors[4:6] == ["Davide Villa", "Leonardo Bonati"] and len(record.authors) == 10
-    first = page(line("AI-ENABLED", 42, 43, 248, 93, 49.4), line("FUTURE", 42, 82, 177, 132, 49.4),
-                 line("WIRELESS", 42, 121, 211, 171, 49.4), line("NETWORKS", 42, 160, 235, 210, 49.4),
-                 line("Challenges, Opportunities,", 42, 213, 219, 233, 19.5),
-                 line("and Open Issues", 42, 231, 153, 251, 19.5),
-                 line("Medhat Elsayed and Melike Erol-Kantarci", 42, 274, 232, 286, 12.0), *BODY)
-    assert paper_record({}, first).authors == ["Medhat Elsayed", "Melike Erol-Kantarci"]
-
-
-def test_a_magazines_section_banner_is_no_title_and_no_name() -> None:
-    """"ACCEPTED FROM OPEN CALL" and "OPEN CALL ARTICLE" over an IEEE magazine's title were read
-    as its author when the byline was not read."""
-    first = page(line("ACCEPTED FROM OPEN CALL", 233, 19, 352, 39, 20.0),
-                 line("Intelligible Protocol Learning for Resource", 64, 86, 521, 114, 28.6),
-                 line("Allocation in 6G O-RAN Slicing", 121, 110, 463, 138, 28.6), *BODY)
-    record = paper_record({}, first)
-    assert record.title == "Intelligible Protocol Learning for Resource Allocation in 6G O-RAN Slicing"
-    assert record.authors == []
-
-
-def test_a_springer_masthead_a_current_version_and_a_margins_copyright_date_the_paper() -> None:
-    """Springer: "Annals of Telecommunications (2024) 79:15–33" over "Published online: 17 August
-    2023" and its © 2023. IEEE: "date of current version 4 January 2024" over "Date of
-    publication 14 December 2023" and © 2023, also set in a margin's column under its label;
-    the copyright in an IEEE Xplore banner up the margin ("… ©2024 IEEE | DOI: …")."""
-    prose = BODY[1:]
-    first = page(line("Annals of Telecommunications (2024) 79:15–33", 58, 34, 240, 43, 7.5),
-                 line("Generative AI in mobile networks: a survey", 58, 120, 400, 138, 16.0),
-                 line("Received: 20 June 2023 / Accepted: 26 July 2023 / Published online: 17 August 2023",
-                      58, 190, 400, 198, 7.5),
-                 line("© Institut Mines-Télécom and Springer Nature Switzerland AG 2023", 58, 199, 330, 207, 7.5),
-                 *prose)
-    assert page_year(first) == 2024
-    first = page(line("Received 4 September 2023; revised 10 November 2023; accepted 6 December 2023. "
-                      "Date of publication 14 December 2023;", 95, 60, 481, 67, 6.5),
-                 line("date of current version 4 January 2024.", 222, 69, 354, 76, 6.5),
-                 line("AI-RAN in 6G Networks: State-of-the-Art", 60, 108, 540, 127, 18.4), *prose,
-                 line("© 2023 The Authors. This work is licensed under a Creative Commons Attribution 4.0 License.",
-                      150, 740, 460, 747, 6.5))
-    assert page_year(first) == 2024
-    first = page(line("Implementing and Evaluating Security in O-RAN", 60, 120, 540, 140, 20.0), *prose,
-                 line("Date of Current Version:", 501, 699, 545, 708, 8.4),
-                 line("14 January 2025", 515, 707, 545, 716, 8.4),
-                 line("Date of Publication:", 509, 715, 545, 724, 8.4),
-                 line("29 July 2024", 522, 723, 545, 732, 8.4),
-                 line("0890-8044/24©2024IEEE", 301, 755, 545, 767, 11.1))
-    assert page_year(first) == 2025
-    first = PageText(number=1, width=612, height=792, lines=list(prose),
-                     margin="2024 IEEE Symposium on Computers and Communications (ISCC) | "
-                            "979-8-3503-5423-2/24/$31.00 ©2024 IEEE | DOI: 10.1109/ISCC61673.2024.10733615")
-    assert page_year(first) == 2024
-
-
-def test_a_hal_cover_sheet_dates_the_paper_by_its_citation_not_its_deposit(tmp_path: Path) -> None:
-    """HAL's sheet: "To cite this version: … SECON, Sep 2023, Madrid, Spain." is the venue's
-    date; "Submitted on 3 Feb 2024" the deposit's. The paper's own page prints no year."""
-    cover = pdfium.PdfDocument(printed_pdf([
-        ("Dynamic Placement of Functionalities in Open-RAN", 16.0),
-        ("Hiba Hojeij, Mahdi Sharara, Sahar Hoteit", 13.0),
-        ("To cite this version:", 13.0),
-        ("Hiba Hojeij, Mahdi Sharara, Sahar Hoteit. Dynamic Placement of Functionalities in Open-RAN.", 10.0),
-        ("IEEE International Conference on Sensing, Communication, and Networking, SECON, Sep 2023,", 10.0),
-        ("Madrid, Spain. 10.1109/secon58729.2023.10287529. hal-04117757v2", 10.0),
-        ("HAL Id: hal-04117757", 13.0),
-        ("Submitted on 3 Feb 2024", 10.0),
-        ("HAL is a multi-disciplinary open access archive for the deposit and dissemination", 10.0)], {}))
-    assert _covered(tmp_path, cover, "Dynamic Placement of Functionalities in Open-RAN",
-                    "Hiba Hojeij, Mahdi Sharara, Sahar Hoteit") \
-        == ("Dynamic Placement of Functionalities in Open-RAN", ["Hiba Hojeij", "Mahdi Sharara", "Sahar Hoteit"], 2023)

@@ -384,10 +384,16 @@ class Catalog:
         return " AND ".join(where), params
 
     def labels_where(self, doc_kinds: list[str] | None, prefix: str | None,
-                     paths: Iterable[str] | None = None) -> set[int]:
-        """Vector labels of the chunks of these parser kinds under ``prefix`` (filters for the graph)."""
+                     paths: Iterable[str] | None = None, references: bool = False) -> set[int]:
+        """Vector labels of the chunks of these parser kinds under ``prefix`` (filters for the
+        graph); ``references``: only passages of papers' reference lists."""
+        cited = self._until_commit(("reference_labels",), lambda conn: frozenset(r[0] for r in conn.execute(
+            "SELECT label FROM chunks WHERE label IS NOT NULL AND json_extract(locator, '$.references') IS 1")))
+        if references and not (doc_kinds or prefix or paths is not None):
+            return set(cited)  # every who-cites search asks this: read once a commit (140 ms on 17k chunks)
         where, params = self._filtered("label IS NOT NULL", doc_kinds, prefix, paths)
-        return {r[0] for r in self.conn.execute(f"SELECT label FROM chunks WHERE {where}", params)}
+        found = {r[0] for r in self.conn.execute(f"SELECT label FROM chunks WHERE {where}", params)}
+        return found & cited if references else found
 
     def sources_stamp(self) -> tuple[int, float, int]:
         """Changes whenever a source is written or removed (an index run, the live index): what a

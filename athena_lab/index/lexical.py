@@ -18,7 +18,8 @@ from athena_lab.language import content_words
 from athena_lab.settings import SearchSettings  # the tuned defaults (docs/benchmarks.md)
 
 ANALYZER = "athena_en"
-LEXICAL_VERSION = "3"
+REFERENCE_PART = "reference"
+LEXICAL_VERSION = "4"
 _WORD = re.compile(r"\w+", re.UNICODE)
 _IDENT = re.compile(
     r"(?<![\w-])--?[A-Za-z][\w-]+"  # --flags, -x (not the "-time" of "real-time")
@@ -101,6 +102,7 @@ def _schema() -> tantivy.Schema:
     b.add_text_field("kind", tokenizer_name="raw")
     b.add_text_field("ckind", tokenizer_name="raw")
     b.add_text_field("ident", tokenizer_name="raw")
+    b.add_text_field("part", tokenizer_name="raw")  # "reference": a passage of a paper's reference list
     b.add_text_field("title", tokenizer_name=ANALYZER)
     b.add_text_field("heading", tokenizer_name=ANALYZER)
     b.add_text_field("path", tokenizer_name="default")
@@ -135,12 +137,18 @@ class LexicalIndex:
         self.writer().delete_documents_by_term("path_raw", path)
 
     def add_chunk(self, *, chunk_id: str, path: str, doc_kind: str, cite_kind: str,
-                  title: str, heading: str, text: str) -> None:
-        doc = tantivy.Document.from_dict({
+                  title: str, heading: str, text: str, reference: bool = False) -> None:
+        """``reference``: the chunk is a passage of a paper's reference list, which a who-cites
+        search looks in alone inside the query (``_run``), so BM25 ranks the reference lists
+        among themselves."""
+        fields = {
             "chunk_id": chunk_id, "path_raw": path, "dirs": directory_prefixes(path),
             "kind": doc_kind, "ckind": cite_kind, "ident": identifiers(f"{heading}\n{text}"),
             "title": title, "heading": heading, "path": path.replace("/", " "), "body": text,
-        }, self.schema)
+        }
+        if reference:
+            fields["part"] = REFERENCE_PART
+        doc = tantivy.Document.from_dict(fields, self.schema)
         self.writer().add_document(doc)
 
     def commit(self, *, final: bool = True) -> None:
@@ -182,7 +190,7 @@ class LexicalIndex:
     def search(self, text: str, limit: int, *, kinds: list[str] | None = None,
                dir_prefix: str | None = None, heading_boost: float = SearchSettings.heading_boost,
                path_boost: float = SearchSettings.path_boost, language: str = "en",
-               paths: frozenset[str] | None = None) -> list[LexicalHit]:
+               paths: frozenset[str] | None = None, only_references: bool = False) -> list[LexicalHit]:
         """BM25 over title, heading, body and path; ``language`` drops that language's stop
         words first (a Spanish "de", "la", "que" would otherwise match English text by chance)."""
         words = query_words(text) if language == "en" else content_words(text, language)
@@ -191,7 +199,7 @@ class LexicalIndex:
         parsed = self.index.parse_query(
             " ".join(words), ["title", "heading", "body", "path"],
             field_boosts={"title": heading_boost, "heading": heading_boost, "path": path_boost})
-        return self._run(parsed, limit, kinds, dir_prefix, paths)
+        return self._run(parsed, limit, kinds, dir_prefix, paths, only_references)
 
     def identifier_count(self, token: str) -> int:
         """How many chunks hold ``token`` (lower-cased) in the exact-identifier field."""
@@ -199,7 +207,7 @@ class LexicalIndex:
 
     def search_identifiers(self, tokens: list[str], limit: int, *, kinds: list[str] | None = None,
                            dir_prefix: str | None = None, max_share: float = 0.01,
-                           paths: frozenset[str] | None = None) -> list[LexicalHit]:
+                           paths: frozenset[str] | None = None, only_references: bool = False) -> list[LexicalHit]:
         """Chunks holding any of the identifiers exactly. An identifier found in more than
         ``max_share`` of all chunks (a product name like FastAPI) distinguishes nothing and
         is left to BM25."""
@@ -210,11 +218,16 @@ class LexicalIndex:
             return []
         terms = [(tantivy.Occur.Should, tantivy.Query.term_query(self.schema, "ident", t))
                  for t in tokens]
-        return self._run(tantivy.Query.boolean_query(terms), limit, kinds, dir_prefix, paths)
+        return self._run(tantivy.Query.boolean_query(terms), limit, kinds, dir_prefix, paths, only_references)
 
     def _run(self, query: tantivy.Query, limit: int, kinds: list[str] | None,
-             dir_prefix: str | None, paths: frozenset[str] | None = None) -> list[LexicalHit]:
-        """``paths``: only chunks of these files (an empty set matches nothing)."""
+             dir_prefix: str | None, paths: frozenset[str] | None = None,
+             only_references: bool = False) -> list[LexicalHit]:
+        """``paths``: only chunks of these files (an empty set matches nothing).
+        ``only_references``: only passages of reference lists, in the query itself, so BM25
+        ranks them among themselves. (Leaving them out of an evidence search's query instead
+        of after fusion was tried: it shifts BM25's ranks against the vectors' and cost the
+        PDF test split recall@5 0.594 → 0.563, docs/pdf.md.)"""
         if paths is not None and not paths:
             return []
         clauses = [(tantivy.Occur.Must, query)]
@@ -229,6 +242,8 @@ class LexicalIndex:
         if paths:
             clauses.append((tantivy.Occur.Must, tantivy.Query.boolean_query(
                 [(tantivy.Occur.Should, tantivy.Query.term_query(self.schema, "path_raw", p)) for p in sorted(paths)])))
+        if only_references:
+            clauses.append((tantivy.Occur.Must, tantivy.Query.term_query(self.schema, "part", REFERENCE_PART)))
         final = query if len(clauses) == 1 else tantivy.Query.boolean_query(clauses)
         searcher = self._fresh_searcher()
         result = searcher.search(final, limit=limit, count=False)

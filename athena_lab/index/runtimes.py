@@ -150,7 +150,8 @@ class OpenVinoRunner:
     always take the document model, so a vector never depends on how texts were batched.
     That model is compiled on first use, so a search process never pays for it.
 
-    ``lanes`` > 1: the document model is compiled that many times, each copy on
+    ``lanes`` (0: two where documents run in bf16, one in f32; ``LANES``, ``F32_LANES``) > 1:
+    the document model is compiled that many times, each copy on
     ``threads // lanes`` threads, and ``infer`` is thread-safe for documents: callers on
     as many Python threads run that many batches at once (OpenVINO releases the GIL while
     it infers; ingest/vectors.py ``embed_here``). A copy on one thread embeds more texts per
@@ -172,7 +173,7 @@ class OpenVinoRunner:
             batch_precision = "bf16" if "BF16" in capabilities else "f32"
         if cache_dir is not None:
             core.set_property({props.cache_dir: str(cache_dir)})
-        lanes = max(1, min(lanes, threads))
+        lanes = max(1, min(lanes or (LANES if batch_precision == "bf16" else F32_LANES), threads))
         self._core, self._path, self._threads = core, str(model_path), threads
         self._batch_precision, self._lanes = batch_precision, lanes
         self._small_precision = "f32" if precision == "auto" else precision
@@ -280,6 +281,11 @@ def pad_rows(feeds: Feeds) -> Feeds:
 
 #: Document batches OpenVINO runs at once when it has at least as many threads (``OpenVinoRunner``).
 LANES = 2
+#: The same where documents run in f32 (a CPU without bf16). There a second lane cost 230 MB
+#: (each f32 copy of the model holds its weights unpacked) and gained 1-2 % (AMD EPYC Zen 2,
+#: AVX2, 2 cores: 13.5 and 12.6 texts/s against 13.3 and 12.4 on 400 archive chunks,
+#: peak 620 MB against 387 MB; docs/embeddings.md), so one lane gets every thread.
+F32_LANES = 1
 
 
 def load_runner(model_path: Path, runtime: str = "auto", precision: str = "auto",
@@ -288,10 +294,10 @@ def load_runner(model_path: Path, runtime: str = "auto", precision: str = "auto"
 
     Each candidate must pass a tiny real inference before it is used, so "installed but
     broken on this CPU" falls back too. An explicitly requested runtime never falls back:
-    its failure is the error. ``lanes``: OpenVINO's document lanes (0: ``LANES``).
+    its failure is the error. ``lanes``: OpenVINO's document lanes (0: ``LANES`` where
+    documents run in bf16, ``F32_LANES`` where they run in f32).
     """
     threads = threads or usable_cores()
-    lanes = lanes or LANES
     if runtime not in RUNTIMES:
         raise RuntimeUnavailable(f"unknown embedding runtime {runtime!r}; use one of: {', '.join(RUNTIMES)}")
     if runtime == "onnxruntime":

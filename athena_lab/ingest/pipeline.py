@@ -242,7 +242,7 @@ def _rebuild_lexical_if_outdated(store: IndexStore, report: Progress) -> None:
         for n, c in enumerate(catalog.iter_chunks(), 1):
             lexical.add_chunk(chunk_id=c.chunk_id, path=c.path, doc_kind=c.doc_kind,
                               cite_kind=citation_kind(c.doc_kind), title=titles.get(c.path, ""),
-                              heading=c.heading, text=c.text)
+                              heading=c.heading, text=c.text, reference=bool(c.locator.get("references")))
             if n % 500 == 0:
                 report("lexical", n, total)
         lexical.commit()
@@ -670,7 +670,7 @@ def _store_parsed(store: IndexStore, item: _Parsed, chunks: list[Chunk], summary
     catalog.put_chunks(_chunk_row(c, old_rows.get(c.chunk_id)) for c in chunks)
     for c in chunks:
         lexical.add_chunk(chunk_id=c.chunk_id, path=c.path, doc_kind=c.doc_kind, cite_kind=c.kind,
-                          title=title, heading=c.heading, text=c.text)
+                          title=title, heading=c.heading, text=c.text, reference=c.references)
     summary.chunks_written += len(chunks)
 
 

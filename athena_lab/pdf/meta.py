@@ -17,7 +17,6 @@ records replace these fields when a library knows the paper).
 
 from __future__ import annotations
 
-import itertools
 import re
 import unicodedata
 from collections import Counter
@@ -43,10 +42,7 @@ _NOT_TITLE = re.compile(
     r"lecture notes|in proc|workshop|conference|symposium|abstract|keywords|index terms|"
     r"short communications|programming techniques|operating systems|editors?|extended abstract|"
     r"technical note|position paper|invited (paper|talk)|research note|key words|categories and subject|"
-    r"general terms|ccs concepts|acm reference format|\((?=[^)]*\)?[\W\d]*$)|"
-    # a magazine's section banner over the title ("OPEN CALL ARTICLE", "ACCEPTED FROM OPEN CALL")
-    r"(?:open call|research|review|original|feature|invited|survey)\s+article$|accepted from open call$|"
-    r"(?:cover )?feature$|special (?:section|issue)\b)", re.I)
+    r"general terms|ccs concepts|acm reference format|\((?=[^)]*\)?[\W\d]*$))", re.I)
 _CONTENTS = re.compile(r"^(table of )?contents$", re.I)
 _ORG = re.compile(
     r"\b(universit\w*|universi[dt]ad\w*|universidade|univ\.|institut\w*|laborator\w*|labs?|school|college|department|dept\.?|"
@@ -130,13 +126,12 @@ _MARKS = re.compile(r"[∗*†‡§¶♯#⋆⋄♮♭♣♦♥♠‖|_]+|(?<=[^\
 # Superscripts: footnote marks, and small type set over the title's line (a running head,
 # "^(Operating)Self-st^(System)abili^szing" is "Self-stabilizing" under "Operating Systems")
 _TITLE_MARKS = re.compile(r"[∗*†‡§¶♯⋆]+|\^\([^)]*\)|\^[0-9∗*†‡§¶]+|\^[a-z](?=\s|$)|\^[^\s(]")
-_GRADE = re.compile(r",?\s*\(?\b(?:(?:senior|life|student|associate)\s+)?(?:member|fellow),?\s+ieee\b\)?,?", re.I)
+_GRADE = re.compile(r",?\s*\b(?:(?:senior|life|student|associate)\s+)?(?:member|fellow),?\s+ieee\b,?", re.I)
 _SUFFIX = re.compile(r"Jr\.?|Sr\.?|II|III|IV")
 _HONORIFIC = re.compile(r"^(?:prof\.|professor|dr\.|mr\.|mrs\.|ms\.)\s+", re.I)
 # Words of a repository's cover ("CITATIONS  READS", "SEE PROFILE"): no part of a name
 _NOT_NAME = {"citations", "reads", "profile", "publications", "see", "view", "downloads", "followers",
-             "the",  # "The Boeing": no one's name starts with an article
-             "symposium", "conference", "workshop", "proceedings"}  # "(33rd) USENIX Security Symposium"
+             "the"}  # "The Boeing": no one's name starts with an article
 _SPLIT = re.compile(r"\s*(?:;|,|\band\b|\bAND\b|&|[·•]|\s{3,})\s*")  # "A · B": Springer's separator
 _EMAIL = re.compile(r"\S+@\S+|\{[^}]*\}\s*@|https?://|www\.|\.(com|edu|org|net)\b", re.I)
 
@@ -171,9 +166,8 @@ _DATE = re.compile(r"(?:\b" + _MONTH + r",?\s+(?:\d{1,2}" + _ORD + r"(?:\s*[-–
                    r"(?:^\s*" + _Y + r"\s*$)|"
                    r"(?:date:\s*" + _Y + r")", re.I)
 # A journal's masthead: "Theoretical Computer Science 321 (2004) 5 – 12", "J. of X (2008) 19(2), 185-224"
-# "Annals of Telecommunications (2024) 79:15–33": Springer's volume and pages after a colon
 _MASTHEAD = re.compile(r"^[^\d()]{4,90}?\s(?:\d{1,4}(?:[,.:]\s?\d{1,4})?\s*)?\((?:" + _MONTH + r"\s+)?" + _Y
-                       + r"\),?\s*(?:\d{1,4}(?:\(\d{1,3}\))?[,:]?\s*)?"
+                       + r"\),?\s*(?:\d{1,4}(?:\(\d{1,3}\))?,?\s*)?"
                        r"(?:pp?\.\s*)?\d{1,5}\s*[-–—]+\s*\d{1,5}\b", re.I)
 _DATE_LABEL = re.compile(r"\b(?:revised|date|dated|version|draft|updated|last|this|of|on|as)\b:?|[^\w\s]", re.I)
 _VENUE_NOTE = re.compile(r"^\W*(?:\S+\s+){0,4}?(?:appears?|appeared|to appear|published|proceedings|proc\.|presented|"
@@ -184,9 +178,6 @@ _LABELLED_DATE = re.compile(r"\b(?:publication )?date:\s*(?:\w+\.?\s+)?(?:\d{1,2
 _SHORT_YEAR = re.compile(r"\b[A-Z]{2,}[ -]?['’](\d\d)\b")  # "POPL '82", "ISMM'08"
 _PAGES = re.compile(r"\b(?:pages?|pp?\.)\s*\d{1,5}\s*(?:[-–—]+\s*\d{1,5})?", re.I)
 _ANY_YEAR = re.compile(r"(?<![\d.])" + _Y + r"(?![\d])")
-# IEEE's history line ("Received …; accepted …. Date of publication 14 December 2023; date of
-# current version 4 January 2024."): the date of this version
-_CURRENT_VERSION = re.compile(r"\bdate of current version\s*:?\s*", re.I)
 _NOT_A_DATE = re.compile(r"^(downloaded|re-?keyed|retrieved|accessed|printed on|generated|received|"
                          r"last (modified|updated|revised))|(\d\d:\d\d)|permanent id|"
                          r"preliminary version|earlier version|updated version|original version|"
@@ -233,19 +224,6 @@ _COVER_DATE = re.compile(r"^(?:article|conference paper|chapter|book|thesis|prep
                          re.I | re.M)
 
 
-def _cited_year(cover: PageText) -> int | None:
-    """HAL's sheet: the year of the venue in its "To cite this version:" reference ("…, SECON,
-    Sep 2023, Madrid, Spain."), not the deposit's ("Submitted on 11 Jul 2023")."""
-    texts = [ln.text.strip() for ln in cover.lines[:40]]
-    start = next((i for i, t in enumerate(texts) if re.match(r"to cite this version", t, re.I)), None)
-    if start is None:
-        return None
-    block = " ".join(itertools.takewhile(lambda t: not _COVER.search(t), texts[start + 1:]))
-    block = _DOI.sub(" ", block)
-    dated = _DATE.search(block) or re.search(r"[,.]\s" + _Y + r"[,.]", block)
-    return _year_of(dated) if dated else None
-
-
 def cover_sheet(page: PageText | None) -> bool:
     """Is this page a repository's cover sheet, the paper's first page after it?"""
     if page is None:
@@ -263,7 +241,7 @@ def paper_record(info: dict[str, str], first: PageText | None, file_name: str = 
         record = paper_record(info, after, file_name)
         if record.year is None and first is not None:
             dated = _COVER_DATE.search("\n".join(ln.text for ln in first.lines[:20]))
-            record.year = int(dated.group(1)) if dated else _cited_year(first)
+            record.year = int(dated.group(1)) if dated else None
         return record
     ids = document_ids(info, first, file_name)
     title_lines = _title_lines(first)
@@ -322,13 +300,8 @@ def _title_among(lines: list[Line], first: PageText) -> list[Line]:
         if start.figure and any(not ln.figure and ln.bbox[1] < start.bbox[1] and ln.size >= body * 1.1
                                 for ln in candidates):
             continue  # words on a picture (a diagram's title) under the paper's own title
-        if len(_line_names(start) or []) >= 2 and any(
-                ln is not start and ln.size >= body * 1.1 and not ln.figure and _line_names(ln) is None
-                for ln in candidates):
-            # the authors' line set larger than the title (a font of another family); a short
-            # title set in two pieces ("Securing O-RAN"  "Open Interfaces"), with no other line
-            # larger than the body that could be the title, is the title
-            continue
+        if len(_line_names(start) or []) >= 2:
+            continue  # the authors' line set larger than the title (a font of another family)
         group = _grow(start, lines)
         if _long_enough(group):
             return group
@@ -390,11 +363,8 @@ def _subtitle(title: list[Line], first: PageText | None) -> Line | None:
         return None
     line = below[0]
     text = line.text.strip()
-    # "Hai Cheng, Salvatore D’Oro, …, Davide Villa, Leonardo": a list of names wrapped inside a
-    # name is no subtitle (the line up to its last comma reads as names)
-    wrapped = "," in text and len(_names(text.rsplit(",", 1)[0]) or []) >= 2
     if body * 1.15 <= line.size <= last.size * 0.95 and _title_shaped(line) and 2 <= len(text.split()) <= 12 \
-            and _line_names(line) is None and not wrapped and not _ORG.search(text) and not _PLACE.search(text) \
+            and _line_names(line) is None and not _ORG.search(text) and not _PLACE.search(text) \
             and not _ANY_YEAR.search(text):
         return line
     return None
@@ -531,14 +501,11 @@ def _page_authors(first: PageText | None, title: list[Line]) -> list[str]:
             skip -= 1
             continue
         text = line.text.strip()
-        if _STOP_AUTHORS.match(text) or len(text.split()) > 14 and _line_names(line) is None:
-            break  # prose; a long line of names (IEEE sets five to a line, "Thippa Reddy Gadekallu , …") reads on
+        if _STOP_AUTHORS.match(text) or len(text.split()) > 14:
+            break
         if not any(ch.isalpha() for ch in text):
             continue  # a row of footnote marks set over the names ("∗", "† ‡"): no line of names
         found = _line_names(line)
-        if found and re.match(r"and\s", text) and i and _joins(below[i - 1], line, 1.5) \
-                and _line_names(below[i - 1]) is None:
-            found = None  # a phrase's last line ("Challenges, Opportunities," / "and Open Issues"): no names
         if found is None and (style is None or abs(line.size - style.size) <= 0.05 * max(style.size, 1.0)) \
                 and not any(abs(x - _middle(line, line.cells[0])) < 0.1 * width for x, _ in spots.values()):
             # names beside their affiliations, in the names' type and under no name of a grid
@@ -772,16 +739,13 @@ def _names(text: str) -> list[str] | None:
     affiliation, an address, an e-mail, a date): every piece must be name-shaped."""
     # "Poul-Henning Kamp <phk@FreeBSD.org>": the address beside the name is no part of it
     text = re.sub(r"<[^<>\s]*@[^<>\s]*>|\(\s*[^()\s]*@[^()\s]*\s*\)", " ", text).strip()
-    # "1st Betül Güvenç Paltun   2nd Ramin Fuladi": the IEEE conference template numbers its authors
-    text = re.sub(r"(?:^|(?<=\s))1?\d\^?\(?(?:st|nd|rd|th)\)?\s+(?=[^\W\d_])", "", text).strip()
     # A superscript after a name, or a mark with a space after it, ends the name: "Kyle
     # Lo^(α∗) Zejiang Shen^(α,τ∗)", "Kalpesh Krishna♠ ∗ Erin Bransom♢" (its commas are no
     # separators of their own)
     text = re.sub(r"\^\([^)]*\)|\^[^\s(,]+|[∗*†‡§¶♯⋆♣♦♥♠♢♡♤♧]+(?=\s)", ",", text)
     # "Emin G ¨ un Sirer ¨", "Laszl ´ o": an accent drawn apart from its letter
     text = re.sub(r"(?<=[^\W\d_]) ?[¨´`ˆ˜ˇ¸˝˘] ?(?=[^\W\d_])|\s[¨´`ˆ˜ˇ¸˝˘](?=\s|,|$)", "", text)
-    # "JACK GOLDBERG, SENIOR MEMBER, IEEE,", "HASSNAA MOUSTAFA (Senior Member, IEEE)": an IEEE
-    # grade after a name is no name
+    # "JACK GOLDBERG, SENIOR MEMBER, IEEE,": an IEEE grade after a name is no name
     text = _GRADE.sub(",", text).strip(" ,")
     # "Ming Li1,2, Wei Zhang2": affiliation numbers glued to a name (commas between them);
     # "Ann Lee (Stanford) and Bo Li (MIT)": an affiliation in brackets after a name
@@ -907,9 +871,6 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
     stamp = _DATE.search(first.margin or "") if first.margin and _ARXIV.search(first.margin) else None
     if stamp:
         tiers.setdefault(0, []).append(_year_of(stamp))
-    # IEEE Xplore's banner up the margin of a conference paper ("2024 IEEE Symposium on … |
-    # 979-8-3503-5423-2/24/$31.00 ©2024 IEEE | DOI: …"): its copyright
-    tiers.setdefault(1, []).extend(int(m.group(1)) for m in _COPYRIGHT.finditer(first.margin or ""))
     head = max([0.45 * first.height, *(ln.bbox[3] + 0.2 * first.height for ln in title or [])])
     for line in first.lines:
         if id(line) in skip:
@@ -926,15 +887,6 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
             # (a revision's date, "Revised December 2012", over a copyright of the first one)
             revised = re.search(r"revised|updated|version", text, re.I)
             tiers.setdefault(0.8 if revised else 1.5, []).append(_year_of(date))
-    for i, line in enumerate(first.lines):
-        # the date of this version, over the copyright of the first publication; a margin's
-        # column sets it on the line under its label ("Date of Current Version:" / "14 January 2025")
-        current = _CURRENT_VERSION.search(line.text)
-        if current:
-            text = line.text[current.end():] + " " + " ".join(ln.text for ln in first.lines[i + 1:i + 2])
-            version = _DATE.match(text.strip())
-            if version:
-                tiers.setdefault(0.8, []).append(_year_of(version))
     body = Counter(round(ln.size) for ln in first.lines for _ in ln.text).most_common(1)[0][0] if first.lines else 0
     own = _key(_join_title(title or []) or "")
     for text, size, y in _paragraphs([ln for ln in first.lines if id(ln) not in skip]):

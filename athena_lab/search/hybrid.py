@@ -93,6 +93,14 @@ def check_kind(kind: str | None) -> list[str] | None:
     return [kind]
 
 
+#: The vector ranking's weight in a who-cites search, as a share of its usual weight. A
+#: passage of a reference list holds a dozen entries, so its vector is a blur of them; the
+#: words of the one entry that names the cited work are what BM25 sees. Chosen on the dev
+#: half of bench/data/cites_questions.jsonl (1.0 / 0.5 / 0.25 / 0.1: citing papers in the
+#: top 10, 106 / 113 / 110 / 107 of 137; docs/pdf.md).
+CITES_VECTOR_SHARE = 0.5
+
+
 class HybridSearcher:
     def __init__(self, store: IndexStore, settings: SearchSettings,
                  embedder: Embedder | None, embedder_error: str | None = None,
@@ -122,14 +130,15 @@ class HybridSearcher:
         if mode not in SEARCH_MODES:
             raise SearchError(f"unknown search mode {mode!r}; use one of: {', '.join(SEARCH_MODES)}")
         prefix = normalize_prefix(path_prefix)
-        depth = max(self.settings.candidates, k * 3) * (4 if references == "only" else 1)
+        depth = max(self.settings.candidates, k * 3)
         result = SearchResult(query, [])
         t0 = time.perf_counter()
         only = frozenset(paths) if paths is not None else None
-        ranked = self.rankings(query, depth, kinds=kinds, prefix=prefix, mode=mode, result=result, paths=only)
+        ranked = self.rankings(query, depth, kinds=kinds, prefix=prefix, mode=mode, result=result, paths=only,
+                               references=references)
         for n, other in enumerate(q for q in (also or []) if q and q.strip() and q.strip() != query):
             extra = self.rankings(other.strip(), depth, kinds=kinds, prefix=prefix, mode=mode,
-                                  result=SearchResult(other, []), paths=only)
+                                  result=SearchResult(other, []), paths=only, references=references)
             ranked.update({f"{name}@{n + 1}": ids for name, ids in extra.items()})
         t2 = time.perf_counter()
         result.hits = self._fuse(ranked, k, prefix, query, result.language, only, references)
@@ -146,8 +155,14 @@ class HybridSearcher:
 
     def rankings(self, query: str, depth: int, *, kinds: list[str] | None = None,
                  prefix: str | None = None, mode: str = "hybrid",
-                 result: SearchResult | None = None, paths: frozenset[str] | None = None) -> dict[str, list[str]]:
-        """Each retriever's ranked chunk ids, before fusion (the benchmarks replay fusion on these)."""
+                 result: SearchResult | None = None, paths: frozenset[str] | None = None,
+                 references: str = "include") -> dict[str, list[str]]:
+        """Each retriever's ranked chunk ids, before fusion (the benchmarks replay fusion on these).
+
+        ``references="only"`` ranks the reference lists among themselves, in BM25's query and
+        in the vector graph's filter, where a ranking of the whole archive left the entries
+        naming the cited work deep in its list (docs/pdf.md, "Reference lists"). Otherwise
+        every chunk is ranked, and ``_fuse`` leaves reference lists out after fusion."""
         result = result if result is not None else SearchResult(query, [])
         dir_prefix = prefix if prefix and prefix.endswith("/") else (
             prefix.rsplit("/", 1)[0] + "/" if prefix and "/" in prefix else None)
@@ -160,18 +175,20 @@ class HybridSearcher:
             ranked["bm25"] = [h.chunk_id for h in lex.search(
                 query, depth, kinds=kinds, dir_prefix=dir_prefix,
                 heading_boost=self.settings.heading_boost, path_boost=self.settings.path_boost,
-                language=result.language, paths=paths)]
+                language=result.language, paths=paths, only_references=references == "only")]
             idents = query_identifiers(query)
             if idents:
                 ranked["ident"] = [h.chunk_id for h in lex.search_identifiers(
-                    idents, depth, kinds=kinds, dir_prefix=dir_prefix, paths=paths)]
+                    idents, depth, kinds=kinds, dir_prefix=dir_prefix, paths=paths,
+                    only_references=references == "only")]
             phrases = quoted_phrases(query)
             if phrases:
                 ranked["grep"] = self._only(grep_phrases(self.store.catalog, phrases, depth * (4 if paths else 1),
                                                          kinds, prefix), paths)[:depth]
         t1 = time.perf_counter()
         if mode in ("hybrid", "vector"):
-            ranked["vector"] = self._vector_ranking(query, depth, kinds, prefix, result, paths)
+            ranked["vector"] = self._vector_ranking(query, depth, kinds, prefix, result, paths,
+                                                    references == "only")
             if result.language != "en":
                 found = self._channel_ranking(query, depth, kinds, prefix, result)
                 if found is not None:
@@ -196,7 +213,8 @@ class HybridSearcher:
         return [i for i in ids if i in rows and rows[i].path in paths]
 
     def _vector_ranking(self, query: str, depth: int, kinds: list[str] | None,
-                        prefix: str | None, result: SearchResult, paths: frozenset[str] | None = None) -> list[str]:
+                        prefix: str | None, result: SearchResult, paths: frozenset[str] | None = None,
+                        references: bool = False) -> list[str]:
         if self.embedder is None:
             result.degraded = (f"embedder unavailable ({self.embedder_error}); results are lexical only"
                                if self.embedder_error else None)
@@ -225,8 +243,8 @@ class HybridSearcher:
         except Exception as exc:  # the embedder failing must not fail the search
             result.degraded = f"embedder failed ({exc}); results are lexical only"
             return []
-        allowed = (self.store.catalog.labels_where(self._doc_kinds(kinds) or None, prefix, paths)
-                   if (kinds or prefix or paths is not None) else None)
+        allowed = (self.store.catalog.labels_where(self._doc_kinds(kinds) or None, prefix, paths, references)
+                   if (kinds or prefix or paths is not None or references) else None)
         if allowed is not None and not allowed:
             return []
         pairs = vectors.search(qvec, depth, allowed.__contains__ if allowed is not None else None)
@@ -286,6 +304,8 @@ class HybridSearcher:
               query: str, language: str = "en", paths: frozenset[str] | None = None,
               references: str = "exclude") -> list[Hit]:
         base = self.weights(language, query)
+        if references == "only":
+            base["vector"] *= CITES_VECTOR_SHARE
         weights = {name: base.get(name.split("@", 1)[0], 1.0) for name in ranked}
         scores = fuse(ranked, weights, self.settings.rrf_k)
         ranks: dict[str, dict[str, int]] = {}
