@@ -81,3 +81,12 @@ def test_who_cites_questions_are_read_in_the_forms_people_ask_them(question: str
 ])
 def test_questions_about_content_are_no_who_cites_questions(question: str) -> None:
     assert citing_subject(question) is None
+
+
+def test_a_page_of_pasted_text_is_no_who_cites_question_and_space_runs_are_one_space() -> None:
+    # runs of spaces made the forms backtrack (60 s for 20,000 characters before); whitespace
+    # is collapsed first, and a page is no question naming a cited work
+    assert citing_subject("which papers cite x" + " " * 20000 + "y") == "x y"
+    assert citing_subject("is a" + " " * 20000 + "b cited") == "a b"
+    assert citing_subject("which papers cite " + "word " * 200) is None
+    assert citing_subject("which papers   cite\n Paxos?") == "Paxos"

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 REFERENCE_MODES = ("exclude", "only", "include")
+MAX_QUESTION = 400  # characters: longer text is no who-cites question (``citing_subject``)
 
 # A question asks which papers cite X when it is built around a verb of citing whose subject
 # is the user's papers ("which papers cite X", "do any of my papers cite X", "what cites X"),
@@ -93,8 +94,11 @@ def citing_subject(question: str) -> str | None:
     """``X`` when ``question`` asks which papers cite X ("which papers cite Lamport's
     Paxos?", "who cites the Dynamo paper", "is Raft cited anywhere in my papers?"), else
     None: such a question searches the reference lists alone, for X (Workspace.search)."""
-    q = (question or "").strip().strip("?.! ")
-    if not q:
+    # Whitespace runs collapsed and the length capped: the forms below backtrack over runs of
+    # spaces, and a pasted page of text (20,000 characters) took 60 s before; a question
+    # naming a cited work is a line, not a page.
+    q = " ".join((question or "").split()).strip("?.! ")
+    if not q or len(q) > MAX_QUESTION:
         return None
     topic = _TOPIC.match(q)
     if topic:
