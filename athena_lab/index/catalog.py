@@ -387,10 +387,12 @@ class Catalog:
                      paths: Iterable[str] | None = None, references: bool = False) -> set[int]:
         """Vector labels of the chunks of these parser kinds under ``prefix`` (filters for the
         graph); ``references``: only passages of papers' reference lists."""
-        cited = self._until_commit(("reference_labels",), lambda conn: frozenset(r[0] for r in conn.execute(
-            "SELECT label FROM chunks WHERE label IS NOT NULL AND json_extract(locator, '$.references') IS 1")))
-        if references and not (doc_kinds or prefix or paths is not None):
-            return set(cited)  # every who-cites search asks this: read once a commit (140 ms on 17k chunks)
+        if references:
+            # every who-cites search asks this: read once a commit (140 ms on 17k chunks)
+            cited = self._until_commit(("reference_labels",), lambda conn: frozenset(r[0] for r in conn.execute(
+                "SELECT label FROM chunks WHERE label IS NOT NULL AND json_extract(locator, '$.references') IS 1")))
+            if not (doc_kinds or prefix or paths is not None):
+                return set(cited)
         where, params = self._filtered("label IS NOT NULL", doc_kinds, prefix, paths)
         found = {r[0] for r in self.conn.execute(f"SELECT label FROM chunks WHERE {where}", params)}
         return found & cited if references else found
