@@ -126,12 +126,13 @@ _MARKS = re.compile(r"[∗*†‡§¶♯#⋆⋄♮♭♣♦♥♠‖|_]+|(?<=[^\
 # Superscripts: footnote marks, and small type set over the title's line (a running head,
 # "^(Operating)Self-st^(System)abili^szing" is "Self-stabilizing" under "Operating Systems")
 _TITLE_MARKS = re.compile(r"[∗*†‡§¶♯⋆]+|\^\([^)]*\)|\^[0-9∗*†‡§¶]+|\^[a-z](?=\s|$)|\^[^\s(]")
-_GRADE = re.compile(r",?\s*\b(?:(?:senior|life|student|associate)\s+)?(?:member|fellow),?\s+ieee\b,?", re.I)
+_GRADE = re.compile(r",?\s*\(?\b(?:(?:senior|life|student|associate)\s+)?(?:member|fellow),?\s+ieee\b\)?,?", re.I)
 _SUFFIX = re.compile(r"Jr\.?|Sr\.?|II|III|IV")
 _HONORIFIC = re.compile(r"^(?:prof\.|professor|dr\.|mr\.|mrs\.|ms\.)\s+", re.I)
 # Words of a repository's cover ("CITATIONS  READS", "SEE PROFILE"): no part of a name
 _NOT_NAME = {"citations", "reads", "profile", "publications", "see", "view", "downloads", "followers",
-             "the"}  # "The Boeing": no one's name starts with an article
+             "the",  # "The Boeing": no one's name starts with an article
+             "symposium", "conference", "workshop", "proceedings", "journal", "transactions"}
 _SPLIT = re.compile(r"\s*(?:;|,|\band\b|\bAND\b|&|[·•]|\s{3,})\s*")  # "A · B": Springer's separator
 _EMAIL = re.compile(r"\S+@\S+|\{[^}]*\}\s*@|https?://|www\.|\.(com|edu|org|net)\b", re.I)
 
@@ -167,8 +168,10 @@ _DATE = re.compile(r"(?:\b" + _MONTH + r",?\s+(?:\d{1,2}" + _ORD + r"(?:\s*[-–
                    r"(?:date:\s*" + _Y + r")", re.I)
 # A journal's masthead: "Theoretical Computer Science 321 (2004) 5 – 12", "J. of X (2008) 19(2), 185-224"
 _MASTHEAD = re.compile(r"^[^\d()]{4,90}?\s(?:\d{1,4}(?:[,.:]\s?\d{1,4})?\s*)?\((?:" + _MONTH + r"\s+)?" + _Y
-                       + r"\),?\s*(?:\d{1,4}(?:\(\d{1,3}\))?,?\s*)?"
+                       + r"\),?\s*(?:\d{1,4}(?:\(\d{1,3}\))?[,:]?\s*)?"
                        r"(?:pp?\.\s*)?\d{1,5}\s*[-–—]+\s*\d{1,5}\b", re.I)
+_CURRENT_VERSION = re.compile(r"\bdate of current version\s+(?:\d{1,2}\s+)?" + _MONTH + r"\s+(?:\d{1,2},?\s+)?" + _Y,
+                              re.I)
 _DATE_LABEL = re.compile(r"\b(?:revised|date|dated|version|draft|updated|last|this|of|on|as)\b:?|[^\w\s]", re.I)
 _VENUE_NOTE = re.compile(r"^\W*(?:\S+\s+){0,4}?(?:appears?|appeared|to appear|published|proceedings|proc\.|presented|"
                          r"submitted|reprinted|copyright|in:)", re.I)
@@ -231,6 +234,20 @@ def cover_sheet(page: PageText | None) -> bool:
     return bool(_COVER.search("\n".join([page.margin or "", *(ln.text for ln in page.lines[:60])])))
 
 
+def _cite_this_year(cover: PageText) -> int | None:
+    """The year of the citation a HAL cover prints under "To cite this version:" ("…
+    SECON, Sep 2023, Madrid, Spain. ⟨10.1109/…⟩"), never its "Submitted on" date."""
+    text = "\n".join(ln.text for ln in cover.lines[:40])
+    at = re.search(r"to cite this version\s*:", text, re.I)
+    if not at:
+        return None
+    cited = re.split(r"\n\s*HAL Id\b", text[at.end():], maxsplit=1)[0]
+    cited = re.sub(r"10\.\d{4,9}/\S+|hal-\d+\S*|\S*\d{4}\.\d{4,5}\S*", " ", cited)  # identifiers' digits
+    dated = _DATE.search(cited)
+    years = [_year_of(dated)] if dated else [int(y) for y in _ANY_YEAR.findall(cited)]
+    return years[-1] if years else None
+
+
 def paper_record(info: dict[str, str], first: PageText | None, file_name: str = "",
                  after: PageText | None = None) -> PaperRecord:
     """The record of a paper from its PDF info dictionary and its first page. When the
@@ -241,10 +258,10 @@ def paper_record(info: dict[str, str], first: PageText | None, file_name: str = 
         record = paper_record(info, after, file_name)
         if record.year is None and first is not None:
             dated = _COVER_DATE.search("\n".join(ln.text for ln in first.lines[:20]))
-            record.year = int(dated.group(1)) if dated else None
+            record.year = int(dated.group(1)) if dated else _cite_this_year(first)
         return record
     ids = document_ids(info, first, file_name)
-    title_lines = _title_lines(first)
+    title_lines = _title_lines(first, file_name)
     page_title = _join_title(title_lines)
     subtitle = _subtitle(title_lines, first)
     if subtitle is not None and page_title:
@@ -252,6 +269,8 @@ def paper_record(info: dict[str, str], first: PageText | None, file_name: str = 
         page_title = f"{page_title}{'' if page_title.endswith((':', '?', '!')) else ':'} {sub_text}"
         title_lines = [*title_lines, subtitle]
     title = _agreeing_title(info, first, page_title) or page_title
+    if title and title != page_title and first is not None:
+        title_lines = _rest_of_title(title_lines, title, first)
     authors = _page_authors(first, title_lines)
     if not authors and title_lines and first is not None:
         # an author printed over the title (a journal's style: "Per Martin-Löf" / "ON THE …")
@@ -264,19 +283,86 @@ def paper_record(info: dict[str, str], first: PageText | None, file_name: str = 
         authors = [a for a in authors if not (len(_key(a)) >= 6 and _key(a) in _key(title))]
     if not authors:
         authors = _agreeing_authors(info, first)
-    year = page_year(first, title_lines) or arxiv_year(ids.get("arxiv"))
+    year = _subject_year(info, first) or page_year(first, title_lines) or arxiv_year(ids.get("arxiv"))
     return PaperRecord(title=title, authors=authors, year=year, doi=ids.get("doi"), arxiv=ids.get("arxiv"))
 
 
 # --- title ------------------------------------------------------------------------------
 
-def _title_lines(first: PageText | None) -> list[Line]:
+def _title_lines(first: PageText | None, file_name: str = "") -> list[Line]:
     """The title: the lines in the largest type in the upper part of the first page (set
     alike and close together), skipping banners, stamps and one-word logos. On a page
-    set in one size (a thesis cover, a note), the first line in capitals or bold."""
+    set in one size (a thesis cover, a note), the first line in capitals or bold.
+
+    A file named for its title ("on-the-electrodynamics-of-moving-bodies.pdf", Zotero's
+    "Vaswani et al. - 2017 - Attention is all you need.pdf") points at the lines that
+    print it when type size alone picks others (a journal's name set larger, a title set
+    in the body's type): the title is still what the page prints, never the file's name."""
     if first is None or not first.lines:
         return []
-    return _title_among(first.lines, first)
+    group = _title_among(first.lines, first)
+    slug = _slug_words(file_name)
+    if slug and _coverage(slug, group) < _NAMED_COVER:
+        named = _named_lines(first, slug)
+        if named and _coverage(slug, named) > _coverage(slug, group):
+            return named
+    return group
+
+
+# A file's name read as a title: its words, less the ones that say nothing of the paper
+_FILE_WORDS = re.compile(r"^(?:pdf|paper|papers|final|draft|preprint|copy\d*|v\d+|full|version|camera|ready|"
+                         r"slides|extended|revised|accepted|submitted|main|article|et|al)$")
+_SMALL_WORDS = {"a", "an", "the", "of", "and", "or", "for", "to", "in", "on", "at", "by", "with", "from",
+                "is", "are", "as", "its", "s", "via", "into", "using", "towards", "toward"}
+_NAMED_COVER = 0.75  # a share of the name's words printed in the lines
+
+
+def _plain_words(text: str) -> list[str]:
+    folded = unicodedata.normalize("NFKD", text)
+    folded = "".join(c for c in folded if not unicodedata.combining(c))
+    return [w for w in re.split(r"[^a-z0-9]+", folded.lower()) if w]
+
+
+def _slug_words(file_name: str) -> set[str]:
+    """The words of a file's name that could be its title's ("ORAN-B5G_A_Next-Generation_…"),
+    or nothing when it names no title (an arXiv id, "p5506-groen", "paper1"): at least two
+    words of four letters or more, none of them a number."""
+    stem = re.sub(r"\.pdf$", "", file_name.rsplit("/", 1)[-1], flags=re.I)
+    stem = re.sub(r"(?<=[a-z])(?=[A-Z][a-z])", " ", stem)  # "ScatterAlloc", "deepLearning"
+    words = {w for w in _plain_words(stem) if not w.isdigit() and not _FILE_WORDS.match(w)
+             and w not in _SMALL_WORDS and len(w) > 1}
+    return words if sum(len(w) >= 4 for w in words) >= 2 else set()
+
+
+def _coverage(slug: set[str], lines: list[Line]) -> float:
+    """The share of the file name's words that ``lines`` print."""
+    printed = set(_plain_words(" ".join(ln.text for ln in lines)))
+    return sum(w in printed for w in slug) / len(slug) if slug and lines else 0.0
+
+
+def _named_lines(first: PageText, slug: set[str]) -> list[Line]:
+    """The lines in the upper part of the page, set alike and close together, that print
+    most of the file name's words and little else (a title, not a paragraph that happens
+    to use them)."""
+    lines = _rows(sorted(first.lines, key=lambda ln: (round(ln.bbox[1] / 3), ln.bbox[0])), gap=2.0)
+    banner = _banners(lines)
+    best: tuple[float, float, float] | None = None
+    found: list[Line] = []
+    for start in lines:
+        if start.bbox[1] >= 0.6 * first.height or id(start) in banner or not _title_shaped(start):
+            continue
+        if not slug & set(_plain_words(start.text)):
+            continue
+        group = sorted(_grow(start, lines), key=lambda ln: ln.bbox[1])
+        words = [w for w in _plain_words(" ".join(ln.text for ln in group)) if w not in _SMALL_WORDS]
+        cover = _coverage(slug, group)
+        if cover < _NAMED_COVER or not words or sum(w in slug for w in words) < 0.5 * len(words) \
+                or not _long_enough(group):
+            continue
+        rank = (cover, max(ln.size for ln in group), -group[0].bbox[1])
+        if best is None or rank > best:
+            best, found = rank, group
+    return found
 
 
 def _title_among(lines: list[Line], first: PageText) -> list[Line]:
@@ -294,6 +380,7 @@ def _title_among(lines: list[Line], first: PageText) -> list[Line]:
         return []
     body = Counter(round(ln.size) for ln in lines for _ in ln.text).most_common(1)[0][0]
     ranked = sorted(candidates, key=lambda ln: (-round(ln.size), ln.bbox[1]))
+    name_shaped: Line | None = None
     for start in ranked:
         if start.size < body * 1.1:
             break
@@ -301,8 +388,15 @@ def _title_among(lines: list[Line], first: PageText) -> list[Line]:
                                 for ln in candidates):
             continue  # words on a picture (a diagram's title) under the paper's own title
         if len(_line_names(start) or []) >= 2:
+            name_shaped = name_shaped or start
             continue  # the authors' line set larger than the title (a font of another family)
         group = _grow(start, lines)
+        if _long_enough(group):
+            return group
+    if name_shaped is not None:
+        # no other line in large type reads as a title: the largest one that looked like
+        # names is it ("Securing O-RAN   Open Interfaces" are two capitalised pairs)
+        group = _grow(name_shaped, lines)
         if _long_enough(group):
             return group
     for start in sorted(candidates, key=lambda ln: ln.bbox[1]):
@@ -364,10 +458,40 @@ def _subtitle(title: list[Line], first: PageText | None) -> Line | None:
     line = below[0]
     text = line.text.strip()
     if body * 1.15 <= line.size <= last.size * 0.95 and _title_shaped(line) and 2 <= len(text.split()) <= 12 \
-            and _line_names(line) is None and not _ORG.search(text) and not _PLACE.search(text) \
-            and not _ANY_YEAR.search(text):
+            and _line_names(line) is None and not _wrapped_names(text) and not _ORG.search(text) \
+            and not _PLACE.search(text) and not _ANY_YEAR.search(text):
         return line
     return None
+
+
+def _rest_of_title(lines: list[Line], title: str, first: PageText) -> list[Line]:
+    """The title's lines with those right under them that print the rest of the title the
+    PDF's /Title gives ("AI-ENABLED" … "NETWORKS" / "Challenges, Opportunities," / "and
+    Open Issues"): no author is read from them."""
+    if not lines:
+        return lines
+    words = set(_plain_words(title))
+    out = list(lines)
+    for _ in range(3):
+        last = max(out, key=lambda ln: ln.bbox[3])
+        height = max(last.bbox[3] - last.bbox[1], 1.0)
+        under = [ln for ln in first.lines if ln not in out and 0 <= ln.bbox[1] - last.bbox[3] + 0.2 * height < 1.5 * height
+                 and ln.bbox[0] < last.bbox[2] and last.bbox[0] < ln.bbox[2]]
+        if not under:
+            break
+        nxt = min(under, key=lambda ln: ln.bbox[1])
+        own = _plain_words(nxt.text)
+        if not own or not all(w in words for w in own):
+            break
+        out.append(nxt)
+    return out
+
+
+def _wrapped_names(text: str) -> bool:
+    """A list of names that goes on on the next line ("Hai Cheng†, Salvatore D’Oro†, …,
+    Leonardo" / "Bonati†, …"): two names or more before its last comma."""
+    head = text[:text.rfind(",")] if "," in text else ""
+    return len(_names(head) or []) >= 2
 
 
 def _long_enough(group: list[Line]) -> bool:
@@ -501,8 +625,8 @@ def _page_authors(first: PageText | None, title: list[Line]) -> list[str]:
             skip -= 1
             continue
         text = line.text.strip()
-        if _STOP_AUTHORS.match(text) or len(text.split()) > 14:
-            break
+        if _STOP_AUTHORS.match(text) or len(re.findall(r"\w+", text)) > 14 and _line_names(line) is None:
+            break  # the body: a line of prose (a long line of names is read on)
         if not any(ch.isalpha() for ch in text):
             continue  # a row of footnote marks set over the names ("∗", "† ‡"): no line of names
         found = _line_names(line)
@@ -725,8 +849,9 @@ def _cell_names(cells: list[str]) -> list[str] | None:
     out: list[str] = []
     for cell in cells:
         if cell.strip() and all(unicodedata.combining(ch) or unicodedata.category(ch) == "Sk" or ch.isspace()
-                                for ch in cell) or sum(ch.isalpha() for ch in cell) < 2:
-            continue  # an accent drawn apart, a stray letter of a badge beside the name ("o", "a")
+                                for ch in cell) or sum(ch.isalpha() for ch in _GRADE.sub("", cell)) < 2:
+            continue  # an accent drawn apart, a stray letter of a badge beside the name ("o", "a"), a
+            # grade in a cell of its own ("1 (Senior Member, IEEE)")
         found = _names(cell)
         if found is None:
             return None
@@ -753,6 +878,8 @@ def _names(text: str) -> list[str] | None:
     text = re.sub(r"(?<=\w)\s*\([^()]{1,60}\)(?=\s*(?:,|;|&|\band\b|$))", "", text)
     # "Guy Lewis Steele, Jr.": a suffix after the comma is part of the name before it
     text = re.sub(r",\s*(Jr\.?|Sr\.?|II|III|IV)(?=\s*(?:,|;|&|\band\b|$))", r" \1", text)
+    # "1st Betül Güvenç Paltun   2nd Ramin Fuladi": the order IEEE's conference template prints
+    text = re.sub(r"(?:^|(?<=[\s,]))[1-9](?:st|nd|rd|th)\s+(?=[^\W\d_])", "", text).strip()
     byline = re.match(r"^(?:by|von|par)\s+(.*)$", text.strip(), flags=re.I)
     text = byline.group(1) if byline else text.strip()
     if byline and (_org(text) or _place(text)):
@@ -879,6 +1006,9 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
         masthead = _MASTHEAD.match(text) if line.bbox[1] < 0.2 * first.height else None
         if masthead:  # "Theoretical Computer Science 321 (2004) 5–12": the volume's year, not the © 2003
             tiers.setdefault(0.5, []).append(int(masthead.group(1)))
+        issued = _CURRENT_VERSION.search(text)
+        if issued:  # IEEE's "date of current version 4 January 2024": its issue, over the date online
+            tiers.setdefault(0.5, []).append(int(issued.group(1)))
         date = _DATE.search(text) if line.bbox[1] < head else None
         if date and not _NOT_A_DATE.search(text) and \
                 not re.search(r"[^\W\d_]{2,}", _DATE_LABEL.sub("", text[:date.start()] + " " + text[date.end():])):
@@ -921,6 +1051,22 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
             counts = Counter(years)
             return max(counts, key=lambda y: (counts[y], y))
     return None
+
+
+# IEEE Xplore's /Subject: "IEEE Network;2025;39;1;10.1109/MNET.2024.3434419", the venue and
+# the year of its issue
+_SUBJECT_YEAR = re.compile(r"^[^;]{4,200};\s*" + _Y + r"\s*;")
+
+
+def _subject_year(info: dict[str, str], first: PageText | None) -> int | None:
+    """The issue's year a publisher wrote into the PDF's /Subject, when the first page
+    prints it too (in its lines or its margin): a volume's year over the © of the
+    version first published online ("©2024 IEEE" on a paper of the January 2025 issue)."""
+    match = _SUBJECT_YEAR.match(info.get("Subject") or "")
+    if not match or first is None:
+        return None
+    printed = " ".join([first.margin or "", *(ln.text for ln in first.lines)])
+    return int(match.group(1)) if re.search(r"(?<!\d)" + match.group(1) + r"(?!\d)", printed) else None
 
 
 def _year_of(match: re.Match[str]) -> int:
