@@ -369,6 +369,17 @@ def test_a_middle_dot_parts_names_and_a_received_date_is_no_year() -> None:
 
 # --- general classes found on fresh papers (dev6: the shared corpus's papers, first sight) ---
 
+def _joined(path: Path, *parts: pdfium.PdfDocument) -> Path:
+    """One PDF of the parts' pages, in order, joined by pdfium (a cover sheet and its paper)."""
+    both = pdfium.PdfDocument.new()
+    for part in parts:
+        both.import_pages(part)
+    both.save(path)
+    for doc in (*parts, both):
+        doc.close()
+    return path
+
+
 def _record(pdf: Path) -> tuple[str | None, list[str], int | None]:
     doc = pdfium.PdfDocument(str(pdf))
     try:
@@ -436,13 +447,7 @@ def test_a_repository_cover_sheet_gives_way_to_the_papers_own_first_page(tmp_pat
         ("Ann Lee, Bo Li, Cy Wu and Dan Ho", 11.0),
         ("Abstract", 10.0),
         *[("Some prose of the abstract that runs on over the lines of the page body.", 10.0)] * 12], {}))
-    both = pdfium.PdfDocument.new()
-    both.import_pages(cover)
-    both.import_pages(paper)
-    both.save(tmp_path / "covered.pdf")
-    for doc in (cover, paper, both):
-        doc.close()
-    assert _record(tmp_path / "covered.pdf") == ("A Library for Music Information Retrieval",
+    assert _record(_joined(tmp_path / "covered.pdf", cover, paper)) == ("A Library for Music Information Retrieval",
                                                  ["Ann Lee", "Bo Li", "Cy Wu", "Dan Ho"], 2013)
 
 
@@ -754,11 +759,5 @@ def test_a_hal_sheet_dates_the_paper_by_its_citation_not_its_deposit(tmp_path: P
         ("Hiba Hojeij and Mahdi Sharara", 11.0),
         ("Abstract", 10.0),
         *[("Some prose of the abstract that runs on over the lines of the page body.", 10.0)] * 12], {}))
-    both = pdfium.PdfDocument.new()
-    both.import_pages(cover)
-    both.import_pages(paper)
-    both.save(tmp_path / "hal.pdf")
-    for doc in (cover, paper, both):
-        doc.close()
-    assert _record(tmp_path / "hal.pdf") == ("Dynamic Placement of Functions in Open Networks",
+    assert _record(_joined(tmp_path / "hal.pdf", cover, paper)) == ("Dynamic Placement of Functions in Open Networks",
                                              ["Hiba Hojeij", "Mahdi Sharara"], 2023)
