@@ -761,3 +761,57 @@ def test_a_hal_sheet_dates_the_paper_by_its_citation_not_its_deposit(tmp_path: P
         *[("Some prose of the abstract that runs on over the lines of the page body.", 10.0)] * 12], {}))
     assert _record(_joined(tmp_path / "hal.pdf", cover, paper)) == ("Dynamic Placement of Functions in Open Networks",
                                              ["Hiba Hojeij", "Mahdi Sharara"], 2023)
+
+
+def test_a_jstor_cover_gives_its_fields() -> None:
+    """JSTOR's cover prints the record as fields; the scan after it would read worse."""
+    first = page(line("Computing Machinery and Intelligence", 50, 221, 300, 235, 13.9),
+                 line("Author(s): A. M. Turing", 50, 236, 200, 250, 13.9),
+                 line("Source: Mind, New Series, Vol. 59, No. 236 (Oct., 1950), pp. 433-460", 50, 251, 500, 265, 13.9,
+                      ["Source:", "Mind, New Series, Vol. 59, No. 236 (Oct., 1950), pp. 433-460"]),
+                 line("Published by: Oxford University Press on behalf of the Mind Association", 50, 266, 500, 280, 13.9),
+                 line("Stable URL: http://www.jstor.org/stable/2251299", 50, 281, 400, 295, 12.4),
+                 line("Accessed: 25/08/2008 18:56", 50, 296, 250, 310, 13.9))
+    record = paper_record({}, first)
+    assert (record.title, record.authors, record.year) == ("Computing Machinery and Intelligence", ["A. M. Turing"], 1950)
+
+
+def test_a_one_word_title_the_file_names_beside_its_author() -> None:
+    """MIT's working paper "CONS" by Tom Knight, filed as "Knight-CONS.pdf": the surname
+    in the file's name is the author's, so "CONS" alone is all it says of the title;
+    "Working Paper 88" is a banner and "November 1974" in a cell of its own dates it."""
+    first = page(line("MASSACHUSETTS INSTITUTE OF TECHNOLOGY", 182, 143, 430, 156, 12.7),
+                 line("Working Paper 88 November 1974", 81, 190, 530, 203, 11.6, ["Working Paper 88", "November 1974"]),
+                 line("CONS", 268, 297, 300, 310, 12.7),
+                 line("Tom Knight", 253, 334, 320, 345, 10.5),
+                 *(line("Some prose of the paper, set in the body type of the page, runs on here.", 83, 440 + 12 * i,
+                        540, 450 + 12 * i, 12.6) for i in range(20)))
+    record = paper_record({}, first, "Knight-CONS.pdf")
+    assert (record.title, record.authors, record.year) == ("CONS", ["Tom Knight"], 1974)
+
+
+def test_a_titles_last_line_the_file_names_is_no_author() -> None:
+    """"… the Standpoint of" / "Artificial Intelligence": the last line reads like a name,
+    and the file's name has its words; "on Artificial Intelligence" alone is no person."""
+    first = page(line("Some Philosophical Problems from the Standpoint of", 100, 100, 520, 118, 16.0),
+                 line("Artificial Intelligence", 220, 120, 400, 138, 16.0),
+                 line("John McCarthy and Patrick J. Hayes", 200, 160, 420, 172, 11.0), *BODY)
+    record = paper_record({}, first, "McCarthy-Some_Philosophical_Problems_from_the_Standpoint_of_Artificial_Intelligence.pdf")
+    assert record.title == "Some Philosophical Problems from the Standpoint of Artificial Intelligence"
+    assert record.authors == ["John McCarthy", "Patrick J. Hayes"]
+    proposal = page(line("A Proposal for the Dartmouth Summer Research Project", 100, 100, 520, 118, 16.0),
+                    line("on Artificial Intelligence", 220, 124, 400, 136, 12.0),
+                    line("J. McCarthy, M. L. Minsky, N. Rochester", 200, 160, 420, 172, 11.0), *BODY)
+    assert paper_record({}, proposal).authors == ["J. McCarthy", "M. L. Minsky", "N. Rochester"]
+
+
+def test_captions_overprinted_titles_and_run_together_initials() -> None:
+    """A figure's caption is no title; a title overprinted to look bold is read once;
+    "Charles H.Moore" is "Charles H. Moore"."""
+    first = page(line("Fig. 2. Example of Indirect Threaded Code.", 298, 30, 520, 40, 14.0),
+                 line("Rationale for Joy, a functional language Rationale for Joy, a functional language",
+                      40, 74, 560, 112, 20.0),
+                 line("Charles H.Moore and Geoffrey C. Leach", 200, 130, 400, 142, 11.0), *BODY)
+    record = paper_record({}, first)
+    assert record.title == "Rationale for Joy, a functional language"
+    assert record.authors == ["Charles H. Moore", "Geoffrey C. Leach"]

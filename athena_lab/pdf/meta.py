@@ -37,7 +37,7 @@ _ARXIV_NAME = re.compile(r"(?<!\d)(\d{4}\.\d{4,5})(v\d+)?(?!\d)")
 # Lines that are no title: running heads, venue and report banners, stamps.
 _NOT_TITLE = re.compile(
     r"^(arxiv|submitted|under consideration|reprinted|appear(s|ed)|to appear|published|proceedings|"
-    r"journal|transactions|communications|contemporary|technical report|tech\. rep|report|"
+    r"journal|transactions|communications|contemporary|technical report|tech\. rep|report|working\W{0,2}paper|"
     r"downloaded|copyright|©|\(c\)|vol\.|volume|page \d|preprint|draft|version|"
     r"lecture notes|in proc|workshop|conference|symposium|abstract|keywords|index terms|"
     r"short communications|programming techniques|operating systems|editors?|extended abstract|"
@@ -48,7 +48,7 @@ _ORG = re.compile(
     r"\b(universit\w*|universi[dt]ad\w*|universidade|univ\.|institut\w*|laborator\w*|labs?|school|college|department|dept\.?|"
     r"faculty|facult\w*|center|centre|research|corporation|corp\.?|inc\.?|ltd\.?|gmbh|company|"
     r"foundation|academy|microsoft|microsystems|google|ibm|yahoo!?|amazon|facebook|intel|oracle|"
-    r"akamai|at&t|xerox|hp|hewlett|packard|nokia|inria|cnrs|eth|epfl|mit|cmu|ucla|ucb|uc|nasa|"
+    r"akamai|at&t|xerox|hp|hewlett|packard|nokia|inria|cnrs|eth|epfl|mit|cmu|ucla|ucb|uc|nasa|industries|"
     r"jepsen|"
     r"asa|llc|plc|ag|s\.a\.|b\.v\.|"
     r"technologies|technology|systems|software|sciences?|engineering|informatics|informatica|"
@@ -132,7 +132,9 @@ _HONORIFIC = re.compile(r"^(?:prof\.|professor|dr\.|mr\.|mrs\.|ms\.)\s+", re.I)
 # Words of a repository's cover ("CITATIONS  READS", "SEE PROFILE"): no part of a name
 _NOT_NAME = {"citations", "reads", "profile", "publications", "see", "view", "downloads", "followers",
              "the",  # "The Boeing": no one's name starts with an article
-             "symposium", "conference", "workshop", "proceedings", "journal", "transactions"}
+             "symposium", "conference", "workshop", "proceedings", "journal", "transactions",
+             # a title's words ("On Artificial Intelligence" wrapped under the title)
+             "on", "of", "for", "from", "with", "into", "towards", "toward", "via", "using"}
 _SPLIT = re.compile(r"\s*(?:;|,|\band\b|\bAND\b|&|[·•]|\s{3,})\s*")  # "A · B": Springer's separator
 _EMAIL = re.compile(r"\S+@\S+|\{[^}]*\}\s*@|https?://|www\.|\.(com|edu|org|net)\b", re.I)
 
@@ -172,6 +174,7 @@ _MASTHEAD = re.compile(r"^[^\d()]{4,90}?\s(?:\d{1,4}(?:[,.:]\s?\d{1,4})?\s*)?\((
                        r"(?:pp?\.\s*)?\d{1,5}\s*[-–—]+\s*\d{1,5}\b", re.I)
 _CURRENT_VERSION = re.compile(r"\bdate of current version\s+(?:\d{1,2}\s+)?" + _MONTH + r"\s+(?:\d{1,2},?\s+)?" + _Y,
                               re.I)
+_CELL_DATE = re.compile(r"(?:\d{1,2}\s+)?" + _MONTH + r",?\s+(?:\d{1,2},?\s+)?" + _Y, re.I)
 _DATE_LABEL = re.compile(r"\b(?:revised|date|dated|version|draft|updated|last|this|of|on|as)\b:?|[^\w\s]", re.I)
 _VENUE_NOTE = re.compile(r"^\W*(?:\S+\s+){0,4}?(?:appears?|appeared|to appear|published|proceedings|proc\.|presented|"
                          r"submitted|reprinted|copyright|in:)", re.I)
@@ -234,6 +237,32 @@ def cover_sheet(page: PageText | None) -> bool:
     return bool(_COVER.search("\n".join([page.margin or "", *(ln.text for ln in page.lines[:60])])))
 
 
+_JSTOR = re.compile(r"\bjstor\b", re.I)
+_JSTOR_AUTHORS = re.compile(r"^Author\(s\)\s*:\s*(.+)$")
+_JSTOR_SOURCE = re.compile(r"^Source\s*:.*?\((?:[^()\d]*\s)?" + _Y + r"\)")
+
+
+def _jstor_record(first: PageText | None) -> PaperRecord | None:
+    """JSTOR's cover page prints the record as fields: the title, "Author(s): A. M.
+    Turing", "Source: Mind, New Series, Vol. 59, No. 236 (Oct., 1950), pp. 433-460"; the
+    article's own first page after it is an old scan, read worse."""
+    if first is None or not any(_JSTOR.search(ln.text) for ln in first.lines[:40]):
+        return None
+    lines = _rows(sorted(first.lines[:40], key=lambda ln: (round(ln.bbox[1] / 3), ln.bbox[0])))
+    found = next(((i, m) for i, ln in enumerate(lines) if (m := _JSTOR_AUTHORS.match(ln.text.strip()))), None)
+    if found is None or found[0] == 0:
+        return None
+    at, authors = found
+    names = _names(authors.group(1)) or []
+    title: list[Line] = []
+    for line in reversed(lines[max(0, at - 4):at]):  # the title's lines right over the authors'
+        if title and not _joins(line, title[0], 1.0) or not line.text.strip():
+            break
+        title.insert(0, line)
+    source = next((m for ln in lines[at + 1:at + 4] if (m := _JSTOR_SOURCE.match(ln.text.strip()))), None)
+    return PaperRecord(title=_join_title(title), authors=names, year=int(source.group(1)) if source else None)
+
+
 def _cite_this_year(cover: PageText) -> int | None:
     """The year of the citation a HAL cover prints under "To cite this version:" ("…
     SECON, Sep 2023, Madrid, Spain. ⟨10.1109/…⟩"), never its "Submitted on" date."""
@@ -261,6 +290,10 @@ def paper_record(info: dict[str, str], first: PageText | None, file_name: str = 
             record.year = int(dated.group(1)) if dated else _cite_this_year(first)
         return record
     ids = document_ids(info, first, file_name)
+    jstor = _jstor_record(first)
+    if jstor is not None:
+        jstor.doi, jstor.arxiv = ids.get("doi"), ids.get("arxiv")
+        return jstor
     title_lines = _title_lines(first, file_name)
     page_title = _join_title(title_lines)
     subtitle = _subtitle(title_lines, first)
@@ -270,7 +303,7 @@ def paper_record(info: dict[str, str], first: PageText | None, file_name: str = 
         title_lines = [*title_lines, subtitle]
     title = _agreeing_title(info, first, page_title) or page_title
     if title and title != page_title and first is not None:
-        title_lines = _rest_of_title(title_lines, title, first)
+        title_lines = _rest_of_title(title_lines, set(_plain_words(title)), first)
     authors = _page_authors(first, title_lines)
     if not authors and title_lines and first is not None:
         # an author printed over the title (a journal's style: "Per Martin-Löf" / "ON THE …")
@@ -302,10 +335,20 @@ def _title_lines(first: PageText | None, file_name: str = "") -> list[Line]:
         return []
     group = _title_among(first.lines, first)
     slug = _slug_words(file_name)
+    if slug:
+        # "Knight-CONS.pdf", Zotero's "Lamport - 1978 - …": an author's name in the file's
+        # name is no word of the title; a name-shaped line of the page says which it is
+        printed = {w for ln in first.lines[:60] for n in (_line_names(ln) or []) for w in _plain_words(n)
+                   if not set(_plain_words(n)) <= slug}  # "Artificial Intelligence" is the title's
+        slug = slug - printed or slug
     if slug and _coverage(slug, group) < _NAMED_COVER:
         named = _named_lines(first, slug)
         if named and _coverage(slug, named) > _coverage(slug, group):
-            return named
+            group = named
+    if slug and group:
+        # a last line the rules left out for looking like a name ("… the Standpoint of" /
+        # "Artificial Intelligence"): its words are the file name's too
+        group = _rest_of_title(group, slug | _SMALL_WORDS, first, alike=True)
     return group
 
 
@@ -357,8 +400,8 @@ def _named_lines(first: PageText, slug: set[str]) -> list[Line]:
         words = [w for w in _plain_words(" ".join(ln.text for ln in group)) if w not in _SMALL_WORDS]
         cover = _coverage(slug, group)
         if cover < _NAMED_COVER or not words or sum(w in slug for w in words) < 0.5 * len(words) \
-                or not _long_enough(group):
-            continue
+                or not (_long_enough(group) or cover == 1 and set(words) <= slug):
+            continue  # one word is a title only when it is all the file's name says ("CONS")
         rank = (cover, max(ln.size for ln in group), -group[0].bbox[1])
         if best is None or rank > best:
             best, found = rank, group
@@ -464,13 +507,13 @@ def _subtitle(title: list[Line], first: PageText | None) -> Line | None:
     return None
 
 
-def _rest_of_title(lines: list[Line], title: str, first: PageText) -> list[Line]:
-    """The title's lines with those right under them that print the rest of the title the
-    PDF's /Title gives ("AI-ENABLED" … "NETWORKS" / "Challenges, Opportunities," / "and
-    Open Issues"): no author is read from them."""
+def _rest_of_title(lines: list[Line], words: set[str], first: PageText, alike: bool = False) -> list[Line]:
+    """The title's lines with those right under them that print only ``words``, the rest
+    of the title the PDF's /Title gives ("AI-ENABLED" … "NETWORKS" / "Challenges,
+    Opportunities," / "and Open Issues") or the file's name: no author is read from them.
+    ``alike``: only lines in the title's type."""
     if not lines:
         return lines
-    words = set(_plain_words(title))
     out = list(lines)
     for _ in range(3):
         last = max(out, key=lambda ln: ln.bbox[3])
@@ -481,7 +524,7 @@ def _rest_of_title(lines: list[Line], title: str, first: PageText) -> list[Line]
             break
         nxt = min(under, key=lambda ln: ln.bbox[1])
         own = _plain_words(nxt.text)
-        if not own or not all(w in words for w in own):
+        if not own or not all(w in words for w in own) or all(w in _SMALL_WORDS for w in own) or alike and abs(nxt.size - last.size) > 0.12 * max(last.size, 1.0):
             break
         out.append(nxt)
     return out
@@ -506,6 +549,7 @@ def _title_shaped(line: Line) -> bool:
     return (letters >= 3 and len(line.cells) <= 2 and not _NOT_TITLE.match(text)
             and max(len(w) for w in text.split()) <= 25  # a logo read by OCR: "COMPUTERLABORATORSCIENCE…"
             and not re.match(r"^\d+(\.\d+)*\.?\s+[A-Z]|^\d+(\.\d+)+\.?\s", text) and not _EMAIL.search(text)
+            and not re.match(r"^(?:fig(?:ure)?|table|listing)\.?\s*\d", text, re.I)  # a caption
             and not re.search(r"\bcolumn$", text, re.I)  # "Database Theory Column": a column's banner
             and letters >= 0.5 * len(text.replace(" ", ""))  # a formula set large: "dE=- '2i3n hC~RI~2."
             and not (_ORG_TITLE.search(text) and not _title_words(text))
@@ -570,6 +614,9 @@ def _join_title(lines: list[Line]) -> str | None:
     text = re.sub(r"^(?:memo|report|technical report|tech\. report|note|working paper)\s+[\w.-]*\d[\w.-]*\s*(?:--|—|–|:)\s*",
                   "", text.strip(), flags=re.I)
     text = re.sub(r"(\w)- (\w)", r"\1-\2", " ".join(text.split())).strip(" .,;:∗*")
+    half = text[:len(text) // 2].strip()
+    if len(half) >= 8 and text == f"{half} {half}":
+        text = half  # a title overprinted to look bold, read twice from the text layer
     if text.isupper() and len(text) > 12:
         text = _title_case(text)
     return text or None
@@ -876,6 +923,8 @@ def _names(text: str) -> list[str] | None:
     # "Ann Lee (Stanford) and Bo Li (MIT)": an affiliation in brackets after a name
     text = re.sub(r"(?<=[^\W\d_])\d{1,2}(?:\s*,\s*\d{1,2})*(?=\s*(?:,|;|&|\band\b|$))", "", text)
     text = re.sub(r"(?<=\w)\s*\([^()]{1,60}\)(?=\s*(?:,|;|&|\band\b|$))", "", text)
+    # "Charles H.Moore": a space the typescript left out after an initial
+    text = re.sub(r"(?<=\b[A-Z]\.)(?=[A-Z][a-z])", " ", text)
     # "Guy Lewis Steele, Jr.": a suffix after the comma is part of the name before it
     text = re.sub(r",\s*(Jr\.?|Sr\.?|II|III|IV)(?=\s*(?:,|;|&|\band\b|$))", r" \1", text)
     # "1st Betül Güvenç Paltun   2nd Ramin Fuladi": the order IEEE's conference template prints
@@ -1009,6 +1058,9 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
         issued = _CURRENT_VERSION.search(text)
         if issued:  # IEEE's "date of current version 4 January 2024": its issue, over the date online
             tiers.setdefault(0.5, []).append(int(issued.group(1)))
+        if len(line.cells) > 1 and line.bbox[1] < head:
+            # "Working Paper 88        November 1974": a date alone in a cell of its own
+            tiers.setdefault(1.5, []).extend(int(m.group(1)) for c in line.cells if (m := _CELL_DATE.fullmatch(c.strip())))
         date = _DATE.search(text) if line.bbox[1] < head else None
         if date and not _NOT_A_DATE.search(text) and \
                 not re.search(r"[^\W\d_]{2,}", _DATE_LABEL.sub("", text[:date.start()] + " " + text[date.end():])):
