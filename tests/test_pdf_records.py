@@ -815,3 +815,19 @@ def test_captions_overprinted_titles_and_run_together_initials() -> None:
     record = paper_record({}, first)
     assert record.title == "Rationale for Joy, a functional language"
     assert record.authors == ["Charles H. Moore", "Geoffrey C. Leach"]
+
+
+def test_a_byline_is_read_when_the_title_is_garbled_past_reading() -> None:
+    """A scan's title read as "A ~ Ff~ pAR~.TJm.": no title, but the double-spaced line of
+    names over the affiliation still gives the authors; a heading is no byline."""
+    first = page(line("A ~ Ff~ pAR~.TJm.", 184, 110, 338, 119, 8.7),
+                 line("Keith L. Clark & Steve Gregory", 220, 128, 355, 137, 9.2),
+                 line("Department of Computing, Imperial College", 193, 146, 378, 155, 9.2),
+                 line("London SW7 2BZ, England", 234, 155, 337, 164, 9.2),
+                 line("I. INTRODUCTION", 76, 217, 148, 226, 9.2, ["I.", "INTRODUCTION"]),
+                 line("Department of Computing, Imperial College", 76, 229, 300, 238, 9.2),
+                 *(line("A parallel program often defines a relation, not a function, over its input.", 76,
+                        245 + 9 * i, 300, 253 + 9 * i, 9.2) for i in range(40)))
+    record = paper_record({}, first)
+    assert (record.title, record.authors) == (None, ["Keith L. Clark", "Steve Gregory"])
+    assert paper_record({}, page(*first.lines[4:])).authors == []

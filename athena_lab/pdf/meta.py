@@ -305,6 +305,8 @@ def paper_record(info: dict[str, str], first: PageText | None, file_name: str = 
     if title and title != page_title and first is not None:
         title_lines = _rest_of_title(title_lines, set(_plain_words(title)), first)
     authors = _page_authors(first, title_lines)
+    if not title_lines and first is not None:
+        authors = _byline_alone(first)  # the title garbled past reading ("A ~ Ff~ pAR~.TJm.")
     if not authors and title_lines and first is not None:
         # an author printed over the title (a journal's style: "Per Martin-Löf" / "ON THE …")
         top = min(title_lines, key=lambda ln: ln.bbox[1])
@@ -550,6 +552,7 @@ def _title_shaped(line: Line) -> bool:
             and max(len(w) for w in text.split()) <= 25  # a logo read by OCR: "COMPUTERLABORATORSCIENCE…"
             and not re.match(r"^\d+(\.\d+)*\.?\s+[A-Z]|^\d+(\.\d+)+\.?\s", text) and not _EMAIL.search(text)
             and not re.match(r"^(?:fig(?:ure)?|table|listing)\.?\s*\d", text, re.I)  # a caption
+            and not re.match(r"^[IVX]{1,4}\.\s+[A-Z]", text)  # a section's heading: "I. INTRODUCTION"
             and not re.search(r"\bcolumn$", text, re.I)  # "Database Theory Column": a column's banner
             and letters >= 0.5 * len(text.replace(" ", ""))  # a formula set large: "dE=- '2i3n hC~RI~2."
             and not (_ORG_TITLE.search(text) and not _title_words(text))
@@ -734,6 +737,24 @@ def _page_authors(first: PageText | None, title: list[Line]) -> list[str]:
             spots.update((n, (_middle(line, c), line.bbox[1])) for n, c in zip(found, line.cells))
     side = _sidebar_names(below, width)
     return (side if len(side) > len(names) else names)[:100]
+
+
+def _byline_alone(first: PageText) -> list[str]:
+    """The authors of a page whose title could not be read: the first line in its upper
+    part that reads as names and stands right over an affiliation, an address or an
+    e-mail ("Keith L. Clark & Steve Gregory" / "Department of Computing, Imperial College")."""
+    lines = _in_rows([ln for ln in first.lines if ln.bbox[1] < 0.45 * first.height])
+    for line, under in zip(lines, lines[1:]):
+        if _STOP_AUTHORS.match(line.text.strip()) or re.match(r"^(?:[IVX]+\.|\d+\.?)\s+[A-Z]", line.text.strip()):
+            break  # the body's first heading ("I. INTRODUCTION")
+        height = max(line.bbox[3] - line.bbox[1], 1.0)
+        close = 0 <= under.bbox[1] - line.bbox[3] < 1.5 * height and under.bbox[0] < line.bbox[2] \
+            and line.bbox[0] < under.bbox[2]  # a typescript's double spacing too
+        text = under.text.strip()
+        names = _line_names(line) if close else None
+        if names and (_org(text) or _place(text) or _EMAIL.search(text)):
+            return names
+    return []
 
 
 def _sidebar_names(lines: list[Line], width: float) -> list[str]:
