@@ -305,8 +305,6 @@ def paper_record(info: dict[str, str], first: PageText | None, file_name: str = 
     if title and title != page_title and first is not None:
         title_lines = _rest_of_title(title_lines, set(_plain_words(title)), first)
     authors = _page_authors(first, title_lines)
-    if not title_lines and first is not None:
-        authors = _byline_alone(first)  # the title garbled past reading ("A ~ Ff~ pAR~.TJm.")
     if not authors and title_lines and first is not None:
         # an author printed over the title (a journal's style: "Per Martin-Löf" / "ON THE …")
         top = min(title_lines, key=lambda ln: ln.bbox[1])
@@ -655,8 +653,10 @@ def _page_authors(first: PageText | None, title: list[Line]) -> list[str]:
     columns come before a two-column abstract in reading order only in part. A line
     wrapped inside a list of names ("…, Avinash" / "Lakshman, Alex …") is read with the
     next one."""
-    if first is None or not title:
+    if first is None:
         return []
+    if not title:
+        return _byline_alone(first)  # the title garbled past reading ("A ~ Ff~ pAR~.TJm.")
     end = max(title, key=lambda ln: ln.bbox[3])
     top = end.bbox[3] - 0.3 * (end.bbox[3] - end.bbox[1])  # a typescript's lines overlap a little
     left = min(ln.bbox[0] for ln in title) - 60
