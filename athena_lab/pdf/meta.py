@@ -549,7 +549,6 @@ def _title_shaped(line: Line) -> bool:
     return (letters >= 3 and len(line.cells) <= 2 and not _NOT_TITLE.match(text)
             and max(len(w) for w in text.split()) <= 25  # a logo read by OCR: "COMPUTERLABORATORSCIENCE…"
             and not re.match(r"^\d+(\.\d+)*\.?\s+[A-Z]|^\d+(\.\d+)+\.?\s", text) and not _EMAIL.search(text)
-            and not re.match(r"^(?:fig(?:ure)?|table|listing)\.?\s*\d", text, re.I)  # a caption
             and not re.match(r"^[IVX]{1,4}\.\s+[A-Z]", text)  # a section's heading: "I. INTRODUCTION"
             and not re.search(r"\bcolumn$", text, re.I)  # "Database Theory Column": a column's banner
             and letters >= 0.5 * len(text.replace(" ", ""))  # a formula set large: "dE=- '2i3n hC~RI~2."
