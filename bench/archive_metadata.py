@@ -11,6 +11,7 @@ null when the page prints none); no PDF is stored here. The archive is fetched a
                          repository HappyWalkers/paper (docs/pdf.md says which commit and files)
         [--readings DIR] where the "dev8" round's papers are: a checkout of Ty-Chen/Reading-List
         [--collection DIR] where the "dev9" round's papers are: a checkout of geekkypyconda/Research-Papers
+        [--collection2 DIR] where the "dev10" round's papers are: a checkout of fogus/papers-i-love
     python bench/archive_metadata.py --root ARCHIVE --split dev --papers DIR --readings DIR --loro
         [--only SET ...] [--cache FILE] [--show]
         leave one round out: the line classifier of bench/line_classifier.py fitted on every dev round
@@ -37,7 +38,11 @@ repository Ty-Chen/Reading-List, measured on first sight with the rules fixed fo
 `"root": "readings"`, read under `--readings`, left out without it); "dev9" (26 papers drawn at
 random, seed 59, from a fourth, the GitHub repository geekkypyconda/Research-Papers — IEEE, ACM,
 USENIX, NDSS, Elsevier, Springer and arXiv pages on mobile-network security, 2019 to 2025:
-`"root": "collection"`, read under `--collection`, left out without it). Each round
+`"root": "collection"`, read under `--collection`, left out without it); "dev10" (30 papers
+drawn at random, seed 60, from a fifth, the GitHub repository fogus/papers-i-love — Lisp,
+Scheme, Forth, Smalltalk and Prolog papers, MIT AI memos, RAND typescripts, ACM, IEEE,
+Pergamon and BYTE pages from 1950 to 2010: `"root": "collection2"`, read under
+`--collection2`, left out without it). Each round
 after the first was measured once on first sight, before any rule change for it — a fresh
 estimate of the rules — then tuned on.
 
@@ -140,7 +145,7 @@ class ModelReader:
 # figure of "test-seen" was recorded).
 FIRST_SIGHT = {"dev2": (9, 16), "dev3": (4, 10), "dev4": (17, 30), "dev5": (18, 31),
                "dev6": (11, 14), "dev7": (29, 39), "dev8": (10, 16), "dev9": (14, 26)}
-ROUNDS = ["dev", "test-seen", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9"]
+ROUNDS = ["dev", "test-seen", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10"]
 
 
 def readers(model: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -234,8 +239,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--root", required=True, help="the papers-we-love checkout (its PDFs)")
     ap.add_argument("--split", default="all", choices=["dev", "test", "all"])
-    ap.add_argument("--set", choices=["dev", "test-seen", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8",
-                                      "dev9", "test2", "test3"],
+    ap.add_argument("--set", choices=[*ROUNDS, "test2", "test3"],
                     help="one labelling round only (see the module's docstring)")
     ap.add_argument("--corpus", default=str(CORPORA / "pdfs"),
                     help='the second root: rows marked "root": "corpus" (round dev6) are read under it')
@@ -245,6 +249,8 @@ def main() -> None:
                     "it, a checkout of Ty-Chen/Reading-List; without it those rows are left out")
     ap.add_argument("--collection", help='the fifth root: rows marked "root": "collection" (round dev9) are read '
                     "under it, a checkout of geekkypyconda/Research-Papers; without it those rows are left out")
+    ap.add_argument("--collection2", help='the sixth root: rows marked "root": "collection2" (round dev10) are read '
+                    "under it, a checkout of fogus/papers-i-love; without it those rows are left out")
     ap.add_argument("--ocr", default="auto", choices=["auto", "off"])
     ap.add_argument("--show", action="store_true", help="print every paper's record and verdict")
     ap.add_argument("--reader", default="rules", choices=["rules", "local"],
@@ -263,10 +269,12 @@ def main() -> None:
         gold = [g for g in gold if g["split"] == args.split]
     if args.set:
         gold = [g for g in gold if g["set"] == args.set]
-    roots = {"corpus": args.corpus, "papers": args.papers, "readings": args.readings, "collection": args.collection}
+    roots = {"corpus": args.corpus, "papers": args.papers, "readings": args.readings, "collection": args.collection,
+             "collection2": args.collection2}
     missing = {"papers": "--papers DIR (a checkout of HappyWalkers/paper)",
                "readings": "--readings DIR (a checkout of Ty-Chen/Reading-List)",
-               "collection": "--collection DIR (a checkout of geekkypyconda/Research-Papers)"}
+               "collection": "--collection DIR (a checkout of geekkypyconda/Research-Papers)",
+               "collection2": "--collection2 DIR (a checkout of fogus/papers-i-love)"}
     left_out = 0
     for name, option in missing.items():
         rows = sum(g.get("root") == name for g in gold)

@@ -317,7 +317,10 @@ def reading(read_title: TitleReader | None = None, read_authors: AuthorReader | 
     (in place of ``meta._title_lines``) and the names under them from ``read_authors`` (in
     place of ``meta._page_authors``); both are put back after. A reader that needs the rules'
     own answer takes the functions before the block (``rules_readers``)."""
-    swap = {"_title_lines": read_title, "_page_authors": read_authors}
+    # the rules' own reader also takes the file's name (a pointer to the title's lines):
+    # the classifier's readers read the page alone
+    by_page = (lambda page, file_name="": read_title(page)) if read_title is not None else None
+    swap = {"_title_lines": by_page, "_page_authors": read_authors}
     saved = {name: getattr(meta, name) for name in swap}
     try:
         for name, reader in swap.items():

@@ -369,6 +369,17 @@ def test_a_middle_dot_parts_names_and_a_received_date_is_no_year() -> None:
 
 # --- general classes found on fresh papers (dev6: the shared corpus's papers, first sight) ---
 
+def _joined(path: Path, *parts: pdfium.PdfDocument) -> Path:
+    """One PDF of the parts' pages, in order, joined by pdfium (a cover sheet and its paper)."""
+    both = pdfium.PdfDocument.new()
+    for part in parts:
+        both.import_pages(part)
+    both.save(path)
+    for doc in (*parts, both):
+        doc.close()
+    return path
+
+
 def _record(pdf: Path) -> tuple[str | None, list[str], int | None]:
     doc = pdfium.PdfDocument(str(pdf))
     try:
@@ -436,13 +447,7 @@ def test_a_repository_cover_sheet_gives_way_to_the_papers_own_first_page(tmp_pat
         ("Ann Lee, Bo Li, Cy Wu and Dan Ho", 11.0),
         ("Abstract", 10.0),
         *[("Some prose of the abstract that runs on over the lines of the page body.", 10.0)] * 12], {}))
-    both = pdfium.PdfDocument.new()
-    both.import_pages(cover)
-    both.import_pages(paper)
-    both.save(tmp_path / "covered.pdf")
-    for doc in (cover, paper, both):
-        doc.close()
-    assert _record(tmp_path / "covered.pdf") == ("A Library for Music Information Retrieval",
+    assert _record(_joined(tmp_path / "covered.pdf", cover, paper)) == ("A Library for Music Information Retrieval",
                                                  ["Ann Lee", "Bo Li", "Cy Wu", "Dan Ho"], 2013)
 
 
@@ -630,3 +635,197 @@ def test_an_elsevier_masthead_box_is_no_title_and_a_month_before_a_comma_dates()
                     line("Van Jacobson", 380, 262, 470, 274, 12.0),
                     line("November, 1988", 372, 360, 484, 372, 12.0), *BODY)
     assert page_year(jacobson) == 1988
+
+
+def test_a_file_named_for_its_title_points_at_the_lines_that_print_it() -> None:
+    """A journal's name set larger than the paper's own title: the file's name ("the-
+    byzantine-generals-problem.pdf") says which lines are the title; the title is the
+    page's text, and the names under it are the authors. A file named for nothing
+    ("p5506-groen.pdf") changes nothing."""
+    first = page(line("SURVEYS OF IMAGINARY MACHINES", 90, 60, 520, 84, 22.0),
+                 line("The Byzantine Generals Problem", 180, 110, 430, 126, 14.0),
+                 line("Leslie Lamport, Robert Shostak, and Marshall Pease", 160, 140, 450, 152, 11.0), *BODY)
+    named = paper_record({}, first, "the-byzantine-generals-problem.pdf")
+    assert named.title == "The Byzantine Generals Problem"
+    assert named.authors == ["Leslie Lamport", "Robert Shostak", "Marshall Pease"]
+    assert paper_record({}, first, "p5506-groen.pdf") == paper_record({}, first)
+    assert paper_record({}, first).title != "The Byzantine Generals Problem"
+
+
+def test_a_long_line_of_names_with_orcid_gaps_is_read_whole() -> None:
+    """IEEE Transactions: ORCID icons leave " , " between names, so the line has more than
+    fourteen words and was taken for the body."""
+    first = page(line("ORAN-B5G: A Next-Generation Open Radio", 82, 61, 520, 83, 21.9),
+                 line("Access Network Architecture With Machine", 89, 89, 520, 111, 21.9),
+                 line("Abdullah Ayub Khan , Asif Ali Laghari , Abdullah M. Baqasah , Roobaea Alroobaea ,",
+                      99, 148, 520, 158, 10.0),
+                 line("Thippa Reddy Gadekallu , Senior Member, IEEE, Gabriel Avelino Sampedro , Member, IEEE,",
+                      88, 161, 530, 171, 10.0),
+                 line("and Yaodong Zhu", 259, 175, 340, 185, 10.0), *BODY)
+    assert paper_record({}, first).authors == ["Abdullah Ayub Khan", "Asif Ali Laghari", "Abdullah M. Baqasah",
+                                               "Roobaea Alroobaea", "Thippa Reddy Gadekallu",
+                                               "Gabriel Avelino Sampedro", "Yaodong Zhu"]
+
+
+def test_ieee_ordinals_and_a_grade_in_brackets_are_no_part_of_names() -> None:
+    """IEEEtran's conference byline "1st Ramin Fuladi" and an OJCOMS "(Senior Member, IEEE)"
+    cell; "33rd USENIX Security Symposium" is no person."""
+    first = page(line("Robust Intrusion Detection System with Explainable AI", 49, 55, 560, 76, 21.4),
+                 line("1st Betül Paltun", 94, 149, 180, 161, 9.8),
+                 line("2nd Ramin Fuladi", 262, 149, 340, 161, 9.8),
+                 line("3rd Rim El Malki", 420, 149, 500, 161, 9.8),
+                 line("Ericsson Research", 108, 164, 190, 173, 8.6), *BODY)
+    assert paper_record({}, first).authors == ["Betül Paltun", "Ramin Fuladi", "Rim El Malki"]
+    grid = page(line("Deep Learning for Intelligent Network Slicing", 37, 108, 560, 127, 18.4),
+                line("SHU-PING YEH 1, SONIA BHATTACHARYA2, RASHIKA SHARMA2,", 130, 158, 480, 167, 9.2,
+                     ["SHU-PING YEH", "1, SONIA BHATTACHARYA2, RASHIKA SHARMA2,"]),
+                line("AND HASSNAA MOUSTAFA 1 (Senior Member, IEEE)", 161, 170, 450, 181, 9.2,
+                     ["AND HASSNAA MOUSTAFA", "1 (Senior Member, IEEE)"]),
+                line("1Intel Labs, Intel Corporation, Santa Clara, CA 95054, USA", 196, 189, 420, 197, 6.5), *BODY)
+    assert paper_record({}, grid).authors == ["Shu-Ping Yeh", "Sonia Bhattacharya", "Rashika Sharma",
+                                              "Hassnaa Moustafa"]
+
+
+def test_a_list_of_names_wrapped_under_the_title_is_no_subtitle() -> None:
+    """ORANSlice: "Hai Cheng†, …, Leonardo" / "Bonati†, …" under the title in a type
+    between the title's and the body's was read as the title's subtitle."""
+    first = page(line("ORANSlice: An Open-Source 5G Network Slicing Platform for", 65, 84, 545, 100, 16.0),
+                 line("O-RAN", 278, 104, 330, 120, 16.0),
+                 line("Hai Cheng†, Salvatore D’Oro†, Rajeev Gangula†, Davide Villa†, Leonardo", 76, 129, 536, 140, 11.2),
+                 line("Bonati†, Michele Polese†, Tommaso Melodia†", 102, 143, 510, 154, 11.2),
+                 line("† Northeastern University, Boston, MA, USA", 125, 155, 480, 166, 9.3), *BODY)
+    record = paper_record({}, first)
+    assert record.title == "ORANSlice: An Open-Source 5G Network Slicing Platform for O-RAN"
+    assert record.authors == ["Hai Cheng", "Salvatore D’Oro", "Rajeev Gangula", "Davide Villa", "Leonardo Bonati",
+                              "Michele Polese", "Tommaso Melodia"]
+
+
+def test_the_rest_of_a_title_the_pdf_names_is_no_author() -> None:
+    """A magazine sets "AI-ENABLED" … "NETWORKS" huge and "Challenges, Opportunities," /
+    "and Open Issues" under it; the /Title has all of it, so "Open Issues" is no person."""
+    first = page(line("AI-ENABLED", 42, 43, 300, 92, 49.4), line("NETWORKS", 42, 82, 300, 131, 49.4),
+                 line("Challenges, Opportunities,", 42, 136, 260, 156, 19.5),
+                 line("and Open Issues", 42, 154, 200, 174, 19.5),
+                 line("Medhat Elsayed and Melike Erol-Kantarci", 42, 197, 300, 209, 12.0), *BODY)
+    info = {"Title": "AI-Enabled Networks: Challenges, Opportunities, and Open Issues"}
+    assert paper_record(info, first).authors == ["Medhat Elsayed", "Melike Erol-Kantarci"]
+
+
+def test_a_title_set_as_two_capitalised_pairs_is_still_the_title() -> None:
+    """"Securing O-RAN   Open Interfaces" in the largest type reads like two names; no
+    other line in large type is a title, so it is the title."""
+    first = page(line("Securing O-RAN Open Interfaces", 128, 56, 480, 79, 22.3, ["Securing O-RAN", "Open Interfaces"]),
+                 line("Joshua Groen, Salvatore D’Oro, Utku Demir", 122, 95, 480, 105, 10.2), *BODY)
+    record = paper_record({}, first)
+    assert record.title == "Securing O-RAN Open Interfaces"
+    assert record.authors == ["Joshua Groen", "Salvatore D’Oro", "Utku Demir"]
+
+
+def test_an_issues_year_over_the_date_online_and_its_copyright() -> None:
+    """IEEE's "date of current version 4 January 2024" over "Date of publication 14 December
+    2023"; Springer's masthead "Annals of Telecommunications (2024) 79:15–33" over "© … 2023";
+    IEEE Xplore's /Subject year when the page prints it ("©2024 IEEE" on the January 2025 issue)."""
+    ieee = page(line("Received 4 September 2023; accepted 6 December 2023. Date of publication 14 December 2023;",
+                     93, 60, 540, 67, 6.5),
+                line("date of current version 4 January 2024.", 227, 69, 400, 76, 6.5))
+    assert page_year(ieee) == 2024
+    springer = page(line("Annals of Telecommunications (2024) 79:15–33", 51, 34, 300, 42, 7.6),
+                    line("© Institut Mines-Télécom and Springer Nature Switzerland AG 2023", 51, 181, 400, 189, 7.8))
+    assert page_year(springer) == 2024
+    magazine = page(line("Implementing Security in Open Networks", 49, 100, 560, 130, 24.0),
+                    line("Joshua Groen and Kaushik Chowdhury", 49, 140, 300, 150, 10.0), *BODY,
+                    line("IEEE Network • January/February 2025", 300, 756, 560, 764, 7.0),
+                    line("0890-8044/24©2024IEEE", 49, 754, 200, 762, 7.0))
+    assert paper_record({}, magazine).year == 2024
+    assert paper_record({"Subject": "IEEE Network;2025;39;1;10.1109/MNET.2024.3434419"}, magazine).year == 2025
+    assert paper_record({"Subject": "IEEE Network;2019;39;1;10.1109/MNET.2019.1"}, magazine).year == 2024
+
+
+def test_a_hal_sheet_dates_the_paper_by_its_citation_not_its_deposit(tmp_path: Path) -> None:
+    """HAL's cover: "To cite this version: … SECON, Sep 2023, Madrid, Spain." gives the year
+    when the paper's own page prints none; "Submitted on 11 Jul 2024" is the deposit's."""
+    cover = pdfium.PdfDocument(printed_pdf([
+        ("Dynamic Placement of Functions in Open Networks", 17.0),
+        ("Hiba Hojeij, Mahdi Sharara", 14.0),
+        ("To cite this version:", 14.0),
+        ("Hiba Hojeij, Mahdi Sharara. Dynamic Placement of Functions in Open Networks. IEEE", 10.0),
+        ("Conference on Networking, SECON, Sep 2023, Madrid, Spain. 10.1109/secon58729.2023.10287529.", 10.0),
+        ("HAL Id: hal-04117757", 14.0),
+        ("https://hal.science/hal-04117757v2", 14.0),
+        ("Submitted on 11 Jul 2024", 10.0),
+        ("HAL is a multi-disciplinary open access archive for the deposit and dissemination", 10.0)], {}))
+    paper = pdfium.PdfDocument(printed_pdf([
+        ("Dynamic Placement of Functions in Open Networks", 16.0),
+        ("Hiba Hojeij and Mahdi Sharara", 11.0),
+        ("Abstract", 10.0),
+        *[("Some prose of the abstract that runs on over the lines of the page body.", 10.0)] * 12], {}))
+    assert _record(_joined(tmp_path / "hal.pdf", cover, paper)) == ("Dynamic Placement of Functions in Open Networks",
+                                             ["Hiba Hojeij", "Mahdi Sharara"], 2023)
+
+
+def test_a_jstor_cover_gives_its_fields() -> None:
+    """JSTOR's cover prints the record as fields; the scan after it would read worse."""
+    first = page(line("Computing Machinery and Intelligence", 50, 221, 300, 235, 13.9),
+                 line("Author(s): A. M. Turing", 50, 236, 200, 250, 13.9),
+                 line("Source: Mind, New Series, Vol. 59, No. 236 (Oct., 1950), pp. 433-460", 50, 251, 500, 265, 13.9,
+                      ["Source:", "Mind, New Series, Vol. 59, No. 236 (Oct., 1950), pp. 433-460"]),
+                 line("Published by: Oxford University Press on behalf of the Mind Association", 50, 266, 500, 280, 13.9),
+                 line("Stable URL: http://www.jstor.org/stable/2251299", 50, 281, 400, 295, 12.4),
+                 line("Accessed: 25/08/2008 18:56", 50, 296, 250, 310, 13.9))
+    record = paper_record({}, first)
+    assert (record.title, record.authors, record.year) == ("Computing Machinery and Intelligence", ["A. M. Turing"], 1950)
+
+
+def test_a_one_word_title_the_file_names_beside_its_author() -> None:
+    """MIT's working paper "CONS" by Tom Knight, filed as "Knight-CONS.pdf": the surname
+    in the file's name is the author's, so "CONS" alone is all it says of the title;
+    "Working Paper 88" is a banner and "November 1974" in a cell of its own dates it."""
+    first = page(line("MASSACHUSETTS INSTITUTE OF TECHNOLOGY", 182, 143, 430, 156, 12.7),
+                 line("Working Paper 88 November 1974", 81, 190, 530, 203, 11.6, ["Working Paper 88", "November 1974"]),
+                 line("CONS", 268, 297, 300, 310, 12.7),
+                 line("Tom Knight", 253, 334, 320, 345, 10.5),
+                 *(line("Some prose of the paper, set in the body type of the page, runs on here.", 83, 440 + 12 * i,
+                        540, 450 + 12 * i, 12.6) for i in range(20)))
+    record = paper_record({}, first, "Knight-CONS.pdf")
+    assert (record.title, record.authors, record.year) == ("CONS", ["Tom Knight"], 1974)
+
+
+def test_a_titles_last_line_the_file_names_is_no_author() -> None:
+    """"… the Standpoint of" / "Artificial Intelligence": the last line reads like a name,
+    and the file's name has its words; "on Artificial Intelligence" alone is no person."""
+    first = page(line("Some Philosophical Problems from the Standpoint of", 100, 100, 520, 118, 16.0),
+                 line("Artificial Intelligence", 220, 120, 400, 138, 16.0),
+                 line("John McCarthy and Patrick J. Hayes", 200, 160, 420, 172, 11.0), *BODY)
+    record = paper_record({}, first, "McCarthy-Some_Philosophical_Problems_from_the_Standpoint_of_Artificial_Intelligence.pdf")
+    assert record.title == "Some Philosophical Problems from the Standpoint of Artificial Intelligence"
+    assert record.authors == ["John McCarthy", "Patrick J. Hayes"]
+    proposal = page(line("A Proposal for the Dartmouth Summer Research Project", 100, 100, 520, 118, 16.0),
+                    line("on Artificial Intelligence", 220, 124, 400, 136, 12.0),
+                    line("J. McCarthy, M. L. Minsky, N. Rochester", 200, 160, 420, 172, 11.0), *BODY)
+    assert paper_record({}, proposal).authors == ["J. McCarthy", "M. L. Minsky", "N. Rochester"]
+
+
+def test_overprinted_titles_and_run_together_initials() -> None:
+    """A title overprinted to look bold is read once; "Charles H.Moore" is "Charles H. Moore"."""
+    first = page(line("Rationale for Joy, a functional language Rationale for Joy, a functional language",
+                      40, 74, 560, 112, 20.0),
+                 line("Charles H.Moore and Geoffrey C. Leach", 200, 130, 400, 142, 11.0), *BODY)
+    record = paper_record({}, first)
+    assert record.title == "Rationale for Joy, a functional language"
+    assert record.authors == ["Charles H. Moore", "Geoffrey C. Leach"]
+
+
+def test_a_byline_is_read_when_the_title_is_garbled_past_reading() -> None:
+    """A scan's title read as "A ~ Ff~ pAR~.TJm.": no title, but the double-spaced line of
+    names over the affiliation still gives the authors; a heading is no byline."""
+    first = page(line("A ~ Ff~ pAR~.TJm.", 184, 110, 338, 119, 8.7),
+                 line("Keith L. Clark & Steve Gregory", 220, 128, 355, 137, 9.2),
+                 line("Department of Computing, Imperial College", 193, 146, 378, 155, 9.2),
+                 line("London SW7 2BZ, England", 234, 155, 337, 164, 9.2),
+                 line("I. INTRODUCTION", 76, 217, 148, 226, 9.2, ["I.", "INTRODUCTION"]),
+                 line("Department of Computing, Imperial College", 76, 229, 300, 238, 9.2),
+                 *(line("A parallel program often defines a relation, not a function, over its input.", 76,
+                        245 + 9 * i, 300, 253 + 9 * i, 9.2) for i in range(40)))
+    record = paper_record({}, first)
+    assert (record.title, record.authors) == (None, ["Keith L. Clark", "Steve Gregory"])
+    assert paper_record({}, page(*first.lines[4:])).authors == []

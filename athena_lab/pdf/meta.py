@@ -37,7 +37,7 @@ _ARXIV_NAME = re.compile(r"(?<!\d)(\d{4}\.\d{4,5})(v\d+)?(?!\d)")
 # Lines that are no title: running heads, venue and report banners, stamps.
 _NOT_TITLE = re.compile(
     r"^(arxiv|submitted|under consideration|reprinted|appear(s|ed)|to appear|published|proceedings|"
-    r"journal|transactions|communications|contemporary|technical report|tech\. rep|report|"
+    r"journal|transactions|communications|contemporary|technical report|tech\. rep|report|working\W{0,2}paper|"
     r"downloaded|copyright|©|\(c\)|vol\.|volume|page \d|preprint|draft|version|"
     r"lecture notes|in proc|workshop|conference|symposium|abstract|keywords|index terms|"
     r"short communications|programming techniques|operating systems|editors?|extended abstract|"
@@ -48,7 +48,7 @@ _ORG = re.compile(
     r"\b(universit\w*|universi[dt]ad\w*|universidade|univ\.|institut\w*|laborator\w*|labs?|school|college|department|dept\.?|"
     r"faculty|facult\w*|center|centre|research|corporation|corp\.?|inc\.?|ltd\.?|gmbh|company|"
     r"foundation|academy|microsoft|microsystems|google|ibm|yahoo!?|amazon|facebook|intel|oracle|"
-    r"akamai|at&t|xerox|hp|hewlett|packard|nokia|inria|cnrs|eth|epfl|mit|cmu|ucla|ucb|uc|nasa|"
+    r"akamai|at&t|xerox|hp|hewlett|packard|nokia|inria|cnrs|eth|epfl|mit|cmu|ucla|ucb|uc|nasa|industries|"
     r"jepsen|"
     r"asa|llc|plc|ag|s\.a\.|b\.v\.|"
     r"technologies|technology|systems|software|sciences?|engineering|informatics|informatica|"
@@ -126,12 +126,15 @@ _MARKS = re.compile(r"[∗*†‡§¶♯#⋆⋄♮♭♣♦♥♠‖|_]+|(?<=[^\
 # Superscripts: footnote marks, and small type set over the title's line (a running head,
 # "^(Operating)Self-st^(System)abili^szing" is "Self-stabilizing" under "Operating Systems")
 _TITLE_MARKS = re.compile(r"[∗*†‡§¶♯⋆]+|\^\([^)]*\)|\^[0-9∗*†‡§¶]+|\^[a-z](?=\s|$)|\^[^\s(]")
-_GRADE = re.compile(r",?\s*\b(?:(?:senior|life|student|associate)\s+)?(?:member|fellow),?\s+ieee\b,?", re.I)
+_GRADE = re.compile(r",?\s*\(?\b(?:(?:senior|life|student|associate)\s+)?(?:member|fellow),?\s+ieee\b\)?,?", re.I)
 _SUFFIX = re.compile(r"Jr\.?|Sr\.?|II|III|IV")
 _HONORIFIC = re.compile(r"^(?:prof\.|professor|dr\.|mr\.|mrs\.|ms\.)\s+", re.I)
 # Words of a repository's cover ("CITATIONS  READS", "SEE PROFILE"): no part of a name
 _NOT_NAME = {"citations", "reads", "profile", "publications", "see", "view", "downloads", "followers",
-             "the"}  # "The Boeing": no one's name starts with an article
+             "the",  # "The Boeing": no one's name starts with an article
+             "symposium", "conference", "workshop", "proceedings", "journal", "transactions",
+             # a title's words ("On Artificial Intelligence" wrapped under the title)
+             "on", "of", "for", "from", "with", "into", "towards", "toward", "via", "using"}
 _SPLIT = re.compile(r"\s*(?:;|,|\band\b|\bAND\b|&|[·•]|\s{3,})\s*")  # "A · B": Springer's separator
 _EMAIL = re.compile(r"\S+@\S+|\{[^}]*\}\s*@|https?://|www\.|\.(com|edu|org|net)\b", re.I)
 
@@ -167,8 +170,11 @@ _DATE = re.compile(r"(?:\b" + _MONTH + r",?\s+(?:\d{1,2}" + _ORD + r"(?:\s*[-–
                    r"(?:date:\s*" + _Y + r")", re.I)
 # A journal's masthead: "Theoretical Computer Science 321 (2004) 5 – 12", "J. of X (2008) 19(2), 185-224"
 _MASTHEAD = re.compile(r"^[^\d()]{4,90}?\s(?:\d{1,4}(?:[,.:]\s?\d{1,4})?\s*)?\((?:" + _MONTH + r"\s+)?" + _Y
-                       + r"\),?\s*(?:\d{1,4}(?:\(\d{1,3}\))?,?\s*)?"
+                       + r"\),?\s*(?:\d{1,4}(?:\(\d{1,3}\))?[,:]?\s*)?"
                        r"(?:pp?\.\s*)?\d{1,5}\s*[-–—]+\s*\d{1,5}\b", re.I)
+_CURRENT_VERSION = re.compile(r"\bdate of current version\s+(?:\d{1,2}\s+)?" + _MONTH + r"\s+(?:\d{1,2},?\s+)?" + _Y,
+                              re.I)
+_CELL_DATE = re.compile(r"(?:\d{1,2}\s+)?" + _MONTH + r",?\s+(?:\d{1,2},?\s+)?" + _Y, re.I)
 _DATE_LABEL = re.compile(r"\b(?:revised|date|dated|version|draft|updated|last|this|of|on|as)\b:?|[^\w\s]", re.I)
 _VENUE_NOTE = re.compile(r"^\W*(?:\S+\s+){0,4}?(?:appears?|appeared|to appear|published|proceedings|proc\.|presented|"
                          r"submitted|reprinted|copyright|in:)", re.I)
@@ -231,6 +237,46 @@ def cover_sheet(page: PageText | None) -> bool:
     return bool(_COVER.search("\n".join([page.margin or "", *(ln.text for ln in page.lines[:60])])))
 
 
+_JSTOR = re.compile(r"\bjstor\b", re.I)
+_JSTOR_AUTHORS = re.compile(r"^Author\(s\)\s*:\s*(.+)$")
+_JSTOR_SOURCE = re.compile(r"^Source\s*:.*?\((?:[^()\d]*\s)?" + _Y + r"\)")
+
+
+def _jstor_record(first: PageText | None) -> PaperRecord | None:
+    """JSTOR's cover page prints the record as fields: the title, "Author(s): A. M.
+    Turing", "Source: Mind, New Series, Vol. 59, No. 236 (Oct., 1950), pp. 433-460"; the
+    article's own first page after it is an old scan, read worse."""
+    if first is None or not any(_JSTOR.search(ln.text) for ln in first.lines[:40]):
+        return None
+    lines = _rows(sorted(first.lines[:40], key=lambda ln: (round(ln.bbox[1] / 3), ln.bbox[0])))
+    found = next(((i, m) for i, ln in enumerate(lines) if (m := _JSTOR_AUTHORS.match(ln.text.strip()))), None)
+    if found is None or found[0] == 0:
+        return None
+    at, authors = found
+    names = _names(authors.group(1)) or []
+    title: list[Line] = []
+    for line in reversed(lines[max(0, at - 4):at]):  # the title's lines right over the authors'
+        if title and not _joins(line, title[0], 1.0) or not line.text.strip():
+            break
+        title.insert(0, line)
+    source = next((m for ln in lines[at + 1:at + 4] if (m := _JSTOR_SOURCE.match(ln.text.strip()))), None)
+    return PaperRecord(title=_join_title(title), authors=names, year=int(source.group(1)) if source else None)
+
+
+def _cite_this_year(cover: PageText) -> int | None:
+    """The year of the citation a HAL cover prints under "To cite this version:" ("…
+    SECON, Sep 2023, Madrid, Spain. ⟨10.1109/…⟩"), never its "Submitted on" date."""
+    text = "\n".join(ln.text for ln in cover.lines[:40])
+    at = re.search(r"to cite this version\s*:", text, re.I)
+    if not at:
+        return None
+    cited = re.split(r"\n\s*HAL Id\b", text[at.end():], maxsplit=1)[0]
+    cited = re.sub(r"10\.\d{4,9}/\S+|hal-\d+\S*|\S*\d{4}\.\d{4,5}\S*", " ", cited)  # identifiers' digits
+    dated = _DATE.search(cited)
+    years = [_year_of(dated)] if dated else [int(y) for y in _ANY_YEAR.findall(cited)]
+    return years[-1] if years else None
+
+
 def paper_record(info: dict[str, str], first: PageText | None, file_name: str = "",
                  after: PageText | None = None) -> PaperRecord:
     """The record of a paper from its PDF info dictionary and its first page. When the
@@ -241,10 +287,14 @@ def paper_record(info: dict[str, str], first: PageText | None, file_name: str = 
         record = paper_record(info, after, file_name)
         if record.year is None and first is not None:
             dated = _COVER_DATE.search("\n".join(ln.text for ln in first.lines[:20]))
-            record.year = int(dated.group(1)) if dated else None
+            record.year = int(dated.group(1)) if dated else _cite_this_year(first)
         return record
     ids = document_ids(info, first, file_name)
-    title_lines = _title_lines(first)
+    jstor = _jstor_record(first)
+    if jstor is not None:
+        jstor.doi, jstor.arxiv = ids.get("doi"), ids.get("arxiv")
+        return jstor
+    title_lines = _title_lines(first, file_name)
     page_title = _join_title(title_lines)
     subtitle = _subtitle(title_lines, first)
     if subtitle is not None and page_title:
@@ -252,6 +302,8 @@ def paper_record(info: dict[str, str], first: PageText | None, file_name: str = 
         page_title = f"{page_title}{'' if page_title.endswith((':', '?', '!')) else ':'} {sub_text}"
         title_lines = [*title_lines, subtitle]
     title = _agreeing_title(info, first, page_title) or page_title
+    if title and title != page_title and first is not None:
+        title_lines = _rest_of_title(title_lines, set(_plain_words(title)), first)
     authors = _page_authors(first, title_lines)
     if not authors and title_lines and first is not None:
         # an author printed over the title (a journal's style: "Per Martin-Löf" / "ON THE …")
@@ -264,19 +316,96 @@ def paper_record(info: dict[str, str], first: PageText | None, file_name: str = 
         authors = [a for a in authors if not (len(_key(a)) >= 6 and _key(a) in _key(title))]
     if not authors:
         authors = _agreeing_authors(info, first)
-    year = page_year(first, title_lines) or arxiv_year(ids.get("arxiv"))
+    year = _subject_year(info, first) or page_year(first, title_lines) or arxiv_year(ids.get("arxiv"))
     return PaperRecord(title=title, authors=authors, year=year, doi=ids.get("doi"), arxiv=ids.get("arxiv"))
 
 
 # --- title ------------------------------------------------------------------------------
 
-def _title_lines(first: PageText | None) -> list[Line]:
+def _title_lines(first: PageText | None, file_name: str = "") -> list[Line]:
     """The title: the lines in the largest type in the upper part of the first page (set
     alike and close together), skipping banners, stamps and one-word logos. On a page
-    set in one size (a thesis cover, a note), the first line in capitals or bold."""
+    set in one size (a thesis cover, a note), the first line in capitals or bold.
+
+    A file named for its title ("on-the-electrodynamics-of-moving-bodies.pdf", Zotero's
+    "Vaswani et al. - 2017 - Attention is all you need.pdf") points at the lines that
+    print it when type size alone picks others (a journal's name set larger, a title set
+    in the body's type): the title is still what the page prints, never the file's name."""
     if first is None or not first.lines:
         return []
-    return _title_among(first.lines, first)
+    group = _title_among(first.lines, first)
+    slug = _slug_words(file_name)
+    if slug:
+        # "Knight-CONS.pdf", Zotero's "Lamport - 1978 - …": an author's name in the file's
+        # name is no word of the title; a name-shaped line of the page says which it is
+        printed = {w for ln in first.lines[:60] for n in (_line_names(ln) or []) for w in _plain_words(n)
+                   if not set(_plain_words(n)) <= slug}  # "Artificial Intelligence" is the title's
+        slug = slug - printed or slug
+    if slug and _coverage(slug, group) < _NAMED_COVER:
+        named = _named_lines(first, slug)
+        if named and _coverage(slug, named) > _coverage(slug, group):
+            group = named
+    if slug and group:
+        # a last line the rules left out for looking like a name ("… the Standpoint of" /
+        # "Artificial Intelligence"): its words are the file name's too
+        group = _rest_of_title(group, slug | _SMALL_WORDS, first, alike=True)
+    return group
+
+
+# A file's name read as a title: its words, less the ones that say nothing of the paper
+_FILE_WORDS = re.compile(r"^(?:pdf|paper|papers|final|draft|preprint|copy\d*|v\d+|full|version|camera|ready|"
+                         r"slides|extended|revised|accepted|submitted|main|article|et|al)$")
+_SMALL_WORDS = {"a", "an", "the", "of", "and", "or", "for", "to", "in", "on", "at", "by", "with", "from",
+                "is", "are", "as", "its", "s", "via", "into", "using", "towards", "toward"}
+_NAMED_COVER = 0.75  # a share of the name's words printed in the lines
+
+
+def _plain_words(text: str) -> list[str]:
+    folded = unicodedata.normalize("NFKD", text)
+    folded = "".join(c for c in folded if not unicodedata.combining(c))
+    return [w for w in re.split(r"[^a-z0-9]+", folded.lower()) if w]
+
+
+def _slug_words(file_name: str) -> set[str]:
+    """The words of a file's name that could be its title's ("ORAN-B5G_A_Next-Generation_…"),
+    or nothing when it names no title (an arXiv id, "p5506-groen", "paper1"): at least two
+    words of four letters or more, none of them a number."""
+    stem = re.sub(r"\.pdf$", "", file_name.rsplit("/", 1)[-1], flags=re.I)
+    stem = re.sub(r"(?<=[a-z])(?=[A-Z][a-z])", " ", stem)  # "ScatterAlloc", "deepLearning"
+    words = {w for w in _plain_words(stem) if not w.isdigit() and not _FILE_WORDS.match(w)
+             and w not in _SMALL_WORDS and len(w) > 1}
+    return words if sum(len(w) >= 4 for w in words) >= 2 else set()
+
+
+def _coverage(slug: set[str], lines: list[Line]) -> float:
+    """The share of the file name's words that ``lines`` print."""
+    printed = set(_plain_words(" ".join(ln.text for ln in lines)))
+    return sum(w in printed for w in slug) / len(slug) if slug and lines else 0.0
+
+
+def _named_lines(first: PageText, slug: set[str]) -> list[Line]:
+    """The lines in the upper part of the page, set alike and close together, that print
+    most of the file name's words and little else (a title, not a paragraph that happens
+    to use them)."""
+    lines = _rows(sorted(first.lines, key=lambda ln: (round(ln.bbox[1] / 3), ln.bbox[0])), gap=2.0)
+    banner = _banners(lines)
+    best: tuple[float, float, float] | None = None
+    found: list[Line] = []
+    for start in lines:
+        if start.bbox[1] >= 0.6 * first.height or id(start) in banner or not _title_shaped(start):
+            continue
+        if not slug & set(_plain_words(start.text)):
+            continue
+        group = sorted(_grow(start, lines), key=lambda ln: ln.bbox[1])
+        words = [w for w in _plain_words(" ".join(ln.text for ln in group)) if w not in _SMALL_WORDS]
+        cover = _coverage(slug, group)
+        if cover < _NAMED_COVER or not words or sum(w in slug for w in words) < 0.5 * len(words) \
+                or not (_long_enough(group) or cover == 1 and set(words) <= slug):
+            continue  # one word is a title only when it is all the file's name says ("CONS")
+        rank = (cover, max(ln.size for ln in group), -group[0].bbox[1])
+        if best is None or rank > best:
+            best, found = rank, group
+    return found
 
 
 def _title_among(lines: list[Line], first: PageText) -> list[Line]:
@@ -294,6 +423,7 @@ def _title_among(lines: list[Line], first: PageText) -> list[Line]:
         return []
     body = Counter(round(ln.size) for ln in lines for _ in ln.text).most_common(1)[0][0]
     ranked = sorted(candidates, key=lambda ln: (-round(ln.size), ln.bbox[1]))
+    name_shaped: Line | None = None
     for start in ranked:
         if start.size < body * 1.1:
             break
@@ -301,8 +431,15 @@ def _title_among(lines: list[Line], first: PageText) -> list[Line]:
                                 for ln in candidates):
             continue  # words on a picture (a diagram's title) under the paper's own title
         if len(_line_names(start) or []) >= 2:
+            name_shaped = name_shaped or start
             continue  # the authors' line set larger than the title (a font of another family)
         group = _grow(start, lines)
+        if _long_enough(group):
+            return group
+    if name_shaped is not None:
+        # no other line in large type reads as a title: the largest one that looked like
+        # names is it ("Securing O-RAN   Open Interfaces" are two capitalised pairs)
+        group = _grow(name_shaped, lines)
         if _long_enough(group):
             return group
     for start in sorted(candidates, key=lambda ln: ln.bbox[1]):
@@ -364,10 +501,40 @@ def _subtitle(title: list[Line], first: PageText | None) -> Line | None:
     line = below[0]
     text = line.text.strip()
     if body * 1.15 <= line.size <= last.size * 0.95 and _title_shaped(line) and 2 <= len(text.split()) <= 12 \
-            and _line_names(line) is None and not _ORG.search(text) and not _PLACE.search(text) \
-            and not _ANY_YEAR.search(text):
+            and _line_names(line) is None and not _wrapped_names(text) and not _ORG.search(text) \
+            and not _PLACE.search(text) and not _ANY_YEAR.search(text):
         return line
     return None
+
+
+def _rest_of_title(lines: list[Line], words: set[str], first: PageText, alike: bool = False) -> list[Line]:
+    """The title's lines with those right under them that print only ``words``, the rest
+    of the title the PDF's /Title gives ("AI-ENABLED" … "NETWORKS" / "Challenges,
+    Opportunities," / "and Open Issues") or the file's name: no author is read from them.
+    ``alike``: only lines in the title's type."""
+    if not lines:
+        return lines
+    out = list(lines)
+    for _ in range(3):
+        last = max(out, key=lambda ln: ln.bbox[3])
+        height = max(last.bbox[3] - last.bbox[1], 1.0)
+        under = [ln for ln in first.lines if ln not in out and 0 <= ln.bbox[1] - last.bbox[3] + 0.2 * height < 1.5 * height
+                 and ln.bbox[0] < last.bbox[2] and last.bbox[0] < ln.bbox[2]]
+        if not under:
+            break
+        nxt = min(under, key=lambda ln: ln.bbox[1])
+        own = _plain_words(nxt.text)
+        if not own or not all(w in words for w in own) or all(w in _SMALL_WORDS for w in own) or alike and abs(nxt.size - last.size) > 0.12 * max(last.size, 1.0):
+            break
+        out.append(nxt)
+    return out
+
+
+def _wrapped_names(text: str) -> bool:
+    """A list of names that goes on on the next line ("Hai Cheng†, Salvatore D’Oro†, …,
+    Leonardo" / "Bonati†, …"): two names or more before its last comma."""
+    head = text[:text.rfind(",")] if "," in text else ""
+    return len(_names(head) or []) >= 2
 
 
 def _long_enough(group: list[Line]) -> bool:
@@ -382,6 +549,7 @@ def _title_shaped(line: Line) -> bool:
     return (letters >= 3 and len(line.cells) <= 2 and not _NOT_TITLE.match(text)
             and max(len(w) for w in text.split()) <= 25  # a logo read by OCR: "COMPUTERLABORATORSCIENCE…"
             and not re.match(r"^\d+(\.\d+)*\.?\s+[A-Z]|^\d+(\.\d+)+\.?\s", text) and not _EMAIL.search(text)
+            and not re.match(r"^[IVX]{1,4}\.\s+[A-Z]", text)  # a section's heading: "I. INTRODUCTION"
             and not re.search(r"\bcolumn$", text, re.I)  # "Database Theory Column": a column's banner
             and letters >= 0.5 * len(text.replace(" ", ""))  # a formula set large: "dE=- '2i3n hC~RI~2."
             and not (_ORG_TITLE.search(text) and not _title_words(text))
@@ -446,6 +614,9 @@ def _join_title(lines: list[Line]) -> str | None:
     text = re.sub(r"^(?:memo|report|technical report|tech\. report|note|working paper)\s+[\w.-]*\d[\w.-]*\s*(?:--|—|–|:)\s*",
                   "", text.strip(), flags=re.I)
     text = re.sub(r"(\w)- (\w)", r"\1-\2", " ".join(text.split())).strip(" .,;:∗*")
+    half = text[:len(text) // 2].strip()
+    if len(half) >= 8 and text == f"{half} {half}":
+        text = half  # a title overprinted to look bold, read twice from the text layer
     if text.isupper() and len(text) > 12:
         text = _title_case(text)
     return text or None
@@ -481,8 +652,10 @@ def _page_authors(first: PageText | None, title: list[Line]) -> list[str]:
     columns come before a two-column abstract in reading order only in part. A line
     wrapped inside a list of names ("…, Avinash" / "Lakshman, Alex …") is read with the
     next one."""
-    if first is None or not title:
+    if first is None:
         return []
+    if not title:
+        return _byline_alone(first)  # the title garbled past reading ("A ~ Ff~ pAR~.TJm.")
     end = max(title, key=lambda ln: ln.bbox[3])
     top = end.bbox[3] - 0.3 * (end.bbox[3] - end.bbox[1])  # a typescript's lines overlap a little
     left = min(ln.bbox[0] for ln in title) - 60
@@ -501,8 +674,8 @@ def _page_authors(first: PageText | None, title: list[Line]) -> list[str]:
             skip -= 1
             continue
         text = line.text.strip()
-        if _STOP_AUTHORS.match(text) or len(text.split()) > 14:
-            break
+        if _STOP_AUTHORS.match(text) or len(re.findall(r"\w+", text)) > 14 and _line_names(line) is None:
+            break  # the body: a line of prose (a long line of names is read on)
         if not any(ch.isalpha() for ch in text):
             continue  # a row of footnote marks set over the names ("∗", "† ‡"): no line of names
         found = _line_names(line)
@@ -563,6 +736,24 @@ def _page_authors(first: PageText | None, title: list[Line]) -> list[str]:
             spots.update((n, (_middle(line, c), line.bbox[1])) for n, c in zip(found, line.cells))
     side = _sidebar_names(below, width)
     return (side if len(side) > len(names) else names)[:100]
+
+
+def _byline_alone(first: PageText) -> list[str]:
+    """The authors of a page whose title could not be read: the first line in its upper
+    part that reads as names and stands right over an affiliation, an address or an
+    e-mail ("Keith L. Clark & Steve Gregory" / "Department of Computing, Imperial College")."""
+    lines = _in_rows([ln for ln in first.lines if ln.bbox[1] < 0.45 * first.height])
+    for line, under in zip(lines, lines[1:]):
+        if _STOP_AUTHORS.match(line.text.strip()) or re.match(r"^(?:[IVX]+\.|\d+\.?)\s+[A-Z]", line.text.strip()):
+            break  # the body's first heading ("I. INTRODUCTION")
+        height = max(line.bbox[3] - line.bbox[1], 1.0)
+        close = 0 <= under.bbox[1] - line.bbox[3] < 1.5 * height and under.bbox[0] < line.bbox[2] \
+            and line.bbox[0] < under.bbox[2]  # a typescript's double spacing too
+        text = under.text.strip()
+        names = _line_names(line) if close else None
+        if names and (_org(text) or _place(text) or _EMAIL.search(text)):
+            return names
+    return []
 
 
 def _sidebar_names(lines: list[Line], width: float) -> list[str]:
@@ -725,8 +916,9 @@ def _cell_names(cells: list[str]) -> list[str] | None:
     out: list[str] = []
     for cell in cells:
         if cell.strip() and all(unicodedata.combining(ch) or unicodedata.category(ch) == "Sk" or ch.isspace()
-                                for ch in cell) or sum(ch.isalpha() for ch in cell) < 2:
-            continue  # an accent drawn apart, a stray letter of a badge beside the name ("o", "a")
+                                for ch in cell) or sum(ch.isalpha() for ch in _GRADE.sub("", cell)) < 2:
+            continue  # an accent drawn apart, a stray letter of a badge beside the name ("o", "a"), a
+            # grade in a cell of its own ("1 (Senior Member, IEEE)")
         found = _names(cell)
         if found is None:
             return None
@@ -751,8 +943,12 @@ def _names(text: str) -> list[str] | None:
     # "Ann Lee (Stanford) and Bo Li (MIT)": an affiliation in brackets after a name
     text = re.sub(r"(?<=[^\W\d_])\d{1,2}(?:\s*,\s*\d{1,2})*(?=\s*(?:,|;|&|\band\b|$))", "", text)
     text = re.sub(r"(?<=\w)\s*\([^()]{1,60}\)(?=\s*(?:,|;|&|\band\b|$))", "", text)
+    # "Charles H.Moore": a space the typescript left out after an initial
+    text = re.sub(r"(?<=\b[A-Z]\.)(?=[A-Z][a-z])", " ", text)
     # "Guy Lewis Steele, Jr.": a suffix after the comma is part of the name before it
     text = re.sub(r",\s*(Jr\.?|Sr\.?|II|III|IV)(?=\s*(?:,|;|&|\band\b|$))", r" \1", text)
+    # "1st Betül Güvenç Paltun   2nd Ramin Fuladi": the order IEEE's conference template prints
+    text = re.sub(r"(?:^|(?<=[\s,]))[1-9](?:st|nd|rd|th)\s+(?=[^\W\d_])", "", text).strip()
     byline = re.match(r"^(?:by|von|par)\s+(.*)$", text.strip(), flags=re.I)
     text = byline.group(1) if byline else text.strip()
     if byline and (_org(text) or _place(text)):
@@ -879,6 +1075,12 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
         masthead = _MASTHEAD.match(text) if line.bbox[1] < 0.2 * first.height else None
         if masthead:  # "Theoretical Computer Science 321 (2004) 5–12": the volume's year, not the © 2003
             tiers.setdefault(0.5, []).append(int(masthead.group(1)))
+        issued = _CURRENT_VERSION.search(text)
+        if issued:  # IEEE's "date of current version 4 January 2024": its issue, over the date online
+            tiers.setdefault(0.5, []).append(int(issued.group(1)))
+        if len(line.cells) > 1 and line.bbox[1] < head:
+            # "Working Paper 88        November 1974": a date alone in a cell of its own
+            tiers.setdefault(1.5, []).extend(int(m.group(1)) for c in line.cells if (m := _CELL_DATE.fullmatch(c.strip())))
         date = _DATE.search(text) if line.bbox[1] < head else None
         if date and not _NOT_A_DATE.search(text) and \
                 not re.search(r"[^\W\d_]{2,}", _DATE_LABEL.sub("", text[:date.start()] + " " + text[date.end():])):
@@ -921,6 +1123,22 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
             counts = Counter(years)
             return max(counts, key=lambda y: (counts[y], y))
     return None
+
+
+# IEEE Xplore's /Subject: "IEEE Network;2025;39;1;10.1109/MNET.2024.3434419", the venue and
+# the year of its issue
+_SUBJECT_YEAR = re.compile(r"^[^;]{4,200};\s*" + _Y + r"\s*;")
+
+
+def _subject_year(info: dict[str, str], first: PageText | None) -> int | None:
+    """The issue's year a publisher wrote into the PDF's /Subject, when the first page
+    prints it too (in its lines or its margin): a volume's year over the © of the
+    version first published online ("©2024 IEEE" on a paper of the January 2025 issue)."""
+    match = _SUBJECT_YEAR.match(info.get("Subject") or "")
+    if not match or first is None:
+        return None
+    printed = " ".join([first.margin or "", *(ln.text for ln in first.lines)])
+    return int(match.group(1)) if re.search(r"(?<!\d)" + match.group(1) + r"(?!\d)", printed) else None
 
 
 def _year_of(match: re.Match[str]) -> int:

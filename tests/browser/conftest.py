@@ -178,6 +178,11 @@ def browser() -> Iterator[object]:
 def open_chat(tab) -> None:
     """Show the chat the way the palette does (a sidebar click would toggle a restored panel)."""
     tab.wait_for_function("window.jupyterapp.commands.hasCommand('athena:focus-chat')")
+    # Lab opens its Launcher in an empty main area a few seconds after the page loads (once
+    # the file browser has listed its folder), and activating it takes the keyboard focus: a
+    # test typing into the chat before then loses its keys to the Launcher.
+    tab.wait_for_function("Array.from(window.jupyterapp.shell.widgets('main')).length > 0", timeout=60_000)
+    tab.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
     tab.evaluate("async () => { await window.jupyterapp.restored;"
                  " await window.jupyterapp.commands.execute('athena:focus-chat'); }")
     tab.locator('[data-testid="athena-input"]').wait_for(state="visible")

@@ -264,6 +264,11 @@ def test_the_status_strip_never_breaks_a_part_such_as_updated_ago(page):
 def test_at_700_px_the_pdf_preview_keeps_open_pdf_in_view(page):
     """Issue 21: in a 700 px window the preview's long label pushed "Open PDF" out of the tab."""
     page.set_viewport_size({"width": 700, "height": 800})
+    # Lab's sidebars keep their width when the window narrows (the main area takes the
+    # change): a sidebar an earlier test left wide leaves the main area no width at 700 px.
+    # Share the window between the chat and the main area, as a user would drag it.
+    page.evaluate("""() => { const split = window.jupyterapp.shell._hsplitPanel;
+        if (split) { const sizes = split.relativeSizes(); split.setRelativeSizes([0.5, 0.5, ...sizes.slice(2).map(() => 0)]); } }""")
     answer = ask(page, PDF_QUESTION, kind="pdf")
     answer.locator('[data-testid="athena-citation"][data-kind="pdf"]').first.click()
     bar = page.locator(".athena-pdf-preview-bar")
