@@ -16,6 +16,7 @@ from athena_lab.citations.bibliography import render
 from athena_lab.workspace import Workspace
 from bibtex_parsers import parse_all, text_of
 from corpus_files import CORPORA
+from http_servers import fast_env, run_cli
 from test_zotero_live import wait_for
 
 pytestmark = pytest.mark.slow
@@ -73,7 +74,7 @@ def library(tmp_path_factory: pytest.TempPathFactory) -> Workspace:
     tmp = tmp_path_factory.mktemp("bibtex")
     ws = Workspace(_folder(tmp), tmp / "index", overrides=FAST)
     summary = ws.index()
-    assert summary.failed == 0 and summary.library == {"items": 2, "warnings": 0}, summary
+    assert summary.failed == 0 and summary.library == {"items": 2, "warnings": 0, "from": ["library.bib"]}, summary
     yield ws
     ws.close()
 
@@ -116,6 +117,15 @@ def test_the_export_keeps_the_researchers_cite_keys_and_bibtex_reads_it(library:
     vaswani = by_key["Vaswani2017"]
     assert vaswani["ENTRYTYPE"] == "inproceedings" and text_of(vaswani["pages"]) == "5998–6008"
     assert text_of(vaswani["authors"][6]) == "Łukasz Kaiser"
+
+
+@pytest.mark.integration  # the CLI, as a user runs it
+def test_the_cli_says_where_the_records_came_from(tmp_path: Path) -> None:
+    root = _folder(tmp_path)
+    indexed = run_cli("index", str(root), env=fast_env()).stdout
+    assert "library: 2 items read from library.bib" in indexed, indexed
+    listed = run_cli("papers", "--path", str(root), env=fast_env()).stdout
+    assert "Vaswani et al., 2017  (15 pp.; record: BibTeX file)  [bibtex:Vaswani2017]" in listed, listed
 
 
 def test_an_entry_fixes_a_record_and_an_edit_of_the_bib_reparses_nothing(tmp_path: Path) -> None:

@@ -37,12 +37,13 @@ class LibrarySync:
 
     read: bool = False  # the database was (re)read this run
     items: int = 0
+    sources: list[str] = field(default_factory=list)  # zotero.sqlite and the .bib files read
     trashed: set[str] = field(default_factory=set)  # files not to index (their item is in the trash)
     moved: set[str] = field(default_factory=set)  # files that went into or out of the trash this run
     warnings: dict[str, list[str]] = field(default_factory=dict)
 
     def summary(self) -> dict[str, Any]:
-        return {"items": self.items, "warnings": sum(len(w) for w in self.warnings.values())}
+        return {"items": self.items, "warnings": sum(len(w) for w in self.warnings.values()), "from": self.sources}
 
 
 def names_of(creators: list[Creator]) -> list[dict[str, str]]:
@@ -130,7 +131,7 @@ def sync_library(root: Path, catalog: Catalog, bibs: Iterable[str] = (), files: 
         catalog.set_manifest(_TRASHED, json.dumps(sorted(library.trashed), ensure_ascii=False))
         catalog.set_manifest(_BIBS, json.dumps(bibs, ensure_ascii=False))
     return LibrarySync(read=True, items=len(rows), trashed=library.trashed, moved=old_trashed ^ library.trashed,
-                       warnings=warnings)
+                       warnings=warnings, sources=[DATABASE] * zotero + bibs)
 
 
 def known_bibliographies(root: Path, catalog: Catalog, changed: Iterable[str]) -> list[str]:
