@@ -37,12 +37,35 @@ def test_the_file_field_is_read_in_each_reference_managers_shape(field: str, pat
     assert list(_links(_entry(f"@article{{k, title = {{T}}, file = {field}}}"))) == paths
 
 
-def test_a_windows_path_from_another_machine_is_found_by_its_file_name(tmp_path: Path) -> None:
-    (tmp_path / "papers").mkdir()
-    (tmp_path / "papers" / "x.pdf").write_bytes(b"%PDF-1.4\n")
-    (tmp_path / "refs.bib").write_text(r"@article{k, title = {T}, file = {C\:\\Users\\me\\x.pdf:PDF}}")
-    found = read_bibliographies(tmp_path, ["refs.bib"], ["papers/x.pdf"])
+def test_mendeleys_tex_in_a_path_is_read_as_the_name_it_writes() -> None:
+    field = r"{:home/me/Mendeley/Na{\"{i}}ve{\_}Bayes 2017.pdf:pdf}"
+    assert list(_links(_entry(f"@article{{k, title = {{T}}, file = {field}}}"))) == \
+        ["home/me/Mendeley/Naïve_Bayes 2017.pdf"]
+
+
+@pytest.mark.parametrize("link", [r"C\:\\Users\\me\\x.pdf:PDF", "//fileserver/share/papers/x.pdf",
+                                  r"\\fileserver\share\x.pdf", "/mnt/elsewhere/x.pdf"])
+def test_a_path_from_another_machine_is_found_by_its_file_name_and_never_touched(tmp_path: Path, link: str) -> None:
+    (tmp_path / "refs.bib").write_text(f"@article{{k, title = {{T}}, file = {{{link}}}}}")
+    # Nothing on disk: the indexed files alone say where a link goes.
+    found = read_bibliographies(tmp_path, ["refs.bib"], ["papers/x.pdf", "papers/y.pdf"])
     assert [row.files for row in found.rows] == [["papers/x.pdf"]] and not found.warnings
+
+
+def test_a_relative_link_is_read_from_the_bib_files_folder_then_the_root(tmp_path: Path) -> None:
+    (tmp_path / "refs").mkdir()
+    (tmp_path / "refs" / "refs.bib").write_text("@article{a, title = {A}, file = {../papers/a.pdf}}\n"
+                                                "@article{b, title = {B}, file = {papers/b.pdf}}\n"
+                                                "@article{c, title = {C}, file = {../../../etc/passwd}}\n")
+    found = read_bibliographies(tmp_path, ["refs/refs.bib"], ["papers/a.pdf", "papers/b.pdf", "notes/passwd.md"])
+    assert {row.id: row.files for row in found.rows} == {"bibtex:a": ["papers/a.pdf"], "bibtex:b": ["papers/b.pdf"]}
+    assert "not among the folder's indexed files" in found.warnings["refs/refs.bib"][0]
+
+
+def test_a_url_and_a_doi_keep_their_tilde_and_percent() -> None:
+    record = entry_record(_entry(r"@misc{k, title = {T}, url = {http://x.edu/{~}u/a\%20b.pdf},"
+                                 r" doi = {10.1000/a%2Fb}}"), "refs.bib")
+    assert record["url"] == "http://x.edu/~u/a%20b.pdf" and record["doi"] == "10.1000/a%2Fb"
 
 
 def test_names_tex_and_dates_become_the_records_fields() -> None:

@@ -141,7 +141,7 @@ def test_an_entry_fixes_a_record_and_an_edit_of_the_bib_reparses_nothing(tmp_pat
     summary = ws.index()
     assert summary.new == summary.changed == 0 and summary.chunks_written == 0
     fixed = {p["id"]: p for p in ws.papers()}["bibtex:gal2009trace"]
-    assert fixed["record"] == "bibtex" and fixed["label"] == "Gal and Eich, 2009"
+    assert fixed["record"] == "bibtex" and fixed["label"] == "Gal et al., 2009"  # "and others"
     assert fixed["title"] == "Trace-based Just-in-time Type Specialization for Dynamic Languages"
     (root / "library.bib").unlink()  # the entry gone, the guess is back
     ws.index()
@@ -156,16 +156,18 @@ def test_broken_entries_missing_and_outside_files_are_named_and_the_rest_reads(t
         "@article{broken, title = {No closing brace,\n"
         "@article{gone, title = {Gone}, file = {:papers/deleted.pdf:PDF}}\n"
         f"@article{{away, title = {{Away}}, file = {{{tmp_path / 'elsewhere' / 'pasa.pdf'}}}}}\n"
-        "@article{Vaswani2017, title = {Second of the key}}\n")
+        "@article{Vaswani2017, title = {Second of the key}}\n"
+        "@article{copy, title = {A copy}, file = {papers/paper_attention_1706.03762.pdf}}\n")
     root = _folder(tmp_path, bib)
     ws = Workspace(root, tmp_path / "index", overrides=FAST)
     summary = ws.index().as_dict()
     messages = " | ".join(m for m in summary["warnings"].get("library.bib", []))
     broken_line = JABREF.count("\n") + 1
     assert f"line {broken_line}: this entry could not be read" in messages, messages
-    assert "entry 'gone': linked file 'papers/deleted.pdf' is not in the folder" in messages
+    assert "entry 'gone': linked file 'papers/deleted.pdf' is not among the folder's indexed files" in messages
     assert "entry 'away'" in messages and "is outside the indexed folder" in messages
     assert "a second entry with the key 'Vaswani2017' was left out" in messages
+    assert "entry 'copy': 'papers/paper_attention_1706.03762.pdf' is linked by an earlier entry too" in messages
     papers = {p["id"] for p in ws.papers()}
     assert {"bibtex:Vaswani2017", "bibtex:beltagy2019"} <= papers and "bibtex:away" not in papers
     ws.close()
@@ -182,16 +184,22 @@ def test_a_link_two_files_could_be_is_not_guessed(tmp_path: Path) -> None:
     ws.close()
 
 
-def test_the_live_index_follows_a_saved_bib_file(tmp_path: Path) -> None:
+def test_the_live_index_follows_a_saved_bib_file_and_a_pdf_saved_after_its_entry(tmp_path: Path) -> None:
     root = _folder(tmp_path)
+    (root / "papers" / TRACEMONKEY).unlink()  # its entry comes first, the PDF after
     ws = Workspace(root, tmp_path / "index", overrides=FAST)
     ws.index()
     live = ws.live_index()
     try:
-        (root / "library.bib").write_text(JABREF.replace("Attention is All you {Need}", "Attention, as fixed"),
+        (root / "library.bib").write_text(JABREF.replace("Attention is All you {Need}", "Attention, as fixed") +
+                                          "@inproceedings{gal2009, author = {Gal, Andreas}, title = {Tracing},"
+                                          " year = 2009, file = {:papers/paper_tracemonkey_pldi09.pdf:PDF}}\n",
                                           encoding="utf-8")
         wait_for(lambda: {p["id"]: p for p in ws.papers()}["bibtex:Vaswani2017"]["title"] == "Attention, as fixed",
-                  "the fixed title")
+                 "the fixed title")
+        assert "bibtex:gal2009" not in {p["id"] for p in ws.papers()}
+        shutil.copy(CORPORA / "pdfs" / TRACEMONKEY, root / "papers" / TRACEMONKEY)
+        wait_for(lambda: "bibtex:gal2009" in {p["id"] for p in ws.papers()}, "the PDF linked to its entry")
     finally:
         live.stop()
         ws.close()

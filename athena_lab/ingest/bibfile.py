@@ -1,7 +1,6 @@
 r"""A BibTeX file beside the papers: its entries are the records of the files they link.
 
-Researchers who keep their library in JabRef, BibDesk, Mendeley or Zotero with Better
-BibTeX have a ``.bib`` file whose entries name their PDFs in a ``file`` field. Found in the
+Researchers who keep their library in JabRef, Mendeley or Zotero with Better BibTeX have a ``.bib`` file whose entries name their PDFs in a ``file`` field. Found in the
 indexed folder, each such entry is the record of the files it links — the researcher's own
 title, authors, year, venue and cite key beat the guess from a PDF's first page, as a
 Zotero item's do (ingest/library.py). Writing an entry for a paper is also how a user fixes
@@ -14,11 +13,12 @@ The ``file`` field comes in the reference managers' own shapes:
   (``:papers/flp.pdf:PDF``, ``Full Text PDF:/home/me/Zotero/storage/AB12CD34/x.pdf:application/pdf``);
 - Better BibTeX: the bare path, several joined by ``;``.
 
-A path is taken relative to the ``.bib`` file, then to the folder; one that names no file
-there (the library was exported on another machine) is found by its file name among the
-folder's files when exactly one file has that name. A path outside the folder is never read
-(the ``.bib`` is a file in the folder and may name any path): it gets a warning, like a
-Zotero linked file. An entry that links no file in the folder adds nothing — a thesis's
+A path is taken relative to the ``.bib`` file, then to the folder, and looked up among the
+files the index holds — by its text alone, never on disk (the ``.bib`` is a file in the
+folder and may name any path, a network share too). One that names none of them (the
+library was exported on another machine) is found by its file name when exactly one
+indexed file has that name. A path outside the folder is never linked: it gets a warning,
+like a Zotero linked file. An entry that links no file in the folder adds nothing — a thesis's
 ``references.bib`` lists works that are not here. A Zotero library's items win over an
 entry for the same file. Parsing is bibtexparser's (the one BibTeX reader kept up for
 Python 3 with a non-raising mode: a broken entry is reported with its line and the rest
@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import posixpath
 import re
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath, PureWindowsPath
@@ -51,6 +52,8 @@ _ITEM_TYPES = {
 _YEAR = re.compile(r"(?<!\d)(1[5-9]\d\d|20\d\d)(?!\d)")
 _DOI = re.compile(r"(10\.\d{4,9}/\S+)")
 _ARXIV = re.compile(r"^(?:arxiv:)?(\d{4}\.\d{4,5}(?:v\d+)?|[a-z-]+(?:\.[A-Z]{2})?/\d{7}(?:v\d+)?)$", re.I)
+_WINDOWS_PATH = re.compile(r"^([A-Za-z]:[\\/]|\\\\|//)")  # C:\x, C:/x, \\server\share, //server/share
+_TEX_SPECIAL = re.compile(r"\{\\([_&%#$])\}|\\([_&%#$])")  # {\_} and \_ in a Mendeley path
 _FILE_TYPE = re.compile(r"^[A-Za-z]{2,12}(/[A-Za-z0-9.+-]{1,60})?$")  # "PDF", "application/pdf"
 _UNESCAPED = {";": re.compile(r"(?<!\\);"), ":": re.compile(r"(?<!\\):")}
 
@@ -61,7 +64,7 @@ class BibLibrary:
 
     rows: list[LibraryRow] = field(default_factory=list)
     warnings: dict[str, list[str]] = field(default_factory=dict)  # .bib path or linked path → messages
-    unresolved: int = 0  # links found by no path: a file added later may be theirs
+    linked: set[str] = field(default_factory=set)  # files an entry of a .bib holds
 
     def warn(self, path: str, message: str) -> None:
         self.warnings.setdefault(path, []).append(message)
@@ -80,10 +83,10 @@ def bib_stamp(root: Path, bibs: Iterable[str]) -> str:
 
 
 def names_digest(paths: Iterable[str]) -> str:
-    """A short digest of the folder's file names: when links were left unresolved, a new
-    file may resolve one, so the library is read again when the names change."""
+    """A short digest of the folder's indexed files: links are found among them, so the
+    library is read again when one is added, moved or removed."""
     digest = hashlib.sha1()
-    for name in sorted({p.rsplit("/", 1)[-1] for p in paths}):
+    for name in sorted(set(paths)):
         digest.update(name.encode("utf-8", "surrogateescape") + b"\0")
     return digest.hexdigest()[:16]
 
@@ -95,18 +98,19 @@ def read_bibliographies(root: Path, bibs: Iterable[str], files: Iterable[str],
     ``files`` are the folder's indexable files (root-relative): the ones a moved library's
     links are looked for by name. ``taken``: files a Zotero item already holds."""
     root = root.resolve()
+    indexed = set(files)
     by_name: dict[str, list[str]] = {}
-    for path in files:
+    for path in sorted(indexed):
         by_name.setdefault(path.rsplit("/", 1)[-1], []).append(path)
     out = BibLibrary()
     seen_ids: set[str] = set()
     for rel in sorted(bibs):
-        _read_one(root, rel, by_name, taken or set(), seen_ids, out)
+        _read_one(root, rel, by_name, indexed, taken or set(), seen_ids, out)
     return out
 
 
-def _read_one(root: Path, rel: str, by_name: dict[str, list[str]], taken: set[str], seen_ids: set[str],
-              out: BibLibrary) -> None:
+def _read_one(root: Path, rel: str, by_name: dict[str, list[str]], indexed: set[str], taken: set[str],
+              seen_ids: set[str], out: BibLibrary) -> None:
     import bibtexparser
     from bibtexparser import middlewares
 
@@ -134,11 +138,15 @@ def _read_one(root: Path, rel: str, by_name: dict[str, list[str]], taken: set[st
         links = list(_links(entry))
         if not links:
             continue
-        found, warnings = _resolve(root, rel, links, by_name)
-        out.unresolved += sum(1 for w in warnings if w.startswith("linked file"))
-        found = [p for p in found if p not in taken]
+        found, warnings = _resolve(root, rel, links, by_name, indexed)
         for message in warnings:
             out.warn(rel, f"entry {entry.key!r}: {message}")
+        if found and all(p in taken for p in found):
+            if any(p in out.linked for p in found):  # another entry of a .bib has it (a Zotero item wins quietly)
+                out.warn(rel, f"entry {entry.key!r}: {found[0]!r} is linked by an earlier entry too; the first "
+                              "was kept")
+            continue
+        found = [p for p in found if p not in taken]
         if not found:
             continue
         row_id = f"bibtex:{entry.key}"
@@ -147,6 +155,7 @@ def _read_one(root: Path, rel: str, by_name: dict[str, list[str]], taken: set[st
             continue
         seen_ids.add(row_id)
         taken.update(found)
+        out.linked.update(found)
         out.rows.append(LibraryRow(row_id, entry_record(entry, rel), [], _keywords(entry), [], found, True))
 
 
@@ -159,35 +168,45 @@ def _links(entry: Any) -> Iterable[str]:
         for part in _UNESCAPED[";"].split(value.value):
             part = part.strip()
             pieces = _UNESCAPED[":"].split(part)
-            if len(pieces) >= 3:  # Description:path:Type
+            if len(pieces) >= 3 and _FILE_TYPE.match(pieces[-1]):  # Description:path:Type
                 part = ":".join(pieces[1:-1])
             elif len(pieces) == 2 and _FILE_TYPE.match(pieces[1]):  # path:Type (older JabRef)
                 part = pieces[0]
             part = part.replace("\\:", ":").replace("\\;", ";").replace("\\\\", "\\").strip()
             if part:
-                yield part
+                yield _untex_path(part)
 
 
-def _resolve(root: Path, bib_rel: str, links: list[str], by_name: dict[str, list[str]]) -> tuple[list[str], list[str]]:
-    """The root-relative files the links name, and a message for each link that names none."""
+def _untex_path(link: str) -> str:
+    """Mendeley writes a path's special characters in TeX: ``$\\backslash$``, ``{\\_}``,
+    ``Na{\\"{i}}ve.pdf``."""
+    link = link.replace("$\\backslash$", "\\")
+    link = _TEX_SPECIAL.sub(lambda m: m.group(1) or m.group(2), link)
+    if "{\\" in link:
+        link = _latex().latex_to_text(link)
+    return link.replace("{", "").replace("}", "")
+
+
+def _resolve(root: Path, bib_rel: str, links: list[str], by_name: dict[str, list[str]],
+             indexed: set[str]) -> tuple[list[str], list[str]]:
+    """The indexed files (root-relative) the links name, and a message for each link that
+    names none. Read from the paths' text alone: nothing on disk is touched for a link (a
+    hostile .bib could name a network share)."""
     found: list[str] = []
     warnings: list[str] = []
-    base = (root / bib_rel).parent
+    base = posixpath.dirname(bib_rel)
+    root_text = root.as_posix().rstrip("/") + "/"
     for link in links:
-        windows = bool(re.match(r"^[A-Za-z]:[\\/]", link)) or "\\" in link
+        windows = bool(_WINDOWS_PATH.match(link)) or "\\" in link
         pure = PureWindowsPath(link) if windows else PurePosixPath(link)
-        candidates = [] if pure.is_absolute() or windows else [base / link, root / link]
-        if not windows and pure.is_absolute():
-            candidates = [Path(link)]
-        hit = None
-        for candidate in candidates:
-            try:
-                resolved = candidate.resolve()
-            except (OSError, RuntimeError):
-                continue
-            if resolved.is_file() and (resolved == root or root in resolved.parents):
-                hit = resolved.relative_to(root).as_posix()
-                break
+        text = pure.as_posix() if windows else link
+        absolute = pure.is_absolute() or windows or text.startswith("/")
+        if absolute:
+            inside = posixpath.normpath(text)
+            tries = [inside[len(root_text):]] if inside.startswith(root_text) else []
+        else:
+            tries = [posixpath.normpath(posixpath.join(base, text)), posixpath.normpath(text)]
+        hit = next((t for t in tries if t in indexed), None)
         if hit is None:
             same_name = by_name.get(pure.name, [])
             if len(same_name) == 1:
@@ -197,15 +216,14 @@ def _resolve(root: Path, bib_rel: str, links: list[str], by_name: dict[str, list
                                 "have its name: not linked (fix the path in the .bib file)")
                 continue
         if hit is None:
-            outside = (pure.is_absolute() or windows) and not str(link).startswith(str(root))
             warnings.append(f"linked file {link!r} " + (
                 "is outside the indexed folder and no file here has its name: not read (athena reads only "
-                "inside the folder it indexes; copy the file into it, or fix the path)" if outside else
-                "is not in the folder: not linked (fix the path in the .bib file, or add the file)"))
+                "inside the folder it indexes; copy the file into it, or fix the path)" if absolute and not tries else
+                "is not among the folder's indexed files: not linked (fix the path in the .bib file, or add "
+                "the file)"))
             continue
-        if is_hidden(hit) or hit in found:
-            continue
-        found.append(hit)
+        if not is_hidden(hit) and hit not in found:
+            found.append(hit)
     return found, warnings
 
 
@@ -215,7 +233,8 @@ def entry_record(entry: Any, bib_rel: str) -> dict[str, Any]:
     id, type, venue, volume, issue, pages, publisher, URL, the ``label`` and ``bibtex``:
     which file and key it came from (the export keeps the key)."""
     fields = {k.lower(): v.value for k, v in entry.fields_dict.items()}
-    names = _names(fields.get("author")) or _names(fields.get("editor"))
+    people = "author" if _names(fields.get("author")) else "editor"
+    names = _names(fields.get(people))
     authors = [n.get("literal") or f"{n.get('given', '')} {n['family']}".strip() for n in names]
     year = _year(fields)
     title = _text(fields.get("title"))
@@ -223,22 +242,22 @@ def entry_record(entry: Any, bib_rel: str) -> dict[str, Any]:
         "source": "bibtex", "type": _ITEM_TYPES.get(entry.entry_type.lower(), "document"), "title": title or None,
         "authors": authors, "names": names, "year": year,
         "bibtex": {"file": bib_rel, "key": entry.key},
-        "label": citation_label(authors, year, title, entry.key,
-                                surnames=[n.get("family") or n.get("literal", "") for n in names]),
+        "label": citation_label(authors, year, title, entry.key, surnames=_label_surnames(names, fields.get(people))),
     }
     if fields.get("author") and fields.get("editor"):
         record["editors"] = _names(fields["editor"])
-    doi = _DOI.search(_text(fields.get("doi")) or "")
+    doi = _DOI.search(_raw(fields.get("doi")) or "")
     if doi:
         record["doi"] = doi.group(1).rstrip(".,;)]")
-    eprint = _text(fields.get("eprint")) or ""
+    eprint = _raw(fields.get("eprint")) or ""
     arxiv = _ARXIV.match(eprint)
     if arxiv and (_text(fields.get("archiveprefix") or fields.get("eprinttype")) or "arxiv").lower() == "arxiv":
         record["arxiv"] = arxiv.group(1)
     for name, keys in (("venue", ("journal", "journaltitle", "booktitle")), ("volume", ("volume",)),
                        ("issue", ("number", "issue")), ("pages", ("pages",)),
                        ("publisher", ("publisher", "institution", "school", "organization")), ("url", ("url",))):
-        value = next((_text(fields.get(k)) for k in keys if _text(fields.get(k))), None)
+        read = _raw if name == "url" else _text
+        value = next((read(fields.get(k)) for k in keys if read(fields.get(k))), None)
         if value:
             record[name] = value.replace("--", "\u2013") if name == "pages" else value
     return {k: v for k, v in record.items() if v not in (None, "", [])}
@@ -261,6 +280,24 @@ def _names(value: Any) -> list[dict[str, str]]:
         given = _text(" ".join(parts.first))
         out.append({"family": family, **({"given": given} if given else {})})
     return [n for n in out if n.get("family") or n.get("literal")]
+
+
+def _label_surnames(names: list[dict[str, str]], value: Any) -> list[str]:
+    """The surnames the label is made of; ``… and others`` (more authors than the entry
+    names) makes "Gal et al." of "Gal and Eich and others"."""
+    surnames = [n.get("family") or n.get("literal", "") for n in names]
+    others = isinstance(value, list) and any(
+        hasattr(p, "last") and not p.first and [w.lower() for w in p.last] == ["others"] for p in value)
+    return surnames + ["others", "others"] if surnames and others else surnames
+
+
+def _raw(value: Any) -> str | None:
+    """A URL, DOI or eprint as written, TeX's escapes undone (``\\_``, ``\\%``, ``{~}``): read
+    as TeX, ``~`` would be a space and ``%`` start a comment."""
+    if not isinstance(value, str) or not value.strip():
+        return None
+    text = re.sub(r"\\([_%&#~$])", r"\1", value).replace("{", "").replace("}", "")
+    return "".join(text.split()) or None
 
 
 def _year(fields: dict[str, Any]) -> int | None:

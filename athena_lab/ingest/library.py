@@ -28,7 +28,7 @@ from athena_lab.pdf.meta import citation_label
 
 _STAMP, _WARNINGS, _TRASHED = "library_stamp", "library_warnings", "library_trashed"
 _BIBS = "library_bibs"  # the BibTeX files the last run read (a live batch sees only its own paths)
-_NAMES = " names:"  # in the stamp when a .bib linked files not found: the folder's file names then
+_NAMES = " names:"  # in the stamp beside .bib files: a digest of the folder's file names then
 
 
 @dataclass
@@ -105,9 +105,9 @@ def sync_library(root: Path, catalog: Catalog, bibs: Iterable[str] = (), files: 
     files = list(files)
     now = " ".join(filter(None, [stamp(root) if zotero else "", bib_stamp(root, bibs)]))
     last = catalog.get_manifest(_STAMP)
-    names = _NAMES + names_digest(files) if bibs else ""
-    if last is not None and last in (now, now + names):  # + names: links were left unresolved
-        # and the folder's file names are those of then (a new file may be a link's)
+    if bibs:  # a link is found among the folder's files: a file added, moved or removed may change it
+        now += _NAMES + names_digest(files)
+    if last == now:
         return LibrarySync(items=len(catalog.library()), trashed=old_trashed,
                            warnings=json.loads(catalog.get_manifest(_WARNINGS) or "{}"))
     library = Library()
@@ -122,8 +122,6 @@ def sync_library(root: Path, catalog: Catalog, bibs: Iterable[str] = (), files: 
     warnings = dict(library.warnings)
     for path, messages in found.warnings.items():
         warnings.setdefault(path, []).extend(messages)
-    if found.unresolved:
-        now += names
     with catalog.transaction():
         catalog.replace_library(rows)
         catalog.set_manifest(_STAMP, now)
@@ -138,7 +136,9 @@ def known_bibliographies(root: Path, catalog: Catalog, changed: Iterable[str]) -
     """The folder's BibTeX files for a run over some paths only (a live batch): those the
     last run read, with any of ``changed`` that is one now (a .bib saved or added)."""
     known = set(json.loads(catalog.get_manifest(_BIBS) or "[]"))
-    known.update(p for p in changed if p.lower().endswith(BIBTEX) and not is_hidden(p))
+    # A symlinked .bib is discovery's to admit (index.follow_symlinks, targets in the folder).
+    known.update(p for p in changed if p.lower().endswith(BIBTEX) and not is_hidden(p)
+                 and not (root / p).is_symlink())
     return sorted(p for p in known if (root / p).is_file())
 
 
