@@ -278,10 +278,13 @@ def _update_documents(config: Config, store: IndexStore, summary: IndexSummary,
     if paths is None:  # the walk finds the folder's .bib files too
         found = _discover(config, catalog, None)
         library = sync_library(config.root, catalog, found.bibliographies, (f.path for f in found.files))
-    else:  # the files a .bib may link: the index's, as this batch leaves them
+    else:
         found = _discover(config, catalog, paths)
-        files = {p for p in catalog.sources() if not in_scope(p, paths)} | {f.path for f in found.files}
-        library = sync_library(config.root, catalog, known_bibliographies(config.root, catalog, paths), files)
+        bibs = known_bibliographies(config.root, catalog, paths)
+        # The files a .bib may link: the index's, as this batch leaves them.
+        files = {p for p in catalog.sources() if not in_scope(p, paths)} | {f.path for f in found.files} \
+            if bibs else set()
+        library = sync_library(config.root, catalog, bibs, files)
         if library.moved:
             paths = [*paths, *sorted(library.moved)]  # into or out of Zotero's trash: look at them again
             found = _discover(config, catalog, paths)
