@@ -75,8 +75,8 @@ def _index_once(ws: Workspace, args: argparse.Namespace) -> int:
         m = summary.multilingual
         print(f"  multilingual: embedded {m['embedded']} (+{m['from_cache']} from cache) with {m['model']}")
     if summary.library:
-        print(f"  zotero: {summary.library['items']} items read from zotero.sqlite (records, collections, tags; "
-              "`athena papers` lists them)")
+        print(f"  library: {summary.library['items']} items read from {', '.join(summary.library['from'])} "
+              "(records, collections, tags; `athena papers` lists them)")
     print(f"  took {summary.seconds:.2f} s")
     if summary.duplicates:
         print(f"  duplicates: {summary.duplicates} file(s) with the same bytes as another, indexed once under "

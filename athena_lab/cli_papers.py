@@ -60,7 +60,8 @@ def cmd_papers(args: argparse.Namespace) -> int:
     print(f"{len(papers)} paper(s)" + (f", {warned} with warnings" if warned else ""))
     for paper in papers:
         pages = f"{paper['pages']} pp." if paper.get("pages") else "–"
-        origin = {"zotero": "Zotero", "pdf": "from its first page", "none": "no record"}[paper["record"]]
+        origin = {"zotero": "Zotero", "bibtex": "BibTeX file", "pdf": "from its first page",
+                  "none": "no record"}[paper["record"]]
         print(f"  {paper['label']}  ({pages}; record: {origin})  [{paper['id']}]")
         if paper.get("title"):
             print(f"      {paper['title']}")

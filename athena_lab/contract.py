@@ -40,10 +40,18 @@ class ZoteroLink(TypedDict):
     uri: str
 
 
+class BibEntryLink(TypedDict):
+    """The BibTeX entry a source's record is: the ``.bib`` file (root-relative) and its key."""
+
+    file: str
+    key: str
+
+
 class BibRecord(TypedDict):
     """What to cite a source by (athena_lab/citations/bibliography.py): a Zotero item's record
-    (``source: "zotero"``, with type, names, venue …), else what the PDF parser found on
-    its first page; fields not found are absent, never guessed."""
+    (``source: "zotero"``, with type, names, venue …) or a BibTeX entry's that links the
+    file (``source: "bibtex"``), else what the PDF parser found on its first page; fields
+    not found are absent, never guessed."""
 
     path: str
     title: NotRequired[str]
@@ -51,7 +59,7 @@ class BibRecord(TypedDict):
     year: NotRequired[int]
     doi: NotRequired[str]
     arxiv: NotRequired[str]
-    source: NotRequired[Literal["zotero"]]
+    source: NotRequired[Literal["zotero", "bibtex"]]
     type: NotRequired[str]  # Zotero's item type: journalArticle, conferencePaper, book …
     names: NotRequired[list[PersonName]]
     editors: NotRequired[list[PersonName]]
@@ -63,6 +71,7 @@ class BibRecord(TypedDict):
     url: NotRequired[str]
     label: NotRequired[str]  # "Fischer et al., 1985"
     zotero: NotRequired[ZoteroLink]
+    bibtex: NotRequired[BibEntryLink]
 
 
 class Evidence(TypedDict):
@@ -319,7 +328,7 @@ class Paper(TypedDict):
     ``none``. ``paths`` are its indexed files; ``warnings`` name what is wrong (a missing
     attachment, a scanned or garbled file)."""
 
-    id: str  # "zotero:KEY", or the PDF's path
+    id: str  # "zotero:KEY", "bibtex:KEY" (an entry of a .bib file in the folder), or the PDF's path
     title: str | None
     authors: list[str]
     surnames: list[str]  # family names as the record splits them ("Stein Shiromoto")
@@ -331,7 +340,7 @@ class Paper(TypedDict):
     collections: list[str]
     tags: list[str]
     warnings: list[str]
-    record: Literal["zotero", "pdf", "none"]
+    record: Literal["zotero", "bibtex", "pdf", "none"]
     doi: NotRequired[str]
     arxiv: NotRequired[str]
     venue: NotRequired[str]

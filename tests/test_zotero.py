@@ -31,7 +31,7 @@ def library(tmp_path_factory: pytest.TempPathFactory) -> Workspace:
     root = make_library(tmp_path_factory.mktemp("zotero") / "Zotero")
     ws = Workspace(root, tmp_path_factory.mktemp("index"), overrides=FAST)
     summary = ws.index()
-    assert summary.failed == 0 and summary.library == {"items": 7, "warnings": 1}, summary
+    assert summary.failed == 0 and summary.library == {"items": 7, "warnings": 1, "from": ["zotero.sqlite"]}, summary
     yield ws
     ws.close()
 
@@ -159,7 +159,7 @@ def test_the_database_is_read_without_a_lock_and_never_written(tmp_path: Path) -
     zotero.execute("BEGIN EXCLUSIVE")
     try:
         ws, summary = _index(root, tmp_path)
-        assert summary["library"] == {"items": 7, "warnings": 1}
+        assert summary["library"] == {"items": 7, "warnings": 1, "from": ["zotero.sqlite"]}
         assert {p["id"] for p in ws.papers()} >= {FEKETA, HASTIE}
         ws.close()
         zotero.execute("UPDATE items SET version = version WHERE key = 'A5A8PGIP'")  # Zotero can still write

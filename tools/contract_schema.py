@@ -69,8 +69,8 @@ def _object(td: Any) -> dict[str, Any]:
 
 
 def _shapes(contract: Any) -> list[Any]:
-    return [contract.Region, contract.PersonName, contract.ZoteroLink, contract.BibRecord, contract.Evidence,
-            contract.Citation, contract.TraceHit, contract.NotFound,
+    return [contract.Region, contract.PersonName, contract.ZoteroLink, contract.BibEntryLink, contract.BibRecord,
+            contract.Evidence, contract.Citation, contract.TraceHit, contract.NotFound,
             *contract.EVENT_DATA.values(),
             contract.AskFilters, contract.AttachedContext, contract.StoredMessage, contract.Conversation,
             contract.Paper, contract.PaperHit,

@@ -50,6 +50,9 @@ _YEAR = re.compile(r"^\d{4}$")
 _URL = re.compile(r"^https?://[^\s{}\\\"<>]+$")
 _ZOTERO_URI = re.compile(r"^zotero://select/(library|groups/\d{1,12})/items/[23456789A-Z]{8}$")
 _ITEM_TYPE = re.compile(r"^[a-zA-Z]{2,40}$")
+# A cite key BibTeX, biber and the LaTeX \cite command all take as it is (a .bib file's key
+# of another shape is replaced by one made from the record).
+_CITE_KEY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_:.\-+/]{0,99}$")
 # TeX's special characters, each as text that prints it. Braces become \textbraceleft{} and
 # \textbraceright{}, so the only braces in a value are the balanced groups written here.
 _TEX = {"\\": r"\textbackslash{}", "{": r"\textbraceleft{}", "}": r"\textbraceright{}", "~": r"\textasciitilde{}",
@@ -116,8 +119,11 @@ def record_of(path: str, metadata: Mapping[str, Any]) -> BibRecord:
     zotero = metadata.get("zotero")
     if isinstance(zotero, dict) and _ZOTERO_URI.match(str(zotero.get("uri") or "")):
         record["zotero"] = {"key": str(zotero["uri"]).rsplit("/", 1)[-1], "uri": str(zotero["uri"])}
-    if metadata.get("source") == "zotero":
-        record["source"] = "zotero"
+    if metadata.get("source") in ("zotero", "bibtex"):
+        record["source"] = metadata["source"]
+    entry = metadata.get("bibtex")
+    if isinstance(entry, dict) and _CITE_KEY.match(str(entry.get("key") or "")):
+        record["bibtex"] = {"file": flat(entry.get("file") or ""), "key": str(entry["key"])}
     return record
 
 
@@ -149,7 +155,11 @@ def _family(record: Mapping[str, Any]) -> str:
 
 
 def cite_key(record: Mapping[str, Any]) -> str:
-    """``vaswani2017attention``: first author's surname, year, first word of the title."""
+    """``vaswani2017attention``: first author's surname, year, first word of the title; the
+    researcher's own key when the record is an entry of their .bib file."""
+    own = (record.get("bibtex") or {}).get("key")
+    if own and _CITE_KEY.match(own):
+        return str(own)
     surname = _family(record).split()[-1] if _family(record).split() else "anon"
     word = next((w for w in re.findall(r"[A-Za-z]+", record.get("title") or "")
                  if w.lower() not in {"a", "an", "the", "on", "of"}), "")

@@ -49,9 +49,10 @@ def citation_location(c: Mapping[str, Any]) -> str:
     c = narrowest(c)
     path = str(c.get("path") or "?")
     kind = c.get("kind")
-    if record.get("source") == "zotero" and record.get("label"):
-        # A Zotero attachment is cited as its item ("Fischer et al., 1985, p. 4"): its file
-        # name in storage/ (storage/ILY4REGN/Fischer et al. - 1985 - Imposs….pdf) says less.
+    if record.get("source") in ("zotero", "bibtex") and record.get("label"):
+        # A Zotero attachment (or a file a .bib entry links) is cited as its item ("Fischer et
+        # al., 1985, p. 4"): its file name in storage/ (storage/ILY4REGN/Fischer et al. - 1985 -
+        # Imposs….pdf) says less.
         path = f"{record['label']},"
     if kind == "pdf":
         pages = [p for p in (c.get("pages") or []) if p is not None]

@@ -37,6 +37,7 @@ _NEGOTIATED_HTML = re.compile(r"\.html?\.[a-z]{2}(?:-[a-z]{2,})?(?:\.[\w-]+)?$",
 GITIGNORE = ".gitignore"
 # A Zotero library's database and its journals (ingest/zotero.py): a write there can change
 # what the indexed files are cited as, and which of them are in Zotero's trash.
+BIBTEX = ".bib"  # a reference manager's export: records for the files its entries link
 LIBRARY_DATABASE = ("zotero.sqlite", "zotero.sqlite-journal", "zotero.sqlite-wal")
 HIDDEN = "it is hidden (a name starting with '.'); hidden files and folders are never indexed or read"
 
@@ -57,6 +58,9 @@ class Discovery:
     # Files looked at that index.include/exclude or a .gitignore leave out, by suffix
     # ("" for none): what a folder with nothing to index holds instead.
     passed_over: dict[str, int] = field(default_factory=dict)
+    # BibTeX files (not indexed as text): the records of the files their entries link
+    # (ingest/bibfile.py).
+    bibliographies: list[str] = field(default_factory=list)
 
 
 def nothing_to_index(root: Path, settings: IndexSettings, found: Discovery) -> str:
@@ -239,6 +243,8 @@ class Rules:
         name = rel.rsplit("/", 1)[-1]
         if name == GITIGNORE or rel in LIBRARY_DATABASE:
             return True
+        if name.lower().endswith(BIBTEX) and not is_hidden(rel):
+            return not self.ignored(rel, False)
         if is_hidden(rel):
             return False
         if exists_as_dir is None:  # gone: a file or a folder
@@ -302,6 +308,8 @@ class _Walker:
         if not rules.wants_file(rel):
             suffix = os.path.splitext(entry_abs.name)[1].lower()
             result.passed_over[suffix] = result.passed_over.get(suffix, 0) + 1
+            if suffix == BIBTEX and not rules.ignored(rel, False):
+                result.bibliographies.append(rel)
             return
         try:
             st = entry_abs.stat()
@@ -316,10 +324,13 @@ class _Walker:
             return
         result.files.append(DiscoveredFile(rel, entry_abs, doc_kind_for(entry_abs.name),
                                            st.st_size, st.st_mtime_ns))
+        if entry_abs.name.lower().endswith(BIBTEX):  # indexed as text too (index.include says so)
+            result.bibliographies.append(rel)
 
     def finish(self) -> Discovery:
         self.result.warnings.update(self.rules.unreadable)
         self.result.files.sort(key=lambda f: f.path)
+        self.result.bibliographies.sort()
         return self.result
 
 

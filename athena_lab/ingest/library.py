@@ -1,8 +1,10 @@
-"""A reference manager's library in the index: Zotero's items, stored beside the sources.
+"""A reference manager's library in the index: Zotero's items and the entries of BibTeX
+files, stored beside the sources.
 
-An index run (ingest/pipeline.py) calls ``sync_library`` first. When the folder is a
-Zotero data directory and its database changed since the last run (or the last live
-update), the library is read again (ingest/zotero.py) and its items replace the catalog's
+An index run (ingest/pipeline.py) calls ``sync_library`` before it indexes. When the
+folder is a Zotero data directory, or holds ``.bib`` files whose entries link its files,
+and one of them changed since the last run (or the last live update), the library is read
+again (ingest/zotero.py, ingest/bibfile.py) and its items replace the catalog's
 ``library_items`` / ``library_files``. Records are joined to the indexed files at query
 time (``Catalog.source_records``), so an edit in Zotero — a title fixed, a tag added, an
 item moved to another collection — re-parses and re-embeds nothing. Only the trash
@@ -15,14 +17,18 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 from athena_lab.index.catalog import Catalog, LibraryRow
+from athena_lab.ingest.bibfile import bib_stamp, names_digest, read_bibliographies
+from athena_lab.ingest.discover import BIBTEX, is_hidden
 from athena_lab.ingest.zotero import (DATABASE, Creator, Library, LibraryItem, ZoteroError, identifiers,
                                       is_library, read_library, stamp, year_of)
 from athena_lab.pdf.meta import citation_label
 
 _STAMP, _WARNINGS, _TRASHED = "library_stamp", "library_warnings", "library_trashed"
+_BIBS = "library_bibs"  # the BibTeX files the last run read (a live batch sees only its own paths)
+_NAMES = " names:"  # in the stamp beside .bib files: a digest of the folder's file names then
 
 
 @dataclass
@@ -31,12 +37,13 @@ class LibrarySync:
 
     read: bool = False  # the database was (re)read this run
     items: int = 0
+    sources: list[str] = field(default_factory=list)  # zotero.sqlite and the .bib files read
     trashed: set[str] = field(default_factory=set)  # files not to index (their item is in the trash)
     moved: set[str] = field(default_factory=set)  # files that went into or out of the trash this run
     warnings: dict[str, list[str]] = field(default_factory=dict)
 
     def summary(self) -> dict[str, Any]:
-        return {"items": self.items, "warnings": sum(len(w) for w in self.warnings.values())}
+        return {"items": self.items, "warnings": sum(len(w) for w in self.warnings.values()), "from": self.sources}
 
 
 def names_of(creators: list[Creator]) -> list[dict[str, str]]:
@@ -79,34 +86,60 @@ def library_rows(library: Library) -> list[LibraryRow]:
     return rows
 
 
-def sync_library(root: Path, catalog: Catalog) -> LibrarySync:
+def sync_library(root: Path, catalog: Catalog, bibs: Iterable[str] = (), files: Iterable[str] = ()) -> LibrarySync:
     """Bring the catalog's copy of the library under ``root`` up to date (inside the run's
-    write lock); re-reads the database only when it changed."""
+    write lock): Zotero's database when the folder is a Zotero data directory, and the
+    entries of its BibTeX files ``bibs`` (root-relative) that link ``files`` of the folder
+    (ingest/bibfile.py). Re-reads them only when one changed."""
     old_trashed = set(json.loads(catalog.get_manifest(_TRASHED) or "[]"))
-    if not is_library(root):
-        if catalog.get_manifest(_STAMP) is not None:  # the folder is no longer a Zotero library
+    zotero = is_library(root)
+    bibs = sorted({b for b in bibs if (root / b).is_file()})
+    if not zotero and not bibs:
+        if catalog.get_manifest(_STAMP) is not None:  # the folder is no longer a library
             with catalog.transaction():
                 catalog.replace_library([])
-                for key in (_STAMP, _WARNINGS, _TRASHED):
+                for key in (_STAMP, _WARNINGS, _TRASHED, _BIBS):
                     catalog.conn.execute("DELETE FROM manifest WHERE key=?", (key,))
             return LibrarySync(read=True, moved=old_trashed)
         return LibrarySync()
-    now = stamp(root)
-    if catalog.get_manifest(_STAMP) == now:
+    files = list(files)
+    now = " ".join(filter(None, [stamp(root) if zotero else "", bib_stamp(root, bibs)]))
+    last = catalog.get_manifest(_STAMP)
+    if bibs:  # a link is found among the folder's files: a file added, moved or removed may change it
+        now += _NAMES + names_digest(files)
+    if last == now:
         return LibrarySync(items=len(catalog.library()), trashed=old_trashed,
                            warnings=json.loads(catalog.get_manifest(_WARNINGS) or "{}"))
-    try:
-        library = read_library(root)
-    except ZoteroError as exc:
-        library = Library(warnings={DATABASE: [str(exc)]})
+    library = Library()
+    if zotero:
+        try:
+            library = read_library(root)
+        except ZoteroError as exc:
+            library = Library(warnings={DATABASE: [str(exc)]})
     rows = library_rows(library)
+    found = read_bibliographies(root, bibs, files, {p for row in rows for p in row.files})
+    rows += found.rows
+    warnings = dict(library.warnings)
+    for path, messages in found.warnings.items():
+        warnings.setdefault(path, []).extend(messages)
     with catalog.transaction():
         catalog.replace_library(rows)
         catalog.set_manifest(_STAMP, now)
-        catalog.set_manifest(_WARNINGS, json.dumps(library.warnings, ensure_ascii=False))
+        catalog.set_manifest(_WARNINGS, json.dumps(warnings, ensure_ascii=False))
         catalog.set_manifest(_TRASHED, json.dumps(sorted(library.trashed), ensure_ascii=False))
+        catalog.set_manifest(_BIBS, json.dumps(bibs, ensure_ascii=False))
     return LibrarySync(read=True, items=len(rows), trashed=library.trashed, moved=old_trashed ^ library.trashed,
-                       warnings=library.warnings)
+                       warnings=warnings, sources=[DATABASE] * zotero + bibs)
+
+
+def known_bibliographies(root: Path, catalog: Catalog, changed: Iterable[str]) -> list[str]:
+    """The folder's BibTeX files for a run over some paths only (a live batch): those the
+    last run read, with any of ``changed`` that is one now (a .bib saved or added)."""
+    known = set(json.loads(catalog.get_manifest(_BIBS) or "[]"))
+    # A symlinked .bib is discovery's to admit (index.follow_symlinks, targets in the folder).
+    known.update(p for p in changed if p.lower().endswith(BIBTEX) and not is_hidden(p)
+                 and not (root / p).is_symlink())
+    return sorted(p for p in known if (root / p).is_file())
 
 
 def library_warnings(catalog: Catalog) -> dict[str, list[str]]:

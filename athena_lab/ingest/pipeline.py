@@ -36,7 +36,7 @@ from athena_lab.ingest.checkpoints import ChunkLabels, VectorCheckpointer
 from athena_lab.ingest.chunking import CHUNKER_VERSION, Chunk, chunk_document, embedding_text, text_hash
 from athena_lab.ingest.discover import (DiscoveredFile, Discovery, discover, discover_paths, in_scope,
                                        nothing_to_index)
-from athena_lab.ingest.library import sync_library
+from athena_lab.ingest.library import known_bibliographies, sync_library
 from athena_lab.ingest.vectors import (EMBED_WINDOW, CountsTokens, Embedded, Progress, embed_here, embed_vectors,
                                       plan_batches)
 from athena_lab.interrupt import StopRequest
@@ -275,12 +275,21 @@ def _update_documents(config: Config, store: IndexStore, summary: IndexSummary,
                       backend: Backend | None = None, streaming: EmbedWhileParsing | None = None) -> None:
     catalog = store.catalog
     _rebuild_lexical_if_outdated(store, report)
-    library = sync_library(config.root, catalog)
+    if paths is None:  # the walk finds the folder's .bib files too
+        found = _discover(config, catalog, None)
+        library = sync_library(config.root, catalog, found.bibliographies, (f.path for f in found.files))
+    else:
+        found = _discover(config, catalog, paths)
+        bibs = known_bibliographies(config.root, catalog, paths)
+        # The files a .bib may link: the index's, as this batch leaves them.
+        files = {p for p in catalog.sources() if not in_scope(p, paths)} | {f.path for f in found.files} \
+            if bibs else set()
+        library = sync_library(config.root, catalog, bibs, files)
+        if library.moved:
+            paths = [*paths, *sorted(library.moved)]  # into or out of Zotero's trash: look at them again
+            found = _discover(config, catalog, paths)
     if library.read:
         summary.library = library.summary()
-    if paths is not None and library.moved:
-        paths = [*paths, *sorted(library.moved)]  # into or out of Zotero's trash: look at them again
-    found = _discover(config, catalog, paths)
     if library.trashed:
         found.files = [f for f in found.files if f.path not in library.trashed]
     if paths is None and not found.files:

@@ -333,7 +333,7 @@ class HybridSearcher:
             if row.confidence is not None and row.confidence < LOW_CONFIDENCE and not _targets(row.path, lowered):
                 score *= 0.5 + row.confidence / 2  # doubtful extraction ranks below good text
             record = records.get(row.path)
-            title = (record or {}).get("title") if (record or {}).get("source") == "zotero" else None
+            title = (record or {}).get("title") if (record or {}).get("source") in ("zotero", "bibtex") else None
             hits.append(Hit(row, score, ranks[cid], title or titles.get(row.path), record=record))
         hits.sort(key=lambda h: h.score, reverse=True)
         return hits[:k]

@@ -26,6 +26,7 @@ from athena_lab.pdf.meta import citation_label
 from athena_lab.search.hybrid import Hit, SearchResult, citation
 
 SORTS = ("title", "author", "year", "pages")
+Origin = Literal["zotero", "bibtex", "pdf", "none"]  # where a paper's record came from
 SCOPE_KEYS = ("collection", "tag", "author", "year", "papers")
 _YEARS = re.compile(r"^\s*(\d{4})?\s*(?:(-|–|\.\.)\s*(\d{4})?)?\s*$")
 # "Which papers discuss X?" asks for X: the framing words would only add noise to BM25.
@@ -107,8 +108,9 @@ def list_papers(catalog: Catalog) -> list[Paper]:
         if not files and not row.warnings:
             continue  # an item with no file at all: nothing to search or to warn about
         record = row.record if row.bibliographic else records.get(files[0], {}) if files else {}
-        papers.append(_paper(row.id, record, files, sources, row.collections, row.tags, row.warnings,
-                             "zotero" if row.bibliographic else "pdf" if files and record.get("title") else "none"))
+        origin: Origin = ("bibtex" if row.record.get("source") == "bibtex" else "zotero") if row.bibliographic \
+            else "pdf" if files and record.get("title") else "none"
+        papers.append(_paper(row.id, record, files, sources, row.collections, row.tags, row.warnings, origin))
     for path in sorted(set(paper_paths) - in_library):
         record = records.get(path, {})
         papers.append(_paper(path, record, [path], sources, [], [], [], "pdf" if record.get("title") else "none"))
@@ -117,7 +119,7 @@ def list_papers(catalog: Catalog) -> list[Paper]:
 
 def _paper(paper_id: str, record: dict[str, Any], files: list[str], sources: dict[str, SourceRow],
            collections: list[str], tags: list[str], warnings: list[str],
-           origin: Literal["zotero", "pdf", "none"]) -> Paper:
+           origin: Origin) -> Paper:
     from athena_lab.citations.bibliography import record_of
 
     clean = record_of(files[0] if files else paper_id, record)

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { IPaper } from '../src/core/contract';
-import { keeps, paperMeta, papersCount, paperScope, parseYears, scopeLabel, selectPapers, zoteroUri } from '../src/core/papers';
+import { keeps, paperMeta, papersCount, paperScope, parseYears, recordOrigin, scopeLabel, selectPapers, zoteroUri } from '../src/core/papers';
 import { filterChips } from '../src/core/question';
 
 function paper(id: string, over: Partial<IPaper> = {}): IPaper {
@@ -60,6 +60,13 @@ test('a paper line names its authors, year and pages, or that it has no file', (
   assert.equal(paperMeta(MISSING), 'Waidelich \u00b7 2024 \u00b7 no file');
   assert.equal(papersCount(ALL, 4), '4 papers \u00b7 1 with warnings');
   assert.equal(papersCount([FISCHER], 4), '1 paper of 4');
+});
+
+test('a paper says where its record came from', () => {
+  assert.equal(recordOrigin(FISCHER), 'record from Zotero');
+  assert.equal(recordOrigin(paper('bibtex:lamport1978', { record: 'bibtex' })), 'record from a BibTeX file');
+  assert.equal(recordOrigin(paper('x.pdf', { record: 'pdf' })), 'record read from its first page');
+  assert.equal(recordOrigin(paper('y.pdf', { record: 'none' })), 'no record found');
 });
 
 test('only a well-formed zotero://select link is offered', () => {

@@ -143,8 +143,12 @@ def test_chat_page_renders_a_token_stream_per_frame_and_leaves_a_reader_who_scro
     messages = tab.locator('[data-testid="messages"]')
     tab.wait_for_function("() => { const m = document.querySelector('[data-testid=messages]');"
                           " return m.scrollHeight > m.clientHeight + 200; }", timeout=30_000)
-    gap = "el => el.scrollHeight - el.scrollTop - el.clientHeight"
-    assert messages.evaluate(gap) <= 32, "while the reader is at the bottom, the answer stays in view"
+    # While the reader is at the bottom, the answer stays in view. The view follows once a
+    # frame: measured just as the answer grew, it may be a frame behind on a loaded machine
+    # (39 px once in CI, with other tests beside it), so it has a second to catch up, well
+    # inside the stream (a timeout here fails the test).
+    tab.wait_for_function("() => { const m = document.querySelector('[data-testid=messages]');"
+                          " return m.scrollHeight - m.scrollTop - m.clientHeight <= 32; }", timeout=1_000)
     answer = tab.locator('[data-testid="answer"]').last
     assert answer.get_attribute("aria-busy") == "true", "the answer should still be streaming"
     messages.hover()

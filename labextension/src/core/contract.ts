@@ -25,7 +25,13 @@ export interface IZoteroLink {
   uri: string;
 }
 
-/** What to cite a source by (athena_lab/citations/bibliography.py): a Zotero item's record (``source: "zotero"``, with type, names, venue …), else what the PDF parser found on its first page; fields not found are absent, never guessed. */
+/** The BibTeX entry a source's record is: the ``.bib`` file (root-relative) and its key. */
+export interface IBibEntryLink {
+  file: string;
+  key: string;
+}
+
+/** What to cite a source by (athena_lab/citations/bibliography.py): a Zotero item's record (``source: "zotero"``, with type, names, venue …) or a BibTeX entry's that links the file (``source: "bibtex"``), else what the PDF parser found on its first page; fields not found are absent, never guessed. */
 export interface IBibRecord {
   path: string;
   title?: string;
@@ -33,7 +39,7 @@ export interface IBibRecord {
   year?: number;
   doi?: string;
   arxiv?: string;
-  source?: 'zotero';
+  source?: 'zotero' | 'bibtex';
   type?: string;
   names?: IPersonName[];
   editors?: IPersonName[];
@@ -45,6 +51,7 @@ export interface IBibRecord {
   url?: string;
   label?: string;
   zotero?: IZoteroLink;
+  bibtex?: IBibEntryLink;
 }
 
 /** Where a sentence the answer took from a source is: lines of a text file, lines of one notebook cell (0-based ``cell``), or regions of a PDF page. */
@@ -212,7 +219,7 @@ export interface IPaper {
   collections: string[];
   tags: string[];
   warnings: string[];
-  record: 'zotero' | 'pdf' | 'none';
+  record: 'zotero' | 'bibtex' | 'pdf' | 'none';
   doi?: string;
   arxiv?: string;
   venue?: string;

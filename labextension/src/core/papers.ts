@@ -86,7 +86,16 @@ export function paperMeta(paper: IPaper): string {
 
 /** Where its record comes from, in words. */
 export function recordOrigin(paper: IPaper): string {
-  return paper.record === 'zotero' ? 'record from Zotero' : paper.record === 'pdf' ? 'record read from its first page' : 'no record found';
+  switch (paper.record) {
+    case 'zotero':
+      return 'record from Zotero';
+    case 'bibtex':
+      return 'record from a BibTeX file';
+    case 'pdf':
+      return 'record read from its first page';
+    default:
+      return 'no record found';
+  }
 }
 
 /** "15 papers · 2 with warnings" (of 40 when filtered). */
