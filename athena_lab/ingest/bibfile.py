@@ -34,10 +34,13 @@ import posixpath
 import re
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath, PureWindowsPath
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from athena_lab.index.catalog import LibraryRow
 from athena_lab.ingest.discover import is_hidden
+
+if TYPE_CHECKING:
+    from bibtexparser.model import Entry
 from athena_lab.pdf.meta import citation_label
 
 MAX_BIB_BYTES = 50 * 1024 * 1024  # a library of ~100,000 entries; past that the file is named and skipped
@@ -159,7 +162,7 @@ def _read_one(root: Path, rel: str, by_name: dict[str, list[str]], indexed: set[
         out.rows.append(LibraryRow(row_id, entry_record(entry, rel), [], _keywords(entry), [], found, True))
 
 
-def _links(entry: Any) -> Iterable[str]:
+def _links(entry: "Entry") -> Iterable[str]:
     """The paths an entry's ``file`` (or ``pdf``) field names, unescaped."""
     for name in _FILE_FIELDS:
         value = entry.fields_dict.get(name)
@@ -227,7 +230,7 @@ def _resolve(root: Path, bib_rel: str, links: list[str], by_name: dict[str, list
     return found, warnings
 
 
-def entry_record(entry: Any, bib_rel: str) -> dict[str, Any]:
+def entry_record(entry: "Entry", bib_rel: str) -> dict[str, Any]:
     """The record of one BibTeX entry, in bibliography.py's shape (as ``item_record`` gives a
     Zotero item's): title, authors and ``names`` as the entry splits them, year, DOI, arXiv
     id, type, venue, volume, issue, pages, publisher, URL, the ``label`` and ``bibtex``:
@@ -308,7 +311,7 @@ def _year(fields: dict[str, Any]) -> int | None:
     return None
 
 
-def _keywords(entry: Any) -> list[str]:
+def _keywords(entry: "Entry") -> list[str]:
     """The entry's keywords, as tags (the papers view filters by them)."""
     value = entry.fields_dict.get("keywords")
     text = _text(value.value) if value is not None and isinstance(value.value, str) else None
