@@ -41,10 +41,13 @@ class ZoteroLink(TypedDict):
 
 
 class BibEntryLink(TypedDict):
-    """The BibTeX entry a source's record is: the ``.bib`` file (root-relative) and its key."""
+    """The BibTeX entry a source's record is: the ``.bib`` file (root-relative) and its key,
+    and how the entry was linked to the file: by a ``file`` field naming it, or by its
+    ``title`` found on the file's first pages (an entry that names no file)."""
 
     file: str
     key: str
+    linked_by: NotRequired[Literal["file", "title"]]
 
 
 class BibRecord(TypedDict):

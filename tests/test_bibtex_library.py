@@ -83,7 +83,8 @@ def test_a_pdf_linked_from_a_bib_entry_is_cited_by_the_entry(library: Workspace)
     hit = library.search_citations("multi-head attention scaled dot-product", k=1)[0]
     assert hit["path"] == f"papers/{ATTENTION}"
     record = hit["record"]
-    assert record["source"] == "bibtex" and record["bibtex"] == {"file": "library.bib", "key": "Vaswani2017"}
+    assert record["source"] == "bibtex"
+    assert record["bibtex"] == {"file": "library.bib", "key": "Vaswani2017", "linked_by": "file"}
     assert record["title"] == "Attention is All you Need" and record["year"] == 2017
     assert record["authors"][6] == "Łukasz Kaiser" and record["names"][5] == {"family": "Gomez", "given": "Aidan N."}
     assert record["venue"] == "Advances in Neural Information Processing Systems" and record["arxiv"] == "1706.03762"

@@ -124,6 +124,8 @@ def record_of(path: str, metadata: Mapping[str, Any]) -> BibRecord:
     entry = metadata.get("bibtex")
     if isinstance(entry, dict) and _CITE_KEY.match(str(entry.get("key") or "")):
         record["bibtex"] = {"file": flat(entry.get("file") or ""), "key": str(entry["key"])}
+        if entry.get("linked_by") in ("file", "title"):
+            record["bibtex"]["linked_by"] = entry["linked_by"]
     return record
 
 

@@ -7,6 +7,7 @@ knows, never less, and anything the catalog does not know is ignored at search t
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import sqlite3
@@ -454,6 +455,37 @@ class Catalog:
             if library is not None and library.get("zotero"):
                 out.setdefault(path, {})["zotero"] = library["zotero"]
         return out
+
+    def first_pages(self, last_page: int = 2) -> dict[str, str]:
+        """The text the index holds of each indexed PDF's first pages: the title and authors
+        the parser read there, then the headings and passages of pages 1 to ``last_page`` in
+        reading order, reference lists left out (a .bib entry's title is looked for in it,
+        ingest/bibtitles.py). Read from the catalog: no PDF is opened."""
+        out: dict[str, str] = {}
+        rows = self.conn.execute(
+            "SELECT path, json_extract(metadata, '$.title'), json_extract(metadata, '$.authors') FROM sources "
+            "WHERE doc_kind = 'pdf' AND status = 'ok' ORDER BY path").fetchall()
+        for path, title, authors in rows:
+            parts = [title or "", " ".join(json.loads(authors)) if authors else ""]
+            heading = None
+            for head, text in self.conn.execute(
+                    "SELECT heading, text FROM chunks WHERE path = ? AND page <= ? "
+                    "AND json_extract(locator, '$.references') IS NOT 1 ORDER BY ordinal", (path, last_page)):
+                if head != heading:
+                    parts.append(head)
+                    heading = head
+                parts.append(text)
+            out[path] = "\n".join(p for p in parts if p)
+        return out
+
+    def pdfs_digest(self) -> str:
+        """Changes whenever an indexed PDF is added, changed or removed (what ``first_pages``
+        reads changes with it)."""
+        digest = hashlib.sha1()
+        for path, sha in self.conn.execute(
+                "SELECT path, sha256 FROM sources WHERE doc_kind = 'pdf' AND status = 'ok' ORDER BY path"):
+            digest.update(f"{path}\0{sha}\0".encode("utf-8", "surrogateescape"))
+        return digest.hexdigest()[:16]
 
     # a reference manager's library ------------------------------------------
     def library(self) -> list[LibraryRow]:

@@ -18,7 +18,9 @@ files the index holds — by its text alone, never on disk (the ``.bib`` is a fi
 folder and may name any path, a network share too). One that names none of them (the
 library was exported on another machine) is found by its file name when exactly one
 indexed file has that name. A path outside the folder is never linked: it gets a warning,
-like a Zotero linked file. An entry that links no file in the folder adds nothing — a thesis's
+like a Zotero linked file. An entry that links no file in the folder is matched to an
+indexed PDF by its title on the PDF's first pages, as the index holds them
+(ingest/bibtitles.py); one whose title is on none adds nothing — a thesis's
 ``references.bib`` lists works that are not here. A Zotero library's items win over an
 entry for the same file. Parsing is bibtexparser's (the one BibTeX reader kept up for
 Python 3 with a non-raising mode: a broken entry is reported with its line and the rest
@@ -34,7 +36,7 @@ import posixpath
 import re
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath, PureWindowsPath
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 
 from athena_lab.index.catalog import LibraryRow
 from athena_lab.ingest.discover import is_hidden
@@ -62,12 +64,22 @@ _UNESCAPED = {";": re.compile(r"(?<!\\);"), ":": re.compile(r"(?<!\\):")}
 
 
 @dataclass
+class _Unlinked:
+    """An entry no link of which names a file here: its title may (ingest/bibtitles.py)."""
+
+    bib: str
+    entry: "Entry"
+    warnings: list[str]  # what its links got: said only when its title links nothing either
+
+
+@dataclass
 class BibLibrary:
     """What the ``.bib`` files of a folder say: one row per entry that links files here."""
 
     rows: list[LibraryRow] = field(default_factory=list)
     warnings: dict[str, list[str]] = field(default_factory=dict)  # .bib path or linked path → messages
     linked: set[str] = field(default_factory=set)  # files an entry of a .bib holds
+    unlinked: list[_Unlinked] = field(default_factory=list)  # entries whose links named no file here
 
     def warn(self, path: str, message: str) -> None:
         self.warnings.setdefault(path, []).append(message)
@@ -95,21 +107,70 @@ def names_digest(paths: Iterable[str]) -> str:
 
 
 def read_bibliographies(root: Path, bibs: Iterable[str], files: Iterable[str],
-                        taken: set[str] | None = None) -> BibLibrary:
+                        taken: set[str] | None = None,
+                        first_pages: Callable[[], Mapping[str, str]] | None = None) -> BibLibrary:
     """The rows of every entry of the ``bibs`` (root-relative) that links files in ``root``.
 
     ``files`` are the folder's indexable files (root-relative): the ones a moved library's
-    links are looked for by name. ``taken``: files a Zotero item already holds."""
+    links are looked for by name. ``taken``: files a Zotero item already holds.
+    ``first_pages`` gives the text the index holds of each indexed PDF's first pages (path
+    → text): an entry that links no file here is matched to one by its title
+    (ingest/bibtitles.py), after every link is followed — a link wins."""
     root = root.resolve()
     indexed = set(files)
+    taken = taken if taken is not None else set()
     by_name: dict[str, list[str]] = {}
     for path in sorted(indexed):
         by_name.setdefault(path.rsplit("/", 1)[-1], []).append(path)
     out = BibLibrary()
     seen_ids: set[str] = set()
     for rel in sorted(bibs):
-        _read_one(root, rel, by_name, indexed, taken or set(), seen_ids, out)
+        _read_one(root, rel, by_name, indexed, taken, seen_ids, out)
+    if out.unlinked and first_pages is not None:
+        _match_titles(out, first_pages, indexed, taken, seen_ids)
+    for left in out.unlinked:
+        for message in left.warnings:
+            out.warn(left.bib, f"entry {left.entry.key!r}: {message}")
+    out.unlinked = []
     return out
+
+
+def _match_titles(out: BibLibrary, first_pages: Callable[[], Mapping[str, str]], indexed: set[str],
+                  taken: set[str], seen_ids: set[str]) -> None:
+    """Link the entries ``out.unlinked`` to the PDFs their titles are on (ingest/bibtitles.py)."""
+    from athena_lab.ingest.bibtitles import Wanted, match_titles
+
+    wanted = []
+    for ref, left in enumerate(out.unlinked):
+        fields = {k.lower(): v.value for k, v in left.entry.fields_dict.items()}
+        title = _text(fields.get("title"))
+        if not title or f"bibtex:{left.entry.key}" in seen_ids:
+            continue
+        names = _names(fields.get("author")) or _names(fields.get("editor"))
+        wanted.append(Wanted(ref, f"entry {left.entry.key!r}", title,
+                             tuple(n.get("family") or n.get("literal", "") for n in names)))
+    if not wanted:
+        return
+    pages = {p: t for p, t in first_pages().items() if p in indexed and p not in taken and not is_hidden(p)}
+    matches = match_titles(wanted, pages)
+    kept = []
+    for ref, left in enumerate(out.unlinked):
+        path = matches.found.get(ref)
+        if path is None:
+            left.warnings += matches.warnings.get(ref, [])
+            kept.append(left)
+            continue
+        row_id = f"bibtex:{left.entry.key}"
+        seen_ids.add(row_id)
+        taken.add(path)
+        out.linked.add(path)
+        record = entry_record(left.entry, left.bib)
+        record["bibtex"]["linked_by"] = "title"
+        out.rows.append(LibraryRow(row_id, record, [], _keywords(left.entry), [], [path], True))
+        if left.warnings:  # its link named no file here; its title did
+            out.warn(left.bib, f"entry {left.entry.key!r}: {'; '.join(left.warnings)}; linked by its title to "
+                               f"{path!r} instead")
+    out.unlinked = kept
 
 
 def _read_one(root: Path, rel: str, by_name: dict[str, list[str]], indexed: set[str], taken: set[str],
@@ -139,9 +200,10 @@ def _read_one(root: Path, rel: str, by_name: dict[str, list[str]], indexed: set[
                           "not closed?); the entries after it were read")
     for entry in library.entries:
         links = list(_links(entry))
-        if not links:
-            continue
         found, warnings = _resolve(root, rel, links, by_name, indexed)
+        if not found:  # perhaps its title is on a PDF here: its links' messages wait for that
+            out.unlinked.append(_Unlinked(rel, entry, warnings))
+            continue
         for message in warnings:
             out.warn(rel, f"entry {entry.key!r}: {message}")
         if found and all(p in taken for p in found):
@@ -159,7 +221,9 @@ def _read_one(root: Path, rel: str, by_name: dict[str, list[str]], indexed: set[
         seen_ids.add(row_id)
         taken.update(found)
         out.linked.update(found)
-        out.rows.append(LibraryRow(row_id, entry_record(entry, rel), [], _keywords(entry), [], found, True))
+        record = entry_record(entry, rel)
+        record["bibtex"]["linked_by"] = "file"
+        out.rows.append(LibraryRow(row_id, record, [], _keywords(entry), [], found, True))
 
 
 def _links(entry: "Entry") -> Iterable[str]:

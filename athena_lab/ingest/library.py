@@ -29,6 +29,7 @@ from athena_lab.pdf.meta import citation_label
 _STAMP, _WARNINGS, _TRASHED = "library_stamp", "library_warnings", "library_trashed"
 _BIBS = "library_bibs"  # the BibTeX files the last run read (a live batch sees only its own paths)
 _NAMES = " names:"  # in the stamp beside .bib files: a digest of the folder's file names then
+_PDFS = " pdfs:"  # and of its indexed PDFs (the pages an entry's title is looked for on)
 
 
 @dataclass
@@ -86,11 +87,16 @@ def library_rows(library: Library) -> list[LibraryRow]:
     return rows
 
 
-def sync_library(root: Path, catalog: Catalog, bibs: Iterable[str] = (), files: Iterable[str] = ()) -> LibrarySync:
+def sync_library(root: Path, catalog: Catalog, bibs: Iterable[str] = (), files: Iterable[str] = (),
+                 *, defer_bibs: bool = False) -> LibrarySync:
     """Bring the catalog's copy of the library under ``root`` up to date (inside the run's
     write lock): Zotero's database when the folder is a Zotero data directory, and the
     entries of its BibTeX files ``bibs`` (root-relative) that link ``files`` of the folder
-    (ingest/bibfile.py). Re-reads them only when one changed."""
+    or whose titles are on the first pages of its indexed PDFs (ingest/bibfile.py).
+    Re-reads them only when one changed, or the indexed PDFs did.
+
+    ``defer_bibs``: the run is about to index; a folder that is not a Zotero library (whose
+    trash says what not to index) is read after, once, with the pages just indexed."""
     old_trashed = set(json.loads(catalog.get_manifest(_TRASHED) or "[]"))
     zotero = is_library(root)
     bibs = sorted({b for b in bibs if (root / b).is_file()})
@@ -105,9 +111,9 @@ def sync_library(root: Path, catalog: Catalog, bibs: Iterable[str] = (), files: 
     files = list(files)
     now = " ".join(filter(None, [stamp(root) if zotero else "", bib_stamp(root, bibs)]))
     last = catalog.get_manifest(_STAMP)
-    if bibs:  # a link is found among the folder's files: a file added, moved or removed may change it
-        now += _NAMES + names_digest(files)
-    if last == now:
+    if bibs:  # a link is found among the folder's files, a title on its PDFs' pages: either may change it
+        now += _NAMES + names_digest(files) + _PDFS + catalog.pdfs_digest()
+    if last == now or (defer_bibs and not zotero):
         return LibrarySync(items=len(catalog.library()), trashed=old_trashed,
                            warnings=json.loads(catalog.get_manifest(_WARNINGS) or "{}"))
     library = Library()
@@ -117,7 +123,7 @@ def sync_library(root: Path, catalog: Catalog, bibs: Iterable[str] = (), files: 
         except ZoteroError as exc:
             library = Library(warnings={DATABASE: [str(exc)]})
     rows = library_rows(library)
-    found = read_bibliographies(root, bibs, files, {p for row in rows for p in row.files})
+    found = read_bibliographies(root, bibs, files, {p for row in rows for p in row.files}, catalog.first_pages)
     rows += found.rows
     warnings = dict(library.warnings)
     for path, messages in found.warnings.items():

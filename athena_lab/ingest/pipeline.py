@@ -277,14 +277,15 @@ def _update_documents(config: Config, store: IndexStore, summary: IndexSummary,
     _rebuild_lexical_if_outdated(store, report)
     if paths is None:  # the walk finds the folder's .bib files too
         found = _discover(config, catalog, None)
-        library = sync_library(config.root, catalog, found.bibliographies, (f.path for f in found.files))
+        bibs, files = found.bibliographies, {f.path for f in found.files}
+        library = sync_library(config.root, catalog, bibs, files, defer_bibs=True)
     else:
         found = _discover(config, catalog, paths)
         bibs = known_bibliographies(config.root, catalog, paths)
         # The files a .bib may link: the index's, as this batch leaves them.
         files = {p for p in catalog.sources() if not in_scope(p, paths)} | {f.path for f in found.files} \
             if bibs else set()
-        library = sync_library(config.root, catalog, bibs, files)
+        library = sync_library(config.root, catalog, bibs, files, defer_bibs=True)
         if library.moved:
             paths = [*paths, *sorted(library.moved)]  # into or out of Zotero's trash: look at them again
             found = _discover(config, catalog, paths)
@@ -296,9 +297,6 @@ def _update_documents(config: Config, store: IndexStore, summary: IndexSummary,
         summary.no_files = nothing_to_index(config.root, config.settings.index, found)
     for path, message in found.warnings.items():
         summary.warnings.setdefault(path, []).append(message)
-    if paths is None or library.read:
-        for path, messages in library.warnings.items():
-            summary.warnings.setdefault(path, []).extend(messages)
     known = catalog.sources()
     looked_at = known if paths is None else {p: s for p, s in known.items() if in_scope(p, paths)}
     removed = sorted(set(looked_at) - {f.path for f in found.files})
@@ -359,6 +357,15 @@ def _update_documents(config: Config, store: IndexStore, summary: IndexSummary,
     except BaseException:
         lexical.rollback()
         raise
+    read, warnings = library.read, library.warnings
+    if bibs:  # read once the PDFs are stored: an entry with no file link is found by its title on their pages
+        after = sync_library(config.root, catalog, bibs, files)
+        if after.read:
+            summary.library = after.summary()
+        read, warnings = read or after.read, after.warnings
+    if paths is None or read:
+        for path, messages in warnings.items():
+            summary.warnings.setdefault(path, []).extend(messages)
 
 
 #: A group of parsed files is stored in one catalog transaction and one Tantivy commit:

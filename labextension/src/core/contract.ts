@@ -25,10 +25,11 @@ export interface IZoteroLink {
   uri: string;
 }
 
-/** The BibTeX entry a source's record is: the ``.bib`` file (root-relative) and its key. */
+/** The BibTeX entry a source's record is: the ``.bib`` file (root-relative) and its key, and how the entry was linked to the file: by a ``file`` field naming it, or by its ``title`` found on the file's first pages (an entry that names no file). */
 export interface IBibEntryLink {
   file: string;
   key: string;
+  linked_by?: 'file' | 'title';
 }
 
 /** What to cite a source by (athena_lab/citations/bibliography.py): a Zotero item's record (``source: "zotero"``, with type, names, venue …) or a BibTeX entry's that links the file (``source: "bibtex"``), else what the PDF parser found on its first page; fields not found are absent, never guessed. */
