@@ -1,6 +1,6 @@
 r"""A BibTeX file beside the papers: its entries are the records of the files they link.
 
-Researchers who keep their library in JabRef, Mendeley or Zotero with Better BibTeX have a ``.bib`` file whose entries name their PDFs in a ``file`` field. Found in the
+Researchers who keep their library in JabRef, Mendeley, BibDesk or Zotero with Better BibTeX have a ``.bib`` file whose entries name their PDFs in a ``file`` field. Found in the
 indexed folder, each such entry is the record of the files it links — the researcher's own
 title, authors, year, venue and cite key beat the guess from a PDF's first page, as a
 Zotero item's do (ingest/library.py). Writing an entry for a paper is also how a user fixes
@@ -11,7 +11,9 @@ The ``file`` field comes in the reference managers' own shapes:
 - JabRef, Mendeley and Zotero's own export: ``Description:path:Type``, several joined by
   ``;``, with ``\:``, ``\;`` and ``\\`` escaping those characters in a path
   (``:papers/flp.pdf:PDF``, ``Full Text PDF:/home/me/Zotero/storage/AB12CD34/x.pdf:application/pdf``);
-- Better BibTeX: the bare path, several joined by ``;``.
+- Better BibTeX: the bare path, several joined by ``;``;
+- BibDesk: ``Bdsk-File-1``, ``Bdsk-File-2`` … fields, base64 of a binary property list whose
+  ``relativePath`` is read (``bibdesk_path``); the macOS alias beside it never is.
 
 A path is taken relative to the ``.bib`` file, then to the folder, and looked up among the
 files the index holds — by its text alone, never on disk (the ``.bib`` is a file in the
@@ -61,6 +63,8 @@ _WINDOWS_PATH = re.compile(r"^([A-Za-z]:[\\/]|\\\\|//)")  # C:\x, C:/x, \\server
 _TEX_SPECIAL = re.compile(r"\{\\([_&%#$])\}|\\([_&%#$])")  # {\_} and \_ in a Mendeley path
 _FILE_TYPE = re.compile(r"^[A-Za-z]{2,12}(/[A-Za-z0-9.+-]{1,60})?$")  # "PDF", "application/pdf"
 _UNESCAPED = {";": re.compile(r"(?<!\\);"), ":": re.compile(r"(?<!\\):")}
+_BDSK_FILE = re.compile(r"^bdsk-file-(\d{1,4})$", re.I)  # BibDesk: Bdsk-File-1, Bdsk-File-2 …
+_MAX_BDSK_CHARS = 1_000_000  # a link with its alias is ~1–4 KB of base64
 
 
 @dataclass
@@ -190,7 +194,8 @@ def _read_one(root: Path, rel: str, by_name: dict[str, list[str]], indexed: set[
         out.warn(rel, f"not readable: {exc.strerror}; its entries give no records")
         return
     library = bibtexparser.parse_string(
-        text, append_middleware=[middlewares.SeparateCoAuthors(), middlewares.SplitNameParts()])
+        text, append_middleware=[middlewares.NormalizeFieldKeys(),  # BibDesk writes "Author", "Title" …
+                                 middlewares.SeparateCoAuthors(), middlewares.SplitNameParts()])
     for block in library.failed_blocks:
         if isinstance(block, bibtexparser.model.DuplicateBlockKeyBlock):
             out.warn(rel, f"line {(block.start_line or 0) + 1}: a second entry with the key {block.key!r} was left "
@@ -201,6 +206,13 @@ def _read_one(root: Path, rel: str, by_name: dict[str, list[str]], indexed: set[
     for entry in library.entries:
         links = list(_links(entry))
         found, warnings = _resolve(root, rel, links, by_name, indexed)
+        bibdesk, unreadable = _bibdesk_links(entry)
+        for message in unreadable:
+            out.warn(rel, f"entry {entry.key!r}: {message}")
+        if bibdesk:
+            more, more_warnings = _resolve(root, rel, bibdesk, by_name, indexed, posix=True)
+            found += [p for p in more if p not in found]
+            warnings += more_warnings
         if not found:  # perhaps its title is on a PDF here: its links' messages wait for that
             out.unlinked.append(_Unlinked(rel, entry, warnings))
             continue
@@ -254,17 +266,81 @@ def _untex_path(link: str) -> str:
     return link.replace("{", "").replace("}", "")
 
 
+def _bibdesk_links(entry: "Entry") -> tuple[list[str], list[str]]:
+    """The paths an entry's BibDesk ``Bdsk-File-N`` fields hold, in their order, and a
+    message for each field that could not be read (it is skipped)."""
+    fields = sorted(((int(m.group(1)), name, f.value) for name, f in entry.fields_dict.items()
+                     if (m := _BDSK_FILE.match(name))), key=lambda t: t[0])
+    paths: list[str] = []
+    warnings: list[str] = []
+    for _, name, value in fields:
+        try:
+            paths.append(bibdesk_path(value))
+        except ValueError as exc:
+            warnings.append(f"its {name.title()} field could not be read ({exc}): skipped")
+    return paths, warnings
+
+
+def bibdesk_path(value: Any) -> str:
+    """The ``relativePath`` (relative to the .bib file) a BibDesk ``Bdsk-File-N`` field
+    holds: base64 of a binary property list — an NSKeyedArchiver archive of a dictionary
+    (BibDesk until about 2018) or the dictionary itself — beside an alias or bookmark of
+    the file, which is never read (resolving it would touch the disk). ValueError says why
+    a value is not one."""
+    import base64
+    import binascii
+    import plistlib
+
+    if not isinstance(value, str) or len(value) > _MAX_BDSK_CHARS:
+        raise ValueError("not a BibDesk file link: too long" if isinstance(value, str) else "not text")
+    try:
+        data = base64.b64decode("".join(value.split()), validate=True)
+    except (binascii.Error, ValueError):
+        raise ValueError("not base64") from None
+    try:
+        plist = plistlib.loads(data, fmt=plistlib.FMT_BINARY)
+    except Exception:  # plistlib raises several kinds on damaged data (InvalidFileException, ValueError …)
+        raise ValueError("not a binary property list") from None
+    try:
+        path = _archived_path(plist)
+    except (KeyError, IndexError, TypeError, AttributeError):
+        path = None
+    if not isinstance(path, str) or not path.strip():
+        raise ValueError("it names no relativePath")
+    return path
+
+
+def _archived_path(plist: Any) -> Any:
+    """``relativePath`` of the dictionary, or of the NSKeyedArchiver archive of one."""
+    import plistlib
+
+    if not isinstance(plist, dict):
+        return None
+    if "$objects" not in plist:
+        return plist.get("relativePath")
+    objects = plist["$objects"]
+
+    def deref(value: Any) -> Any:
+        return objects[value.data] if isinstance(value, plistlib.UID) else value
+
+    root = deref(plist["$top"]["root"])
+    keys = [deref(k) for k in root["NS.keys"]]
+    path = deref(dict(zip(keys, root["NS.objects"])).get("relativePath"))
+    return deref(path.get("NS.string")) if isinstance(path, dict) else path  # an archived NSMutableString
+
+
 def _resolve(root: Path, bib_rel: str, links: list[str], by_name: dict[str, list[str]],
-             indexed: set[str]) -> tuple[list[str], list[str]]:
+             indexed: set[str], posix: bool = False) -> tuple[list[str], list[str]]:
     """The indexed files (root-relative) the links name, and a message for each link that
     names none. Read from the paths' text alone: nothing on disk is touched for a link (a
-    hostile .bib could name a network share)."""
+    hostile .bib could name a network share). ``posix``: the links are POSIX paths (a
+    BibDesk link, whose ``\\`` is part of a file name), never Windows ones."""
     found: list[str] = []
     warnings: list[str] = []
     base = posixpath.dirname(bib_rel)
     root_text = root.as_posix().rstrip("/") + "/"
     for link in links:
-        windows = bool(_WINDOWS_PATH.match(link)) or "\\" in link
+        windows = not posix and (bool(_WINDOWS_PATH.match(link)) or "\\" in link)
         pure = PureWindowsPath(link) if windows else PurePosixPath(link)
         text = pure.as_posix() if windows else link
         absolute = pure.is_absolute() or windows or text.startswith("/")
