@@ -1,10 +1,12 @@
 r"""A BibTeX file beside the papers: its entries are the records of the files they link.
 
-Researchers who keep their library in JabRef, Mendeley, BibDesk or Zotero with Better BibTeX have a ``.bib`` file whose entries name their PDFs in a ``file`` field. Found in the
+Researchers who keep their library in JabRef, Mendeley, BibDesk or Zotero with Better
+BibTeX have a ``.bib`` file whose entries name their PDFs in a ``file`` field. Found in the
 indexed folder, each such entry is the record of the files it links — the researcher's own
 title, authors, year, venue and cite key beat the guess from a PDF's first page, as a
 Zotero item's do (ingest/library.py). Writing an entry for a paper is also how a user fixes
-a record the first page was read wrong for.
+a record the first page was read wrong for. JabRef's static groups become the entry's
+collections, as a Zotero item's collections are (``_jabref_groups``).
 
 The ``file`` field comes in the reference managers' own shapes:
 
@@ -74,6 +76,7 @@ class _Unlinked:
     bib: str
     entry: "Entry"
     warnings: list[str]  # what its links got: said only when its title links nothing either
+    collections: list[str]
 
 
 @dataclass
@@ -170,7 +173,7 @@ def _match_titles(out: BibLibrary, first_pages: Callable[[], Mapping[str, str]],
         out.linked.add(path)
         record = entry_record(left.entry, left.bib)
         record["bibtex"]["linked_by"] = "title"
-        out.rows.append(LibraryRow(row_id, record, [], _keywords(left.entry), [], [path], True))
+        out.rows.append(LibraryRow(row_id, record, left.collections, _keywords(left.entry), [], [path], True))
         if left.warnings:  # its link named no file here; its title did
             out.warn(left.bib, f"entry {left.entry.key!r}: {'; '.join(left.warnings)}; linked by its title to "
                                f"{path!r} instead")
@@ -203,7 +206,9 @@ def _read_one(root: Path, rel: str, by_name: dict[str, list[str]], indexed: set[
         else:
             out.warn(rel, f"line {(block.start_line or 0) + 1}: this entry could not be read (a brace or quote is "
                           "not closed?); the entries after it were read")
+    groups = _jabref_groups(library)
     for entry in library.entries:
+        collections = groups.of(entry)
         links = list(_links(entry))
         found, warnings = _resolve(root, rel, links, by_name, indexed)
         bibdesk, unreadable = _bibdesk_links(entry)
@@ -214,7 +219,7 @@ def _read_one(root: Path, rel: str, by_name: dict[str, list[str]], indexed: set[
             found += [p for p in more if p not in found]
             warnings += more_warnings
         if not found:  # perhaps its title is on a PDF here: its links' messages wait for that
-            out.unlinked.append(_Unlinked(rel, entry, warnings))
+            out.unlinked.append(_Unlinked(rel, entry, warnings, collections))
             continue
         for message in warnings:
             out.warn(rel, f"entry {entry.key!r}: {message}")
@@ -235,7 +240,83 @@ def _read_one(root: Path, rel: str, by_name: dict[str, list[str]], indexed: set[
         out.linked.update(found)
         record = entry_record(entry, rel)
         record["bibtex"]["linked_by"] = "file"
-        out.rows.append(LibraryRow(row_id, record, [], _keywords(entry), [], found, True))
+        out.rows.append(LibraryRow(row_id, record, collections, _keywords(entry), [], found, True))
+
+
+@dataclass
+class _Groups:
+    """A JabRef library's static groups, as collections ("Physics / Climate"): by name (an
+    entry's ``groups`` field names its groups) and, in JabRef 2's ``groupstree``, by the
+    keys each group lists."""
+
+    by_name: dict[str, list[str]] = field(default_factory=dict)
+    by_key: dict[str, list[str]] = field(default_factory=dict)
+
+    def of(self, entry: "Entry") -> list[str]:
+        value = entry.fields_dict.get("groups")
+        names = [n.strip() for n in value.value.split(",")] if value is not None and isinstance(value.value, str) \
+            else []
+        found = [c for n in names if n for c in self.by_name.get(n, [n])]
+        return sorted(set(found + self.by_key.get(entry.key, [])), key=str.lower)
+
+
+_JABREF_GROUPS = re.compile(r"^\s*jabref-meta:\s*(grouping|groupstree):", re.S)
+_JABREF_GROUP = re.compile(r"^\s*(\d+)\s+([A-Za-z]+):(.*)$", re.S)
+
+
+def _jabref_groups(library: Any) -> _Groups:
+    """The groups of JabRef's ``@Comment{jabref-meta: grouping: …}`` (JabRef 3 on:
+    ``1 StaticGroup:Name\\;0\\;1\\;…;``, one a line, the level first) or ``groupstree``
+    (JabRef 2: ``ExplicitGroup:Name\\;0\\;key1\\;key2\\;;``). A group's collection is its
+    path from the top ("Chocolate / Used"); keyword and search groups are not collections
+    (their entries are found by the fields they name) but name their subgroups' paths."""
+    import bibtexparser
+
+    out = _Groups()
+    for block in library.blocks:
+        if not isinstance(block, bibtexparser.model.ExplicitComment):
+            continue
+        head = _JABREF_GROUPS.match(block.comment or "")
+        if head is None:
+            continue
+        path: list[str] = []
+        for item in _split_escaped(block.comment[head.end():]):
+            parsed = _JABREF_GROUP.match(item)
+            if parsed is None:
+                continue
+            level, kind, rest = int(parsed.group(1)), parsed.group(2), parsed.group(3)
+            fields = _split_escaped(rest)
+            if level == 0 or not fields[0].strip():  # AllEntriesGroup, the root
+                continue
+            path = path[:level - 1] + [fields[0].strip()]
+            if len(path) < level:  # a level skipped: a damaged tree
+                continue
+            name = " / ".join(path)
+            if kind in ("StaticGroup", "ExplicitGroup"):
+                out.by_name.setdefault(path[-1], []).append(name)
+            if kind == "ExplicitGroup":  # JabRef 2: the group lists its entries' keys
+                for key in fields[2:]:
+                    if key.strip():
+                        out.by_key.setdefault(key.strip(), []).append(name)
+    return out
+
+
+def _split_escaped(text: str) -> list[str]:
+    """``text`` split at its unescaped ``;``, each ``\\x`` read as ``x`` (JabRef's metadata
+    escaping, applied once for the list of groups and once more within a group)."""
+    parts: list[str] = []
+    current: list[str] = []
+    chars = iter(text)
+    for ch in chars:
+        if ch == "\\":
+            current.append(next(chars, ""))
+        elif ch == ";":
+            parts.append("".join(current))
+            current = []
+        else:
+            current.append(ch)
+    parts.append("".join(current))
+    return parts
 
 
 def _links(entry: "Entry") -> Iterable[str]:
