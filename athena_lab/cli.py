@@ -75,7 +75,8 @@ def _index_once(ws: Workspace, args: argparse.Namespace) -> int:
         m = summary.multilingual
         print(f"  multilingual: embedded {m['embedded']} (+{m['from_cache']} from cache) with {m['model']}")
     if summary.library:
-        print(f"  library: {summary.library['items']} items read from {', '.join(summary.library['from'])} "
+        items = summary.library["items"]
+        print(f"  library: {items} item{'' if items == 1 else 's'} read from {', '.join(summary.library['from'])} "
               "(records, collections, tags; `athena papers` lists them)")
     print(f"  took {summary.seconds:.2f} s")
     if summary.duplicates:

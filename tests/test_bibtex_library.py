@@ -7,6 +7,8 @@ two files of one name are each named while the rest reads."""
 
 from __future__ import annotations
 
+import json
+import re
 import shutil
 from pathlib import Path
 
@@ -148,6 +150,30 @@ def test_an_entry_fixes_a_record_and_an_edit_of_the_bib_reparses_nothing(tmp_pat
     ws.index()
     assert {p["id"]: p for p in ws.papers()}[f"papers/{TRACEMONKEY}"]["record"] == "pdf"
     ws.close()
+
+
+@pytest.mark.integration  # the CLI, as a user runs it
+def test_an_exported_entry_saved_in_the_folder_and_edited_fixes_the_record(tmp_path: Path) -> None:
+    """The fix-a-record round trip: `athena papers --cite bibtex` writes the entry with its
+    `file`, the user saves it in the folder and corrects a field, the next index takes it."""
+    root = _folder(tmp_path, bib="")
+    (root / "library.bib").unlink()
+    index = str(tmp_path / "index")
+    run_cli("index", str(root), "--index-dir", index, env=fast_env())
+    exported = run_cli("papers", "--path", str(root), "--index-dir", index, "--paper", f"papers/{TRACEMONKEY}",
+                       "--cite", "bibtex", env=fast_env()).stdout
+    assert f"file = {{papers/{TRACEMONKEY}}}" in exported, exported
+    key = exported.split("{", 1)[1].split(",", 1)[0]
+    year = re.compile(r"^\s*year = \{\d{4}\},?\n", re.M)
+    edited = year.sub("", exported).replace(f"file = {{papers/{TRACEMONKEY}}}",
+                                             f"year = {{1999}},\n  file = {{papers/{TRACEMONKEY}}}")
+    (root / "fixes.bib").write_text(edited, encoding="utf-8")
+    indexed = run_cli("index", str(root), "--index-dir", index, env=fast_env()).stdout
+    assert "library: 1 item read from fixes.bib" in indexed, indexed
+    listed = json.loads(run_cli("papers", "--path", str(root), "--index-dir", index, "--json",
+                                env=fast_env()).stdout)
+    fixed = {p["id"]: p for p in listed["papers"]}[f"bibtex:{key}"]
+    assert fixed["record"] == "bibtex" and fixed["year"] == 1999 and fixed["paths"] == [f"papers/{TRACEMONKEY}"]
 
 
 def test_broken_entries_missing_and_outside_files_are_named_and_the_rest_reads(tmp_path: Path) -> None:

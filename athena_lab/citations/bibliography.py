@@ -219,6 +219,19 @@ def _bib_field(name: str, tex: str) -> Any:
     return Field(name, "{" + tex + "}")
 
 
+def _file_field(path: str) -> Any:
+    """``file = {papers/x.pdf}``, the field JabRef, Zotero's import and athena's own .bib
+    reader (ingest/bibfile.py) take as the entry's file: an exported entry saved in the
+    folder links its paper back, so editing it is how a record read wrong is fixed. BibTeX
+    styles never print it. ``:`` and ``;`` are escaped as JabRef's list syntax wants; a
+    path with a brace or a backslash (which no BibTeX scanner keeps verbatim) is named in a
+    ``note`` instead."""
+    flat_path = flat(path)
+    if re.search(r"[{}\\]", flat_path):
+        return _bib_field("note", tex_escape(f"file: {flat_path}"))
+    return _bib_field("file", flat_path.replace(":", "\\:").replace(";", "\\;"))
+
+
 def _bib_name(name: str) -> str:
     tex = tex_escape(name)
     return _group(tex) if _NAME_NEEDS_BRACES.search(flat(name)) else tex
@@ -305,7 +318,7 @@ def to_bibtex(records: Iterable[Mapping[str, Any]]) -> str:
         if record.get("url"):
             fields.append(_bib_field("url", record["url"]))
         if record["path"]:  # a Zotero item whose attachment is missing has no file to name
-            fields.append(_bib_field("note", tex_escape(f"file: {record['path']}")))
+            fields.append(_file_field(record["path"]))
         library.add(Entry(kind, key, fields))
     style = BibtexFormat()
     style.indent, style.block_separator = "  ", "\n"

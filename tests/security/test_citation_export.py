@@ -104,9 +104,9 @@ def test_a_title_that_closes_its_braces_stays_one_bibtex_entry(hostile_pdf_serve
     assert len(entries) == 2, r.text
     hostile = entries[0]
     assert "injected" not in {e["ID"] for e in entries}
-    assert set(hostile) <= {"ID", "ENTRYTYPE", "title", "author", "year", "note"}, hostile
+    assert set(hostile) <= {"ID", "ENTRYTYPE", "title", "author", "year", "file"}, hostile
     assert text_of(hostile["title"]) == " ".join(INJECTED_TITLE.split())
-    assert text_of(hostile["note"]) == "file: hostile.pdf"
+    assert hostile["file"] == "hostile.pdf"
 
 
 def test_an_author_holding_a_ris_record_stays_one_ris_record(hostile_pdf_server):
@@ -141,9 +141,18 @@ def test_a_title_with_tex_specials_reads_back_as_written(title):
     entries = parse_bibtex(render([record], "bibtex"))
     assert len(entries) == 1
     assert text_of(entries[0]["title"]) == title
-    assert text_of(entries[0]["note"]) == "file: papers/a_b#c%d.pdf"
+    assert entries[0]["file"] == "papers/a_b#c%d.pdf"
     assert json.loads(render([record], "csl-json"))[0]["title"] == title
     assert f"TI  - {title}\n" in render([record], "ris")
+
+
+@pytest.mark.parametrize("path", ["papers/x}, title={evil}.pdf", "papers/a\\}b.pdf", "papers/{odd.pdf"])
+def test_a_file_name_with_braces_cannot_open_a_field_of_its_own(path):
+    """A file's name is the folder's, untrusted: a brace or backslash in it goes to a TeX-escaped note."""
+    entries = parse_bibtex(render([{"path": path, "title": "T", "year": 2020}], "bibtex"))
+    assert len(entries) == 1
+    assert set(entries[0]) == {"ID", "ENTRYTYPE", "title", "year", "note"}, entries[0]
+    assert text_of(entries[0]["note"]) == f"file: {path}"
 
 
 def test_a_title_keeps_its_capitals_in_bibtex():

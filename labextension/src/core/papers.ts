@@ -92,7 +92,7 @@ export function recordOrigin(paper: IPaper): string {
     case 'bibtex':
       return 'record from a BibTeX file';
     case 'pdf':
-      return 'record read from its first page';
+      return 'record read from its first page: if it is wrong, Copy BibTeX, correct the entry and save it in a .bib file in the folder';
     default:
       return 'no record found';
   }
