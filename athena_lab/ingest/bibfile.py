@@ -46,6 +46,7 @@ from athena_lab.index.catalog import LibraryRow
 from athena_lab.ingest.discover import is_hidden
 
 if TYPE_CHECKING:
+    from bibtexparser.library import Library
     from bibtexparser.model import Entry
 from athena_lab.pdf.meta import citation_label
 
@@ -264,7 +265,7 @@ _JABREF_GROUPS = re.compile(r"^\s*jabref-meta:\s*(grouping|groupstree):", re.S)
 _JABREF_GROUP = re.compile(r"^\s*(\d+)\s+([A-Za-z]+):(.*)$", re.S)
 
 
-def _jabref_groups(library: Any) -> _Groups:
+def _jabref_groups(library: "Library") -> _Groups:
     """The groups of JabRef's ``@Comment{jabref-meta: grouping: …}`` (JabRef 3 on:
     ``1 StaticGroup:Name\\;0\\;1\\;…;``, one a line, the level first) or ``groupstree``
     (JabRef 2: ``ExplicitGroup:Name\\;0\\;key1\\;key2\\;;``). A group's collection is its
@@ -362,7 +363,7 @@ def _bibdesk_links(entry: "Entry") -> tuple[list[str], list[str]]:
     return paths, warnings
 
 
-def bibdesk_path(value: Any) -> str:
+def bibdesk_path(value: object) -> str:
     """The ``relativePath`` (relative to the .bib file) a BibDesk ``Bdsk-File-N`` field
     holds: base64 of a binary property list — an NSKeyedArchiver archive of a dictionary
     (BibDesk until about 2018) or the dictionary itself — beside an alias or bookmark of
