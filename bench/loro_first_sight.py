@@ -31,6 +31,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from _common import CORPORA, REPO
 
@@ -67,6 +68,22 @@ def old_meta(commit: str) -> str:
     return text
 
 
+def held_out_with(commit: str, script: str, root: str, held: str, options: list[str]) -> dict[str, Any]:
+    """``bench/SCRIPT --root ROOT --loro --only HELD OPTIONS`` run in a copy of the checkout
+    whose ``pdf/meta.py`` is the one of ``commit`` (``old_meta``): its entry for ``held``."""
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = Path(tmp)
+        shutil.copytree(REPO / "athena_lab", copy / "athena_lab",
+                        ignore=shutil.ignore_patterns("labextension", "static", "__pycache__"))
+        shutil.copytree(REPO / "bench", copy / "bench", ignore=shutil.ignore_patterns("__pycache__"))
+        (copy / "athena_lab" / "pdf" / "meta.py").write_text(old_meta(commit), encoding="utf-8")
+        command = [sys.executable, str(copy / "bench" / script), "--root", root, "--loro", "--only", held,
+                   "--out", str(copy / "out.json"), *options]
+        subprocess.run(command, check=True, env={**os.environ, "PYTHONPATH": str(copy)}, stdout=subprocess.DEVNULL)
+        entry: dict[str, Any] = json.loads((copy / "out.json").read_text())["loro"][held]
+        return entry
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--root", required=True)
@@ -82,23 +99,14 @@ def main() -> None:
     args = ap.parse_args()
     out = {}
     for held, commit in args.round or list(ROUNDS.items()):
-        with tempfile.TemporaryDirectory() as tmp:
-            copy = Path(tmp)
-            shutil.copytree(REPO / "athena_lab", copy / "athena_lab",
-                            ignore=shutil.ignore_patterns("labextension", "static", "__pycache__"))
-            shutil.copytree(REPO / "bench", copy / "bench", ignore=shutil.ignore_patterns("__pycache__"))
-            (copy / "athena_lab" / "pdf" / "meta.py").write_text(old_meta(commit), encoding="utf-8")
-            command = [sys.executable, str(copy / "bench" / "archive_metadata.py"), "--root", args.root,
-                       "--split", "dev", "--corpus", args.corpus, "--loro", "--only", held,
-                       "--out", str(copy / "out.json")]
-            command += ["--papers", args.papers] if args.papers else []
-            command += ["--readings", args.readings] if args.readings else []
-            command += ["--cache", args.cache] if args.cache else []
-            command += ["--show"] if args.show else []
-            subprocess.run(command, check=True, env={**os.environ, "PYTHONPATH": str(copy)}, stdout=subprocess.DEVNULL)
-            entry = json.loads((copy / "out.json").read_text())["loro"][held]
-            entry["rules_then"] = entry.pop("rules_now")  # the rules of ``commit``, not today's
-            out[held] = {"rules_at": commit, **entry}
+        options = ["--split", "dev", "--corpus", args.corpus]
+        options += ["--papers", args.papers] if args.papers else []
+        options += ["--readings", args.readings] if args.readings else []
+        options += ["--cache", args.cache] if args.cache else []
+        options += ["--show"] if args.show else []
+        entry = held_out_with(commit, "archive_metadata.py", args.root, held, options)
+        entry["rules_then"] = entry.pop("rules_now")  # the rules of ``commit``, not today's
+        out[held] = {"rules_at": commit, **entry}
         print(json.dumps({held: out[held]}), file=sys.stderr)
     text = json.dumps(out, indent=2)
     print(text)
