@@ -456,16 +456,28 @@ class Catalog:
                 out.setdefault(path, {})["zotero"] = library["zotero"]
         return out
 
-    def first_pages(self, last_page: int = 2) -> dict[str, str]:
-        """The text the index holds of each indexed PDF's first pages: the title and authors
-        the parser read there, then the headings and passages of pages 1 to ``last_page`` in
-        reading order, reference lists left out (a .bib entry's title is looked for in it,
-        ingest/bibtitles.py). Read from the catalog: no PDF is opened."""
+    def first_pages(self, last_page: int = 2, paths: Iterable[str] | None = None) -> dict[str, str]:
+        """The text the index holds of each indexed PDF's first pages (of those of ``paths``
+        only, when given): the title and authors the parser read there, then the headings
+        and passages of pages 1 to ``last_page`` in reading order, reference lists left out
+        (a .bib entry's title is looked for in it, ingest/bibtitles.py, and an attachment's
+        item's, ingest/attachments.py). Read from the catalog: no PDF is opened."""
         out: dict[str, str] = {}
+        wanted = None if paths is None else set(paths)
+        # A file of the same bytes as an indexed one, asked for by its path, has that one's pages.
+        copies: dict[str, list[str]] = {}
+        if wanted is not None:
+            for path, original in self.conn.execute(
+                    "SELECT path, json_extract(metadata, '$.duplicate_of') FROM sources "
+                    "WHERE doc_kind = 'pdf' AND status = 'duplicate'"):
+                if path in wanted and original:
+                    copies.setdefault(original, []).append(path)
         rows = self.conn.execute(
             "SELECT path, json_extract(metadata, '$.title'), json_extract(metadata, '$.authors') FROM sources "
             "WHERE doc_kind = 'pdf' AND status = 'ok' ORDER BY path").fetchall()
         for path, title, authors in rows:
+            if wanted is not None and path not in wanted and path not in copies:
+                continue
             parts = [title or "", " ".join(json.loads(authors)) if authors else ""]
             heading = None
             for head, text in self.conn.execute(
@@ -475,16 +487,24 @@ class Catalog:
                     parts.append(head)
                     heading = head
                 parts.append(text)
-            out[path] = "\n".join(p for p in parts if p)
+            text = "\n".join(p for p in parts if p)
+            if wanted is None or path in wanted:
+                out[path] = text
+            for copy in copies.get(path, []):
+                out[copy] = text
         return out
 
     def pdfs_digest(self) -> str:
-        """Changes whenever an indexed PDF is added, changed or removed (what ``first_pages``
-        reads changes with it)."""
+        """Changes whenever an indexed PDF (or a copy of one) is added, changed or removed
+        (what ``first_pages`` reads changes with it)."""
         digest = hashlib.sha1()
         for path, sha in self.conn.execute(
                 "SELECT path, sha256 FROM sources WHERE doc_kind = 'pdf' AND status = 'ok' ORDER BY path"):
             digest.update(f"{path}\0{sha}\0".encode("utf-8", "surrogateescape"))
+        # Files of the same bytes as an indexed one: each has that one's pages (first_pages).
+        for path, sha in self.conn.execute(
+                "SELECT path, sha256 FROM sources WHERE doc_kind = 'pdf' AND status = 'duplicate' ORDER BY path"):
+            digest.update(f"copy\0{path}\0{sha}\0".encode("utf-8", "surrogateescape"))
         return digest.hexdigest()[:16]
 
     # a reference manager's library ------------------------------------------

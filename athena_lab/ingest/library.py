@@ -30,6 +30,9 @@ _STAMP, _WARNINGS, _TRASHED = "library_stamp", "library_warnings", "library_tras
 _BIBS = "library_bibs"  # the BibTeX files the last run read (a live batch sees only its own paths)
 _NAMES = " names:"  # in the stamp beside .bib files: a digest of the folder's file names then
 _PDFS = " pdfs:"  # and of its indexed PDFs (the pages an entry's title is looked for on)
+# The last attachment check (ingest/attachments.py): {"on": the library stamp and PDFs digest
+# it ran on, "warnings": what it added to library_warnings (taken out again on the next check)}.
+_CHECKED = "library_checked"
 
 
 @dataclass
@@ -104,7 +107,7 @@ def sync_library(root: Path, catalog: Catalog, bibs: Iterable[str] = (), files: 
         if catalog.get_manifest(_STAMP) is not None:  # the folder is no longer a library
             with catalog.transaction():
                 catalog.replace_library([])
-                for key in (_STAMP, _WARNINGS, _TRASHED, _BIBS):
+                for key in (_STAMP, _WARNINGS, _TRASHED, _BIBS, _CHECKED):
                     catalog.conn.execute("DELETE FROM manifest WHERE key=?", (key,))
             return LibrarySync(read=True, moved=old_trashed)
         return LibrarySync()
@@ -136,6 +139,47 @@ def sync_library(root: Path, catalog: Catalog, bibs: Iterable[str] = (), files: 
         catalog.set_manifest(_BIBS, json.dumps(bibs, ensure_ascii=False))
     return LibrarySync(read=True, items=len(rows), trashed=library.trashed, moved=old_trashed ^ library.trashed,
                        warnings=warnings, sources=[DATABASE] * zotero + bibs)
+
+
+@dataclass
+class AttachmentCheck:
+    """What one attachment check did: the library's warnings after it, and whether its own
+    messages differ from the last check's."""
+
+    warnings: dict[str, list[str]]
+    changed: bool
+
+
+def check_attachments(catalog: Catalog) -> AttachmentCheck | None:
+    """Warn about each item whose explicitly linked PDFs do not print its title on their
+    first pages (ingest/attachments.py), into ``library_warnings``. Call it once the run has
+    stored its PDFs. It runs when the library was read since the last check, or the indexed
+    PDFs changed (a linked PDF replaced under an unchanged library), and reads only the
+    catalog; None when it did not run (no library, or nothing changed)."""
+    from athena_lab.ingest.attachments import attachment_warnings
+
+    library_stamp = catalog.get_manifest(_STAMP)
+    if library_stamp is None:
+        return None
+    on = f"{library_stamp}{_PDFS}{catalog.pdfs_digest()}"
+    last = json.loads(catalog.get_manifest(_CHECKED) or "{}")
+    if last.get("on") == on:
+        return None
+    found = attachment_warnings(catalog.library(), lambda paths: catalog.first_pages(paths=paths))
+    old: dict[str, list[str]] = last.get("warnings", {})
+    warnings = library_warnings(catalog)
+    for path, messages in old.items():  # the last check's messages go (a read since has dropped them already)
+        kept = [m for m in warnings.get(path, []) if m not in messages]
+        if kept:
+            warnings[path] = kept
+        else:
+            warnings.pop(path, None)
+    for path, messages in found.items():
+        warnings.setdefault(path, []).extend(messages)
+    with catalog.transaction():
+        catalog.set_manifest(_WARNINGS, json.dumps(warnings, ensure_ascii=False))
+        catalog.set_manifest(_CHECKED, json.dumps({"on": on, "warnings": found}, ensure_ascii=False))
+    return AttachmentCheck(warnings, changed=found != old)
 
 
 def known_bibliographies(root: Path, catalog: Catalog, changed: Iterable[str]) -> list[str]:

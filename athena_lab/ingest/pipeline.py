@@ -36,7 +36,7 @@ from athena_lab.ingest.checkpoints import ChunkLabels, VectorCheckpointer
 from athena_lab.ingest.chunking import CHUNKER_VERSION, Chunk, chunk_document, embedding_text, text_hash
 from athena_lab.ingest.discover import (DiscoveredFile, Discovery, discover, discover_paths, in_scope,
                                        nothing_to_index)
-from athena_lab.ingest.library import known_bibliographies, sync_library
+from athena_lab.ingest.library import check_attachments, known_bibliographies, sync_library
 from athena_lab.ingest.vectors import (EMBED_WINDOW, CountsTokens, Embedded, Progress, embed_here, embed_vectors,
                                       plan_batches)
 from athena_lab.interrupt import StopRequest
@@ -363,6 +363,13 @@ def _update_documents(config: Config, store: IndexStore, summary: IndexSummary,
         if after.read:
             summary.library = after.summary()
         read, warnings = read or after.read, after.warnings
+    # Once the PDFs are stored: does each linked PDF print its item's title (ingest/attachments.py)?
+    checked = check_attachments(catalog)
+    if checked is not None:
+        warnings = checked.warnings
+        read = read or checked.changed
+        if summary.library is not None:
+            summary.library["warnings"] = sum(len(w) for w in warnings.values())
     if paths is None or read:
         for path, messages in warnings.items():
             summary.warnings.setdefault(path, []).extend(messages)

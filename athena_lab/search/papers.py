@@ -15,6 +15,7 @@ mechanism everywhere.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Literal, Mapping, cast
@@ -102,6 +103,9 @@ def list_papers(catalog: Catalog) -> list[Paper]:
     in_library = {path for row in library for path in row.files}
     paper_paths = [p for p, s in sources.items() if p in in_library or s.doc_kind == "pdf"]
     records = catalog.source_records(set(paper_paths))
+    # The library's warnings about an item's own files (ingest/attachments.py: a PDF that
+    # does not print its item's title) are the item's too.
+    about_files = json.loads(catalog.get_manifest("library_warnings") or "{}")
     papers: list[Paper] = []
     for row in library:
         files = [p for p in row.files if p in sources]
@@ -110,7 +114,8 @@ def list_papers(catalog: Catalog) -> list[Paper]:
         record = row.record if row.bibliographic else records.get(files[0], {}) if files else {}
         origin: Origin = ("bibtex" if row.record.get("source") == "bibtex" else "zotero") if row.bibliographic \
             else "pdf" if files and record.get("title") else "none"
-        papers.append(_paper(row.id, record, files, sources, row.collections, row.tags, row.warnings, origin))
+        warnings = row.warnings + [w for p in files for w in about_files.get(p, [])]
+        papers.append(_paper(row.id, record, files, sources, row.collections, row.tags, warnings, origin))
     for path in sorted(set(paper_paths) - in_library):
         record = records.get(path, {})
         papers.append(_paper(path, record, [path], sources, [], [], [], "pdf" if record.get("title") else "none"))
