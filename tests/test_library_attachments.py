@@ -41,7 +41,7 @@ REFS = r"""@inproceedings{gal2009, author = {Gal, Andreas and Eich, Brendan}, ye
   file = {:papers/scanned_docling_ocr_test.pdf:PDF}}
 """
 
-WRONG = ("the linked file 'papers/paper_s2orc_2020.acl-main.447.pdf' does not print the title of entry 'vaswani2017' "
+WRONG = ("wrong file link? the linked file 'papers/paper_s2orc_2020.acl-main.447.pdf' does not print the title of entry 'vaswani2017' "
          "of refs.bib (\"Attention Is All You Need\") on its first pages: check the entry's file field (in BibDesk, "
          "its linked file); until then it is cited with this record")
 
@@ -107,7 +107,7 @@ def test_a_changed_pdf_under_an_unchanged_library_is_checked_again(tmp_path: Pat
         second = ws.index()
         assert second.changed == 1 and second.library is None  # the library was not read again
         assert second.warnings[FEKETA_PDF] == [
-            f"the attached file '{FEKETA_PDF}' does not print the title of Zotero item 9PWIL7JY (\"Attention Is All "
+            f"wrong attachment? the attached file '{FEKETA_PDF}' does not print the title of Zotero item 9PWIL7JY (\"Attention Is All "
             "You Need\") on its first pages: check the attachment in Zotero; until then it is cited with this record"]
         assert any("does not print the title" in w for w in {p["id"]: p for p in ws.papers()}[FEKETA]["warnings"])
         third = ws.index()  # nothing changed: not checked again, and the warning stays
@@ -156,9 +156,9 @@ def test_a_subtitle_a_supplement_a_title_match_and_a_textless_page_raise_no_alar
     ]
     found = attachment_warnings(rows, lambda paths: {p: t for p, t in pages.items() if p in paths})
     assert list(found) == ["other.pdf"] and len(found["other.pdf"]) == 2, found
-    assert found["other.pdf"][0].startswith("the attached file 'other.pdf' does not print the title of Zotero item "
+    assert found["other.pdf"][0].startswith("wrong attachment? the attached file 'other.pdf' does not print the title of Zotero item "
                                             "WRONG (\"Mastering the game of Go\")")
-    assert found["other.pdf"][1].startswith("the attached files 'other.pdf' and 'supplement.pdf' do not print")
+    assert found["other.pdf"][1].startswith("wrong attachment? the attached files 'other.pdf' and 'supplement.pdf' do not print")
 
 
 @pytest.mark.unit

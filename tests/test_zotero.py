@@ -82,7 +82,7 @@ def test_the_papers_list_has_zoteros_items_the_missing_one_and_a_loose_pdf(libra
     assert "sync the library, or attach the file again in Zotero" in skipped[MISSING][0]
     # The fixture's records sit on other papers' pages on purpose: each such item says so, the record kept.
     assert feketa["warnings"] == [
-        f"the attached file '{ATTENTION_PDF}' does not print the title of Zotero item 9PWIL7JY (\"Almost ISS property "
+        f"wrong attachment? the attached file '{ATTENTION_PDF}' does not print the title of Zotero item 9PWIL7JY (\"Almost ISS property "
         "for feedback connected systems\") on its first pages: check the attachment in Zotero; until then it is cited "
         "with this record"]
     assert skipped[ATTENTION_PDF] == feketa["warnings"]

@@ -125,11 +125,13 @@ def _message(record: dict[str, Any], paths: list[str]) -> str:
     zotero = record.get("source") != "bibtex"
     if zotero:
         item = f"Zotero item {(record.get('zotero') or {}).get('key', '?')}"
+        lead = "wrong attachment?"  # the first words, all a two-line papers view shows at first
         what, fix = "attached file" if one else "attached files", "check the attachment in Zotero"
     else:
         bib = record.get("bibtex") or {}
         item = f"entry {bib.get('key', '?')!r} of {bib.get('file', 'the .bib file')}"
+        lead = "wrong file link?"
         what, fix = "linked file" if one else "linked files", "check the entry's file field (in BibDesk, its linked file)"
-    return (f"the {what} {files} {'does' if one else 'do'} not print the title of {item} (\"{quoted}\") on "
+    return (f"{lead} the {what} {files} {'does' if one else 'do'} not print the title of {item} (\"{quoted}\") on "
             f"{'its' if one else 'their'} first pages: {fix}; until then "
             f"{'it is' if one else 'they are'} cited with this record")

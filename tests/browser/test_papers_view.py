@@ -92,6 +92,15 @@ def test_the_papers_view_in_lab_from_the_keyboard_in_both_themes(start_lab, open
         set_theme(tab, "JupyterLab Dark", False)
         papers.screenshot(path=str(ARTIFACTS / "lab-papers-narrow-dark.png"))
         set_theme(tab, "JupyterLab Light", True)
+        # A long warning shows two lines until it is opened, from the keyboard too.
+        long = warnings.filter(has_text="does not print the title").first
+        shut = long.bounding_box()["height"]
+        long.focus()
+        tab.keyboard.press("Enter")
+        assert long.get_attribute("aria-expanded") == "true" and long.bounding_box()["height"] > 1.5 * shut
+        papers.screenshot(path=str(ARTIFACTS / "lab-papers-warning-open-light.png"))
+        tab.keyboard.press(" ")
+        assert long.get_attribute("aria-expanded") == "false" and long.bounding_box()["height"] == shut
         _choose_and_ask(tab, ".athena-", ".athena-answer", whole_tag=True)
         sources = tab.locator(".athena-answer").last.locator(".athena-source")
         sources.first.wait_for()

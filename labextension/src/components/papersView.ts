@@ -44,6 +44,38 @@ const SORTS: Array<[PaperSort, string]> = [
   ['pages', 'Pages']
 ];
 
+/**
+ * One warning of a paper, shown in two lines: a library with items attached to the wrong
+ * PDFs gives each of them a paragraph (the file, the item, what to check), which would
+ * bury the list in a narrow sidebar. Click, Enter or Space shows the whole text; screen
+ * readers read it whole anyway (the clamp only hides it from view).
+ */
+function warningLine(text: string): HTMLElement {
+  const node = h(
+    'div',
+    {
+      class: 'athena-paper-warning',
+      'data-testid': 'athena-paper-warning',
+      role: 'button',
+      tabindex: '0',
+      'aria-expanded': 'false',
+      title: text
+    },
+    `\u26a0 ${text}`
+  );
+  const toggle = (): void => {
+    node.setAttribute('aria-expanded', String(node.classList.toggle('athena-paper-warning-open')));
+  };
+  node.addEventListener('click', toggle);
+  node.addEventListener('keydown', event => {
+    if (event.key === 'Enter' || event.key === ' ') {
+      event.preventDefault();
+      toggle();
+    }
+  });
+  return node;
+}
+
 export class PapersView {
   readonly node: HTMLElement;
   private _papers: IPaper[] = [];
@@ -269,7 +301,7 @@ export class PapersView {
         h('div', { class: 'athena-paper-title', title: paper.paths.join('\n') || paper.id }, title),
         h('div', { class: 'athena-paper-meta', title: recordOrigin(paper) }, paperMeta(paper)),
         where ? h('div', { class: 'athena-paper-where' }, where) : null,
-        ...paper.warnings.map(w => h('div', { class: 'athena-paper-warning', 'data-testid': 'athena-paper-warning' }, `\u26a0 ${w}`)),
+        ...paper.warnings.map(warningLine),
         uri ? h('a', { class: 'athena-zotero-link', href: uri, 'aria-label': `Open ${paper.label} in Zotero` }, 'Open in Zotero') : null
       )
     );
