@@ -24,7 +24,7 @@ from typing_extensions import Unpack
 from athena_lab.answer import Answer
 from athena_lab.config import Config, load_config
 from athena_lab.contract import (AskFilters, BibRecord, ChunkState, Citation, DocEntry, GrepMatch, Health, IndexStatus, Paper, PaperHit,
-                                 LocalModel, MultilingualStatus, PdfPageText, Region, RunStatus, SourceLines)
+                                 LocalModel, MultilingualStatus, PdfPageText, Region, RunStatus, SkippedFile, SourceLines)
 from athena_lab.document import citation_kind
 from athena_lab.errors import CatalogError, EmbedderError, ForbiddenPathError, MissingPathError, PathError
 from athena_lab.events import Event
@@ -576,6 +576,8 @@ class Workspace:
         # indexes made before it was recorded report their last run.
         updated = manifest.get("updated_at") or last
         discovery = json.loads(manifest.get("discovery_warnings", "{}"))
+        skipped: list[SkippedFile] = [{"path": p, "warnings": [w]} for p, w in sorted(discovery.items())]
+        skipped += [{"path": p, "warnings": w} for p, w in sorted(catalog.file_warnings().items())]
         return {
             "root": str(self.root), "index_dir": str(self.index_dir),
             "last_indexed": float(last) if last else None,
@@ -588,8 +590,7 @@ class Workspace:
             "files": [{"path": s.path, "doc_kind": s.doc_kind, "status": s.status,
                        "chunks": s.chunks, "pages": s.pages, "warnings": s.warnings,
                        "indexed_at": s.indexed_at} for s in sources],
-            "skipped": [{"path": p, "warnings": [w]} for p, w in sorted(discovery.items())]
-            + [{"path": p, "warnings": w} for p, w in sorted(json.loads(manifest.get("library_warnings", "{}")).items())],
+            "skipped": skipped,
         }
 
     def health(self) -> Health:

@@ -24,6 +24,8 @@ from athena_lab.errors import CatalogError
 from athena_lab.contract import IndexCounts
 
 SCHEMA_VERSION = "8"
+# The manifest key of the library's warnings per file (Catalog.file_warnings).
+_FILE_WARNINGS = "library_warnings"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS manifest (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -508,6 +510,23 @@ class Catalog:
         return digest.hexdigest()[:16]
 
     # a reference manager's library ------------------------------------------
+    # The library's warnings about the folder's files (an attachment missing, a linked file
+    # that is not the item's, the database itself), path -> messages. ingest/library.py writes
+    # them; the papers view (search/papers.py) and the index status (workspace.py) read them.
+    # The catalog owns the manifest key and its JSON format, so that neither reader needs
+    # ingest (search may not import it) nor knows how the warnings are stored.
+    def file_warnings(self) -> dict[str, list[str]]:
+        """The library's warnings per file (path -> messages); {} when there is no library."""
+        return json.loads(self.get_manifest(_FILE_WARNINGS) or "{}")
+
+    def set_file_warnings(self, warnings: dict[str, list[str]]) -> None:
+        """Replace the library's warnings per file (see ``file_warnings``)."""
+        self.set_manifest(_FILE_WARNINGS, json.dumps(warnings, ensure_ascii=False))
+
+    def forget_file_warnings(self) -> None:
+        """Drop the library's warnings per file (the folder is no longer a library)."""
+        self.conn.execute("DELETE FROM manifest WHERE key=?", (_FILE_WARNINGS,))
+
     def library(self) -> list[LibraryRow]:
         return [_library_row(r) for r in self.conn.execute("SELECT * FROM library_items ORDER BY id")]
 

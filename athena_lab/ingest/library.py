@@ -26,12 +26,12 @@ from athena_lab.ingest.zotero import (DATABASE, Creator, Library, LibraryItem, Z
                                       is_library, read_library, stamp, year_of)
 from athena_lab.pdf.meta import citation_label
 
-_STAMP, _WARNINGS, _TRASHED = "library_stamp", "library_warnings", "library_trashed"
+_STAMP, _TRASHED = "library_stamp", "library_trashed"
 _BIBS = "library_bibs"  # the BibTeX files the last run read (a live batch sees only its own paths)
 _NAMES = " names:"  # in the stamp beside .bib files: a digest of the folder's file names then
 _PDFS = " pdfs:"  # and of its indexed PDFs (the pages an entry's title is looked for on)
 # The last attachment check (ingest/attachments.py): {"on": the library stamp and PDFs digest
-# it ran on, "warnings": what it added to library_warnings (taken out again on the next check)}.
+# it ran on, "warnings": what it added to Catalog.file_warnings (taken out again on the next check)}.
 _CHECKED = "library_checked"
 
 
@@ -107,7 +107,8 @@ def sync_library(root: Path, catalog: Catalog, bibs: Iterable[str] = (), files: 
         if catalog.get_manifest(_STAMP) is not None:  # the folder is no longer a library
             with catalog.transaction():
                 catalog.replace_library([])
-                for key in (_STAMP, _WARNINGS, _TRASHED, _BIBS, _CHECKED):
+                catalog.forget_file_warnings()
+                for key in (_STAMP, _TRASHED, _BIBS, _CHECKED):
                     catalog.conn.execute("DELETE FROM manifest WHERE key=?", (key,))
             return LibrarySync(read=True, moved=old_trashed)
         return LibrarySync()
@@ -118,7 +119,7 @@ def sync_library(root: Path, catalog: Catalog, bibs: Iterable[str] = (), files: 
         now += _NAMES + names_digest(files) + _PDFS + catalog.pdfs_digest()
     if last == now or (defer_bibs and not zotero):
         return LibrarySync(items=len(catalog.library()), trashed=old_trashed,
-                           warnings=json.loads(catalog.get_manifest(_WARNINGS) or "{}"))
+                           warnings=catalog.file_warnings())
     library = Library()
     if zotero:
         try:
@@ -134,7 +135,7 @@ def sync_library(root: Path, catalog: Catalog, bibs: Iterable[str] = (), files: 
     with catalog.transaction():
         catalog.replace_library(rows)
         catalog.set_manifest(_STAMP, now)
-        catalog.set_manifest(_WARNINGS, json.dumps(warnings, ensure_ascii=False))
+        catalog.set_file_warnings(warnings)
         catalog.set_manifest(_TRASHED, json.dumps(sorted(library.trashed), ensure_ascii=False))
         catalog.set_manifest(_BIBS, json.dumps(bibs, ensure_ascii=False))
     return LibrarySync(read=True, items=len(rows), trashed=library.trashed, moved=old_trashed ^ library.trashed,
@@ -152,7 +153,7 @@ class AttachmentCheck:
 
 def check_attachments(catalog: Catalog) -> AttachmentCheck | None:
     """Warn about each item whose explicitly linked PDFs do not print its title on their
-    first pages (ingest/attachments.py), into ``library_warnings``. Call it once the run has
+    first pages (ingest/attachments.py), into ``Catalog.file_warnings``. Call it once the run has
     stored its PDFs. It runs when the library was read since the last check, or the indexed
     PDFs changed (a linked PDF replaced under an unchanged library), and reads only the
     catalog; None when it did not run (no library, or nothing changed)."""
@@ -167,7 +168,7 @@ def check_attachments(catalog: Catalog) -> AttachmentCheck | None:
         return None
     found = attachment_warnings(catalog.library(), lambda paths: catalog.first_pages(paths=paths))
     old: dict[str, list[str]] = last.get("warnings", {})
-    warnings = library_warnings(catalog)
+    warnings = catalog.file_warnings()
     for path, messages in old.items():  # the last check's messages go (a read since has dropped them already)
         kept = [m for m in warnings.get(path, []) if m not in messages]
         if kept:
@@ -177,7 +178,7 @@ def check_attachments(catalog: Catalog) -> AttachmentCheck | None:
     for path, messages in found.items():
         warnings.setdefault(path, []).extend(messages)
     with catalog.transaction():
-        catalog.set_manifest(_WARNINGS, json.dumps(warnings, ensure_ascii=False))
+        catalog.set_file_warnings(warnings)
         catalog.set_manifest(_CHECKED, json.dumps({"on": on, "warnings": found}, ensure_ascii=False))
     return AttachmentCheck(warnings, changed=found != old)
 
@@ -190,8 +191,3 @@ def known_bibliographies(root: Path, catalog: Catalog, changed: Iterable[str]) -
     known.update(p for p in changed if p.lower().endswith(BIBTEX) and not is_hidden(p)
                  and not (root / p).is_symlink())
     return sorted(p for p in known if (root / p).is_file())
-
-
-def library_warnings(catalog: Catalog) -> dict[str, list[str]]:
-    """The last read's warnings (missing attachments, linked files, the database itself)."""
-    return json.loads(catalog.get_manifest(_WARNINGS) or "{}")

@@ -15,7 +15,6 @@ mechanism everywhere.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Literal, Mapping, cast
@@ -105,7 +104,7 @@ def list_papers(catalog: Catalog) -> list[Paper]:
     records = catalog.source_records(set(paper_paths))
     # The library's warnings about an item's own files (ingest/attachments.py: a PDF that
     # does not print its item's title) are the item's too.
-    about_files = json.loads(catalog.get_manifest("library_warnings") or "{}")
+    about_files = catalog.file_warnings()
     papers: list[Paper] = []
     for row in library:
         files = [p for p in row.files if p in sources]
