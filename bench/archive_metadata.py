@@ -12,6 +12,7 @@ null when the page prints none); no PDF is stored here. The archive is fetched a
         [--readings DIR] where the "dev8" round's papers are: a checkout of Ty-Chen/Reading-List
         [--collection DIR] where the "dev9" round's papers are: a checkout of geekkypyconda/Research-Papers
         [--collection2 DIR] where the "dev10" round's papers are: a checkout of fogus/papers-i-love
+        [--collection3 DIR] where the "dev11" round's papers are: a checkout of szhou1234/papers
     python bench/archive_metadata.py --root ARCHIVE --split dev --papers DIR --readings DIR --loro
         [--only SET ...] [--cache FILE] [--show]
         leave one round out: the line classifier of bench/line_classifier.py fitted on every dev round
@@ -42,7 +43,10 @@ USENIX, NDSS, Elsevier, Springer and arXiv pages on mobile-network security, 201
 drawn at random, seed 60, from a fifth, the GitHub repository fogus/papers-i-love — Lisp,
 Scheme, Forth, Smalltalk and Prolog papers, MIT AI memos, RAND typescripts, ACM, IEEE,
 Pergamon and BYTE pages from 1950 to 2010: `"root": "collection2"`, read under
-`--collection2`, left out without it). Each round
+`--collection2`, left out without it); "dev11" (30 papers drawn at random, seed 61, from a
+sixth, the GitHub repository szhou1234/papers — database and distributed-systems papers of
+ACM, VLDB, USENIX, IEEE and Springer, technical reports and an ACM Queue article, 1981 to
+2017: `"root": "collection3"`, read under `--collection3`, left out without it). Each round
 after the first was measured once on first sight, before any rule change for it — a fresh
 estimate of the rules — then tuned on.
 
@@ -144,8 +148,26 @@ class ModelReader:
 # before any rule was changed for the round ("dev" was tuned on from the start; no first-sight
 # figure of "test-seen" was recorded).
 FIRST_SIGHT = {"dev2": (9, 16), "dev3": (4, 10), "dev4": (17, 30), "dev5": (18, 31),
-               "dev6": (11, 14), "dev7": (29, 39), "dev8": (10, 16), "dev9": (14, 26)}
-ROUNDS = ["dev", "test-seen", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10"]
+               "dev6": (11, 14), "dev7": (29, 39), "dev8": (10, 16), "dev9": (14, 26),
+               "dev10": (11, 30), "dev11": (23, 30)}
+ROUNDS = ["dev", "test-seen", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10", "dev11"]
+
+# The rounds drawn from other public collections: a gold row's "root" names the option that
+# gives the folder its papers are read under, a checkout of the repository named here.
+COLLECTIONS = {"papers": ("HappyWalkers/paper", "dev7"), "readings": ("Ty-Chen/Reading-List", "dev8"),
+               "collection": ("geekkypyconda/Research-Papers", "dev9"),
+               "collection2": ("fogus/papers-i-love", "dev10"), "collection3": ("szhou1234/papers", "dev11")}
+
+
+def add_collection_options(ap: argparse.ArgumentParser) -> None:
+    """One option per collection, so every bench that reads the gold rows takes the same ones."""
+    for name, (repo, round_) in COLLECTIONS.items():
+        ap.add_argument(f"--{name}", metavar="DIR", help=f'rows marked "root": "{name}" (round {round_}) are read '
+                        f"under DIR, a checkout of {repo}; without it those rows are left out")
+
+
+def collection_roots(args: argparse.Namespace) -> dict[str, str | None]:
+    return {name: getattr(args, name) for name in COLLECTIONS}
 
 
 def readers(model: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -243,14 +265,7 @@ def main() -> None:
                     help="one labelling round only (see the module's docstring)")
     ap.add_argument("--corpus", default=str(CORPORA / "pdfs"),
                     help='the second root: rows marked "root": "corpus" (round dev6) are read under it')
-    ap.add_argument("--papers", help='the third root: rows marked "root": "papers" (round dev7) are read under it, '
-                    "a checkout of HappyWalkers/paper; without it those rows are left out")
-    ap.add_argument("--readings", help='the fourth root: rows marked "root": "readings" (round dev8) are read under '
-                    "it, a checkout of Ty-Chen/Reading-List; without it those rows are left out")
-    ap.add_argument("--collection", help='the fifth root: rows marked "root": "collection" (round dev9) are read '
-                    "under it, a checkout of geekkypyconda/Research-Papers; without it those rows are left out")
-    ap.add_argument("--collection2", help='the sixth root: rows marked "root": "collection2" (round dev10) are read '
-                    "under it, a checkout of fogus/papers-i-love; without it those rows are left out")
+    add_collection_options(ap)
     ap.add_argument("--ocr", default="auto", choices=["auto", "off"])
     ap.add_argument("--show", action="store_true", help="print every paper's record and verdict")
     ap.add_argument("--reader", default="rules", choices=["rules", "local"],
@@ -269,19 +284,14 @@ def main() -> None:
         gold = [g for g in gold if g["split"] == args.split]
     if args.set:
         gold = [g for g in gold if g["set"] == args.set]
-    roots = {"corpus": args.corpus, "papers": args.papers, "readings": args.readings, "collection": args.collection,
-             "collection2": args.collection2}
-    missing = {"papers": "--papers DIR (a checkout of HappyWalkers/paper)",
-               "readings": "--readings DIR (a checkout of Ty-Chen/Reading-List)",
-               "collection": "--collection DIR (a checkout of geekkypyconda/Research-Papers)",
-               "collection2": "--collection2 DIR (a checkout of fogus/papers-i-love)"}
+    roots = {"corpus": args.corpus, **collection_roots(args)}
     left_out = 0
-    for name, option in missing.items():
+    for name, (repo, _) in COLLECTIONS.items():
         rows = sum(g.get("root") == name for g in gold)
         if rows and not roots[name]:
             left_out += rows
             gold = [g for g in gold if g.get("root") != name]
-            print(f"{rows} papers left out: give {option}", file=sys.stderr)
+            print(f"{rows} papers left out: give --{name} DIR (a checkout of {repo})", file=sys.stderr)
     if args.loro:
         started = time.perf_counter()
         table = loro(gold, {"archive": args.root, **roots}, args.ocr, args.cache, args.only, args.show)

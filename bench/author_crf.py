@@ -441,15 +441,12 @@ def evaluate(gold: list[dict[str, Any]], pages: Any, held: list[str] | None, sho
 
 def main() -> None:
     import line_model
-    from archive_metadata import ROUNDS
+    from archive_metadata import ROUNDS, add_collection_options, collection_roots
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--root", required=True, help="the papers-we-love checkout (its PDFs)")
     ap.add_argument("--corpus", default=str(CORPORA / "pdfs"))
-    ap.add_argument("--papers")
-    ap.add_argument("--readings")
-    ap.add_argument("--collection")
-    ap.add_argument("--collection2")
+    add_collection_options(ap)
     ap.add_argument("--ocr", default="auto", choices=["auto", "off"])
     ap.add_argument("--cache", help="a pickle of the extracted pages kept between runs (outside the checkout)")
     ap.add_argument("--loro", action="store_true", help="leave one round out (every dev round, or --only)")
@@ -459,8 +456,7 @@ def main() -> None:
     ap.add_argument("--show", action="store_true", help="print every paper whose authors a reader gets wrong")
     ap.add_argument("--out")
     args = ap.parse_args()
-    roots = {"archive": args.root, "corpus": args.corpus, "papers": args.papers, "readings": args.readings,
-             "collection": args.collection, "collection2": args.collection2}
+    roots = {"archive": args.root, "corpus": args.corpus, **collection_roots(args)}
     gold = [r for r in line_model.gold_rows("dev") if roots.get(r.get("root", "archive"))]  # dev rows only, ever
     started = time.perf_counter()
     pages = line_model.load_pages(gold, roots, args.ocr, args.cache)

@@ -25,6 +25,7 @@ import sys
 from pathlib import Path
 
 from _common import CORPORA
+from archive_metadata import COLLECTIONS, add_collection_options
 from loro_first_sight import held_out_with
 
 # Each round's first sight, as docs/pdf.md records it: the commit its rules were at.
@@ -36,10 +37,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--root", required=True)
     ap.add_argument("--corpus", default=str(CORPORA / "pdfs"))
-    ap.add_argument("--papers")
-    ap.add_argument("--readings")
-    ap.add_argument("--collection")
-    ap.add_argument("--collection2")
+    add_collection_options(ap)
     ap.add_argument("--cache")
     ap.add_argument("--round", nargs=2, action="append", metavar=("SET", "COMMIT"),
                     help="a round and the commit its first sight was measured on (default: " +
@@ -50,7 +48,7 @@ def main() -> None:
     out = {}
     for held, commit in args.round or list(ROUNDS.items()):
         options = ["--corpus", args.corpus]
-        for name in ("papers", "readings", "collection", "collection2", "cache"):
+        for name in (*COLLECTIONS, "cache"):
             options += [f"--{name}", getattr(args, name)] if getattr(args, name) else []
         options += ["--show"] if args.show else []
         entry = held_out_with(commit, "author_crf.py", args.root, held, options)

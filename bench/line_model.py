@@ -32,6 +32,7 @@ from typing import Any
 import line_classifier as L
 import numpy as np
 from _common import CORPORA, REPO
+from archive_metadata import add_collection_options, collection_roots
 
 from athena_lab.pdf.meta import cover_sheet
 from athena_lab.pdf.pages import PageText
@@ -150,16 +151,13 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--root", required=True, help="the papers-we-love checkout (its PDFs)")
     ap.add_argument("--corpus", default=str(CORPORA / "pdfs"))
-    ap.add_argument("--papers", help='rows marked "root": "papers" (dev7) are read under it')
-    ap.add_argument("--readings", help='rows marked "root": "readings" (dev8) are read under it')
-    ap.add_argument("--collection", help='rows marked "root": "collection" (dev9) are read under it')
+    add_collection_options(ap)
     ap.add_argument("--ocr", default="auto", choices=["auto", "off"])
     ap.add_argument("--cache", help="a pickle of the extracted pages, kept between runs (outside the checkout)")
     ap.add_argument("--write", action="store_true", help="fit on all of dev and write the weights (bench/data/line_model.json)")
     ap.add_argument("--labels", action="store_true", help="count the weak labels")
     args = ap.parse_args()
-    roots = {"archive": args.root, "corpus": args.corpus, "papers": args.papers, "readings": args.readings,
-             "collection": args.collection}
+    roots = {"archive": args.root, "corpus": args.corpus, **collection_roots(args)}
     rows = [r for r in gold_rows("dev") if roots.get(r.get("root", "archive"))]
     pages = load_pages(rows, roots, args.ocr, args.cache)
     if args.labels:

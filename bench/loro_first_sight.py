@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from _common import CORPORA, REPO
+from archive_metadata import COLLECTIONS, add_collection_options
 
 # Each round's first sight, as docs/pdf.md records it: the commit its rules were at.
 ROUNDS = {"dev4": "584d28a", "dev5": "584d28a", "dev6": "6b76c92", "dev7": "6f5eda2", "dev8": "bc199c5"}
@@ -88,8 +89,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--root", required=True)
     ap.add_argument("--corpus", default=str(CORPORA / "pdfs"))
-    ap.add_argument("--papers")
-    ap.add_argument("--readings")
+    add_collection_options(ap)
     ap.add_argument("--cache")
     ap.add_argument("--round", nargs=2, action="append", metavar=("SET", "COMMIT"),
                     help="a round and the commit its first sight was measured on (default: " +
@@ -100,9 +100,8 @@ def main() -> None:
     out = {}
     for held, commit in args.round or list(ROUNDS.items()):
         options = ["--split", "dev", "--corpus", args.corpus]
-        options += ["--papers", args.papers] if args.papers else []
-        options += ["--readings", args.readings] if args.readings else []
-        options += ["--cache", args.cache] if args.cache else []
+        for name in (*COLLECTIONS, "cache"):
+            options += [f"--{name}", getattr(args, name)] if getattr(args, name) else []
         options += ["--show"] if args.show else []
         entry = held_out_with(commit, "archive_metadata.py", args.root, held, options)
         entry["rules_then"] = entry.pop("rules_now")  # the rules of ``commit``, not today's
