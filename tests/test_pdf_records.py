@@ -829,3 +829,89 @@ def test_a_byline_is_read_when_the_title_is_garbled_past_reading() -> None:
     record = paper_record({}, first)
     assert (record.title, record.authors) == (None, ["Keith L. Clark", "Steve Gregory"])
     assert paper_record({}, page(*first.lines[4:])).authors == []
+
+
+# --- classes found on dev11's first sight (a sixth collection: database and systems papers) ---
+
+def spaced(words: list[tuple[str, float]], y0: float, size: float) -> Line:
+    """A scan's line: each word a cell of its own, starting at its x, with a box per
+    character (the spaces between words as the text layer set them)."""
+    text, boxes = "", []
+    for i, (word, x) in enumerate(words):
+        if i:
+            text += " "
+            boxes.append((boxes[-1][2], y0, x, y0 + size))
+        for j, _ in enumerate(word):
+            boxes.append((x + 0.5 * size * j, y0, x + 0.5 * size * (j + 1), y0 + size))
+        text += word
+    return Line(text=text, boxes=boxes, bbox=(words[0][1], y0, boxes[-1][2], y0 + size), size=size, bold=False,
+                cells=[w for w, _ in words])
+
+
+def test_names_set_far_apart_on_a_scans_line_are_several_people() -> None:
+    """ACTA and the data-cube paper: a scan's text layer sets each word apart and the names
+    farther apart still ("Panos K. Chrysanthis        Krithi Ramamritham"); an l read as a 1
+    inside a name ("U1lman"); one person's name with wide word spaces stays one name."""
+    acta = page(line("ACTA: The SAGA Continues", 222, 103, 436, 117, 14.0),
+                spaced([("Panos", 222), ("K.", 252), ("Chrysanthis", 266), ("Krithi", 400), ("Ramamritham", 434)],
+                       144, 10.0),
+                line("University of Pittsburgh University of Massachusetts", 219, 170, 520, 179, 10.0,
+                     ["University of Pittsburgh", "University of Massachusetts"]), *BODY)
+    assert paper_record({}, acta).authors == ["Panos K. Chrysanthis", "Krithi Ramamritham"]
+    cubes = page(line("Implementing Data Cubes Efficiently", 140, 93, 435, 108, 15.4,
+                      ["Implementing", "Data", "Cubes", "Efficiently"]),
+                 spaced([("Venky", 108), ("Harinarayan", 145), ("Anand", 255), ("Rajaraman", 292),
+                         ("Jeffrey", 390), ("D.", 437), ("U1lman", 457)], 131, 10.1),
+                 line("Stanford University Stanford University Stanford University", 125, 146, 470, 155, 8.1,
+                      ["Stanford", "University", "Stanford", "University", "Stanford", "University"]), *BODY)
+    assert paper_record({}, cubes).authors == ["Venky Harinarayan", "Anand Rajaraman", "Jeffrey D. Ullman"]
+    one = page(line("A Title of Some Paper Set Large", 100, 80, 500, 98, 16.0),
+               spaced([("Guy", 200), ("Lewis", 240), ("Steele", 280), ("Jr.", 320)], 110, 11.0), *BODY)
+    assert paper_record({}, one).authors == ["Guy Lewis Steele Jr."]
+
+
+def test_a_title_line_cut_at_a_comma_goes_on_whatever_its_next_word() -> None:
+    """SnappyData: "… for Streaming," / "Transactions, and Interactive Analytics" — a line
+    opening with "Transactions" is a journal's banner, unless the title's line over it is
+    cut in mid-phrase."""
+    first = page(line("SnappyData: A Unified Cluster for Streaming,", 111, 72, 498, 89, 16.8),
+                 line("Transactions, and Interactive Analytics", 139, 92, 470, 109, 16.8),
+                 line("Barzan Mozafari Jags Ramnarayan Sudhir Menon", 159, 136, 438, 148, 11.1,
+                      ["Barzan Mozafari", "Jags Ramnarayan", "Sudhir Menon"]), *BODY)
+    record = paper_record({}, first)
+    assert record.title == "SnappyData: A Unified Cluster for Streaming, Transactions, and Interactive Analytics"
+    assert record.authors == ["Barzan Mozafari", "Jags Ramnarayan", "Sudhir Menon"]
+    banner = page(line("Transactions on Database Systems", 150, 40, 460, 56, 16.8),
+                  line("A Study of Query Plans", 150, 100, 460, 118, 16.8), *BODY)
+    assert paper_record({}, banner).title == "A Study of Query Plans"
+
+
+def test_a_usenix_proceedings_cover_gives_way_to_the_paper_and_its_copyright_year() -> None:
+    """ARC: the FAST '03 proceedings' cover bound in front of the paper: the record is the
+    paper's page after it, the year the cover's "© 2003 by The USENIX Association"."""
+    cover = page(line("USENIX Association", 238, 74, 374, 89, 15.8),
+                 line("Proceedings of", 234, 175, 379, 199, 24.0),
+                 line("FAST ’03:", 254, 205, 357, 229, 24.0),
+                 line("File and Storage Technologies", 160, 265, 452, 289, 24.0),
+                 line("© 2003 by The USENIX Association All Rights Reserved For more information about the USENIX "
+                      "Association:", 72, 667, 554, 676, 8.9),
+                 line("Rights to individual papers remain with the author or the author's employer.",
+                      189, 691, 459, 700, 8.9))
+    paper = page(line("ARC: A Self-Tuning, Low Overhead Replacement Cache", 120, 90, 490, 106, 14.3),
+                 line("Nimrod Megiddo and Dharmendra S. Modha", 200, 130, 420, 142, 11.0), *BODY)
+    record = paper_record({}, cover, "Adaptive Replacement Cache.pdf", paper)
+    assert (record.title, record.authors, record.year) == (
+        "ARC: A Self-Tuning, Low Overhead Replacement Cache", ["Nimrod Megiddo", "Dharmendra S. Modha"], 2003)
+
+
+def test_a_springer_series_in_the_title_field_and_a_venue_year_after_an_opening_quote() -> None:
+    """Springer's /Title "LNCS 7813 - Managing Geo-replicated Data …" names the series
+    before the title the page prints; "Proceedings of UIST ‘95" (an opening quote) dates
+    the Jupiter paper."""
+    first = page(line("Managing Geo-replicated Data in Multi-datacenters", 60, 51, 378, 64, 13.0),
+                 line("Divyakant Agrawal, Amr El Abbadi, Hatem A. Mahmoud,", 96, 89, 343, 98, 9.1), *BODY)
+    info = {"Title": "LNCS 7813 - Managing Geo-replicated Data in Multi-datacenters"}
+    assert paper_record(info, first).title == "Managing Geo-replicated Data in Multi-datacenters"
+    jupiter = page(line("High-Latency, Low-Bandwidth Windowing in the Jupiter Collaboration System", 80, 90, 530,
+                        106, 14.0), *BODY, line("Proceedings of UIST ‘95 1/10", 54, 736, 558, 746, 10.0))
+    assert page_year(jupiter) == 1995

@@ -181,7 +181,7 @@ _VENUE_NOTE = re.compile(r"^\W*(?:\S+\s+){0,4}?(?:appears?|appeared|to appear|pu
 _ACRONYM_YEAR = re.compile(r"\b[A-Z]{3,}\s+" + _Y + r"\b")  # "CIDR 2007", "OSDI 2004": a venue
 _PERMISSION = re.compile(r"permission|copyright|©|licen[cs]e", re.I)
 _LABELLED_DATE = re.compile(r"\b(?:publication )?date:\s*(?:\w+\.?\s+)?(?:\d{1,2}\s+)?" + _Y, re.I)
-_SHORT_YEAR = re.compile(r"\b[A-Z]{2,}[ -]?['’](\d\d)\b")  # "POPL '82", "ISMM'08"
+_SHORT_YEAR = re.compile(r"\b[A-Z]{2,}[ -]?['’‘](\d\d)\b")  # "POPL '82", "ISMM'08", "UIST ‘95"
 _PAGES = re.compile(r"\b(?:pages?|pp?\.)\s*\d{1,5}\s*(?:[-–—]+\s*\d{1,5})?", re.I)
 _ANY_YEAR = re.compile(r"(?<![\d.])" + _Y + r"(?![\d])")
 _NOT_A_DATE = re.compile(r"^(downloaded|re-?keyed|retrieved|accessed|printed on|generated|received|"
@@ -222,7 +222,9 @@ class PaperRecord:
 # author profiles for this publication at …", a few of the authors, "CITATIONS  READS") and
 # HAL's ("HAL Id: hal-…", the deposit's date). The paper's own first page comes next.
 _COVER = re.compile(r"see discussions, stats,? and author profiles for this publication|"
-                    r"researchgate\.net/publication|^hal id\s*:|hal is a multi-disciplinary open access archive",
+                    r"researchgate\.net/publication|^hal id\s*:|hal is a multi-disciplinary open access archive|"
+                    # a USENIX proceedings' cover, bound in front of one of its papers
+                    r"rights to individual papers remain with the author",
                     re.I | re.M)
 # ResearchGate's line of the kind and date of the work: "Conference Paper · November 2013"
 _COVER_DATE = re.compile(r"^(?:article|conference paper|chapter|book|thesis|preprint|technical report|"
@@ -277,6 +279,13 @@ def _cite_this_year(cover: PageText) -> int | None:
     return years[-1] if years else None
 
 
+def _cover_copyright(cover: PageText) -> int | None:
+    """The proceedings' copyright a USENIX cover prints ("© 2003 by The USENIX
+    Association"): the year of the volume the paper appeared in."""
+    found = _COPYRIGHT.search("\n".join(ln.text for ln in cover.lines[:40] if "usenix" in ln.text.lower()))
+    return int(found.group(1)) if found else None
+
+
 def paper_record(info: dict[str, str], first: PageText | None, file_name: str = "",
                  after: PageText | None = None) -> PaperRecord:
     """The record of a paper from its PDF info dictionary and its first page. When the
@@ -287,7 +296,7 @@ def paper_record(info: dict[str, str], first: PageText | None, file_name: str = 
         record = paper_record(info, after, file_name)
         if record.year is None and first is not None:
             dated = _COVER_DATE.search("\n".join(ln.text for ln in first.lines[:20]))
-            record.year = int(dated.group(1)) if dated else _cite_this_year(first)
+            record.year = int(dated.group(1)) if dated else _cite_this_year(first) or _cover_copyright(first)
         return record
     ids = document_ids(info, first, file_name)
     jstor = _jstor_record(first)
@@ -543,10 +552,12 @@ def _long_enough(group: list[Line]) -> bool:
     return (len(text.split()) >= 2 or len(text) >= 12) and len(text.split()) <= 30
 
 
-def _title_shaped(line: Line) -> bool:
+def _title_shaped(line: Line, banner: bool = False) -> bool:
+    """``banner``: a line that opens like a banner ("Transactions, and …") may still be the
+    title's, when the line over it is cut in mid-phrase (``_cut_short``)."""
     text = line.text.strip()
     letters = sum(ch.isalpha() for ch in text)
-    return (letters >= 3 and len(line.cells) <= 2 and not _NOT_TITLE.match(text)
+    return (letters >= 3 and len(line.cells) <= 2 and (banner or not _NOT_TITLE.match(text))
             and max(len(w) for w in text.split()) <= 25  # a logo read by OCR: "COMPUTERLABORATORSCIENCE…"
             and not re.match(r"^\d+(\.\d+)*\.?\s+[A-Z]|^\d+(\.\d+)+\.?\s", text) and not _EMAIL.search(text)
             and not re.match(r"^[IVX]{1,4}\.\s+[A-Z]", text)  # a section's heading: "I. INTRODUCTION"
@@ -573,7 +584,7 @@ def _grow(start: Line, lines: list[Line], names_end: bool = False) -> list[Line]
         gap = b.bbox[1] - a.bbox[3]
         overlap = min(a.bbox[2], b.bbox[2]) - max(a.bbox[0], b.bbox[0])
         return abs(a.size - b.size) <= 0.12 * max(a.size, 1.0) and -0.5 * height <= gap <= 1.5 * height \
-            and overlap > 0 and _title_shaped(b) and not _EMAIL.search(b.text) \
+            and overlap > 0 and _title_shaped(b, banner=_cut_short(a)) and not _EMAIL.search(b.text) \
             and not ((gap > 0.5 * height or names_end and not (a.text.isupper() and b.text.isupper()))
                      and _names(b.text) is not None  # the author line under it
                      # unless the names are printed under it in a smaller type: a title's
@@ -593,6 +604,13 @@ def _grow(start: Line, lines: list[Line], names_end: bool = False) -> list[Line]
             break
         group.insert(0, max(above, key=lambda ln: ln.bbox[1]))
     return group
+
+
+def _cut_short(line: Line) -> bool:
+    """A line of a title that ends in mid-phrase ("… for Streaming," / "Transactions, and
+    Interactive Analytics"): the next line goes on with it."""
+    words = line.text.split()
+    return bool(words) and (words[-1].endswith((",", ":")) or words[-1].lower() in _SMALL_WORDS)
 
 
 def _names_under(line: Line, lines: list[Line]) -> bool:
@@ -622,10 +640,14 @@ def _join_title(lines: list[Line]) -> str | None:
     return text or None
 
 
+# Springer's /Title names the book series and volume before the paper's title: "LNCS 7813 - …"
+_SERIES = re.compile(r"^(?:LNCS|LNAI|LNBI|LNBIP|LNICST|CCIS|AISC|IFIP AICT)\s+\d+\s*[-–—:]\s*")
+
+
 def _agreeing_title(info: dict[str, str], first: PageText | None, page_title: str | None) -> str | None:
     """The PDF's /Title, when the first page prints it (the page's own reading may have
     lost a line break or a dash the field keeps)."""
-    title = " ".join((info.get("Title") or "").split())
+    title = _SERIES.sub("", " ".join((info.get("Title") or "").split()))
     if len(title) < 4 or _JUNK_TITLE.search(title) or first is None:
         return None
     page = _key(" ".join(ln.text for ln in first.lines))
@@ -678,7 +700,7 @@ def _page_authors(first: PageText | None, title: list[Line]) -> list[str]:
             break  # the body: a line of prose (a long line of names is read on)
         if not any(ch.isalpha() for ch in text):
             continue  # a row of footnote marks set over the names ("∗", "† ‡"): no line of names
-        found = _line_names(line)
+        found = _line_names(line) or _apart_names(line)
         if found is None and (style is None or abs(line.size - style.size) <= 0.05 * max(style.size, 1.0)) \
                 and not any(abs(x - _middle(line, line.cells[0])) < 0.1 * width for x, _ in spots.values()):
             # names beside their affiliations, in the names' type and under no name of a grid
@@ -750,7 +772,7 @@ def _byline_alone(first: PageText) -> list[str]:
         close = 0 <= under.bbox[1] - line.bbox[3] < 1.5 * height and under.bbox[0] < line.bbox[2] \
             and line.bbox[0] < under.bbox[2]  # a typescript's double spacing too
         text = under.text.strip()
-        names = _line_names(line) if close else None
+        names = _line_names(line) or _apart_names(line) if close else None
         if names and (_org(text) or _place(text) or _EMAIL.search(text)):
             return names
     return []
@@ -829,6 +851,38 @@ def _line_names(line: Line) -> list[str] | None:
     spaces wider than a word space."""
     return (_cell_names(line.cells) if len(line.cells) > 1 else None) or _names(line.text.strip()) \
         or _cell_names(_spaced(line))
+
+
+def _apart_names(line: Line) -> list[str] | None:
+    """Names set far apart on a line whose every word is a cell of its own, as a scan's
+    text layer gives them ("Venky  Harinarayan      Anand  Rajaraman      Jeffrey  D.  Ullman",
+    "Panos K. Chrysanthis        Krithi Ramamritham"): the line cut at the spaces at least
+    twice as wide as any other and wider than the type's size, each piece one name of two
+    words or more."""
+    if len(line.boxes) != len(line.text):
+        return None
+    words = [(m.start(), m.end()) for m in re.finditer(r"\S+", line.text)]
+    if len(words) < 4:
+        return None
+    gaps = [line.boxes[nxt][0] - line.boxes[end - 1][2] for (_, end), (nxt, _) in zip(words, words[1:])]
+    ordered = sorted(gaps)
+    jump = max(range(1, len(ordered)), key=lambda i: ordered[i] / max(ordered[i - 1], 0.1))
+    wide = ordered[jump]
+    if wide < 2 * max(ordered[jump - 1], 0.1) or wide < max(line.size, 1.0):
+        return None
+    pieces, start = [], 0
+    for i, gap in enumerate(gaps):
+        if gap >= wide:
+            pieces.append(line.text[words[start][0]:words[i][1]])
+            start = i + 1
+    pieces.append(line.text[words[start][0]:words[-1][1]])
+    out: list[str] = []
+    for piece in pieces:
+        found = _names(piece)
+        if not found or len(found) != 1 or len(piece.split()) < 2:
+            return None
+        out.extend(found)
+    return out
 
 
 def _names_beside_affiliations(cells: list[str]) -> list[str] | None:
@@ -939,6 +993,8 @@ def _names(text: str) -> list[str] | None:
     text = re.sub(r"(?<=[^\W\d_]) ?[¨´`ˆ˜ˇ¸˝˘] ?(?=[^\W\d_])|\s[¨´`ˆ˜ˇ¸˝˘](?=\s|,|$)", "", text)
     # "JACK GOLDBERG, SENIOR MEMBER, IEEE,": an IEEE grade after a name is no name
     text = _GRADE.sub(",", text).strip(" ,")
+    # "Jeffrey D. U1lman": a scan's text layer reads an l as a 1 inside a word
+    text = re.sub(r"(?<=[^\W\d_])1(?=[a-z])", "l", text)
     # "Ming Li1,2, Wei Zhang2": affiliation numbers glued to a name (commas between them);
     # "Ann Lee (Stanford) and Bo Li (MIT)": an affiliation in brackets after a name
     text = re.sub(r"(?<=[^\W\d_])\d{1,2}(?:\s*,\s*\d{1,2})*(?=\s*(?:,|;|&|\band\b|$))", "", text)
