@@ -13,6 +13,7 @@ null when the page prints none); no PDF is stored here. The archive is fetched a
         [--collection DIR] where the "dev9" round's papers are: a checkout of geekkypyconda/Research-Papers
         [--collection2 DIR] where the "dev10" round's papers are: a checkout of fogus/papers-i-love
         [--collection3 DIR] where the "dev11" round's papers are: a checkout of szhou1234/papers
+        [--collection4 DIR] where the "dev12" round's papers are: a checkout of llhthinker/NLP-Papers
     python bench/archive_metadata.py --root ARCHIVE --split dev --papers DIR --readings DIR --loro
         [--only SET ...] [--cache FILE] [--show]
         leave one round out: the line classifier of bench/line_classifier.py fitted on every dev round
@@ -46,7 +47,10 @@ Pergamon and BYTE pages from 1950 to 2010: `"root": "collection2"`, read under
 `--collection2`, left out without it); "dev11" (30 papers drawn at random, seed 61, from a
 sixth, the GitHub repository szhou1234/papers — database and distributed-systems papers of
 ACM, VLDB, USENIX, IEEE and Springer, technical reports and an ACM Queue article, 1981 to
-2017: `"root": "collection3"`, read under `--collection3`, left out without it). Each round
+2017: `"root": "collection3"`, read under `--collection3`, left out without it); "dev12" (30 papers
+drawn at random, seed 62, from a seventh, the GitHub repository llhthinker/NLP-Papers — NLP
+and deep-learning papers, mostly arXiv preprints and ACL, AAAI, COLING, ICLR and NIPS pages,
+2003 to 2018: `"root": "collection4"`, read under `--collection4`). Each round
 after the first was measured once on first sight, before any rule change for it — a fresh
 estimate of the rules — then tuned on.
 
@@ -149,14 +153,15 @@ class ModelReader:
 # figure of "test-seen" was recorded).
 FIRST_SIGHT = {"dev2": (9, 16), "dev3": (4, 10), "dev4": (17, 30), "dev5": (18, 31),
                "dev6": (11, 14), "dev7": (29, 39), "dev8": (10, 16), "dev9": (14, 26),
-               "dev10": (11, 30), "dev11": (23, 30)}
-ROUNDS = ["dev", "test-seen", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10", "dev11"]
+               "dev10": (11, 30), "dev11": (23, 30), "dev12": (27, 30)}
+ROUNDS = ["dev", "test-seen", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10", "dev11", "dev12"]
 
 # The rounds drawn from other public collections: a gold row's "root" names the option that
 # gives the folder its papers are read under, a checkout of the repository named here.
 COLLECTIONS = {"papers": ("HappyWalkers/paper", "dev7"), "readings": ("Ty-Chen/Reading-List", "dev8"),
                "collection": ("geekkypyconda/Research-Papers", "dev9"),
-               "collection2": ("fogus/papers-i-love", "dev10"), "collection3": ("szhou1234/papers", "dev11")}
+               "collection2": ("fogus/papers-i-love", "dev10"), "collection3": ("szhou1234/papers", "dev11"),
+               "collection4": ("llhthinker/NLP-Papers", "dev12")}
 
 
 def add_collection_options(ap: argparse.ArgumentParser) -> None:

@@ -915,3 +915,37 @@ def test_a_springer_series_in_the_title_field_and_a_venue_year_after_an_opening_
     jupiter = page(line("High-Latency, Low-Bandwidth Windowing in the Jupiter Collaboration System", 80, 90, 530,
                         106, 14.0), *BODY, line("Proceedings of UIST ‘95 1/10", 54, 736, 558, 746, 10.0))
     assert page_year(jupiter) == 1995
+
+
+# --- classes found on dev12's first sight (a seventh collection: NLP papers, 2003-2018) ---
+
+def test_press_and_technological_say_what_they_name() -> None:
+    """"Ofir Press and Lior Wolf": a surname Press is no publisher ("MIT Press", "Academic
+    Press" are); "Nanyang Technological" in the names' type under a grid of names is the
+    affiliation's first line, no person."""
+    press = page(line("Using the Output Embedding to Improve Language Models", 117, 72, 481, 85, 12.9),
+                 line("Ofir Press and Lior Wolf", 235, 117, 366, 127, 10.7),
+                 line("School of Computer Science", 232, 131, 369, 141, 10.8), *BODY)
+    assert paper_record({}, press).authors == ["Ofir Press", "Lior Wolf"]
+    assert paper_record({}, page(press.lines[0], line("Academic Press", 235, 117, 366, 127, 10.7),
+                                 *BODY)).authors == []
+    grid = page(line("A Compare-Propagate Architecture with Alignment Factorization", 97, 72, 501, 85, 12.9),
+                line("Yi Tay", 134, 127, 168, 138, 10.7), line("Luu Anh Tuan", 261, 127, 336, 138, 10.7),
+                line("Siu Cheung Hui", 407, 127, 489, 138, 10.7),
+                line("Nanyang Technological", 94, 141, 208, 152, 10.7), line("Institute for", 271, 141, 327, 152, 10.7),
+                line("Nanyang Technological,", 390, 141, 506, 152, 10.7),
+                line("University, Singapore", 99, 155, 203, 166, 10.7), *BODY)
+    assert paper_record({}, grid).authors == ["Yi Tay", "Luu Anh Tuan", "Siu Cheung Hui"]
+
+
+def test_two_people_a_footnote_mark_set_apart_are_no_four_word_name() -> None:
+    """"Guillaume Lample♠ Miguel Ballesteros♣♠": the marks taken out of the line's text leave
+    "Guillaume Lample Miguel Ballesteros", a four-word name but for the wide space where
+    the mark was; one person's four-word name set evenly stays one."""
+    lample = page(line("Neural Architectures for Named Entity Recognition", 100, 72, 500, 88, 14.0),
+                  spaced([("Guillaume", 150), ("Lample", 203), ("Miguel", 250), ("Ballesteros", 288)], 110, 11.0),
+                  *BODY)
+    assert paper_record({}, lample).authors == ["Guillaume Lample", "Miguel Ballesteros"]
+    even = page(lample.lines[0], spaced([("Guy", 200), ("Lewis", 221), ("Steele", 252), ("Jr.", 289)], 110, 11.0),
+                *BODY)
+    assert paper_record({}, even).authors == ["Guy Lewis Steele Jr."]
