@@ -949,3 +949,71 @@ def test_two_people_a_footnote_mark_set_apart_are_no_four_word_name() -> None:
     even = page(lample.lines[0], spaced([("Guy", 200), ("Lewis", 221), ("Steele", 252), ("Jr.", 289)], 110, 11.0),
                 *BODY)
     assert paper_record({}, even).authors == ["Guy Lewis Steele Jr."]
+
+
+# --- classes found on dev13's first sight (an eighth collection: systems papers, 1936-2020) ---
+
+def test_a_usenix_byline_run_on_over_lines_is_read_as_one() -> None:
+    """vCorfu (NSDI '17's cover): "Name, Affiliation; …" over six lines, a group cut at a
+    line's end ("Udi Wieder and Scott" / "Fritchie, VMware Research Group") and a company's
+    one word after names ("Jim Stabile, VMware")."""
+    byline = ["Michael Wei, University of California, San Diego, and VMware Research Group; Amy Tai,",
+              "Princeton University and VMware Research Group; Christopher J. Rossbach, The University",
+              "of Texas at Austin and VMware Research Group; Ittai Abraham, VMware Research Group;",
+              "Maithem Munshed, Medhavi Dhawan, and Jim Stabile, VMware; Udi Wieder and Scott",
+              "Fritchie, VMware Research Group; Steven Swanson, University of California, San Diego;",
+              "Michael J. Freedman, Princeton University; Dahlia Malkhi, VMware Research Group"]
+    first = page(line("vCorfu: A Cloud-Scale Object Store on a Shared Log", 58, 40, 554, 67, 27.3),
+                 *(line(text, 53, 72 + 18 * i, 560, 89 + 18 * i, 17.1) for i, text in enumerate(byline)),
+                 line("https://www.usenix.org/conference/nsdi17/technical-sessions/presentation/wei-michael",
+                      90, 186, 522, 200, 14.4), *BODY)
+    assert paper_record({}, first).authors == [
+        "Michael Wei", "Amy Tai", "Christopher J. Rossbach", "Ittai Abraham", "Maithem Munshed", "Medhavi Dhawan",
+        "Jim Stabile", "Udi Wieder", "Scott Fritchie", "Steven Swanson", "Michael J. Freedman", "Dahlia Malkhi"]
+
+
+def test_where_a_preprint_was_published_dates_it_over_the_authors_copyright() -> None:
+    """Axford and Joy: "c Copyright TH Axford & MS Joy 1992" on the preprint, "Published in
+    Computer Languages 19(1), 1–12 (1993)" at its foot; "originally published in" names
+    another version and dates nothing."""
+    first = page(line("List Processing Primitives for Parallel Computation", 120, 100, 490, 116, 14.4),
+                 line("Tom Axford and Mike Joy", 240, 140, 380, 152, 12.0),
+                 line("c Copyright TH Axford & MS Joy 1992", 231, 275, 407, 286, 11.0), *BODY,
+                 line("Published in Computer Languages 19(1), 1–12 (1993)", 111, 662, 350, 673, 10.9))
+    assert page_year(first) == 1993
+    reprint = page(*first.lines[:-1], line("Originally published in Computer Languages 19(1), 1–12 (1993)",
+                                           111, 662, 350, 673, 10.9))
+    assert page_year(reprint) == 1992
+
+
+def test_a_title_over_a_small_word_and_an_aside_in_brackets() -> None:
+    """Wuu and Bernstein: "Efficient Solutions" / "to" / "the Replicated Log and Dictionary
+    Problems" is one title; "(It's Time for a Complete Rewrite)" under "The End of an
+    Architectural Era" is part of it, "(Extended Abstract)" is not."""
+    wuu = page(line("Efficient Solutions", 223, 33, 329, 45, 12.0), line("to", 271, 53, 281, 65, 12.0),
+               line("the Replicated Log and Dictionary Problems", 141, 72, 411, 84, 12.0),
+               line("Gene T. J. Wuu and Arthur J. Bernstein", 185, 113, 367, 122, 8.9), *BODY)
+    assert paper_record({}, wuu).title == "Efficient Solutions to the Replicated Log and Dictionary Problems"
+    era = page(line("The End of an Architectural Era", 171, 75, 441, 93, 18.0),
+               line("(It's Time for a Complete Rewrite)", 162, 100, 450, 118, 18.0), *BODY)
+    assert paper_record({}, era).title == "The End of an Architectural Era (It's Time for a Complete Rewrite)"
+    tagged = page(era.lines[0], line("(Extended Abstract)", 220, 100, 390, 118, 18.0), *BODY)
+    assert paper_record({}, tagged).title == "The End of an Architectural Era"
+
+
+def test_a_column_of_names_stacked_over_one_affiliation_is_read_before_the_next() -> None:
+    """The End of an Architectural Era: four MIT names stacked in the first column over "MIT
+    CSAIL", beside Hachem's and Helland's blocks: read column by column. Names side by side
+    in rows under the first (a grid of bare names) keep the rows' order."""
+    title = line("The End of an Architectural Era", 171, 75, 441, 93, 18.0)
+    era = page(title, line("Nabil Hachem", 269, 148, 343, 160, 12.0), line("Michael Stonebraker", 84, 148, 192, 160, 12.0),
+               line("Pat Helland", 444, 148, 504, 160, 12.0), line("AvantGarde Consulting, LLC", 244, 163, 368, 172, 9.8),
+               line("Samuel Madden", 95, 163, 181, 175, 12.0), line("Microsoft Corporation", 427, 163, 521, 172, 9.8),
+               line("Daniel J. Abadi", 98, 177, 178, 189, 12.0), line("Stavros Harizopoulos", 82, 191, 194, 203, 12.0),
+               line("MIT CSAIL", 114, 208, 162, 218, 9.8), *BODY)
+    assert paper_record({}, era).authors == ["Michael Stonebraker", "Samuel Madden", "Daniel J. Abadi",
+                                             "Stavros Harizopoulos", "Nabil Hachem", "Pat Helland"]
+    grid = page(title, line("Ann Lee", 100, 148, 180, 160, 12.0), line("Bo Chen", 400, 148, 480, 160, 12.0),
+                line("Cy Wu", 100, 163, 180, 175, 12.0), line("Dan Ho", 400, 163, 480, 175, 12.0),
+                line("Eve Li", 100, 178, 180, 190, 12.0), *BODY)
+    assert paper_record({}, grid).authors == ["Ann Lee", "Bo Chen", "Cy Wu", "Dan Ho", "Eve Li"]

@@ -23,7 +23,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from .layout import Line
+from .layout import Box, Line
 from .pages import PageText
 
 _JUNK_TITLE = re.compile(r"^(untitled|microsoft word|document\d*$|proceedings template|arxiv:)|"
@@ -178,6 +178,7 @@ _CELL_DATE = re.compile(r"(?:\d{1,2}\s+)?" + _MONTH + r",?\s+(?:\d{1,2},?\s+)?" 
 _DATE_LABEL = re.compile(r"\b(?:revised|date|dated|version|draft|updated|last|this|of|on|as)\b:?|[^\w\s]", re.I)
 _VENUE_NOTE = re.compile(r"^\W*(?:\S+\s+){0,4}?(?:appears?|appeared|to appear|published|proceedings|proc\.|presented|"
                          r"submitted|reprinted|copyright|in:)", re.I)
+_PUBLISHED_IN = re.compile(r"^\W*(?:published|appear(?:s|ed)) in\b", re.I)
 _ACRONYM_YEAR = re.compile(r"\b[A-Z]{3,}\s+" + _Y + r"\b")  # "CIDR 2007", "OSDI 2004": a venue
 _PERMISSION = re.compile(r"permission|copyright|©|licen[cs]e", re.I)
 _LABELLED_DATE = re.compile(r"\b(?:publication )?date:\s*(?:\w+\.?\s+)?(?:\d{1,2}\s+)?" + _Y, re.I)
@@ -584,7 +585,8 @@ def _grow(start: Line, lines: list[Line], names_end: bool = False) -> list[Line]
         gap = b.bbox[1] - a.bbox[3]
         overlap = min(a.bbox[2], b.bbox[2]) - max(a.bbox[0], b.bbox[0])
         return abs(a.size - b.size) <= 0.12 * max(a.size, 1.0) and -0.5 * height <= gap <= 1.5 * height \
-            and overlap > 0 and _title_shaped(b, banner=_cut_short(a)) and not _EMAIL.search(b.text) \
+            and overlap > 0 and (_title_shaped(b, banner=_cut_short(a) or _aside(b)) or _link_word(b)) \
+            and not _EMAIL.search(b.text) \
             and not ((gap > 0.5 * height or names_end and not (a.text.isupper() and b.text.isupper()))
                      and _names(b.text) is not None  # the author line under it
                      # unless the names are printed under it in a smaller type: a title's
@@ -604,6 +606,25 @@ def _grow(start: Line, lines: list[Line], names_end: bool = False) -> list[Line]
             break
         group.insert(0, max(above, key=lambda ln: ln.bbox[1]))
     return group
+
+
+def _link_word(line: Line) -> bool:
+    """A line of one small word set between two lines of a title ("Efficient Solutions" /
+    "to" / "the Replicated Log and Dictionary Problems"); "by" opens the byline."""
+    text = line.text.strip().lower()
+    return text in _SMALL_WORDS and text != "by"
+
+
+# A version's tag in brackets under a title: "(Extended Abstract)", "(Preliminary Version)"
+_VERSION_TAG = re.compile(r"\b(?:extended|abstract|preliminary|version|draft|revised|summary|invited|appear|"
+                          r"full|short|paper|report|note)\b", re.I)
+
+
+def _aside(line: Line) -> bool:
+    """A title's aside in brackets on a line of its own, "(It's Time for a Complete
+    Rewrite)", which a version's tag is not."""
+    text = line.text.strip()
+    return text.startswith("(") and text.endswith(")") and len(text.split()) >= 4 and not _VERSION_TAG.search(text)
 
 
 def _cut_short(line: Line) -> bool:
@@ -686,6 +707,7 @@ def _page_authors(first: PageText | None, title: list[Line]) -> list[str]:
                             and ln.bbox[2] > left and ln.bbox[0] < right]))
     names: list[str] = []
     spots: dict[str, tuple[float, float]] = {}  # a name set in a grid: its cell's middle and top
+    alone: dict[str, Box] = {}  # a name on a line of its own: the line's box
     width = max(first.width, 1.0)
     style: Line | None = None
     last: Line | None = None  # the last line names were read from
@@ -701,6 +723,14 @@ def _page_authors(first: PageText | None, title: list[Line]) -> list[str]:
         if not any(ch.isalpha() for ch in text):
             continue  # a row of footnote marks set over the names ("∗", "† ‡"): no line of names
         found = _line_names(line) or _apart_names(line)
+        block = _byline_paragraph(below, i) if ";" in text else []
+        if len(block) > 1:
+            # "Name, Affiliation; Name and Name, Affiliation; …" run on over lines, a group
+            # cut at a line's end ("… Udi Wieder and Scott" / "Fritchie, VMware …"): the
+            # paragraph read as one
+            whole = _names(" ".join(ln.text.strip() for ln in block))
+            if whole and len(whole) > len(found or []):
+                found, skip = whole, len(block) - 1
         if found is None and (style is None or abs(line.size - style.size) <= 0.05 * max(style.size, 1.0)) \
                 and not any(abs(x - _middle(line, line.cells[0])) < 0.1 * width for x, _ in spots.values()):
             # names beside their affiliations, in the names' type and under no name of a grid
@@ -756,8 +786,47 @@ def _page_authors(first: PageText | None, title: list[Line]) -> list[str]:
         names.extend(last_found)
         if len(line.cells) == len(found) > 1:
             spots.update((n, (_middle(line, c), line.bbox[1])) for n, c in zip(found, line.cells))
+        if len(last_found) == 1 and not skip:
+            alone[last_found[0]] = line.bbox
     side = _sidebar_names(below, width)
-    return (side if len(side) > len(names) else names)[:100]
+    return (side if len(side) > len(names) else _by_stacks(names, alone, width))[:100]
+
+
+def _by_stacks(names: list[str], boxes: dict[str, Box], width: float) -> list[str]:
+    """Names set in columns, one name a line, read column by column when each column's
+    names are stacked right under one another: a block of people who share an affiliation
+    printed under them (Stonebraker, Madden, Abadi, Harizopoulos over "MIT CSAIL", beside
+    Hachem's and Helland's blocks). Names a column holds apart, an affiliation between
+    them (an ACM grid's rows of blocks), keep the rows' order."""
+    if len(names) < 3 or any(n not in boxes for n in names):
+        return names
+    columns: list[list[str]] = []
+    for name in sorted(names, key=lambda n: (boxes[n][0] + boxes[n][2]) / 2):
+        middle = (boxes[name][0] + boxes[name][2]) / 2
+        if columns and abs(middle - (boxes[columns[-1][-1]][0] + boxes[columns[-1][-1]][2]) / 2) < 0.08 * width:
+            columns[-1].append(name)
+        else:
+            columns.append([name])
+    if len(columns) < 2 or all(len(c) == 1 for c in columns):
+        return names
+    for column in columns:
+        column.sort(key=lambda n: boxes[n][1])
+        for upper, lower in zip(column, column[1:]):
+            height = boxes[upper][3] - boxes[upper][1]
+            if boxes[lower][1] - boxes[upper][3] > 0.6 * max(height, 1.0):
+                return names  # something printed between them: rows of blocks
+    later = sorted((boxes[n][1], i) for i, column in enumerate(columns) for n in column[1:])
+    if any(b[0] - a[0] < 3 and a[1] != b[1] for a, b in zip(later, later[1:])):
+        return names  # names side by side under the first row: a grid read by its rows
+    return [n for column in columns for n in column]
+
+
+def _byline_paragraph(lines: list[Line], at: int) -> list[Line]:
+    """``lines[at]`` and the lines that go on with it in the same type, up to ten."""
+    block = [lines[at]]
+    while len(block) < 10 and at + len(block) < len(lines) and _joins(block[-1], lines[at + len(block)], 1.0):
+        block.append(lines[at + len(block)])
+    return block
 
 
 def _byline_alone(first: PageText) -> list[str]:
@@ -1070,7 +1139,10 @@ def _names_before_affiliations(text: str) -> list[str] | None:
     out: list[str] = []
     for group in text.split(";"):
         pieces = [p.strip() for p in group.split(",") if p.strip()]
-        cut = next((i for i, p in enumerate(pieces) if _org(p) or _EMAIL.search(p)), len(pieces))
+        # the affiliation: an organisation, an e-mail, or a company's one word after a name
+        # ("Jim Stabile, VMware")
+        cut = next((i for i, p in enumerate(pieces) if _org(p) or _EMAIL.search(p)
+                    or i and len(p.split()) == 1 and p[:1].isupper()), len(pieces))
         if cut == 1 < len(pieces) and _LEGAL_FORM.fullmatch(pieces[1]):
             continue  # "Red Hat, Inc.": a company's name before its legal form, no person
         if any(_place(p) for p in pieces[:cut]):
@@ -1164,6 +1236,11 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
         if _NOT_A_DATE.search(text):
             continue
         words = len(text.split())
+        if _PUBLISHED_IN.match(text):
+            # "Published in Computer Languages 19(1), 1–12 (1993)" on a preprint that prints
+            # the authors' "© … 1992": the year it appeared in, as a journal's volume year
+            # is taken over its copyright
+            tiers.setdefault(0.9, []).extend(int(y) for y in _ANY_YEAR.findall(_PAGES.sub(" ", text))[-1:])
         for match in _COPYRIGHT.finditer(text):
             tiers.setdefault(1, []).append(int(match.group(1)))
         # "… attribute the work to the author and CIDR 2007.": an acronym and a year in a
