@@ -1017,3 +1017,56 @@ def test_a_column_of_names_stacked_over_one_affiliation_is_read_before_the_next(
                 line("Cy Wu", 100, 163, 180, 175, 12.0), line("Dan Ho", 400, 163, 480, 175, 12.0),
                 line("Eve Li", 100, 178, 180, 190, 12.0), *BODY)
     assert paper_record({}, grid).authors == ["Ann Lee", "Bo Chen", "Cy Wu", "Dan Ho", "Eve Li"]
+
+
+# --- classes found on dev14's first sight (the same collection's papers from before 2000) ---
+
+def test_old_bylines_an_initials_comma_a_wrapped_affiliation_and_banners_set_as_names() -> None:
+    """Pease, Shostak and Lamport's scan: "R, SHOSTAK" (the initial's dot read as a comma);
+    Lauer: "Hugh C. Lauer Xerox" (the affiliation's first word beside the name), but "Paul
+    G. Allen School of Computer Science" is an institution; Mach's "A Position Paper" under
+    the title is neither a subtitle nor an author; "TURING AWARD LECTURE" over a title is no
+    author."""
+    def read(*lines: Line) -> tuple[str | None, list[str]]:
+        record = paper_record({}, page(line("Reaching Agreement in the Presence of Faults", 47, 42, 307, 56, 13.4),
+                                       *lines, *BODY))
+        return record.title, record.authors
+    assert read(line("M. PEASE, R, SHOSTAK, AND L. LAMPORT", 47, 82, 237, 90, 8.4))[1] == \
+        ["M. Pease", "R. Shostak", "L. Lamport"]
+    assert read(line("Hugh C. Lauer Xerox", 260, 82, 358, 93, 11.2), line("Corporation Palo Alto,", 256, 94, 362, 105, 11.2),
+                line("Roger M. Needham", 259, 126, 353, 137, 11.2),
+                line("Cambridge University", 254, 137, 358, 148, 11.2))[1] == ["Hugh C. Lauer", "Roger M. Needham"]
+    assert read(line("Su-In Lee", 260, 82, 358, 93, 11.2),
+                line("Paul G. Allen School of Computer Science", 200, 94, 420, 105, 11.2))[1] == ["Su-In Lee"]
+    assert read(line("A Position Paper", 266, 60, 346, 73, 12.5),
+                line("Richard Rashid, Robert Baron", 191, 82, 421, 92, 10.1)) == (
+        "Reaching Agreement in the Presence of Faults", ["Richard Rashid", "Robert Baron"])
+    thompson = page(line("TURING AWARD LECTURE", 57, 20, 150, 29, 8.9), line("Reflections on Trusting Trust", 147, 38, 515, 66, 27.8),
+                    *BODY)
+    assert paper_record({}, thompson).authors == []
+
+
+def test_a_typescripts_chapter_banner_report_number_and_long_title_over_its_byline() -> None:
+    """Axford's chapter: "CHAPTER 2" over a title as wide as the text, all in one type, the
+    byline under the title; Bartussek and Parnas: "UNC Report No." / "TR 77-012" /
+    "December 1977" in a corner over the title in capitals."""
+    chapter = page(line("CHAPTER 2", 296, 22, 360, 34, 12.0),
+                   line("The Divide-and-Conquer Paradigm as a Basis for Parallel Language Design", 146, 53, 509, 65, 12.0),
+                   line("Tom Axford", 298, 83, 357, 95, 12.0),
+                   line("University of Birmingham, Birmingham B15 2TT, U.K.", 194, 103, 461, 115, 12.0),
+                   *(line("Since the earliest days of computer programming, algorithms have been known", 108,
+                          236 + 14 * i, 546, 248 + 14 * i, 12.0) for i in range(30)))
+    record = paper_record({}, chapter)
+    assert (record.title, record.authors) == (
+        "The Divide-and-Conquer Paradigm as a Basis for Parallel Language Design", ["Tom Axford"])
+    report = page(line("UNC Report No.", 443, 56, 525, 68, 12.1), line("TR 77-012", 443, 68, 496, 81, 12.1),
+                  line("December 1977", 443, 86, 521, 98, 12.1),
+                  line("USING TRACES TO WRITE ABSTRACT SPECIFICATIONS", 199, 148, 463, 160, 12.1),
+                  line("FOR SOFTWARE MODULES", 275, 167, 393, 179, 12.1),
+                  line("Wolfram Bartussek and David L. Parnas", 221, 321, 438, 333, 12.1),
+                  *(line("A parallel program often defines a relation, not a function, over its input.", 76,
+                         400 + 12 * i, 540, 410 + 12 * i, 12.1) for i in range(20)))
+    record = paper_record({}, report)
+    assert record.title is not None and record.title.lower() == \
+        "using traces to write abstract specifications for software modules"
+    assert (record.authors, record.year) == (["Wolfram Bartussek", "David L. Parnas"], 1977)

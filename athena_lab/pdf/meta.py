@@ -41,8 +41,8 @@ _NOT_TITLE = re.compile(
     r"downloaded|copyright|©|\(c\)|vol\.|volume|page \d|preprint|draft|version|"
     r"lecture notes|in proc|workshop|conference|symposium|abstract|keywords|index terms|"
     r"short communications|programming techniques|operating systems|editors?|extended abstract|"
-    r"technical note|position paper|invited (paper|talk)|research note|key words|categories and subject|"
-    r"general terms|ccs concepts|acm reference format|\((?=[^)]*\)?[\W\d]*$))", re.I)
+    r"technical note|(?:an? )?position paper|invited (paper|talk)|research note|key words|categories and subject|"
+    r"general terms|ccs concepts|acm reference format|chapter \d+\W*$|(?:\w+\s+){0,2}report no\b|\((?=[^)]*\)?[\W\d]*$))", re.I)
 _CONTENTS = re.compile(r"^(table of )?contents$", re.I)
 _ORG = re.compile(
     r"\b(universit\w*|universi[dt]ad\w*|universidade|univ\.|institut\w*|laborator\w*|labs?|school|college|department|dept\.?|"
@@ -133,6 +133,8 @@ _HONORIFIC = re.compile(r"^(?:prof\.|professor|dr\.|mr\.|mrs\.|ms\.)\s+", re.I)
 _NOT_NAME = {"citations", "reads", "profile", "publications", "see", "view", "downloads", "followers",
              "the",  # "The Boeing": no one's name starts with an article
              "symposium", "conference", "workshop", "proceedings", "journal", "transactions",
+             # a banner or a subtitle set like a byline ("TURING AWARD LECTURE", "A Position Paper")
+             "lecture", "award", "paper", "chapter", "memo",
              # a title's words ("On Artificial Intelligence" wrapped under the title)
              "on", "of", "for", "from", "with", "into", "towards", "toward", "via", "using"}
 _SPLIT = re.compile(r"\s*(?:;|,|\band\b|\bAND\b|&|[·•]|\s{3,})\s*")  # "A · B": Springer's separator
@@ -178,6 +180,9 @@ _CELL_DATE = re.compile(r"(?:\d{1,2}\s+)?" + _MONTH + r",?\s+(?:\d{1,2},?\s+)?" 
 _DATE_LABEL = re.compile(r"\b(?:revised|date|dated|version|draft|updated|last|this|of|on|as)\b:?|[^\w\s]", re.I)
 _VENUE_NOTE = re.compile(r"^\W*(?:\S+\s+){0,4}?(?:appears?|appeared|to appear|published|proceedings|proc\.|presented|"
                          r"submitted|reprinted|copyright|in:)", re.I)
+# Institutions named for a person: "Paul G. Allen School", "Courant Institute"
+_NAMED_FOR = re.compile(r"(?:school|college|institut\w*|cent(?:er|re)|laborator\w*|foundation|hospital|"
+                        r"universit\w*|library|museum|hall|building)\b", re.I)
 _PUBLISHED_IN = re.compile(r"^\W*(?:published|appear(?:s|ed)) in\b", re.I)
 _ACRONYM_YEAR = re.compile(r"\b[A-Z]{3,}\s+" + _Y + r"\b")  # "CIDR 2007", "OSDI 2004": a venue
 _PERMISSION = re.compile(r"permission|copyright|©|licen[cs]e", re.I)
@@ -466,8 +471,8 @@ def _title_among(lines: list[Line], first: PageText) -> list[Line]:
     for start in sorted(candidates, key=lambda ln: ln.bbox[1])[:6]:
         text = start.text.strip()
         if abs((start.bbox[0] + start.bbox[2]) / 2 - (left + right) / 2) < 0.05 * width \
-                and start.bbox[2] - start.bbox[0] < 0.75 * width and 2 <= len(text.split()) <= 15 \
-                and _names(text) is None:
+                and (start.bbox[2] - start.bbox[0] < 0.75 * width or _byline_under(start, lines)) \
+                and 2 <= len(text.split()) <= 15 and _names(text) is None:
             group = _grow(start, lines, names_end=True)
             return group if _long_enough(group) else []
     return []
@@ -606,6 +611,15 @@ def _grow(start: Line, lines: list[Line], names_end: bool = False) -> list[Line]
             break
         group.insert(0, max(above, key=lambda ln: ln.bbox[1]))
     return group
+
+
+def _byline_under(line: Line, lines: list[Line]) -> bool:
+    """A line of names right under ``line`` (within two of its heights): a typescript's long
+    title line over its byline ("The Divide-and-Conquer Paradigm as a Basis for …" / "Tom
+    Axford")."""
+    height = max(line.bbox[3] - line.bbox[1], 1.0)
+    under = [ln for ln in lines if 0 < ln.bbox[1] - line.bbox[3] < 2 * height]
+    return bool(under) and _line_names(min(under, key=lambda ln: ln.bbox[1])) is not None
 
 
 def _link_word(line: Line) -> bool:
@@ -1078,6 +1092,8 @@ def _names(text: str) -> list[str] | None:
     # "Ann Lee (Stanford) and Bo Li (MIT)": an affiliation in brackets after a name
     text = re.sub(r"(?<=[^\W\d_])\d{1,2}(?:\s*,\s*\d{1,2})*(?=\s*(?:,|;|&|\band\b|$))", "", text)
     text = re.sub(r"(?<=\w)\s*\([^()]{1,60}\)(?=\s*(?:,|;|&|\band\b|$))", "", text)
+    # "M. PEASE, R, SHOSTAK": a scan's text layer reads an initial's dot as a comma
+    text = re.sub(r"(?:^|(?<=[\s,]))([A-Z]),\s+(?=[A-Z]{2,}\b|[A-Z][a-z])", r"\1. ", text)
     # "Charles H.Moore": a space the typescript left out after an initial
     text = re.sub(r"(?<=\b[A-Z]\.)(?=[A-Z][a-z])", " ", text)
     # "Guy Lewis Steele, Jr.": a suffix after the comma is part of the name before it
@@ -1093,6 +1109,15 @@ def _names(text: str) -> list[str] | None:
         text = " ".join(words[:cut])
     if text and "," in text and (_org(text) or _EMAIL.search(text)) and not _NOT_TITLE.match(text):
         return _names_before_affiliations(text)
+    if not byline and _org(text):
+        # "Hugh C. Lauer Xerox" / "Corporation Palo Alto,": a name with an initial, its
+        # affiliation's first word wrapped up beside it
+        words = text.split()
+        cut = next((i for i, w in enumerate(words) if _org(w) or _place(w)), 0)
+        before = " ".join(words[:cut])
+        if cut >= 2 and re.search(r"\b[A-Z]\.(?:\s|$)", before) and not _NAMED_FOR.match(words[cut]) \
+                and (name := _name(before)) is not None:
+            return [name]  # (not "Paul G. Allen School of …": an institution named for a person)
     if not text or _EMAIL.search(text) or _org(text) or _place(text) \
             or _ANY_YEAR.search(text) or _NOT_TITLE.match(text):
         return None
