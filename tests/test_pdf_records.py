@@ -1070,3 +1070,11 @@ def test_a_typescripts_chapter_banner_report_number_and_long_title_over_its_byli
     assert record.title is not None and record.title.lower() == \
         "using traces to write abstract specifications for software modules"
     assert (record.authors, record.year) == (["Wolfram Bartussek", "David L. Parnas"], 1977)
+
+
+def test_a_letter_spaced_date_dates_the_page() -> None:
+    """Ousterhout's WRL note, read by OCR: "O C T O B E R 1 9 8 9" over the title."""
+    first = page(line("O C T O B E R 1 9 8 9", 259, 34, 353, 45, 11.3),
+                 line("Why Aren't Operating Systems Getting Faster As Fast As Hardware?", 144, 298, 505, 343, 45.1),
+                 line("John Ousterhout", 144, 512, 265, 532, 20.1))
+    assert page_year(first) == 1989

@@ -1218,6 +1218,14 @@ def _agreeing_authors(info: dict[str, str], first: PageText | None) -> list[str]
 
 # --- year -------------------------------------------------------------------------------
 
+def _unspaced(text: str) -> str:
+    """A line set letter-spaced, every character apart ("O C T O B E R 1 9 8 9"), closed up
+    into its words ("OCTOBER 1989"); any other line as it is."""
+    if not re.fullmatch(r"(?:\S ){5,}\S", text):
+        return text
+    return re.sub(r"(?<=[^\W\d_])(?=\d)|(?<=\d)(?=[^\W\d_])", " ", text.replace(" ", ""))
+
+
 def page_year(first: PageText | None, title: list[Line] | None = None) -> int | None:
     """The year the first page prints as a copyright, a venue line, a date or an arXiv
     stamp, or None. Years inside the title, download and print stamps, prose and the
@@ -1234,7 +1242,7 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
     for line in first.lines:
         if id(line) in skip:
             continue
-        text = line.text.strip()
+        text = _unspaced(line.text.strip())
         masthead = _MASTHEAD.match(text) if line.bbox[1] < 0.2 * first.height else None
         if masthead:  # "Theoretical Computer Science 321 (2004) 5–12": the volume's year, not the © 2003
             tiers.setdefault(0.5, []).append(int(masthead.group(1)))
