@@ -927,8 +927,9 @@ def test_press_and_technological_say_what_they_name() -> None:
                  line("Ofir Press and Lior Wolf", 235, 117, 366, 127, 10.7),
                  line("School of Computer Science", 232, 131, 369, 141, 10.8), *BODY)
     assert paper_record({}, press).authors == ["Ofir Press", "Lior Wolf"]
-    assert paper_record({}, page(press.lines[0], line("Academic Press", 235, 117, 366, 127, 10.7),
-                                 *BODY)).authors == []
+    for publisher in ("Academic Press", "CRC Press", "Clarendon Press"):
+        assert paper_record({}, page(press.lines[0], line(f"Ofir Press, {publisher}", 235, 117, 366, 127, 10.7),
+                                     *BODY)).authors == ["Ofir Press"]
     grid = page(line("A Compare-Propagate Architecture with Alignment Factorization", 97, 72, 501, 85, 12.9),
                 line("Yi Tay", 134, 127, 168, 138, 10.7), line("Luu Anh Tuan", 261, 127, 336, 138, 10.7),
                 line("Siu Cheung Hui", 407, 127, 489, 138, 10.7),
@@ -1017,6 +1018,8 @@ def test_a_column_of_names_stacked_over_one_affiliation_is_read_before_the_next(
                 line("Cy Wu", 100, 163, 180, 175, 12.0), line("Dan Ho", 400, 163, 480, 175, 12.0),
                 line("Eve Li", 100, 178, 180, 190, 12.0), *BODY)
     assert paper_record({}, grid).authors == ["Ann Lee", "Bo Chen", "Cy Wu", "Dan Ho", "Eve Li"]
+    odd = page(*grid.lines[:4], *BODY)  # Ann and Bo over Cy: no affiliation beside Cy
+    assert paper_record({}, odd).authors == ["Ann Lee", "Bo Chen", "Cy Wu"]
 
 
 # --- classes found on dev14's first sight (the same collection's papers from before 2000) ---
@@ -1033,11 +1036,16 @@ def test_old_bylines_an_initials_comma_a_wrapped_affiliation_and_banners_set_as_
         return record.title, record.authors
     assert read(line("M. PEASE, R, SHOSTAK, AND L. LAMPORT", 47, 82, 237, 90, 8.4))[1] == \
         ["M. Pease", "R. Shostak", "L. Lamport"]
+    # an initial without its dot that ends a name, and marks of a digit and a letter, stay as they are
+    assert read(line("Priya R, Karthik S and Anand M", 47, 82, 237, 90, 8.4))[1] == ["Priya R", "Karthik S", "Anand M"]
+    assert read(line("Anna Kim1a, Bo Lee1b", 47, 82, 237, 90, 8.4))[1] == ["Anna Kim", "Bo Lee"]
+    assert read(line("Herbert H. Paper and Memo Akten", 47, 82, 237, 90, 8.4))[1] == ["Herbert H. Paper", "Memo Akten"]
     assert read(line("Hugh C. Lauer Xerox", 260, 82, 358, 93, 11.2), line("Corporation Palo Alto,", 256, 94, 362, 105, 11.2),
                 line("Roger M. Needham", 259, 126, 353, 137, 11.2),
                 line("Cambridge University", 254, 137, 358, 148, 11.2))[1] == ["Hugh C. Lauer", "Roger M. Needham"]
-    assert read(line("Su-In Lee", 260, 82, 358, 93, 11.2),
-                line("Paul G. Allen School of Computer Science", 200, 94, 420, 105, 11.2))[1] == ["Su-In Lee"]
+    for institution in ("Paul G. Allen School of Computer Science", "Mary K. Smith Acme Corporation"):
+        assert read(line("Su-In Lee", 260, 82, 358, 93, 11.2),
+                    line(institution, 200, 94, 420, 105, 11.2))[1] == ["Su-In Lee"]
     assert read(line("A Position Paper", 266, 60, 346, 73, 12.5),
                 line("Richard Rashid, Robert Baron", 191, 82, 421, 92, 10.1)) == (
         "Reaching Agreement in the Presence of Faults", ["Richard Rashid", "Robert Baron"])
@@ -1078,3 +1086,5 @@ def test_a_letter_spaced_date_dates_the_page() -> None:
                  line("Why Aren't Operating Systems Getting Faster As Fast As Hardware?", 144, 298, 505, 343, 45.1),
                  line("John Ousterhout", 144, 512, 265, 532, 20.1))
     assert page_year(first) == 1989
+    wide = page(line("O C T O B E R   1 9 8 9", 259, 34, 353, 45, 11.3), *first.lines[1:])
+    assert page_year(wide) == 1989

@@ -42,7 +42,7 @@ _NOT_TITLE = re.compile(
     r"lecture notes|in proc|workshop|conference|symposium|abstract|keywords|index terms|"
     r"short communications|programming techniques|operating systems|editors?|extended abstract|"
     r"technical note|(?:an? )?position paper|invited (paper|talk)|research note|key words|categories and subject|"
-    r"general terms|ccs concepts|acm reference format|chapter \d+\W*$|(?:\w+\s+){0,2}report no\b|\((?=[^)]*\)?[\W\d]*$))", re.I)
+    r"general terms|ccs concepts|acm reference format|chapter \d+\W*$|(?:\w+\s+){0,2}report no(?:\.|\s*\d*$)|\((?=[^)]*\)?[\W\d]*$))", re.I)
 _CONTENTS = re.compile(r"^(table of )?contents$", re.I)
 _ORG = re.compile(
     r"\b(universit\w*|universi[dt]ad\w*|universidade|univ\.|institut\w*|laborator\w*|labs?|school|college|department|dept\.?|"
@@ -54,7 +54,7 @@ _ORG = re.compile(
     r"technolog\w*|systems|software|sciences?|engineering|informatics|informatica|"
     r"informática|computing|computer|mathematics|physics|division|group|graduate|program|"
     r"programme|unit|team|project|consortium|association|society|council|agency|ministry|"
-    r"national|federal|hospital|medical|museum|library|(?:academic|acm|ieee|the)\s+press|publishing|publishers?|"
+    r"national|federal|hospital|medical|museum|library|(?:(?-i:[A-Z]{2,})|academic|acm|ieee|the|university|clarendon|oxford|cambridge)\s+press|publishing|publishers?|"
     r"supervis\w*|advis\w*|thesis|dissertation|submitted|partial|fulfil+ment|degree|"
     r"master|bachelor|doctor|phd|honours|honors|editor\w*|chair|professor|fellow|student|series|"
     r"monograph|h[öo]gskola|tekniska|hochschule|technische|technion|politecnico|polytechni\w*|"
@@ -134,7 +134,7 @@ _NOT_NAME = {"citations", "reads", "profile", "publications", "see", "view", "do
              "the",  # "The Boeing": no one's name starts with an article
              "symposium", "conference", "workshop", "proceedings", "journal", "transactions",
              # a banner or a subtitle set like a byline ("TURING AWARD LECTURE", "A Position Paper")
-             "lecture", "award", "paper", "chapter", "memo",
+             "lecture", "award",
              # a title's words ("On Artificial Intelligence" wrapped under the title)
              "on", "of", "for", "from", "with", "into", "towards", "toward", "via", "using"}
 _SPLIT = re.compile(r"\s*(?:;|,|\band\b|\bAND\b|&|[·•]|\s{3,})\s*")  # "A · B": Springer's separator
@@ -180,9 +180,10 @@ _CELL_DATE = re.compile(r"(?:\d{1,2}\s+)?" + _MONTH + r",?\s+(?:\d{1,2},?\s+)?" 
 _DATE_LABEL = re.compile(r"\b(?:revised|date|dated|version|draft|updated|last|this|of|on|as)\b:?|[^\w\s]", re.I)
 _VENUE_NOTE = re.compile(r"^\W*(?:\S+\s+){0,4}?(?:appears?|appeared|to appear|published|proceedings|proc\.|presented|"
                          r"submitted|reprinted|copyright|in:)", re.I)
-# Institutions named for a person: "Paul G. Allen School", "Courant Institute"
-_NAMED_FOR = re.compile(r"(?:school|college|institut\w*|cent(?:er|re)|laborator\w*|foundation|hospital|"
-                        r"universit\w*|library|museum|hall|building)\b", re.I)
+# Companies known by one word of their own, which may follow a name on its line ("Hugh C. Lauer
+# Xerox"); a generic word (School, Corporation, Group) may end a name's institution instead
+_COMPANY = re.compile(r"xerox|ibm|google|microsoft|intel|oracle|amazon|facebook|yahoo!?|akamai|nokia|hp|"
+                      r"hewlett-packard|at&t|bbn|dec|digital|sun|apple|vmware|inria|cnrs|nasa", re.I)
 _PUBLISHED_IN = re.compile(r"^\W*(?:published|appear(?:s|ed)) in\b", re.I)
 _ACRONYM_YEAR = re.compile(r"\b[A-Z]{3,}\s+" + _Y + r"\b")  # "CIDR 2007", "OSDI 2004": a venue
 _PERMISSION = re.compile(r"permission|copyright|©|licen[cs]e", re.I)
@@ -793,6 +794,7 @@ def _page_authors(first: PageText | None, title: list[Line]) -> list[str]:
             continue
         if style is not None and abs(line.size - style.size) > 0.25 * max(style.size, 1.0) \
                 and not (last is not None and _under(last, line)):
+            skip = 0  # the lines read with it are read on their own
             continue  # an affiliation or a footnote set in another size
         style = style or line
         last = line
@@ -803,40 +805,47 @@ def _page_authors(first: PageText | None, title: list[Line]) -> list[str]:
         if len(last_found) == 1 and not skip:
             alone[last_found[0]] = line.bbox
     side = _sidebar_names(below, width)
-    return (side if len(side) > len(names) else _by_stacks(names, alone, width))[:100]
+    return (side if len(side) > len(names) else _by_stacks(names, alone, below, width))[:100]
 
 
-def _by_stacks(names: list[str], boxes: dict[str, Box], width: float) -> list[str]:
-    """Names set in columns, one name a line, read column by column when each column's
-    names are stacked right under one another: a block of people who share an affiliation
-    printed under them (Stonebraker, Madden, Abadi, Harizopoulos over "MIT CSAIL", beside
-    Hachem's and Helland's blocks). Names a column holds apart, an affiliation between
-    them (an ACM grid's rows of blocks), keep the rows' order."""
+def _by_stacks(names: list[str], boxes: dict[str, Box], lines: list[Line], width: float) -> list[str]:
+    """Names set in columns, one name a line, read column by column when a column's names
+    are stacked right under one another beside the other columns' affiliations: a block of
+    people who share an affiliation printed under them (Stonebraker, Madden, Abadi and
+    Harizopoulos over "MIT CSAIL", Madden's line beside Hachem's "AvantGarde Consulting").
+    Names a column holds apart (an ACM grid's rows of blocks) or side by side in rows (a
+    grid of bare names) keep the rows' order."""
     if len(names) < 3 or any(n not in boxes for n in names):
         return names
     columns: list[list[str]] = []
     for name in sorted(names, key=lambda n: (boxes[n][0] + boxes[n][2]) / 2):
         middle = (boxes[name][0] + boxes[name][2]) / 2
-        if columns and abs(middle - (boxes[columns[-1][-1]][0] + boxes[columns[-1][-1]][2]) / 2) < 0.08 * width:
+        if columns and abs(middle - (boxes[columns[-1][0]][0] + boxes[columns[-1][0]][2]) / 2) < 0.08 * width:
             columns[-1].append(name)
         else:
             columns.append([name])
     if len(columns) < 2 or all(len(c) == 1 for c in columns):
         return names
+    named = set(boxes.values())
     for column in columns:
         column.sort(key=lambda n: boxes[n][1])
+        left, right = min(boxes[n][0] for n in column), max(boxes[n][2] for n in column)
         for upper, lower in zip(column, column[1:]):
-            height = boxes[upper][3] - boxes[upper][1]
-            if boxes[lower][1] - boxes[upper][3] > 0.6 * max(height, 1.0):
+            height = max(boxes[upper][3] - boxes[upper][1], 1.0)
+            if boxes[lower][1] - boxes[upper][3] > 0.6 * height:
                 return names  # something printed between them: rows of blocks
-    later = sorted((boxes[n][1], i) for i, column in enumerate(columns) for n in column[1:])
-    if any(b[0] - a[0] < 3 and a[1] != b[1] for a, b in zip(later, later[1:])):
-        return names  # names side by side under the first row: a grid read by its rows
+        if len(column) > 1:
+            top, bottom = boxes[column[1]][1], boxes[column[1]][3]
+            if not any(ln.bbox not in named and ln.bbox[1] < bottom and top < ln.bbox[3]
+                       and not left <= (ln.bbox[0] + ln.bbox[2]) / 2 <= right for ln in lines):
+                return names  # no other column's affiliation beside its second name: a grid of bare names
     return [n for column in columns for n in column]
 
 
 def _byline_paragraph(lines: list[Line], at: int) -> list[Line]:
-    """``lines[at]`` and the lines that go on with it in the same type, up to ten."""
+    """``lines[at]`` and the lines that go on with it in the same type, up to ten: a USENIX
+    cover's "Name, Affiliation; Name and Name, Affiliation; …" wraps inside its groups, so
+    no line of it reads alone."""
     block = [lines[at]]
     while len(block) < 10 and at + len(block) < len(lines) and _joins(block[-1], lines[at + len(block)], 1.0):
         block.append(lines[at + len(block)])
@@ -931,7 +940,9 @@ def _in_rows(lines: list[Line]) -> list[Line]:
 
 def _line_names(line: Line) -> list[str] | None:
     """The names on a printed line: one per cell, or split at commas and "and", or at
-    spaces wider than a word space."""
+    spaces wider than a word space. A "name" of four words or more that the wide spaces
+    part into names of two words or more is those people: a footnote mark taken out of the
+    line's text leaves the space it stood in."""
     cells = _cell_names(line.cells) if len(line.cells) > 1 else None
     if cells:
         return cells
@@ -1087,13 +1098,13 @@ def _names(text: str) -> list[str] | None:
     # "JACK GOLDBERG, SENIOR MEMBER, IEEE,": an IEEE grade after a name is no name
     text = _GRADE.sub(",", text).strip(" ,")
     # "Jeffrey D. U1lman": a scan's text layer reads an l as a 1 inside a word
-    text = re.sub(r"(?<=[^\W\d_])1(?=[a-z])", "l", text)
+    text = re.sub(r"(?<=[^\W\d_])1(?=[a-z]{2})(?!and\b)", "l", text)  # (not "Kim1a", "Li1and")
     # "Ming Li1,2, Wei Zhang2": affiliation numbers glued to a name (commas between them);
     # "Ann Lee (Stanford) and Bo Li (MIT)": an affiliation in brackets after a name
     text = re.sub(r"(?<=[^\W\d_])\d{1,2}(?:\s*,\s*\d{1,2})*(?=\s*(?:,|;|&|\band\b|$))", "", text)
     text = re.sub(r"(?<=\w)\s*\([^()]{1,60}\)(?=\s*(?:,|;|&|\band\b|$))", "", text)
     # "M. PEASE, R, SHOSTAK": a scan's text layer reads an initial's dot as a comma
-    text = re.sub(r"(?:^|(?<=[\s,]))([A-Z]),\s+(?=[A-Z]{2,}\b|[A-Z][a-z])", r"\1. ", text)
+    text = re.sub(r"(?:^|(?<=,\s))([A-Z]),\s+(?=[A-Z]{2,}\b)", r"\1. ", text)  # (not "Priya R, Karthik S")
     # "Charles H.Moore": a space the typescript left out after an initial
     text = re.sub(r"(?<=\b[A-Z]\.)(?=[A-Z][a-z])", " ", text)
     # "Guy Lewis Steele, Jr.": a suffix after the comma is part of the name before it
@@ -1115,9 +1126,9 @@ def _names(text: str) -> list[str] | None:
         words = text.split()
         cut = next((i for i, w in enumerate(words) if _org(w) or _place(w)), 0)
         before = " ".join(words[:cut])
-        if cut >= 2 and re.search(r"\b[A-Z]\.(?:\s|$)", before) and not _NAMED_FOR.match(words[cut]) \
+        if cut >= 2 and re.search(r"\b[A-Z]\.(?:\s|$)", before) and _COMPANY.fullmatch(words[cut].strip(",")) \
                 and (name := _name(before)) is not None:
-            return [name]  # (not "Paul G. Allen School of …": an institution named for a person)
+            return [name]  # a company's own name, never a generic word: "Paul G. Allen School", "… Acme Corporation"
     if not text or _EMAIL.search(text) or _org(text) or _place(text) \
             or _ANY_YEAR.search(text) or _NOT_TITLE.match(text):
         return None
@@ -1164,10 +1175,10 @@ def _names_before_affiliations(text: str) -> list[str] | None:
     out: list[str] = []
     for group in text.split(";"):
         pieces = [p.strip() for p in group.split(",") if p.strip()]
-        # the affiliation: an organisation, an e-mail, or a company's one word after a name
-        # ("Jim Stabile, VMware")
+        # the affiliation: an organisation, an e-mail, or a company's one word ending a group
+        # of names ("Jim Stabile, VMware"; not "Tom Lee, Apple, Jane Doe, …", read no further)
         cut = next((i for i, p in enumerate(pieces) if _org(p) or _EMAIL.search(p)
-                    or i and len(p.split()) == 1 and p[:1].isupper()), len(pieces))
+                    or 0 < i == len(pieces) - 1 and len(p.split()) == 1 and p[:1].isupper()), len(pieces))
         if cut == 1 < len(pieces) and _LEGAL_FORM.fullmatch(pieces[1]):
             continue  # "Red Hat, Inc.": a company's name before its legal form, no person
         if any(_place(p) for p in pieces[:cut]):
@@ -1221,9 +1232,10 @@ def _agreeing_authors(info: dict[str, str], first: PageText | None) -> list[str]
 def _unspaced(text: str) -> str:
     """A line set letter-spaced, every character apart ("O C T O B E R 1 9 8 9"), closed up
     into its words ("OCTOBER 1989"); any other line as it is."""
-    if not re.fullmatch(r"(?:\S ){5,}\S", text):
+    if len(text.split()) < 6 or any(len(t) > 1 for t in text.split()):
         return text
-    return re.sub(r"(?<=[^\W\d_])(?=\d)|(?<=\d)(?=[^\W\d_])", " ", text.replace(" ", ""))
+    closed = " ".join(w.replace(" ", "") for w in re.split(r" {2,}", text))  # wider spaces part words
+    return re.sub(r"(?<=[^\W\d_])(?=\d)|(?<=\d)(?=[^\W\d_])", " ", closed)
 
 
 def page_year(first: PageText | None, title: list[Line] | None = None) -> int | None:
