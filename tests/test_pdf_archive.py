@@ -35,12 +35,17 @@ PROSE = ["The problem of reaching agreement among remote processes is one of the
          "fault-tolerant distributed applications. A well-known form of the problem is"] * 4
 
 
-def shifted_pdf(lines: list[str], shift: int = 1) -> bytes:
-    """A one-page PDF printing ``lines`` in Helvetica, its /ToUnicode map shifted by
-    ``shift``: the page shows the words, the text layer says "Uif qspcmfn pg …"."""
-    content = "BT /F1 14 Tf 72 720 Td 18 TL\n" + "".join(
-        "(" + line.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)") + ") '\n"
-        for line in lines) + "ET"
+def shifted_pdf(lines: list[str] | list[tuple[float, str]], shift: int = 1) -> bytes:
+    """A one-page PDF printing ``lines`` in Helvetica (14 pt, or each line's own size), its
+    /ToUnicode map shifted by ``shift``: the page shows the words, the text layer says
+    "Uif qspcmfn pg …"."""
+    content, y = "BT\n", 720.0
+    for line in lines:
+        size, text = line if isinstance(line, tuple) else (14.0, line)
+        text = text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
+        content += f"/F1 {size} Tf 1 0 0 1 72 {y} Tm ({text}) Tj\n"
+        y -= 1.3 * size
+    content += "ET"
     pairs = "\n".join(f"<{code:02X}> <{code + shift:04X}>" for code in range(32, 127))
     cmap = ("/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /Shift def "
             "1 begincodespacerange <00> <FF> endcodespacerange\n"
@@ -84,6 +89,25 @@ def test_a_garbled_text_layer_is_read_with_ocr_and_keeps_regions(tmp_path: Path)
     text = " ".join(b.text for b in blocks)
     assert "problem of reaching agreement" in text and "qspcmfn" not in text
     assert all(len(b.regions) == len(b.text.split("\n")) and b.page == 1 for b in blocks)
+
+
+@pytest.mark.skipif(not ocr_available(), reason="OCR extra")
+def test_ocr_reads_a_titles_lines_in_one_size_whatever_their_letters(tmp_path: Path) -> None:
+    """A scan's title lost its first line: "The Nucleus of a" has no descender and
+    "Multiprogramming System" three, so their boxes differ by a third in height. The type
+    size comes from how far capitals and ascenders rise above the baseline."""
+    pdf = tmp_path / "scan.pdf"
+    pdf.write_bytes(shifted_pdf([(24, "The Nucleus of a"), (24, "Multiprogramming System"),
+                                 (12, "Per Brinch Hansen"), (11, "Regnecentralen, Copenhagen, Denmark"),
+                                 *((11.0, line) for line in PROSE)]))
+    page = extract_page(pdfium.PdfDocument(str(pdf)), 0, "auto")
+    assert page.source == "ocr"
+    first, second = page.lines[:2]
+    assert abs(first.size - second.size) <= 0.03 * first.size
+    assert 20 <= first.size <= 28 and 9 <= page.lines[-1].size <= 13  # near the printed points
+    record = paper_record({}, page, "scan.pdf")
+    assert record.title == "The Nucleus of a Multiprogramming System"
+    assert record.authors == ["Per Brinch Hansen"]
 
 
 def test_the_detector_tells_shifted_text_from_prose_code_and_formulas() -> None:

@@ -274,6 +274,17 @@ def test_a_title_without_its_report_number_and_footnote_numbers() -> None:
     "Same2"; a line wholly in parentheses ends a title, "(Semantic) Web" goes on with it."""
     memo = page(line("Memo 19--LISP II Garbage Collector", 200, 100, 450, 120, 16.0), *BODY)
     assert paper_record({}, memo).title == "LISP II Garbage Collector"
+    # the memo's OCR, every line in the typewriter's one size: the project over the number
+    typed = [line("Artificial Intelligence Project--RLE and MIT Computation Center", 82, 72, 536, 86, 12.1),
+             line("Memo 19--LISP II Garbage Collector", 204, 90, 450, 104, 12.1),
+             line("by", 313, 110, 327, 121, 12.1), line("Daniel J. Edwards", 255, 127, 376, 138, 12.1),
+             *(line("The present LISP free storage control program, the garbage collector, has a", 80,
+                    186 + 18 * i, 560, 202 + 18 * i, 12.1) for i in range(20))]
+    assert paper_record({}, page(*typed)).title == "LISP II Garbage Collector"
+    # a numbered part that goes on from the line over it is the title's own
+    part = page(line("Reproducibility in Machine Learning Research,", 150, 100, 460, 118, 16.0),
+                line("Report 2: Code and Data Availability", 180, 120, 430, 138, 16.0), *BODY)
+    assert paper_record({}, part).title == "Reproducibility in Machine Learning Research, Report 2: Code and Data Availability"
     baker = page(line("Equal Rights for Functional Objects1 or,", 72, 74, 380, 95, 21.0),
                  line("The More Things Change, The More They Are the Same2", 72, 92, 519, 113, 21.0), *BODY)
     assert paper_record({}, baker).title == \

@@ -659,14 +659,21 @@ def _names_under(line: Line, lines: list[Line]) -> bool:
                and _names(f"{ln.text.strip()} {under[i + 1].text.strip()}") for i, ln in enumerate(under))
 
 
+_REPORT_NUMBER = re.compile(r"^(?:memo|report|technical report|tech\. report|note|working paper)\s+[\w.-]*\d[\w.-]*"
+                            r"\s*(?:--|—|–|:)\s*", re.I)
+
+
 def _join_title(lines: list[Line]) -> str | None:
     if not lines:
         return None
+    # "Memo 19--LISP II Garbage Collector": a report's number before the title, and the
+    # project's name over it in the same typewriter type, are no part of it
+    numbered = [i for i, ln in enumerate(lines) if (m := _REPORT_NUMBER.match(ln.text.strip()))
+                and (i == 0 or "--" in m.group() and not _cut_short(lines[i - 1]))]
+    lines = lines[numbered[-1]:] if numbered else lines
     # "Equal Rights for Functional Objects1": a footnote's number glued to a title line's end
     text = " ".join(re.sub(r"(?<=[a-z]{3})[1-9](?=[\s,.;:]|$)", "", _TITLE_MARKS.sub("", ln.text).strip()) for ln in lines)
-    # "Memo 19--LISP II Garbage Collector": a report's number before the title
-    text = re.sub(r"^(?:memo|report|technical report|tech\. report|note|working paper)\s+[\w.-]*\d[\w.-]*\s*(?:--|—|–|:)\s*",
-                  "", text.strip(), flags=re.I)
+    text = _REPORT_NUMBER.sub("", text.strip())
     text = re.sub(r"(\w)- (\w)", r"\1-\2", " ".join(text.split())).strip(" .,;:∗*")
     half = text[:len(text) // 2].strip()
     if len(half) >= 8 and text == f"{half} {half}":
