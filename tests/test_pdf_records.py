@@ -1099,3 +1099,25 @@ def test_a_letter_spaced_date_dates_the_page() -> None:
     assert page_year(first) == 1989
     wide = page(line("O C T O B E R   1 9 8 9", 259, 34, 353, 45, 11.3), *first.lines[1:])
     assert page_year(wide) == 1989
+
+
+def test_a_byline_under_a_magazines_deck_is_read() -> None:
+    """Thompson's Turing lecture in CACM: the deck, prose in bold larger than the body, runs
+    between the title and "KEN THOMPSON" (the byline search stopped at its first long line).
+    A long line in the body's own type still ends the search."""
+    def bold(text: str, x0: float, y0: float, x1: float, y1: float, size: float) -> Line:
+        return Line(text=text, boxes=[], bbox=(x0, y0, x1, y1), size=size, bold=True, cells=[text])
+
+    body = [line("I thank the ACM for this award. I can't help but feel that I am receiving this honor", 62,
+                 378 + 11 * i, 285, 387 + 11 * i, 8.9) for i in range(30)]
+    head = [bold("TURING AWARD LECTURE", 57, 47, 150, 56, 8.9),
+            bold("Reflections on Trusting Trust", 147, 78, 515, 106, 27.8),
+            bold("To what extent should one trust a statement that a program is free of Trojan", 147, 126, 529, 138, 11.8),
+            bold("horses? Perhaps it is more important to trust the people who wrote the", 147, 140, 529, 152, 11.8),
+            bold("software.", 147, 154, 190, 166, 11.8)]
+    record = paper_record({}, page(*head, bold("KEN THOMPSON", 148, 304, 230, 316, 11.8),
+                                   line("INTRODUCTION", 62, 367, 132, 376, 8.9), *body))
+    assert record.title == "Reflections on Trusting Trust" and record.authors == ["Ken Thompson"]
+    plain = [line(ln.text, *ln.bbox, 8.9) if ln.size == 11.8 else ln for ln in head]
+    record = paper_record({}, page(*plain, bold("KEN THOMPSON", 148, 304, 230, 316, 11.8), *body))
+    assert record.authors == []  # prose in the body's type under the title: no byline after it

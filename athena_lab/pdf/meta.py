@@ -437,7 +437,7 @@ def _title_among(lines: list[Line], first: PageText) -> list[Line]:
                   and id(ln) not in banner]
     if not candidates:
         return []
-    body = Counter(round(ln.size) for ln in lines for _ in ln.text).most_common(1)[0][0]
+    body = _body_size(lines)
     ranked = sorted(candidates, key=lambda ln: (-round(ln.size), ln.bbox[1]))
     name_shaped: Line | None = None
     for start in ranked:
@@ -479,6 +479,12 @@ def _title_among(lines: list[Line], first: PageText) -> list[Line]:
     return []
 
 
+def _body_size(lines: list[Line]) -> int:
+    """The type most of a page's letters are set in, rounded to a point (0 on no lines)."""
+    sizes = Counter(round(ln.size) for ln in lines for _ in ln.text)
+    return sizes.most_common(1)[0][0] if sizes else 0
+
+
 _JOURNAL_BOX = re.compile(r"^(?:(contents lists? available at)|journal homepage\s*:)", re.I)
 
 
@@ -508,7 +514,7 @@ def _subtitle(title: list[Line], first: PageText | None) -> Line | None:
     if not title or first is None or not first.lines:
         return None
     last = max(title, key=lambda ln: ln.bbox[3])
-    body = Counter(round(ln.size) for ln in first.lines for _ in ln.text).most_common(1)[0][0]
+    body = _body_size(first.lines)
     height = max(last.bbox[3] - last.bbox[1], 1.0)
     below = [ln for ln in first.lines if ln not in title and 0 <= ln.bbox[1] - last.bbox[3] < 1.2 * height
              and ln.bbox[0] < last.bbox[2] and last.bbox[0] < ln.bbox[2]]
@@ -735,12 +741,17 @@ def _page_authors(first: PageText | None, title: list[Line]) -> list[str]:
     last: Line | None = None  # the last line names were read from
     last_found: list[str] = []  # and the names read from it
     skip = 0
+    body = _body_size(first.lines)
     for i, line in enumerate(below[:40]):
         if skip:
             skip -= 1
             continue
         text = line.text.strip()
-        if _STOP_AUTHORS.match(text) or len(re.findall(r"\w+", text)) > 14 and _line_names(line) is None:
+        if _STOP_AUTHORS.match(text):
+            break
+        if len(re.findall(r"\w+", text)) > 14 and _line_names(line) is None:
+            if not names and line.bold and line.size >= 1.25 * body:
+                continue  # a magazine's deck under the title, prose in bold over the byline (Thompson)
             break  # the body: a line of prose (a long line of names is read on)
         if not any(ch.isalpha() for ch in text):
             continue  # a row of footnote marks set over the names ("∗", "† ‡"): no line of names
@@ -1279,7 +1290,7 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
             # (a revision's date, "Revised December 2012", over a copyright of the first one)
             revised = re.search(r"revised|updated|version", text, re.I)
             tiers.setdefault(0.8 if revised else 1.5, []).append(_year_of(date))
-    body = Counter(round(ln.size) for ln in first.lines for _ in ln.text).most_common(1)[0][0] if first.lines else 0
+    body = _body_size(first.lines)
     own = _key(_join_title(title or []) or "")
     for text, size, y in _paragraphs([ln for ln in first.lines if id(ln) not in skip]):
         labelled = _LABELLED_DATE.search(text)  # "Date: 2016.05.11", "Publication date: 2014"
