@@ -1134,15 +1134,14 @@ def _names(text: str) -> list[str] | None:
     if byline and (_org(text) or _place(text)):
         # "by Herbert Stoyan University of Erlangen …": the name before the affiliation
         words = text.split()
-        cut = next((i for i in range(len(words)) if _org(words[i]) or _place(words[i])), 0)
-        text = " ".join(words[:cut])
+        text = " ".join(words[:_affiliation_start(words)])
     if text and "," in text and (_org(text) or _EMAIL.search(text)) and not _NOT_TITLE.match(text):
         return _names_before_affiliations(text)
     if not byline and _org(text):
         # "Hugh C. Lauer Xerox" / "Corporation Palo Alto,": a name with an initial, its
         # affiliation's first word wrapped up beside it
         words = text.split()
-        cut = next((i for i, w in enumerate(words) if _org(w) or _place(w)), 0)
+        cut = _affiliation_start(words)
         before = " ".join(words[:cut])
         if cut >= 2 and re.search(r"\b[A-Z]\.(?:\s|$)", before) and _COMPANY.fullmatch(words[cut].strip(",")) \
                 and (name := _name(before)) is not None:
@@ -1165,6 +1164,12 @@ def _names(text: str) -> list[str] | None:
             # one four-word name unless split where "and" is glued on)
             parts = glued
     return _all_names(parts, " .,") or None
+
+
+def _affiliation_start(words: list[str]) -> int:
+    """Where an affiliation begins among a byline's words: its first word naming an
+    organisation or a place (0 when none does)."""
+    return next((i for i, w in enumerate(words) if _org(w) or _place(w)), 0)
 
 
 def _all_names(parts: list[str], strip: str) -> list[str] | None:
