@@ -1121,3 +1121,14 @@ def test_a_byline_under_a_magazines_deck_is_read() -> None:
     plain = [line(ln.text, *ln.bbox, 8.9) if ln.size == 11.8 else ln for ln in head]
     record = paper_record({}, page(*plain, bold("KEN THOMPSON", 148, 304, 230, 316, 11.8), *body))
     assert record.authors == []  # prose in the body's type under the title: no byline after it
+    # a deck leads only to a byline set over the body's type, never into the body's headings
+    record = paper_record({}, page(*head, bold("STAGE I", 62, 300, 110, 310, 8.9), *body))
+    assert record.authors == []
+    columns = [line("prose of the paper runs on in its column here and", x0, 200 + 11 * i, x1, 209 + 11 * i, 9.0)
+               for i in range(30) for x0, x1 in ((54, 300), (312, 558))]
+    columns[10] = line("Related Work", 54, 255, 300, 264, 9.0)
+    record = paper_record({}, page(line("Per Martin-Löf", 250, 80, 360, 92, 11.0),
+                                   bold("A Made-Up System for Things", 120, 100, 490, 124, 20.0),
+                                   bold("We describe a system that does a great many interesting things for its users, and "
+                                        "we measure how well it", 54, 150, 558, 162, 11.5), *columns))
+    assert record.authors == ["Per Martin-Löf"]  # the name over the title, not "Related Work"

@@ -742,6 +742,7 @@ def _page_authors(first: PageText | None, title: list[Line]) -> list[str]:
     last_found: list[str] = []  # and the names read from it
     skip = 0
     body = _body_size(first.lines)
+    deck: Line | None = None  # the last line of a magazine's deck read past
     for i, line in enumerate(below[:40]):
         if skip:
             skip -= 1
@@ -749,8 +750,15 @@ def _page_authors(first: PageText | None, title: list[Line]) -> list[str]:
         text = line.text.strip()
         if _STOP_AUTHORS.match(text):
             break
+        if deck is not None and not names:
+            if _joins(deck, line):
+                deck = line
+                continue  # the deck's next line, however short ("software.")
+            if line.size < 1.1 * body or (_line_names(line) or _apart_names(line)) is None:
+                break  # a deck leads only to a byline set over the body's type, not into its headings
         if len(re.findall(r"\w+", text)) > 14 and _line_names(line) is None:
             if not names and line.bold and line.size >= 1.25 * body:
+                deck = line
                 continue  # a magazine's deck under the title, prose in bold over the byline (Thompson)
             break  # the body: a line of prose (a long line of names is read on)
         if not any(ch.isalpha() for ch in text):
