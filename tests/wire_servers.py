@@ -44,6 +44,10 @@ class Turn:
     status: int = 200
     error: str = ""  # message for a scripted HTTP error (status >= 400)
     event_delay_s: float = 0.0
+    # after this many stream events, wait (up to a minute) until `hold` is set: a test does
+    # what it must while the answer is surely mid-stream, then lets the rest come
+    hold_after: int | None = None
+    hold: threading.Event | None = None
     arg_chunk: int = 7  # tool-call argument JSON is streamed in pieces this long
     raw_events: Sequence[bytes] | None = None  # sent verbatim instead of rendering the turn
 
@@ -222,6 +226,8 @@ def _handler_for(server: WireServer) -> type[BaseHTTPRequestHandler]:
                     return
                 if turn.malformed_after is not None and number == turn.malformed_after:
                     self._chunk(server.malformed_event())
+                if turn.hold is not None and number == turn.hold_after:
+                    turn.hold.wait(timeout=60)
                 if turn.event_delay_s:
                     time.sleep(turn.event_delay_s)
                 self._chunk(event)

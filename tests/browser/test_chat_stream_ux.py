@@ -111,7 +111,11 @@ def test_streaming_follows_the_bottom_only_while_the_reader_is_there(chat):
         " return m.scrollHeight > m.clientHeight + 100; }", timeout=30_000)
     assert "athena-streaming" in answer.get_attribute("class")
     assert answer.locator('[data-testid="athena-mode"]').is_hidden(), "an empty mode chip while streaming"
-    assert scroll_state(chat)["gap"] <= 32, "a streaming answer keeps the bottom in view"
+    # a streaming answer keeps the bottom in view: the view follows once a frame, so measured
+    # just as the answer grew it may be a frame behind on a loaded machine (39 px, a line);
+    # it has a second to catch up, well inside the stream (a timeout fails the test)
+    chat.wait_for_function("() => { const m = document.querySelector('[data-testid=athena-messages]');"
+                           " return m.scrollHeight - m.scrollTop - m.clientHeight <= 32; }", timeout=1_000)
     assert answer.locator(".athena-answer-actions").is_hidden(), "no Copy/Insert while streaming"
     messages = chat.locator('[data-testid="athena-messages"]')
     messages.hover()

@@ -9,6 +9,7 @@ they are. Figures go to test-artifacts/render-pacing-*.json (docs quote them).""
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -64,8 +65,11 @@ class MainThread:
                 for name in MAIN_THREAD}
 
 
-def token_model() -> OpenAIWireServer:
-    return OpenAIWireServer(lambda request: Turn(text=TOKENS, event_delay_s=DELAY_S), models=["tiny"])
+def token_model(hold: threading.Event | None = None) -> OpenAIWireServer:
+    """The model streams the answer; with ``hold``, it waits two thirds of the way until the test sets it
+    (the reader scrolls up while the answer is surely mid-stream, however fast the machine)."""
+    return OpenAIWireServer(lambda request: Turn(text=TOKENS, event_delay_s=DELAY_S, hold=hold,
+                                                 hold_after=2 * len(TOKENS) // 3 if hold else None), models=["tiny"])
 
 
 def record(name: str, figures: dict) -> None:
@@ -90,10 +94,23 @@ def token_lab(tmp_path_factory, start_lab) -> Iterator[str]:
         yield url
 
 
+#: set once the reader has scrolled up: the page's model holds its first answer two thirds of the way until then
+READER_UP = threading.Event()
+
+
+@pytest.fixture
+def reader_up() -> Iterator[threading.Event]:
+    """READER_UP, clear for the test and set after it, whatever happened (a held stream
+    must not outlive its test)."""
+    READER_UP.clear()
+    yield READER_UP
+    READER_UP.set()
+
+
 @pytest.fixture(scope="module")
 def token_serve(tmp_path_factory) -> Iterator[AthenaServer]:
     folder = walrus_folder(tmp_path_factory, "token-serve")
-    with token_model() as base_url:
+    with token_model(READER_UP) as base_url:
         settings = {k: v for k, v in model_settings(base_url).items() if k != "ATHENA_EMBEDDING__PROVIDER"}
         env = fast_env(**settings, ATHENA_SERVER__RATE_LIMIT_PER_MINUTE="1000")
         with AthenaServer(folder, env=env) as server:
@@ -133,7 +150,7 @@ def test_sidebar_renders_a_token_stream_per_frame_not_per_chunk(chat) -> None:
     assert body.locator(".athena-citation-marker").count() == ANSWER.count("[1]"), "every [1] is a marker"
 
 
-def test_chat_page_renders_a_token_stream_per_frame_and_leaves_a_reader_who_scrolled_up(chat_page) -> None:
+def test_chat_page_renders_a_token_stream_per_frame_and_leaves_a_reader_who_scrolled_up(chat_page, reader_up) -> None:
     tab = chat_page
     tab.evaluate(WATCH_JS, '[data-testid="answer-body"]')
     main = MainThread(tab)
@@ -154,10 +171,11 @@ def test_chat_page_renders_a_token_stream_per_frame_and_leaves_a_reader_who_scro
     messages.hover()
     tab.mouse.wheel(0, -5000)  # the reader scrolls up to read
     tab.wait_for_function("el => el.scrollTop < 50", arg=messages.element_handle())
-    # More of the answer arrives while the reader is up there (or, on a fast machine, the
-    # stream ends meanwhile: then this checks the end, as the check after PAGE_DONE does).
-    tab.wait_for_function("([el, n]) => el.textContent.length > n + 40 || el.getAttribute('aria-busy') !== 'true'",
-                          arg=[answer.element_handle(), len(answer.text_content())], timeout=30_000)
+    # The rest of the answer arrives while the reader is up there.
+    text_now = len(answer.text_content())
+    reader_up.set()
+    tab.wait_for_function("([el, n]) => el.textContent.length > n + 40",
+                          arg=[answer.element_handle(), text_now], timeout=30_000)
     drawn(tab)
     assert messages.evaluate("el => el.scrollTop") < 50, "the page pulled the reader back to the bottom"
     SHOTS.mkdir(parents=True, exist_ok=True)
