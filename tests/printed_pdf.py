@@ -43,3 +43,28 @@ def pdf_file(objects: list[str], trailer: str = "") -> bytes:
     out += (f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R {trailer}>>\n"
             f"startxref\n{xref}\n%%EOF\n").encode()
     return bytes(out)
+
+
+def tall_box_pdf(lines: list[tuple[float, list[str]]], ascent: int = 9000) -> bytes:
+    """A one-page PDF whose font declares an ascent of ``ascent`` units (its glyphs reach
+    600): pdfium's box for each character is then the font's, many times the glyph, as for
+    dvips's bitmap Type 3 fonts. Each ``(size, words)`` is a line, each word placed apart."""
+    content, y = "BT\n", 720.0
+    for size, words in lines:
+        x = 72.0
+        for word in words:
+            content += f"/F1 {size} Tf 1 0 0 1 {x:.2f} {y:.2f} Tm ({word}) Tj\n"
+            x += 0.6 * size * len(word) + 0.3 * size  # Courier: 600 units a letter, a word space of 0.3 em
+        y -= 1.5 * size
+    content += "ET"
+    widths = " ".join("600" for _ in range(32, 127))
+    objects = ["<< /Type /Catalog /Pages 2 0 R >>",
+               "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+               "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> "
+               "/Contents 5 0 R >>",
+               f"<< /Type /Font /Subtype /Type1 /BaseFont /Courier /FirstChar 32 /LastChar 126 /Widths [{widths}] "
+               "/FontDescriptor 6 0 R >>",
+               f"<< /Length {len(content)} >>\nstream\n{content}\nendstream",
+               f"<< /Type /FontDescriptor /FontName /Courier /Flags 32 /FontBBox [0 -200 600 {ascent}] /ItalicAngle 0 "
+               f"/Ascent {ascent} /Descent -200 /CapHeight 600 /StemV 80 >>"]
+    return pdf_file(objects)

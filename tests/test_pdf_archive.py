@@ -23,7 +23,7 @@ from athena_lab.pdf.pages import extract_page, garbled_reason
 from athena_lab.workspace import Workspace
 
 from corpus_files import CORPORA
-from printed_pdf import pdf_file
+from printed_pdf import pdf_file, tall_box_pdf
 
 pytestmark = pytest.mark.slow
 
@@ -89,6 +89,23 @@ def test_a_garbled_text_layer_is_read_with_ocr_and_keeps_regions(tmp_path: Path)
     text = " ".join(b.text for b in blocks)
     assert "problem of reaching agreement" in text and "qspcmfn" not in text
     assert all(len(b.regions) == len(b.text.split("\n")) and b.page == 1 for b in blocks)
+
+
+def test_a_font_whose_box_dwarfs_its_glyphs_keeps_its_lines_its_sizes_and_its_word_spaces(tmp_path: Path) -> None:
+    """dvips's bitmap Type 3 fonts declare a box of 1000 pixels: pdfium gave their letters
+    120 pt boxes beside 9 pt glyphs, so no word space was seen ("ErikMeijer",
+    "associatedwithdatatype") and the title, the byline and the body, boxes overlapping,
+    were read as one line in 92 pt type. The glyphs' own heights part them again."""
+    pdf = tmp_path / "tall.pdf"
+    pdf.write_bytes(tall_box_pdf([(20, ["Bananas,", "Lenses", "and", "Envelopes"]), (12, ["Erik", "Meijer"]),
+                                  (10, ["We", "develop", "a", "calculus", "for", "lazy", "functional", "programming."])]))
+    page = extract_page(pdfium.PdfDocument(str(pdf)), 0, "off")
+    assert [ln.text for ln in page.lines] == ["Bananas, Lenses and Envelopes", "Erik Meijer",
+                                              "We develop a calculus for lazy functional programming."]
+    title, byline, body = (ln.size for ln in page.lines)
+    assert title > byline > body and title < 20, (title, byline, body)
+    record = paper_record({}, page)
+    assert (record.title, record.authors) == ("Bananas, Lenses and Envelopes", ["Erik Meijer"])
 
 
 @pytest.mark.skipif(not ocr_available(), reason="OCR extra")

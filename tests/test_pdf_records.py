@@ -1132,3 +1132,29 @@ def test_a_byline_under_a_magazines_deck_is_read() -> None:
                                    bold("We describe a system that does a great many interesting things for its users, and "
                                         "we measure how well it", 54, 150, 558, 162, 11.5), *columns))
     assert record.authors == ["Per Martin-Löf"]  # the name over the title, not "Related Work"
+
+
+def test_a_dagger_in_texs_symbol_font_and_a_version_tag_under_the_title_are_no_names() -> None:
+    """Meijer, Fokkinga and Paterson: TeX's symbol font has its dagger and double dagger
+    where ASCII has y and z, so the byline reads "Maarten Fokkinga y" ("y" a particle of
+    Spanish names, kept before). Kelsey and Hudak: "(Detailed Summary)" under the title,
+    its brackets read as bars, was a name and then part of the title (the glyphs' heights
+    make its sizes uneven: the file's name finds the title)."""
+    first = page(line("Functional Programming with Bananas, Lenses,", 108, 171, 495, 190, 9.2),
+                 line("Envelopes and Barbed Wire", 189, 196, 414, 215, 9.2),
+                 line("Erik Meijer Maarten Fokkinga y Ross Paterson z", 133, 246, 475, 261, 6.7,
+                      cells=["Erik Meijer", "Maarten Fokkinga y", "Ross Paterson z"]),
+                 *(line("We develop a calculus for lazy functional programming based on recursion", 101,
+                        347 + 14 * i, 502, 357 + 14 * i, 5.2) for i in range(12)))
+    record = paper_record({}, first)
+    assert record.title == "Functional Programming with Bananas, Lenses, Envelopes and Barbed Wire"
+    assert record.authors == ["Erik Meijer", "Maarten Fokkinga", "Ross Paterson"]
+    first = page(line("Realistic Compilation by Program Transformation", 125, 85, 473, 100, 7.4),
+                 line("|", 221, 89, 235, 97, 7.4), line("Detailed Summary |", 240, 109, 377, 121, 7.5),
+                 line("Richard Kelsey", 260, 139, 337, 150, 7.4), line("Paul Hudak", 268, 153, 329, 162, 8.2),
+                 line("Yale University", 260, 182, 338, 192, 6.2),
+                 *(line("Using concepts from denotational semantics, we have produced", 47, 265 + 12 * i,
+                        288, 274 + 12 * i, 4.3) for i in range(20)))
+    record = paper_record({}, first, "1989-01-realistic-compilation-by-program-transformation.pdf")
+    assert (record.title, record.authors) == ("Realistic Compilation by Program Transformation",
+                                              ["Richard Kelsey", "Paul Hudak"])

@@ -41,6 +41,7 @@ _NOT_TITLE = re.compile(
     r"downloaded|copyright|©|\(c\)|vol\.|volume|page \d|preprint|draft|version|"
     r"lecture notes|in proc|workshop|conference|symposium|abstract|keywords|index terms|"
     r"short communications|programming techniques|operating systems|editors?|extended abstract|"
+    r"[|(\[]?\s*detailed summary\s*[|)\]]?\s*$|"  # a version's tag, its brackets read as bars: "| Detailed Summary |"
     r"technical note|(?:an? )?position paper|invited (paper|talk)|research note|key words|categories and subject|"
     r"general terms|ccs concepts|acm reference format|chapter \d+\W*$|(?:\w+\s+){0,2}report no(?:\.|\s*\d*$)|\((?=[^)]*\)?[\W\d]*$))", re.I)
 _CONTENTS = re.compile(r"^(table of )?contents$", re.I)
@@ -135,6 +136,8 @@ _NOT_NAME = {"citations", "reads", "profile", "publications", "see", "view", "do
              "symposium", "conference", "workshop", "proceedings", "journal", "transactions",
              # a banner or a subtitle set like a byline ("TURING AWARD LECTURE", "A Position Paper")
              "lecture", "award",
+             # a version's label set like one ("(Detailed Summary)", "Extended Abstract", "Preliminary Draft")
+             "summary", "abstract", "extended", "preliminary", "draft",
              # a title's words ("On Artificial Intelligence" wrapped under the title)
              "on", "of", "for", "from", "with", "into", "towards", "toward", "via", "using"}
 _SPLIT = re.compile(r"\s*(?:;|,|\band\b|\bAND\b|&|[·•]|\s{3,})\s*")  # "A · B": Springer's separator
@@ -1187,8 +1190,10 @@ def _all_names(parts: list[str], strip: str) -> list[str] | None:
         words = _MARKS.sub(" ", part).split()
         words = words[:1] + [w for w in words[1:] if w not in ("-", "–", "—") and not re.fullmatch(r"\d{1,2}(,\d{1,2})*", w)]
         # "Tom Leighton -", "Yichen He∗1": a dash or a footnote's number after the name
-        while len(words) > 2 and len(words[-1]) == 1 and words[-1].islower() and words[-1] not in _PARTICLES:
-            words.pop()  # "David Peleg t": a dagger read as a letter
+        while len(words) > 2 and len(words[-1]) == 1 and words[-1].islower():
+            # "David Peleg t": a dagger read as a letter; "Maarten Fokkinga y": TeX's symbol
+            # font has its dagger where ASCII has y (a particle "y" ends no name)
+            words.pop()
         part = " ".join(words).strip(strip)
         if not part:
             continue
