@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from athena_lab.index.runtimes import FILL_CHILD
 from corpus_files import CORPORA
 
 
@@ -127,9 +128,13 @@ def _refuse_processes_outside_their_tier(event: str, args: tuple) -> None:
     reached it — its own code, a fixture, a helper module or athena_lab (a background index
     run). Hooks cannot be removed, so this one only looks at the running test's tier. The
     library's own worker pools (the PDF parser pool, forked by multiprocessing) raise none of
-    these events: they are how in-process indexing works, not a process the test starts."""
+    these events: they are how in-process indexing works, not a process the test starts. Nor
+    is the child that compiles an embedding model into a cold OpenVINO cache, so whichever
+    test first builds an embedder on a fresh machine may start it."""
     if _RUNNING["may_start_processes"] or event not in ("subprocess.Popen", "os.posix_spawn", "os.exec", "os.system"):
         return
+    if event == "subprocess.Popen" and len(args) > 1 and list(args[1])[1:3] == ["-c", FILL_CHILD]:
+        return  # OpenVINO's compile child (index/runtimes.py fill_cache_apart), once per cold model cache
     what = args[1] if event == "subprocess.Popen" and len(args) > 1 else args[0] if args else "?"
     raise RuntimeError(f"{_RUNNING['nodeid']} started a process ({event}: {str(what)[:200]}) but is not marked "
                        "integration or browser: mark its module `pytestmark = pytest.mark.integration` "

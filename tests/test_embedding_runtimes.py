@@ -4,6 +4,7 @@ file, their vectors agree, the cache key ignores the runtime, and doctor says wh
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -73,6 +74,80 @@ def test_bf16_document_batches_quantize_activations_in_groups_of_64() -> None:
         lanes.put(lane)  # close() waits for every lane to be back
         runner.close()
     assert group == DOCUMENT_QUANT_GROUP == 64
+
+
+_FRESH_PROCESS = """
+import json
+from athena_lab.index.embeddings import make_embedder
+from athena_lab.settings import EmbeddingSettings
+embedder = make_embedder(EmbeddingSettings(runtime="openvino", precision="bf16"))
+vectors = embedder.embed_documents(["a relational model of data", "consistent hashing"] * 4)
+lanes = embedder._runner._documents()
+lane = lanes.get()
+group = int(lane[0].get_property("DYNAMIC_QUANTIZATION_GROUP_SIZE"))
+lanes.put(lane)
+maps = open("/proc/self/maps").read()
+print(json.dumps({"onnx_frontend": "onnx_frontend" in maps, "group": group, "norm": float(vectors[0] @ vectors[0])}))
+"""
+
+
+def _fresh_process(cache: Path) -> dict[str, object]:
+    import subprocess
+
+    env = {**os.environ, "XDG_CACHE_HOME": str(cache)}
+    done = subprocess.run([sys.executable, "-c", _FRESH_PROCESS], env=env, capture_output=True, text=True,
+                          timeout=300, check=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.integration  # a fresh Python process each time, as a first index on a fresh install
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/maps")
+def test_a_cold_compile_cache_is_filled_by_a_child_so_the_indexer_never_compiles_onnx(tmp_path: Path) -> None:
+    """A process that compiled the ONNX file itself held ~170-200 MB more all its life: the
+    first index of papers-we-love on a fresh install peaked over the 700 MB goal. Filled by
+    a child, the cache gives this process compiled blobs only, with the bf16 lanes' settings."""
+    pytest.importorskip("openvino")
+    first = _fresh_process(tmp_path)
+    filled = sorted(p.name for p in (tmp_path / "athena-lab" / "openvino").iterdir())
+    assert first == {"onnx_frontend": False, "group": 64, "norm": pytest.approx(1.0, abs=1e-3)}
+    assert any(name.startswith("athena-filled-") for name in filled) and any(n.endswith(".blob") for n in filled)
+    again = _fresh_process(tmp_path)  # the marker is found: no second child, nothing new compiled
+    assert again == first
+    assert sorted(p.name for p in (tmp_path / "athena-lab" / "openvino").iterdir()) == filled
+
+
+@pytest.mark.integration  # starts the compile child on purpose
+@pytest.mark.parametrize("how", ["too slow", "fails"])
+def test_when_the_child_cannot_fill_the_cache_this_process_compiles_as_before(
+        how: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("openvino")
+    import subprocess
+
+    from athena_lab.index import runtimes
+
+    started: list[list[str]] = []
+    run = subprocess.run
+
+    def spy(argv: list[str], **kwargs: object) -> subprocess.CompletedProcess[bytes]:
+        started.append(argv)
+        return run(argv, **kwargs)  # type: ignore[call-overload,no-any-return]
+
+    monkeypatch.setattr(runtimes.subprocess, "run", spy)
+    if how == "too slow":
+        monkeypatch.setattr(runtimes, "FILL_TIMEOUT", 0.0)  # stopped before it compiles
+    else:
+        monkeypatch.setattr(sys, "executable", "/bin/false")  # exits 1 at once
+    model, _ = minilm_paths()
+    runner = runtimes.OpenVinoRunner(model, threads=2, precision="bf16", cache_dir=tmp_path, lanes=2)
+    try:
+        ids = np.array([[101, 7592, 2088, 102]], dtype=np.int64)
+        hidden = runner.infer({"input_ids": ids, "attention_mask": np.ones_like(ids),
+                               "token_type_ids": np.zeros_like(ids)})
+    finally:
+        runner.close()
+    assert started and all(argv[1:3] == ["-c", runtimes.FILL_CHILD] for argv in started)
+    assert hidden.shape[:2] == (1, 4) and np.isfinite(hidden).all()
+    assert not any(p.name.startswith(("athena-filled-", ".filling-")) for p in tmp_path.iterdir())
 
 
 def test_forced_onnxruntime_runs_and_says_so() -> None:

@@ -13,12 +13,17 @@ tokenization, pooling and batching stay in the embedder.
 from __future__ import annotations
 
 import atexit
+import hashlib
+import json
+import logging
 import os
 import queue
+import subprocess
 import sys
+import tempfile
 import threading
 import weakref
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from importlib import metadata
 from pathlib import Path
 from typing import Any, Callable, Protocol
@@ -29,6 +34,7 @@ from athena_lab.errors import RuntimeUnavailable
 from athena_lab.settings import EMBEDDING_RUNTIMES as RUNTIMES
 
 Feeds = dict[str, np.ndarray]
+_log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -139,6 +145,101 @@ def openvino_cache_dir() -> Path | None:
     return path if os.access(path, os.W_OK) else None
 
 
+@dataclass(frozen=True)
+class Plan:
+    """One way ``OpenVinoRunner`` compiles the model: its threads, its precision, and whether
+    its threads are left unpinned (several lanes pinned one thread each shared one core)."""
+
+    threads: int
+    precision: str  # "bf16" | "f32"
+    unpinned: bool
+
+
+def _config(plan: Plan) -> dict[Any, Any]:
+    import openvino as ov
+    import openvino.properties as props
+    import openvino.properties.hint as hints
+
+    config = {hints.performance_mode: hints.PerformanceMode.LATENCY,
+              hints.inference_precision: ov.Type.bf16 if plan.precision == "bf16" else ov.Type.f32,
+              props.num_streams: 1, props.inference_num_threads: plan.threads}
+    if plan.unpinned:
+        # A model on one thread pins it to a core, the same one for every lane: two lanes
+        # then took turns on one core (100 % CPU for two batches at once, not 200 %).
+        config[hints.enable_cpu_pinning] = False
+    if plan.precision == "bf16":
+        config[hints.dynamic_quantization_group_size] = DOCUMENT_QUANT_GROUP
+    return config
+
+
+#: How long a child may take to compile the model into the cache before this process
+#: compiles it itself (a cold compile takes about a second).
+FILL_TIMEOUT = 300.0
+
+#: What the child runs: ``fill_cache_here`` with the arguments ``fill_cache_apart`` gives it,
+#: this package found first if it came from a folder the child would not search.
+FILL_CHILD = ("import json, sys\n"
+              "if sys.argv[4] not in sys.path:\n"
+              "    sys.path.insert(0, sys.argv[4])\n"
+              "from athena_lab.index.runtimes import Plan, fill_cache_here\n"
+              "fill_cache_here(sys.argv[1], sys.argv[2], Plan(**json.loads(sys.argv[3])))\n")
+
+
+def fill_cache_apart(model_path: str, cache_dir: Path, plan: Plan) -> bool:
+    """Compile the model as ``plan`` says into OpenVINO's cache in a child process, once per
+    model file, OpenVINO version and plan, so that this process only loads a compiled blob.
+
+    A process that compiles an ONNX file itself keeps what the compile brought in (OpenVINO's
+    ONNX frontend, the transformations' memory) for the rest of its life: papers-we-love's
+    first index on a fresh install peaked at 749 and 777 MB against 566 MB once the cache
+    was filled, over the 700 MB goal (docs/benchmarks.md); the embedder alone on 400 archive
+    chunks, 628 against 457 MB. Compiling twice in this process did not give it back.
+
+    The child compiles into a folder of its own, and its blobs are moved into the cache
+    with ``os.replace``: OpenVINO writes a blob in place, truncating the file, and another
+    process that has the old one mapped (a server beside an index run, both started on a
+    cold cache) would die of SIGBUS. Returns whether the cache is filled; when the child
+    cannot run, fails or writes no blob, this process compiles the model itself, as it
+    always did."""
+    import openvino as ov
+
+    if not sys.executable or getattr(sys, "frozen", False):
+        return False  # no interpreter to run (an embedded or frozen application)
+    try:
+        stat = Path(model_path).stat()
+        key = json.dumps([os.path.abspath(model_path), stat.st_size, stat.st_mtime_ns, ov.get_version(),
+                          asdict(plan), DOCUMENT_QUANT_GROUP])
+        marker = cache_dir / f"athena-filled-{hashlib.sha256(key.encode()).hexdigest()[:20]}"
+        if marker.exists():
+            return True
+        with tempfile.TemporaryDirectory(prefix=".filling-", dir=cache_dir) as own:
+            here = str(Path(__file__).resolve().parents[2])
+            done = subprocess.run([sys.executable, "-c", FILL_CHILD, model_path, own, json.dumps(asdict(plan)), here],
+                                  stdin=subprocess.DEVNULL, capture_output=True, timeout=FILL_TIMEOUT, check=False)
+            blobs = list(Path(own).glob("*.blob"))
+            if done.returncode != 0 or not blobs:
+                _log.debug("the OpenVINO compile child failed (exit %s): %s", done.returncode,
+                           done.stderr.decode("utf-8", "replace")[-2000:])
+                return False
+            for blob in blobs:
+                os.replace(blob, cache_dir / blob.name)
+        marker.touch()
+    except (OSError, ValueError, subprocess.SubprocessError) as exc:
+        _log.debug("the OpenVINO compile child could not fill the cache: %s", exc)
+        return False
+    return True
+
+
+def fill_cache_here(model_path: str, cache_dir: str, plan: Plan) -> None:
+    """The child of ``fill_cache_apart``: compile the model as ``plan`` says, the cache set."""
+    import openvino as ov
+    import openvino.properties as props
+
+    core = ov.Core()
+    core.set_property({props.cache_dir: cache_dir})
+    core.compile_model(model_path, "CPU", _config(plan))
+
+
 class OpenVinoRunner:
     """OpenVINO compiling the same ONNX file for the CPU: for queries and for documents.
 
@@ -171,14 +272,15 @@ class OpenVinoRunner:
         if precision == "auto":
             capabilities = core.get_property("CPU", props.device.capabilities())
             batch_precision = "bf16" if "BF16" in capabilities else "f32"
-        if cache_dir is not None:
-            core.set_property({props.cache_dir: str(cache_dir)})
         lanes = max(1, min(lanes or (LANES if batch_precision == "bf16" else F32_LANES), threads))
         self._core, self._path, self._threads = core, str(model_path), threads
         self._batch_precision, self._lanes = batch_precision, lanes
         self._small_precision = "f32" if precision == "auto" else precision
-        self._small: tuple[Any, Any] | None = self._compile(1, self._small_precision)
         self._same = lanes == 1 and threads == 1 and batch_precision == self._small_precision
+        self._cache_dir = cache_dir
+        if cache_dir is not None:
+            core.set_property({props.cache_dir: str(cache_dir)})
+        self._small: tuple[Any, Any] | None = self._compile(1, self._small_precision)
         self._free: queue.Queue[tuple[Any, Any]] | None = None  # document lanes not inferring now
         self._compiling = threading.Lock()
         self.input_names = {name for i in self._small[0].inputs for name in i.get_names()}
@@ -188,22 +290,12 @@ class OpenVinoRunner:
         _OPEN.add(self)
 
     def _compile(self, threads: int, precision: str) -> tuple[Any, Any]:
-        import openvino as ov
-        import openvino.properties as props
-        import openvino.properties.hint as hints
-
-        config = {hints.performance_mode: hints.PerformanceMode.LATENCY,
-                  hints.inference_precision: ov.Type.bf16 if precision == "bf16" else ov.Type.f32,
-                  props.num_streams: 1, props.inference_num_threads: threads}
-        if self._lanes > 1:
-            # A model on one thread pins it to a core, the same one for every lane: two lanes
-            # then took turns on one core (100 % CPU for two batches at once, not 200 %).
-            config[hints.enable_cpu_pinning] = False
-        if precision == "bf16":
-            config[hints.dynamic_quantization_group_size] = DOCUMENT_QUANT_GROUP
         # From the path, not a read ov.Model, so a cache hit skips ONNX parsing too. Input
         # shapes stay dynamic: every batch has its own padded length.
-        compiled = self._core.compile_model(self._path, "CPU", config)
+        plan = Plan(threads, precision, self._lanes > 1)
+        if self._cache_dir is not None:
+            fill_cache_apart(self._path, self._cache_dir, plan)
+        compiled = self._core.compile_model(self._path, "CPU", _config(plan))
         return compiled, compiled.create_infer_request()
 
     def _documents(self) -> queue.Queue[tuple[Any, Any]]:
