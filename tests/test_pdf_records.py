@@ -1158,3 +1158,20 @@ def test_a_dagger_in_texs_symbol_font_and_a_version_tag_under_the_title_are_no_n
     record = paper_record({}, first, "1989-01-realistic-compilation-by-program-transformation.pdf")
     assert (record.title, record.authors) == ("Realistic Compilation by Program Transformation",
                                               ["Richard Kelsey", "Paul Hudak"])
+
+
+def test_an_organisation_named_as_the_bylines_mail_domain_is_no_author() -> None:
+    """Bowman's J1: "Willow Garage" stacked under the name as a second name would be, over
+    "Menlo Park, CA" and "jamesb@willowgarage.com". A name that only matches the mail's
+    user ("James Bowman", "jamesb") stays, and a page whose one name is its domain keeps it."""
+    body = [line("This paper describes a 16-bit Forth CPU core, intended for FPGAs and", 63,
+                 191 + 11 * i, 300, 200 + 11 * i, 8.1) for i in range(16)]
+    first = page(line("J1: a small Forth CPU Core for FPGAs", 165, 78, 430, 92, 14.3),
+                 line("James Bowman", 269, 112, 330, 123, 10.4), line("Willow Garage", 270, 126, 330, 136, 10.4),
+                 line("Menlo Park, CA", 267, 139, 333, 149, 10.4),
+                 line("jamesb@willowgarage.com", 242, 154, 355, 162, 7.7), *body)
+    assert paper_record({}, first).authors == ["James Bowman"]
+    alone = page(line("J1: a small Forth CPU Core for FPGAs", 165, 78, 430, 92, 14.3),
+                 line("James Bowman", 269, 112, 330, 123, 10.4),
+                 line("info@jamesbowman.net", 242, 154, 355, 162, 7.7), *body)
+    assert paper_record({}, alone).authors == ["James Bowman"]

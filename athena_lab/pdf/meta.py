@@ -834,7 +834,22 @@ def _page_authors(first: PageText | None, title: list[Line]) -> list[str]:
         if len(last_found) == 1 and not skip:
             alone[last_found[0]] = line.bbox
     side = _sidebar_names(below, width)
-    return (side if len(side) > len(names) else _by_stacks(names, alone, below, width))[:100]
+    names = side if len(side) > len(names) else _by_stacks(names, alone, below, width)
+    domains = _domains(below)
+    kept = [n for n in names if re.sub(r"[^a-z]", "", n.lower()) not in domains]
+    return (kept if kept else names)[:100]
+
+
+def _domains(lines: list[Line]) -> set[str]:
+    """The labels of the mail and web domains printed in ``lines``, without their top level
+    ("willowgarage" of "jamesb@willowgarage.com"): an organisation named as its domain, set
+    in a byline's stack like a name ("James Bowman" / "Willow Garage" / "Menlo Park, CA"), is
+    no author."""
+    labels: set[str] = set()
+    for line in lines:
+        for host in re.findall(r"(?:@|://|\bwww\.)([\w.-]+\.[a-z]{2,})", line.text, re.I):
+            labels.update(label.lower() for label in host.split(".")[:-1] if len(label) >= 6)
+    return labels
 
 
 def _by_stacks(names: list[str], boxes: dict[str, Box], lines: list[Line], width: float) -> list[str]:
