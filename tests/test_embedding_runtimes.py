@@ -103,7 +103,7 @@ def _fresh_process(cache: Path) -> dict[str, object]:
 @pytest.mark.integration  # a fresh Python process each time, as a first index on a fresh install
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/maps")
 def test_a_cold_compile_cache_is_filled_by_a_child_so_the_indexer_never_compiles_onnx(tmp_path: Path) -> None:
-    """A process that compiled the ONNX file itself held ~170-200 MB more all its life: the
+    """A process that compiled the ONNX file itself held ~180-210 MB more all its life: the
     first index of papers-we-love on a fresh install peaked over the 700 MB goal. Filled by
     a child, the cache gives this process compiled blobs only, with the bf16 lanes' settings."""
     pytest.importorskip("openvino")

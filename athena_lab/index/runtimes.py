@@ -13,15 +13,18 @@ tokenization, pooling and batching stay in the embedder.
 from __future__ import annotations
 
 import atexit
+import filecmp
 import hashlib
 import json
 import logging
 import os
 import queue
+import shutil
 import subprocess
 import sys
 import tempfile
 import threading
+import time
 import weakref
 from dataclasses import asdict, dataclass
 from importlib import metadata
@@ -177,17 +180,19 @@ def _config(plan: Plan) -> dict[Any, Any]:
 FILL_TIMEOUT = 300.0
 
 #: What the child runs: ``fill_cache_here`` with the arguments ``fill_cache_apart`` gives it,
-#: this package found first if it came from a folder the child would not search.
+#: this package found last if it came from a folder the child would not search (appended, so
+#: nothing of the standard library is ever shadowed).
 FILL_CHILD = ("import json, sys\n"
               "if sys.argv[4] not in sys.path:\n"
-              "    sys.path.insert(0, sys.argv[4])\n"
+              "    sys.path.append(sys.argv[4])\n"
               "from athena_lab.index.runtimes import Plan, fill_cache_here\n"
-              "fill_cache_here(sys.argv[1], sys.argv[2], Plan(**json.loads(sys.argv[3])))\n")
+              "fill_cache_here(sys.argv[1], sys.argv[2], [Plan(**p) for p in json.loads(sys.argv[3])])\n")
 
 
-def fill_cache_apart(model_path: str, cache_dir: Path, plan: Plan) -> bool:
-    """Compile the model as ``plan`` says into OpenVINO's cache in a child process, once per
-    model file, OpenVINO version and plan, so that this process only loads a compiled blob.
+def fill_cache_apart(model_path: str, cache_dir: Path, plans: list[Plan], device: str) -> bool:
+    """Compile the model as each of ``plans`` says into OpenVINO's cache in one child
+    process, once per model file, OpenVINO version, CPU (``device``, the name OpenVINO keys
+    its blobs on) and set of plans, so that this process only loads compiled blobs.
 
     A process that compiles an ONNX file itself keeps what the compile brought in (OpenVINO's
     ONNX frontend, the transformations' memory) for the rest of its life: papers-we-love's
@@ -195,49 +200,87 @@ def fill_cache_apart(model_path: str, cache_dir: Path, plan: Plan) -> bool:
     was filled, over the 700 MB goal (docs/benchmarks.md); the embedder alone on 400 archive
     chunks, 628 against 457 MB. Compiling twice in this process did not give it back.
 
-    The child compiles into a folder of its own, and its blobs are moved into the cache
-    with ``os.replace``: OpenVINO writes a blob in place, truncating the file, and another
-    process that has the old one mapped (a server beside an index run, both started on a
-    cold cache) would die of SIGBUS. Returns whether the cache is filled; when the child
-    cannot run, fails or writes no blob, this process compiles the model itself, as it
-    always did."""
+    The child works in a folder of its own, seeded with copies of the cache's blobs (so a
+    blob that already serves this plan is used, not compiled again), and a new blob is moved
+    into the cache with ``os.replace``: OpenVINO writes a blob in place, truncating the
+    file, and another process that has the old one mapped (a server beside an index run,
+    both started on a cold cache) would die of SIGBUS. Returns whether the cache is filled;
+    when the child cannot run, fails or leaves no blob, this process compiles the model
+    itself, as it always did."""
     import openvino as ov
 
     if not sys.executable or getattr(sys, "frozen", False):
         return False  # no interpreter to run (an embedded or frozen application)
     try:
         stat = Path(model_path).stat()
-        key = json.dumps([os.path.abspath(model_path), stat.st_size, stat.st_mtime_ns, ov.get_version(),
-                          asdict(plan), DOCUMENT_QUANT_GROUP])
+        key = json.dumps([os.path.abspath(model_path), stat.st_size, stat.st_mtime_ns, ov.get_version(), device,
+                          [asdict(p) for p in plans], DOCUMENT_QUANT_GROUP])
         marker = cache_dir / f"athena-filled-{hashlib.sha256(key.encode()).hexdigest()[:20]}"
         if marker.exists():
             return True
+        _drop_stale_fills(cache_dir)
         with tempfile.TemporaryDirectory(prefix=".filling-", dir=cache_dir) as own:
-            here = str(Path(__file__).resolve().parents[2])
-            done = subprocess.run([sys.executable, "-c", FILL_CHILD, model_path, own, json.dumps(asdict(plan)), here],
-                                  stdin=subprocess.DEVNULL, capture_output=True, timeout=FILL_TIMEOUT, check=False)
-            blobs = list(Path(own).glob("*.blob"))
-            if done.returncode != 0 or not blobs:
-                _log.debug("the OpenVINO compile child failed (exit %s): %s", done.returncode,
-                           done.stderr.decode("utf-8", "replace")[-2000:])
+            for blob in cache_dir.glob("*.blob"):
+                shutil.copyfile(blob, Path(own) / blob.name)
+            if not _compile_in_child(os.path.abspath(model_path), Path(own), plans):
                 return False
-            for blob in blobs:
-                os.replace(blob, cache_dir / blob.name)
+            _install_blobs(Path(own), cache_dir)
         marker.touch()
-    except (OSError, ValueError, subprocess.SubprocessError) as exc:
+    except (OSError, ValueError) as exc:
         _log.debug("the OpenVINO compile child could not fill the cache: %s", exc)
         return False
     return True
 
 
-def fill_cache_here(model_path: str, cache_dir: str, plan: Plan) -> None:
-    """The child of ``fill_cache_apart``: compile the model as ``plan`` says, the cache set."""
+def _compile_in_child(model_path: str, own: Path, plans: list[Plan]) -> bool:
+    """Run ``FILL_CHILD`` in ``own`` (its working folder too: ``python -c`` imports from its
+    working folder first, and the user's may hold a ``json.py``); whether it left a blob."""
+    here = str(Path(__file__).resolve().parents[2])
+    try:
+        done = subprocess.run([sys.executable, "-c", FILL_CHILD, model_path, str(own),
+                               json.dumps([asdict(p) for p in plans]), here],
+                              cwd=own, stdin=subprocess.DEVNULL, capture_output=True, timeout=FILL_TIMEOUT,
+                              check=False)
+    except subprocess.SubprocessError as exc:  # the timeout: the child is killed
+        stderr = getattr(exc, "stderr", None) or b""
+        _log.debug("the OpenVINO compile child did not finish: %s %s", exc, stderr.decode("utf-8", "replace")[-2000:])
+        return False
+    if done.returncode != 0 or not any(own.glob("*.blob")):
+        _log.debug("the OpenVINO compile child failed (exit %s): %s", done.returncode,
+                   done.stderr.decode("utf-8", "replace")[-2000:])
+        return False
+    return True
+
+
+def _install_blobs(own: Path, cache_dir: Path) -> None:
+    """Move the child's blobs into the cache, each by an atomic rename, leaving alone a blob
+    the cache already holds byte for byte (it may be mapped, and on Windows cannot be replaced)."""
+    for blob in own.glob("*.blob"):
+        target = cache_dir / blob.name
+        if target.exists() and filecmp.cmp(blob, target, shallow=False):
+            continue
+        os.replace(blob, target)
+
+
+def _drop_stale_fills(cache_dir: Path) -> None:
+    """Remove the folders of fills whose process was killed before it could (a blob's worth each)."""
+    for folder in cache_dir.glob(".filling-*"):
+        try:
+            if time.time() - folder.stat().st_mtime > 2 * FILL_TIMEOUT:
+                shutil.rmtree(folder, ignore_errors=True)
+        except OSError:
+            pass
+
+
+def fill_cache_here(model_path: str, cache_dir: str, plans: list[Plan]) -> None:
+    """The child of ``fill_cache_apart``: compile the model as each of ``plans`` says, the cache set."""
     import openvino as ov
     import openvino.properties as props
 
     core = ov.Core()
     core.set_property({props.cache_dir: cache_dir})
-    core.compile_model(model_path, "CPU", _config(plan))
+    for plan in plans:
+        core.compile_model(model_path, "CPU", _config(plan))
 
 
 class OpenVinoRunner:
@@ -277,9 +320,11 @@ class OpenVinoRunner:
         self._batch_precision, self._lanes = batch_precision, lanes
         self._small_precision = "f32" if precision == "auto" else precision
         self._same = lanes == 1 and threads == 1 and batch_precision == self._small_precision
-        self._cache_dir = cache_dir
         if cache_dir is not None:
             core.set_property({props.cache_dir: str(cache_dir)})
+            # both plans now, in one child: the document model is still compiled here only on first use
+            plans = [Plan(1, self._small_precision, lanes > 1), Plan(threads // lanes, batch_precision, lanes > 1)]
+            fill_cache_apart(self._path, cache_dir, plans, str(core.get_property("CPU", "FULL_DEVICE_NAME")))
         self._small: tuple[Any, Any] | None = self._compile(1, self._small_precision)
         self._free: queue.Queue[tuple[Any, Any]] | None = None  # document lanes not inferring now
         self._compiling = threading.Lock()
@@ -292,10 +337,7 @@ class OpenVinoRunner:
     def _compile(self, threads: int, precision: str) -> tuple[Any, Any]:
         # From the path, not a read ov.Model, so a cache hit skips ONNX parsing too. Input
         # shapes stay dynamic: every batch has its own padded length.
-        plan = Plan(threads, precision, self._lanes > 1)
-        if self._cache_dir is not None:
-            fill_cache_apart(self._path, self._cache_dir, plan)
-        compiled = self._core.compile_model(self._path, "CPU", _config(plan))
+        compiled = self._core.compile_model(self._path, "CPU", _config(Plan(threads, precision, self._lanes > 1)))
         return compiled, compiled.create_infer_request()
 
     def _documents(self) -> queue.Queue[tuple[Any, Any]]:
