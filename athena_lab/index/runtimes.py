@@ -13,7 +13,6 @@ tokenization, pooling and batching stay in the embedder.
 from __future__ import annotations
 
 import atexit
-import filecmp
 import hashlib
 import json
 import logging
@@ -218,18 +217,31 @@ def fill_cache_apart(model_path: str, cache_dir: Path, plans: list[Plan], device
         marker = cache_dir / f"athena-filled-{hashlib.sha256(key.encode()).hexdigest()[:20]}"
         if marker.exists():
             return True
+        cache_dir = Path(os.path.abspath(cache_dir))  # the child runs in another folder
         _drop_stale_fills(cache_dir)
-        with tempfile.TemporaryDirectory(prefix=".filling-", dir=cache_dir) as own:
+        with tempfile.TemporaryDirectory(prefix=".filling-", dir=cache_dir) as folder:
+            own = Path(os.path.abspath(folder))
+            seeds = {}
             for blob in cache_dir.glob("*.blob"):
-                shutil.copyfile(blob, Path(own) / blob.name)
-            if not _compile_in_child(os.path.abspath(model_path), Path(own), plans):
+                shutil.copyfile(blob, own / blob.name)
+                seeds[blob.name] = _stamp(own / blob.name)
+            if not _compile_in_child(os.path.abspath(model_path), own, plans):
                 return False
-            _install_blobs(Path(own), cache_dir)
+            _install_blobs(own, cache_dir, seeds)
         marker.touch()
     except (OSError, ValueError) as exc:
         _log.debug("the OpenVINO compile child could not fill the cache: %s", exc)
         return False
     return True
+
+
+def _device_name(core: Any) -> str:
+    """The CPU's name, which OpenVINO keys its blobs on; "" when the plugin cannot say (the
+    marker is then keyed without it: the fill stays optional, never a reason to refuse OpenVINO)."""
+    try:
+        return str(core.get_property("CPU", "FULL_DEVICE_NAME"))
+    except Exception:  # noqa: BLE001 - engines raise their own types
+        return ""
 
 
 def _compile_in_child(model_path: str, own: Path, plans: list[Plan]) -> bool:
@@ -252,14 +264,18 @@ def _compile_in_child(model_path: str, own: Path, plans: list[Plan]) -> bool:
     return True
 
 
-def _install_blobs(own: Path, cache_dir: Path) -> None:
-    """Move the child's blobs into the cache, each by an atomic rename, leaving alone a blob
-    the cache already holds byte for byte (it may be mapped, and on Windows cannot be replaced)."""
+def _stamp(path: Path) -> tuple[int, int]:
+    stat = path.stat()
+    return stat.st_size, stat.st_mtime_ns
+
+
+def _install_blobs(own: Path, cache_dir: Path, seeds: dict[str, tuple[int, int]]) -> None:
+    """Move the blobs the child wrote or rewrote into the cache, each by an atomic rename.
+    A seed it only read stays out: the cache's own copy may be mapped (and on Windows cannot
+    be replaced), or newer, put there by another process meanwhile."""
     for blob in own.glob("*.blob"):
-        target = cache_dir / blob.name
-        if target.exists() and filecmp.cmp(blob, target, shallow=False):
-            continue
-        os.replace(blob, target)
+        if seeds.get(blob.name) != _stamp(blob):
+            os.replace(blob, cache_dir / blob.name)
 
 
 def _drop_stale_fills(cache_dir: Path) -> None:
@@ -292,7 +308,8 @@ class OpenVinoRunner:
     f32 on one thread (p50 3.7 ms against 5.9 ms in bf16) and documents in bf16 on
     ``threads`` (2.4x onnxruntime's chunks/s, f32 1.9x); docs/embeddings.md. Documents
     always take the document model, so a vector never depends on how texts were batched.
-    That model is compiled on first use, so a search process never pays for it.
+    That model is compiled on first use, so a search process never holds it (on a cold cache
+    the child of ``fill_cache_apart`` compiles it once, beside the process).
 
     ``lanes`` (0: two where documents run in bf16, one in f32; ``LANES``, ``F32_LANES``) > 1:
     the document model is compiled that many times, each copy on
@@ -324,7 +341,7 @@ class OpenVinoRunner:
             core.set_property({props.cache_dir: str(cache_dir)})
             # both plans now, in one child: the document model is still compiled here only on first use
             plans = [Plan(1, self._small_precision, lanes > 1), Plan(threads // lanes, batch_precision, lanes > 1)]
-            fill_cache_apart(self._path, cache_dir, plans, str(core.get_property("CPU", "FULL_DEVICE_NAME")))
+            fill_cache_apart(self._path, cache_dir, sorted(set(plans), key=plans.index), _device_name(core))
         self._small: tuple[Any, Any] | None = self._compile(1, self._small_precision)
         self._free: queue.Queue[tuple[Any, Any]] | None = None  # document lanes not inferring now
         self._compiling = threading.Lock()
