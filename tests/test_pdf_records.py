@@ -1175,3 +1175,7 @@ def test_an_organisation_named_as_the_bylines_mail_domain_is_no_author() -> None
                  line("James Bowman", 269, 112, 330, 123, 10.4),
                  line("info@jamesbowman.net", 242, 154, 355, 162, 7.7), *body)
     assert paper_record({}, alone).authors == ["James Bowman"]
+    two = page(line("J1: a small Forth CPU Core for FPGAs", 165, 78, 430, 92, 14.3),
+               line("Alice Smith", 269, 112, 330, 123, 10.4), line("Bob Jones", 270, 126, 330, 136, 10.4),
+               line("bob@bobjones.org", 242, 154, 355, 162, 7.7), *body)
+    assert paper_record({}, two).authors == ["Alice Smith", "Bob Jones"]  # his own domain

@@ -841,14 +841,17 @@ def _page_authors(first: PageText | None, title: list[Line]) -> list[str]:
 
 
 def _domains(lines: list[Line]) -> set[str]:
-    """The labels of the mail and web domains printed in ``lines``, without their top level
+    """The labels of the mail domains printed in ``lines``, without their top level
     ("willowgarage" of "jamesb@willowgarage.com"): an organisation named as its domain, set
     in a byline's stack like a name ("James Bowman" / "Willow Garage" / "Menlo Park, CA"), is
-    no author."""
+    no author. A domain holding its address's user ("bob@bobjones.org") is a person's own,
+    and web addresses are left out: a byline may print its author's home page."""
     labels: set[str] = set()
     for line in lines:
-        for host in re.findall(r"(?:@|://|\bwww\.)([\w.-]+\.[a-z]{2,})", line.text, re.I):
-            labels.update(label.lower() for label in host.split(".")[:-1] if len(label) >= 6)
+        for user, host in re.findall(r"([\w.+-]+)@([\w.-]+\.[a-z]{2,})", line.text, re.I):
+            user = re.sub(r"[^a-z]", "", user.lower())
+            labels.update(label.lower() for label in host.split(".")[:-1]
+                          if len(label) >= 6 and not (len(user) >= 3 and user in label.lower()))
     return labels
 
 
