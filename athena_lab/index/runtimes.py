@@ -340,8 +340,8 @@ class OpenVinoRunner:
         if cache_dir is not None:
             core.set_property({props.cache_dir: str(cache_dir)})
             # both plans now, in one child: the document model is still compiled here only on first use
-            plans = [Plan(1, self._small_precision, lanes > 1), Plan(threads // lanes, batch_precision, lanes > 1)]
-            fill_cache_apart(self._path, cache_dir, sorted(set(plans), key=plans.index), _device_name(core))
+            plans = [self._plan(1, self._small_precision), self._plan(threads // lanes, batch_precision)]
+            fill_cache_apart(self._path, cache_dir, list(dict.fromkeys(plans)), _device_name(core))
         self._small: tuple[Any, Any] | None = self._compile(1, self._small_precision)
         self._free: queue.Queue[tuple[Any, Any]] | None = None  # document lanes not inferring now
         self._compiling = threading.Lock()
@@ -351,10 +351,15 @@ class OpenVinoRunner:
                                 lanes=lanes)
         _OPEN.add(self)
 
+    def _plan(self, threads: int, precision: str) -> Plan:
+        """How this runner compiles the model on ``threads`` in ``precision``: the one place
+        both the compile child and ``_compile`` take it from, so the child fills what is loaded."""
+        return Plan(threads, precision, self._lanes > 1)
+
     def _compile(self, threads: int, precision: str) -> tuple[Any, Any]:
         # From the path, not a read ov.Model, so a cache hit skips ONNX parsing too. Input
         # shapes stay dynamic: every batch has its own padded length.
-        compiled = self._core.compile_model(self._path, "CPU", _config(Plan(threads, precision, self._lanes > 1)))
+        compiled = self._core.compile_model(self._path, "CPU", _config(self._plan(threads, precision)))
         return compiled, compiled.create_infer_request()
 
     def _documents(self) -> queue.Queue[tuple[Any, Any]]:
