@@ -11,7 +11,7 @@ null when the page prints none); no PDF is stored here. The archive is fetched a
                          repository HappyWalkers/paper (docs/pdf.md says which commit and files)
         [--readings DIR] where the "dev8" round's papers are: a checkout of Ty-Chen/Reading-List
         [--collection DIR] where the "dev9" round's papers are: a checkout of geekkypyconda/Research-Papers
-        [--collection2 DIR] where the "dev10" round's papers are: a checkout of fogus/papers-i-love
+        [--collection2 DIR] where the "dev10" and "dev15" rounds' papers are: a checkout of fogus/papers-i-love
         [--collection3 DIR] where the "dev11" round's papers are: a checkout of szhou1234/papers
         [--collection4 DIR] where the "dev12" round's papers are: a checkout of llhthinker/NLP-Papers
         [--collection5 DIR] where the "dev13" and "dev14" rounds' papers are: a checkout of dave-hudson/dave-hudson
@@ -57,7 +57,9 @@ dave-hudson/dave-hudson — systems, programming-language and database papers, 1
 11 of them before 2000: `"root": "collection5"`, read under `--collection5`); "dev14" (30 papers
 of the same folder whose file names date them before 2000, dev13's left out, drawn at
 random, seed 64: scans, typescripts, memos and journal pages of 1968 to 1997; the same
-root). Each round
+root); "dev15" (29 papers of dev10's collection not yet labelled, drawn at random, seed 65,
+files equal to a labelled one and works whose title the gold set holds left out: IJCAI
+scans, typescripts, TR covers, oral histories, a thesis; `--collection2`). Each round
 after the first was measured once on first sight, before any rule change for it — a fresh
 estimate of the rules — then tuned on.
 
@@ -161,14 +163,14 @@ class ModelReader:
 FIRST_SIGHT = {"dev2": (9, 16), "dev3": (4, 10), "dev4": (17, 30), "dev5": (18, 31),
                "dev6": (11, 14), "dev7": (29, 39), "dev8": (10, 16), "dev9": (14, 26),
                "dev10": (11, 30), "dev11": (23, 30), "dev12": (27, 30),
-               "dev13": (23, 30), "dev14": (14, 30)}
-ROUNDS = ["dev", "test-seen", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10", "dev11", "dev12", "dev13", "dev14"]
+               "dev13": (23, 30), "dev14": (14, 30), "dev15": (16, 29)}
+ROUNDS = ["dev", "test-seen", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10", "dev11", "dev12", "dev13", "dev14", "dev15"]
 
 # The rounds drawn from other public collections: a gold row's "root" names the option that
 # gives the folder its papers are read under, a checkout of the repository named here.
 COLLECTIONS = {"papers": ("HappyWalkers/paper", "dev7"), "readings": ("Ty-Chen/Reading-List", "dev8"),
                "collection": ("geekkypyconda/Research-Papers", "dev9"),
-               "collection2": ("fogus/papers-i-love", "dev10"), "collection3": ("szhou1234/papers", "dev11"),
+               "collection2": ("fogus/papers-i-love", "dev10 and dev15"), "collection3": ("szhou1234/papers", "dev11"),
                "collection4": ("llhthinker/NLP-Papers", "dev12"),
                "collection5": ("dave-hudson/dave-hudson", "dev13 and dev14")}
 

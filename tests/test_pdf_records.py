@@ -1179,3 +1179,74 @@ def test_an_organisation_named_as_the_bylines_mail_domain_is_no_author() -> None
                line("Alice Smith", 269, 112, 330, 123, 10.4), line("Bob Jones", 270, 126, 330, 136, 10.4),
                line("bob@bobjones.org", 242, 154, 355, 162, 7.7), *body)
     assert paper_record({}, two).authors == ["Alice Smith", "Bob Jones"]  # his own domain
+
+
+def test_the_committee_and_approvers_on_a_title_page_are_no_authors() -> None:
+    """Doorenbos's thesis names its committee under "Thesis Committee:"; Engelbart's SRI
+    report prints "By: D. C. Engelbart" and, under "Approved:", the managers who signed it.
+    Before, the committee were four more authors and the report's author was its approvers."""
+    thesis = page(line("Production Matching for Large Learning Systems", 135, 191, 477, 206, 7.7),
+                  line("Robert B. Doorenbos", 239, 232, 373, 245, 12.7),
+                  line("January 31, 1995", 252, 253, 360, 266, 12.7),
+                  line("CMU-CS-95-113", 259, 272, 354, 281, 8.6),
+                  line("Computer Science Department", 227, 364, 385, 375, 5.3),
+                  line("Carnegie Mellon University", 236, 379, 376, 390, 5.3),
+                  line("Submitted in partial fulfillment of the requirements", 186, 442, 427, 451, 7.4),
+                  line("Thesis Committee:", 261, 503, 352, 513, 10.1),
+                  line("Jill Fain Lehman, Computer Science Department", 189, 519, 423, 529, 10.1),
+                  line("Tom Mitchell, Computer Science Department", 197, 533, 415, 543, 10.1),
+                  line("Manuela Veloso, Computer Science Department", 192, 546, 420, 557, 10.1),
+                  *(line("This research was sponsored in part by a National Science Foundation Graduate",
+                         63, 630 + 12 * i, 549, 639 + 12 * i, 4.3) for i in range(7)))
+    # (the file's name, as the collection names it, picks the title set smaller than the name)
+    record = paper_record({}, thesis, "Doorenbos-Production_Matching_for_Large_Learning_Systems.pdf")
+    assert (record.title, record.authors) == ("Production Matching for Large Learning Systems", ["Robert B. Doorenbos"])
+    report = PageText(number=1, width=595, height=842, lines=[
+        line("STANFORD RESEARCH INSTITUTE", 217, 185, 495, 204, 19.3),
+        line("Menlo Park, California 94025 * USA", 171, 203, 423, 222, 19.3),
+        line("October 1962", 467, 233, 524, 246, 12.3), line("AFOSR-3233", 71, 257, 130, 270, 12.4),
+        line("Summary Report", 71, 269, 140, 282, 12.3),
+        line("AUGMENTING HUMAN INTELLECT: A", 71, 293, 484, 319, 25.9),
+        line("Conceptual Framework", 71, 318, 286, 344, 25.9), line("Prepared for:", 71, 368, 124, 381, 12.3),
+        line("DIRECTOR OF INFORMATION SCIENCES", 71, 392, 281, 405, 12.4),
+        line("AIR FORCE OFFICE OF SCIENTIFIC RESEARCH", 71, 404, 308, 417, 12.4),
+        line("WASHINGTON 25, D.C.", 71, 416, 189, 429, 12.4), line("CONTRACT AF49(638)-1024", 71, 440, 209, 453, 12.5),
+        line("By: D. C. Engelbart", 71, 465, 182, 480, 15.8), line("SRI Project No. 3578", 71, 492, 160, 505, 12.3),
+        line("Approved:", 71, 516, 112, 529, 12.3),
+        line("R. C. Amara, Manager System Engineering Department", 71, 540, 310, 553, 12.4),
+        line("J. D. Noe, Director Engineering Science Division", 71, 552, 282, 565, 12.4)])
+    assert paper_record({}, report).authors == ["D. C. Engelbart"]
+
+
+def test_marks_and_a_copyright_beside_a_name_or_a_title_are_no_part_of_them() -> None:
+    """Lampson and Sproull's title ends in two footnote numbers ("Machine1,2": was "…
+    Machine,2"); Hayes's name carries a closing quote where the page prints a mark (the name
+    failed, and became the title's end); Hewitt's byline is "Carl Hewitt ©2013"."""
+    lampson = page(line("An Open Operating System for a Single-User Machine1,2", 93, 85, 520, 105, 19.9),
+                   line("Butler W. Lampson", 259, 133, 353, 146, 13.3),
+                   line("Xerox Research Center", 250, 151, 362, 164, 13.3), *BODY)
+    assert paper_record({}, lampson).title == "An Open Operating System for a Single-User Machine"
+    hayes = page(line("Ephemerons: A New Finalization Mechanism", 148, 26, 464, 46, 19.6),
+                 line("Barry Hayes’", 290, 66, 360, 79, 13.3), *BODY)
+    record = paper_record({}, hayes)
+    assert (record.title, record.authors) == ("Ephemerons: A New Finalization Mechanism", ["Barry Hayes"])
+    hewitt = page(line("Middle History of Logic Programming", 190, 75, 420, 88, 12.5),
+                  line("Carl Hewitt ©2013", 258, 119, 355, 130, 10.7), *BODY)
+    assert paper_record({}, hewitt).authors == ["Carl Hewitt"]
+
+
+def test_a_title_line_ending_on_with_goes_on_into_the_name_under_it() -> None:
+    """An oral history's cover, every line typed double-spaced in one type: "An Interview
+    with" / "J. C. R. LICKLIDER" is one title (the name was its author), and the people
+    who conducted the interview are the authors."""
+    body = [line("Oral history interview with J. C. R. Licklider, conducted at his office.", 72,
+                 500 + 12 * i, 540, 510 + 12 * i, 11.3) for i in range(3)]
+    first = page(line("An Interview with", 270, 181, 360, 192, 11.3),
+                 line("J. C. R. LICKLIDER", 268, 217, 362, 228, 11.3),
+                 line("OH 150", 291, 253, 330, 264, 11.3),
+                 line("Conducted by William Aspray and Arthur Norberg", 204, 397, 430, 408, 11.3),
+                 line("on", 301, 421, 312, 432, 11.3),
+                 line("28 October 1988", 274, 445, 360, 456, 11.3), *body)
+    record = paper_record({}, first)
+    assert (record.title, record.authors) == ("An Interview with J. C. R. LICKLIDER",
+                                              ["William Aspray", "Arthur Norberg"])

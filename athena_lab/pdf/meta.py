@@ -123,6 +123,11 @@ _PARTICLES = {"van", "von", "der", "den", "de", "del", "della", "di", "da", "du"
 _STOP_AUTHORS = re.compile(r"^(abstract|summary|introduction|keywords|key words|index terms|"
                            r"categories|general terms|ccs concepts|contents|preface|foreword|"
                            r"\d+\.?\s+introduction|1\s)", re.I)
+# A thesis's or a report's title page names its committee and its approvers under a heading
+# of their role ("Thesis Committee:" / "Jill Fain Lehman, Computer Science Department";
+# "Approved:" / "R. C. Amara, Manager …"): they read or signed the work, they did not write it
+_ROLES = re.compile(r"^(?:thesis\s+)?(?:committee|advisors?|supervisors?|supervised by|readers?|examiners?|"
+                    r"approved(?: by)?|accepted(?: by)?|certified(?: by)?|reviewers?|reviewed by)\b\s*:?", re.I)
 _MARKS = re.compile(r"[∗*†‡§¶♯#⋆⋄♮♭♣♦♥♠‖|_]+|(?<=[^\W\d_])\d+(,\d+)*|\^\S*|\(\d+\)")
 # Superscripts: footnote marks, and small type set over the title's line (a running head,
 # "^(Operating)Self-st^(System)abili^szing" is "Self-stabilizing" under "Operating Systems")
@@ -588,6 +593,11 @@ def _title_words(text: str) -> bool:
     return ":" in text or len(text.split()) >= 7
 
 
+#: A title line ending on one of these goes on below ("An Interview with" / "J. C. R. LICKLIDER",
+#: set double-spaced as a typescript's cover sets every line)
+_DANGLING = re.compile(r"\s(?:with|of|for|and|the|an?|to|in|on|from|between|about|into|via|towards?)$", re.I)
+
+
 def _grow(start: Line, lines: list[Line], names_end: bool = False) -> list[Line]:
     """``start`` and the lines right above and below it in the same type (found by
     position: on a two-column page the other column's lines sit between them in order).
@@ -599,6 +609,10 @@ def _grow(start: Line, lines: list[Line], names_end: bool = False) -> list[Line]
         height = max(a.bbox[3] - a.bbox[1], 1.0)
         gap = b.bbox[1] - a.bbox[3]
         overlap = min(a.bbox[2], b.bbox[2]) - max(a.bbox[0], b.bbox[0])
+        if _DANGLING.search(a.text.strip()) and abs(a.size - b.size) <= 0.12 * max(a.size, 1.0) \
+                and -0.5 * height <= gap <= 4 * height and overlap > 0 and _title_shaped(b) \
+                and sum(ch.isalpha() for ch in b.text) >= 3 and not _EMAIL.search(b.text):
+            return True  # a title line cannot end on "with": the next line is its end, a name or not
         return abs(a.size - b.size) <= 0.12 * max(a.size, 1.0) and -0.5 * height <= gap <= 1.5 * height \
             and overlap > 0 and (_title_shaped(b, banner=_cut_short(a) or _aside(b)) or _link_word(b)) \
             and not _EMAIL.search(b.text) \
@@ -681,7 +695,9 @@ def _join_title(lines: list[Line]) -> str | None:
                 and (i == 0 or "--" in m.group() and not _cut_short(lines[i - 1]))]
     lines = lines[numbered[-1]:] if numbered else lines
     # "Equal Rights for Functional Objects1": a footnote's number glued to a title line's end
-    text = " ".join(re.sub(r"(?<=[a-z]{3})[1-9](?=[\s,.;:]|$)", "", _TITLE_MARKS.sub("", ln.text).strip()) for ln in lines)
+    # ("… Single-User Machine1,2": two of them)
+    text = " ".join(re.sub(r"(?<=[a-z]{3})[1-9](?:,[1-9])*(?=[\s,.;:]|$)", "", _TITLE_MARKS.sub("", ln.text).strip())
+                    for ln in lines)
     text = _REPORT_NUMBER.sub("", text.strip())
     text = re.sub(r"(\w)- (\w)", r"\1-\2", " ".join(text.split())).strip(" .,;:∗*")
     half = text[:len(text) // 2].strip()
@@ -751,7 +767,7 @@ def _page_authors(first: PageText | None, title: list[Line]) -> list[str]:
             skip -= 1
             continue
         text = line.text.strip()
-        if _STOP_AUTHORS.match(text):
+        if _STOP_AUTHORS.match(text) or _ROLES.match(text):
             break
         if deck is not None and not names:
             if _joins(deck, line):
@@ -1140,6 +1156,10 @@ def _names(text: str) -> list[str] | None:
     # Lo^(α∗) Zejiang Shen^(α,τ∗)", "Kalpesh Krishna♠ ∗ Erin Bransom♢" (its commas are no
     # separators of their own)
     text = re.sub(r"\^\([^)]*\)|\^[^\s(,]+|[∗*†‡§¶♯⋆♣♦♥♠♢♡♤♧]+(?=\s)", ",", text)
+    # "Carl Hewitt ©2013": the author's copyright beside the name
+    text = re.sub(r"\s*(?:©|\([cC]\)|\bcopyright\b)\s*(?:19|20)\d\d\b", " ", text, flags=re.I)
+    # "Barry Hayes’": a closing quote after a surname, where the page prints a footnote mark
+    text = re.sub(r"(?<=[a-z])[’'](?=\s*(?:,|$))", "", text)
     # "Emin G ¨ un Sirer ¨", "Laszl ´ o": an accent drawn apart from its letter
     text = re.sub(r"(?<=[^\W\d_]) ?[¨´`ˆ˜ˇ¸˝˘] ?(?=[^\W\d_])|\s[¨´`ˆ˜ˇ¸˝˘](?=\s|,|$)", "", text)
     # "JACK GOLDBERG, SENIOR MEMBER, IEEE,": an IEEE grade after a name is no name
@@ -1158,7 +1178,8 @@ def _names(text: str) -> list[str] | None:
     text = re.sub(r",\s*(Jr\.?|Sr\.?|II|III|IV)(?=\s*(?:,|;|&|\band\b|$))", r" \1", text)
     # "1st Betül Güvenç Paltun   2nd Ramin Fuladi": the order IEEE's conference template prints
     text = re.sub(r"(?:^|(?<=[\s,]))[1-9](?:st|nd|rd|th)\s+(?=[^\W\d_])", "", text).strip()
-    byline = re.match(r"^(?:by|von|par)\s+(.*)$", text.strip(), flags=re.I)
+    # "By: D. C. Engelbart"; an oral history's interviewers ("Conducted by William Aspray and …")
+    byline = re.match(r"^(?:(?:conducted|interviewed)\s+)?(?:by|von|par)\s*:?\s+(.*)$", text.strip(), flags=re.I)
     text = byline.group(1) if byline else text.strip()
     if byline and (_org(text) or _place(text)):
         # "by Herbert Stoyan University of Erlangen …": the name before the affiliation
