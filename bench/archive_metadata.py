@@ -14,7 +14,7 @@ null when the page prints none); no PDF is stored here. The archive is fetched a
         [--collection2 DIR] where the "dev10" and "dev15" rounds' papers are: a checkout of fogus/papers-i-love
         [--collection3 DIR] where the "dev11" round's papers are: a checkout of szhou1234/papers
         [--collection4 DIR] where the "dev12" round's papers are: a checkout of llhthinker/NLP-Papers
-        [--collection5 DIR] where the "dev13" and "dev14" rounds' papers are: a checkout of dave-hudson/dave-hudson
+        [--collection5 DIR] where the "dev13", "dev14" and "dev16" rounds' papers are: a checkout of dave-hudson/dave-hudson
     python bench/archive_metadata.py --root ARCHIVE --split dev --papers DIR --readings DIR --loro
         [--only SET ...] [--cache FILE] [--show]
         leave one round out: the line classifier of bench/line_classifier.py fitted on every dev round
@@ -59,7 +59,10 @@ of the same folder whose file names date them before 2000, dev13's left out, dra
 random, seed 64: scans, typescripts, memos and journal pages of 1968 to 1997; the same
 root); "dev15" (29 papers of dev10's collection not yet labelled, drawn at random, seed 65,
 files equal to a labelled one and works whose title the gold set holds left out: IJCAI
-scans, typescripts, TR covers, oral histories, a thesis; `--collection2`). Each round
+scans, typescripts, TR covers, oral histories, a thesis; `--collection2`); "dev16" (25 papers
+of dev13's folder whose file names date them before 2005, not yet labelled, drawn at random,
+seed 66, the same works as gold rows left out: reports, theses, ENTCS and Kluwer pages;
+`--collection5`). Each round
 after the first was measured once on first sight, before any rule change for it — a fresh
 estimate of the rules — then tuned on.
 
@@ -163,8 +166,9 @@ class ModelReader:
 FIRST_SIGHT = {"dev2": (9, 16), "dev3": (4, 10), "dev4": (17, 30), "dev5": (18, 31),
                "dev6": (11, 14), "dev7": (29, 39), "dev8": (10, 16), "dev9": (14, 26),
                "dev10": (11, 30), "dev11": (23, 30), "dev12": (27, 30),
-               "dev13": (23, 30), "dev14": (14, 30), "dev15": (16, 29)}
-ROUNDS = ["dev", "test-seen", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10", "dev11", "dev12", "dev13", "dev14", "dev15"]
+               "dev13": (23, 30), "dev14": (14, 30), "dev15": (16, 29),
+               "dev16": (14, 25)}
+ROUNDS = ["dev", "test-seen", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10", "dev11", "dev12", "dev13", "dev14", "dev15", "dev16"]
 
 # The rounds drawn from other public collections: a gold row's "root" names the option that
 # gives the folder its papers are read under, a checkout of the repository named here.
@@ -172,7 +176,7 @@ COLLECTIONS = {"papers": ("HappyWalkers/paper", "dev7"), "readings": ("Ty-Chen/R
                "collection": ("geekkypyconda/Research-Papers", "dev9"),
                "collection2": ("fogus/papers-i-love", "dev10 and dev15"), "collection3": ("szhou1234/papers", "dev11"),
                "collection4": ("llhthinker/NLP-Papers", "dev12"),
-               "collection5": ("dave-hudson/dave-hudson", "dev13 and dev14")}
+               "collection5": ("dave-hudson/dave-hudson", "dev13, dev14 and dev16")}
 
 
 def add_collection_options(ap: argparse.ArgumentParser) -> None:

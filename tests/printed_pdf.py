@@ -68,3 +68,48 @@ def tall_box_pdf(lines: list[tuple[float, list[str]]], ascent: int = 9000) -> by
                f"<< /Type /FontDescriptor /FontName /Courier /Flags 32 /FontBBox [0 -200 600 {ascent}] /ItalicAngle 0 "
                f"/Ascent {ascent} /Descent -200 /CapHeight 600 /StemV 80 >>"]
     return pdf_file(objects)
+
+
+def letter_spaced_pdf(lines: list[str], size: float = 7.0, spacing: float = 1.2) -> bytes:
+    """A one-page PDF set as a scanner's OCR layer sets its words (IJCAI's proceedings): the
+    file writes its own spaces, and each word of four letters or more is drawn letter-spaced
+    (``spacing`` points of character spacing) but for its last letter, drawn apart at no
+    spacing. pdfium makes up a space before that letter ("Projec t MAC")."""
+    content, y = "", 720.0
+    for line in lines:
+        content += f"BT 1 0 0 1 72 {y:.2f} Tm /F1 {size} Tf "
+        for k, word in enumerate(line.split()):
+            lead = " " if k else ""
+            if len(word) >= 4:
+                content += f"{spacing} Tc {_pdf_string(lead + word[:-1])} Tj 0 Tc {_pdf_string(word[-1])} Tj "
+            else:
+                content += f"0 Tc {_pdf_string(lead + word)} Tj "
+        content += "ET\n"
+        y -= 1.5 * size
+    objects = ["<< /Type /Catalog /Pages 2 0 R >>",
+               "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+               "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> "
+               "/Contents 5 0 R >>",
+               "<< /Type /Font /Subtype /Type1 /BaseFont /Times-Roman /Encoding /WinAnsiEncoding >>",
+               f"<< /Length {len(content.encode('latin-1'))} >>\nstream\n{content}\nendstream"]
+    return pdf_file(objects)
+
+
+def placed_words_pdf(lines: list[list[str]], size: float = 10.0, space: float = 0.25) -> bytes:
+    """A one-page PDF whose words are each placed on their own, no space character in the
+    file (as LaTeX writes a page), ``space`` em apart: every word space is one pdfium makes up."""
+    content, y = "BT\n", 720.0
+    for words in lines:
+        x = 72.0
+        for word in words:
+            content += f"/F1 {size} Tf 1 0 0 1 {x:.2f} {y:.2f} Tm {_pdf_string(word)} Tj\n"
+            x += 0.6 * size * len(word) + space * size  # Courier: 600 units a letter
+        y -= 1.5 * size
+    content += "ET"
+    objects = ["<< /Type /Catalog /Pages 2 0 R >>",
+               "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+               "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> "
+               "/Contents 5 0 R >>",
+               "<< /Type /Font /Subtype /Type1 /BaseFont /Courier /Encoding /WinAnsiEncoding >>",
+               f"<< /Length {len(content.encode('latin-1'))} >>\nstream\n{content}\nendstream"]
+    return pdf_file(objects)

@@ -1250,3 +1250,121 @@ def test_a_title_line_ending_on_with_goes_on_into_the_name_under_it() -> None:
     record = paper_record({}, first)
     assert (record.title, record.authors) == ("An Interview with J. C. R. LICKLIDER",
                                               ["William Aspray", "Arthur Norberg"])
+
+
+def test_a_librarys_copyright_warning_sheet_gives_way_to_the_report_after_it() -> None:
+    """Carnegie Mellon's scans open on the copyright law's notice and nothing else; the report's
+    title page comes next, and its scan reads an initial's O as a zero ("Steven 0. Hobbs")."""
+    sheet = page(line("NOTICE WARNING CONCERNING COPYRIGHT RESTRICTIONS:", 185, 471, 520, 484, 12.5),
+                 line("The copyright law of the United States (title 17, U.S. Code) governs the making", 185, 484, 560, 496, 12.5),
+                 line("of photocopies or other reproductions of copyrighted material. Any copying of this", 185, 496, 560, 509, 12.5),
+                 line("document without permission of its author may be prohibited by law.", 185, 509, 520, 521, 12.5))
+    report = page(line("THE DESIGN OF AN OPTIMIZING COMPILER", 190, 158, 482, 178, 19.3),
+                  line("William A. Wulf", 304, 196, 371, 209, 12.5), line("Richard K. Johnsson", 293, 210, 381, 222, 12.5),
+                  line("Charles B. Weinstock", 290, 223, 383, 236, 12.5), line("Steven 0. Hobbs", 300, 236, 374, 249, 12.5),
+                  line("Computer Science Department", 270, 263, 404, 275, 12.5),
+                  line("Carnegie-Mellon University", 277, 276, 397, 289, 12.5),
+                  line("December 1973", 301, 303, 373, 315, 12.5), line("ABSTRACT", 312, 370, 362, 382, 12.5),
+                  *(line("There are important classes of programs which must be highly efficient on a particular",
+                         124, 396 + 13 * i, 547, 408 + 13 * i, 12.5) for i in range(8)))
+    record = paper_record({}, sheet, "1973-12-design-of-an-optimizing-compiler.pdf", report)
+    assert (record.title, record.year) == ("The Design of an Optimizing Compiler", 1973)
+    assert record.authors == ["William A. Wulf", "Richard K. Johnsson", "Charles B. Weinstock", "Steven O. Hobbs"]
+    # the notice printed at the foot of a paper's own first page makes no cover of it
+    own = page(line("The Design of an Optimizing Compiler", 190, 158, 482, 178, 19.3),
+               line("William A. Wulf", 304, 196, 371, 209, 12.5), *BODY,
+               line("NOTICE WARNING CONCERNING COPYRIGHT RESTRICTIONS:", 185, 700, 520, 712, 8.0))
+    assert paper_record({}, own, "", report).authors == ["William A. Wulf"]
+
+
+def test_a_report_series_banner_a_degree_and_a_quoted_titles_mark_are_no_record() -> None:
+    """IBM's "IBM Research Report" banner set larger than the title had made the title its
+    subtitle and the title's last line an author; a dissertation's "Josef Templ, Dipl._Ing."
+    gave an author "Dipl. Ing"; Baker's "… 'Look Ma, No Garbage!'1" kept its footnote's 1."""
+    ibm = page(line("RC 22534 (W0207-134) 31 July 2002", 90, 73, 279, 86, 10.8),
+               line("Computer Science", 90, 89, 183, 99, 10.8), line("IBM Research Report", 183, 119, 429, 143, 23.5),
+               line("Thirty Years Later: Lessons from the", 160, 163, 452, 179, 16.3),
+               line("Multics Security Evaluation", 199, 184, 413, 200, 16.3),
+               line("Paul A. Karger", 267, 230, 345, 241, 10.8), line("IBM Research Division", 249, 244, 363, 255, 11.0),
+               line("Thomas J. Watson Research Center", 221, 257, 391, 268, 11.0),
+               line("P. O. Box 704", 272, 270, 340, 281, 11.0), line("Yorktown Heights, NY 10598", 233, 284, 379, 295, 11.0),
+               line("Roger R. Schell", 266, 311, 346, 322, 10.8), line("Aesec Corporation", 261, 325, 351, 336, 11.0),
+               line("1071 Morse Drive", 262, 338, 350, 349, 11.0), line("Pacific Grove, CA 93950", 245, 352, 367, 363, 11.0),
+               *(line("Almost thirty years ago, Schell and I led a security evaluation of Multics for the",
+                      72, 420 + 12 * i, 540, 430 + 12 * i, 10.0) for i in range(20)))
+    record = paper_record({}, ibm)
+    assert (record.title, record.authors) == ("Thirty Years Later: Lessons from the Multics Security Evaluation",
+                                              ["Paul A. Karger", "Roger R. Schell"])
+    templ = page(line("Diss. ETH No 10655", 253, 61, 342, 71, 10.1), line("Metaprogramming in Oberon", 156, 159, 438, 181, 20.6),
+                 line("A dissertation submitted to the", 215, 252, 380, 265, 12.0),
+                 line("SWISS FEDERAL INSTITUTE OF TECHNOLOGY ZURICH", 150, 270, 445, 282, 12.0),
+                 line("for the degree of", 254, 319, 341, 332, 12.0), line("Doctor of Technical Sciences", 221, 336, 374, 349, 12.0),
+                 line("presented by", 264, 403, 331, 416, 12.0), line("Josef Templ, Dipl._Ing.", 239, 420, 356, 433, 12.0),
+                 line("Johannes_Kepler_Universität, Linz", 211, 437, 384, 450, 12.0),
+                 line("born July 24, 1961", 248, 453, 346, 466, 12.0), line("citizen of Austria", 253, 470, 342, 483, 12.0),
+                 line("accepted on the recommendation of", 200, 605, 394, 618, 12.0),
+                 line("Prof. Dr. H. Mössenböck, examiner", 205, 621, 390, 634, 12.0), line("1994", 284, 706, 311, 718, 12.0))
+    assert paper_record({}, templ).authors == ["Josef Templ"]
+    baker = page(line("ACM Sigplan Notices 27,8 (Aug. 1992),89-98.", 72, 40, 304, 52, 12.0),
+                 line("Lively Linear Lisp — 'Look Ma, No Garbage!'1", 72, 76, 419, 94, 18.0),
+                 line("Henry G. Baker", 72, 103, 149, 115, 12.0), *BODY)
+    assert paper_record({}, baker).title == "Lively Linear Lisp — 'Look Ma, No Garbage!'"
+
+
+def test_the_years_of_entcs_banners_and_of_another_versions_copyright() -> None:
+    """ENTCS prints "COCV’03 Preliminary Version" over its pre-proceedings' papers: the venue's
+    year (the words were taken for a note on an earlier version). Berdine et al. print the
+    workshop version's "(© Copyright 2001 by ACM …)" in a note over the journal's "© 2002
+    Kluwer": the note's copyright is that version's."""
+    entcs = PageText(number=1, width=595, height=842, lines=[
+        line("COCV’03 Preliminary Version", 233, 42, 375, 51, 8.8),
+        line("A Functional Perspective on", 187, 102, 421, 120, 18.8),
+        line("SSA Optimisation Algorithms", 175, 124, 423, 142, 18.8),
+        line("Patryk Zadarnowski", 235, 196, 369, 215, 14.4), *BODY])
+    assert page_year(entcs) == 2003
+    note = page(line("A preliminary version of this paper appeared at COCV’99.", 72, 700, 400, 708, 8.0))
+    assert page_year(note) is None
+    kluwer = page(line("Linear Continuation-Passing", 180, 120, 430, 140, 17.0), *BODY,
+                  line("∗ This is an extended and revised version of a paper (◯c Copyright 2001 by", 140, 558, 540, 566, 8.0),
+                  line("ACM, Inc.) presented at the Third ACM SIGPLAN Workshop on Continuations,", 130, 571, 540, 579, 8.0),
+                  line("◯c 2002 Kluwer Academic Publishers. Printed in the Netherlands.", 154, 673, 460, 681, 8.0))
+    assert page_year(kluwer) == 2002
+
+
+def centred(y: float, text: str, size: float) -> Line:
+    width = len(text) * size * 0.5
+    return line(text, 306 - width / 2, y, 306 + width / 2, y + size, size)
+
+
+def test_the_role_and_dangling_rules_leave_ordinary_pages_alone() -> None:
+    """Made-up pages a second read found the first forms of s17's rules reading worse than
+    before: a role word opening an ordinary line ("Accepted at …", "Approved for public
+    release") ended the byline; a supervisor printed over the byline emptied it; a line over
+    the title ending on "in" was put in front of it; a title ending on "A" took the names under
+    it; a publisher's copyright read as a person."""
+    accepted = page(centred(80, "Sparse Attention for Long Documents", 17.2),
+                    centred(104, "Accepted at the ICML 2021 Workshop on Efficient Learning", 9.0),
+                    centred(125, "Jane Doe and John Smith", 11.0), centred(139, "University of Somewhere", 10.0), *BODY)
+    assert paper_record({}, accepted).authors == ["Jane Doe", "John Smith"]
+    release = page(centred(120, "Sparse Attention for Long Documents", 17.0),
+                   centred(150, "Approved for public release; distribution unlimited", 10.0),
+                   centred(190, "by", 12.0), centred(205, "Jane Doe", 12.0), centred(230, "Army Research Laboratory", 12.0))
+    assert paper_record({}, release).authors == ["Jane Doe"]
+    supervised = page(centred(120, "Learning to Rank with Sparse Features", 17.0),
+                      centred(170, "A thesis submitted for the degree of Master of Science", 12.0),
+                      centred(200, "Supervisor: Prof. John Smith", 12.0), centred(260, "by", 12.0),
+                      centred(280, "Jane Doe", 14.0), centred(330, "Department of Computer Science", 12.0),
+                      centred(380, "June 2013", 12.0))
+    assert paper_record({}, supervised).authors == ["Jane Doe"]
+    typed = [line("This paper is typed in the same type as its title, as a typescript is, line after line.",
+                  72, 330 + 14 * i, 540, 341 + 14 * i, 11.3) for i in range(15)]
+    banner = page(centred(60, "To appear in", 11.3), centred(90, "A Theory of Type Polymorphism", 11.3),
+                  centred(126, "Robin Milner", 11.3), *typed)
+    assert paper_record({}, banner).title == "A Theory of Type Polymorphism"
+    vitamin = page(centred(100, "Dietary Intake of Vitamin A", 12.0), centred(130, "Jane Doe, John Smith", 12.0),
+                   centred(144, "University of Somewhere", 10.0), *BODY)
+    record = paper_record({}, vitamin)
+    assert (record.title, record.authors) == ("Dietary Intake of Vitamin A", ["Jane Doe", "John Smith"])
+    publisher = page(centred(80, "Sparse Attention for Long Documents", 17.2),
+                     centred(104, "© 2013 Morgan Kaufmann", 10.0), *BODY)
+    assert paper_record({}, publisher).authors == []

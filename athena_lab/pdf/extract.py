@@ -154,6 +154,8 @@ def page_chars(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage,
     styles: dict[int, tuple[bool, float]] = {}
     fonts: dict[int, str] = {}
     generated: int | None = None  # index of a space pdfium made up, see _drop_false_space
+    own_spaces = made_up = 0  # spaces the file has, and breaks pdfium made up
+    inside: list[int] = []  # made-up breaks as close as the letters around them: see _inside_words
     upright = _upright_angle(raw)
     chars: list[Char | None] = []
     count = pdfium_c.FPDFText_CountChars(raw)
@@ -191,8 +193,10 @@ def page_chars(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage,
             if ch in _SKIP or ch.isspace():
                 if is_generated(tp, i) != 1:
                     generated = -1  # a space the file itself has: always a break
+                    own_spaces += ch == " "
                 elif generated is None:
                     generated = len(chars)  # kept unless the next character touches the last
+                    made_up += 1
                 chars.append(None)
                 if margin and margin[-1] != " ":
                     margin.append(" ")
@@ -231,9 +235,46 @@ def page_chars(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage,
         char = Char(text, x0, y0, x1, y1, y1 - y0, style[0], style[1])
         if generated is not None and generated >= 0:
             _drop_false_space(chars, generated, char)
+            if len(chars) > generated and _as_close_as_its_letters(chars, generated, char):
+                inside.append(generated)
         generated = None
         chars.append(char)
+    if inside and own_spaces >= 20 and 2 * own_spaces >= made_up:
+        _inside_words(chars, inside)
     return compose_accents(chars) if accents else chars
+
+
+def _as_close_as_its_letters(chars: list[Char | None], at: int, char: Char) -> bool:
+    """A break pdfium made up between two letters of one line (or a letter and the stop after
+    it), no wider apart than the two letters before it and under a fifth of an em: inside a
+    word, if the page writes its own spaces (see ``_inside_words``)."""
+    if at < 2 or not all(c is None for c in chars[at:]):
+        return False
+    prev, before = chars[at - 1], chars[at - 2]
+    if prev is None or before is None or not (prev.text.isalpha() and before.text.isalpha()
+                                              and (char.text.isalpha() or char.text in ".,;:")):
+        return False
+    if not (prev.y0 <= (char.y0 + char.y1) / 2 <= prev.y1):
+        return False  # a new line
+    em = max(prev.size, char.size, 1.0)
+    gap, letters = char.x0 - prev.x1, prev.x0 - before.x1
+    return -0.05 * em <= gap < 0.2 * em and gap <= max(1.5 * letters, 0.05 * em)
+
+
+def _inside_words(chars: list[Char | None], inside: list[int]) -> None:
+    """Drop the breaks pdfium made up inside words on a page that writes its own spaces.
+
+    A scanner's OCR layer (IJCAI's proceedings) writes a space between its words, and draws
+    a word's last letter apart, where pdfium then makes up a space as close as the letters
+    around it: "Car l", "Projec t MAC", "provin g theorems", the title and the byline lost to
+    the lexical index and to the record. On a page whose spaces are mostly the file's own,
+    a break pdfium made up between letters no further apart than the word's are is no
+    space. (A page with no spaces of its own, as LaTeX writes them, is left alone.)"""
+    for at in reversed(inside):
+        end = at
+        while end < len(chars) and chars[end] is None:
+            end += 1
+        del chars[at:end]
 
 
 #: A letter's glyph height as a share of the loose box a font with metrics gives it

@@ -43,7 +43,9 @@ _NOT_TITLE = re.compile(
     r"short communications|programming techniques|operating systems|editors?|extended abstract|"
     r"[|(\[]?\s*detailed summary\s*[|)\]]?\s*$|"  # a version's tag, its brackets read as bars: "| Detailed Summary |"
     r"technical note|(?:an? )?position paper|invited (paper|talk)|research note|key words|categories and subject|"
-    r"general terms|ccs concepts|acm reference format|chapter \d+\W*$|(?:\w+\s+){0,2}report no(?:\.|\s*\d*$)|\((?=[^)]*\)?[\W\d]*$))", re.I)
+    r"general terms|ccs concepts|acm reference format|chapter \d+\W*$|(?:\w+\s+){0,2}report no(?:\.|\s*\d*$)|"
+    r"(?:\w+\s+){0,2}research report\W*$|"  # a series' banner over a report's title: "IBM Research Report"
+    r"\((?=[^)]*\)?[\W\d]*$))", re.I)
 _CONTENTS = re.compile(r"^(table of )?contents$", re.I)
 _ORG = re.compile(
     r"\b(universit\w*|universi[dt]ad\w*|universidade|univ\.|institut\w*|laborator\w*|labs?|school|college|department|dept\.?|"
@@ -126,8 +128,10 @@ _STOP_AUTHORS = re.compile(r"^(abstract|summary|introduction|keywords|key words|
 # A thesis's or a report's title page names its committee and its approvers under a heading
 # of their role ("Thesis Committee:" / "Jill Fain Lehman, Computer Science Department";
 # "Approved:" / "R. C. Amara, Manager …"): they read or signed the work, they did not write it
-_ROLES = re.compile(r"^(?:thesis\s+)?(?:committee|advisors?|supervisors?|supervised by|readers?|examiners?|"
-                    r"approved(?: by)?|accepted(?: by)?|certified(?: by)?|reviewers?|reviewed by)\b\s*:?", re.I)
+# (a heading: its word alone or before a colon, not "Accepted at …", "Approved for public release")
+_ROLES = re.compile(r"^(?:approved\s+)?(?:(?:thesis|doctoral|dissertation)\s+)?(?:committee|advisors?|supervisors?|"
+                    r"readers?|examiners?|reviewers?|approved|accepted|certified)\s*(?::|$)|"
+                    r"^(?:supervised|approved|accepted|certified|reviewed)\s+by\b", re.I)
 _MARKS = re.compile(r"[∗*†‡§¶♯#⋆⋄♮♭♣♦♥♠‖|_]+|(?<=[^\W\d_])\d+(,\d+)*|\^\S*|\(\d+\)")
 # Superscripts: footnote marks, and small type set over the title's line (a running head,
 # "^(Operating)Self-st^(System)abili^szing" is "Self-stabilizing" under "Operating Systems")
@@ -158,7 +162,7 @@ _Y = r"(1[6-9]\d\d|20[0-4]\d)"
 # Tier 1: copyright lines; tier 2: venue lines; tier 3: dates printed alone.
 # "−c 2014. The copyright of this document …": a © whose circle the text layer lost or read as a
 # dash, at the start of a line that speaks of copyright
-_COPYRIGHT = re.compile(r"(?:(?:©|\(c\)|copyright|[°◦○⃝]\s?c\b|\bc\s?[°◦○⃝])\s*(?:©\s*)?|^c\s+(?=[A-Z])|^[−–-]?c\s+(?=(?:1[6-9]\d\d|20[0-4]\d)\b[^\n]*(?:copyright|rights|licen[cs])))(?:[^\d\n]{0,40}?)" + _Y, re.I)
+_COPYRIGHT = re.compile(r"(?:(?:©|\(c\)|copyright|[°◦○◯⃝]\s?c\b|\bc\s?[°◦○◯⃝])\s*(?:©\s*)?|^c\s+(?=[A-Z])|^[−–-]?c\s+(?=(?:1[6-9]\d\d|20[0-4]\d)\b[^\n]*(?:copyright|rights|licen[cs])))(?:[^\d\n]{0,40}?)" + _Y, re.I)
 # A footnote citing another work ("1Nyquist, H., “Certain Factors …”, 1924"): its venue
 # and year are that work's.
 _CITED = re.compile(r"^\W*\d*\s*[A-Z][\w'’-]+,\s+(?:[A-Z]\.\s*)+|[“\"][^”\"]{8,}[”\"]")
@@ -196,12 +200,18 @@ _PUBLISHED_IN = re.compile(r"^\W*(?:published|appear(?:s|ed)) in\b", re.I)
 _ACRONYM_YEAR = re.compile(r"\b[A-Z]{3,}\s+" + _Y + r"\b")  # "CIDR 2007", "OSDI 2004": a venue
 _PERMISSION = re.compile(r"permission|copyright|©|licen[cs]e", re.I)
 _LABELLED_DATE = re.compile(r"\b(?:publication )?date:\s*(?:\w+\.?\s+)?(?:\d{1,2}\s+)?" + _Y, re.I)
+# A note on another version of the paper: its copyright is that version's ("This is an extended
+# and revised version of a paper (© Copyright 2001 by ACM) presented at …", under "© 2002 Kluwer")
+_EARLIER = re.compile(r"\b(?:extended|revised|expanded|full|longer|earlier|previous|preliminary|shorter|conference)"
+                      r"\s+(?:and\s+\w+\s+)?version of\b", re.I)
 _SHORT_YEAR = re.compile(r"\b[A-Z]{2,}[ -]?['’‘](\d\d)\b")  # "POPL '82", "ISMM'08", "UIST ‘95"
 _PAGES = re.compile(r"\b(?:pages?|pp?\.)\s*\d{1,5}\s*(?:[-–—]+\s*\d{1,5})?", re.I)
 _ANY_YEAR = re.compile(r"(?<![\d.])" + _Y + r"(?![\d])")
 _NOT_A_DATE = re.compile(r"^(downloaded|re-?keyed|retrieved|accessed|printed on|generated|received|"
                          r"last (modified|updated|revised))|(\d\d:\d\d)|permanent id|"
-                         r"preliminary version|earlier version|updated version|original version|"
+                         # (not ENTCS's banner over its pre-proceedings' papers, "COCV'03 Preliminary Version")
+                         r"(?:\b(?:an?|the)\s+)preliminary version|preliminary version of|earlier version|"
+                         r"updated version|original version|"
                          r"originally (appeared|published)|extended abstract of|"
                          r"mathematics subject classification|\bsurvey\b", re.I)
 
@@ -247,10 +257,17 @@ _COVER_DATE = re.compile(r"^(?:article|conference paper|chapter|book|thesis|prep
                          re.I | re.M)
 
 
+# A library's sheet before a scanned report (Carnegie Mellon's): the copyright law's notice
+# and nothing else on the page
+_WARNING = re.compile(r"^notice\W+warning concerning copyright restrictions", re.I)
+
+
 def cover_sheet(page: PageText | None) -> bool:
     """Is this page a repository's cover sheet, the paper's first page after it?"""
     if page is None:
         return False
+    if len(page.lines) <= 12 and any(_WARNING.match(ln.text.strip()) for ln in page.lines):
+        return True
     return bool(_COVER.search("\n".join([page.margin or "", *(ln.text for ln in page.lines[:60])])))
 
 
@@ -596,6 +613,9 @@ def _title_words(text: str) -> bool:
 #: A title line ending on one of these goes on below ("An Interview with" / "J. C. R. LICKLIDER",
 #: set double-spaced as a typescript's cover sets every line)
 _DANGLING = re.compile(r"\s(?:with|of|for|and|the|an?|to|in|on|from|between|about|into|via|towards?)$", re.I)
+#: and one of these may take a person's name: a name under any other is the byline ("Dietary
+#: Intake of Vitamin A" / "Jane Doe, John Smith" set alike)
+_PERSON_OBJECT = re.compile(r"\s(?:with|of|for|to|about|from|between)$", re.I)
 
 
 def _grow(start: Line, lines: list[Line], names_end: bool = False) -> list[Line]:
@@ -605,14 +625,18 @@ def _grow(start: Line, lines: list[Line], names_end: bool = False) -> list[Line]
     sets the title and its authors alike)."""
     group = [start]
 
-    def alike(a: Line, b: Line) -> bool:
+    def alike(a: Line, b: Line, down: bool = False) -> bool:
         height = max(a.bbox[3] - a.bbox[1], 1.0)
         gap = b.bbox[1] - a.bbox[3]
         overlap = min(a.bbox[2], b.bbox[2]) - max(a.bbox[0], b.bbox[0])
-        if _DANGLING.search(a.text.strip()) and abs(a.size - b.size) <= 0.12 * max(a.size, 1.0) \
-                and -0.5 * height <= gap <= 4 * height and overlap > 0 and _title_shaped(b) \
-                and sum(ch.isalpha() for ch in b.text) >= 3 and not _EMAIL.search(b.text):
-            return True  # a title line cannot end on "with": the next line is its end, a name or not
+        end = a.text.strip()
+        if down and _DANGLING.search(end) and (_names(b.text) is None or _PERSON_OBJECT.search(end)) \
+                and abs(a.size - b.size) <= 0.12 * max(a.size, 1.0) and -0.5 * height <= gap <= 4 * height \
+                and overlap > 0 and _title_shaped(b) and sum(ch.isalpha() for ch in b.text) >= 3 \
+                and not _EMAIL.search(b.text):
+            # a title line cannot end on "with": the line under it is its end ("An Interview
+            # with" / "J. C. R. LICKLIDER"); only downwards ("To appear in" over a title is no part of it)
+            return True
         return abs(a.size - b.size) <= 0.12 * max(a.size, 1.0) and -0.5 * height <= gap <= 1.5 * height \
             and overlap > 0 and (_title_shaped(b, banner=_cut_short(a) or _aside(b)) or _link_word(b)) \
             and not _EMAIL.search(b.text) \
@@ -623,7 +647,7 @@ def _grow(start: Line, lines: list[Line], names_end: bool = False) -> list[Line]
                      and not (abs(a.size - b.size) <= 0.03 * max(a.size, 1.0) and _names_under(b, lines)))
 
     while len(group) < 5:
-        below = [ln for ln in lines if ln not in group and alike(group[-1], ln)]
+        below = [ln for ln in lines if ln not in group and alike(group[-1], ln, down=True)]
         if not below:
             break
         group.append(min(below, key=lambda ln: ln.bbox[1]))
@@ -696,7 +720,8 @@ def _join_title(lines: list[Line]) -> str | None:
     lines = lines[numbered[-1]:] if numbered else lines
     # "Equal Rights for Functional Objects1": a footnote's number glued to a title line's end
     # ("… Single-User Machine1,2": two of them)
-    text = " ".join(re.sub(r"(?<=[a-z]{3})[1-9](?:,[1-9])*(?=[\s,.;:]|$)", "", _TITLE_MARKS.sub("", ln.text).strip())
+    text = " ".join(re.sub(r"(?:(?<=[a-z]{3})|(?<=[a-z!?.][’'\"”]))[1-9](?:,[1-9])*(?=[\s,.;:]|$)", "",
+                           _TITLE_MARKS.sub("", ln.text).strip())
                     for ln in lines)
     text = _REPORT_NUMBER.sub("", text.strip())
     text = re.sub(r"(\w)- (\w)", r"\1-\2", " ".join(text.split())).strip(" .,;:∗*")
@@ -767,8 +792,10 @@ def _page_authors(first: PageText | None, title: list[Line]) -> list[str]:
             skip -= 1
             continue
         text = line.text.strip()
-        if _STOP_AUTHORS.match(text) or _ROLES.match(text):
+        if _STOP_AUTHORS.match(text) or _ROLES.match(text) and names:
             break
+        if _ROLES.match(text):
+            continue  # "Supervisor: John Smith" over the byline ("by" / "Jane Doe"): the heading's line alone
         if deck is not None and not names:
             if _joins(deck, line):
                 deck = line
@@ -1156,8 +1183,13 @@ def _names(text: str) -> list[str] | None:
     # Lo^(α∗) Zejiang Shen^(α,τ∗)", "Kalpesh Krishna♠ ∗ Erin Bransom♢" (its commas are no
     # separators of their own)
     text = re.sub(r"\^\([^)]*\)|\^[^\s(,]+|[∗*†‡§¶♯⋆♣♦♥♠♢♡♤♧]+(?=\s)", ",", text)
+    # "Steven 0. Hobbs": a scan's text layer reads an initial's O as a zero
+    text = re.sub(r"(?<=[^\W\d_] )0\.(?= [A-Z][a-z])", "O.", text)
+    # "Josef Templ, Dipl. Ing.", "Ann Lee, Ph.D.": a degree after a name is no name
+    text = re.sub(r",?\s*(?:Dipl\.?[\s_.-]*(?:Ing|Inform|Math|Phys|Kfm)\.?|Ph\.\s?D\.?|M\.\s?Sc\.?|B\.\s?Sc\.?|"
+                  r"M\.\s?Eng\.?|Dr\.\s?rer\.\s?nat\.?)(?=\s*(?:,|;|$))", "", text)
     # "Carl Hewitt ©2013": the author's copyright beside the name
-    text = re.sub(r"\s*(?:©|\([cC]\)|\bcopyright\b)\s*(?:19|20)\d\d\b", " ", text, flags=re.I)
+    text = re.sub(r"\s*(?:©|\([cC]\)|\bcopyright\b)\s*(?:19|20)\d\d\b(?=\s*(?:,|$))", " ", text, flags=re.I)
     # "Barry Hayes’": a closing quote after a surname, where the page prints a footnote mark
     text = re.sub(r"(?<=[a-z])[’'](?=\s*(?:,|$))", "", text)
     # "Emin G ¨ un Sirer ¨", "Laszl ´ o": an accent drawn apart from its letter
@@ -1361,7 +1393,7 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
             # the authors' "© … 1992": the year it appeared in, as a journal's volume year
             # is taken over its copyright
             tiers.setdefault(0.9, []).extend(int(y) for y in _ANY_YEAR.findall(_PAGES.sub(" ", text))[-1:])
-        for match in _COPYRIGHT.finditer(text):
+        for match in _COPYRIGHT.finditer(text if not _EARLIER.search(text) else ""):
             tiers.setdefault(1, []).append(int(match.group(1)))
         # "… attribute the work to the author and CIDR 2007.": an acronym and a year in a
         # note set smaller than the body name a venue (a heading "LADIS 2008 Topic" does not)
@@ -1372,7 +1404,8 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
         # venue line is a banner in the page's head or foot, a note set smaller than the
         # body, or says it is one ("Appears in …", "This report is submitted …")
         if words <= 40 and (y < head or y > 0.8 * first.height or size < 0.95 * body or _VENUE_NOTE.match(text)) and \
-                (_VENUE.search(text) or size < 0.92 * body and _ACRONYM_YEAR.search(text)) \
+                (_VENUE.search(text) or size < 0.92 * body and _ACRONYM_YEAR.search(text)
+                 or (y < 0.1 * first.height or y > 0.9 * first.height) and _SHORT_YEAR.search(text)) \
                 and not _CITED.search(text):
             # "…, pages 1650–1669": a page range of the venue line is no year
             years = [int(y) for y in _ANY_YEAR.findall(_PAGES.sub(" ", text))]
