@@ -12,7 +12,7 @@ null when the page prints none); no PDF is stored here. The archive is fetched a
         [--readings DIR] where the "dev8" round's papers are: a checkout of Ty-Chen/Reading-List
         [--collection DIR] where the "dev9" round's papers are: a checkout of geekkypyconda/Research-Papers
         [--collection2 DIR] where the "dev10" and "dev15" rounds' papers are: a checkout of fogus/papers-i-love
-        [--collection3 DIR] where the "dev11" round's papers are: a checkout of szhou1234/papers
+        [--collection3 DIR] where the "dev11" and "dev17" rounds' papers are: a checkout of szhou1234/papers
         [--collection4 DIR] where the "dev12" round's papers are: a checkout of llhthinker/NLP-Papers
         [--collection5 DIR] where the "dev13", "dev14" and "dev16" rounds' papers are: a checkout of dave-hudson/dave-hudson
     python bench/archive_metadata.py --root ARCHIVE --split dev --papers DIR --readings DIR --loro
@@ -62,7 +62,9 @@ files equal to a labelled one and works whose title the gold set holds left out:
 scans, typescripts, TR covers, oral histories, a thesis; `--collection2`); "dev16" (25 papers
 of dev13's folder whose file names date them before 2005, not yet labelled, drawn at random,
 seed 66, the same works as gold rows left out: reports, theses, ENTCS and Kluwer pages;
-`--collection5`). Each round
+`--collection5`); "dev17" (29 papers of dev11's collection not yet labelled, drawn at random,
+seed 67, the same filters: systems and database papers, mostly 2006 to 2018;
+`--collection3`). Each round
 after the first was measured once on first sight, before any rule change for it — a fresh
 estimate of the rules — then tuned on.
 
@@ -167,14 +169,14 @@ FIRST_SIGHT = {"dev2": (9, 16), "dev3": (4, 10), "dev4": (17, 30), "dev5": (18, 
                "dev6": (11, 14), "dev7": (29, 39), "dev8": (10, 16), "dev9": (14, 26),
                "dev10": (11, 30), "dev11": (23, 30), "dev12": (27, 30),
                "dev13": (23, 30), "dev14": (14, 30), "dev15": (16, 29),
-               "dev16": (14, 25)}
-ROUNDS = ["dev", "test-seen", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10", "dev11", "dev12", "dev13", "dev14", "dev15", "dev16"]
+               "dev16": (14, 25), "dev17": (24, 29)}
+ROUNDS = ["dev", "test-seen", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10", "dev11", "dev12", "dev13", "dev14", "dev15", "dev16", "dev17"]
 
 # The rounds drawn from other public collections: a gold row's "root" names the option that
 # gives the folder its papers are read under, a checkout of the repository named here.
 COLLECTIONS = {"papers": ("HappyWalkers/paper", "dev7"), "readings": ("Ty-Chen/Reading-List", "dev8"),
                "collection": ("geekkypyconda/Research-Papers", "dev9"),
-               "collection2": ("fogus/papers-i-love", "dev10 and dev15"), "collection3": ("szhou1234/papers", "dev11"),
+               "collection2": ("fogus/papers-i-love", "dev10 and dev15"), "collection3": ("szhou1234/papers", "dev11 and dev17"),
                "collection4": ("llhthinker/NLP-Papers", "dev12"),
                "collection5": ("dave-hudson/dave-hudson", "dev13, dev14 and dev16")}
 

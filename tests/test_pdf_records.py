@@ -1368,3 +1368,49 @@ def test_the_role_and_dangling_rules_leave_ordinary_pages_alone() -> None:
     publisher = page(centred(80, "Sparse Attention for Long Documents", 17.2),
                      centred(104, "© 2013 Morgan Kaufmann", 10.0), *BODY)
     assert paper_record({}, publisher).authors == []
+
+
+def test_hyperrefs_keys_in_the_title_field_and_a_job_title_under_a_name() -> None:
+    """Pivot Tracing's /Title carries hyperref's next key ("… Systems pdfauthor=Jonathan Mace,
+    Ryan Roelke, Rodrigo Fonseca", a comma missed in \\hypersetup) and its byline is glued
+    ("JonathanMace Ryan Roelke …"): the title is the part before the key, the authors the key's.
+    Kuszmaul's white paper stacks "Chief Architect" under his name, as an affiliation is."""
+    info = {"Title": "Pivot Tracing: Dynamic Causal Monitoring for Distributed Systems pdfauthor=Jonathan Mace, "
+                     "Ryan Roelke, Rodrigo Fonseca", "Author": ""}
+    pivot = page(line("Pivot Tracing: Dynamic Causal", 188, 73, 430, 97, 23.8),
+                 line("Monitoring for Distributed Systems", 172, 95, 445, 119, 23.8),
+                 line("JonathanMace Ryan Roelke Rodrigo Fonseca", 187, 137, 430, 153, 16.1),
+                 line("Brown University", 263, 151, 350, 167, 16.1), *BODY)
+    record = paper_record(info, pivot)
+    assert (record.title, record.authors) == ("Pivot Tracing: Dynamic Causal Monitoring for Distributed Systems",
+                                              ["Jonathan Mace", "Ryan Roelke", "Rodrigo Fonseca"])
+    white = page(line("A Comparison of Fractal Trees to", 168, 142, 445, 163, 20.7),
+                 line("Log-Structured Merge (LSM) Trees", 158, 166, 455, 186, 20.0),
+                 line("Bradley C. Kuszmaul", 245, 207, 368, 221, 14.3), line("Chief Architect", 262, 225, 350, 239, 14.3),
+                 line("Tokutek", 283, 243, 330, 257, 14.3), line("bradley@tokutek.com", 237, 262, 375, 275, 12.9),
+                 line("April 22, 2014", 264, 289, 350, 303, 14.3), *BODY)
+    assert paper_record({}, white).authors == ["Bradley C. Kuszmaul"]
+
+
+def test_the_second_reads_pages_for_the_dev16_rules() -> None:
+    """Made-up pages a second read of the dev16 rules found read worse than before, each
+    narrowed: "Preliminary version appeared in …" is a note on another version however it
+    opens; a surname "Eng" after an initial is no degree; "Chapter 0." is no initial; a
+    note naming a full version does not hide the page's own © in its next sentence; a title
+    about a research report is a title (only an acronym's series banner is not)."""
+    note = page(centred(80, "On the Complexity of Sorting", 17.2), centred(110, "Jane Doe", 12.0), *BODY,
+                line("Preliminary version appeared in Proc. 22nd STOC 1990.", 72, 700, 400, 708, 8.0))
+    assert paper_record({}, note).year is None
+    eng = page(centred(80, "Sparse Attention for Long Documents", 17.2),
+               centred(110, "John Smith, Karen M. Eng", 12.0), *BODY)
+    assert paper_record({}, eng).authors == ["John Smith", "Karen M. Eng"]
+    chapter = page(centred(80, "Sparse Attention for Long Documents", 17.2),
+                   centred(110, "Chapter 0. Preliminaries", 12.0), *BODY)
+    assert paper_record({}, chapter).authors == []
+    full = page(centred(80, "On the Complexity of Sorting", 17.2), centred(110, "Jane Doe", 12.0), *BODY,
+                line("A full version of this paper is available from the authors. Copyright © 1996 by the authors.",
+                     72, 700, 540, 708, 8.0))
+    assert paper_record({}, full).year == 1996
+    report = page(centred(80, "Writing a Research Report", 17.2), centred(110, "Jane Doe", 12.0), *BODY)
+    record = paper_record({}, report)
+    assert (record.title, record.authors) == ("Writing a Research Report", ["Jane Doe"])

@@ -258,7 +258,8 @@ def _as_close_as_its_letters(chars: list[Char | None], at: int, char: Char) -> b
         return False  # a new line
     em = max(prev.size, char.size, 1.0)
     gap, letters = char.x0 - prev.x1, prev.x0 - before.x1
-    return -0.05 * em <= gap < 0.2 * em and gap <= max(1.5 * letters, 0.05 * em)
+    # (a break narrower than the letters before it is a scan's word space squeezed, "operationsand")
+    return -0.05 * em <= gap < 0.2 * em and gap <= max(1.5 * letters, 0.05 * em) and gap >= 0.85 * letters
 
 
 def _inside_words(chars: list[Char | None], inside: list[int]) -> None:

@@ -44,7 +44,7 @@ _NOT_TITLE = re.compile(
     r"[|(\[]?\s*detailed summary\s*[|)\]]?\s*$|"  # a version's tag, its brackets read as bars: "| Detailed Summary |"
     r"technical note|(?:an? )?position paper|invited (paper|talk)|research note|key words|categories and subject|"
     r"general terms|ccs concepts|acm reference format|chapter \d+\W*$|(?:\w+\s+){0,2}report no(?:\.|\s*\d*$)|"
-    r"(?:\w+\s+){0,2}research report\W*$|"  # a series' banner over a report's title: "IBM Research Report"
+    r"(?-i:[A-Z][A-Z&]+\s+){1,2}research report\W*$|"  # a series' banner over a report's title: "IBM Research Report"
     r"\((?=[^)]*\)?[\W\d]*$))", re.I)
 _CONTENTS = re.compile(r"^(table of )?contents$", re.I)
 _ORG = re.compile(
@@ -148,7 +148,10 @@ _NOT_NAME = {"citations", "reads", "profile", "publications", "see", "view", "do
              # a version's label set like one ("(Detailed Summary)", "Extended Abstract", "Preliminary Draft")
              "summary", "abstract", "extended", "preliminary", "draft",
              # a title's words ("On Artificial Intelligence" wrapped under the title)
-             "on", "of", "for", "from", "with", "into", "towards", "toward", "via", "using"}
+             "on", "of", "for", "from", "with", "into", "towards", "toward", "via", "using",
+             # a job title stacked under a name as an affiliation is ("Bradley C. Kuszmaul" / "Chief Architect")
+             "chief", "architect", "engineer", "scientist", "director", "manager", "president", "officer",
+             "founder", "co-founder", "cofounder", "ceo", "cto"}
 _SPLIT = re.compile(r"\s*(?:;|,|\band\b|\bAND\b|&|[·•]|\s{3,})\s*")  # "A · B": Springer's separator
 _EMAIL = re.compile(r"\S+@\S+|\{[^}]*\}\s*@|https?://|www\.|\.(com|edu|org|net)\b", re.I)
 
@@ -210,7 +213,7 @@ _ANY_YEAR = re.compile(r"(?<![\d.])" + _Y + r"(?![\d])")
 _NOT_A_DATE = re.compile(r"^(downloaded|re-?keyed|retrieved|accessed|printed on|generated|received|"
                          r"last (modified|updated|revised))|(\d\d:\d\d)|permanent id|"
                          # (not ENTCS's banner over its pre-proceedings' papers, "COCV'03 Preliminary Version")
-                         r"(?:\b(?:an?|the)\s+)preliminary version|preliminary version of|earlier version|"
+                         r"preliminary versions?\b(?!\s*$)|earlier version|"
                          r"updated version|original version|"
                          r"originally (appeared|published)|extended abstract of|"
                          r"mathematics subject classification|\bsurvey\b", re.I)
@@ -266,7 +269,7 @@ def cover_sheet(page: PageText | None) -> bool:
     """Is this page a repository's cover sheet, the paper's first page after it?"""
     if page is None:
         return False
-    if len(page.lines) <= 12 and any(_WARNING.match(ln.text.strip()) for ln in page.lines):
+    if len(page.lines) <= 12 and any(_WARNING.match(ln.text.strip()) for ln in page.lines[:3]):
         return True
     return bool(_COVER.search("\n".join([page.margin or "", *(ln.text for ln in page.lines[:60])])))
 
@@ -318,6 +321,23 @@ def _cover_copyright(cover: PageText) -> int | None:
     return int(found.group(1)) if found else None
 
 
+_HYPERREF_KEY = re.compile(r"\s*\bpdf(author|subject|keywords|creator)\s*=\s*", re.I)
+
+
+def _hyperref_fields(info: dict[str, str]) -> dict[str, str]:
+    """A /Title holding hyperref's other keys, a comma missed in ``\\hypersetup`` ("Pivot
+    Tracing: … Systems pdfauthor=Jonathan Mace, Ryan Roelke, Rodrigo Fonseca"): the title
+    is what comes before them, and an empty /Author is the "pdfauthor=" part."""
+    parts = _HYPERREF_KEY.split(info.get("Title") or "")
+    if len(parts) < 3:
+        return info
+    fields = dict(info, Title=parts[0].strip())
+    for key, value in zip(parts[1::2], parts[2::2]):
+        if key.lower() == "author" and not (fields.get("Author") or "").strip():
+            fields["Author"] = value.strip()
+    return fields
+
+
 def paper_record(info: dict[str, str], first: PageText | None, file_name: str = "",
                  after: PageText | None = None) -> PaperRecord:
     """The record of a paper from its PDF info dictionary and its first page. When the
@@ -330,6 +350,7 @@ def paper_record(info: dict[str, str], first: PageText | None, file_name: str = 
             dated = _COVER_DATE.search("\n".join(ln.text for ln in first.lines[:20]))
             record.year = int(dated.group(1)) if dated else _cite_this_year(first) or _cover_copyright(first)
         return record
+    info = _hyperref_fields(info)
     ids = document_ids(info, first, file_name)
     jstor = _jstor_record(first)
     if jstor is not None:
@@ -1184,10 +1205,10 @@ def _names(text: str) -> list[str] | None:
     # separators of their own)
     text = re.sub(r"\^\([^)]*\)|\^[^\s(,]+|[∗*†‡§¶♯⋆♣♦♥♠♢♡♤♧]+(?=\s)", ",", text)
     # "Steven 0. Hobbs": a scan's text layer reads an initial's O as a zero
-    text = re.sub(r"(?<=[^\W\d_] )0\.(?= [A-Z][a-z])", "O.", text)
+    text = re.sub(r"\b(?!(?i:chapter|section|part|lecture|appendix|step|stage|phase|unit|lesson|week|problem|exercise|homework)\b)([^\W\d_]+) 0\.(?= [A-Z][a-z])", r"\1 O.", text)
     # "Josef Templ, Dipl. Ing.", "Ann Lee, Ph.D.": a degree after a name is no name
     text = re.sub(r",?\s*(?:Dipl\.?[\s_.-]*(?:Ing|Inform|Math|Phys|Kfm)\.?|Ph\.\s?D\.?|M\.\s?Sc\.?|B\.\s?Sc\.?|"
-                  r"M\.\s?Eng\.?|Dr\.\s?rer\.\s?nat\.?)(?=\s*(?:,|;|$))", "", text)
+                  r"M\.(?:Eng\.?|\s?Eng\.)|Dr\.\s?rer\.\s?nat\.?)(?=\s*(?:,|;|$))", "", text)
     # "Carl Hewitt ©2013": the author's copyright beside the name
     text = re.sub(r"\s*(?:©|\([cC]\)|\bcopyright\b)\s*(?:19|20)\d\d\b(?=\s*(?:,|$))", " ", text, flags=re.I)
     # "Barry Hayes’": a closing quote after a surname, where the page prints a footnote mark
@@ -1393,7 +1414,10 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
             # the authors' "© … 1992": the year it appeared in, as a journal's volume year
             # is taken over its copyright
             tiers.setdefault(0.9, []).extend(int(y) for y in _ANY_YEAR.findall(_PAGES.sub(" ", text))[-1:])
-        for match in _COPYRIGHT.finditer(text if not _EARLIER.search(text) else ""):
+        for match in _COPYRIGHT.finditer(text):
+            earlier = _EARLIER.search(text, 0, match.start())
+            if earlier and not re.search(r"[.;]\s", text[earlier.end():match.start()]):
+                continue  # the other version's ©, in the note's own sentence
             tiers.setdefault(1, []).append(int(match.group(1)))
         # "… attribute the work to the author and CIDR 2007.": an acronym and a year in a
         # note set smaller than the body name a venue (a heading "LADIS 2008 Topic" does not)
