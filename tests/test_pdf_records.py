@@ -1414,3 +1414,15 @@ def test_the_second_reads_pages_for_the_dev16_rules() -> None:
     report = page(centred(80, "Writing a Research Report", 17.2), centred(110, "Jane Doe", 12.0), *BODY)
     record = paper_record({}, report)
     assert (record.title, record.authors) == ("Writing a Research Report", ["Jane Doe"])
+
+
+def test_a_surname_that_is_a_job_word_is_still_a_name() -> None:
+    """"Director", "Officer" and "Engineer" are surnames too (Stephen W. Director, Micah S.
+    Officer, Merwan H. Engineer): a job title only after a rank ("Managing Director")."""
+    for byline, names in (("Ronald A. Rohrer, Stephen W. Director", ["Ronald A. Rohrer", "Stephen W. Director"]),
+                          ("Micah S. Officer and Jane Doe", ["Micah S. Officer", "Jane Doe"])):
+        first = page(centred(80, "Sparse Attention for Long Documents", 17.2), centred(110, byline, 12.0), *BODY)
+        assert paper_record({}, first).authors == names
+    stacked = page(centred(80, "Sparse Attention for Long Documents", 17.2), centred(110, "Jane Doe", 12.0),
+                   centred(125, "Managing Director", 12.0), centred(140, "Acme Corporation", 12.0), *BODY)
+    assert paper_record({}, stacked).authors == ["Jane Doe"]

@@ -150,8 +150,13 @@ _NOT_NAME = {"citations", "reads", "profile", "publications", "see", "view", "do
              # a title's words ("On Artificial Intelligence" wrapped under the title)
              "on", "of", "for", "from", "with", "into", "towards", "toward", "via", "using",
              # a job title stacked under a name as an affiliation is ("Bradley C. Kuszmaul" / "Chief Architect")
-             "chief", "architect", "engineer", "scientist", "director", "manager", "president", "officer",
+             "chief", "architect", "scientist", "manager", "president",
              "founder", "co-founder", "cofounder", "ceo", "cto"}
+# job words that are surnames too ("Stephen W. Director", "Micah S. Officer", "Merwan H. Engineer"):
+# a job title only after a rank ("Senior Engineer", "Managing Director", "Chief Officer")
+_JOB_SURNAME = {"director", "engineer", "officer"}
+_JOB_RANK = {"senior", "principal", "staff", "lead", "managing", "executive", "technical", "general", "chief",
+             "research", "software", "program", "project", "deputy", "associate", "assistant", "distinguished"}
 _SPLIT = re.compile(r"\s*(?:;|,|\band\b|\bAND\b|&|[·•]|\s{3,})\s*")  # "A · B": Springer's separator
 _EMAIL = re.compile(r"\S+@\S+|\{[^}]*\}\s*@|https?://|www\.|\.(com|edu|org|net)\b", re.I)
 
@@ -1323,6 +1328,9 @@ def _name(text: str) -> str | None:
     text = _HONORIFIC.sub("", text)  # "Prof. Ketan Shah"
     words = text.replace("(", "").replace(")", "").split()
     if any(w.lower().strip(".:") in _NOT_NAME for w in words):
+        return None
+    if any(w.lower() in _JOB_SURNAME and (i == 0 or words[i - 1].lower() in _JOB_RANK)
+           for i, w in enumerate(words)):
         return None
     if not 2 <= len([w for w in words if w not in _PARTICLES]) <= 4 or not all(_NAME_WORD.match(w) and (w[0].isupper() or w in _PARTICLES)
                                            for w in words):
