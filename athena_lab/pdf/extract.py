@@ -268,9 +268,10 @@ def _inside_words(chars: list[Char | None], inside: list[int]) -> None:
     A scanner's OCR layer (IJCAI's proceedings) writes a space between its words, and draws
     a word's last letter apart, where pdfium then makes up a space as close as the letters
     around it: "Car l", "Projec t MAC", "provin g theorems", the title and the byline lost to
-    the lexical index and to the record. On a page whose spaces are mostly the file's own,
-    a break pdfium made up between letters no further apart than the word's are is no
-    space. (A page with no spaces of its own, as LaTeX writes them, is left alone.)"""
+    the lexical index and to the record. On a page that writes spaces of its own (20 or more,
+    and at least half as many as pdfium makes up), a break pdfium made up between letters as
+    far apart as the word's are is no space. (A page with no spaces of its own, as LaTeX
+    writes them, is left alone.)"""
     for at in reversed(inside):
         end = at
         while end < len(chars) and chars[end] is None:
