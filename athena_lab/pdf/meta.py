@@ -818,9 +818,11 @@ def _page_authors(first: PageText | None, title: list[Line]) -> list[str]:
             skip -= 1
             continue
         text = line.text.strip()
-        if _STOP_AUTHORS.match(text) or _ROLES.match(text) and names:
+        if _STOP_AUTHORS.match(text):
             break
         if _ROLES.match(text):
+            if names:
+                break
             continue  # "Supervisor: John Smith" over the byline ("by" / "Jane Doe"): the heading's line alone
         if deck is not None and not names:
             if _joins(deck, line):
