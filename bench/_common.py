@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
-CORPORA = Path(os.environ.get("ATHENA_CORPORA", REPO.parent / "shared" / "corpora"))
+# the corpora: $ATHENA_CORPORA, else under $ATHENA_SHARED as the tests find them, else beside the checkout
+CORPORA = Path(os.environ.get("ATHENA_CORPORA") or Path(os.environ.get("ATHENA_SHARED", REPO.parent / "shared")) / "corpora")
 if str(REPO) not in sys.path:  # run as `python bench/x.py` from a checkout
     sys.path.insert(0, str(REPO))
 
