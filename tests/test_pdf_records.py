@@ -1426,3 +1426,41 @@ def test_a_surname_that_is_a_job_word_is_still_a_name() -> None:
     stacked = page(centred(80, "Sparse Attention for Long Documents", 17.2), centred(110, "Jane Doe", 12.0),
                    centred(125, "Managing Director", 12.0), centred(140, "Acme Corporation", 12.0), *BODY)
     assert paper_record({}, stacked).authors == ["Jane Doe"]
+
+
+def test_a_misread_title_word_takes_the_spelling_of_the_file_named_for_the_title() -> None:
+    """Ingalls's scan reads "The SmaHhllk-76 Programming System"; the file is named
+    "Ingalls-The_Smalltalk-76_Programming_System_Design_and_Implementation.pdf"."""
+    first = page(line("The SmaHhllk-76 Programming System", 180, 77, 403, 92, 14.9),
+                 line("Design and Implementation", 216, 89, 368, 104, 14.9),
+                 line("Daniel H. H. Ingalls", 246, 116, 338, 127, 11.1),
+                 line("XEROX Palo A to Research Center", 209, 127, 374, 138, 11.1),
+                 line("Palo Alto, California", 244, 138, 339, 149, 11.1), *BODY)
+    named = "Ingalls-The_Smalltalk-76_Programming_System_Design_and_Implementation.pdf"
+    assert paper_record({}, first, named).title == "The Smalltalk-76 Programming System Design and Implementation"
+    assert paper_record({}, first, "ingalls78.pdf").title == "The SmaHhllk-76 Programming System Design and Implementation"
+
+
+def test_a_misread_word_keeps_the_case_the_page_prints_it_in() -> None:
+    """Elsevier's "simpli#ed" (an fi ligature lost) and Schorre's capitals "SYNTAX-ORIER'A'~u"."""
+    elsevier = page(line("Theoretical Computer Science 321 (2004) 5 – 12", 169, 130, 330, 137, 7.1),
+                    line("The Level Ancestor Problem simpli#ed", 122, 186, 405, 202, 15.3),
+                    line("Michael A. Bender, Martin Farach-Colton", 145, 211, 379, 226, 10.7), *BODY)
+    assert paper_record({}, elsevier, "level-ancestor-simplified.pdf").title == "The Level Ancestor Problem simplified"
+    schorre = page(line("META II", 267, 42, 302, 50, 8.3),
+                   line("A SYNTAX-ORIER'A'~u COMPILER WRITING LANGUAGE", 188, 56, 387, 64, 8.3),
+                   line("D. V. Schorre", 253, 75, 312, 83, 8.3),
+                   line("UCLA Computi~ Facility", 230, 84, 336, 92, 8.3), *BODY)
+    title = paper_record({}, schorre, "Schorre-META-II_A_Syntax-oriented_Compiler_Writing_Language.pdf").title
+    assert title is not None and "SYNTAX-ORIENTED COMPILER" in title
+
+
+def test_a_title_word_read_cleanly_keeps_its_own_spelling_whatever_the_file_name() -> None:
+    """"OpenRAN" is no misread "ORAN", "PostgreSQL" no "postgres", "Computing" no "computation":
+    only a word with a sign or a stray capital inside, as long as the name's word, is mended."""
+    for printed, named in [("6G-XSec: Explainable Edge Security for Emerging OpenRAN Architectures",
+                            "6G-XSec_Edge_Security_ORAN.pdf"),
+                           ("The Design of PostgreSQL", "the-design-of-postgres.pdf"),
+                           ("Distributed Computing Systems", "distributed-computation-systems.pdf")]:
+        first = page(line(printed, 100, 100, 500, 118, 17.0), line("Ada Lovelace", 250, 130, 350, 142, 11.0), *BODY)
+        assert paper_record({}, first, named).title == printed

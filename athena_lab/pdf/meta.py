@@ -21,6 +21,7 @@ import re
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
+from difflib import SequenceMatcher
 from typing import Any
 
 from .layout import Box, Line
@@ -369,6 +370,7 @@ def paper_record(info: dict[str, str], first: PageText | None, file_name: str = 
         page_title = f"{page_title}{'' if page_title.endswith((':', '?', '!')) else ':'} {sub_text}"
         title_lines = [*title_lines, subtitle]
     title = _agreeing_title(info, first, page_title) or page_title
+    title = _spelled_as_named(title, file_name)
     if title and title != page_title and first is not None:
         title_lines = _rest_of_title(title_lines, set(_plain_words(title)), first)
     authors = _page_authors(first, title_lines)
@@ -417,6 +419,43 @@ def _title_lines(first: PageText | None, file_name: str = "") -> list[Line]:
         # "Artificial Intelligence"): its words are the file name's too
         group = _rest_of_title(group, slug | _SMALL_WORDS, first, alike=True)
     return group
+
+
+# A sign no word prints inside its letters, or a capital after a small letter ("simpli#ed",
+# "ORIER'A'~u", "SmaHhllk"): a misread word. Apostrophes, dots and "+" are words' own.
+_MISREAD = re.compile(r"(?<=.)[#()~^*|!{}\[\]$%@?<>\\_;](?=.)|[a-z][A-Z]")
+
+
+def _spelled_as_named(title: str | None, file_name: str) -> str | None:
+    """A scan's text layer misreads a word of the title ("The SmaHhllk-76 Programming
+    System", "The Level Ancestor Problem simpli#ed"); a file named for the title spells it.
+    A word that reads as misread (a sign or a capital inside its letters) and is close to a
+    word of the name the title lacks takes the name's spelling, in the page's case: the
+    word the page prints, read right. Only when the title prints most of the name's words,
+    and never a word the text layer reads cleanly ("Computing" stays for "computation")."""
+    slug = _slug_words(file_name)
+    if not title or not slug:
+        return title
+    missing = slug - set(_plain_words(title))
+    if not missing or len(missing) > len(slug) / 2:
+        return title
+    parts = re.split(r"(\s+|-)", title)
+    for i, part in enumerate(parts):
+        core = part.strip(".,:;!?\"'()[]")
+        letters = re.sub(r"[^a-z]", "", core.lower())
+        if len(letters) < 4 or not _MISREAD.search(core):
+            continue
+        near = [w for w in missing if w[0] == letters[0] and not w.isdigit()
+                and abs(len(w) - len(letters)) <= 2  # a misread keeps a word's length: "OpenRAN" is no "ORAN"
+                and not (letters.startswith(w) or w.startswith(letters))  # "PostgreSQL", "postgres"
+                and (SequenceMatcher(None, letters, w).ratio() >= 0.7 or letters[:4] == w[:4])]
+        if len(near) != 1:
+            continue
+        word = near[0]
+        spelled = word.upper() if core[:2].isupper() else word.capitalize() if core[:1].isupper() else word
+        parts[i] = part.replace(core, spelled)
+        missing.discard(word)
+    return "".join(parts)
 
 
 # A file's name read as a title: its words, less the ones that say nothing of the paper
