@@ -35,16 +35,20 @@ PROSE = ["The problem of reaching agreement among remote processes is one of the
          "fault-tolerant distributed applications. A well-known form of the problem is"] * 4
 
 
-def shifted_pdf(lines: list[str] | list[tuple[float, str]], shift: int = 1) -> bytes:
+def shifted_pdf(lines: list[str] | list[tuple[float, str]], shift: int = 1,
+                upright: tuple[float, str] | None = None) -> bytes:
     """A one-page PDF printing ``lines`` in Helvetica (14 pt, or each line's own size), its
     /ToUnicode map shifted by ``shift``: the page shows the words, the text layer says
-    "Uif qspcmfn pg …"."""
-    content, y = "BT\n", 720.0
+    "Uif qspcmfn pg …". ``upright``: words in that size set up the left margin, from the
+    foot of the page to the first line's height (a report cover's maker's name)."""
+    content, y, x = "BT\n", 720.0, 72 if upright is None else 150
     for line in lines:
         size, text = line if isinstance(line, tuple) else (14.0, line)
         text = text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
-        content += f"/F1 {size} Tf 1 0 0 1 72 {y} Tm ({text}) Tj\n"
+        content += f"/F1 {size} Tf 1 0 0 1 {x} {y} Tm ({text}) Tj\n"
         y -= 1.3 * size
+    if upright is not None:
+        content += f"/F1 {upright[0]} Tf 0 1 -1 0 80 {745 - 0.45 * upright[0] * len(upright[1])} Tm ({upright[1]}) Tj\n"
     content += "ET"
     pairs = "\n".join(f"<{code:02X}> <{code + shift:04X}>" for code in range(32, 127))
     cmap = ("/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /Shift def "
@@ -126,6 +130,26 @@ def test_a_space_pdfium_makes_up_inside_a_word_of_an_ocr_layer_is_dropped(tmp_pa
                                        space=0.17))
     assert extract_page(pdfium.PdfDocument(str(latex)), 0, "off").lines[0].text == \
         "We develop a calculus for lazy functional programs"
+
+
+@pytest.mark.skipif(not ocr_available(), reason="OCR extra")
+def test_words_set_up_a_scans_margin_are_no_part_of_its_title(tmp_path: Path) -> None:
+    """SRI's Technical Note 309: "SRI International" up the cover's margin, read as one
+    line as tall as a third of the page, was set on a line of the cover's ("lonall AN
+    ABSTRACT PROLOG INSTRUCTION SET", which then took the date line into the title; here
+    "SRI International October 1983 By: David H. D. Warren, …")."""
+    pdf = tmp_path / "cover.pdf"
+    pdf.write_bytes(shifted_pdf([(16, "AN ABSTRACT PROLOG INSTRUCTION SET"), (12, ""), (12, ""), (12, ""),
+                                 (12, "Technical Note 309"), (12, ""), (12, "October 1983"), (12, ""), (12, ""),
+                                 (12, "By: David H. D. Warren, Computer Scientist"),
+                                 (12, "Artificial Intelligence Center"), *((11.0, line) for line in PROSE)],
+                                upright=(40, "SRI International")))
+    page = extract_page(pdfium.PdfDocument(str(pdf)), 0, "auto")
+    assert page.source == "ocr"
+    assert "October 1983" in [ln.text for ln in page.lines]  # no line of the cover took the upright words
+    record = paper_record({}, page, "cover.pdf")
+    assert record.title == "An Abstract Prolog Instruction Set"
+    assert record.authors == ["David H. D. Warren"] and record.year == 1983
 
 
 @pytest.mark.skipif(not ocr_available(), reason="OCR extra")

@@ -1464,3 +1464,115 @@ def test_a_title_word_read_cleanly_keeps_its_own_spelling_whatever_the_file_name
                            ("Distributed Computing Systems", "distributed-computation-systems.pdf")]:
         first = page(line(printed, 100, 100, 500, 118, 17.0), line("Ada Lovelace", 250, 130, 350, 142, 11.0), *BODY)
         assert paper_record({}, first, named).title == printed
+
+
+def test_a_dagger_read_as_a_letter_after_a_surname_in_capitals_is_dropped() -> None:
+    """Licklider's "J. C. R. LICKLIDERt": the footnote's dagger read as a "t"."""
+    first = page(line("Man-Computer Symbiosis*", 192, 84, 423, 111, 21.3),
+                 line("J. C. R. LICKLIDERt", 253, 116, 360, 129, 13.0), *BODY)
+    assert paper_record({}, first).authors == ["J. C. R. Licklider"]
+
+
+TWELVE = [line("Interesting work is being done in programming computers to solve problems which", 111,
+               409 + 14 * i, 499, 421 + 14 * i, 12.0) for i in range(20)]
+
+
+def test_one_authors_name_set_a_little_larger_than_the_title_over_it_is_no_title() -> None:
+    """McCarthy's "PROGRAMS WITH COMMON SENSE" at 14.9 pt over "John McCarthy" at 15.5;
+    and the first section's heading, set larger still, is no title ("1 INTRODUCTION: THE
+    FRUITFLY ON" of his chess paper)."""
+    head = [line("John McCarthy", 238, 210, 372, 225, 15.5),
+            line("Computer Science Department", 211, 229, 399, 243, 14.4),
+            line("Stanford University", 245, 247, 365, 261, 14.4),
+            line("jmc@cs.stanford.edu", 235, 283, 375, 297, 13.2), line("1959", 291, 328, 319, 342, 14.4)]
+    common = page(line("PROGRAMS WITH COMMON SENSE", 135, 171, 475, 186, 14.9), *head,
+                  line("1 Introduction", 111, 379, 246, 395, 15.5), *TWELVE)
+    record = paper_record({}, common)
+    assert (record.title, record.authors, record.year) == ("Programs with Common Sense", ["John McCarthy"], 1959)
+    chess = page(line("CHESS AS THE DROSOPHILA OF AI", 137, 171, 473, 186, 14.9), *head,
+                 line("1 INTRODUCTION: THE FRUITFLY ON", 111, 379, 420, 397, 17.2), *TWELVE)
+    assert paper_record({}, chess).title == "Chess as the Drosophila of Ai"
+    # a name under a title set in the body's type, and one far under a banner, are read as before
+    alone = page(line("Alan Turing", 200, 100, 400, 130, 30.0), line("by Andrew Hodges", 250, 140, 350, 152, 11.0), *BODY)
+    assert paper_record({}, alone).title == "Alan Turing"
+
+
+def test_a_year_alone_under_the_authors_address_low_on_a_cover_is_its_date() -> None:
+    """Moore's "Forth - The Early Years": "Chuck Moore" / "chipchuck@colorforth.com" / "1991"
+    two thirds down the page."""
+    first = PageText(number=1, width=420, height=595, lines=[
+        line("Forth - The Early Years", 55, 47, 365, 71, 23.3), line("Chuck Moore", 43, 511, 121, 522, 11.7),
+        line("chipchuck@colorforth.com", 43, 525, 202, 537, 11.7), line("1991", 43, 540, 73, 551, 11.7)])
+    assert paper_record({}, first).year == 1991
+
+
+def test_the_pdf_title_agrees_only_through_the_words_of_the_pages_title_not_an_affiliations() -> None:
+    """The Charles Babbage Institute's /Title "Oral History Interview with Keith Uncapher";
+    the page prints "An Interview with" / "KEITH UNCAPHER", and "History" only in "The
+    Center for the History of Information Processing"."""
+    first = page(line("An Interview with", 270, 175, 342, 186, 11.3), line("KEITH UNCAPHER", 266, 209, 346, 220, 11.3),
+                 line("OH 174", 291, 242, 321, 254, 11.3), line("Conducted by Arthur L. Norberg", 240, 377, 370, 389, 11.3),
+                 line("on", 301, 400, 311, 411, 11.3), line("10 July 1989", 282, 422, 330, 434, 11.3),
+                 line("Los Angeles, CA", 272, 445, 340, 456, 11.3),
+                 line("Charles Babbage Institute", 254, 569, 358, 580, 11.3),
+                 line("The Center for the History of Information Processing", 200, 580, 411, 591, 11.3),
+                 line("University of Minnesota, Minneapolis", 230, 591, 381, 602, 11.3),
+                 line("Copyright, Charles Babbage Institute", 232, 614, 380, 625, 11.3))
+    record = paper_record({"Title": "Oral History Interview with Keith Uncapher"}, first)
+    assert record.title == "An Interview with KEITH UNCAPHER"
+    assert record.authors == ["Arthur L. Norberg"] and record.year == 1989
+
+
+def test_a_footnotes_number_read_as_a_word_after_the_title_is_dropped() -> None:
+    """LOCUS's "The LOCUS Distributed Operating System I", its footnote "1 This research was
+    supported by …" at the foot; "Part I" stays, and so does an "I" with no footnote."""
+    note = line("1 This research was supported by the Advanced Research", 41, 466, 274, 477, 10.5)
+    locus = page(line("The LOCUS Distributed Operating System I", 137, 73, 444, 88, 14.5),
+                 line("Bruce Walker, Gerald Popek, Robert English, Charles Kline and Greg Thiel 2", 88, 108, 494, 122, 14.5),
+                 line("University of California at Los Angeles", 188, 132, 392, 146, 14.5), *BODY, note)
+    record = paper_record({}, locus)
+    assert record.title == "The LOCUS Distributed Operating System"
+    assert record.authors == ["Bruce Walker", "Gerald Popek", "Robert English", "Charles Kline", "Greg Thiel"]
+    part = page(line("Recursive Functions of Symbolic Expressions, Part I", 100, 73, 500, 88, 14.5),
+                line("John McCarthy", 250, 108, 350, 122, 12.0), *BODY, note)
+    assert paper_record({}, part).title == "Recursive Functions of Symbolic Expressions, Part I"
+    alone = page(line("The LOCUS Distributed Operating System I", 137, 73, 444, 88, 14.5),
+                 line("Bruce Walker", 250, 108, 350, 122, 12.0), *BODY)
+    assert paper_record({}, alone).title == "The LOCUS Distributed Operating System I"
+
+
+def test_prose_under_the_byline_ends_it_but_prose_beside_a_sidebar_of_names_does_not() -> None:
+    """Weisbecker: the abstract in a narrow column under "J. Weisbecker", then the body's
+    run-in heading "SCALE INTEGRATION" (read as a second author). Brainwave's names wrap in
+    a column of their own beside the article's first lines: all of them are read."""
+    abstract = [line(text, 23, 144 + 11 * i, 355, 152 + 11 * i, 7.9) for i, text in enumerate([
+        "In 20 years computer hardware has become increasingly complex, languages more",
+        "devious, and operating systems less efficient. Now, microcomputers afford the opportunity",
+        "to return to simpler systems. Inexpensive, LSI microcomputers could open up vast new",
+        "markets. Unfortunately, development of these markets may be delayed by undue"])]
+    weisbecker = page(line("Simplifying microcomputer", 22, 55, 302, 78, 23.4),
+                      line("• architecture", 7, 82, 143, 105, 23.4), line("J. Weisbecker", 22, 111, 96, 123, 10.4),
+                      *abstract, line("SCALE INTEGRATION", 73, 267, 140, 276, 9.0),
+                      line("(LSI) of semiconductor devices has finally", 23, 278, 200, 287, 9.0))
+    record = paper_record({}, weisbecker)
+    assert record.title == "Simplifying microcomputer architecture"
+    assert record.authors == ["J. Weisbecker"]
+    names = ["Eric Chung, Jeremy", "Fowers, Kalin Ovtcharov,", "Michael Papamichael,", "Adrian Caulfield, Todd",
+             "Massengill, Ming Liu,", "Daniel Lo, Shlomi Alkalay,", "Michael Haselman, Maleen",
+             "Abeydeera, Logan Adams,", "Hari Angepat, Christian", "Boehn, Derek Chiou, Oren",
+             "Firestein, Alessandro Forin,", "Kang Su Gatlin, Mahdi", "Ghandi, Stephen Heil, Kyle",
+             "Holohan, Ahmad El", "Husseini, Tamas Juhasz,", "Kara Kagi, Ratna K.", "Kovvuri, Sitaram Lanka,",
+             "Friedel van Megen, Dima", "Mukhortov, Prerak Patel,", "Brandon Perez, Amanda",
+             "Grace Rapsang, Steven K.", "Reinhardt, Bita Darvish", "Rouhani, Adam Sapek,"]
+    prose = ["To meet the computational demands required of deep", "learning, cloud operators are turning toward",
+             "specialized hardware for improved efficiency and", "performance. Project Brainwave, Microsoft's principal",
+             "infrastructure for AI serving in real time, accelerates", "deep neural network (DNN) inferencing in major",
+             "services such as Bing's intelligent search features", "and Azure. Exploiting distributed model parallelism",
+             "and pinning over low-latency hardware microservices,", "Project Brainwave serves state-of-the-art, pre-trained",
+             "DNN models with high efficiencies at low batch sizes."]
+    sidebar = PageText(number=1, width=567, height=774, lines=[
+        line("THEME ARTICLE: Hot Chips", 108, 105, 237, 116, 11.2), line("Serving DNNs in Real", 108, 175, 429, 212, 36.8),
+        line("Time at Datacenter Scale", 108, 216, 480, 253, 36.8), line("with Project Brainwave", 108, 257, 442, 294, 36.8),
+        *(line(text, 108, 338 + 10.35 * i, 210, 348 + 10.35 * i, 10.0) for i, text in enumerate(names)),
+        *(line(text, 244, 339 + 15.5 * i, 456, 349 + 15.5 * i, 10.0) for i, text in enumerate(prose))])
+    assert "Bita Darvish" in paper_record({}, sidebar).authors

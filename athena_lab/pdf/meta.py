@@ -46,6 +46,7 @@ _NOT_TITLE = re.compile(
     r"technical note|(?:an? )?position paper|invited (paper|talk)|research note|key words|categories and subject|"
     r"general terms|ccs concepts|acm reference format|chapter \d+\W*$|(?:\w+\s+){0,2}report no(?:\.|\s*\d*$)|"
     r"(?-i:[A-Z][A-Z&]+\s+){1,2}research report\W*$|"  # a series' banner over a report's title: "IBM Research Report"
+    r"(?:1|I)\.?\s+introduction\b|"  # the first section's heading: "1 INTRODUCTION: THE FRUITFLY ON"
     r"\((?=[^)]*\)?[\W\d]*$))", re.I)
 _CONTENTS = re.compile(r"^(table of )?contents$", re.I)
 _ORG = re.compile(
@@ -363,13 +364,13 @@ def paper_record(info: dict[str, str], first: PageText | None, file_name: str = 
         jstor.doi, jstor.arxiv = ids.get("doi"), ids.get("arxiv")
         return jstor
     title_lines = _title_lines(first, file_name)
-    page_title = _join_title(title_lines)
+    page_title = _unmarked(_join_title(title_lines), first)
     subtitle = _subtitle(title_lines, first)
     if subtitle is not None and page_title:
         sub_text = _join_title([subtitle]) or ""
         page_title = f"{page_title}{'' if page_title.endswith((':', '?', '!')) else ':'} {sub_text}"
         title_lines = [*title_lines, subtitle]
-    title = _agreeing_title(info, first, page_title) or page_title
+    title = _agreeing_title(info, first, page_title, title_lines) or page_title
     title = _spelled_as_named(title, file_name)
     if title and title != page_title and first is not None:
         title_lines = _rest_of_title(title_lines, set(_plain_words(title)), first)
@@ -536,9 +537,14 @@ def _title_among(lines: list[Line], first: PageText) -> list[Line]:
         if start.figure and any(not ln.figure and ln.bbox[1] < start.bbox[1] and ln.size >= body * 1.1
                                 for ln in candidates):
             continue  # words on a picture (a diagram's title) under the paper's own title
-        if len(_line_names(start) or []) >= 2:
+        named = len(_line_names(start) or [])
+        if named >= 2 or named == 1 and any(
+                0 <= start.bbox[1] - ln.bbox[3] < 2 * (ln.bbox[3] - ln.bbox[1]) and ln.bbox[0] < start.bbox[2]
+                and start.size <= 1.15 * ln.size
+                and start.bbox[0] < ln.bbox[2] and ln.size >= body * 1.1 and not _line_names(ln) for ln in candidates):
             name_shaped = name_shaped or start
-            continue  # the authors' line set larger than the title (a font of another family)
+            continue  # the authors' line set larger than the title (a font of another family;
+            # one author's name under a title set a point smaller: "PROGRAMS WITH COMMON SENSE" / "John McCarthy")
         group = _grow(start, lines)
         if _long_enough(group):
             return group
@@ -786,7 +792,7 @@ def _join_title(lines: list[Line]) -> str | None:
     # "Equal Rights for Functional Objects1": a footnote's number glued to a title line's end
     # ("… Single-User Machine1,2": two of them)
     text = " ".join(re.sub(r"(?:(?<=[a-z]{3})|(?<=[a-z!?.][’'\"”]))[1-9](?:,[1-9])*(?=[\s,.;:]|$)", "",
-                           _TITLE_MARKS.sub("", ln.text).strip())
+                           _TITLE_MARKS.sub("", ln.text).strip().lstrip("• "))  # a speck of the scan in the margin
                     for ln in lines)
     text = _REPORT_NUMBER.sub("", text.strip())
     text = re.sub(r"(\w)- (\w)", r"\1-\2", " ".join(text.split())).strip(" .,;:∗*")
@@ -798,11 +804,26 @@ def _join_title(lines: list[Line]) -> str | None:
     return text or None
 
 
+def _unmarked(title: str | None, first: PageText | None) -> str | None:
+    """A title without the footnote's number a scan's text layer reads as a word of its own
+    ("The LOCUS Distributed Operating System I", its footnote "1 This research was
+    supported by …" at the foot of the page); "Part I", "Volume 1" keep theirs."""
+    end = re.search(r"(?<=[^\W\d_]{3}) [Il1]$", title or "")
+    if title is None or first is None or end is None \
+            or re.search(r"\b(?:part|vol(?:ume)?|book|chapter|section|no|number|phase|level|type|class|stage|step|"
+                         r"war|edition|release|series|report|paper|note|memo|appendix)\.?$", title[:end.start()], re.I):
+        return title
+    if any(re.match(r"[1I]\s+[A-Z][a-z]", ln.text.strip()) and ln.bbox[1] > 0.5 * first.height for ln in first.lines):
+        return title[:end.start()]
+    return title
+
+
 # Springer's /Title names the book series and volume before the paper's title: "LNCS 7813 - …"
 _SERIES = re.compile(r"^(?:LNCS|LNAI|LNBI|LNBIP|LNICST|CCIS|AISC|IFIP AICT)\s+\d+\s*[-–—:]\s*")
 
 
-def _agreeing_title(info: dict[str, str], first: PageText | None, page_title: str | None) -> str | None:
+def _agreeing_title(info: dict[str, str], first: PageText | None, page_title: str | None,
+                    title_lines: list[Line] | None = None) -> str | None:
     """The PDF's /Title, when the first page prints it (the page's own reading may have
     lost a line break or a dash the field keeps)."""
     title = _SERIES.sub("", " ".join((info.get("Title") or "").split()))
@@ -815,7 +836,14 @@ def _agreeing_title(info: dict[str, str], first: PageText | None, page_title: st
     # field still agrees when nearly all its words are printed and the page's own title
     # is mostly its words.
     words = [_key(w) for w in title.split() if _key(w)]
-    printed = {_key(w) for ln in first.lines[:60] for w in ln.text.split()}
+    # (printed near the page's title: "History" in "The Center for the History of Information
+    # Processing" at the page's foot does not print "Oral History Interview with Keith Uncapher")
+    near = first.lines[:60]
+    if title_lines:
+        top, bottom = min(ln.bbox[1] for ln in title_lines), max(ln.bbox[3] for ln in title_lines)
+        height = max(ln.bbox[3] - ln.bbox[1] for ln in title_lines)
+        near = [ln for ln in first.lines if top - 3 * height <= ln.bbox[1] <= bottom + 3 * height]
+    printed = {_key(w) for ln in near for w in ln.text.split()}
     own = [_key(w) for w in (page_title or "").split() if _key(w)]
     if len(words) >= 4 and sum(w in printed for w in words) >= 0.8 * len(words) \
             and own and sum(w in words for w in own) >= 0.6 * len(own):
@@ -874,6 +902,11 @@ def _page_authors(first: PageText | None, title: list[Line]) -> list[str]:
                 deck = line
                 continue  # a magazine's deck under the title, prose in bold over the byline (Thompson)
             break  # the body: a line of prose (a long line of names is read on)
+        if names and last is not None and _prose(text) and _line_names(line) is None \
+                and min(line.bbox[2], last.bbox[2]) - max(line.bbox[0], last.bbox[0]) > 0:
+            # an abstract set in a narrow column under the byline ("SCALE INTEGRATION" under
+            # it is a heading); prose beside the names (a sidebar of them) is read past
+            break
         if not any(ch.isalpha() for ch in text):
             continue  # a row of footnote marks set over the names ("∗", "† ‡"): no line of names
         found = _line_names(line) or _apart_names(line)
@@ -948,6 +981,20 @@ def _page_authors(first: PageText | None, title: list[Line]) -> list[str]:
     domains = _domains(below)
     kept = [n for n in names if re.sub(r"[^a-z]", "", n.lower()) not in domains]
     return (kept if kept else names)[:100]
+
+
+_FUNCTION_WORDS = {"the", "of", "and", "to", "in", "is", "are", "for", "that", "with", "be", "this", "on",
+                   "as", "has", "have", "was", "were", "which", "by", "more", "an", "a", "it", "its", "from"}
+
+
+def _prose(text: str) -> bool:
+    """A line of a sentence: eight words or more, most of them in small letters and three
+    of them words like "the" and "is", naming no organisation, place or address (not
+    "FORTH-ICS FORTH-ICS a& Univ. of Crete FORTH-ICS & Univ. of Rennes 1")."""
+    words = re.findall(r"[^\W\d_]+", text)
+    return len(words) >= 8 and sum(w.lower() in _FUNCTION_WORDS for w in words) >= 3 \
+        and sum(w[0].islower() for w in words) > len(words) / 2 \
+        and not (_org(text) or _place(text) or _EMAIL.search(text))
 
 
 def _domains(lines: list[Line]) -> set[str]:
@@ -1332,6 +1379,8 @@ def _all_names(parts: list[str], strip: str) -> list[str] | None:
             # "David Peleg t": a dagger read as a letter; "Maarten Fokkinga y": TeX's symbol
             # font has its dagger where ASCII has y (a particle "y" ends no name)
             words.pop()
+        if words and re.fullmatch(r"[A-Z]{3,}[a-z]", words[-1]):
+            words[-1] = words[-1][:-1]  # "J. C. R. LICKLIDERt": a dagger read as a letter on a surname in capitals
         part = " ".join(words).strip(strip)
         if not part:
             continue
@@ -1415,6 +1464,18 @@ def _unspaced(text: str) -> str:
     return re.sub(r"(?<=[^\W\d_])(?=\d)|(?<=\d)(?=[^\W\d_])", " ", closed)
 
 
+def _under_byline(line: Line, lines: list[Line]) -> bool:
+    """``line`` sits right under an author's name or e-mail (within two of its heights,
+    over the same column)."""
+    height = max(line.bbox[3] - line.bbox[1], 1.0)
+    above = [ln for ln in lines if 0 <= line.bbox[1] - ln.bbox[3] < 2 * height
+             and ln.bbox[0] < line.bbox[2] and line.bbox[0] < ln.bbox[2]]
+    if not above:
+        return False
+    over = max(above, key=lambda ln: ln.bbox[3]).text
+    return bool(_EMAIL.search(over)) or _names(over) is not None
+
+
 def page_year(first: PageText | None, title: list[Line] | None = None) -> int | None:
     """The year the first page prints as a copyright, a venue line, a date or an arXiv
     stamp, or None. Years inside the title, download and print stamps, prose and the
@@ -1441,6 +1502,9 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
         if len(line.cells) > 1 and line.bbox[1] < head:
             # "Working Paper 88        November 1974": a date alone in a cell of its own
             tiers.setdefault(1.5, []).extend(int(m.group(1)) for c in line.cells if (m := _CELL_DATE.fullmatch(c.strip())))
+        if line.bbox[1] >= head and re.fullmatch(r"(?:19|20)\d\d", text) and _under_byline(line, first.lines):
+            # "Chuck Moore" / "chipchuck@colorforth.com" / "1991" low on a cover: the byline's date
+            tiers.setdefault(1.5, []).append(int(text))
         date = _DATE.search(text) if line.bbox[1] < head else None
         if date and not _NOT_A_DATE.search(text) and \
                 not re.search(r"[^\W\d_]{2,}", _DATE_LABEL.sub("", text[:date.start()] + " " + text[date.end():])):

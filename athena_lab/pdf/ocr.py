@@ -171,13 +171,27 @@ def ocr_page(page: pdfium.PdfPage) -> tuple[list[Line], float]:
     image = page.render(scale=OCR_SCALE).to_pil().convert("RGB")
     pieces: list[Fragment] = []
     scores: list[float] = []
-    for box, text, score, size in sorted(_engine()(image), key=lambda r: (r[0][1], r[0][0])):
+    for box, text, score, size in sorted(_across(_engine()(image)), key=lambda r: (r[0][1], r[0][0])):
         text = " ".join(str(text).split())
         if not text:
             continue
         pieces.append(_fragment(box, text, size))
         scores.append(score)
     return reading_order(pieces), (sum(scores) / len(scores) if scores else 0.0)
+
+
+def _across(recognised: Recognised) -> Recognised:
+    """The lines set across the page, without words set upright in its margin. A report's
+    cover prints its maker's name up the side ("SRI International"); read as a line, its
+    box — taller than wide, many lines tall — starts level with the title, so the title's
+    line took its letters ("lonall AN ABSTRACT PROLOG …") and ran 180 pt down the page
+    over the date line."""
+    heights = [r[0][3] - r[0][1] for r in recognised]
+    if not heights:
+        return recognised
+    line = statistics.median(heights)
+    return [r for r in recognised
+            if not (r[0][3] - r[0][1] > max(r[0][2] - r[0][0], 3 * line))]
 
 
 def _fragment(box: tuple[float, float, float, float], text: str, size_px: float | None) -> Fragment:
