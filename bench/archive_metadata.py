@@ -171,14 +171,14 @@ FIRST_SIGHT = {"dev2": (9, 16), "dev3": (4, 10), "dev4": (17, 30), "dev5": (18, 
                "dev6": (11, 14), "dev7": (29, 39), "dev8": (10, 16), "dev9": (14, 26),
                "dev10": (11, 30), "dev11": (23, 30), "dev12": (27, 30),
                "dev13": (23, 30), "dev14": (14, 30), "dev15": (16, 29),
-               "dev16": (14, 25), "dev17": (24, 29), "dev18": (14, 29)}
-ROUNDS = ["dev", "test-seen", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10", "dev11", "dev12", "dev13", "dev14", "dev15", "dev16", "dev17", "dev18"]
+               "dev16": (14, 25), "dev17": (24, 29), "dev18": (14, 29), "dev19": (13, 25)}
+ROUNDS = ["dev", "test-seen", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10", "dev11", "dev12", "dev13", "dev14", "dev15", "dev16", "dev17", "dev18", "dev19"]
 
 # The rounds drawn from other public collections: a gold row's "root" names the option that
 # gives the folder its papers are read under, a checkout of the repository named here.
 COLLECTIONS = {"papers": ("HappyWalkers/paper", "dev7"), "readings": ("Ty-Chen/Reading-List", "dev8"),
                "collection": ("geekkypyconda/Research-Papers", "dev9"),
-               "collection2": ("fogus/papers-i-love", "dev10, dev15 and dev18"), "collection3": ("szhou1234/papers", "dev11 and dev17"),
+               "collection2": ("fogus/papers-i-love", "dev10, dev15, dev18 and dev19"), "collection3": ("szhou1234/papers", "dev11, dev17 and dev19"),
                "collection4": ("llhthinker/NLP-Papers", "dev12"),
                "collection5": ("dave-hudson/dave-hudson", "dev13, dev14 and dev16")}
 

@@ -47,6 +47,7 @@ _NOT_TITLE = re.compile(
     r"general terms|ccs concepts|acm reference format|chapter \d+\W*$|(?:\w+\s+){0,2}report no(?:\.|\s*\d*$)|"
     r"(?-i:[A-Z][A-Z&]+\s+){1,2}research report\W*$|"  # a series' banner over a report's title: "IBM Research Report"
     r"(?:1|I)\.?\s+introduction\b|"  # the first section's heading: "1 INTRODUCTION: THE FRUITFLY ON"
+    r"r?apport(?: de recherche| technique)?\W*$|de recherche\W*$|"  # INRIA's cover: "apport" / "de recherche" (its R a picture)
     r"\((?=[^)]*\)?[\W\d]*$))", re.I)
 _CONTENTS = re.compile(r"^(table of )?contents$", re.I)
 _ORG = re.compile(
@@ -144,6 +145,7 @@ _HONORIFIC = re.compile(r"^(?:prof\.|professor|dr\.|mr\.|mrs\.|ms\.)\s+", re.I)
 # Words of a repository's cover ("CITATIONS  READS", "SEE PROFILE"): no part of a name
 _NOT_NAME = {"citations", "reads", "profile", "publications", "see", "view", "downloads", "followers",
              "the",  # "The Boeing": no one's name starts with an article
+             "thème", "theme",  # INRIA's report cover: "Thème COM"
              "symposium", "conference", "workshop", "proceedings", "journal", "transactions",
              # a banner or a subtitle set like a byline ("TURING AWARD LECTURE", "A Position Paper")
              "lecture", "award",
@@ -159,7 +161,8 @@ _NOT_NAME = {"citations", "reads", "profile", "publications", "see", "view", "do
 _JOB_SURNAME = {"director", "engineer", "officer"}
 _JOB_RANK = {"senior", "principal", "staff", "lead", "managing", "executive", "technical", "general", "chief",
              "research", "software", "program", "project", "deputy", "associate", "assistant", "distinguished"}
-_SPLIT = re.compile(r"\s*(?:;|,|\band\b|\bAND\b|&|[·•]|\s{3,})\s*")  # "A · B": Springer's separator
+# "A · B": Springer's separator; "Nuno Preguiça — Marc Shapiro": INRIA's
+_SPLIT = re.compile(r"\s*(?:;|,|\band\b|\bAND\b|&|[·•]|\s{3,})\s*|\s+[—–]\s+")
 _EMAIL = re.compile(r"\S+@\S+|\{[^}]*\}\s*@|https?://|www\.|\.(com|edu|org|net)\b", re.I)
 
 # English month names, and the German and French ones a European paper dates itself with
@@ -168,7 +171,7 @@ _MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|
           r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|"
           r"januar|februar|m[äa]rz|mai|juni|juli|oktober|dezember|"
           r"janvier|f[ée]vrier|mars|avril|juin|juillet|ao[ûu]t|septembre|octobre|novembre|d[ée]cembre)\.?")
-_Y = r"(1[6-9]\d\d|20[0-4]\d)"
+_Y = r"(1[6-9]\d\d|20[0-4]\d)(?![’']?s\b)"  # (not a decade: "the 1970’s", "the 1960s")
 # Tier 1: copyright lines; tier 2: venue lines; tier 3: dates printed alone.
 # "−c 2014. The copyright of this document …": a © whose circle the text layer lost or read as a
 # dash, at the start of a line that speaks of copyright
@@ -196,6 +199,10 @@ _DATE = re.compile(r"(?:\b" + _MONTH + r",?\s+(?:\d{1,2}" + _ORD + r"(?:\s*[-–
 _MASTHEAD = re.compile(r"^[^\d()]{4,90}?\s(?:\d{1,4}(?:[,.:]\s?\d{1,4})?\s*)?\((?:" + _MONTH + r"\s+)?" + _Y
                        + r"\),?\s*(?:\d{1,4}(?:\(\d{1,3}\))?[,:]?\s*)?"
                        r"(?:pp?\.\s*)?\d{1,5}\s*[-–—]+\s*\d{1,5}\b", re.I)
+# "Vol. 8, No. 1-2 (2016) 1–130": a journal's volume, issue, year and pages (Foundations and
+# Trends prints its © of the year after under it)
+_ISSUE_LINE = re.compile(r"^vol(?:ume)?\.?\s*\d{1,4}\s*,\s*(?:no|issue)\.?\s*\d{1,4}(?:\s*[-–]\s*\d{1,4})?\s*\((?:"
+                         + _MONTH + r"\s+)?" + _Y + r"\)", re.I)
 _CURRENT_VERSION = re.compile(r"\bdate of current version\s+(?:\d{1,2}\s+)?" + _MONTH + r"\s+(?:\d{1,2},?\s+)?" + _Y,
                               re.I)
 _CELL_DATE = re.compile(r"(?:\d{1,2}\s+)?" + _MONTH + r",?\s+(?:\d{1,2},?\s+)?" + _Y, re.I)
@@ -206,6 +213,9 @@ _VENUE_NOTE = re.compile(r"^\W*(?:\S+\s+){0,4}?(?:appears?|appeared|to appear|pu
 # Xerox"); a generic word (School, Corporation, Group) may end a name's institution instead
 _COMPANY = re.compile(r"xerox|ibm|google|microsoft|intel|oracle|amazon|facebook|yahoo!?|akamai|nokia|hp|"
                       r"hewlett-packard|at&t|bbn|dec|digital|sun|apple|vmware|inria|cnrs|nasa", re.I)
+# "in: Philosophy of Science, 10(1943), S. 18–24.": a journal's volume and year (in the page's
+# head, or a note saying it is the venue: a footnote citing "Monatshefte Math. Phys., 38 (1931)" is another work's)
+_VOLUME_YEAR = re.compile(r"(?<![\w-])\d{1,3}\s?\(" + _Y + r"\)")  # (not "Programming in Modula-2 (1982)")
 _PUBLISHED_IN = re.compile(r"^\W*(?:published|appear(?:s|ed)) in\b", re.I)
 _ACRONYM_YEAR = re.compile(r"\b[A-Z]{3,}\s+" + _Y + r"\b")  # "CIDR 2007", "OSDI 2004": a venue
 _PERMISSION = re.compile(r"permission|copyright|©|licen[cs]e", re.I)
@@ -259,7 +269,10 @@ class PaperRecord:
 _COVER = re.compile(r"see discussions, stats,? and author profiles for this publication|"
                     r"researchgate\.net/publication|^hal id\s*:|hal is a multi-disciplinary open access archive|"
                     # a USENIX proceedings' cover, bound in front of one of its papers
-                    r"rights to individual papers remain with the author",
+                    r"rights to individual papers remain with the author|"
+                    # an archive's sheet: "The following “Microprocessor Manual System 00” by Joseph
+                    # A. Weisbecker was provided courtesy of Hagley Museum and Library"
+                    r"^the following\b.{0,200}\bwas provided\b",
                     re.I | re.M)
 # ResearchGate's line of the kind and date of the work: "Conference Paper · November 2013"
 _COVER_DATE = re.compile(r"^(?:article|conference paper|chapter|book|thesis|preprint|technical report|"
@@ -370,7 +383,7 @@ def paper_record(info: dict[str, str], first: PageText | None, file_name: str = 
         sub_text = _join_title([subtitle]) or ""
         page_title = f"{page_title}{'' if page_title.endswith((':', '?', '!')) else ':'} {sub_text}"
         title_lines = [*title_lines, subtitle]
-    title = _agreeing_title(info, first, page_title, title_lines) or page_title
+    title = _agreeing_title(info, first, page_title) or page_title
     title = _spelled_as_named(title, file_name)
     if title and title != page_title and first is not None:
         title_lines = _rest_of_title(title_lines, set(_plain_words(title)), first)
@@ -422,34 +435,35 @@ def _title_lines(first: PageText | None, file_name: str = "") -> list[Line]:
     return group
 
 
-# A sign no word prints inside its letters, or a capital after a small letter ("simpli#ed",
-# "ORIER'A'~u", "SmaHhllk"): a misread word. Apostrophes, dots and "+" are words' own.
-_MISREAD = re.compile(r"(?<=.)[#()~^*|!{}\[\]$%@?<>\\_;](?=.)|[a-z][A-Z]")
+# A sign no word prints inside its letters ("simpli#ed", "ORIER'A'~u"). Apostrophes, dots,
+# "+" and "@" ("SETI@home") are words' own.
+_MISREAD_SIGN = re.compile(r"(?<=.)[#()~^*|!{}\[\]$%?<>\\_;](?=.)")
 
 
 def _spelled_as_named(title: str | None, file_name: str) -> str | None:
     """A scan's text layer misreads a word of the title ("The SmaHhllk-76 Programming
     System", "The Level Ancestor Problem simpli#ed"); a file named for the title spells it.
-    A word that reads as misread (a sign or a capital inside its letters) and is close to a
-    word of the name the title lacks takes the name's spelling, in the page's case: the
-    word the page prints, read right. Only when the title prints most of the name's words,
-    and never a word the text layer reads cleanly ("Computing" stays for "computation")."""
+    A word that reads as misread (``_misread``) and is close to a word of the name the
+    title lacks takes the name's spelling, in the page's case: the word the page prints,
+    read right. Only when the title prints most of the name's words, and never a word the
+    text layer reads cleanly ("HyperCard" stays for "hypertext", "SETI@home" for "setiathome")."""
     slug = _slug_words(file_name)
     if not title or not slug:
         return title
     missing = slug - set(_plain_words(title))
     if not missing or len(missing) > len(slug) / 2:
         return title
-    parts = re.split(r"(\s+|-)", title)
+    parts = re.split(r"(\s+|-|\()", title)  # "Network(RNN)": the word and its bracket apart
     for i, part in enumerate(parts):
-        core = part.strip(".,:;!?\"'()[]")
+        core = re.sub(r"[’']s$", "", part.strip(".,:;!?\"'()[]"))  # "McCarthy's": the word, its "'s" kept
         letters = re.sub(r"[^a-z]", "", core.lower())
-        if len(letters) < 4 or not _MISREAD.search(core):
+        if len(letters) < 4 or not _misread(core):
             continue
+        signed = _MISREAD_SIGN.search(core) is not None
         near = [w for w in missing if w[0] == letters[0] and not w.isdigit()
                 and abs(len(w) - len(letters)) <= 2  # a misread keeps a word's length: "OpenRAN" is no "ORAN"
                 and not (letters.startswith(w) or w.startswith(letters))  # "PostgreSQL", "postgres"
-                and (SequenceMatcher(None, letters, w).ratio() >= 0.7 or letters[:4] == w[:4])]
+                and (SequenceMatcher(None, letters, w).ratio() >= 0.7 or signed and letters[:4] == w[:4])]
         if len(near) != 1:
             continue
         word = near[0]
@@ -457,6 +471,16 @@ def _spelled_as_named(title: str | None, file_name: str) -> str | None:
         parts[i] = part.replace(core, spelled)
         missing.discard(word)
     return "".join(parts)
+
+
+def _misread(word: str) -> bool:
+    """A word a text layer misread: a sign inside its letters ("simpli#ed", "ORIER'A'~u"),
+    or a capital after a small letter that leaves a piece no word is made of, three
+    letters or more with no vowel ("SmaHhllk"; not "HyperCard", "OpenRAN", "McCarthy")."""
+    if _MISREAD_SIGN.search(word):
+        return True
+    pieces = re.split(r"(?<=[a-z])(?=[A-Z])", word)
+    return len(pieces) > 1 and any(len(p) >= 3 and p.isalpha() and not re.search(r"[aeiouyAEIOUY]", p) for p in pieces)
 
 
 # A file's name read as a title: its words, less the ones that say nothing of the paper
@@ -538,9 +562,9 @@ def _title_among(lines: list[Line], first: PageText) -> list[Line]:
                                 for ln in candidates):
             continue  # words on a picture (a diagram's title) under the paper's own title
         named = len(_line_names(start) or [])
-        if named >= 2 or named == 1 and any(
+        if named >= 2 or named == 1 and _affiliation_under(start, lines) and any(
                 0 <= start.bbox[1] - ln.bbox[3] < 2 * (ln.bbox[3] - ln.bbox[1]) and ln.bbox[0] < start.bbox[2]
-                and start.size <= 1.15 * ln.size
+                and start.size <= 1.15 * ln.size and not _DANGLING.search(ln.text.strip())
                 and start.bbox[0] < ln.bbox[2] and ln.size >= body * 1.1 and not _line_names(ln) for ln in candidates):
             name_shaped = name_shaped or start
             continue  # the authors' line set larger than the title (a font of another family;
@@ -573,6 +597,17 @@ def _title_among(lines: list[Line], first: PageText) -> list[Line]:
             group = _grow(start, lines, names_end=True)
             return group if _long_enough(group) else []
     return []
+
+
+def _affiliation_under(line: Line, lines: list[Line]) -> bool:
+    """The line right under ``line`` names an organisation or a place, or is an address: a
+    byline's stack ("John McCarthy" / "Computer Science Department"), not a title's next line."""
+    under = [ln for ln in lines if ln is not line and 0 <= ln.bbox[1] - line.bbox[3] < 2 * (line.bbox[3] - line.bbox[1])
+             and ln.bbox[0] < line.bbox[2] and line.bbox[0] < ln.bbox[2]]
+    if not under:
+        return False
+    text = min(under, key=lambda ln: ln.bbox[1]).text
+    return bool(_org(text) or _place(text) or _EMAIL.search(text))
 
 
 def _body_size(lines: list[Line]) -> int:
@@ -811,10 +846,14 @@ def _unmarked(title: str | None, first: PageText | None) -> str | None:
     end = re.search(r"(?<=[^\W\d_]{3}) [Il1]$", title or "")
     if title is None or first is None or end is None \
             or re.search(r"\b(?:part|vol(?:ume)?|book|chapter|section|no|number|phase|level|type|class|stage|step|"
-                         r"war|edition|release|series|report|paper|note|memo|appendix)\.?$", title[:end.start()], re.I):
+                         r"war|edition|release|series|report|paper|note|memo|appendix|mark|lecture|task|set|"
+                         r"version|homework|assignment|exercise|lab|unit|module|lesson|week|session|episode|"
+                         r"issue|problem)\.?$", title[:end.start()], re.I):
         return title
-    if any(re.match(r"[1I]\s+[A-Z][a-z]", ln.text.strip()) and ln.bbox[1] > 0.5 * first.height for ln in first.lines):
-        return title[:end.start()]
+    body = _body_size(first.lines)
+    if any(re.match(r"[1I]\s+[A-Z][a-z]+(?:\s+\S+){3}", ln.text.strip()) and ln.bbox[1] > 0.5 * first.height
+           and round(ln.size) <= body and not _NOT_TITLE.match(ln.text.strip()) for ln in first.lines):
+        return title[:end.start()]  # a footnote: its number, then a sentence in the body's type or smaller
     return title
 
 
@@ -822,8 +861,7 @@ def _unmarked(title: str | None, first: PageText | None) -> str | None:
 _SERIES = re.compile(r"^(?:LNCS|LNAI|LNBI|LNBIP|LNICST|CCIS|AISC|IFIP AICT)\s+\d+\s*[-–—:]\s*")
 
 
-def _agreeing_title(info: dict[str, str], first: PageText | None, page_title: str | None,
-                    title_lines: list[Line] | None = None) -> str | None:
+def _agreeing_title(info: dict[str, str], first: PageText | None, page_title: str | None) -> str | None:
     """The PDF's /Title, when the first page prints it (the page's own reading may have
     lost a line break or a dash the field keeps)."""
     title = _SERIES.sub("", " ".join((info.get("Title") or "").split()))
@@ -836,14 +874,9 @@ def _agreeing_title(info: dict[str, str], first: PageText | None, page_title: st
     # field still agrees when nearly all its words are printed and the page's own title
     # is mostly its words.
     words = [_key(w) for w in title.split() if _key(w)]
-    # (printed near the page's title: "History" in "The Center for the History of Information
-    # Processing" at the page's foot does not print "Oral History Interview with Keith Uncapher")
-    near = first.lines[:60]
-    if title_lines:
-        top, bottom = min(ln.bbox[1] for ln in title_lines), max(ln.bbox[3] for ln in title_lines)
-        height = max(ln.bbox[3] - ln.bbox[1] for ln in title_lines)
-        near = [ln for ln in first.lines if top - 3 * height <= ln.bbox[1] <= bottom + 3 * height]
-    printed = {_key(w) for ln in near for w in ln.text.split()}
+    # (printed above the page's lower part: "History" in "The Center for the History of
+    # Information Processing" at its foot does not print "Oral History Interview with Keith Uncapher")
+    printed = {_key(w) for ln in first.lines[:60] if ln.bbox[1] < 0.6 * first.height for w in ln.text.split()}
     own = [_key(w) for w in (page_title or "").split() if _key(w)]
     if len(words) >= 4 and sum(w in printed for w in words) >= 0.8 * len(words) \
             and own and sum(w in words for w in own) >= 0.6 * len(own):
@@ -903,9 +936,12 @@ def _page_authors(first: PageText | None, title: list[Line]) -> list[str]:
                 continue  # a magazine's deck under the title, prose in bold over the byline (Thompson)
             break  # the body: a line of prose (a long line of names is read on)
         if names and last is not None and _prose(text) and _line_names(line) is None \
-                and min(line.bbox[2], last.bbox[2]) - max(line.bbox[0], last.bbox[0]) > 0:
+                and min(line.bbox[2], last.bbox[2]) - max(line.bbox[0], last.bbox[0]) > 0 \
+                and not (style is not None and line.size < 0.9 * style.size and i + 1 < len(below)
+                         and _row_of_names(below[i + 1]) and abs(below[i + 1].size - style.size) <= 0.05 * style.size):
             # an abstract set in a narrow column under the byline ("SCALE INTEGRATION" under
-            # it is a heading); prose beside the names (a sidebar of them) is read past
+            # it is a heading); prose beside the names (a sidebar of them), or a note in smaller
+            # type between two rows of them, is read past
             break
         if not any(ch.isalpha() for ch in text):
             continue  # a row of footnote marks set over the names ("∗", "† ‡"): no line of names
@@ -983,18 +1019,24 @@ def _page_authors(first: PageText | None, title: list[Line]) -> list[str]:
     return (kept if kept else names)[:100]
 
 
+def _row_of_names(line: Line) -> bool:
+    """A line of names and little else (at most four words a name): "Carol White   Dan Brown",
+    not "Advice Taker, a computer program that is"."""
+    names = _line_names(line)
+    return bool(names) and len(line.text.split()) <= 4 * len(names or [])
+
+
 _FUNCTION_WORDS = {"the", "of", "and", "to", "in", "is", "are", "for", "that", "with", "be", "this", "on",
                    "as", "has", "have", "was", "were", "which", "by", "more", "an", "a", "it", "its", "from"}
 
 
 def _prose(text: str) -> bool:
     """A line of a sentence: eight words or more, most of them in small letters and three
-    of them words like "the" and "is", naming no organisation, place or address (not
-    "FORTH-ICS FORTH-ICS a& Univ. of Crete FORTH-ICS & Univ. of Rennes 1")."""
+    of them words like "the" and "is", and no address (an affiliation's line is mostly
+    capitalised: "FORTH-ICS FORTH-ICS a& Univ. of Crete FORTH-ICS & Univ. of Rennes 1")."""
     words = re.findall(r"[^\W\d_]+", text)
     return len(words) >= 8 and sum(w.lower() in _FUNCTION_WORDS for w in words) >= 3 \
-        and sum(w[0].islower() for w in words) > len(words) / 2 \
-        and not (_org(text) or _place(text) or _EMAIL.search(text))
+        and sum(w[0].islower() for w in words) > len(words) / 2 and not _EMAIL.search(text)
 
 
 def _domains(lines: list[Line]) -> set[str]:
@@ -1304,6 +1346,10 @@ def _names(text: str) -> list[str] | None:
                   r"M\.(?:Eng\.?|\s?Eng\.)|Dr\.\s?rer\.\s?nat\.?)(?=\s*(?:,|;|$))", "", text)
     # "Carl Hewitt ©2013": the author's copyright beside the name
     text = re.sub(r"\s*(?:©|\([cC]\)|\bcopyright\b)\s*(?:19|20)\d\d\b(?=\s*(?:,|$))", " ", text, flags=re.I)
+    if re.match(r"(?:[BM]\.\s?(?:A\.\s?)?(?:Sc|S|A|Eng)\.|Ph\.\s?D\.)", text):
+        return None  # a degree's line under the author's name: "B.A.Sc., East China University of …, 1989"
+    # "Mihai Let,ia": a comma below a letter (ț) drawn as a comma of its own
+    text = re.sub(r"(?<=[a-z]),(?=[a-z])", "", text)
     # "Barry Hayes’": a closing quote after a surname, where the page prints a footnote mark
     text = re.sub(r"(?<=[a-z])[’'](?=\s*(?:,|$))", "", text)
     # "Emin G ¨ un Sirer ¨", "Laszl ´ o": an accent drawn apart from its letter
@@ -1488,12 +1534,19 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
     stamp = _DATE.search(first.margin or "") if first.margin and _ARXIV.search(first.margin) else None
     if stamp:
         tiers.setdefault(0, []).append(_year_of(stamp))
+    elif first.margin and len(first.margin.split()) <= 8 and (dated := _DATE.search(first.margin)) \
+            and not _NOT_A_DATE.search(first.margin) \
+            and not re.search(r"download|authori[sz]ed|licen[cs]ed|accessed", first.margin, re.I):
+        # a magazine's issue up the page's side: "interactions July + August 2012" (not a rotated
+        # figure's caption: "… commits since June 2005.")
+        tiers.setdefault(1.5, []).append(_year_of(dated))
     head = max([0.45 * first.height, *(ln.bbox[3] + 0.2 * first.height for ln in title or [])])
     for line in first.lines:
         if id(line) in skip:
             continue
         text = _unspaced(line.text.strip())
         masthead = _MASTHEAD.match(text) if line.bbox[1] < 0.2 * first.height else None
+        masthead = masthead or (_ISSUE_LINE.match(text) if line.bbox[1] < 0.3 * first.height else None)
         if masthead:  # "Theoretical Computer Science 321 (2004) 5–12": the volume's year, not the © 2003
             tiers.setdefault(0.5, []).append(int(masthead.group(1)))
         issued = _CURRENT_VERSION.search(text)
@@ -1504,7 +1557,7 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
             tiers.setdefault(1.5, []).extend(int(m.group(1)) for c in line.cells if (m := _CELL_DATE.fullmatch(c.strip())))
         if line.bbox[1] >= head and re.fullmatch(r"(?:19|20)\d\d", text) and _under_byline(line, first.lines):
             # "Chuck Moore" / "chipchuck@colorforth.com" / "1991" low on a cover: the byline's date
-            tiers.setdefault(1.5, []).append(int(text))
+            tiers.setdefault(2.5, []).append(int(text))  # under a venue's year, over a date in the prose
         date = _DATE.search(text) if line.bbox[1] < head else None
         if date and not _NOT_A_DATE.search(text) and \
                 not re.search(r"[^\W\d_]{2,}", _DATE_LABEL.sub("", text[:date.start()] + " " + text[date.end():])):
@@ -1531,7 +1584,9 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
             earlier = _EARLIER.search(text, 0, match.start())
             if earlier and not re.search(r"[.;]\s", text[earlier.end():match.start()]):
                 continue  # the other version's ©, in the note's own sentence
-            tiers.setdefault(1, []).append(int(match.group(1)))
+            # "Copyright © 2008-2013 The Apache Software Foundation": this version's is the last
+            last = re.match(r"\s*[-–—]\s*" + _Y + r"\b", text[match.end():])
+            tiers.setdefault(1, []).append(int((last or match).group(1)))
         # "… attribute the work to the author and CIDR 2007.": an acronym and a year in a
         # note set smaller than the body name a venue (a heading "LADIS 2008 Topic" does not)
         if len(own) >= 15 and own in _key(text) and _CITED.search(text):
@@ -1541,7 +1596,7 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
         # venue line is a banner in the page's head or foot, a note set smaller than the
         # body, or says it is one ("Appears in …", "This report is submitted …")
         if words <= 40 and (y < head or y > 0.8 * first.height or size < 0.95 * body or _VENUE_NOTE.match(text)) and \
-                (_VENUE.search(text) or size < 0.92 * body and _ACRONYM_YEAR.search(text)
+                (_VENUE.search(text) or _VOLUME_YEAR.search(text) and (y < head or _VENUE_NOTE.match(text)) or size < 0.92 * body and _ACRONYM_YEAR.search(text)
                  or (y < 0.1 * first.height or y > 0.9 * first.height) and _SHORT_YEAR.search(text)) \
                 and not _CITED.search(text):
             # "…, pages 1650–1669": a page range of the venue line is no year
