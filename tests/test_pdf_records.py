@@ -1684,6 +1684,10 @@ def test_a_degrees_line_under_a_theses_author_is_no_name() -> None:
                  line("B.A.Sc., East China University of Science and Technology, 1989", 153, 229, 520, 244, 16.6),
                  line("THESIS SUBMITTED IN PARTIAL FULFILLMENT OF", 169, 292, 470, 308, 16.6))
     assert paper_record({}, first).authors == ["Wei Shen"]
+    # initials that spell a degree are a person's: "B. A. Smith", "M.S. Lee"
+    initials = page(line("A Study of Initials", 150, 100, 460, 120, 18.0),
+                    line("B. A. Smith, M.S. Lee", 200, 140, 420, 152, 12.0), *BODY)
+    assert paper_record({}, initials).authors == ["B. A. Smith", "M.S. Lee"]
 
 
 def test_an_archives_sheet_before_a_scanned_document_is_a_cover() -> None:
@@ -1699,3 +1703,31 @@ def test_an_archives_sheet_before_a_scanned_document_is_a_cover() -> None:
                line("Joseph A. Weisbecker", 240, 200, 380, 212, 12.0), *BODY)
     record = paper_record({}, sheet, "Weisbecker-System-00-Manual.pdf", own)
     assert record.title == "Microprocessor Manual System 00" and record.authors == ["Joseph A. Weisbecker"]
+
+
+def test_the_second_reads_pages_for_the_dev19_rules() -> None:
+    """Pages a reviewer built against this round's rules, each read right."""
+    dashed = page(line("Cache Coherence – Directory Protocols", 120, 100, 490, 120, 18.0),
+                  line("Rodney Brooks", 250, 140, 350, 152, 12.0), line("MIT AI Lab", 260, 155, 340, 167, 11.0), *BODY)
+    record = paper_record({}, dashed)
+    assert (record.title, record.authors) == ("Cache Coherence – Directory Protocols", ["Rodney Brooks"])
+    algol = page(line("A Compiler for Algol", 150, 100, 460, 120, 18.0), line("Ada Lovelace", 250, 140, 350, 152, 12.0),
+                 line("We describe a compiler for Algol 60 (1960) written in itself for a small machine.", 72, 170, 540, 181, 10.0),
+                 *BODY)
+    assert paper_record({}, algol).year is None
+    venue = [line("A Paper on a HAL Stamp", 150, 100, 460, 120, 18.0), line("Ada Lovelace", 250, 140, 350, 152, 12.0),
+             line("Proceedings of the Workshop on Stamps, 2005", 150, 160, 460, 171, 10.0), *BODY]
+    for margin in ("hal-00396915, version 1 - 19 Jun 2009", "Jan 2015 Jan 2016 Jan 2017 Traffic (Gbps)"):
+        stamped = PageText(number=1, width=612, height=792, lines=venue, margin=margin)
+        assert paper_record({}, stamped).year == 2005
+    prose = page(line("A Paper With Reviewers", 150, 100, 460, 120, 18.0), line("Ada Lovelace", 250, 140, 350, 152, 12.0),
+                 line("the following example was provided by one of the reviewers, and we thank them", 72, 170, 540, 181, 10.0),
+                 *BODY)
+    assert not cover_sheet(prose)
+    dated = page(line("PROGRAMS WITH COMMON SENSE", 135, 171, 475, 186, 14.9), line("John McCarthy", 238, 210, 372, 225, 15.5),
+                 line("March 1959", 260, 229, 350, 243, 14.4), line("1 Introduction", 111, 379, 246, 395, 15.5), *TWELVE)
+    record = paper_record({}, dated)
+    assert (record.title, record.authors) == ("Programs with Common Sense", ["John McCarthy"])
+    marks = page(line("A Paper With Marks", 150, 100, 460, 120, 18.0),
+                 line("John Smitha,b, Mary Jonesa,c", 200, 140, 420, 152, 12.0), *BODY)
+    assert not any(name.endswith(("Smithab", "Jonesac")) for name in paper_record({}, marks).authors)

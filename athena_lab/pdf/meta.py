@@ -215,7 +215,7 @@ _COMPANY = re.compile(r"xerox|ibm|google|microsoft|intel|oracle|amazon|facebook|
                       r"hewlett-packard|at&t|bbn|dec|digital|sun|apple|vmware|inria|cnrs|nasa", re.I)
 # "in: Philosophy of Science, 10(1943), S. 18–24.": a journal's volume and year (in the page's
 # head, or a note saying it is the venue: a footnote citing "Monatshefte Math. Phys., 38 (1931)" is another work's)
-_VOLUME_YEAR = re.compile(r"(?<![\w-])\d{1,3}\s?\(" + _Y + r"\)")  # (not "Programming in Modula-2 (1982)")
+_VOLUME_YEAR = re.compile(r",\s?\d{1,3}\s?\(" + _Y + r"\)")  # (not "Programming in Modula-2 (1982)")
 _PUBLISHED_IN = re.compile(r"^\W*(?:published|appear(?:s|ed)) in\b", re.I)
 _ACRONYM_YEAR = re.compile(r"\b[A-Z]{3,}\s+" + _Y + r"\b")  # "CIDR 2007", "OSDI 2004": a venue
 _PERMISSION = re.compile(r"permission|copyright|©|licen[cs]e", re.I)
@@ -272,7 +272,7 @@ _COVER = re.compile(r"see discussions, stats,? and author profiles for this publ
                     r"rights to individual papers remain with the author|"
                     # an archive's sheet: "The following “Microprocessor Manual System 00” by Joseph
                     # A. Weisbecker was provided courtesy of Hagley Museum and Library"
-                    r"^the following\b.{0,200}\bwas provided\b",
+                    r"^the following\b.{0,200}\bwas provided\s+courtesy of\b",
                     re.I | re.M)
 # ResearchGate's line of the kind and date of the work: "Conference Paper · November 2013"
 _COVER_DATE = re.compile(r"^(?:article|conference paper|chapter|book|thesis|preprint|technical report|"
@@ -561,7 +561,10 @@ def _title_among(lines: list[Line], first: PageText) -> list[Line]:
         if start.figure and any(not ln.figure and ln.bbox[1] < start.bbox[1] and ln.size >= body * 1.1
                                 for ln in candidates):
             continue  # words on a picture (a diagram's title) under the paper's own title
+        # (a title's spaced dash parts no names: "Cache Coherence – Directory Protocols")
         named = len(_line_names(start) or [])
+        if re.search(r"\s[—–]\s", start.text):
+            named = min(named, 1)
         if named >= 2 or named == 1 and _affiliation_under(start, lines) and any(
                 0 <= start.bbox[1] - ln.bbox[3] < 2 * (ln.bbox[3] - ln.bbox[1]) and ln.bbox[0] < start.bbox[2]
                 and start.size <= 1.15 * ln.size and not _DANGLING.search(ln.text.strip())
@@ -601,13 +604,15 @@ def _title_among(lines: list[Line], first: PageText) -> list[Line]:
 
 def _affiliation_under(line: Line, lines: list[Line]) -> bool:
     """The line right under ``line`` names an organisation or a place, or is an address: a
-    byline's stack ("John McCarthy" / "Computer Science Department"), not a title's next line."""
+    byline's stack ("John McCarthy" / "Computer Science Department", or / "March 1959"): any
+    line but another name under it, which makes the one-name line a title ("Virtual Time" /
+    "Leslie Lamport")."""
     under = [ln for ln in lines if ln is not line and 0 <= ln.bbox[1] - line.bbox[3] < 2 * (line.bbox[3] - line.bbox[1])
              and ln.bbox[0] < line.bbox[2] and line.bbox[0] < ln.bbox[2]]
     if not under:
         return False
-    text = min(under, key=lambda ln: ln.bbox[1]).text
-    return bool(_org(text) or _place(text) or _EMAIL.search(text))
+    nxt = min(under, key=lambda ln: ln.bbox[1])
+    return bool(_org(nxt.text) or _place(nxt.text) or _EMAIL.search(nxt.text) or not _line_names(nxt))
 
 
 def _body_size(lines: list[Line]) -> int:
@@ -1346,10 +1351,10 @@ def _names(text: str) -> list[str] | None:
                   r"M\.(?:Eng\.?|\s?Eng\.)|Dr\.\s?rer\.\s?nat\.?)(?=\s*(?:,|;|$))", "", text)
     # "Carl Hewitt ©2013": the author's copyright beside the name
     text = re.sub(r"\s*(?:©|\([cC]\)|\bcopyright\b)\s*(?:19|20)\d\d\b(?=\s*(?:,|$))", " ", text, flags=re.I)
-    if re.match(r"(?:[BM]\.\s?(?:A\.\s?)?(?:Sc|S|A|Eng)\.|Ph\.\s?D\.)", text):
+    if re.match(r"(?:[BM]\.(?:A\.)?(?:Sc|S|A|Eng)\.|Ph\.\s?D\.)\s*(?:,|in\b|$)", text):
         return None  # a degree's line under the author's name: "B.A.Sc., East China University of …, 1989"
     # "Mihai Let,ia": a comma below a letter (ț) drawn as a comma of its own
-    text = re.sub(r"(?<=[a-z]),(?=[a-z])", "", text)
+    text = re.sub(r"(?<=[a-z]),(?=[a-z]{2})", "", text)
     # "Barry Hayes’": a closing quote after a surname, where the page prints a footnote mark
     text = re.sub(r"(?<=[a-z])[’'](?=\s*(?:,|$))", "", text)
     # "Emin G ¨ un Sirer ¨", "Laszl ´ o": an accent drawn apart from its letter
@@ -1534,9 +1539,10 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
     stamp = _DATE.search(first.margin or "") if first.margin and _ARXIV.search(first.margin) else None
     if stamp:
         tiers.setdefault(0, []).append(_year_of(stamp))
-    elif first.margin and len(first.margin.split()) <= 8 and (dated := _DATE.search(first.margin)) \
+    elif first.margin and len(first.margin.split()) <= 8 and (dated := _DATE.search(first.margin)) is not None \
             and not _NOT_A_DATE.search(first.margin) \
-            and not re.search(r"download|authori[sz]ed|licen[cs]ed|accessed", first.margin, re.I):
+            and not re.search(r"download|authori[sz]ed|licen[cs]ed|accessed|\b[a-z]+-\d{6,}\b|\bversion\s+\d", first.margin, re.I) \
+            and len(_DATE.findall(first.margin)) == 1:
         # a magazine's issue up the page's side: "interactions July + August 2012" (not a rotated
         # figure's caption: "… commits since June 2005.")
         tiers.setdefault(1.5, []).append(_year_of(dated))
