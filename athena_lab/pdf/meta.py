@@ -565,13 +565,9 @@ def _title_among(lines: list[Line], first: PageText) -> list[Line]:
         named = len(_line_names(start) or [])
         if re.search(r"\s[—–]\s", start.text):
             named = min(named, 1)
-        if named >= 2 or named == 1 and _affiliation_under(start, lines) and any(
-                0 <= start.bbox[1] - ln.bbox[3] < 2 * (ln.bbox[3] - ln.bbox[1]) and ln.bbox[0] < start.bbox[2]
-                and start.size <= 1.15 * ln.size and not _DANGLING.search(ln.text.strip())
-                and start.bbox[0] < ln.bbox[2] and ln.size >= body * 1.1 and not _line_names(ln) for ln in candidates):
+        if named >= 2 or named == 1 and _name_under_title(start, lines, candidates, body):
             name_shaped = name_shaped or start
-            continue  # the authors' line set larger than the title (a font of another family;
-            # one author's name under a title set a point smaller: "PROGRAMS WITH COMMON SENSE" / "John McCarthy")
+            continue  # the authors' line set larger than the title (a font of another family)
         group = _grow(start, lines)
         if _long_enough(group):
             return group
@@ -602,17 +598,24 @@ def _title_among(lines: list[Line], first: PageText) -> list[Line]:
     return []
 
 
-def _affiliation_under(line: Line, lines: list[Line]) -> bool:
-    """The line right under ``line`` names an organisation or a place, or is an address: a
-    byline's stack ("John McCarthy" / "Computer Science Department", or / "March 1959"): any
-    line but another name under it, which makes the one-name line a title ("Virtual Time" /
-    "Leslie Lamport")."""
-    under = [ln for ln in lines if ln is not line and 0 <= ln.bbox[1] - line.bbox[3] < 2 * (line.bbox[3] - line.bbox[1])
-             and ln.bbox[0] < line.bbox[2] and line.bbox[0] < ln.bbox[2]]
+def _name_under_title(name: Line, lines: list[Line], candidates: list[Line], body: int) -> bool:
+    """One author's name set a little larger than the title right over it, a byline's stack
+    under it: "PROGRAMS WITH COMMON SENSE" (14.9 pt) / "John McCarthy" (15.5 pt) / "Computer
+    Science Department". Not a short title under a kicker with its author under it ("RESEARCH
+    CONTRIBUTIONS" / "Virtual Time" / "Leslie Lamport"), nor a name a title line leads to ("A
+    Conversation with" / "John Backus")."""
+    height = name.bbox[3] - name.bbox[1]
+    under = [ln for ln in lines if ln is not name and 0 <= ln.bbox[1] - name.bbox[3] < 2 * height
+             and ln.bbox[0] < name.bbox[2] and name.bbox[0] < ln.bbox[2]]
     if not under:
         return False
     nxt = min(under, key=lambda ln: ln.bbox[1])
-    return bool(_org(nxt.text) or _place(nxt.text) or _EMAIL.search(nxt.text) or not _line_names(nxt))
+    if _line_names(nxt) and not (_org(nxt.text) or _place(nxt.text) or _EMAIL.search(nxt.text)):
+        return False  # another name under it: the line is the title over its author
+    return any(0 <= name.bbox[1] - ln.bbox[3] < 2 * (ln.bbox[3] - ln.bbox[1])
+               and ln.bbox[0] < name.bbox[2] and name.bbox[0] < ln.bbox[2]
+               and body * 1.1 <= ln.size and name.size <= 1.15 * ln.size
+               and not _DANGLING.search(ln.text.strip()) and not _line_names(ln) for ln in candidates)
 
 
 def _body_size(lines: list[Line]) -> int:
