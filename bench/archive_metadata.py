@@ -66,7 +66,11 @@ seed 66, the same works as gold rows left out: reports, theses, ENTCS and Kluwer
 seed 67, the same filters: systems and database papers, mostly 2006 to 2018;
 `--collection3`); "dev18" (29 papers of dev10's collection not yet labelled, drawn at random,
 seed 68, the same filters: RAND, SRI and MIT covers, CACM and IEEE scans, retyped classics,
-an oral history; `--collection2`). Each round
+an oral history; `--collection2`); "dev19" (the last 8 papers of dev10's collection not yet
+labelled and 22 of dev11's, drawn at random, seed 69, the same filters: IJCAI scans, INRIA
+and Hagley covers, systems and database papers; `--collection2` and `--collection3`);
+"dev20" (32 papers of dev13's folder not yet labelled, drawn at random, seed 70, the same
+filters: systems, security and language papers of 2005 to 2017; `--collection5`). Each round
 after the first was measured once on first sight, before any rule change for it — a fresh
 estimate of the rules — then tuned on.
 
@@ -171,8 +175,9 @@ FIRST_SIGHT = {"dev2": (9, 16), "dev3": (4, 10), "dev4": (17, 30), "dev5": (18, 
                "dev6": (11, 14), "dev7": (29, 39), "dev8": (10, 16), "dev9": (14, 26),
                "dev10": (11, 30), "dev11": (23, 30), "dev12": (27, 30),
                "dev13": (23, 30), "dev14": (14, 30), "dev15": (16, 29),
-               "dev16": (14, 25), "dev17": (24, 29), "dev18": (14, 29), "dev19": (13, 25)}
-ROUNDS = ["dev", "test-seen", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10", "dev11", "dev12", "dev13", "dev14", "dev15", "dev16", "dev17", "dev18", "dev19"]
+               "dev16": (14, 25), "dev17": (24, 29), "dev18": (14, 29), "dev19": (13, 25),
+               "dev20": (27, 32)}
+ROUNDS = ["dev", "test-seen", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10", "dev11", "dev12", "dev13", "dev14", "dev15", "dev16", "dev17", "dev18", "dev19", "dev20"]
 
 # The rounds drawn from other public collections: a gold row's "root" names the option that
 # gives the folder its papers are read under, a checkout of the repository named here.
@@ -180,7 +185,7 @@ COLLECTIONS = {"papers": ("HappyWalkers/paper", "dev7"), "readings": ("Ty-Chen/R
                "collection": ("geekkypyconda/Research-Papers", "dev9"),
                "collection2": ("fogus/papers-i-love", "dev10, dev15, dev18 and dev19"), "collection3": ("szhou1234/papers", "dev11, dev17 and dev19"),
                "collection4": ("llhthinker/NLP-Papers", "dev12"),
-               "collection5": ("dave-hudson/dave-hudson", "dev13, dev14 and dev16")}
+               "collection5": ("dave-hudson/dave-hudson", "dev13, dev14, dev16 and dev20")}
 
 
 def add_collection_options(ap: argparse.ArgumentParser) -> None:

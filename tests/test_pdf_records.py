@@ -1731,3 +1731,105 @@ def test_the_second_reads_pages_for_the_dev19_rules() -> None:
     marks = page(line("A Paper With Marks", 150, 100, 460, 120, 18.0),
                  line("John Smitha,b, Mary Jonesa,c", 200, 140, 420, 152, 12.0), *BODY)
     assert not any(name.endswith(("Smithab", "Jonesac")) for name in paper_record({}, marks).authors)
+
+
+def test_a_projects_name_with_an_at_sign_is_a_title_not_an_address() -> None:
+    """"SETI@home" has no host after its "@": the title line is no e-mail line, while the
+    address under the names still stays out of the title and the byline."""
+    seti = page(line("SETI@home: An Experiment in Public-Resource Computing", 100, 100, 500, 120, 18.0),
+                line("David P. Anderson, Jeff Cobb, Eric Korpela", 180, 140, 420, 152, 12.0),
+                line("davea@ssl.berkeley.edu", 240, 155, 360, 167, 11.0), *BODY)
+    record = paper_record({}, seti)
+    assert (record.title, record.authors) == ("SETI@home: An Experiment in Public-Resource Computing",
+                                              ["David P. Anderson", "Jeff Cobb", "Eric Korpela"])
+    wrapped = page(line("Lessons from Ten Years of", 150, 100, 450, 120, 18.0),
+                   line("Folding@home", 230, 124, 370, 144, 18.0),
+                   line("Vijay S. Pande", 250, 170, 350, 182, 12.0), *BODY)
+    assert paper_record({}, wrapped).title == "Lessons from Ten Years of Folding@home"
+
+
+def test_a_one_size_pages_title_is_centred_on_the_page_and_ends_its_own_list() -> None:
+    """dev20's Rogaway–Shrimpton page, set in one size: its title is centred on the page while
+    a venue's note set from the page's edge widens the text's span, and its last line "and
+    Collision Resistance" ends the title's list, no byline."""
+    one_size = page(
+        line("Appears in Fast Software Encryption(FSE 2004), Lecture Notes in Computer Science, Vol. 3017, Springer-Verlag.", 14, 42, 518, 54, 12.1),
+        line("This is the full version.", 14, 54, 115, 66, 12.1),
+        line("Cryptographic Hash-Function Basics:", 196, 103, 416, 115, 12.0),
+        line("Definitions, Implications, and Separations for", 172, 117, 440, 129, 12.0),
+        line("Preimage Resistance, Second-Preimage Resistance,", 156, 131, 456, 143, 12.0),
+        line("and Collision Resistance", 234, 145, 378, 157, 12.0),
+        line("P. Rogaway ∗ T. Shrimpton †", 204, 174, 412, 188, 12.0),
+        line("July 16, 2009", 272, 200, 340, 212, 12.0),
+        line("Abstract", 284, 265, 328, 277, 11.9),
+        line("We consider basic notions of security for cryptographic hash functions: collision resistance,", 114, 283, 513, 296, 12.1),
+        line("preimage resistance, and second-preimage resistance. We give seven different definitions that", 99, 295, 513, 307, 12.1),
+        line("correspond to these three underlying ideas, and then we work out all of the implications and", 99, 307, 513, 319, 12.1),
+        line("∗ Dept. of Computer Science, University of California, Davis, California 95616, USA; and Dept. of Computer", 84, 643, 540, 654, 9.0))
+    record = paper_record({}, one_size)
+    assert record.title == ("Cryptographic Hash-Function Basics: Definitions, Implications, and Separations for "
+                            "Preimage Resistance, Second-Preimage Resistance, and Collision Resistance")
+    assert record.authors == ["P. Rogaway", "T. Shrimpton"]
+
+
+def test_an_arrow_or_a_minus_glued_to_a_name_is_a_footnote_mark() -> None:
+    """A font without its own encoding prints "∗" as "⇤" and "†" as "−" (dev20's seL4 page,
+    "Distributed Time-aware Provenance"): marks, not letters of the name."""
+    sel4 = page(line("seL4: Formal Verification of an OS Kernel", 160, 86, 452, 103, 17.2),
+                line("Gerwin Klein, Kevin Elphinstone, Gernot Heiser", 169, 118, 441, 130, 12.0),
+                line("June Andronick, David Cock, Philip Derrin⇤, Dhammika Elkaduwe‡, Kai Engelhardt", 78, 134, 538, 147, 12.0),
+                line("Rafal Kolanski, Michael Norrish, Thomas Sewell, Harvey Tuch†, Simon Winwood", 81, 150, 536, 164, 12.0),
+                line("1 NICTA, UNSW,", 189, 167, 290, 180, 12.0), line("Open Kernel Labs, ANU", 303, 168, 439, 180, 12.0),
+                line("ertos@nicta.com.au", 264, 182, 363, 194, 12.0), *BODY)
+    assert paper_record({}, sel4).authors == [
+        "Gerwin Klein", "Kevin Elphinstone", "Gernot Heiser", "June Andronick", "David Cock", "Philip Derrin",
+        "Dhammika Elkaduwe", "Kai Engelhardt", "Rafal Kolanski", "Michael Norrish", "Thomas Sewell", "Harvey Tuch",
+        "Simon Winwood"]
+    grid = page(line("Distributed Time-aware Provenance", 153, 67, 457, 90, 22.5),
+                line("Wenchao Zhou−", 146, 114, 230, 128, 14.8), line("Suyog Mapara⇤", 246, 114, 327, 128, 14.8),
+                line("Yiqing Ren⇤ Yang Li⇤", 343, 114, 464, 128, 14.8),
+                line("Andreas Haeberlen⇤ Zachary Ives⇤", 114, 126, 309, 141, 14.8),
+                line("Boon Thau Loo⇤ Micah Sherr−", 325, 126, 495, 141, 14.8),
+                line("⇤University of Pennsylvania, Philadelphia, PA", 109, 144, 307, 156, 12.3),
+                line("−Georgetown University, Washington, DC", 319, 144, 501, 156, 12.3), *BODY)
+    assert paper_record({}, grid).authors == ["Wenchao Zhou", "Suyog Mapara", "Yiqing Ren", "Yang Li",
+                                              "Andreas Haeberlen", "Zachary Ives", "Boon Thau Loo", "Micah Sherr"]
+
+
+def test_a_mark_between_names_set_wide_apart_parts_three_people() -> None:
+    """"Pengfei Liu Xipeng Qiu⇤ Xuanjing Huang": the mark read as a comma leaves "Pengfei Liu
+    Xipeng Qiu", a name of four words, but the space between the first two names is wider
+    than a word space: three people."""
+    starts = [187, 194, 200, 206, 212, 216, 222, 225, 228, 236, 239, 246, 261, 269, 273, 279, 285, 291, 297, 300,
+              310, 313, 320, 324, 339, 348, 355, 361, 367, 371, 375, 381, 387, 390, 399, 406, 412, 419]
+    three = Line(text="Pengfei Liu Xipeng Qiu⇤ Xuanjing Huang", bbox=(187, 129, 425, 144), size=15.6, bold=False,
+                 boxes=[(a, 129, b, 144) for a, b in zip(starts, [*starts[1:], 425])],
+                 cells=["Pengfei Liu Xipeng Qiu⇤ Xuanjing Huang"])
+    ijcai = page(line("Recurrent Neural Network for Text", 197, 88, 415, 107, 18.7),
+                 line("Classification with Multi-Task Learning", 184, 104, 428, 123, 18.7), three,
+                 line("School of Computer Science, Fudan University", 193, 157, 419, 171, 14.4), *BODY)
+    assert paper_record({}, ijcai).authors == ["Pengfei Liu", "Xipeng Qiu", "Xuanjing Huang"]
+
+
+def test_a_byline_flush_left_under_a_title_set_in_from_the_margin_is_read() -> None:
+    """ACM Queue sets the title in from the margin and the byline flush left under its deck
+    (dev20's "Idempotence Is Not a Medical Condition")."""
+    queue = page(line("WEB DEVELOPMENT", 481, 14, 576, 30, 15.2),
+                 line("Idempotence Is Not a", 230, 86, 384, 110, 23.3),
+                 line("Medical Condition", 230, 106, 358, 130, 23.3),
+                 line("An essential property for reliable systems", 72, 150, 261, 163, 13.8),
+                 line("Pat Helland", 72, 180, 124, 193, 13.8),
+                 line("The definition of distributed computing can be confusing. Sometimes, it refers to a tightly coupled", 72, 211, 517, 223, 12.1),
+                 line("cluster of computers working together to look like one larger computer. More often, however, it refers", 72, 226, 538, 238, 12.1),
+                 line("to a bunch of loosely related applications chattering together without a lot of system-level support.", 72, 241, 528, 253, 12.1))
+    assert (paper_record({}, queue).title, paper_record({}, queue).authors) == (
+        "Idempotence Is Not a Medical Condition", ["Pat Helland"])
+
+
+def test_a_pdf_title_written_with_html_entities_is_read_as_text() -> None:
+    """ACM's TACO writes /Title with HTML's entities ("Doesn&rsquo;t")."""
+    taco = page(line("When Prefetching Works, When It Doesn’t, and Why", 109, 85, 403, 99, 14.2),
+                line("JAEKYU LEE, HYESOON KIM, and RICHARD VUDUC,", 109, 111, 356, 123, 11.5),
+                line("Georgia Institute of Technology", 109, 124, 225, 133, 9.7), *BODY)
+    assert paper_record({"Title": "When Prefetching Works, When It Doesn&rsquo;t, and Why"}, taco).title == \
+        "When Prefetching Works, When It Doesn’t, and Why"

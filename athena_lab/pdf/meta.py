@@ -17,6 +17,7 @@ records replace these fields when a library knows the paper).
 
 from __future__ import annotations
 
+import html
 import re
 import unicodedata
 from collections import Counter
@@ -135,7 +136,8 @@ _STOP_AUTHORS = re.compile(r"^(abstract|summary|introduction|keywords|key words|
 _ROLES = re.compile(r"^(?:approved\s+)?(?:(?:thesis|doctoral|dissertation)\s+)?(?:committee|advisors?|supervisors?|"
                     r"readers?|examiners?|reviewers?|approved|accepted|certified)\s*(?::|$)|"
                     r"^(?:supervised|approved|accepted|certified|reviewed)\s+by\b", re.I)
-_MARKS = re.compile(r"[∗*†‡§¶♯#⋆⋄♮♭♣♦♥♠‖|_]+|(?<=[^\W\d_])\d+(,\d+)*|\^\S*|\(\d+\)")
+# an arrow is a mark a font without its own encoding printed for "∗" ("Philip Derrin⇤")
+_MARKS = re.compile(r"[∗*†‡§¶♯#⋆⋄♮♭♣♦♥♠‖|_\u2190-\u21ff\u2212]+|(?<=[^\W\d_])\d+(,\d+)*|\^\S*|\(\d+\)")
 # Superscripts: footnote marks, and small type set over the title's line (a running head,
 # "^(Operating)Self-st^(System)abili^szing" is "Self-stabilizing" under "Operating Systems")
 _TITLE_MARKS = re.compile(r"[∗*†‡§¶♯⋆]+|\^\([^)]*\)|\^[0-9∗*†‡§¶]+|\^[a-z](?=\s|$)|\^[^\s(]")
@@ -164,6 +166,8 @@ _JOB_RANK = {"senior", "principal", "staff", "lead", "managing", "executive", "t
 # "A · B": Springer's separator; "Nuno Preguiça — Marc Shapiro": INRIA's
 _SPLIT = re.compile(r"\s*(?:;|,|\band\b|\bAND\b|&|[·•]|\s{3,})\s*|\s+[—–]\s+")
 _EMAIL = re.compile(r"\S+@\S+|\{[^}]*\}\s*@|https?://|www\.|\.(com|edu|org|net)\b", re.I)
+#: a project's name with an "@" and no host after it ("SETI@home", "Folding@home"): no address
+_AT_NAME = re.compile(r"\b[A-Z][A-Za-z]*@[a-z]+\b(?![.@\w])")
 
 # English month names, and the German and French ones a European paper dates itself with
 # ("31. Dezember 2016", "12 juillet 1998")
@@ -370,7 +374,7 @@ def paper_record(info: dict[str, str], first: PageText | None, file_name: str = 
             dated = _COVER_DATE.search("\n".join(ln.text for ln in first.lines[:20]))
             record.year = int(dated.group(1)) if dated else _cite_this_year(first) or _cover_copyright(first)
         return record
-    info = _hyperref_fields(info)
+    info = {key: html.unescape(value) for key, value in _hyperref_fields(info).items()}  # "Doesn&rsquo;t"
     ids = document_ids(info, first, file_name)
     jstor = _jstor_record(first)
     if jstor is not None:
@@ -590,7 +594,10 @@ def _title_among(lines: list[Line], first: PageText) -> list[Line]:
     width = max(right - left, 1.0)
     for start in sorted(candidates, key=lambda ln: ln.bbox[1])[:6]:
         text = start.text.strip()
-        if abs((start.bbox[0] + start.bbox[2]) / 2 - (left + right) / 2) < 0.05 * width \
+        middle = (start.bbox[0] + start.bbox[2]) / 2
+        # centred on the text's span, or on the page when a note in its margin widens that
+        # span ("Appears in Fast Software Encryption …" set from the page's edge)
+        if min(abs(middle - (left + right) / 2), abs(middle - first.width / 2)) < 0.05 * width \
                 and (start.bbox[2] - start.bbox[0] < 0.75 * width or _byline_under(start, lines)) \
                 and 2 <= len(text.split()) <= 15 and _names(text) is None:
             group = _grow(start, lines, names_end=True)
@@ -711,12 +718,19 @@ def _title_shaped(line: Line, banner: bool = False) -> bool:
     letters = sum(ch.isalpha() for ch in text)
     return (letters >= 3 and len(line.cells) <= 2 and (banner or not _NOT_TITLE.match(text))
             and max(len(w) for w in text.split()) <= 25  # a logo read by OCR: "COMPUTERLABORATORSCIENCE…"
-            and not re.match(r"^\d+(\.\d+)*\.?\s+[A-Z]|^\d+(\.\d+)+\.?\s", text) and not _EMAIL.search(text)
+            and not re.match(r"^\d+(\.\d+)*\.?\s+[A-Z]|^\d+(\.\d+)+\.?\s", text)
+            and not _address(text)
             and not re.match(r"^[IVX]{1,4}\.\s+[A-Z]", text)  # a section's heading: "I. INTRODUCTION"
             and not re.search(r"\bcolumn$", text, re.I)  # "Database Theory Column": a column's banner
             and letters >= 0.5 * len(text.replace(" ", ""))  # a formula set large: "dE=- '2i3n hC~RI~2."
             and not (_ORG_TITLE.search(text) and not _title_words(text))
             and len(text) <= 200)
+
+
+def _address(text: str) -> bool:
+    """An e-mail or web address in a line a title would take; a project's name with an "@"
+    ("SETI@home: An Experiment in Public-Resource Computing") is none."""
+    return bool(_EMAIL.search(_AT_NAME.sub(" ", text)))
 
 
 def _title_words(text: str) -> bool:
@@ -747,15 +761,18 @@ def _grow(start: Line, lines: list[Line], names_end: bool = False) -> list[Line]
         if down and _DANGLING.search(end) and (_names(b.text) is None or _PERSON_OBJECT.search(end)) \
                 and abs(a.size - b.size) <= 0.12 * max(a.size, 1.0) and -0.5 * height <= gap <= 4 * height \
                 and overlap > 0 and _title_shaped(b) and sum(ch.isalpha() for ch in b.text) >= 3 \
-                and not _EMAIL.search(b.text):
+                and not _address(b.text):
             # a title line cannot end on "with": the line under it is its end ("An Interview
             # with" / "J. C. R. LICKLIDER"); only downwards ("To appear in" over a title is no part of it)
             return True
         return abs(a.size - b.size) <= 0.12 * max(a.size, 1.0) and -0.5 * height <= gap <= 1.5 * height \
             and overlap > 0 and (_title_shaped(b, banner=_cut_short(a) or _aside(b)) or _link_word(b)) \
-            and not _EMAIL.search(b.text) \
+            and not _address(b.text) \
             and not ((gap > 0.5 * height or names_end and not (a.text.isupper() and b.text.isupper()))
                      and _names(b.text) is not None  # the author line under it
+                     # unless it ends the title's own list ("… Second-Preimage Resistance," /
+                     # "and Collision Resistance"): a byline never opens on a small "and"
+                     and not (a.text.rstrip().endswith(",") and b.text.lstrip().startswith("and "))
                      # unless the names are printed under it in a smaller type: a title's
                      # last line spaced wide ("… of Molecular" / "Prediction Models")
                      and not (abs(a.size - b.size) <= 0.03 * max(a.size, 1.0) and _names_under(b, lines)))
@@ -894,21 +911,24 @@ def _agreeing_title(info: dict[str, str], first: PageText | None, page_title: st
 
 # --- authors ----------------------------------------------------------------------------
 
-def _page_authors(first: PageText | None, title: list[Line]) -> list[str]:
+def _page_authors(first: PageText | None, title: list[Line], wide: bool = False) -> list[str]:
     """Names printed under the title, up to the abstract or the body text.
 
     Read by position, not reading order: authors set side by side in two or three
     columns come before a two-column abstract in reading order only in part. A line
     wrapped inside a list of names ("…, Avinash" / "Lakshman, Alex …") is read with the
-    next one."""
+    next one. The lines read are those under the title's width (the other column of a
+    page is not its byline); ``wide``: under the page's, when none there names anyone (a
+    magazine sets its byline flush left under a title set in from the margin: ACM Queue's
+    "Idempotence Is Not a" / "Medical Condition" over "Pat Helland")."""
     if first is None:
         return []
     if not title:
         return _byline_alone(first)  # the title garbled past reading ("A ~ Ff~ pAR~.TJm.")
     end = max(title, key=lambda ln: ln.bbox[3])
     top = end.bbox[3] - 0.3 * (end.bbox[3] - end.bbox[1])  # a typescript's lines overlap a little
-    left = min(ln.bbox[0] for ln in title) - 60
-    right = max(ln.bbox[2] for ln in title) + 60
+    left = -first.width if wide else min(ln.bbox[0] for ln in title) - 60
+    right = 2 * first.width if wide else max(ln.bbox[2] for ln in title) + 60
     below = _rows(_in_rows([ln for ln in first.lines if ln.bbox[1] >= top - 1 and ln not in title
                             and ln.bbox[2] > left and ln.bbox[0] < right]))
     names: list[str] = []
@@ -1024,6 +1044,8 @@ def _page_authors(first: PageText | None, title: list[Line]) -> list[str]:
     names = side if len(side) > len(names) else _by_stacks(names, alone, below, width)
     domains = _domains(below)
     kept = [n for n in names if re.sub(r"[^a-z]", "", n.lower()) not in domains]
+    if not names and not wide:
+        return _page_authors(first, title, wide=True)
     return (kept if kept else names)[:100]
 
 
@@ -1201,12 +1223,13 @@ def _line_names(line: Line) -> list[str] | None:
     if cells:
         return cells
     whole = _names(line.text.strip())
-    if whole is not None and (len(whole) > 1 or len(whole[0].split()) < 4):
+    if whole is not None and all(len(n.split()) < 4 for n in whole):
         return whole
     spaced = _cell_names(_spaced(line))
-    if whole and spaced and len(spaced) > 1 and all(len(n.split()) >= 2 for n in spaced):
-        # one name of four words may be two people a footnote mark set apart ("Guillaume
-        # Lample♠ Miguel Ballesteros♣♠" with the marks taken out of the line's text)
+    if whole and spaced and len(spaced) > len(whole) and all(len(n.split()) >= 2 for n in spaced):
+        # a name of four words may be two people a footnote mark set apart ("Guillaume
+        # Lample♠ Miguel Ballesteros♣♠" with the marks taken out of the line's text;
+        # "Pengfei Liu Xipeng Qiu⇤ Xuanjing Huang", the mark a comma)
         return spaced
     return whole or spaced
 
@@ -1346,7 +1369,7 @@ def _names(text: str) -> list[str] | None:
     # A superscript after a name, or a mark with a space after it, ends the name: "Kyle
     # Lo^(α∗) Zejiang Shen^(α,τ∗)", "Kalpesh Krishna♠ ∗ Erin Bransom♢" (its commas are no
     # separators of their own)
-    text = re.sub(r"\^\([^)]*\)|\^[^\s(,]+|[∗*†‡§¶♯⋆♣♦♥♠♢♡♤♧]+(?=\s)", ",", text)
+    text = re.sub(r"\^\([^)]*\)|\^[^\s(,]+|[∗*†‡§¶♯⋆♣♦♥♠♢♡♤♧\u2190-\u21ff\u2212]+(?=\s|,)", ",", text)
     # "Steven 0. Hobbs": a scan's text layer reads an initial's O as a zero
     text = re.sub(r"\b(?!(?i:chapter|section|part|lecture|appendix|step|stage|phase|unit|lesson|week|problem|exercise|homework)\b)([^\W\d_]+) 0\.(?= [A-Z][a-z])", r"\1 O.", text)
     # "Josef Templ, Dipl. Ing.", "Ann Lee, Ph.D.": a degree after a name is no name
@@ -1399,7 +1422,7 @@ def _names(text: str) -> list[str] | None:
     if not text or _EMAIL.search(text) or _org(text) or _place(text) \
             or _ANY_YEAR.search(text) or _NOT_TITLE.match(text):
         return None
-    text = re.sub(r"[∗*†‡§¶♯⋆♣♦♥♠♢♡♤♧]+", " ", text)  # "Damas‡and Milner": a mark is no part of a word
+    text = re.sub(r"[∗*†‡§¶♯⋆♣♦♥♠♢♡♤♧\u2190-\u21ff\u2212]+", " ", text)  # "Damas‡and Milner": a mark is no part of a word
     if ";" in text and re.search(r"\w+,\s*\w", text):
         # "Bonnichsen, Lars Frydendal; Karlsson, Sven" — surname first
         parts = [" ".join(reversed([p.strip() for p in piece.split(",", 1)])) if "," in piece else piece
