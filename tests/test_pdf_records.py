@@ -1748,6 +1748,11 @@ def test_a_projects_name_with_an_at_sign_is_a_title_not_an_address() -> None:
     assert paper_record({}, wrapped).title == "Lessons from Ten Years of Folding@home"
 
 
+#: a page's abstract set in 12 pt, as long as a page's so that the page is no short cover
+ABSTRACT_12PT = [line(f"We consider notions of security for hash functions, part {i}, and work out how they relate.",
+                      99, 283 + 12 * i, 513, 295 + 12 * i, 12.1) for i in range(12)]
+
+
 def test_a_one_size_pages_title_is_centred_on_the_page_and_ends_its_own_list() -> None:
     """dev20's Rogaway–Shrimpton page, set in one size: its title is centred on the page while
     a venue's note set from the page's edge widens the text's span, and its last line "and
@@ -1762,14 +1767,19 @@ def test_a_one_size_pages_title_is_centred_on_the_page_and_ends_its_own_list() -
         line("P. Rogaway ∗ T. Shrimpton †", 204, 174, 412, 188, 12.0),
         line("July 16, 2009", 272, 200, 340, 212, 12.0),
         line("Abstract", 284, 265, 328, 277, 11.9),
-        line("We consider basic notions of security for cryptographic hash functions: collision resistance,", 114, 283, 513, 296, 12.1),
-        line("preimage resistance, and second-preimage resistance. We give seven different definitions that", 99, 295, 513, 307, 12.1),
-        line("correspond to these three underlying ideas, and then we work out all of the implications and", 99, 307, 513, 319, 12.1),
+        *ABSTRACT_12PT,
         line("∗ Dept. of Computer Science, University of California, Davis, California 95616, USA; and Dept. of Computer", 84, 643, 540, 654, 9.0))
     record = paper_record({}, one_size)
     assert record.title == ("Cryptographic Hash-Function Basics: Definitions, Implications, and Separations for "
                             "Preimage Resistance, Second-Preimage Resistance, and Collision Resistance")
     assert record.authors == ["P. Rogaway", "T. Shrimpton"]
+    # a version's note centred over the title is none of it, nor is the venue's note over that
+    noted = page(*(line("Preliminary version of the full paper", 206, 70, 406, 82, 12.0) if ln.text.startswith("This is")
+                   else ln for ln in one_size.lines))
+    record = paper_record({}, noted)
+    assert record.title is not None and record.title.startswith("Cryptographic Hash-Function Basics")
+    assert (record.authors, record.year) == (["P. Rogaway", "T. Shrimpton"], 2004)
+
 
 
 def test_an_arrow_or_a_minus_glued_to_a_name_is_a_footnote_mark() -> None:
@@ -1833,3 +1843,80 @@ def test_a_pdf_title_written_with_html_entities_is_read_as_text() -> None:
                 line("Georgia Institute of Technology", 109, 124, 225, 133, 9.7), *BODY)
     assert paper_record({"Title": "When Prefetching Works, When It Doesn&rsquo;t, and Why"}, taco).title == \
         "When Prefetching Works, When It Doesn’t, and Why"
+
+
+def _two_columns(y: float, rows: int = 14) -> list[Line]:
+    """Prose in two columns from ``y`` down, 10 pt."""
+    return [line(f"the method we describe here is applied to the {i}th case of the problem", x0, y + 12 * i, x0 + 228,
+                 y + 12 * i + 10, 10.0) for i in range(rows) for x0 in (72, 312)]
+
+
+def test_a_wide_read_of_the_byline_comes_after_a_byline_over_the_title_and_the_pdfs_author() -> None:
+    """The flush-left read is the last way to a byline: a name over the title, or /Author
+    agreeing with the page, comes first, and a heading of the body is never read as a name."""
+    over = page(line("Per Martin-Löf", 262, 90, 350, 102, 12.0),
+                line("Truth of a Proposition", 236, 112, 376, 128, 16.0),
+                line("Historical Background", 72, 160, 170, 171, 11.0), *_two_columns(175))
+    assert paper_record({}, over).authors == ["Per Martin-Löf"]
+    agreeing = page(line("Cache Misses Considered", 226, 100, 386, 116, 16.0),
+                    line("A report by Jane Doe", 256, 122, 356, 132, 10.0),
+                    line("Related Work", 72, 140, 140, 151, 11.0), *_two_columns(155))
+    assert paper_record({"Author": "Jane Doe"}, agreeing).authors == ["Jane Doe"]
+    signed = page(line("On Locks", 140, 100, 232, 116, 16.0), line("by the editors", 150, 120, 222, 130, 10.0),
+                  line("Robert Morris", 460, 140, 540, 150, 10.0), *_two_columns(155))
+    assert paper_record({}, signed).authors == []
+
+
+def test_an_arrow_set_apart_in_a_title_is_the_titles() -> None:
+    """"Source Code → Natural Language": an arrow between words is text, not a footnote mark
+    parting two names."""
+    arrow = page(line("Neural Program Translation", 190, 100, 422, 120, 18.0),
+                 line("Source Code → Natural Language", 220, 126, 392, 138, 12.0),
+                 line("John Smith, Mary Jones", 230, 160, 382, 172, 12.0), *BODY)
+    assert paper_record({}, arrow).authors == ["John Smith", "Mary Jones"]
+
+
+def test_only_whole_html_entities_in_a_pdf_field_are_decoded() -> None:
+    """"Open&copyleft" holds no entity (it lacks the ";"): it stays as written."""
+    printed = page(line("Privacy&security, Space&time and Open&copyleft Licences", 120, 100, 490, 120, 18.0),
+                   line("Rodney Brooks", 250, 140, 350, 152, 12.0), *BODY)
+    title = "Privacy&security, Space&time and Open&copyleft Licences"
+    assert paper_record({"Title": title}, printed).title == title
+
+
+def test_names_stacked_one_a_line_over_a_smaller_title_are_the_byline() -> None:
+    """A book's cover (dev21's "150 Most Frequently Asked Questions on Quant Interviews"):
+    three names stacked in a type larger than the title's are its authors, and "Second
+    Edition" under the title is neither title nor name."""
+    cover = page(line("150 MOST FREQUENTLY ASKED", 191, 218, 378, 228, 8.5), line("QUESTIONS", 250, 236, 319, 247, 8.8),
+                 line("ON QUANT INTERVIEWS", 211, 256, 358, 267, 8.5), line("Second Edition", 246, 274, 323, 282, 8.6),
+                 line("DAN STEFANICA", 239, 331, 330, 341, 10.1), line("RADOŠ RADOIČIĆ", 235, 347, 334, 357, 10.1),
+                 line("TAI-HO WANG", 245, 363, 323, 373, 10.1), line("Baruch College", 251, 397, 318, 406, 6.3),
+                 line("City University of New York", 222, 411, 347, 420, 6.3), line("FE Press", 264, 522, 304, 531, 6.3),
+                 line("New York", 263, 541, 306, 549, 6.3))
+    record = paper_record({}, cover)
+    assert (record.title, record.authors) == ("150 Most Frequently Asked Questions on Quant Interviews",
+                                              ["Dan Stefanica", "Radoš Radoičić", "Tai-Ho Wang"])
+
+
+def test_a_nickname_in_quotes_and_a_row_of_one_affiliation_are_read_right() -> None:
+    """"Linxi “Jim” Fan" is one person (dev21's Eureka); "OpenAI OpenAI OpenAI OpenAI", a
+    grid's row of affiliations under four names, is nobody (GPT's page); "Tao Tao" is a person."""
+    eureka = page(line("EUREKA: HUMAN-LEVEL REWARD DESIGN VIA", 108, 82, 458, 97, 12.3),
+                  line("CODING LARGE LANGUAGE MODELS", 108, 102, 383, 117, 12.3),
+                  line("Yecheng Jason Ma, William Liang, Guanzhi Wang, De-An Huang, Osbert Bastani,", 114, 137, 508, 146, 9.0),
+                  line("Dinesh Jayaraman, Yuke Zhu, Linxi “Jim” Fan, Anima Anandkumar", 114, 150, 442, 159, 9.0),
+                  line("1 NVIDIA, UPenn, Caltech, UT Austin; Equal advising", 182, 162, 419, 172, 8.9),
+                  line("ABSTRACT", 278, 216, 334, 227, 8.6), *BODY)
+    assert paper_record({}, eureka).authors[-3:] == ["Yuke Zhu", "Linxi Fan", "Anima Anandkumar"]
+    gpt = page(line("Improving Language Understanding", 171, 101, 441, 117, 15.5),
+               line("by Generative Pre-Training", 205, 121, 407, 137, 15.5),
+               line("Alec Radford Karthik Narasimhan Tim Salimans Ilya Sutskever", 128, 182, 482, 191, 9.0,
+                    cells=["Alec Radford", "Karthik Narasimhan", "Tim Salimans", "Ilya Sutskever"]),
+               line("OpenAI OpenAI OpenAI OpenAI", 139, 193, 468, 202, 8.9, cells=["OpenAI", "OpenAI", "OpenAI", "OpenAI"]),
+               line("alec@openai.com karthikn@openai.com tim@openai.com ilyasu@openai.com", 116, 204, 496, 213, 8.3),
+               line("Abstract", 284, 243, 328, 254, 10.7), *BODY)
+    assert paper_record({}, gpt).authors == ["Alec Radford", "Karthik Narasimhan", "Tim Salimans", "Ilya Sutskever"]
+    tao = page(line("NetTrails: a Declarative Platform for Provenance", 120, 100, 490, 120, 18.0),
+               line("Wenchao Zhou, Qiong Fei, Shengzhi Sun, Tao Tao", 170, 140, 440, 152, 12.0), *BODY)
+    assert paper_record({}, tao).authors == ["Wenchao Zhou", "Qiong Fei", "Shengzhi Sun", "Tao Tao"]

@@ -44,11 +44,13 @@ _NOT_TITLE = re.compile(
     r"lecture notes|in proc|workshop|conference|symposium|abstract|keywords|index terms|"
     r"short communications|programming techniques|operating systems|editors?|extended abstract|"
     r"[|(\[]?\s*detailed summary\s*[|)\]]?\s*$|"  # a version's tag, its brackets read as bars: "| Detailed Summary |"
+    r"(?:this is )?(?:the |an? )?(?:full|preliminary|extended|revised|final|long|short) version\b|"  # a version's note
     r"technical note|(?:an? )?position paper|invited (paper|talk)|research note|key words|categories and subject|"
     r"general terms|ccs concepts|acm reference format|chapter \d+\W*$|(?:\w+\s+){0,2}report no(?:\.|\s*\d*$)|"
     r"(?-i:[A-Z][A-Z&]+\s+){1,2}research report\W*$|"  # a series' banner over a report's title: "IBM Research Report"
     r"(?:1|I)\.?\s+introduction\b|"  # the first section's heading: "1 INTRODUCTION: THE FRUITFLY ON"
     r"r?apport(?: de recherche| technique)?\W*$|de recherche\W*$|"  # INRIA's cover: "apport" / "de recherche" (its R a picture)
+    r"(?:first|second|third|fourth|fifth|sixth|revised|new|\d+(?:st|nd|rd|th))\s+edition\W*$|"  # a book's "Second Edition"
     r"\((?=[^)]*\)?[\W\d]*$))", re.I)
 _CONTENTS = re.compile(r"^(table of )?contents$", re.I)
 _ORG = re.compile(
@@ -136,8 +138,9 @@ _STOP_AUTHORS = re.compile(r"^(abstract|summary|introduction|keywords|key words|
 _ROLES = re.compile(r"^(?:approved\s+)?(?:(?:thesis|doctoral|dissertation)\s+)?(?:committee|advisors?|supervisors?|"
                     r"readers?|examiners?|reviewers?|approved|accepted|certified)\s*(?::|$)|"
                     r"^(?:supervised|approved|accepted|certified|reviewed)\s+by\b", re.I)
-# an arrow is a mark a font without its own encoding printed for "∗" ("Philip Derrin⇤")
-_MARKS = re.compile(r"[∗*†‡§¶♯#⋆⋄♮♭♣♦♥♠‖|_\u2190-\u21ff\u2212]+|(?<=[^\W\d_])\d+(,\d+)*|\^\S*|\(\d+\)")
+# an arrow or a minus glued to a word is a mark a font without its own encoding printed for
+# "∗" or "†" ("Philip Derrin⇤", "Wenchao Zhou−"); set apart, it is the text's ("Code → Language")
+_MARKS = re.compile(r"[∗*†‡§¶♯#⋆⋄♮♭♣♦♥♠‖|_]+|(?<=[^\W\d_])[\u2190-\u21ff\u2212]+|(?<=[^\W\d_])\d+(,\d+)*|\^\S*|\(\d+\)")
 # Superscripts: footnote marks, and small type set over the title's line (a running head,
 # "^(Operating)Self-st^(System)abili^szing" is "Self-stabilizing" under "Operating Systems")
 _TITLE_MARKS = re.compile(r"[∗*†‡§¶♯⋆]+|\^\([^)]*\)|\^[0-9∗*†‡§¶]+|\^[a-z](?=\s|$)|\^[^\s(]")
@@ -153,6 +156,7 @@ _NOT_NAME = {"citations", "reads", "profile", "publications", "see", "view", "do
              "lecture", "award",
              # a version's label set like one ("(Detailed Summary)", "Extended Abstract", "Preliminary Draft")
              "summary", "abstract", "extended", "preliminary", "draft",
+             "edition",  # a book's "Second Edition" under its title
              # a title's words ("On Artificial Intelligence" wrapped under the title)
              "on", "of", "for", "from", "with", "into", "towards", "toward", "via", "using",
              # a job title stacked under a name as an affiliation is ("Bradley C. Kuszmaul" / "Chief Architect")
@@ -362,6 +366,10 @@ def _hyperref_fields(info: dict[str, str]) -> dict[str, str]:
     return fields
 
 
+#: an HTML entity written out whole in a PDF's field ("&rsquo;", "&#039;"), not "Open&copyleft"
+_ENTITY = re.compile(r"&(?:#\d+|#x[0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);")
+
+
 def paper_record(info: dict[str, str], first: PageText | None, file_name: str = "",
                  after: PageText | None = None) -> PaperRecord:
     """The record of a paper from its PDF info dictionary and its first page. When the
@@ -374,7 +382,8 @@ def paper_record(info: dict[str, str], first: PageText | None, file_name: str = 
             dated = _COVER_DATE.search("\n".join(ln.text for ln in first.lines[:20]))
             record.year = int(dated.group(1)) if dated else _cite_this_year(first) or _cover_copyright(first)
         return record
-    info = {key: html.unescape(value) for key, value in _hyperref_fields(info).items()}  # "Doesn&rsquo;t"
+    info = {key: _ENTITY.sub(lambda m: html.unescape(m.group()), value)  # "Doesn&rsquo;t"
+            for key, value in _hyperref_fields(info).items()}
     ids = document_ids(info, first, file_name)
     jstor = _jstor_record(first)
     if jstor is not None:
@@ -403,6 +412,8 @@ def paper_record(info: dict[str, str], first: PageText | None, file_name: str = 
         authors = [a for a in authors if not (len(_key(a)) >= 6 and _key(a) in _key(title))]
     if not authors:
         authors = _agreeing_authors(info, first)
+    if not authors and title_lines:
+        authors = _page_authors(first, title_lines, wide=True)
     year = _subject_year(info, first) or page_year(first, title_lines) or arxiv_year(ids.get("arxiv"))
     return PaperRecord(title=title, authors=authors, year=year, doi=ids.get("doi"), arxiv=ids.get("arxiv"))
 
@@ -569,6 +580,8 @@ def _title_among(lines: list[Line], first: PageText) -> list[Line]:
         named = len(_line_names(start) or [])
         if re.search(r"\s[—–]\s", start.text):
             named = min(named, 1)
+        if named == 1 and _stack_of_names(start, lines):
+            continue  # a byline of names stacked one a line, set larger than the title
         if named >= 2 or named == 1 and _name_under_title(start, lines, candidates, body):
             name_shaped = name_shaped or start
             continue  # the authors' line set larger than the title (a font of another family)
@@ -601,6 +614,10 @@ def _title_among(lines: list[Line], first: PageText) -> list[Line]:
                 and (start.bbox[2] - start.bbox[0] < 0.75 * width or _byline_under(start, lines)) \
                 and 2 <= len(text.split()) <= 15 and _names(text) is None:
             group = _grow(start, lines, names_end=True)
+            # a venue's note over it in the same type ("Appears in Fast Software Encryption
+            # (FSE 2004), …") ends the title upwards
+            stamps = [i for i, ln in enumerate(group) if ln.bbox[1] < start.bbox[1] and _NOT_TITLE.match(ln.text.strip())]
+            group = group[max(stamps) + 1:] if stamps else group
             return group if _long_enough(group) else []
     return []
 
@@ -623,6 +640,31 @@ def _name_under_title(name: Line, lines: list[Line], candidates: list[Line], bod
                and ln.bbox[0] < name.bbox[2] and name.bbox[0] < ln.bbox[2]
                and body * 1.1 <= ln.size and name.size <= 1.15 * ln.size
                and not _DANGLING.search(ln.text.strip()) and not _line_names(ln) for ln in candidates)
+
+
+def _stack_of_names(name: Line, lines: list[Line]) -> bool:
+    """One of three names or more stacked one a line in one type: a book's or a report's
+    byline set larger than its title ("DAN STEFANICA" / "RADOŠ RADOIČIĆ" / "TAI-HO WANG"
+    under "150 MOST FREQUENTLY ASKED QUESTIONS ON QUANT INTERVIEWS")."""
+    def one_name(ln: Line) -> bool:
+        return abs(ln.size - name.size) <= 0.05 * name.size and len(_line_names(ln) or []) == 1 \
+            and not (_org(ln.text) or _place(ln.text))
+
+    def next_to(line: Line, down: bool) -> Line | None:
+        height = max(line.bbox[3] - line.bbox[1], 1.0)
+        near = [ln for ln in lines if ln is not line
+                and 0 <= (ln.bbox[1] - line.bbox[3] if down else line.bbox[1] - ln.bbox[3]) < 2 * height]
+        if not near:
+            return None
+        nearest = min(near, key=lambda ln: ln.bbox[1]) if down else max(near, key=lambda ln: ln.bbox[3])
+        return nearest if one_name(nearest) else None
+
+    count = 1
+    for down in (True, False):
+        line: Line | None = name
+        while count < 3 and line is not None and (line := next_to(line, down)) is not None:
+            count += 1
+    return count >= 3
 
 
 def _body_size(lines: list[Line]) -> int:
@@ -918,19 +960,24 @@ def _page_authors(first: PageText | None, title: list[Line], wide: bool = False)
     columns come before a two-column abstract in reading order only in part. A line
     wrapped inside a list of names ("…, Avinash" / "Lakshman, Alex …") is read with the
     next one. The lines read are those under the title's width (the other column of a
-    page is not its byline); ``wide``: under the page's, when none there names anyone (a
-    magazine sets its byline flush left under a title set in from the margin: ACM Queue's
-    "Idempotence Is Not a" / "Medical Condition" over "Pat Helland")."""
+    page is not its byline); ``wide``: those set flush left at the text's margin, close
+    under the title (ACM Queue sets its byline so under a title set in from the margin:
+    "Idempotence Is Not a" / "Medical Condition" over "Pat Helland"), read when no other
+    way finds a name."""
     if first is None:
         return []
     if not title:
         return _byline_alone(first)  # the title garbled past reading ("A ~ Ff~ pAR~.TJm.")
     end = max(title, key=lambda ln: ln.bbox[3])
     top = end.bbox[3] - 0.3 * (end.bbox[3] - end.bbox[1])  # a typescript's lines overlap a little
-    left = -first.width if wide else min(ln.bbox[0] for ln in title) - 60
-    right = 2 * first.width if wide else max(ln.bbox[2] for ln in title) + 60
-    below = _rows(_in_rows([ln for ln in first.lines if ln.bbox[1] >= top - 1 and ln not in title
-                            and ln.bbox[2] > left and ln.bbox[0] < right]))
+    left = min(ln.bbox[0] for ln in title) - 60
+    right = max(ln.bbox[2] for ln in title) + 60
+    under = [ln for ln in first.lines if ln.bbox[1] >= top - 1 and ln not in title]
+    if wide:
+        margin = min((ln.bbox[0] for ln in under), default=0.0)
+        height = end.bbox[3] - end.bbox[1]
+        under = [ln for ln in under if ln.bbox[0] <= margin + 3 and ln.bbox[1] - end.bbox[3] < 4 * height]
+    below = _rows(_in_rows([ln for ln in under if wide or ln.bbox[2] > left and ln.bbox[0] < right]))
     names: list[str] = []
     spots: dict[str, tuple[float, float]] = {}  # a name set in a grid: its cell's middle and top
     alone: dict[str, Box] = {}  # a name on a line of its own: the line's box
@@ -1044,8 +1091,6 @@ def _page_authors(first: PageText | None, title: list[Line], wide: bool = False)
     names = side if len(side) > len(names) else _by_stacks(names, alone, below, width)
     domains = _domains(below)
     kept = [n for n in names if re.sub(r"[^a-z]", "", n.lower()) not in domains]
-    if not names and not wide:
-        return _page_authors(first, title, wide=True)
     return (kept if kept else names)[:100]
 
 
@@ -1369,12 +1414,14 @@ def _names(text: str) -> list[str] | None:
     # A superscript after a name, or a mark with a space after it, ends the name: "Kyle
     # Lo^(α∗) Zejiang Shen^(α,τ∗)", "Kalpesh Krishna♠ ∗ Erin Bransom♢" (its commas are no
     # separators of their own)
-    text = re.sub(r"\^\([^)]*\)|\^[^\s(,]+|[∗*†‡§¶♯⋆♣♦♥♠♢♡♤♧\u2190-\u21ff\u2212]+(?=\s|,)", ",", text)
+    text = re.sub(r"\^\([^)]*\)|\^[^\s(,]+|(?:[∗*†‡§¶♯⋆♣♦♥♠♢♡♤♧]|(?<=[^\W\d_])[\u2190-\u21ff\u2212])+(?=\s)", ",", text)
     # "Steven 0. Hobbs": a scan's text layer reads an initial's O as a zero
     text = re.sub(r"\b(?!(?i:chapter|section|part|lecture|appendix|step|stage|phase|unit|lesson|week|problem|exercise|homework)\b)([^\W\d_]+) 0\.(?= [A-Z][a-z])", r"\1 O.", text)
     # "Josef Templ, Dipl. Ing.", "Ann Lee, Ph.D.": a degree after a name is no name
     text = re.sub(r",?\s*(?:Dipl\.?[\s_.-]*(?:Ing|Inform|Math|Phys|Kfm)\.?|Ph\.\s?D\.?|M\.\s?Sc\.?|B\.\s?Sc\.?|"
                   r"M\.(?:Eng\.?|\s?Eng\.)|Dr\.\s?rer\.\s?nat\.?)(?=\s*(?:,|;|$))", "", text)
+    # "Linxi “Jim” Fan": a nickname in quotes between the given name and the surname
+    text = re.sub(r"(?<=[^\W\d_])\s+[“\"‘][^\W\d_]+[”\"’]\s+(?=[^\W\d_])", " ", text)
     # "Carl Hewitt ©2013": the author's copyright beside the name
     text = re.sub(r"\s*(?:©|\([cC]\)|\bcopyright\b)\s*(?:19|20)\d\d\b(?=\s*(?:,|$))", " ", text, flags=re.I)
     if re.match(r"(?:[BM]\.(?:A\.)?(?:Sc|S|A|Eng)\.|Ph\.\s?D\.)\s*(?:,|in\b|$)", text):
@@ -1422,7 +1469,7 @@ def _names(text: str) -> list[str] | None:
     if not text or _EMAIL.search(text) or _org(text) or _place(text) \
             or _ANY_YEAR.search(text) or _NOT_TITLE.match(text):
         return None
-    text = re.sub(r"[∗*†‡§¶♯⋆♣♦♥♠♢♡♤♧\u2190-\u21ff\u2212]+", " ", text)  # "Damas‡and Milner": a mark is no part of a word
+    text = re.sub(r"[∗*†‡§¶♯⋆♣♦♥♠♢♡♤♧]+|(?<=[^\W\d_])[\u2190-\u21ff\u2212]+", " ", text)  # "Damas‡and Milner": a mark is no part of a word
     if ";" in text and re.search(r"\w+,\s*\w", text):
         # "Bonnichsen, Lars Frydendal; Karlsson, Sven" — surname first
         parts = [" ".join(reversed([p.strip() for p in piece.split(",", 1)])) if "," in piece else piece
@@ -1507,6 +1554,10 @@ def _name(text: str) -> str | None:
     if all(w.lower() in _PARTICLES for w in words) or words[-1] in _PARTICLES:
         return None
     if sum(1 for w in words if len(w.rstrip(".")) > 1 and w.lower() not in _PARTICLES) < 1:
+        return None
+    if len(words) >= 3 and len({w.lower() for w in words}) == 1:
+        # "OpenAI OpenAI OpenAI OpenAI": a grid's row of one affiliation, under each name
+        # ("Tao Tao", "Yang Yang" are people)
         return None
     name = re.sub(r"(?<= [JjSs][Rr])$", ".", " ".join(text.split()))  # "Steele Jr." (its dot kept)
     if name.isupper():  # "P. M. MELLIAR-SMITH": each part of a double name capitalised
