@@ -1920,3 +1920,115 @@ def test_a_nickname_in_quotes_and_a_row_of_one_affiliation_are_read_right() -> N
     tao = page(line("NetTrails: a Declarative Platform for Provenance", 120, 100, 490, 120, 18.0),
                line("Wenchao Zhou, Qiong Fei, Shengzhi Sun, Tao Tao", 170, 140, 440, 152, 12.0), *BODY)
     assert paper_record({}, tao).authors == ["Wenchao Zhou", "Qiong Fei", "Shengzhi Sun", "Tao Tao"]
+
+
+def _centred(y: float, text: str, size: float = 11.3) -> Line:
+    """A typescript's line centred on the page (5.6 pt a character)."""
+    half = 2.8 * len(text)
+    return line(text, 306 - half, y, 306 + half, y + 11, size)
+
+
+TYPED = [line(f"The procedure we describe is applied, case {i}, to the problem and the data it is given.",
+              72, 330 + 14 * i, 540, 341 + 14 * i, 11.3) for i in range(15)]
+
+
+def test_the_second_reads_pages_for_the_dev21_rules() -> None:
+    """Pages a reviewer built against dev20's and dev21's rules, each read as before them."""
+    def title(*texts: str) -> list[Line]:
+        return [line(t, 306 - 4.5 * len(t), 100 + 24 * i, 306 + 4.5 * len(t), 120 + 24 * i, 18.0)
+                for i, t in enumerate(texts)]
+    # a title whose lines read as names, over its byline: no byline stacked under a title
+    stacked = page(*title("Denotational Semantics", "Lambda Calculus", "Category Theory"),
+                   line("Jane Doe and John Smith", 230, 190, 382, 202, 12.0), *BODY)
+    assert (paper_record({}, stacked).title, paper_record({}, stacked).authors) == (
+        "Denotational Semantics Lambda Calculus Category Theory", ["Jane Doe", "John Smith"])
+    names = page(line("Concurrent Programming", 216, 100, 396, 114, 14.0), line("Jane Doe", 270, 124, 342, 138, 14.0),
+                 line("John Smith", 265, 148, 347, 162, 14.0), line("Stanford University", 250, 180, 362, 192, 11.0), *BODY)
+    assert (paper_record({}, names).title, paper_record({}, names).authors) == (
+        "Concurrent Programming", ["Jane Doe", "John Smith"])
+    # a title opening like a version's note is a title
+    for first, second in (("The Extended Version Space Algorithm", "for Learning Disjunctions"),
+                          ("A Revised Version of the", "Lambda Calculus of Objects")):
+        versioned = page(*title(first, second), line("Jane Doe and John Smith", 230, 160, 382, 172, 12.0), *BODY)
+        assert paper_record({}, versioned).title == f"{first} {second}"
+    # a typescript's title whose first line opens like a banner keeps it; a venue's note over it does not
+    for first, second in (("Version Spaces: A Candidate Elimination", "Approach to Rule Learning"),
+                          ("Report on the Algorithmic Language", "ALGOL 60 for Small Computers")):
+        typescript = page(_centred(90, first), _centred(110, second), _centred(136, "Jane Doe"),
+                          _centred(150, "Stanford University"), *TYPED)
+        assert paper_record({}, typescript).title == f"{first} {second}"
+    noted = page(_centred(70, "Appears in Fast Software Encryption (FSE 2004)"),
+                 _centred(90, "Cryptographic Hash-Function Basics: Definitions"), _centred(110, "for Preimage Resistance"),
+                 _centred(136, "P. Rogaway"), *TYPED)
+    assert paper_record({}, noted).title == "Cryptographic Hash-Function Basics: Definitions for Preimage Resistance"
+    # a quoted word in a subtitle is no nickname
+    quoted = page(line("Serverless Computing", 200, 100, 412, 120, 20.0),
+                  line("Rethinking “Cloud” Economics", 220, 126, 392, 138, 12.0),
+                  line("Jane Doe, John Smith", 240, 150, 372, 162, 12.0), *BODY)
+    assert (paper_record({}, quoted).title, paper_record({}, quoted).authors) == (
+        "Serverless Computing: Rethinking “Cloud” Economics", ["Jane Doe", "John Smith"])
+    # a font's arrow set apart from a name, or a minus before a comma, is still a mark
+    for byline in ("Philip Derrin ⇤, Kevin Elphinstone ⇤", "⇤Philip Derrin, ⇤Kevin Elphinstone"):
+        marked = page(line("seL4: Formal Verification of an OS Kernel", 150, 100, 462, 120, 20.0),
+                      line(byline, 150, 130, 462, 142, 12.0), *BODY)
+        assert paper_record({}, marked).authors == ["Philip Derrin", "Kevin Elphinstone"]
+    minus = page(line("NetTrails: Provenance in Distributed Systems", 150, 100, 462, 120, 20.0),
+                 line("Wenchao Zhou −, Qiong Fei", 200, 130, 412, 142, 12.0), *BODY)
+    assert paper_record({}, minus).authors == ["Wenchao Zhou", "Qiong Fei"]
+
+
+def test_a_flush_left_byline_is_read_whatever_the_footer_sets_further_left() -> None:
+    """The margin of a flush-left byline is that of the lines close under the title: a
+    running foot set further left ("acmqueue | march 2012 1") does not move it."""
+    queue = page(line("Idempotence Is Not a", 230, 86, 384, 110, 23.3), line("Medical Condition", 230, 106, 358, 130, 23.3),
+                 line("An essential property for reliable systems", 72, 150, 261, 163, 13.8),
+                 line("Pat Helland", 72, 180, 124, 193, 13.8),
+                 line("The definition of distributed computing can be confusing. Sometimes, it refers to a tightly coupled", 72, 211, 517, 223, 12.1),
+                 line("cluster of computers working together to look like one larger computer. More often, however, it refers", 72, 226, 538, 238, 12.1),
+                 line("acmqueue | march 2012  1", 36, 750, 200, 760, 8.0))
+    assert paper_record({}, queue).authors == ["Pat Helland"]
+
+
+def test_dev22s_classes_are_read_right() -> None:
+    """dev22: a working group's banner over a specification's title; a subject's words in
+    capitals are no names; "(Graduate Student Member, IEEE)" after a name; "1 Carnegie Mellon
+    University" (an affiliation's mark read as a number) does not end the byline; a word the
+    title breaks with a hyphen is one word when the page prints it whole."""
+    spec = page(line("O-RAN.WG11.TR.Threat-Modeling.O-R004-v05.00", 229, 83, 547, 96, 13.2),
+                line("Technical Report", 487, 110, 564, 119, 9.3),
+                line("O-RAN Work Group 11 (Security Work Group)", 172, 356, 541, 373, 16.0),
+                line("O-RAN Security Threat Modeling and Risk Assessment", 97, 396, 541, 412, 16.0),
+                line("Copyright © 2025 by the O-RAN ALLIANCE e.V.", 41, 694, 227, 702, 8.2))
+    record = paper_record({}, spec)
+    assert (record.title, record.authors, record.year) == ("O-RAN Security Threat Modeling and Risk Assessment", [], 2025)
+    ieee = page(line("Security Threats to xApps Access Control", 89, 108, 487, 127, 18.4),
+                line("and E2 Interface in O-RAN", 164, 130, 412, 149, 18.4),
+                line("CHENG-FENG HUNG (Graduate Student Member, IEEE), YOU-RUN CHEN,", 111, 158, 465, 167, 9.2),
+                line("CHI-HENG TSENG, AND SHIN-MING CHENG (Member, IEEE)", 142, 171, 434, 180, 9.2), *BODY)
+    assert paper_record({}, ieee).authors == ["Cheng-Feng Hung", "You-Run Chen", "Chi-Heng Tseng", "Shin-Ming Cheng"]
+    iclr = page(line("Published as a conference paper at ICLR 2018", 108, 29, 293, 38, 8.9),
+                line("QANET: COMBINING LOCAL CONVOLUTION WITH", 108, 82, 504, 97, 12.3),
+                line("GLOBAL SELF-ATTENTION FOR READING COMPRE-", 108, 102, 504, 117, 12.3),
+                line("HENSION", 108, 124, 174, 136, 12.3),
+                line("Adams Wei Yu, David Dohan, Minh-Thang Luong", 114, 158, 339, 167, 9.0),
+                line("{weiyu}@cs.cmu.edu, {ddohan,thangluong}@google.com", 114, 168, 402, 178, 7.7),
+                line("1 Carnegie Mellon University, Google Brain", 114, 178, 292, 189, 8.9),
+                line("Rui Zhao, Kai Chen, Mohammad Norouzi, Quoc V. Le", 114, 202, 345, 211, 9.0),
+                line("Google Brain", 114, 213, 168, 222, 8.9), line("ABSTRACT", 278, 253, 334, 264, 8.6),
+                line("A model for machine reading comprehension that is fast and accurate, as we show here.", 144, 276, 468, 285, 8.9),
+                *BODY)
+    record = paper_record({}, iclr)
+    assert record.title == "Qanet: Combining Local Convolution with Global Self-attention for Reading Comprehension"
+    assert record.authors == ["Adams Wei Yu", "David Dohan", "Minh-Thang Luong", "Rui Zhao", "Kai Chen",
+                              "Mohammad Norouzi", "Quoc V. Le"]
+    # a compound the page never prints whole keeps its hyphen
+    compound = page(line("Learning to Rank with Self-", 150, 100, 460, 120, 18.0), line("Supervision", 250, 122, 360, 142, 18.0),
+                    line("Jane Doe", 270, 160, 340, 172, 12.0), *BODY)
+    assert paper_record({}, compound).title == "Learning to Rank with Self-Supervision"
+    white = page(line("A Brief Look at O-RAN Security", 100, 100, 500, 124, 22.0),
+                 line("White Paper", 100, 130, 200, 142, 12.0), *BODY)
+    assert paper_record({}, white).authors == []
+    two = page(line("Improving Language Understanding", 171, 101, 441, 117, 15.5),
+               line("Alec Radford   Karthik Narasimhan", 128, 182, 482, 191, 9.0, cells=["Alec Radford", "Karthik Narasimhan"]),
+               line("OpenAI   OpenAI", 139, 193, 468, 202, 8.9, cells=["OpenAI", "OpenAI"]), *BODY)
+    assert paper_record({}, two).authors == ["Alec Radford", "Karthik Narasimhan"]

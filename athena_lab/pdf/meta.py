@@ -36,6 +36,11 @@ _DOI = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>]+)", re.I)
 _ARXIV = re.compile(r"arXiv:\s*(\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})(v\d+)?", re.I)
 _ARXIV_NAME = re.compile(r"(?<!\d)(\d{4}\.\d{4,5})(v\d+)?(?!\d)")
 
+# A version's note: "This is the full version.", "Preliminary version of the paper" (not a
+# title's "Version Spaces" or "The Extended Version Space Algorithm")
+_VERSION_NOTE = (r"(?:this is )?(?:the |an? )?(?:full|preliminary|extended|revised|final|long|short) version(?:\W*$|"
+                 r"\s+(?:of\s+(?:this|the|our|a)\s+(?:\w+\s+)?(?:paper|article|work|report)|is available|appears?|"
+                 r"appeared|will appear|can be found|to appear))")
 # Lines that are no title: running heads, venue and report banners, stamps.
 _NOT_TITLE = re.compile(
     r"^(arxiv|submitted|under consideration|reprinted|appear(s|ed)|to appear|published|proceedings|"
@@ -44,13 +49,14 @@ _NOT_TITLE = re.compile(
     r"lecture notes|in proc|workshop|conference|symposium|abstract|keywords|index terms|"
     r"short communications|programming techniques|operating systems|editors?|extended abstract|"
     r"[|(\[]?\s*detailed summary\s*[|)\]]?\s*$|"  # a version's tag, its brackets read as bars: "| Detailed Summary |"
-    r"(?:this is )?(?:the |an? )?(?:full|preliminary|extended|revised|final|long|short) version\b|"  # a version's note
-    r"technical note|(?:an? )?position paper|invited (paper|talk)|research note|key words|categories and subject|"
+    + _VERSION_NOTE + r"|"
+    r"technical note|(?:an? )?position paper|white\s?paper\W*$|invited (paper|talk)|research note|key words|categories and subject|"
     r"general terms|ccs concepts|acm reference format|chapter \d+\W*$|(?:\w+\s+){0,2}report no(?:\.|\s*\d*$)|"
     r"(?-i:[A-Z][A-Z&]+\s+){1,2}research report\W*$|"  # a series' banner over a report's title: "IBM Research Report"
     r"(?:1|I)\.?\s+introduction\b|"  # the first section's heading: "1 INTRODUCTION: THE FRUITFLY ON"
     r"r?apport(?: de recherche| technique)?\W*$|de recherche\W*$|"  # INRIA's cover: "apport" / "de recherche" (its R a picture)
     r"(?:first|second|third|fourth|fifth|sixth|revised|new|\d+(?:st|nd|rd|th))\s+edition\W*$|"  # a book's "Second Edition"
+    r"(?:[\w.-]+\s+)?work(?:ing)?\s+group\s+\d+\s*(?:\([^)]*\))?\s*$|"  # a spec's "O-RAN Work Group 11 (Security Work Group)"
     r"\((?=[^)]*\)?[\W\d]*$))", re.I)
 _CONTENTS = re.compile(r"^(table of )?contents$", re.I)
 _ORG = re.compile(
@@ -139,12 +145,15 @@ _ROLES = re.compile(r"^(?:approved\s+)?(?:(?:thesis|doctoral|dissertation)\s+)?(
                     r"readers?|examiners?|reviewers?|approved|accepted|certified)\s*(?::|$)|"
                     r"^(?:supervised|approved|accepted|certified|reviewed)\s+by\b", re.I)
 # an arrow or a minus glued to a word is a mark a font without its own encoding printed for
-# "∗" or "†" ("Philip Derrin⇤", "Wenchao Zhou−"); set apart, it is the text's ("Code → Language")
-_MARKS = re.compile(r"[∗*†‡§¶♯#⋆⋄♮♭♣♦♥♠‖|_]+|(?<=[^\W\d_])[\u2190-\u21ff\u2212]+|(?<=[^\W\d_])\d+(,\d+)*|\^\S*|\(\d+\)")
+# "∗" or "†" ("Philip Derrin⇤", "Wenchao Zhou−"), and so is an arrow no text writes set apart
+# ("Derrin ⇤,") or a minus before a comma; an arrow a text writes set apart is the text's
+# ("Source Code → Natural Language")
+_FONT_MARK = r"(?:(?<=[^\W\d_])[\u2190-\u21ff\u2212]|(?![→←↔↦⇐⇒⇔])[\u2190-\u21ff]|\u2212(?=\s*(?:,|$)))"
+_MARKS = re.compile(r"[∗*†‡§¶♯#⋆⋄♮♭♣♦♥♠‖|_]+|" + _FONT_MARK + r"+|(?<=[^\W\d_])\d+(,\d+)*|\^\S*|\(\d+\)")
 # Superscripts: footnote marks, and small type set over the title's line (a running head,
 # "^(Operating)Self-st^(System)abili^szing" is "Self-stabilizing" under "Operating Systems")
 _TITLE_MARKS = re.compile(r"[∗*†‡§¶♯⋆]+|\^\([^)]*\)|\^[0-9∗*†‡§¶]+|\^[a-z](?=\s|$)|\^[^\s(]")
-_GRADE = re.compile(r",?\s*\(?\b(?:(?:senior|life|student|associate)\s+)?(?:member|fellow),?\s+ieee\b\)?,?", re.I)
+_GRADE = re.compile(r",?\s*\(?\b(?:(?:senior|life|(?:graduate\s+)?student|associate)\s+)?(?:member|fellow),?\s+ieee\b\)?,?", re.I)
 _SUFFIX = re.compile(r"Jr\.?|Sr\.?|II|III|IV")
 _HONORIFIC = re.compile(r"^(?:prof\.|professor|dr\.|mr\.|mrs\.|ms\.)\s+", re.I)
 # Words of a repository's cover ("CITATIONS  READS", "SEE PROFILE"): no part of a name
@@ -156,12 +165,21 @@ _NOT_NAME = {"citations", "reads", "profile", "publications", "see", "view", "do
              "lecture", "award",
              # a version's label set like one ("(Detailed Summary)", "Extended Abstract", "Preliminary Draft")
              "summary", "abstract", "extended", "preliminary", "draft",
-             "edition",  # a book's "Second Edition" under its title
              # a title's words ("On Artificial Intelligence" wrapped under the title)
              "on", "of", "for", "from", "with", "into", "towards", "toward", "via", "using",
              # a job title stacked under a name as an affiliation is ("Bradley C. Kuszmaul" / "Chief Architect")
              "chief", "architect", "scientist", "manager", "president",
-             "founder", "co-founder", "cofounder", "ceo", "cto"}
+             "founder", "co-founder", "cofounder", "ceo", "cto",
+             # a document's kind, or a subject's words set in a title's capitals ("White Paper",
+             # "O-RAN Security Threat Modeling and Risk Assessment", "Related Work"): no one's name
+             "security", "threat", "threats", "assessment", "modeling",
+             "modelling", "analysis", "learning", "network", "networks", "networking", "system", "systems",
+             "data", "model", "models", "architecture", "architectures", "algorithm", "algorithms",
+             "computing", "computation", "evaluation", "performance", "management", "processing",
+             "framework", "survey", "detection", "attack", "attacks", "protocol", "protocols", "software",
+             "hardware", "distributed", "database", "databases", "programming", "optimization",
+             "verification", "semantics", "neural", "related", "specification", "specifications",
+             "requirements", "interface", "interfaces"}
 # job words that are surnames too ("Stephen W. Director", "Micah S. Officer", "Merwan H. Engineer"):
 # a job title only after a rank ("Senior Engineer", "Managing Director", "Chief Officer")
 _JOB_SURNAME = {"director", "engineer", "officer"}
@@ -398,6 +416,7 @@ def paper_record(info: dict[str, str], first: PageText | None, file_name: str = 
         title_lines = [*title_lines, subtitle]
     title = _agreeing_title(info, first, page_title) or page_title
     title = _spelled_as_named(title, file_name)
+    title = _dehyphenated(title, title_lines, first)
     if title and title != page_title and first is not None:
         title_lines = _rest_of_title(title_lines, set(_plain_words(title)), first)
     authors = _page_authors(first, title_lines)
@@ -580,8 +599,9 @@ def _title_among(lines: list[Line], first: PageText) -> list[Line]:
         named = len(_line_names(start) or [])
         if re.search(r"\s[—–]\s", start.text):
             named = min(named, 1)
-        if named == 1 and _stack_of_names(start, lines):
-            continue  # a byline of names stacked one a line, set larger than the title
+        stack = _stack_of_names(start, lines) if named == 1 else []
+        if stack and any(ln.bbox[3] <= min(piece.bbox[1] for piece in stack) for ln in candidates):
+            continue  # a byline of names stacked one a line under the title, set larger than it
         if named >= 2 or named == 1 and _name_under_title(start, lines, candidates, body):
             name_shaped = name_shaped or start
             continue  # the authors' line set larger than the title (a font of another family)
@@ -616,7 +636,7 @@ def _title_among(lines: list[Line], first: PageText) -> list[Line]:
             group = _grow(start, lines, names_end=True)
             # a venue's note over it in the same type ("Appears in Fast Software Encryption
             # (FSE 2004), …") ends the title upwards
-            stamps = [i for i, ln in enumerate(group) if ln.bbox[1] < start.bbox[1] and _NOT_TITLE.match(ln.text.strip())]
+            stamps = [i for i, ln in enumerate(group) if ln.bbox[1] < start.bbox[1] and _stamp(ln.text)]
             group = group[max(stamps) + 1:] if stamps else group
             return group if _long_enough(group) else []
     return []
@@ -642,29 +662,31 @@ def _name_under_title(name: Line, lines: list[Line], candidates: list[Line], bod
                and not _DANGLING.search(ln.text.strip()) and not _line_names(ln) for ln in candidates)
 
 
-def _stack_of_names(name: Line, lines: list[Line]) -> bool:
-    """One of three names or more stacked one a line in one type: a book's or a report's
-    byline set larger than its title ("DAN STEFANICA" / "RADOŠ RADOIČIĆ" / "TAI-HO WANG"
-    under "150 MOST FREQUENTLY ASKED QUESTIONS ON QUANT INTERVIEWS")."""
+def _stack_of_names(name: Line, lines: list[Line]) -> list[Line]:
+    """The stack of three names or more, one a line in one type, that ``name`` is one of
+    (none: []): a book's or a report's byline set larger than its title ("DAN STEFANICA" /
+    "RADOŠ RADOIČIĆ" / "TAI-HO WANG" under "150 MOST FREQUENTLY ASKED QUESTIONS ON QUANT
+    INTERVIEWS"), or a title's own lines that read as names ("Denotational Semantics" /
+    "Lambda Calculus" / "Category Theory"): which it is, the lines over it say."""
     def one_name(ln: Line) -> bool:
         return abs(ln.size - name.size) <= 0.05 * name.size and len(_line_names(ln) or []) == 1 \
             and not (_org(ln.text) or _place(ln.text))
 
     def next_to(line: Line, down: bool) -> Line | None:
         height = max(line.bbox[3] - line.bbox[1], 1.0)
-        near = [ln for ln in lines if ln is not line
+        near = [ln for ln in lines if ln is not line and ln.bbox[0] < line.bbox[2] and line.bbox[0] < ln.bbox[2]
                 and 0 <= (ln.bbox[1] - line.bbox[3] if down else line.bbox[1] - ln.bbox[3]) < 2 * height]
         if not near:
             return None
         nearest = min(near, key=lambda ln: ln.bbox[1]) if down else max(near, key=lambda ln: ln.bbox[3])
         return nearest if one_name(nearest) else None
 
-    count = 1
+    stack = [name]
     for down in (True, False):
         line: Line | None = name
-        while count < 3 and line is not None and (line := next_to(line, down)) is not None:
-            count += 1
-    return count >= 3
+        while line is not None and (line := next_to(line, down)) is not None and len(stack) < 12:
+            stack.append(line)
+    return stack if len(stack) >= 3 else []
 
 
 def _body_size(lines: list[Line]) -> int:
@@ -769,6 +791,16 @@ def _title_shaped(line: Line, banner: bool = False) -> bool:
             and len(text) <= 200)
 
 
+def _stamp(text: str) -> bool:
+    """A venue's, a version's or a group's note over a title in its type ("Appears in Fast
+    Software Encryption (FSE 2004), …", "O-RAN Work Group 11 (…)"), which no title line
+    above it is; a title's first line that merely opens like one ("Version Spaces: A …",
+    "Report on the Algorithmic Language", "Journal of …") is none."""
+    text = text.strip()
+    return bool(_NOT_TITLE.match(text)) and bool(re.search(r"\d", text) or _VENUE_NOTE.match(text)
+                                                 or re.match(_VERSION_NOTE, text, re.I))
+
+
 def _address(text: str) -> bool:
     """An e-mail or web address in a line a title would take; a project's name with an "@"
     ("SETI@home: An Experiment in Public-Resource Computing") is none."""
@@ -826,6 +858,7 @@ def _grow(start: Line, lines: list[Line], names_end: bool = False) -> list[Line]
         group.append(min(below, key=lambda ln: ln.bbox[1]))
     while len(group) < 5:
         above = [ln for ln in lines if ln not in group and alike(ln, group[0])
+                 and not _stamp(ln.text)  # a banner over it: "O-RAN Work Group 11 (…)"
                  and not (_names(ln.text) is not None and not _title_words(ln.text) and not ln.text.isupper()
                           and group[0].text.isupper())]  # "Per Martin-Löf" over "ON THE MEANINGS …"
         if not above:
@@ -906,6 +939,22 @@ def _join_title(lines: list[Line]) -> str | None:
     return text or None
 
 
+def _dehyphenated(title: str | None, lines: list[Line], first: PageText | None) -> str | None:
+    """A word the title's lines break with a hyphen ("… FOR READING COMPRE-" / "HENSION")
+    is one word when the page prints it whole elsewhere ("reading comprehension" in the
+    abstract); a compound ("Self-" / "Attention") stays as printed."""
+    if not title or first is None:
+        return title
+    printed = {w.lower() for ln in first.lines if ln not in lines for w in re.findall(r"[^\W\d_]+", ln.text)}
+    for upper, lower in zip(lines, lines[1:]):
+        head = re.search(r"([^\W\d_]+)-$", upper.text.strip())
+        tail = re.match(r"([^\W\d_]+)", lower.text.strip())
+        if head and tail and (head.group(1) + tail.group(1)).lower() in printed:
+            title = re.sub(rf"\b({re.escape(head.group(1))})-({re.escape(tail.group(1))})\b", r"\1\2", title,
+                           count=1, flags=re.I)
+    return title
+
+
 def _unmarked(title: str | None, first: PageText | None) -> str | None:
     """A title without the footnote's number a scan's text layer reads as a word of its own
     ("The LOCUS Distributed Operating System I", its footnote "1 This research was
@@ -974,9 +1023,13 @@ def _page_authors(first: PageText | None, title: list[Line], wide: bool = False)
     right = max(ln.bbox[2] for ln in title) + 60
     under = [ln for ln in first.lines if ln.bbox[1] >= top - 1 and ln not in title]
     if wide:
-        margin = min((ln.bbox[0] for ln in under), default=0.0)
+        # (the margin of the lines close under the title, set across: no footer's or
+        # stamp's further left)
         height = end.bbox[3] - end.bbox[1]
-        under = [ln for ln in under if ln.bbox[0] <= margin + 3 and ln.bbox[1] - end.bbox[3] < 4 * height]
+        under = [ln for ln in under if ln.bbox[1] - end.bbox[3] < 4 * height
+                 and ln.bbox[2] - ln.bbox[0] > ln.bbox[3] - ln.bbox[1]]
+        margin = min((ln.bbox[0] for ln in under), default=0.0)
+        under = [ln for ln in under if ln.bbox[0] <= margin + 3]
     below = _rows(_in_rows([ln for ln in under if wide or ln.bbox[2] > left and ln.bbox[0] < right]))
     names: list[str] = []
     spots: dict[str, tuple[float, float]] = {}  # a name set in a grid: its cell's middle and top
@@ -993,8 +1046,8 @@ def _page_authors(first: PageText | None, title: list[Line], wide: bool = False)
             skip -= 1
             continue
         text = line.text.strip()
-        if _STOP_AUTHORS.match(text):
-            break
+        if _STOP_AUTHORS.match(text) and not (re.match(r"1\s", text) and _org(text)):
+            break  # (an affiliation's mark read as a number is no section's: "1 Carnegie Mellon University, …")
         if _ROLES.match(text):
             if names:
                 break
@@ -1264,6 +1317,8 @@ def _line_names(line: Line) -> list[str] | None:
     spaces wider than a word space. A "name" of four words or more that the wide spaces
     part into names of two words or more is those people: a footnote mark taken out of the
     line's text leaves the space it stood in."""
+    if len(line.cells) > 1 and len({c.strip().lower() for c in line.cells}) == 1:
+        return None  # "OpenAI   OpenAI": a grid's row of one affiliation
     cells = _cell_names(line.cells) if len(line.cells) > 1 else None
     if cells:
         return cells
@@ -1414,14 +1469,16 @@ def _names(text: str) -> list[str] | None:
     # A superscript after a name, or a mark with a space after it, ends the name: "Kyle
     # Lo^(α∗) Zejiang Shen^(α,τ∗)", "Kalpesh Krishna♠ ∗ Erin Bransom♢" (its commas are no
     # separators of their own)
-    text = re.sub(r"\^\([^)]*\)|\^[^\s(,]+|(?:[∗*†‡§¶♯⋆♣♦♥♠♢♡♤♧]|(?<=[^\W\d_])[\u2190-\u21ff\u2212])+(?=\s)", ",", text)
+    text = re.sub(r"\^\([^)]*\)|\^[^\s(,]+|(?:[∗*†‡§¶♯⋆♣♦♥♠♢♡♤♧]|" + _FONT_MARK + r")+(?=\s)", ",", text)
     # "Steven 0. Hobbs": a scan's text layer reads an initial's O as a zero
     text = re.sub(r"\b(?!(?i:chapter|section|part|lecture|appendix|step|stage|phase|unit|lesson|week|problem|exercise|homework)\b)([^\W\d_]+) 0\.(?= [A-Z][a-z])", r"\1 O.", text)
     # "Josef Templ, Dipl. Ing.", "Ann Lee, Ph.D.": a degree after a name is no name
     text = re.sub(r",?\s*(?:Dipl\.?[\s_.-]*(?:Ing|Inform|Math|Phys|Kfm)\.?|Ph\.\s?D\.?|M\.\s?Sc\.?|B\.\s?Sc\.?|"
                   r"M\.(?:Eng\.?|\s?Eng\.)|Dr\.\s?rer\.\s?nat\.?)(?=\s*(?:,|;|$))", "", text)
-    # "Linxi “Jim” Fan": a nickname in quotes between the given name and the surname
-    text = re.sub(r"(?<=[^\W\d_])\s+[“\"‘][^\W\d_]+[”\"’]\s+(?=[^\W\d_])", " ", text)
+    # "…, Linxi “Jim” Fan, …": a nickname in quotes between a given name and a surname, in a
+    # list of names (a title's quoted word is no nickname: "Rethinking “Cloud” Economics")
+    if re.search(r",|;|&|\band\b", text):
+        text = re.sub(r"(?<=[^\W\d_])\s+[“\"‘][^\W\d_]+[”\"’]\s+(?=[^\W\d_])", " ", text)
     # "Carl Hewitt ©2013": the author's copyright beside the name
     text = re.sub(r"\s*(?:©|\([cC]\)|\bcopyright\b)\s*(?:19|20)\d\d\b(?=\s*(?:,|$))", " ", text, flags=re.I)
     if re.match(r"(?:[BM]\.(?:A\.)?(?:Sc|S|A|Eng)\.|Ph\.\s?D\.)\s*(?:,|in\b|$)", text):
@@ -1469,7 +1526,7 @@ def _names(text: str) -> list[str] | None:
     if not text or _EMAIL.search(text) or _org(text) or _place(text) \
             or _ANY_YEAR.search(text) or _NOT_TITLE.match(text):
         return None
-    text = re.sub(r"[∗*†‡§¶♯⋆♣♦♥♠♢♡♤♧]+|(?<=[^\W\d_])[\u2190-\u21ff\u2212]+", " ", text)  # "Damas‡and Milner": a mark is no part of a word
+    text = re.sub(r"[∗*†‡§¶♯⋆♣♦♥♠♢♡♤♧]+|" + _FONT_MARK + "+", " ", text)  # "Damas‡and Milner": a mark is no part of a word
     if ";" in text and re.search(r"\w+,\s*\w", text):
         # "Bonnichsen, Lars Frydendal; Karlsson, Sven" — surname first
         parts = [" ".join(reversed([p.strip() for p in piece.split(",", 1)])) if "," in piece else piece
