@@ -1046,8 +1046,8 @@ def _page_authors(first: PageText | None, title: list[Line], wide: bool = False)
             skip -= 1
             continue
         text = line.text.strip()
-        if _STOP_AUTHORS.match(text) and not (re.match(r"1\s", text) and _org(text)):
-            break  # (an affiliation's mark read as a number is no section's: "1 Carnegie Mellon University, …")
+        if _STOP_AUTHORS.match(text):
+            break
         if _ROLES.match(text):
             if names:
                 break
