@@ -113,3 +113,37 @@ def placed_words_pdf(lines: list[list[str]], size: float = 10.0, space: float = 
                "<< /Type /Font /Subtype /Type1 /BaseFont /Courier /Encoding /WinAnsiEncoding >>",
                f"<< /Length {len(content.encode('latin-1'))} >>\nstream\n{content}\nendstream"]
     return pdf_file(objects)
+
+
+def outlined_pdf(lines: list[tuple[str, int]]) -> bytes:
+    """A one-page PDF whose text is drawn as outlines, no characters: each ``(text, pixel
+    size)`` is drawn by Pillow's own font, then every run of dark pixels of a row becomes a
+    filled rectangle of its own — thousands of paths, as a paper whose fonts were turned
+    into curves has, and no text layer at all."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    scale = 2  # pixels a point
+    image = Image.new("L", (612 * scale, 792 * scale), 255)
+    draw = ImageDraw.Draw(image)
+    y = 120
+    for text, size in lines:
+        draw.text((144, y), text, fill=0, font=ImageFont.load_default(size=size))
+        y += int(size * 1.8)
+    pixels = image.load()
+    rects = []
+    for row in range(image.height):
+        col = 0
+        while col < image.width:
+            if pixels[col, row] < 128:
+                start = col
+                while col < image.width and pixels[col, row] < 128:
+                    col += 1
+                rects.append(f"{start / scale:.1f} {792 - (row + 1) / scale:.1f} {(col - start) / scale:.1f} "
+                              f"{1 / scale:.1f} re f")
+            col += 1
+    content = "0 g\n" + "\n".join(rects)
+    objects = ["<< /Type /Catalog /Pages 2 0 R >>",
+               "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+               "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>",
+               f"<< /Length {len(content)} >>\nstream\n{content}\nendstream"]
+    return pdf_file(objects)

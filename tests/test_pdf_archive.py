@@ -23,7 +23,7 @@ from athena_lab.pdf.pages import extract_page, garbled_reason
 from athena_lab.workspace import Workspace
 
 from corpus_files import CORPORA
-from printed_pdf import letter_spaced_pdf, pdf_file, placed_words_pdf, tall_box_pdf
+from printed_pdf import letter_spaced_pdf, outlined_pdf, pdf_file, placed_words_pdf, tall_box_pdf
 
 pytestmark = pytest.mark.slow
 
@@ -93,6 +93,32 @@ def test_a_garbled_text_layer_is_read_with_ocr_and_keeps_regions(tmp_path: Path)
     text = " ".join(b.text for b in blocks)
     assert "problem of reaching agreement" in text and "qspcmfn" not in text
     assert all(len(b.regions) == len(b.text.split("\n")) and b.page == 1 for b in blocks)
+
+
+@pytest.mark.skipif(not ocr_available(), reason="OCR extra")
+def test_a_paper_whose_text_is_drawn_as_outlines_is_read_with_ocr(tmp_path: Path) -> None:
+    """No characters at all, only thousands of filled shapes (fonts turned into curves for
+    the press): the page is read as a scan is, and its record comes from what it shows."""
+    pdf = tmp_path / "outlined.pdf"
+    pdf.write_bytes(outlined_pdf([("Outlined Letters Survive the Press", 44), ("Jane Doe and John Smith", 28),
+                                  *[("A paper whose fonts were turned into curves by its printer", 24)] * 3]))
+    doc = parse(pdf, "outlined.pdf", PdfOptions(ocr="auto"))
+    page = doc.metadata["pages"][0]
+    assert page["source"] == "ocr" and "text drawn as outlines: text from OCR" in page["warnings"]
+    text = " ".join(b.text for s in doc.sections for b in s.blocks)
+    assert "fonts were turned into curves" in text
+    opened = pdfium.PdfDocument(pdf)
+    try:
+        record = paper_record({}, extract_page(opened, 0, "auto"), "outlined.pdf")
+    finally:
+        opened.close()
+    assert (record.title, record.authors) == ("Outlined Letters Survive the Press", ["Jane Doe", "John Smith"])
+    opened = pdfium.PdfDocument(pdf)
+    try:
+        unread = extract_page(opened, 0, "off")
+    finally:
+        opened.close()
+    assert unread.lines == [] and "text drawn as outlines" in unread.warnings
 
 
 def test_a_font_whose_box_dwarfs_its_glyphs_keeps_its_lines_its_sizes_and_its_word_spaces(tmp_path: Path) -> None:

@@ -68,6 +68,8 @@ def extract_page(doc: pdfium.PdfDocument, index: int, ocr: str = "auto",
         printed = sum(printed_chars(ln.text) for ln in lines)
         if printed < LOW_TEXT_CHARS and _has_images(page):
             return _scanned(page, result, ocr, on_ocr)
+        if printed < LOW_TEXT_CHARS and _outlined(page):
+            return _scanned(page, result, ocr, on_ocr, drawn="text drawn as outlines")
         garbled = garbled_reason("\n".join(ln.text for ln in lines), stats.unmapped)
         if garbled:
             return _garbled(page, result, ocr, garbled, on_ocr)
@@ -240,9 +242,23 @@ def _has_images(page: pdfium.PdfPage) -> bool:
     return any(True for _ in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE], max_depth=2))
 
 
+#: Paths on a page with no text layer past which its text is drawn as outlines: a paper
+#: whose fonts were turned into curves draws 3,000 to 5,000 a page ("Developing xApps for
+#: Rogue Base Station Detection", IEEE), a page's figure of lines and boxes a few hundred
+OUTLINED_PATHS = 1000
+
+
+def _outlined(page: pdfium.PdfPage) -> bool:
+    """Text drawn as outlines, no characters: nothing to extract, so it is read by OCR as a
+    scan is (a printer's PDF, a poster or a paper "flattened" for the press)."""
+    paths = page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_PATH], max_depth=2)
+    return sum(1 for _, _ in zip(range(OUTLINED_PATHS), paths)) >= OUTLINED_PATHS
+
+
 def _scanned(page: pdfium.PdfPage, result: PageText, ocr: str,
-             on_ocr: Callable[[], None] | None = None) -> PageText:
-    """A page that is mostly an image: read it with OCR, or say how to get OCR."""
+             on_ocr: Callable[[], None] | None = None, drawn: str = "image-only page") -> PageText:
+    """A page that is mostly an image (or ``drawn`` otherwise without characters): read it
+    with OCR, or say how to get OCR."""
     if ocr != "off" and ocr_available():
         if on_ocr is not None:
             on_ocr()
@@ -250,11 +266,12 @@ def _scanned(page: pdfium.PdfPage, result: PageText, ocr: str,
         if lines:
             result.lines, result.source = lines, "ocr"
             result.confidence = round(0.9 * score, 3)
-            result.warnings.append("scanned page: text from OCR")
+            result.warnings.append("scanned page: text from OCR" if drawn == "image-only page"
+                                   else f"{drawn}: text from OCR")
             return result
-        result.warnings.append("image-only page: OCR found no text")
+        result.warnings.append(f"{drawn}: OCR found no text")
     else:
-        result.warnings.append("image-only page")
+        result.warnings.append(drawn)
         result.warnings.append(INSTALL_HINT if ocr != "off" else "scanned page: OCR is off")
     result.lines, result.source, result.confidence = [], "none", 0.0
     return result
