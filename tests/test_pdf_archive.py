@@ -121,6 +121,25 @@ def test_a_paper_whose_text_is_drawn_as_outlines_is_read_with_ocr(tmp_path: Path
     assert unread.lines == [] and "text drawn as outlines" in unread.warnings
 
 
+def test_a_figures_page_with_a_few_words_keeps_its_text_layer() -> None:
+    """1,500 shapes of a chart and one caption: the page has characters, so it is no page of
+    outlines and keeps the words its text layer prints, OCR or not."""
+    dots = "\n".join(f"{72 + (i % 50) * 9} {200 + (i // 50) * 12} 4 4 re f" for i in range(1500))
+    content = f"0 g\n{dots}\nBT /F1 12 Tf 72 700 Td (Figure 7: Latency) Tj ET"
+    pdf = pdf_file(["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> "
+                    "/Contents 5 0 R >>",
+                    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
+                    f"<< /Length {len(content)} >>\nstream\n{content}\nendstream"])
+    opened = pdfium.PdfDocument(pdf)
+    try:
+        page = extract_page(opened, 0, "off")
+    finally:
+        opened.close()
+    assert [ln.text for ln in page.lines] == ["Figure 7: Latency"]
+    assert "text drawn as outlines" not in page.warnings
+
+
 def test_a_font_whose_box_dwarfs_its_glyphs_keeps_its_lines_its_sizes_and_its_word_spaces(tmp_path: Path) -> None:
     """dvips's bitmap Type 3 fonts declare a box of 1000 pixels: pdfium gave their letters
     120 pt boxes beside 9 pt glyphs, so no word space was seen ("ErikMeijer",

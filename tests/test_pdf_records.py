@@ -2029,3 +2029,77 @@ def test_dev22s_classes_are_read_right() -> None:
                line("Alec Radford   Karthik Narasimhan", 128, 182, 482, 191, 9.0, cells=["Alec Radford", "Karthik Narasimhan"]),
                line("OpenAI   OpenAI", 139, 193, 468, 202, 8.9, cells=["OpenAI", "OpenAI"]), *BODY)
     assert paper_record({}, two).authors == ["Alec Radford", "Karthik Narasimhan"]
+
+
+def test_the_second_reads_pages_for_the_dev22_rules() -> None:
+    """Pages a reviewer built against dev22's rules, each read as before them."""
+    # a subject's word in one name of a list does not refuse the byline (Deepesh Data; Mitchell
+    # L. Model), while a line of subject words alone is no byline
+    data = page(line("Data Encoding for Byzantine-Resilient", 150, 100, 460, 120, 18.0),
+                line("Distributed Optimization", 200, 124, 410, 144, 18.0),
+                line("Deepesh Data, Linqi Song, and Suhas Diggavi", 190, 170, 420, 182, 12.0), *BODY)
+    assert paper_record({}, data).authors == ["Deepesh Data", "Linqi Song", "Suhas Diggavi"]
+    model = page(line("Bioinformatics Programming Using Python", 150, 100, 460, 120, 18.0),
+                 line("Mitchell L. Model", 250, 140, 360, 152, 12.0), *BODY)
+    assert paper_record({}, model).authors == ["Mitchell L. Model"]
+    heading = page(line("Cellular Networks Under Attack", 150, 100, 460, 120, 18.0),
+                   line("Security Analysis", 250, 126, 360, 138, 12.0),
+                   line("Jane Doe and John Smith", 230, 160, 382, 172, 12.0), *BODY)
+    assert paper_record({}, heading).authors == ["Jane Doe", "John Smith"]
+    # a short banner over a typescript's title is none of it; a title's first line opening
+    # "Report 9:" is the title's
+    for banner in ("EXTENDED ABSTRACT", "Technical Report"):
+        typed = page(_centred(70, banner), _centred(90, "Cryptographic Hash-Function Basics: Definitions"),
+                     _centred(110, "for Preimage Resistance"), _centred(136, "P. Rogaway"), *TYPED)
+        assert paper_record({}, typed).title == "Cryptographic Hash-Function Basics: Definitions for Preimage Resistance"
+    report = page(line("Report 9: Impact of non-pharmaceutical interventions", 100, 100, 510, 118, 18.0),
+                  line("(NPIs) to reduce COVID-19 mortality and", 130, 130, 480, 148, 18.0),
+                  line("healthcare demand", 230, 160, 380, 178, 18.0),
+                  line("Neil M Ferguson, Daniel Laydon, Gemma Nedjati-Gilani", 150, 200, 460, 212, 12.0), *BODY)
+    assert paper_record({}, report).title == ("Impact of non-pharmaceutical interventions (NPIs) "  # the report's
+                                              "to reduce COVID-19 mortality and healthcare demand")  # number apart
+    # a hyphen before a capital is a real one, however the page spells the word elsewhere
+    multi = page(line("Multi-Agent Systems Meet Multi-", 150, 100, 460, 120, 18.0),
+                 line("Agent Reinforcement Learning", 180, 122, 430, 142, 18.0),
+                 line("Jane Doe", 270, 160, 340, 172, 12.0),
+                 line("We study multiagent learning and nonblocking queues in this paper at length.", 72, 300, 540, 311, 10.0),
+                 *BODY)
+    assert paper_record({}, multi).title == "Multi-Agent Systems Meet Multi-Agent Reinforcement Learning"
+
+
+def test_dev23s_classes_are_read_right() -> None:
+    """dev23: a byline "By Vitalik Buterin (2014)." under the title in its type is the byline
+    and dates the paper; JMLR's second author, whose e-mail in smaller type sets the line's
+    size; a display title in six lines; a year set under a title as large is no title line;
+    a university portal's cover sheet (Pure: "Citation for published version")."""
+    ethereum = page(line("Ethereum: A Next-Generation Smart Contract and Decentralized Application Platform.", 105, 98, 422, 108, 9.6),
+                    line("By Vitalik Buterin (2014).", 105, 109, 198, 118, 9.6),
+                    line("When Satoshi Nakamoto first set the Bitcoin blockchain into motion in January 2009, he was", 136, 175, 518, 185, 9.8),
+                    line("simultaneously introducing two radical and untested concepts. The first is the bitcoin, a", 105, 195, 516, 204, 9.8),
+                    line("peer-to-peer online currency that maintains a value without any backing, intrinsic value or", 105, 214, 514, 224, 9.8),
+                    line("far, the bitcoin as a currency unit has taken up the bulk of the public attention, both in", 105, 234, 520, 243, 9.8))
+    record = paper_record({}, ethereum)
+    assert (record.title, record.authors, record.year) == (
+        "Ethereum: A Next-Generation Smart Contract and Decentralized Application Platform", ["Vitalik Buterin"], 2014)
+    jmlr = page(line("Journal of Machine Learning Research 9 (2008) 2579-2605 Submitted 5/08; Revised 9/08; Published 11/08", 90, 41, 522, 50, 9.0),
+                line("Visualizing Data using t-SNE", 217, 100, 395, 116, 16.3),
+                line("Laurens van der Maaten LVDMAATEN@GMAIL.COM", 90, 134, 522, 147, 11.8,
+                     cells=["Laurens van der Maaten", "LVDMAATEN@GMAIL.COM"]),
+                line("TiCC", 90, 147, 111, 158, 11.1), line("Tilburg University", 90, 159, 163, 170, 11.1),
+                line("P.O. Box 90153, 5000 LE Tilburg, The Netherlands", 90, 171, 293, 182, 11.1),
+                line("Geoffrey Hinton HINTON@CS.TORONTO.EDU", 90, 189, 522, 202, 9.0,
+                     cells=["Geoffrey Hinton", "HINTON@CS.TORONTO.EDU"]),
+                line("Department of Computer Science", 90, 204, 223, 215, 11.1),
+                line("University of Toronto", 90, 216, 190, 227, 11.1), *BODY)
+    assert paper_record({}, jmlr).authors == ["Laurens van der Maaten", "Geoffrey Hinton"]
+    display = page(line("practice", 14, 14, 190, 68, 54.1), line("By Pat Helland", 42, 220, 128, 232, 7.2),
+                   *[line(t, 39, 238 + 47 * i, 39 + 30 * len(t), 297 + 47 * i, 59.0) for i, t in enumerate(
+                       ["If You Have", "Too Much", "Data, then", "‘Good Enough’", "Is Good", "Enough"])], *BODY)
+    assert paper_record({}, display).title == "If You Have Too Much Data, then ‘Good Enough’ Is Good Enough"
+    manual = page(line("INTEL 80386 PROGRAMMER'S", 158, 190, 475, 208, 18.4),
+                  line("REFERENCE MANUAL", 108, 213, 526, 231, 18.4), line("1986", 288, 240, 346, 258, 18.4), *BODY)
+    assert paper_record({}, manual).title == "Intel 80386 Programmer's Reference Manual"
+    portal = page(line("Edinburgh Research Explorer", 57, 162, 271, 178, 16.4), line("SpotLight", 57, 213, 132, 232, 19.0),
+                  line("Citation for published version:", 57, 265, 202, 277, 11.9),
+                  line("Link to publication record in Edinburgh Research Explorer", 57, 391, 313, 402, 11.7))
+    assert cover_sheet(portal)

@@ -169,17 +169,17 @@ _NOT_NAME = {"citations", "reads", "profile", "publications", "see", "view", "do
              "on", "of", "for", "from", "with", "into", "towards", "toward", "via", "using",
              # a job title stacked under a name as an affiliation is ("Bradley C. Kuszmaul" / "Chief Architect")
              "chief", "architect", "scientist", "manager", "president",
-             "founder", "co-founder", "cofounder", "ceo", "cto",
-             # a document's kind, or a subject's words set in a title's capitals ("White Paper",
-             # "O-RAN Security Threat Modeling and Risk Assessment", "Related Work"): no one's name
-             "security", "threat", "threats", "assessment", "modeling",
-             "modelling", "analysis", "learning", "network", "networks", "networking", "system", "systems",
-             "data", "model", "models", "architecture", "architectures", "algorithm", "algorithms",
-             "computing", "computation", "evaluation", "performance", "management", "processing",
-             "framework", "survey", "detection", "attack", "attacks", "protocol", "protocols", "software",
-             "hardware", "distributed", "database", "databases", "programming", "optimization",
-             "verification", "semantics", "neural", "related", "specification", "specifications",
-             "requirements", "interface", "interfaces"}
+             "founder", "co-founder", "cofounder", "ceo", "cto"}
+# A subject's words: a line whose every "name" holds one is a title's or a heading's ("O-RAN
+# Security Threat Modeling and Risk Assessment", "Related Work"), not a byline; one name of a
+# list may hold one (Deepesh Data, Mitchell L. Model: so neither "data" nor "model" is here)
+_SUBJECT_WORDS = {"security", "threat", "threats", "assessment", "modeling", "modelling", "analysis", "learning",
+                  "network", "networks", "networking", "system", "systems", "architecture", "architectures",
+                  "algorithm", "algorithms", "computing", "computation", "evaluation", "performance",
+                  "management", "processing", "framework", "survey", "detection", "attack", "attacks",
+                  "protocol", "protocols", "software", "hardware", "distributed", "database", "databases",
+                  "programming", "optimization", "verification", "semantics", "neural", "related",
+                  "specification", "specifications", "requirements", "interface", "interfaces"}
 # job words that are surnames too ("Stephen W. Director", "Micah S. Officer", "Merwan H. Engineer"):
 # a job title only after a rank ("Senior Engineer", "Managing Director", "Chief Officer")
 _JOB_SURNAME = {"director", "engineer", "officer"}
@@ -298,7 +298,10 @@ _COVER = re.compile(r"see discussions, stats,? and author profiles for this publ
                     r"rights to individual papers remain with the author|"
                     # an archive's sheet: "The following “Microprocessor Manual System 00” by Joseph
                     # A. Weisbecker was provided courtesy of Hagley Museum and Library"
-                    r"^the following\b.{0,200}\bwas provided\s+courtesy of\b",
+                    r"^the following\b.{0,200}\bwas provided\s+courtesy of\b|"
+                    # a university's research portal (Pure): "Edinburgh Research Explorer" /
+                    # "Citation for published version:" / "Link to publication record in …"
+                    r"^citation for published version\b|^link to publication record in\b",
                     re.I | re.M)
 # ResearchGate's line of the kind and date of the work: "Conference Paper · November 2013"
 _COVER_DATE = re.compile(r"^(?:article|conference paper|chapter|book|thesis|preprint|technical report|"
@@ -793,12 +796,14 @@ def _title_shaped(line: Line, banner: bool = False) -> bool:
 
 def _stamp(text: str) -> bool:
     """A venue's, a version's or a group's note over a title in its type ("Appears in Fast
-    Software Encryption (FSE 2004), …", "O-RAN Work Group 11 (…)"), which no title line
-    above it is; a title's first line that merely opens like one ("Version Spaces: A …",
-    "Report on the Algorithmic Language", "Journal of …") is none."""
+    Software Encryption (FSE 2004), …", "O-RAN Work Group 11 (…)", "EXTENDED ABSTRACT"),
+    which no title line above it is; a title's first line that merely opens like one
+    ("Version Spaces: A …", "Report 9: Impact of …", "Version 7 UNIX: Design and") is none."""
     text = text.strip()
-    return bool(_NOT_TITLE.match(text)) and bool(re.search(r"\d", text) or _VENUE_NOTE.match(text)
-                                                 or re.match(_VERSION_NOTE, text, re.I))
+    return bool(_NOT_TITLE.match(text)) and bool(
+        _ANY_YEAR.search(text) or _VENUE_NOTE.match(text) or re.match(_VERSION_NOTE, text, re.I)
+        or re.search(r"\bwork(?:ing)?\s+group\b", text, re.I)
+        or len(text.split()) <= 3)  # "EXTENDED ABSTRACT", "Technical Report", "Preprint"
 
 
 def _address(text: str) -> bool:
@@ -842,6 +847,8 @@ def _grow(start: Line, lines: list[Line], names_end: bool = False) -> list[Line]
         return abs(a.size - b.size) <= 0.12 * max(a.size, 1.0) and -0.5 * height <= gap <= 1.5 * height \
             and overlap > 0 and (_title_shaped(b, banner=_cut_short(a) or _aside(b)) or _link_word(b)) \
             and not _address(b.text) \
+            and not (re.match(r"(?:By|BY)\s", b.text.strip())  # "By Vitalik Buterin (2014).": its byline
+                     and _names(re.sub(r",?\s*\(" + _Y + r"\)\W*$", "", b.text.strip())) is not None) \
             and not ((gap > 0.5 * height or names_end and not (a.text.isupper() and b.text.isupper()))
                      and _names(b.text) is not None  # the author line under it
                      # unless it ends the title's own list ("… Second-Preimage Resistance," /
@@ -851,12 +858,13 @@ def _grow(start: Line, lines: list[Line], names_end: bool = False) -> list[Line]
                      # last line spaced wide ("… of Molecular" / "Prediction Models")
                      and not (abs(a.size - b.size) <= 0.03 * max(a.size, 1.0) and _names_under(b, lines)))
 
-    while len(group) < 5:
-        below = [ln for ln in lines if ln not in group and alike(group[-1], ln, down=True)]
+    while len(group) < 6:  # a magazine's display title: "If You Have" / … / "Enough" in six lines
+        below = [ln for ln in lines if ln not in group and alike(group[-1], ln, down=True)
+                 and not _ANY_YEAR.fullmatch(ln.text.strip(" .,"))]  # a year set under the title as large
         if not below:
             break
         group.append(min(below, key=lambda ln: ln.bbox[1]))
-    while len(group) < 5:
+    while len(group) < 6:
         above = [ln for ln in lines if ln not in group and alike(ln, group[0])
                  and not _stamp(ln.text)  # a banner over it: "O-RAN Work Group 11 (…)"
                  and not (_names(ln.text) is not None and not _title_words(ln.text) and not ln.text.isupper()
@@ -949,9 +957,11 @@ def _dehyphenated(title: str | None, lines: list[Line], first: PageText | None) 
     for upper, lower in zip(lines, lines[1:]):
         head = re.search(r"([^\W\d_]+)-$", upper.text.strip())
         tail = re.match(r"([^\W\d_]+)", lower.text.strip())
-        if head and tail and (head.group(1) + tail.group(1)).lower() in printed:
-            title = re.sub(rf"\b({re.escape(head.group(1))})-({re.escape(tail.group(1))})\b", r"\1\2", title,
-                           count=1, flags=re.I)
+        broken = rf"\b({re.escape(head.group(1))})-({re.escape(tail.group(1))})\b" if head and tail else ""
+        # (a capital after the break is a real hyphen's: "Non-" / "Blocking", "Pre-" / "Training")
+        if head and tail and (tail.group(1)[0].islower() or upper.text.isupper() and lower.text.isupper()) \
+                and (head.group(1) + tail.group(1)).lower() in printed and len(re.findall(broken, title, re.I)) == 1:
+            title = re.sub(broken, r"\1\2", title, flags=re.I)
     return title
 
 
@@ -1082,7 +1092,8 @@ def _page_authors(first: PageText | None, title: list[Line], wide: bool = False)
             whole = _names(" ".join(ln.text.strip() for ln in block))
             if whole and len(whole) > len(found or []):
                 found, skip = whole, len(block) - 1
-        if found is None and (style is None or abs(line.size - style.size) <= 0.05 * max(style.size, 1.0)) \
+        mailed = bool(_EMAIL.search(text) and last is not None and _EMAIL.search(last.text))
+        if found is None and (style is None or abs(line.size - style.size) <= 0.05 * max(style.size, 1.0) or mailed) \
                 and not any(abs(x - _middle(line, line.cells[0])) < 0.1 * width for x, _ in spots.values()):
             # names beside their affiliations, in the names' type and under no name of a grid
             # ("SUNY Stony Brook   Rutgers University" under "Michael A. Bender   Martín
@@ -1129,7 +1140,10 @@ def _page_authors(first: PageText | None, title: list[Line], wide: bool = False)
                         spots[extra[0]] = (middle, line.bbox[1])
             continue
         if style is not None and abs(line.size - style.size) > 0.25 * max(style.size, 1.0) \
-                and not (last is not None and _under(last, line)):
+                and not (last is not None and _under(last, line)) \
+                and not mailed:
+            # (JMLR's "Geoffrey Hinton   HINTON@CS.TORONTO.EDU": the address in smaller type
+            # sets the line's size, as on the first author's line over it)
             skip = 0  # the lines read with it are read on their own
             continue  # an affiliation or a footnote set in another size
         style = style or line
@@ -1317,8 +1331,6 @@ def _line_names(line: Line) -> list[str] | None:
     spaces wider than a word space. A "name" of four words or more that the wide spaces
     part into names of two words or more is those people: a footnote mark taken out of the
     line's text leaves the space it stood in."""
-    if len(line.cells) > 1 and len({c.strip().lower() for c in line.cells}) == 1:
-        return None  # "OpenAI   OpenAI": a grid's row of one affiliation
     cells = _cell_names(line.cells) if len(line.cells) > 1 else None
     if cells:
         return cells
@@ -1496,7 +1508,7 @@ def _names(text: str) -> list[str] | None:
     # "Ming Li1,2, Wei Zhang2": affiliation numbers glued to a name (commas between them);
     # "Ann Lee (Stanford) and Bo Li (MIT)": an affiliation in brackets after a name
     text = re.sub(r"(?<=[^\W\d_])\d{1,2}(?:\s*,\s*\d{1,2})*(?=\s*(?:,|;|&|\band\b|$))", "", text)
-    text = re.sub(r"(?<=\w)\s*\([^()]{1,60}\)(?=\s*(?:,|;|&|\band\b|$))", "", text)
+    text = re.sub(r"(?<=\w)\s*\([^()]{1,60}\)(?=\s*(?:,|;|&|\band\b|\.?$))", "", text)  # ("… (2014).")
     # "M. PEASE, R, SHOSTAK": a scan's text layer reads an initial's dot as a comma
     text = re.sub(r"(?:^|(?<=,\s))([A-Z]),\s+(?=[A-Z]{2,}\b)", r"\1. ", text)  # (not "Priya R, Karthik S")
     # "Charles H.Moore": a space the typescript left out after an initial
@@ -1569,6 +1581,8 @@ def _all_names(parts: list[str], strip: str) -> list[str] | None:
         if name is None:
             return None
         out.append(name)
+    if out and all(any(w.lower() in _SUBJECT_WORDS for w in name.split()) for name in out):
+        return None
     return out
 
 
@@ -1695,6 +1709,9 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
         if len(line.cells) > 1 and line.bbox[1] < head:
             # "Working Paper 88        November 1974": a date alone in a cell of its own
             tiers.setdefault(1.5, []).extend(int(m.group(1)) for c in line.cells if (m := _CELL_DATE.fullmatch(c.strip())))
+        dated = re.match(r"^(?:by\s+)?(.+?),?\s*\(" + _Y + r"\)\W*$", text, re.I) if line.bbox[1] < head else None
+        if dated and _names(dated.group(1)):
+            tiers.setdefault(1.5, []).append(int(dated.group(2)))  # "By Vitalik Buterin (2014)."
         if line.bbox[1] >= head and re.fullmatch(r"(?:19|20)\d\d", text) and _under_byline(line, first.lines):
             # "Chuck Moore" / "chipchuck@colorforth.com" / "1991" low on a cover: the byline's date
             tiers.setdefault(2.5, []).append(int(text))  # under a venue's year, over a date in the prose

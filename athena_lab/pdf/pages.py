@@ -68,7 +68,7 @@ def extract_page(doc: pdfium.PdfDocument, index: int, ocr: str = "auto",
         printed = sum(printed_chars(ln.text) for ln in lines)
         if printed < LOW_TEXT_CHARS and _has_images(page):
             return _scanned(page, result, ocr, on_ocr)
-        if printed < LOW_TEXT_CHARS and _outlined(page):
+        if printed == 0 and _outlined(page):  # (a figure's page keeps the words its text layer has)
             return _scanned(page, result, ocr, on_ocr, drawn="text drawn as outlines")
         garbled = garbled_reason("\n".join(ln.text for ln in lines), stats.unmapped)
         if garbled:
@@ -242,7 +242,7 @@ def _has_images(page: pdfium.PdfPage) -> bool:
     return any(True for _ in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE], max_depth=2))
 
 
-#: Paths on a page with no text layer past which its text is drawn as outlines: a paper
+#: Paths on a page without a character past which its text is drawn as outlines: a paper
 #: whose fonts were turned into curves draws 3,000 to 5,000 a page ("Developing xApps for
 #: Rogue Base Station Detection", IEEE), a page's figure of lines and boxes a few hundred
 OUTLINED_PATHS = 1000
