@@ -7,14 +7,14 @@ null when the page prints none); no PDF is stored here. The archive is fetched a
 
     python bench/archive_metadata.py --root ARCHIVE [--split dev|test|all] [--set SET] [--show]
         [--corpus DIR]   where the "dev6" round's papers are (default $ATHENA_CORPORA/pdfs)
-        [--papers DIR]   where the "dev7", "dev21" and "dev23" rounds' papers are: a checkout of the public GitHub
+        [--papers DIR]   where the "dev7", "dev21", "dev23" and "dev24" rounds' papers are: a checkout of the public GitHub
                          repository HappyWalkers/paper (docs/pdf.md says which commit and files)
         [--readings DIR] where the "dev8" round's papers are: a checkout of Ty-Chen/Reading-List
-        [--collection DIR] where the "dev9", "dev22" and "dev23" rounds' papers are: a checkout of geekkypyconda/Research-Papers
+        [--collection DIR] where the "dev9", "dev22", "dev23" and "dev24" rounds' papers are: a checkout of geekkypyconda/Research-Papers
         [--collection2 DIR] where the "dev10", "dev15", "dev18" and "dev19" rounds' papers are: a checkout of fogus/papers-i-love
-        [--collection3 DIR] where the "dev11", "dev17", "dev19" and "dev22" rounds' papers are: a checkout of szhou1234/papers
-        [--collection4 DIR] where the "dev12", "dev22" and "dev23" rounds' papers are: a checkout of llhthinker/NLP-Papers
-        [--collection5 DIR] where the "dev13", "dev14", "dev16", "dev20", "dev22" and "dev23" rounds' papers are: a checkout of dave-hudson/dave-hudson
+        [--collection3 DIR] where the "dev11", "dev17", "dev19", "dev22" and "dev24" rounds' papers are: a checkout of szhou1234/papers
+        [--collection4 DIR] where the "dev12", "dev22", "dev23" and "dev24" rounds' papers are: a checkout of llhthinker/NLP-Papers
+        [--collection5 DIR] where the "dev13", "dev14", "dev16", "dev20", "dev22", "dev23" and "dev24" rounds' papers are: a checkout of dave-hudson/dave-hudson
     python bench/archive_metadata.py --root ARCHIVE --split dev --papers DIR --readings DIR --loro
         [--only SET ...] [--cache FILE] [--show]
         leave one round out: the line classifier of bench/line_classifier.py fitted on every dev round
@@ -77,7 +77,8 @@ papers drawn at random, seed 72, from those of dev9's, dev11's, dev12's and dev1
 not yet labelled, the same filters: O-RAN specifications and papers, NLP preprints, systems
 papers; `--collection`, `--collection3`, `--collection4` and `--collection5`); "dev23" (29
 papers drawn the same way, seed 73, with dev7's collection in the pool and every paper whose
-record the session had printed left out; `--papers` too). Each round
+record the session had printed left out; `--papers` too); "dev24" (30 more drawn the same
+way, seed 74). Each round
 after the first was measured once on first sight, before any rule change for it — a fresh
 estimate of the rules — then tuned on.
 
@@ -184,16 +185,16 @@ FIRST_SIGHT = {"dev2": (9, 16), "dev3": (4, 10), "dev4": (17, 30), "dev5": (18, 
                "dev13": (23, 30), "dev14": (14, 30), "dev15": (16, 29),
                "dev16": (14, 25), "dev17": (24, 29), "dev18": (14, 29), "dev19": (13, 25),
                "dev20": (27, 32), "dev21": (22, 28),
-               "dev22": (22, 29), "dev23": (21, 29)}
-ROUNDS = ["dev", "test-seen", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10", "dev11", "dev12", "dev13", "dev14", "dev15", "dev16", "dev17", "dev18", "dev19", "dev20", "dev21", "dev22", "dev23"]
+               "dev22": (22, 29), "dev23": (21, 29), "dev24": (24, 30)}
+ROUNDS = ["dev", "test-seen", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10", "dev11", "dev12", "dev13", "dev14", "dev15", "dev16", "dev17", "dev18", "dev19", "dev20", "dev21", "dev22", "dev23", "dev24"]
 
 # The rounds drawn from other public collections: a gold row's "root" names the option that
 # gives the folder its papers are read under, a checkout of the repository named here.
-COLLECTIONS = {"papers": ("HappyWalkers/paper", "dev7, dev21 and dev23"), "readings": ("Ty-Chen/Reading-List", "dev8"),
-               "collection": ("geekkypyconda/Research-Papers", "dev9, dev22 and dev23"),
-               "collection2": ("fogus/papers-i-love", "dev10, dev15, dev18 and dev19"), "collection3": ("szhou1234/papers", "dev11, dev17, dev19 and dev22"),
-               "collection4": ("llhthinker/NLP-Papers", "dev12, dev22 and dev23"),
-               "collection5": ("dave-hudson/dave-hudson", "dev13, dev14, dev16, dev20, dev22 and dev23")}
+COLLECTIONS = {"papers": ("HappyWalkers/paper", "dev7, dev21, dev23 and dev24"), "readings": ("Ty-Chen/Reading-List", "dev8"),
+               "collection": ("geekkypyconda/Research-Papers", "dev9, dev22, dev23 and dev24"),
+               "collection2": ("fogus/papers-i-love", "dev10, dev15, dev18 and dev19"), "collection3": ("szhou1234/papers", "dev11, dev17, dev19, dev22 and dev24"),
+               "collection4": ("llhthinker/NLP-Papers", "dev12, dev22, dev23 and dev24"),
+               "collection5": ("dave-hudson/dave-hudson", "dev13, dev14, dev16, dev20, dev22, dev23 and dev24")}
 
 
 def add_collection_options(ap: argparse.ArgumentParser) -> None:

@@ -122,8 +122,8 @@ def test_a_paper_whose_text_is_drawn_as_outlines_is_read_with_ocr(tmp_path: Path
 
 
 def test_a_figures_page_with_a_few_words_keeps_its_text_layer() -> None:
-    """1,500 shapes of a chart and one caption: the page has characters, so it is no page of
-    outlines and keeps the words its text layer prints, OCR or not."""
+    """1,500 shapes of a chart and one caption: without OCR the page keeps the words its
+    text layer prints, and is not called a page of outlines."""
     dots = "\n".join(f"{72 + (i % 50) * 9} {200 + (i // 50) * 12} 4 4 re f" for i in range(1500))
     content = f"0 g\n{dots}\nBT /F1 12 Tf 72 700 Td (Figure 7: Latency) Tj ET"
     pdf = pdf_file(["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",

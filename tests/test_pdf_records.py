@@ -2103,3 +2103,70 @@ def test_dev23s_classes_are_read_right() -> None:
                   line("Citation for published version:", 57, 265, 202, 277, 11.9),
                   line("Link to publication record in Edinburgh Research Explorer", 57, 391, 313, 402, 11.7))
     assert cover_sheet(portal)
+
+
+def test_the_second_reads_pages_for_the_dev23_rules() -> None:
+    """Pages a reviewer built against dev23's rules, each read as before them, and the rules'
+    own cases where nothing else would read them right."""
+    # a title's first line opening like a banner, short, is the title's; a report's number is not
+    for first, second in (("Version Spaces:", "A Candidate Elimination Approach to Rule Learning"),
+                          ("Volume Rendering", "of Scientific Data Sets"),
+                          ("Draft Genome Sequence", "of the Honey Bee")):
+        typed = page(_centred(90, first), _centred(110, second), _centred(136, "Jane Doe"), *TYPED)
+        assert paper_record({}, typed).title == f"{first} {second}"
+    numbered = page(_centred(70, "Technical Report No. 1234"), _centred(90, "Cryptographic Hash-Function Basics"),
+                    _centred(110, "for Preimage Resistance"), _centred(136, "P. Rogaway"), *TYPED)
+    assert paper_record({}, numbered).title == "Cryptographic Hash-Function Basics for Preimage Resistance"
+    # a title's last line opening "BY" is the title's
+    robot = page(line("ROBOT LEARNING", 220, 100, 392, 118, 18.0), line("BY GRADIENT DESCENT", 200, 122, 412, 140, 18.0),
+                 line("Jane Doe", 270, 170, 340, 182, 12.0), *BODY)
+    assert (paper_record({}, robot).title, paper_record({}, robot).authors) == (
+        "Robot Learning by Gradient Descent", ["Jane Doe"])
+    # a subject's words in a line of "names" are a subtitle's, whatever the list
+    for subtitle in ("Machine Learning and Data Mining", "Big Data"):
+        mined = page(line("Frequent Pattern Mining at Scale", 150, 100, 460, 120, 18.0),
+                     line(subtitle, 220, 126, 392, 138, 12.0), line("Jane Doe and John Smith", 230, 160, 382, 172, 12.0),
+                     *BODY)
+        assert paper_record({}, mined).authors == ["Jane Doe", "John Smith"]
+    # a name with a year in brackets dates the page only as its byline ("By …")
+    review = page(line("Jane Roe (2009)", 250, 80, 360, 92, 12.0),
+                  line("The Art of Computer Programming Reviewed", 150, 100, 460, 120, 18.0),
+                  line("John Smith", 270, 140, 340, 152, 12.0), *BODY)
+    assert paper_record({}, review).year is None
+    # a byline set in the title's own type, right under it
+    dated = page(line("Ethereum: A Next-Generation Smart Contract Platform", 105, 98, 500, 114, 16.0),
+                 line("By Vitalik Buterin (2014).", 105, 115, 300, 131, 16.0), *BODY)
+    record = paper_record({}, dated)
+    assert (record.title, record.authors, record.year) == (
+        "Ethereum: A Next-Generation Smart Contract Platform", ["Vitalik Buterin"], 2014)
+    # a line-break hyphen before a capital stays; a word the title holds twice is left alone
+    prose = line("We study nonblocking queues and multiagent teams in this paper, at some length.",
+                 72, 300, 540, 311, 10.0)
+    blocking = page(line("Practical Non-", 200, 100, 412, 120, 18.0), line("Blocking Concurrent Queues", 180, 122, 430, 142, 18.0),
+                    line("Jane Doe", 270, 160, 340, 172, 12.0), prose, *BODY)
+    assert paper_record({}, blocking).title == "Practical Non-Blocking Concurrent Queues"
+    twice = page(line("Multi-agent Planning for Multi-", 150, 100, 460, 120, 18.0), line("agent Teams", 230, 122, 380, 142, 18.0),
+                 line("Jane Doe", 270, 160, 340, 172, 12.0), prose, *BODY)
+    assert paper_record({}, twice).title == "Multi-agent Planning for Multi-agent Teams"
+
+
+def test_dev24s_classes_are_read_right() -> None:
+    """dev24: an agency in /Author is no author; a medical journal's line "J Am Med Inform
+    Assoc 2012;19:116e120" dates the page (its "19:11" no time of day); Springer's envelope
+    read as a capital after a surname ("Yiming ZhangB"); a footnote mark read as a dotless i
+    after the title."""
+    report = page(line("Defending Against", 75, 391, 399, 441, 50.3), line("Software Supply Chain", 75, 436, 470, 486, 50.3),
+                  line("Attacks", 75, 480, 210, 531, 50.3), line("Publication: April 2021", 78, 586, 186, 600, 13.8),
+                  line("Cybersecurity and Infrastructure Security Agency", 78, 607, 305, 621, 13.8))
+    record = paper_record({"Author": "Cybersecurity and Infrastructure Security Agency (CISA)"}, report)
+    assert (record.title, record.authors, record.year) == ("Defending Against Software Supply Chain Attacks", [], 2021)
+    jamia = page(line("The challenges in making electronic health records accessible to patients", 60, 100, 540, 118, 16.0),
+                 line("Leslie Beard, Rebecca Schein, Dante Morra, Kumanan Wilson, Jennifer Keelan", 60, 130, 500, 142, 10.0),
+                 *BODY, line("J Am Med Inform Assoc 2012;19:116e120. doi:10.1136/amiajnl-2011-000261", 60, 770, 400, 778, 8.1))
+    assert paper_record({}, jamia).year == 2012
+    marked = page(line("Uncovering Security Vulnerabilities in Real-world Deployment of 5G Messaging", 60, 100, 540, 118, 16.0),
+                  line("Yaru Yang, Yiming ZhangB, Tao Wan, Haixin DuanB", 100, 130, 500, 142, 10.0), *BODY)
+    assert paper_record({}, marked).authors == ["Yaru Yang", "Yiming Zhang", "Tao Wan", "Haixin Duan"]
+    crdt = page(line("Conflict-free Replicated Data Types ı", 150, 100, 460, 120, 18.0),
+                line("Marc Shapiro, Nuno Preguiça, Carlos Baquero, Marek Zawirski", 120, 140, 490, 152, 12.0), *BODY)
+    assert paper_record({}, crdt).title == "Conflict-free Replicated Data Types"

@@ -62,7 +62,7 @@ _CONTENTS = re.compile(r"^(table of )?contents$", re.I)
 _ORG = re.compile(
     r"\b(universit\w*|universi[dt]ad\w*|universidade|univ\.|institut\w*|laborator\w*|labs?|school|college|department|dept\.?|"
     r"faculty|facult\w*|center|centre|research|corporation|corp\.?|inc\.?|ltd\.?|gmbh|company|"
-    r"foundation|academy|microsoft|microsystems|google|ibm|yahoo!?|amazon|facebook|intel|oracle|"
+    r"foundation|academy|agency|microsoft|microsystems|google|ibm|yahoo!?|amazon|facebook|intel|oracle|"
     r"akamai|at&t|xerox|hp|hewlett|packard|nokia|inria|cnrs|eth|epfl|mit|cmu|ucla|ucb|uc|nasa|industries|"
     r"jepsen|"
     r"asa|llc|plc|ag|s\.a\.|b\.v\.|"
@@ -170,10 +170,12 @@ _NOT_NAME = {"citations", "reads", "profile", "publications", "see", "view", "do
              # a job title stacked under a name as an affiliation is ("Bradley C. Kuszmaul" / "Chief Architect")
              "chief", "architect", "scientist", "manager", "president",
              "founder", "co-founder", "cofounder", "ceo", "cto"}
-# A subject's words: a line whose every "name" holds one is a title's or a heading's ("O-RAN
-# Security Threat Modeling and Risk Assessment", "Related Work"), not a byline; one name of a
-# list may hold one (Deepesh Data, Mitchell L. Model: so neither "data" nor "model" is here)
+# A subject's words: a line whose every "name" holds one, and no initial, is a title's or a
+# heading's ("O-RAN Security Threat Modeling and Risk Assessment", "Related Work", "Big Data"),
+# not a byline; one name of a list may hold one (Deepesh Data, Linqi Song …), and so may a
+# name with an initial (Mitchell L. Model)
 _SUBJECT_WORDS = {"security", "threat", "threats", "assessment", "modeling", "modelling", "analysis", "learning",
+                  "data", "model", "models", "mining",
                   "network", "networks", "networking", "system", "systems", "architecture", "architectures",
                   "algorithm", "algorithms", "computing", "computation", "evaluation", "performance",
                   "management", "processing", "framework", "survey", "detection", "attack", "attacks",
@@ -241,6 +243,8 @@ _COMPANY = re.compile(r"xerox|ibm|google|microsoft|intel|oracle|amazon|facebook|
                       r"hewlett-packard|at&t|bbn|dec|digital|sun|apple|vmware|inria|cnrs|nasa", re.I)
 # "in: Philosophy of Science, 10(1943), S. 18–24.": a journal's volume and year (in the page's
 # head, or a note saying it is the venue: a footnote citing "Monatshefte Math. Phys., 38 (1931)" is another work's)
+# A medical journal's line: "J Am Med Inform Assoc 2012;19:116–120" (year; volume: pages)
+_VANCOUVER = re.compile(r"\b" + _Y + r";\s*\d{1,4}(?:\(\d+\))?:\s*[A-Za-z]?\d+")
 _VOLUME_YEAR = re.compile(r",\s?\d{1,3}\s?\(" + _Y + r"\)")  # (not "Programming in Modula-2 (1982)")
 _PUBLISHED_IN = re.compile(r"^\W*(?:published|appear(?:s|ed)) in\b", re.I)
 _ACRONYM_YEAR = re.compile(r"\b[A-Z]{3,}\s+" + _Y + r"\b")  # "CIDR 2007", "OSDI 2004": a venue
@@ -254,7 +258,7 @@ _SHORT_YEAR = re.compile(r"\b[A-Z]{2,}[ -]?['’‘](\d\d)\b")  # "POPL '82", "I
 _PAGES = re.compile(r"\b(?:pages?|pp?\.)\s*\d{1,5}\s*(?:[-–—]+\s*\d{1,5})?", re.I)
 _ANY_YEAR = re.compile(r"(?<![\d.])" + _Y + r"(?![\d])")
 _NOT_A_DATE = re.compile(r"^(downloaded|re-?keyed|retrieved|accessed|printed on|generated|received|"
-                         r"last (modified|updated|revised))|(\d\d:\d\d)|permanent id|"
+                         r"last (modified|updated|revised))|((?<![;\d])\d\d:\d\d)|permanent id|"  # (a time; not "2012;19:116")
                          # (not ENTCS's banner over its pre-proceedings' papers, "COCV'03 Preliminary Version")
                          r"preliminary versions?\b(?!\s*$)|earlier version|"
                          r"updated version|original version|"
@@ -794,16 +798,31 @@ def _title_shaped(line: Line, banner: bool = False) -> bool:
             and len(text) <= 200)
 
 
+def _dated_byline(text: str) -> int | None:
+    """The year of a byline dated in brackets, "By Vitalik Buterin (2014).", which no title
+    line is (not "BY GRADIENT DESCENT", a title's last line)."""
+    dated = re.match(r"^By\s+(.+?),?\s*\(" + _Y + r"\)\W*$", text.strip(), re.I)
+    return int(dated.group(2)) if dated and _names(dated.group(1)) else None
+
+
 def _stamp(text: str) -> bool:
     """A venue's, a version's or a group's note over a title in its type ("Appears in Fast
     Software Encryption (FSE 2004), …", "O-RAN Work Group 11 (…)", "EXTENDED ABSTRACT"),
     which no title line above it is; a title's first line that merely opens like one
-    ("Version Spaces: A …", "Report 9: Impact of …", "Version 7 UNIX: Design and") is none."""
+    ("Version Spaces: A …", "Report 9: Impact of …", "Version 7 UNIX: Design and", "Volume
+    Rendering") is none."""
     text = text.strip()
     return bool(_NOT_TITLE.match(text)) and bool(
         _ANY_YEAR.search(text) or _VENUE_NOTE.match(text) or re.match(_VERSION_NOTE, text, re.I)
-        or re.search(r"\bwork(?:ing)?\s+group\b", text, re.I)
-        or len(text.split()) <= 3)  # "EXTENDED ABSTRACT", "Technical Report", "Preprint"
+        or re.search(r"\bwork(?:ing)?\s+group\b|\b(?:no\.?|number|nr\.)\s*[\w.-]*\d", text, re.I)
+        or _BANNER_LINE.fullmatch(text))
+
+
+#: a banner that is the whole line: "EXTENDED ABSTRACT", "Technical Report", "Preprint" (not
+#: "Volume Rendering", "Draft Genome Sequence", "Abstract Interpretation:")
+_BANNER_LINE = re.compile(r"(?:extended abstract|(?:preliminary |working )?draft|technical (?:report|note)|preprint|"
+                          r"working paper|research (?:report|note)|position paper|white\s?paper|short paper|"
+                          r"invited (?:paper|talk))\W*", re.I)
 
 
 def _address(text: str) -> bool:
@@ -847,8 +866,7 @@ def _grow(start: Line, lines: list[Line], names_end: bool = False) -> list[Line]
         return abs(a.size - b.size) <= 0.12 * max(a.size, 1.0) and -0.5 * height <= gap <= 1.5 * height \
             and overlap > 0 and (_title_shaped(b, banner=_cut_short(a) or _aside(b)) or _link_word(b)) \
             and not _address(b.text) \
-            and not (re.match(r"(?:By|BY)\s", b.text.strip())  # "By Vitalik Buterin (2014).": its byline
-                     and _names(re.sub(r",?\s*\(" + _Y + r"\)\W*$", "", b.text.strip())) is not None) \
+            and not _dated_byline(b.text) \
             and not ((gap > 0.5 * height or names_end and not (a.text.isupper() and b.text.isupper()))
                      and _names(b.text) is not None  # the author line under it
                      # unless it ends the title's own list ("… Second-Preimage Resistance," /
@@ -859,8 +877,7 @@ def _grow(start: Line, lines: list[Line], names_end: bool = False) -> list[Line]
                      and not (abs(a.size - b.size) <= 0.03 * max(a.size, 1.0) and _names_under(b, lines)))
 
     while len(group) < 6:  # a magazine's display title: "If You Have" / … / "Enough" in six lines
-        below = [ln for ln in lines if ln not in group and alike(group[-1], ln, down=True)
-                 and not _ANY_YEAR.fullmatch(ln.text.strip(" .,"))]  # a year set under the title as large
+        below = [ln for ln in lines if ln not in group and alike(group[-1], ln, down=True)]
         if not below:
             break
         group.append(min(below, key=lambda ln: ln.bbox[1]))
@@ -938,6 +955,8 @@ def _join_title(lines: list[Line]) -> str | None:
                            _TITLE_MARKS.sub("", ln.text).strip().lstrip("• "))  # a speck of the scan in the margin
                     for ln in lines)
     text = _REPORT_NUMBER.sub("", text.strip())
+    # "Conflict-free Replicated Data Types ı": a font's footnote mark read as a dotless i, alone
+    text = re.sub(r"\s+ı$", "", text)
     text = re.sub(r"(\w)- (\w)", r"\1-\2", " ".join(text.split())).strip(" .,;:∗*")
     half = text[:len(text) // 2].strip()
     if len(half) >= 8 and text == f"{half} {half}":
@@ -1574,6 +1593,8 @@ def _all_names(parts: list[str], strip: str) -> list[str] | None:
             words.pop()
         if words and re.fullmatch(r"[A-Z]{3,}[a-z]", words[-1]):
             words[-1] = words[-1][:-1]  # "J. C. R. LICKLIDERt": a dagger read as a letter on a surname in capitals
+        if words and re.fullmatch(r"[A-Z][a-z]{2,}[A-Z]", words[-1]):
+            words[-1] = words[-1][:-1]  # "Yiming ZhangB": Springer's envelope read as a letter after a surname
         part = " ".join(words).strip(strip)
         if not part:
             continue
@@ -1581,7 +1602,8 @@ def _all_names(parts: list[str], strip: str) -> list[str] | None:
         if name is None:
             return None
         out.append(name)
-    if out and all(any(w.lower() in _SUBJECT_WORDS for w in name.split()) for name in out):
+    if out and all(any(w.lower() in _SUBJECT_WORDS for w in name.split()) and not re.search(r"\b[A-Z]\.", name)
+                   for name in out):
         return None
     return out
 
@@ -1646,7 +1668,8 @@ def _agreeing_authors(info: dict[str, str], first: PageText | None) -> list[str]
         author = f"{inverted.group(2).strip()} {inverted.group(1)}"
     names = [" ".join(n.split()) for n in re.split(r";|,|\band\b|&", author) if n.strip()]
     page = _key(" ".join(ln.text for ln in first.lines[:40]))
-    names = [n for n in names if len(n.split()) >= 2 and not _JUNK_AUTHOR.match(n)]
+    # (an agency's name is no person's: "Cybersecurity and Infrastructure Security Agency (CISA)")
+    names = [n for n in names if len(n.split()) >= 2 and not _JUNK_AUTHOR.match(n) and not _org(n)]
     if names and all(_key(n.split()[-1]) in page for n in names):
         return names
     return []
@@ -1709,9 +1732,9 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
         if len(line.cells) > 1 and line.bbox[1] < head:
             # "Working Paper 88        November 1974": a date alone in a cell of its own
             tiers.setdefault(1.5, []).extend(int(m.group(1)) for c in line.cells if (m := _CELL_DATE.fullmatch(c.strip())))
-        dated = re.match(r"^(?:by\s+)?(.+?),?\s*\(" + _Y + r"\)\W*$", text, re.I) if line.bbox[1] < head else None
-        if dated and _names(dated.group(1)):
-            tiers.setdefault(1.5, []).append(int(dated.group(2)))  # "By Vitalik Buterin (2014)."
+        byline_year = _dated_byline(text) if line.bbox[1] < head else None
+        if byline_year:
+            tiers.setdefault(1.5, []).append(byline_year)  # "By Vitalik Buterin (2014)."
         if line.bbox[1] >= head and re.fullmatch(r"(?:19|20)\d\d", text) and _under_byline(line, first.lines):
             # "Chuck Moore" / "chipchuck@colorforth.com" / "1991" low on a cover: the byline's date
             tiers.setdefault(2.5, []).append(int(text))  # under a venue's year, over a date in the prose
@@ -1753,7 +1776,8 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
         # venue line is a banner in the page's head or foot, a note set smaller than the
         # body, or says it is one ("Appears in …", "This report is submitted …")
         if words <= 40 and (y < head or y > 0.8 * first.height or size < 0.95 * body or _VENUE_NOTE.match(text)) and \
-                (_VENUE.search(text) or _VOLUME_YEAR.search(text) and (y < head or _VENUE_NOTE.match(text)) or size < 0.92 * body and _ACRONYM_YEAR.search(text)
+                (_VENUE.search(text) or _VANCOUVER.search(text)
+                 or _VOLUME_YEAR.search(text) and (y < head or _VENUE_NOTE.match(text)) or size < 0.92 * body and _ACRONYM_YEAR.search(text)
                  or (y < 0.1 * first.height or y > 0.9 * first.height) and _SHORT_YEAR.search(text)) \
                 and not _CITED.search(text):
             # "…, pages 1650–1669": a page range of the venue line is no year

@@ -68,7 +68,9 @@ def extract_page(doc: pdfium.PdfDocument, index: int, ocr: str = "auto",
         printed = sum(printed_chars(ln.text) for ln in lines)
         if printed < LOW_TEXT_CHARS and _has_images(page):
             return _scanned(page, result, ocr, on_ocr)
-        if printed == 0 and _outlined(page):  # (a figure's page keeps the words its text layer has)
+        # (a page with a few real characters, a stamp or a page number, goes to OCR only when
+        # OCR can read it: without OCR a figure's page keeps the words its text layer has)
+        if printed < LOW_TEXT_CHARS and (printed == 0 or ocr != "off" and ocr_available()) and _outlined(page):
             return _scanned(page, result, ocr, on_ocr, drawn="text drawn as outlines")
         garbled = garbled_reason("\n".join(ln.text for ln in lines), stats.unmapped)
         if garbled:
