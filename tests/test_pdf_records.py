@@ -2170,3 +2170,22 @@ def test_dev24s_classes_are_read_right() -> None:
     crdt = page(line("Conflict-free Replicated Data Types ı", 150, 100, 460, 120, 18.0),
                 line("Marc Shapiro, Nuno Preguiça, Carlos Baquero, Marek Zawirski", 120, 140, 490, 152, 12.0), *BODY)
     assert paper_record({}, crdt).title == "Conflict-free Replicated Data Types"
+
+
+def test_the_second_reads_pages_for_the_dev24_rules() -> None:
+    """Pages a reviewer built against dev24's rules, each read as before them."""
+    for banner in ("Draft v2", "Vol. 12", "Journal Paper"):
+        display = page(line(banner, 250, 80, 360, 97, 17.0), line("Recovery Techniques for", 180, 100, 430, 117, 17.0),
+                       line("Database Systems", 210, 120, 400, 137, 17.0), line("Jane Doe", 270, 160, 340, 172, 12.0), *BODY)
+        assert paper_record({}, display).title == "Recovery Techniques for Database Systems"
+    # a reference in a medical journal's style at the foot is another work's year
+    cited = page(line("Outcomes of Early Mobilisation After Surgery", 120, 100, 490, 120, 18.0),
+                 line("Jane Doe", 270, 140, 340, 152, 12.0), *BODY,
+                 line("1. Smith J, Roe R. Prior work. Lancet 2009;373:1693–1733.", 60, 760, 400, 768, 8.0))
+    assert paper_record({}, cited).year is None
+    # /Author's people whose names hold a word `_org` knows ("asa")
+    printed = page(line("Support Vector Machines for Protein Function", 120, 100, 490, 120, 18.0), *BODY,
+                   line("The kernels of Ben-Hur and of Noble are compared in what follows, as the data show.",
+                        72, 400, 540, 410, 10.0))
+    record = paper_record({"Author": "Asa Ben-Hur, William Stafford Noble"}, printed)
+    assert record.authors == ["Asa Ben-Hur", "William Stafford Noble"]

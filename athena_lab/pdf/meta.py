@@ -818,11 +818,13 @@ def _stamp(text: str) -> bool:
         or _BANNER_LINE.fullmatch(text))
 
 
-#: a banner that is the whole line: "EXTENDED ABSTRACT", "Technical Report", "Preprint" (not
-#: "Volume Rendering", "Draft Genome Sequence", "Abstract Interpretation:")
-_BANNER_LINE = re.compile(r"(?:extended abstract|(?:preliminary |working )?draft|technical (?:report|note)|preprint|"
-                          r"working paper|research (?:report|note)|position paper|white\s?paper|short paper|"
-                          r"invited (?:paper|talk))\W*", re.I)
+#: a banner that is the whole line: "EXTENDED ABSTRACT", "Technical Report", "Preprint",
+#: "Draft v2" (not "Volume Rendering", "Draft Genome Sequence", "Abstract Interpretation:")
+_BANNER_LINE = re.compile(r"(?:extended abstract|draft(?: paper)?|technical (?:report|note)|preprint(?: version)?|"
+                          r"working paper|research note|position paper|white\s?paper|invited (?:paper|talk)|"
+                          r"(?:journal|conference|workshop) paper|lecture notes|report|communications|"
+                          # a short line with a number: "Draft v2", "Version 2.1", "Vol. 12"
+                          r"\S+(?:\s+\S+)?\s+v?\d+(?:\.\d+)*)\W*", re.I)
 
 
 def _address(text: str) -> bool:
@@ -1668,8 +1670,10 @@ def _agreeing_authors(info: dict[str, str], first: PageText | None) -> list[str]
         author = f"{inverted.group(2).strip()} {inverted.group(1)}"
     names = [" ".join(n.split()) for n in re.split(r";|,|\band\b|&", author) if n.strip()]
     page = _key(" ".join(ln.text for ln in first.lines[:40]))
-    # (an agency's name is no person's: "Cybersecurity and Infrastructure Security Agency (CISA)")
-    names = [n for n in names if len(n.split()) >= 2 and not _JUNK_AUTHOR.match(n) and not _org(n)]
+    # (an agency's name is no person's: "Cybersecurity and Infrastructure Security Agency (CISA)";
+    # Asa Ben-Hur and Neal Master are people whatever `_org` says of "asa" and "master")
+    names = [n for n in names if len(n.split()) >= 2 and not _JUNK_AUTHOR.match(n)
+             and not (re.search(r"\bagency\b", n, re.I) or len(n.split()) >= 3 and _org(n))]
     if names and all(_key(n.split()[-1]) in page for n in names):
         return names
     return []
@@ -1776,7 +1780,8 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
         # venue line is a banner in the page's head or foot, a note set smaller than the
         # body, or says it is one ("Appears in …", "This report is submitted …")
         if words <= 40 and (y < head or y > 0.8 * first.height or size < 0.95 * body or _VENUE_NOTE.match(text)) and \
-                (_VENUE.search(text) or _VANCOUVER.search(text)
+                (_VENUE.search(text)
+                 or _VANCOUVER.search(text) and not re.match(r"\W*(?:\[?\d+[.)\]]\s|see\b|cf\.)", text, re.I)
                  or _VOLUME_YEAR.search(text) and (y < head or _VENUE_NOTE.match(text)) or size < 0.92 * body and _ACRONYM_YEAR.search(text)
                  or (y < 0.1 * first.height or y > 0.9 * first.height) and _SHORT_YEAR.search(text)) \
                 and not _CITED.search(text):

@@ -272,6 +272,8 @@ def _scanned(page: pdfium.PdfPage, result: PageText, ocr: str,
                                    else f"{drawn}: text from OCR")
             return result
         result.warnings.append(f"{drawn}: OCR found no text")
+        if result.lines and drawn != "image-only page":
+            return result  # an outlined page's few real words (a stamp, a label) stay
     else:
         result.warnings.append(drawn)
         result.warnings.append(INSTALL_HINT if ocr != "off" else "scanned page: OCR is off")
