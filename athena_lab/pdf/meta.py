@@ -978,9 +978,11 @@ def _dehyphenated(title: str | None, lines: list[Line], first: PageText | None) 
     for upper, lower in zip(lines, lines[1:]):
         head = re.search(r"([^\W\d_]+)-$", upper.text.strip())
         tail = re.match(r"([^\W\d_]+)", lower.text.strip())
-        broken = rf"\b({re.escape(head.group(1))})-({re.escape(tail.group(1))})\b" if head and tail else ""
+        if not (head and tail):
+            continue
+        broken = rf"\b({re.escape(head.group(1))})-({re.escape(tail.group(1))})\b"
         # (a capital after the break is a real hyphen's: "Non-" / "Blocking", "Pre-" / "Training")
-        if head and tail and (tail.group(1)[0].islower() or upper.text.isupper() and lower.text.isupper()) \
+        if (tail.group(1)[0].islower() or upper.text.isupper() and lower.text.isupper()) \
                 and (head.group(1) + tail.group(1)).lower() in printed and len(re.findall(broken, title, re.I)) == 1:
             title = re.sub(broken, r"\1\2", title, flags=re.I)
     return title

@@ -244,23 +244,24 @@ def _has_images(page: pdfium.PdfPage) -> bool:
     return any(True for _ in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE], max_depth=2))
 
 
-#: Paths on a page without a character past which its text is drawn as outlines: a paper
+#: Paths on a page with under 40 characters past which its text is drawn as outlines: a paper
 #: whose fonts were turned into curves draws 3,000 to 5,000 a page ("Developing xApps for
 #: Rogue Base Station Detection", IEEE), a page's figure of lines and boxes a few hundred
 OUTLINED_PATHS = 1000
 
 
 def _outlined(page: pdfium.PdfPage) -> bool:
-    """Text drawn as outlines, no characters: nothing to extract, so it is read by OCR as a
-    scan is (a printer's PDF, a poster or a paper "flattened" for the press)."""
+    """Text drawn as outlines, not set in characters: next to nothing to extract, so it is
+    read by OCR as a scan is (a printer's PDF, a poster or a paper "flattened" for the press)."""
     paths = page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_PATH], max_depth=2)
     return sum(1 for _, _ in zip(range(OUTLINED_PATHS), paths)) >= OUTLINED_PATHS
 
 
 def _scanned(page: pdfium.PdfPage, result: PageText, ocr: str,
              on_ocr: Callable[[], None] | None = None, drawn: str = "image-only page") -> PageText:
-    """A page that is mostly an image (or ``drawn`` otherwise without characters): read it
-    with OCR, or say how to get OCR."""
+    """A page that is mostly an image, or ``drawn`` some other way than in characters (its
+    outlines): read it with OCR, or say how to get OCR. An outlined page whose OCR finds
+    nothing keeps the few characters it has."""
     if ocr != "off" and ocr_available():
         if on_ocr is not None:
             on_ocr()
