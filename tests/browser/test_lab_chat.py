@@ -274,6 +274,17 @@ def test_at_700_px_the_pdf_preview_keeps_open_pdf_in_view(page):
     answer.locator('[data-testid="athena-citation"][data-kind="pdf"]').first.click()
     bar = page.locator(".athena-pdf-preview-bar")
     bar.wait_for(timeout=30_000)
+    # The tab opens into a split that Lumino lays out over a few frames: measured at once,
+    # the bar has been seen 20 px wide. Wait (polled once a frame) until the button has its
+    # width and the bar's width holds from one frame to the next.
+    page.wait_for_function("""() => {
+        const bar = document.querySelector(".athena-pdf-preview-bar");
+        const button = document.querySelector(".athena-open-pdf");
+        const width = bar ? bar.getBoundingClientRect().width : -1;
+        const held = window.__athenaBarWidth === width;
+        window.__athenaBarWidth = width;
+        return held && !!button && button.getBoundingClientRect().width > 40;
+    }""", timeout=30_000)
     button = page.locator(".athena-open-pdf")
     box, area = button.bounding_box(), bar.bounding_box()
     assert box and area and box["width"] > 40
