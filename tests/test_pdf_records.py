@@ -2189,3 +2189,40 @@ def test_the_second_reads_pages_for_the_dev24_rules() -> None:
                         72, 400, 540, 410, 10.0))
     record = paper_record({"Author": "Asa Ben-Hur, William Stafford Noble"}, printed)
     assert record.authors == ["Asa Ben-Hur", "William Stafford Noble"]
+
+
+def test_a_title_word_misread_takes_the_spelling_the_page_prints_twice_in_its_text() -> None:
+    """Zhao et al.'s scan reads "Multidimensional Ageregates" over "aggregates" in the
+    abstract; Henderson's text layer "PURELY RTNCTIONAL" over "purely functional"."""
+    zhao = page(line("Paper # 100", 484, 24, 554, 33, 10.4),
+                line("An Array-Based Algorithm for Simultaneous Multidimensional", 90, 108, 523, 124, 17.1),
+                line("Ageregates", 268, 136, 343, 152, 17.1),
+                line("Yihong Zhao Prasad M. Deshpande Jeffrey F. Naughton", 112, 174, 500, 186, 11.4),
+                line("Computer Sciences Department", 238, 232, 374, 240, 10.0),
+                line("Abstract", 284, 276, 327, 283, 9.3),
+                line("Computing multiple related group-bys and aggregates is one of the core operations", 96, 298, 530, 308, 10.0),
+                line("of OLAP; arrays hold the aggregates of a cube.", 82, 314, 530, 324, 10.0), *BODY)
+    assert paper_record({}, zhao).title == "An Array-Based Algorithm for Simultaneous Multidimensional Aggregates"
+    henderson = page(line("PURELY RTNCTIONAL OPERATING SYSTEMS", 109, 79, 289, 90, 10.5),
+                     line("Peter Henderson", 161, 100, 238, 110, 10.5),
+                     line("University of Newcastle upon Tyne", 114, 120, 283, 130, 10.5),
+                     line("ABSTRACT", 34, 199, 76, 209, 10.5),
+                     line("of each system being written in a purely functional style. These", 35, 228, 366, 238, 10.5),
+                     line("reasonable implementation of a purely functional language.", 35, 258, 331, 269, 10.5))
+    assert paper_record({}, henderson).title == "Purely Functional Operating Systems"
+
+
+def test_a_title_word_the_text_prints_near_but_not_alike_keeps_its_spelling() -> None:
+    """Seven-letter words one or two letters from another word ("Looking" and "locking"),
+    a word's ending ("Analyses" over "analysis"), a word the page prints once: all kept."""
+    stonebraker = page(line("OLTP Through the Looking Glass, and What We Found There", 90, 100, 520, 116, 16.0),
+                       line("Stavros Harizopoulos Daniel J. Abadi", 150, 140, 460, 152, 11.0),
+                       line("Abstract", 284, 276, 327, 283, 9.3),
+                       line("We remove locking, latching and logging; locking costs the most.", 82, 298, 530, 308, 10.0),
+                       line("Our analysis of costs: analysis by instruction counts; one Analyzes pass.", 82, 314, 530, 324, 10.0),
+                       *BODY)
+    assert paper_record({}, stonebraker).title == "OLTP Through the Looking Glass, and What We Found There"
+    analyses = page(line("Performance Analyses of Concurrent Transactions", 90, 100, 520, 116, 16.0),
+                    line("Jane Q. Public", 250, 140, 360, 152, 11.0),
+                    line("Our analysis of costs: analysis by instruction counts.", 82, 298, 530, 308, 10.0), *BODY)
+    assert paper_record({}, analyses).title == "Performance Analyses of Concurrent Transactions"

@@ -423,6 +423,7 @@ def paper_record(info: dict[str, str], first: PageText | None, file_name: str = 
         title_lines = [*title_lines, subtitle]
     title = _agreeing_title(info, first, page_title) or page_title
     title = _spelled_as_named(title, file_name)
+    title = _spelled_as_printed(title, title_lines, first)
     title = _dehyphenated(title, title_lines, first)
     if title and title != page_title and first is not None:
         title_lines = _rest_of_title(title_lines, set(_plain_words(title)), first)
@@ -512,6 +513,38 @@ def _spelled_as_named(title: str | None, file_name: str) -> str | None:
         parts[i] = part.replace(core, spelled)
         missing.discard(word)
     return "".join(parts)
+
+
+def _spelled_as_printed(title: str | None, title_lines: list[Line], first: PageText | None) -> str | None:
+    """A scan's title misread where its body reads the word right ("Multidimensional
+    Ageregates" over "aggregates" twice in the abstract; "Purely Rtnctional Operating
+    Systems" over "purely functional" in the text). A title word of eight letters or more
+    that the page prints nowhere else takes the spelling of the one word of the page outside
+    the title, printed twice or more, of its length that differs in a letter in five (two in
+    ten), in the title's case. Shorter words are left: one or two letters make another word
+    of seven ("Looking" and "locking", "Finding" and "winning", "Passing" and "raising").
+    Letters that differ only at the word's end are a word's ending, not a misreading
+    ("Analyses" stays for "analysis")."""
+    if not title or first is None:
+        return title
+    kept = {id(ln) for ln in title_lines}
+    counts = Counter(w.lower() for ln in first.lines if id(ln) not in kept for w in re.findall(r"[A-Za-z]+", ln.text))
+    parts = re.split(r"([A-Za-z]+)", title)
+    for i, part in enumerate(parts):
+        word = part.lower()
+        if i % 2 == 0 or len(word) < 8 or counts[word]:
+            continue
+        near = [w for w, n in counts.items() if n >= 2 and len(w) == len(word) and _misread_as(word, w)]
+        if len(near) == 1:
+            spelled = near[0]
+            parts[i] = spelled.upper() if part.isupper() else spelled.capitalize() if part[:1].isupper() else spelled
+    return "".join(parts)
+
+
+def _misread_as(read: str, word: str) -> bool:
+    """``read`` is ``word`` with a letter in five misread, not all in its last two."""
+    differ = [i for i, (a, b) in enumerate(zip(read, word)) if a != b]
+    return 0 < len(differ) <= len(word) // 5 and min(differ) < len(word) - 2
 
 
 def _misread(word: str) -> bool:
