@@ -147,3 +147,32 @@ def outlined_pdf(lines: list[tuple[str, int]]) -> bytes:
                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>",
                f"<< /Length {len(content)} >>\nstream\n{content}\nendstream"]
     return pdf_file(objects)
+
+
+def stamped_scan_pdf(lines: list[tuple[str, int]], stamp: str) -> bytes:
+    """A one-page scan: each ``(text, pixel size)`` drawn by Pillow's own font into one
+    grey image over the whole page, and ``stamp`` the only characters of its text layer, a
+    publisher's download line at the foot (IEEE Xplore stamps the old scans it serves so)."""
+    import zlib
+
+    from PIL import Image, ImageDraw, ImageFont
+
+    scale = 2  # pixels a point
+    image = Image.new("L", (612 * scale, 792 * scale), 255)
+    draw = ImageDraw.Draw(image)
+    y = 120
+    for text, size in lines:
+        draw.text((144, y), text, fill=0, font=ImageFont.load_default(size=size))
+        y += int(size * 1.8)
+    pixels = zlib.compress(image.tobytes())
+    content = f"q 612 0 0 792 0 0 cm /Im1 Do Q\nBT /F1 7 Tf 1 0 0 1 60 20 Tm {_pdf_string(stamp)} Tj ET"
+    objects = ["<< /Type /Catalog /Pages 2 0 R >>",
+               "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+               "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] "
+               "/Resources << /Font << /F1 4 0 R >> /XObject << /Im1 5 0 R >> >> /Contents 6 0 R >>",
+               "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
+               f"<< /Type /XObject /Subtype /Image /Width {image.width} /Height {image.height} /ColorSpace /DeviceGray "
+               f"/BitsPerComponent 8 /Filter /FlateDecode /Length {len(pixels)} >>\nstream\n"
+               f"{pixels.decode('latin-1')}\nendstream",  # (latin-1 carries the bytes through as they are)
+               f"<< /Length {len(content)} >>\nstream\n{content}\nendstream"]
+    return pdf_file(objects)

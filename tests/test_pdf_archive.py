@@ -23,7 +23,7 @@ from athena_lab.pdf.pages import extract_page, garbled_reason
 from athena_lab.workspace import Workspace
 
 from corpus_files import CORPORA
-from printed_pdf import letter_spaced_pdf, outlined_pdf, pdf_file, placed_words_pdf, tall_box_pdf
+from printed_pdf import letter_spaced_pdf, outlined_pdf, pdf_file, placed_words_pdf, stamped_scan_pdf, tall_box_pdf
 
 pytestmark = pytest.mark.slow
 
@@ -366,3 +366,24 @@ def test_the_same_paper_twice_is_indexed_once_and_listed_once(tmp_path: Path) ->
     assert summary.new == 1 and summary.removed == 1
     hits = ws.search("scaled dot-product attention", k=10).citations()
     assert {c["path"] for c in hits} == {"b/attention-copy.pdf"}
+
+
+def test_a_scan_whose_only_text_is_a_download_stamp_is_read_by_ocr(tmp_path: Path) -> None:
+    """IEEE Xplore serves old scans with one line of text over the image ("Authorized
+    licensed use limited to: … Downloaded on … from IEEE Xplore"): the page was taken as
+    text, and the paper had no title, authors or searchable words at all."""
+    pdf = tmp_path / "stamped.pdf"
+    pdf.write_bytes(stamped_scan_pdf([("Implementing Causal Shared Memory", 44), ("Jane Doe and John Smith", 28),
+                                      *[("A paper scanned from the proceedings of a conference", 24)] * 3],
+                                     "Authorized licensed use limited to: Univ of Somewhere. Downloaded on September 23,2024 "
+                                     "at 02:49:26 UTC from IEEE Xplore. Restrictions apply."))
+    doc = parse(pdf, "stamped.pdf", PdfOptions(ocr="auto"))
+    page = doc.metadata["pages"][0]
+    assert page["source"] == "ocr" and "scanned page: text from OCR" in page["warnings"]
+    assert "scanned from the proceedings" in " ".join(b.text for s in doc.sections for b in s.blocks)
+    opened = pdfium.PdfDocument(pdf)
+    try:
+        record = paper_record({}, extract_page(opened, 0, "auto"), "stamped.pdf")
+    finally:
+        opened.close()
+    assert (record.title, record.authors) == ("Implementing Causal Shared Memory", ["Jane Doe", "John Smith"])

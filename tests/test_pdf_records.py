@@ -2226,3 +2226,122 @@ def test_a_title_word_the_text_prints_near_but_not_alike_keeps_its_spelling() ->
                     line("Jane Q. Public", 250, 140, 360, 152, 11.0),
                     line("Our analysis of costs: analysis by instruction counts.", 82, 298, 530, 308, 10.0), *BODY)
     assert paper_record({}, analyses).title == "Performance Analyses of Concurrent Transactions"
+
+
+def test_an_old_scans_marks_and_places_are_no_part_of_its_record() -> None:
+    """The R*-tree's "*" is its name's, its "Rectangles+" a footnote's plus; Chou's "”" a
+    mark; "Rehovot. Israel" (a scan's period for a comma) an address, "Israel Koren" a name."""
+    rstar = page(line("The R*-tree:", 279, 17, 351, 35, 17.4), line("An Efficient and", 199, 40, 298, 58, 17.4),
+                 line("for Points", 240, 63, 298, 80, 17.4), line("Robust Access Method", 301, 40, 435, 58, 17.4),
+                 line("and Rectangles+", 301, 63, 402, 80, 17.4),
+                 line("Norbert Beckmann, Hans-Peter begel", 226, 100, 406, 116, 15.2),
+                 line("Ralf Schneider, Bernhard Seeger", 244, 119, 404, 134, 15.2),
+                 line("Praktuche Informatlk, Umversltaet", 129, 137, 298, 152, 15.2),
+                 line("Abstract", 154, 207, 186, 219, 11.5),
+                 *(line("The R-tree, one of the most popular access methods for rectangles", 54, 219 + 11 * i, 292, 230 + 11 * i,
+                        11.5) for i in range(12)))
+    assert paper_record({}, rstar).title == "The R*-tree: An Efficient and Robust Access Method for Points and Rectangles"
+    halpern = page(line("Knowledge and Common Knowledge in a", 56, 58, 304, 75, 16.6),
+                   line("Distributed Environment", 56, 78, 204, 94, 16.6),
+                   line("JOSEPH Y. HALPERN", 56, 122, 144, 131, 8.8),
+                   line("IBM Alrnaden Research Center,", 55, 140, 167, 150, 9.9),
+                   line("San Jose, California", 55, 150, 124, 160, 9.9), line("AND", 56, 170, 70, 179, 8.8),
+                   line("YORAM MOSES", 56, 190, 122, 199, 8.8),
+                   line("The Weizmann Institute of Science,", 56, 208, 181, 218, 9.9),
+                   line("Rehovot. Israel", 55, 218, 107, 228, 9.9),
+                   *(line("Abstract. Reasoning about knowledge seems to play a fundamental role in distributed systems.",
+                          55, 246 + 10 * i, 414, 255 + 10 * i, 9.9) for i in range(12)))
+    assert [a.lower() for a in paper_record({}, halpern).authors] == ["joseph y. halpern", "yoram moses"]
+    koren = page(line("Fault-Tolerant Systems Revisited", 150, 100, 460, 118, 17.0),
+                 line("Israel Koren", 260, 140, 350, 152, 11.0), *BODY)
+    assert paper_record({}, koren).authors == ["Israel Koren"]
+    chou = page(line("An Evaluation of Buffer Management Strategies", 215, 97, 412, 107, 10.4),
+                line("for Relational Database Systems", 249, 109, 381, 119, 10.4),
+                line("Hong-Tai Chou”", 282, 135, 347, 146, 10.4), line("David J. Dewitt", 283, 147, 343, 158, 10.4),
+                line("Computer Sciences Department", 253, 174, 378, 184, 10.4),
+                line("University of Wisconsin", 267, 186, 361, 196, 10.4),
+                *(line("In this paper we present a new algorithm, DBMIN, for managing the buffer pool", 66, 248 + 12 * i,
+                       297, 258 + 12 * i, 10.4) for i in range(30)),
+                line("Proceedings of VLDB 85, Stockholm 127", 125, 747, 323, 760, 9.3))
+    record = paper_record({}, chou)
+    assert (record.authors, record.year) == (["Hong-Tai Chou", "David J. Dewitt"], 1985)
+
+
+def test_a_journals_running_head_on_its_volumes_line_is_no_title() -> None:
+    """The Astronomical Journal of 1986 sets its head, title and byline in one size: the
+    journal's name shares the line of "VOLUME 91, NUMBER 2"; the byline's "^(a))" is a
+    footnote's letter and its bracket."""
+    pierce = page(line("VOLUME 91, NUMBER 2", 264, 52, 341, 61, 9.0), line("THE ASTRONOMICAL JOURNAL", 70, 52, 176, 61, 9.0),
+                  line("FEBRUARY 1986", 484, 52, 536, 61, 9.0),
+                  line("APPARENT CLOSE ENCOUNTERS OF MINOR PLANETS", 169, 75, 432, 84, 9.0),
+                  line("David A. PiERCE^(a))", 261, 93, 338, 104, 9.0),
+                  line("El Camino College, Torrance, California 90506", 229, 105, 372, 114, 9.0),
+                  line("Arthur L. Whipple", 257, 125, 344, 134, 9.0),
+                  line("Department ofAerospace Engineering, The University ofTexas at Austin, Austin, Texas 78712", 112, 136,
+                       489, 145, 9.0),
+                  line("Received 21 March 1985; revised 3 October 1985", 228, 145, 373, 154, 9.0),
+                  line("ABSTRACT", 275, 165, 326, 174, 9.0),
+                  *(line("During the period 1985.0-2001.4, the 34 minor planets of the Texas Minor Planet Project", 104,
+                         186 + 10 * i, 498, 195 + 10 * i, 9.0) for i in range(20)))
+    record = paper_record({}, pierce)
+    assert (record.title or "").lower() == "apparent close encounters of minor planets"
+    assert [a.lower() for a in record.authors] == ["david a. pierce", "arthur l. whipple"] and record.year == 1986
+
+
+def test_a_title_that_opens_with_a_banners_word_is_still_a_title() -> None:
+    """"Journaling versus Soft Updates: …" opens with "Journal" (a banner's word: "Journal
+    of …"), and was passed over for the byline under it."""
+    seltzer = page(line("Journaling versus Soft Updates: Asynchronous Meta-data Protection in File", 80, 68, 533, 84, 15.8),
+                   line("Systems", 282, 82, 330, 98, 15.8),
+                   line("Margo I. Seltzer, Gregory R. Ganger,", 212, 111, 401, 124, 13.5),
+                   line("M. Kirk McKusick, Keith A. Smith, Craig A. N. Soules, Christopher A. Stein", 110, 126, 497, 140, 13.5),
+                   line("† Harvard University, Carnegie Mellon University, Author and Consultant", 126, 140, 487, 156, 13.4),
+                   line("1 Abstract", 72, 176, 135, 190, 13.7), *BODY)
+    record = paper_record({}, seltzer)
+    assert record.title == "Journaling versus Soft Updates: Asynchronous Meta-data Protection in File Systems"
+    assert record.authors[:3] == ["Margo I. Seltzer", "Gregory R. Ganger", "M. Kirk McKusick"]
+
+
+def test_a_portals_cover_and_a_report_series_give_no_names() -> None:
+    """DTU Orbit's cover prints its one author surname first ("Liebe, Carl Christian") and a
+    label "Document Version"; a Vienna report's title page "Forschungsberichte" / "Bericht 28";
+    a scan reads Mukesh as "IVIukesh"."""
+    liebe = page(line("Downloaded from orbit.dtu.dk on: Mar 18, 2016", 57, 2, 224, 12, 9.4),
+                 line("Pattern recognition of star constellations for spacecraft applications", 57, 218, 447, 233, 14.3),
+                 line("Liebe, Carl Christian", 57, 264, 154, 276, 11.9), line("Published in:", 57, 284, 114, 296, 11.8),
+                 line("I E E E Aerospace and Electronic Systems Magazine", 57, 295, 292, 306, 11.7),
+                 line("DOI:", 57, 324, 78, 336, 11.8), line("10.1109/62.180383", 57, 335, 143, 346, 11.7),
+                 line("Publication date:", 57, 364, 131, 376, 11.8), line("1993", 57, 375, 79, 386, 11.7),
+                 line("Document Version", 57, 404, 139, 416, 11.8),
+                 line("Publisher's PDF, also known as Version of record", 57, 415, 276, 426, 11.7),
+                 line("Link to publication", 57, 445, 137, 456, 11.7))
+    assert paper_record({}, liebe).authors == ["Carl Christian Liebe"]
+    vienna = page(line("Data Augmentation and Dynamic", 57, 36, 384, 56, 19.6), line("Linear Models", 57, 62, 198, 82, 19.6),
+                  line("Sylvia Frühwirth-Schnatter", 57, 111, 209, 123, 11.2),
+                  line("Institut fur Statistik", 57, 215, 155, 226, 11.1),
+                  line("Wirtschaftsuniversität Wien", 57, 228, 202, 239, 11.1),
+                  line("Forschungsberichte", 57, 266, 172, 277, 11.2), line("Bericht 28", 57, 293, 111, 304, 11.1),
+                  line("1992", 57, 306, 84, 317, 11.1), line("http://statmath.wu-wien.ac.at/", 57, 357, 213, 368, 11.1))
+    assert paper_record({}, vienna).authors == ["Sylvia Frühwirth-Schnatter"]
+    raynal = page(line("Logical Time in Distributed Systems", 121, 94, 488, 113, 18.9),
+                  line("Michel Raynal", 124, 223, 182, 233, 9.4), line("University of Rennes", 125, 233, 203, 243, 9.7),
+                  line("IVIukesh Singhal", 124, 253, 189, 262, 9.4), line("Ohio State University", 124, 263, 207, 273, 9.7),
+                  *BODY)
+    assert paper_record({}, raynal).authors == ["Michel Raynal", "Mukesh Singhal"]
+
+
+def test_open_access_and_download_covers_are_covers() -> None:
+    """MIT's open-access sheet, ePub(WU)'s and IOP's download cover: the paper is on the next page."""
+    mit = page(line("MIT Open Access Articles", 205, 182, 407, 200, 17.9),
+               line("Perspectives on the CAP Theorem", 177, 234, 435, 251, 17.8),
+               line("Citation: Gilbert, Seth, and Nancy Lynch. Perspectives on the CAP Theorem.", 50, 349, 554, 361, 11.9),
+               line("Persistent URL: http://hdl.handle.net/1721.1/79112", 50, 436, 322, 449, 11.9))
+    wu = page(line("ePub^(WU) Institutional Repository", 154, 235, 442, 257, 19.1),
+              line("Sylvia Frühwirth-Schnatter", 57, 291, 225, 305, 13.3),
+              line("Original Citation:", 60, 409, 141, 419, 10.1),
+              line("This version is available at: http://epub.wu.ac.at/392/", 60, 469, 335, 479, 10.0))
+    iop = page(line("Distributed Systems Engineering", 39, 36, 213, 50, 14.0),
+               line("To cite this article: A D Kshemkalyani 1995 2 224", 39, 188, 520, 197, 7.5),
+               line("View the article online for updates and enhancements.", 39, 229, 300, 245, 8.2))
+    assert cover_sheet(mit) and cover_sheet(wu) and cover_sheet(iop)
+    assert not cover_sheet(page(line("Perspectives on the CAP Theorem", 177, 234, 435, 251, 17.8), *BODY))

@@ -44,9 +44,10 @@ _VERSION_NOTE = (r"(?:this is )?(?:the |an? )?(?:full|preliminary|extended|revis
 # Lines that are no title: running heads, venue and report banners, stamps.
 _NOT_TITLE = re.compile(
     r"^(arxiv|submitted|under consideration|reprinted|appear(s|ed)|to appear|published|proceedings|"
-    r"journal|transactions|communications|contemporary|technical report|tech\. rep|report|working\W{0,2}paper|"
-    r"downloaded|copyright|©|\(c\)|vol\.|volume|page \d|preprint|draft|version|"
-    r"lecture notes|in proc|workshop|conference|symposium|abstract|keywords|index terms|"
+    # (a word of a title that opens like one is none: "Journaling versus Soft Updates", "Abstractions for …")
+    r"journal(?!ing|ism)|transactions|communications|contemporary|technical report|tech\. rep|report(?!ing)|working\W{0,2}paper|"
+    r"downloaded|copyright|©|\(c\)|vol\.|volume|page \d|preprint|draft(?!ing)|version(?!ing)|"
+    r"lecture notes|in proc|workshop|conference|symposium|abstract(?!ion|ing)|keywords|index terms|"
     r"short communications|programming techniques|operating systems|editors?|extended abstract|"
     r"[|(\[]?\s*detailed summary\s*[|)\]]?\s*$|"  # a version's tag, its brackets read as bars: "| Detailed Summary |"
     + _VERSION_NOTE + r"|"
@@ -85,6 +86,9 @@ _PLACE = re.compile(
     r"netherlands|holland|belgium|denmark|sweden|norway|finland|switzerland|austria|poland|"
     r"hungary|czech|russia|greece|canada|usa|u\.s\.a\.?|america|japan|china|india|"
     r"korea|singapore|australia|zealand|brazil|argentina|mexico|africa|asia|europe|"
+    r"turkey|iran|egypt|chile|colombia|taiwan|vietnam|thailand|malaysia|indonesia|pakistan|bangladesh|"
+    r"nigeria|kenya|ukraine|romania|bulgaria|croatia|serbia|slovenia|slovakia|estonia|latvia|lithuania|"
+    r"luxembourg|iceland|cyprus|qatar|saudi arabia|lebanon|morocco|tunisia|philippines|israel|jordan|"
     r"street|st\.|road|rd\.|avenue|ave\.?|square|drive|boulevard|blvd|place|murray hill|"
     r"heights|new haven|valley|city|beach|lake|bay|plaza|building|room|floor|suite|box|"
     r"santa|san|los|las|saint|mount|northern|southern|eastern|western|"
@@ -108,7 +112,7 @@ _STATE = re.compile(r"\b(A[LKZR]|C[AOT]|DE|FL|GA|HI|I[DLNA]|K[SY]|LA|M[EDAINSOT]
 # Clements", "Jimmy Wales"): on their own they make no line an address — an address names
 # its country, state or a city that is none ("Austin, Texas", "Paris, France")
 _NAMELIKE = {"austin", "irvine", "raleigh", "rochester", "holland", "england", "wales", "berlin", "paris",
-             "milan", "roma", "houston", "dallas", "hamburg"}
+             "milan", "roma", "houston", "dallas", "hamburg", "israel", "jordan"}
 # "JUAN DE LA CRUZ": a particle in capitals is no state (Delaware, Louisiana, Alabama) when a
 # word of the name follows it
 _PARTICLE_STATE = re.compile(r"\b(?:DE|LA|AL)(?=\s+(?!USA\b)[A-Z])")
@@ -123,6 +127,10 @@ def _place(text: str) -> bool:
     """A place or a state's code on the line (an address, not a name)."""
     if any(m.group(0).lower() not in _NAMELIKE and not (m.group(0).islower() and m.group(0) in _PARTICLES)
            for m in _PLACE.finditer(text)):
+        return True
+    # a country that is a name too ends an address after its city: "Rehovot, Israel" (a scan's
+    # "Rehovot. Israel"), never "Israel Koren"
+    if re.search(r"[,.]\s*(?:israel|jordan)\.?$", text.strip(), re.I):
         return True
     states = _STATE.findall(text)
     return len(states) > len(_PARTICLE_STATE.findall(text))
@@ -152,7 +160,7 @@ _FONT_MARK = r"(?:(?<=[^\W\d_])[\u2190-\u21ff\u2212]|(?![→←↔↦⇐⇒⇔])
 _MARKS = re.compile(r"[∗*†‡§¶♯#⋆⋄♮♭♣♦♥♠‖|_]+|" + _FONT_MARK + r"+|(?<=[^\W\d_])\d+(,\d+)*|\^\S*|\(\d+\)")
 # Superscripts: footnote marks, and small type set over the title's line (a running head,
 # "^(Operating)Self-st^(System)abili^szing" is "Self-stabilizing" under "Operating Systems")
-_TITLE_MARKS = re.compile(r"[∗*†‡§¶♯⋆]+|\^\([^)]*\)|\^[0-9∗*†‡§¶]+|\^[a-z](?=\s|$)|\^[^\s(]")
+_TITLE_MARKS = re.compile(r"(?<![A-Z])[∗*]+|[∗*]+(?!-\w)|[†‡§¶♯⋆]+|\^\([^)]*\)+|\^[0-9∗*†‡§¶]+|\^[a-z](?=\s|$)|\^[^\s(]")
 _GRADE = re.compile(r",?\s*\(?\b(?:(?:senior|life|(?:graduate\s+)?student|associate)\s+)?(?:member|fellow),?\s+ieee\b\)?,?", re.I)
 _SUFFIX = re.compile(r"Jr\.?|Sr\.?|II|III|IV")
 _HONORIFIC = re.compile(r"^(?:prof\.|professor|dr\.|mr\.|mrs\.|ms\.)\s+", re.I)
@@ -169,7 +177,11 @@ _NOT_NAME = {"citations", "reads", "profile", "publications", "see", "view", "do
              "on", "of", "for", "from", "with", "into", "towards", "toward", "via", "using",
              # a job title stacked under a name as an affiliation is ("Bradley C. Kuszmaul" / "Chief Architect")
              "chief", "architect", "scientist", "manager", "president",
-             "founder", "co-founder", "cofounder", "ceo", "cto"}
+             "founder", "co-founder", "cofounder", "ceo", "cto",
+             # a portal's cover label ("Document Version" / "Publisher's PDF, also known as …")
+             "version",
+             # a German report series under the byline ("Forschungsberichte" / "Bericht 28")
+             "bericht", "berichte", "forschungsbericht", "forschungsberichte", "arbeitsbericht"}
 # A subject's words: a line whose every "name" holds one, and no initial, is a title's or a
 # heading's ("O-RAN Security Threat Modeling and Risk Assessment", "Related Work", "Big Data"),
 # not a byline; one name of a list may hold one (Deepesh Data, Linqi Song …), and so may a
@@ -254,7 +266,9 @@ _LABELLED_DATE = re.compile(r"\b(?:publication )?date:\s*(?:\w+\.?\s+)?(?:\d{1,2
 # and revised version of a paper (© Copyright 2001 by ACM) presented at …", under "© 2002 Kluwer")
 _EARLIER = re.compile(r"\b(?:extended|revised|expanded|full|longer|earlier|previous|preliminary|shorter|conference)"
                       r"\s+(?:and\s+\w+\s+)?version of\b", re.I)
-_SHORT_YEAR = re.compile(r"\b[A-Z]{2,}[ -]?['’‘](\d\d)\b")  # "POPL '82", "ISMM'08", "UIST ‘95"
+# "POPL '82", "ISMM'08", "UIST ‘95"; after "Proceedings of" without the apostrophe ("Proceedings
+# of VLDB 85, Stockholm")
+_SHORT_YEAR = re.compile(r"(?:\b[A-Z]{2,}[ -]?['’‘]|\bProc(?:eedings|\.)\s+(?:of\s+)?(?:the\s+)?[A-Z]{2,}\s+)(\d\d)\b")
 _PAGES = re.compile(r"\b(?:pages?|pp?\.)\s*\d{1,5}\s*(?:[-–—]+\s*\d{1,5})?", re.I)
 _ANY_YEAR = re.compile(r"(?<![\d.])" + _Y + r"(?![\d])")
 _NOT_A_DATE = re.compile(r"^(downloaded|re-?keyed|retrieved|accessed|printed on|generated|received|"
@@ -305,7 +319,12 @@ _COVER = re.compile(r"see discussions, stats,? and author profiles for this publ
                     r"^the following\b.{0,200}\bwas provided\s+courtesy of\b|"
                     # a university's research portal (Pure): "Edinburgh Research Explorer" /
                     # "Citation for published version:" / "Link to publication record in …"
-                    r"^citation for published version\b|^link to publication record in\b",
+                    r"^citation for published version\b|^link to publication record in\b|"
+                    # MIT's open-access sheet ("Persistent URL: http://hdl.handle.net/…"), ePub(WU)'s
+                    # ("This version is available at: http://epub.wu.ac.at/392/"), IOP's ("View the
+                    # article online for updates and enhancements.")
+                    r"^persistent url\s*:|^this version is available at\s*:|"
+                    r"^view the article online for updates and enhancements",
                     re.I | re.M)
 # ResearchGate's line of the kind and date of the work: "Conference Paper · November 2013"
 _COVER_DATE = re.compile(r"^(?:article|conference paper|chapter|book|thesis|preprint|technical report|"
@@ -441,6 +460,8 @@ def paper_record(info: dict[str, str], first: PageText | None, file_name: str = 
         authors = _agreeing_authors(info, first)
     if not authors and title_lines:
         authors = _page_authors(first, title_lines, wide=True)
+    if not authors and title_lines and first is not None:
+        authors = _inverted_byline(first, title_lines)
     year = _subject_year(info, first) or page_year(first, title_lines) or arxiv_year(ids.get("arxiv"))
     return PaperRecord(title=title, authors=authors, year=year, doi=ids.get("doi"), arxiv=ids.get("arxiv"))
 
@@ -754,7 +775,15 @@ def _banners(lines: list[Line]) -> set[int]:
     for line in lines:
         if _NOT_TITLE.match(line.text.strip()) or any(id(b) in out and _joins(b, line) for b in lines[:lines.index(line)][-3:]):
             out.add(id(line))
+    # a journal's running head: its name on the baseline of its volume's banner ("THE
+    # ASTRONOMICAL JOURNAL   VOLUME 91, NUMBER 2   FEBRUARY 1986"), set like the title
+    heads = [b for b in lines if id(b) in out and _VOLUME_HEAD.match(b.text.strip())]
+    out.update(id(ln) for ln in lines if any(b is not ln and abs(b.bbox[1] - ln.bbox[1]) < 2 and abs(b.bbox[3] - ln.bbox[3]) < 2
+                                             and (b.bbox[2] < ln.bbox[0] or ln.bbox[2] < b.bbox[0]) for b in heads))
     return out
+
+
+_VOLUME_HEAD = re.compile(r"^vol(?:\.|ume)\s*\d{1,4}\s*,?\s*(?:no\.|number|issue)\s*\d{1,4}\W*$", re.I)
 
 
 def _subtitle(title: list[Line], first: PageText | None) -> Line | None:
@@ -774,6 +803,7 @@ def _subtitle(title: list[Line], first: PageText | None) -> Line | None:
     text = line.text.strip()
     if body * 1.15 <= line.size <= last.size * 0.95 and _title_shaped(line) and 2 <= len(text.split()) <= 12 \
             and _line_names(line) is None and not _wrapped_names(text) and not _ORG.search(text) \
+            and not ("," in text and _names(text.split(",")[0])) \
             and not _PLACE.search(text) and not _ANY_YEAR.search(text):
         return line
     return None
@@ -992,6 +1022,8 @@ def _join_title(lines: list[Line]) -> str | None:
     text = _REPORT_NUMBER.sub("", text.strip())
     # "Conflict-free Replicated Data Types ı": a font's footnote mark read as a dotless i, alone
     text = re.sub(r"\s+ı$", "", text)
+    # "… for Points and Rectangles+": a footnote's plus glued to a title's last word ("C++" keeps its)
+    text = re.sub(r"(?<=[a-z]{3})\+$", "", text.strip())
     text = re.sub(r"(\w)- (\w)", r"\1-\2", " ".join(text.split())).strip(" .,;:∗*")
     half = text[:len(text) // 2].strip()
     if len(half) >= 8 and text == f"{half} {half}":
@@ -1537,7 +1569,7 @@ def _names(text: str) -> list[str] | None:
     # A superscript after a name, or a mark with a space after it, ends the name: "Kyle
     # Lo^(α∗) Zejiang Shen^(α,τ∗)", "Kalpesh Krishna♠ ∗ Erin Bransom♢" (its commas are no
     # separators of their own)
-    text = re.sub(r"\^\([^)]*\)|\^[^\s(,]+|(?:[∗*†‡§¶♯⋆♣♦♥♠♢♡♤♧]|" + _FONT_MARK + r")+(?=\s)", ",", text)
+    text = re.sub(r"\^\([^)]*\)+|\^[^\s(,]+|(?:[∗*†‡§¶♯⋆♣♦♥♠♢♡♤♧]|" + _FONT_MARK + r")+(?=\s)", ",", text)
     # "Steven 0. Hobbs": a scan's text layer reads an initial's O as a zero
     text = re.sub(r"\b(?!(?i:chapter|section|part|lecture|appendix|step|stage|phase|unit|lesson|week|problem|exercise|homework)\b)([^\W\d_]+) 0\.(?= [A-Z][a-z])", r"\1 O.", text)
     # "Josef Templ, Dipl. Ing.", "Ann Lee, Ph.D.": a degree after a name is no name
@@ -1553,12 +1585,14 @@ def _names(text: str) -> list[str] | None:
         return None  # a degree's line under the author's name: "B.A.Sc., East China University of …, 1989"
     # "Mihai Let,ia": a comma below a letter (ț) drawn as a comma of its own
     text = re.sub(r"(?<=[a-z]),(?=[a-z]{2})", "", text)
-    # "Barry Hayes’": a closing quote after a surname, where the page prints a footnote mark
-    text = re.sub(r"(?<=[a-z])[’'](?=\s*(?:,|$))", "", text)
+    # "Barry Hayes’", "Hong-Tai Chou”": a closing quote after a surname, where the page prints a footnote mark
+    text = re.sub(r"(?<=[a-z])[’'”](?=\s*(?:,|$))", "", text)
     # "Emin G ¨ un Sirer ¨", "Laszl ´ o": an accent drawn apart from its letter
     text = re.sub(r"(?<=[^\W\d_]) ?[¨´`ˆ˜ˇ¸˝˘] ?(?=[^\W\d_])|\s[¨´`ˆ˜ˇ¸˝˘](?=\s|,|$)", "", text)
     # "JACK GOLDBERG, SENIOR MEMBER, IEEE,": an IEEE grade after a name is no name
     text = _GRADE.sub(",", text).strip(" ,")
+    # "IVIukesh Singhal": a scan's text layer reads a capital M as I, V and I
+    text = re.sub(r"\bIVI(?=[a-z]{2})", "M", text)
     # "Jeffrey D. U1lman": a scan's text layer reads an l as a 1 inside a word
     text = re.sub(r"(?<=[^\W\d_])1(?=[a-z]{2})(?!and\b)", "l", text)  # (not "Kim1a", "Li1and")
     # "Ming Li1,2, Wei Zhang2": affiliation numbers glued to a name (commas between them);
@@ -1609,6 +1643,24 @@ def _names(text: str) -> list[str] | None:
             # one four-word name unless split where "and" is glued on)
             parts = glued
     return _all_names(parts, " .,") or None
+
+
+_INVERTED = re.compile(r"([A-Z][^\W\d_]{2,}(?:-[A-Z][^\W\d_]+)?),\s*((?:(?:[A-Z][^\W\d_]+|[A-Z]\.)\s*){1,3})")
+
+
+def _inverted_byline(first: PageText, title_lines: list[Line]) -> list[str]:
+    """One author printed surname first on the line under the title, as a portal's cover
+    prints it ("Liebe, Carl Christian"), when nothing else on the page reads as a byline:
+    in a list of names the same shape is two people ("Fowers, Kalin Ovtcharov")."""
+    bottom = max(ln.bbox[3] for ln in title_lines)
+    height = max(ln.bbox[3] - ln.bbox[1] for ln in title_lines)
+    under = sorted((ln for ln in first.lines if ln not in title_lines and 0 <= ln.bbox[1] - bottom < 4 * height),
+                   key=lambda ln: ln.bbox[1])
+    inverted = _INVERTED.fullmatch(under[0].text.strip()) if under else None
+    if inverted is None or _org(under[0].text) or _place(under[0].text):
+        return []
+    name = _name(f"{inverted.group(2).strip()} {inverted.group(1)}")
+    return [name] if name else []
 
 
 def _affiliation_start(words: list[str]) -> int:

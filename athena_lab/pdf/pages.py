@@ -26,6 +26,12 @@ _CAPTION_START = re.compile(r"^\s*(Figure|Fig\.|Table|Tab\.|Abbildung|Abb\.|Tabe
 _NUMBERED = re.compile(r"^\s*\d{1,2}(\.\d{1,2})*\.?\s+\S")
 #: Fewer printed characters than this and a page counts as having very little text.
 LOW_TEXT_CHARS = 40
+# A publisher's download stamp over a scan: IEEE Xplore's "Authorized licensed use limited to:
+# … Downloaded on … from IEEE Xplore", IOP's "This content was downloaded from IP address …",
+# a portal's "Downloaded from orbit.dtu.dk on: …". A scanned page carrying only such a line
+# has no text of its own.
+_DOWNLOAD_STAMP = re.compile(r"authorized licensed use limited to\b|this content (?:was )?downloaded from\b|"
+                             r"^\s*downloaded (?:from|by|on)\b", re.I)
 
 
 @dataclass
@@ -65,7 +71,7 @@ def extract_page(doc: pdfium.PdfDocument, index: int, ocr: str = "auto",
         finally:
             textpage.close()
         result = PageText(index + 1, width, height, lines, margin=stats.margin_text)
-        printed = sum(printed_chars(ln.text) for ln in lines)
+        printed = sum(printed_chars(ln.text) for ln in lines if not _DOWNLOAD_STAMP.search(ln.text))
         if printed < LOW_TEXT_CHARS and _has_images(page):
             return _scanned(page, result, ocr, on_ocr)
         # (a page with a few real characters, a stamp or a page number, goes to OCR only when
