@@ -6,6 +6,8 @@ large for a title, in Helvetica's standard encoding (a real text layer, no OCR).
 
 from __future__ import annotations
 
+from typing import Any
+
 
 def _pdf_string(text: str) -> str:
     return "(" + text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)") + ")"
@@ -120,15 +122,8 @@ def outlined_pdf(lines: list[tuple[str, int]]) -> bytes:
     size)`` is drawn by Pillow's own font, then every run of dark pixels of a row becomes a
     filled rectangle of its own — thousands of paths, as a paper whose fonts were turned
     into curves has, and no text layer at all."""
-    from PIL import Image, ImageDraw, ImageFont
-
     scale = 2  # pixels a point
-    image = Image.new("L", (612 * scale, 792 * scale), 255)
-    draw = ImageDraw.Draw(image)
-    y = 120
-    for text, size in lines:
-        draw.text((144, y), text, fill=0, font=ImageFont.load_default(size=size))
-        y += int(size * 1.8)
+    image = _drawn_page(lines, scale)
     pixels = image.load()
     rects = []
     for row in range(image.height):
@@ -155,15 +150,7 @@ def stamped_scan_pdf(lines: list[tuple[str, int]], stamp: str) -> bytes:
     publisher's download line at the foot (IEEE Xplore stamps the old scans it serves so)."""
     import zlib
 
-    from PIL import Image, ImageDraw, ImageFont
-
-    scale = 2  # pixels a point
-    image = Image.new("L", (612 * scale, 792 * scale), 255)
-    draw = ImageDraw.Draw(image)
-    y = 120
-    for text, size in lines:
-        draw.text((144, y), text, fill=0, font=ImageFont.load_default(size=size))
-        y += int(size * 1.8)
+    image = _drawn_page(lines, 2)
     pixels = zlib.compress(image.tobytes())
     content = f"q 612 0 0 792 0 0 cm /Im1 Do Q\nBT /F1 7 Tf 1 0 0 1 60 20 Tm {_pdf_string(stamp)} Tj ET"
     objects = ["<< /Type /Catalog /Pages 2 0 R >>",
@@ -176,3 +163,17 @@ def stamped_scan_pdf(lines: list[tuple[str, int]], stamp: str) -> bytes:
                f"{pixels.decode('latin-1')}\nendstream",  # (latin-1 carries the bytes through as they are)
                f"<< /Length {len(content)} >>\nstream\n{content}\nendstream"]
     return pdf_file(objects)
+
+
+def _drawn_page(lines: list[tuple[str, int]], scale: int) -> Any:
+    """A white Letter page ``scale`` pixels a point, each ``(text, pixel size)`` drawn on
+    it in black by Pillow's own font, top down."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    image = Image.new("L", (612 * scale, 792 * scale), 255)
+    draw = ImageDraw.Draw(image)
+    y = 120
+    for text, size in lines:
+        draw.text((144, y), text, fill=0, font=ImageFont.load_default(size=size))
+        y += int(size * 1.8)
+    return image
