@@ -2345,3 +2345,21 @@ def test_open_access_and_download_covers_are_covers() -> None:
                line("View the article online for updates and enhancements.", 39, 229, 300, 245, 8.2))
     assert cover_sheet(mit) and cover_sheet(wu) and cover_sheet(iop)
     assert not cover_sheet(page(line("Perspectives on the CAP Theorem", 177, 234, 435, 251, 17.8), *BODY))
+
+
+def test_names_listed_alphabetically_down_two_columns_are_read_down_them() -> None:
+    """System R's sixteen authors run alphabetically down two columns (Chamberlin, Astrahan,
+    Blasgen … in the left; Price, Putzolu … in the right); a grid whose order runs across its
+    rows keeps that order."""
+    names = ["Donald D. Chamberlin", "Thomas G. Price", "Morton M. Astrahan", "Franco Putzolu", "Michael W. Blasgen",
+             "Patricia Griffiths Selinger", "James N. Gray", "Mario Schkolnick", "W. Frank King", "Donald R. Slutz",
+             "Bruce G. Lindsay", "Irving L. Traiger", "Raymond Lorie", "Bradford W. Wade", "James W. Mehl", "Robert A. Yost"]
+    rows = [line(f"{left} {right}", 168, 180 + 12 * i, 411, 192 + 12 * i, 13.5,
+                 cells=[left, right]) for i, (left, right) in enumerate(zip(names[0::2], names[1::2]))]
+    system_r = page(line("A History and Evaluation", 157, 122, 431, 149, 27.4), line("of System R", 227, 145, 364, 173, 27.4),
+                    *rows, line("IBM Research Laboratory", 241, 290, 379, 303, 13.5), *BODY)
+    assert paper_record({}, system_r).authors == names[0::2] + names[1::2]
+    across = ["Ann Zimmer", "Bo Young", "Cy Xu", "Di Wong", "Ed Vance", "Flo Upton"]
+    grid = [line(f"{left} {right}", 168, 180 + 12 * i, 411, 192 + 12 * i, 13.5, cells=[left, right])
+            for i, (left, right) in enumerate(zip(across[0::2], across[1::2]))]
+    assert paper_record({}, page(line("A Study of Grids", 157, 122, 431, 149, 27.4), *grid, *BODY)).authors == across

@@ -462,6 +462,7 @@ def paper_record(info: dict[str, str], first: PageText | None, file_name: str = 
         authors = _page_authors(first, title_lines, wide=True)
     if not authors and title_lines and first is not None:
         authors = _inverted_byline(first, title_lines)
+    authors = _column_major(authors)
     year = _subject_year(info, first) or page_year(first, title_lines) or arxiv_year(ids.get("arxiv"))
     return PaperRecord(title=title, authors=authors, year=year, doi=ids.get("doi"), arxiv=ids.get("arxiv"))
 
@@ -1661,6 +1662,24 @@ def _inverted_byline(first: PageText, title_lines: list[Line]) -> list[str]:
         return []
     name = _name(f"{inverted.group(2).strip()} {inverted.group(1)}")
     return [name] if name else []
+
+
+def _column_major(authors: list[str]) -> list[str]:
+    """Names in two columns read row by row, where the byline runs alphabetically down the
+    columns: System R's sixteen authors, Astrahan under Chamberlin in the left column, Price
+    at the top of the right one. Near sorted by surname down the columns (a lead author may
+    come first, a surname may be filed by another word: a step back in eight) and far from it
+    across the rows, they were listed down the columns; six names or more (chance orders no
+    such list)."""
+    if len(authors) < 6 or len(authors) % 2:
+        return authors
+    def back_steps(names: list[str]) -> int:
+        keys = [_key(n.split()[-1]) for n in names]
+        return sum(a > b for a, b in zip(keys, keys[1:]))
+    down = authors[0::2] + authors[1::2]
+    if back_steps(down) <= len(authors) // 8 and back_steps(authors) >= len(authors) // 3:
+        return down
+    return authors
 
 
 def _affiliation_start(words: list[str]) -> int:
