@@ -144,15 +144,21 @@ def outlined_pdf(lines: list[tuple[str, int]]) -> bytes:
     return pdf_file(objects)
 
 
-def stamped_scan_pdf(lines: list[tuple[str, int]], stamp: str) -> bytes:
+def stamped_scan_pdf(lines: list[tuple[str, int]], stamp: str, box: tuple[int, int, int, int] = (0, 0, 612, 792),
+                     caption: str = "") -> bytes:
     """A one-page scan: each ``(text, pixel size)`` drawn by Pillow's own font into one
     grey image over the whole page, and ``stamp`` the only characters of its text layer, a
-    publisher's download line at the foot (IEEE Xplore stamps the old scans it serves so)."""
+    publisher's download line at the foot (IEEE Xplore stamps the old scans it serves so).
+    ``box`` (x, y, width, height) sets the image smaller, a figure, and ``caption`` prints a
+    line of text under it: a born-digital page with a picture."""
     import zlib
 
     image = _drawn_page(lines, 2)
     pixels = zlib.compress(image.tobytes())
-    content = f"q 612 0 0 792 0 0 cm /Im1 Do Q\nBT /F1 7 Tf 1 0 0 1 60 20 Tm {_pdf_string(stamp)} Tj ET"
+    x, y, w, h = box
+    content = f"q {w} 0 0 {h} {x} {y} cm /Im1 Do Q\nBT /F1 7 Tf 1 0 0 1 60 20 Tm {_pdf_string(stamp)} Tj ET"
+    if caption:
+        content += f"\nBT /F1 9 Tf 1 0 0 1 72 {y - 14} Tm {_pdf_string(caption)} Tj ET"
     objects = ["<< /Type /Catalog /Pages 2 0 R >>",
                "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] "

@@ -387,3 +387,19 @@ def test_a_scan_whose_only_text_is_a_download_stamp_is_read_by_ocr(tmp_path: Pat
     finally:
         opened.close()
     assert (record.title, record.authors) == ("Implementing Causal Shared Memory", ["Jane Doe", "John Smith"])
+
+
+def test_a_born_digital_figure_page_with_a_download_stamp_keeps_its_caption(tmp_path: Path) -> None:
+    """Only a scan (an image over most of the page) goes to OCR past its stamp: a figure with
+    its caption keeps its text layer, with or without OCR."""
+    pdf = tmp_path / "figure.pdf"
+    pdf.write_bytes(stamped_scan_pdf([("a plot", 30)], "Authorized licensed use limited to: Univ of Somewhere. "
+                                     "Downloaded on September 23,2024 from IEEE Xplore. Restrictions apply.",
+                                     box=(100, 400, 400, 300), caption="Fig. 12. Screenshots of the tool."))
+    opened = pdfium.PdfDocument(pdf)
+    try:
+        for ocr in ("off", "auto"):
+            page = extract_page(opened, 0, ocr)
+            assert page.source == "text" and any("Screenshots of the tool" in ln.text for ln in page.lines), ocr
+    finally:
+        opened.close()

@@ -2202,6 +2202,7 @@ def test_a_title_word_misread_takes_the_spelling_the_page_prints_twice_in_its_te
                 line("Abstract", 284, 276, 327, 283, 9.3),
                 line("Computing multiple related group-bys and aggregates is one of the core operations", 96, 298, 530, 308, 10.0),
                 line("of OLAP; arrays hold the aggregates of a cube.", 82, 314, 530, 324, 10.0), *BODY)
+    zhao.source = "ocr"  # (a scan: the title's word read by OCR)
     assert paper_record({}, zhao).title == "An Array-Based Algorithm for Simultaneous Multidimensional Aggregates"
     henderson = page(line("PURELY RTNCTIONAL OPERATING SYSTEMS", 109, 79, 289, 90, 10.5),
                      line("Peter Henderson", 161, 100, 238, 110, 10.5),
@@ -2239,7 +2240,8 @@ def test_an_old_scans_marks_and_places_are_no_part_of_its_record() -> None:
                  line("Praktuche Informatlk, Umversltaet", 129, 137, 298, 152, 15.2),
                  line("Abstract", 154, 207, 186, 219, 11.5),
                  *(line("The R-tree, one of the most popular access methods for rectangles", 54, 219 + 11 * i, 292, 230 + 11 * i,
-                        11.5) for i in range(12)))
+                        11.5) for i in range(12)),
+                 line("+ This work was supported by grant no Kr 670/4-3 from the", 56, 529, 294, 541, 11.5))
     assert paper_record({}, rstar).title == "The R*-tree: An Efficient and Robust Access Method for Points and Rectangles"
     halpern = page(line("Knowledge and Common Knowledge in a", 56, 58, 304, 75, 16.6),
                    line("Distributed Environment", 56, 78, 204, 94, 16.6),
@@ -2363,3 +2365,43 @@ def test_names_listed_alphabetically_down_two_columns_are_read_down_them() -> No
     grid = [line(f"{left} {right}", 168, 180 + 12 * i, 411, 192 + 12 * i, 13.5, cells=[left, right])
             for i, (left, right) in enumerate(zip(across[0::2], across[1::2]))]
     assert paper_record({}, page(line("A Study of Grids", 157, 122, 431, 149, 27.4), *grid, *BODY)).authors == across
+
+
+def test_the_second_reads_pages_for_the_dev25_rules() -> None:
+    """A helper's read of dev25's rules: each page read right before them, and after."""
+    def titled(title: str, *rest: Line) -> PageText:
+        return page(line(title, 90, 100, 520, 118, 18.0), *rest)
+    # "Michael I. Jordan": a country after an initial's period is no address
+    lda = titled("Latent Dirichlet Allocation", line("David M. Blei, Andrew Y. Ng, Michael I. Jordan", 150, 140, 460, 152, 11.0),
+                 *BODY)
+    assert paper_record({}, lda).authors == ["David M. Blei", "Andrew Y. Ng", "Michael I. Jordan"]
+    # a subtitle naming a country, or a name's shape before a comma, is still a subtitle
+    for subtitle in ("Evidence from Kenya and Chile", "The Jordan Curve Theorem in Isabelle", "Cache Coherence, Revisited",
+                     "Martin Fowler, Revisited"):
+        record = paper_record({}, page(line("Programming Languages", 150, 100, 460, 120, 20.0),
+                                       line(subtitle, 150, 124, 460, 138, 14.0),
+                                       line("Jane Q. Public", 250, 160, 360, 172, 11.0), *BODY))
+        assert record.title == f"Programming Languages: {subtitle}", subtitle
+    # a real word of a born-digital title keeps its spelling whatever the page prints near it
+    acm = titled("Fair Division among Competing Tenants of a Cluster",
+                 line("Jane Q. Public", 250, 140, 360, 152, 11.0),
+                 *(line("Computing clusters are shared; computing resources are divided among tenants.", 72, 320 + 12 * i,
+                        540, 330 + 12 * i, 10.0) for i in range(20)),
+                 line("Association for Computing Machinery. CCS Concepts: Computing methodologies", 72, 700, 540, 708, 7.0))
+    assert paper_record({}, acm).title == "Fair Division among Competing Tenants of a Cluster"
+    scan = titled("Fair Scheduling of Batch Jobs", line("Jane Q. Public", 250, 140, 360, 152, 11.0),
+                  *(line("The scheduIing of batch jobs: scheduIing is fair when each job gets its share.", 72, 320 + 12 * i,
+                         540, 330 + 12 * i, 10.0) for i in range(20)))
+    assert paper_record({}, scan).title == "Fair Scheduling of Batch Jobs"
+    # a product's plus, a bracket that closes the title's own, a journal's page number
+    assert paper_record({}, titled("Circles and Communities on Google+", line("Jane Q. Public", 250, 140, 360, 152, 11.0),
+                                   *BODY)).title == "Circles and Communities on Google+"
+    assert paper_record({}, titled("Self-Stabilization (Extended Abstract^(*))", line("Jane Q. Public", 250, 140, 360, 152, 11.0),
+                                   *BODY)).title == "Self-Stabilization (Extended Abstract)"
+    foot = titled("Deep Networks at the Edge", line("Jane Q. Public", 250, 140, 360, 152, 11.0), *BODY,
+                  line("Vol. 106, No. 1, January 2018 | Proceedings of the IEEE 37", 72, 740, 400, 748, 8.0))
+    assert paper_record({}, foot).year == 2018
+    # a place under a title is no person written surname first
+    durham = titled("On the Design of Reliable Distributed Systems", line("Durham, North Carolina", 240, 140, 380, 152, 11.0),
+                    *BODY)
+    assert paper_record({}, durham).authors == []

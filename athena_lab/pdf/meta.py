@@ -26,7 +26,7 @@ from difflib import SequenceMatcher
 from typing import Any
 
 from .layout import Box, Line
-from .pages import PageText
+from .pages import COMMON_PAIRS, PageText
 
 _JUNK_TITLE = re.compile(r"^(untitled|microsoft word|document\d*$|proceedings template|arxiv:)|"
                          r"\.(docx?|tex|dvi|pdf|indd|ps|eps|rtf)\b|\\", re.I)
@@ -86,9 +86,6 @@ _PLACE = re.compile(
     r"netherlands|holland|belgium|denmark|sweden|norway|finland|switzerland|austria|poland|"
     r"hungary|czech|russia|greece|canada|usa|u\.s\.a\.?|america|japan|china|india|"
     r"korea|singapore|australia|zealand|brazil|argentina|mexico|africa|asia|europe|"
-    r"turkey|iran|egypt|chile|colombia|taiwan|vietnam|thailand|malaysia|indonesia|pakistan|bangladesh|"
-    r"nigeria|kenya|ukraine|romania|bulgaria|croatia|serbia|slovenia|slovakia|estonia|latvia|lithuania|"
-    r"luxembourg|iceland|cyprus|qatar|saudi arabia|lebanon|morocco|tunisia|philippines|israel|jordan|"
     r"street|st\.|road|rd\.|avenue|ave\.?|square|drive|boulevard|blvd|place|murray hill|"
     r"heights|new haven|valley|city|beach|lake|bay|plaza|building|room|floor|suite|box|"
     r"santa|san|los|las|saint|mount|northern|southern|eastern|western|"
@@ -112,7 +109,15 @@ _STATE = re.compile(r"\b(A[LKZR]|C[AOT]|DE|FL|GA|HI|I[DLNA]|K[SY]|LA|M[EDAINSOT]
 # Clements", "Jimmy Wales"): on their own they make no line an address — an address names
 # its country, state or a city that is none ("Austin, Texas", "Paris, France")
 _NAMELIKE = {"austin", "irvine", "raleigh", "rochester", "holland", "england", "wales", "berlin", "paris",
-             "milan", "roma", "houston", "dallas", "hamburg", "israel", "jordan"}
+             "milan", "roma", "houston", "dallas", "hamburg"}
+# Countries that end an address only after its city ("Rehovot, Israel", a scan's "Rehovot.
+# Israel", "Nairobi, Kenya"): on their own they are words of a subtitle ("Evidence from
+# Kenya", "The Jordan Curve Theorem") or names ("Michael I. Jordan", "Israel Koren")
+_COUNTRY_AFTER_CITY = re.compile(
+    r"(?:,|(?<=[^\W\d_]{2})\.)\s*(?:turkey|iran|egypt|chile|colombia|taiwan|vietnam|thailand|malaysia|indonesia|"
+    r"pakistan|bangladesh|nigeria|kenya|ukraine|romania|bulgaria|croatia|serbia|slovenia|slovakia|estonia|latvia|"
+    r"lithuania|luxembourg|iceland|cyprus|qatar|saudi arabia|lebanon|morocco|tunisia|philippines|israel|jordan)\.?$",
+    re.I)
 # "JUAN DE LA CRUZ": a particle in capitals is no state (Delaware, Louisiana, Alabama) when a
 # word of the name follows it
 _PARTICLE_STATE = re.compile(r"\b(?:DE|LA|AL)(?=\s+(?!USA\b)[A-Z])")
@@ -128,9 +133,7 @@ def _place(text: str) -> bool:
     if any(m.group(0).lower() not in _NAMELIKE and not (m.group(0).islower() and m.group(0) in _PARTICLES)
            for m in _PLACE.finditer(text)):
         return True
-    # a country that is a name too ends an address after its city: "Rehovot, Israel" (a scan's
-    # "Rehovot. Israel"), never "Israel Koren"
-    if re.search(r"[,.]\s*(?:israel|jordan)\.?$", text.strip(), re.I):
+    if _COUNTRY_AFTER_CITY.search(text.strip()):
         return True
     states = _STATE.findall(text)
     return len(states) > len(_PARTICLE_STATE.findall(text))
@@ -160,7 +163,7 @@ _FONT_MARK = r"(?:(?<=[^\W\d_])[\u2190-\u21ff\u2212]|(?![→←↔↦⇐⇒⇔])
 _MARKS = re.compile(r"[∗*†‡§¶♯#⋆⋄♮♭♣♦♥♠‖|_]+|" + _FONT_MARK + r"+|(?<=[^\W\d_])\d+(,\d+)*|\^\S*|\(\d+\)")
 # Superscripts: footnote marks, and small type set over the title's line (a running head,
 # "^(Operating)Self-st^(System)abili^szing" is "Self-stabilizing" under "Operating Systems")
-_TITLE_MARKS = re.compile(r"(?<![A-Z])[∗*]+|[∗*]+(?!-\w)|[†‡§¶♯⋆]+|\^\([^)]*\)+|\^[0-9∗*†‡§¶]+|\^[a-z](?=\s|$)|\^[^\s(]")
+_TITLE_MARKS = re.compile(r"(?<![A-Z])[∗*]+|[∗*]+(?!-\w)|[†‡§¶♯⋆]+|\^\([^)]*\)|\^[0-9∗*†‡§¶]+|\^[a-z](?=\s|$)|\^[^\s(]")
 _GRADE = re.compile(r",?\s*\(?\b(?:(?:senior|life|(?:graduate\s+)?student|associate)\s+)?(?:member|fellow),?\s+ieee\b\)?,?", re.I)
 _SUFFIX = re.compile(r"Jr\.?|Sr\.?|II|III|IV")
 _HONORIFIC = re.compile(r"^(?:prof\.|professor|dr\.|mr\.|mrs\.|ms\.)\s+", re.I)
@@ -268,7 +271,9 @@ _EARLIER = re.compile(r"\b(?:extended|revised|expanded|full|longer|earlier|previ
                       r"\s+(?:and\s+\w+\s+)?version of\b", re.I)
 # "POPL '82", "ISMM'08", "UIST ‘95"; after "Proceedings of" without the apostrophe ("Proceedings
 # of VLDB 85, Stockholm")
-_SHORT_YEAR = re.compile(r"(?:\b[A-Z]{2,}[ -]?['’‘]|\bProc(?:eedings|\.)\s+(?:of\s+)?(?:the\s+)?[A-Z]{2,}\s+)(\d\d)\b")
+_SHORT_YEAR = re.compile(r"\b[A-Z]{2,}[ -]?['’‘](\d\d)\b|"
+                         # (not a journal named "Proceedings of the IEEE" and its page: "… IEEE 37")
+                         r"\bProc(?:eedings|\.)\s+(?:of\s+)?(?:the\s+)?(?!IEEE\b|IRE\b)[A-Z]{2,}\s+(\d\d)(?=\s*,\s*[A-Z]|\s*$)")
 _PAGES = re.compile(r"\b(?:pages?|pp?\.)\s*\d{1,5}\s*(?:[-–—]+\s*\d{1,5})?", re.I)
 _ANY_YEAR = re.compile(r"(?<![\d.])" + _Y + r"(?![\d])")
 _NOT_A_DATE = re.compile(r"^(downloaded|re-?keyed|retrieved|accessed|printed on|generated|received|"
@@ -443,6 +448,7 @@ def paper_record(info: dict[str, str], first: PageText | None, file_name: str = 
     title = _agreeing_title(info, first, page_title) or page_title
     title = _spelled_as_named(title, file_name)
     title = _spelled_as_printed(title, title_lines, first)
+    title = _unplussed(title, first)
     title = _dehyphenated(title, title_lines, first)
     if title and title != page_title and first is not None:
         title_lines = _rest_of_title(title_lines, set(_plain_words(title)), first)
@@ -453,7 +459,7 @@ def paper_record(info: dict[str, str], first: PageText | None, file_name: str = 
         over = [ln for ln in first.lines if ln.bbox[3] <= top.bbox[1] and top.bbox[1] - ln.bbox[3] < 3 * (top.bbox[3] - top.bbox[1])
                 and ln.bbox[0] < top.bbox[2] and top.bbox[0] < ln.bbox[2]]
         if over:
-            authors = _names(max(over, key=lambda ln: ln.bbox[3]).text) or []
+            authors = _names(" ".join(ln.text.strip() for ln in _byline_upwards(max(over, key=lambda ln: ln.bbox[3]), first))) or []
     if title:  # a title's last line set apart ("FIRST-ORDER LOGIC") is no author
         authors = [a for a in authors if not (len(_key(a)) >= 6 and _key(a) in _key(title))]
     if not authors:
@@ -465,6 +471,22 @@ def paper_record(info: dict[str, str], first: PageText | None, file_name: str = 
     authors = _column_major(authors)
     year = _subject_year(info, first) or page_year(first, title_lines) or arxiv_year(ids.get("arxiv"))
     return PaperRecord(title=title, authors=authors, year=year, doi=ids.get("doi"), arxiv=ids.get("arxiv"))
+
+
+def _byline_upwards(last: Line, first: PageText) -> list[Line]:
+    """A byline over a title that wraps: the line right over the title and the lines over it
+    that end in a comma, a list going on (CACM's "by Michael Armbrust, Armando Fox, …," /
+    "Anthony D. Joseph, …," / "and Matei Zaharia" over "A View of Cloud Computing")."""
+    lines = [last]
+    while True:
+        top = lines[0]
+        height = max(top.bbox[3] - top.bbox[1], 1.0)
+        above = [ln for ln in first.lines if ln.bbox[3] <= top.bbox[1] + 0.3 * height and top.bbox[1] - ln.bbox[3] < 0.8 * height
+                 and ln not in lines and ln.bbox[0] < top.bbox[2] and top.bbox[0] < ln.bbox[2]]
+        line = max(above, key=lambda ln: ln.bbox[3], default=None)
+        if line is None or not line.text.rstrip().endswith(",") or _names(line.text) is None:
+            return lines
+        lines.insert(0, line)
 
 
 # --- title ------------------------------------------------------------------------------
@@ -546,21 +568,39 @@ def _spelled_as_printed(title: str | None, title_lines: list[Line], first: PageT
     ten), in the title's case. Shorter words are left: one or two letters make another word
     of seven ("Looking" and "locking", "Finding" and "winning", "Passing" and "raising").
     Letters that differ only at the word's end are a word's ending, not a misreading
-    ("Analyses" stays for "analysis")."""
+    ("Analyses" stays for "analysis"). Only a word read by OCR or holding a pair of letters
+    English words hardly have ("tn") is taken for misread, only the body's prose counts (not
+    a running head's "Transactions" or a permission block's "Computing"), and a word whose
+    first five letters the page prints in another word is a word ("Competing" by
+    "competition", "Scheduling" by a scan's "scheduIing")."""
     if not title or first is None:
         return title
     kept = {id(ln) for ln in title_lines}
-    counts = Counter(w.lower() for ln in first.lines if id(ln) not in kept for w in re.findall(r"[A-Za-z]+", ln.text))
+    body = _body_size(first.lines)
+    everywhere = {w.lower() for ln in first.lines if id(ln) not in kept for w in re.findall(r"[A-Za-z]+", ln.text)}
+    counts = Counter(w.lower() for ln in first.lines if id(ln) not in kept and abs(ln.size - body) <= 0.15 * body
+                     for w in re.findall(r"[A-Za-z]+", ln.text))
     parts = re.split(r"([A-Za-z]+)", title)
     for i, part in enumerate(parts):
         word = part.lower()
-        if i % 2 == 0 or len(word) < 8 or counts[word]:
+        if i % 2 == 0 or len(word) < 8 or word in everywhere \
+                or not (first.source == "ocr" or any(word[j:j + 2] not in COMMON_PAIRS for j in range(len(word) - 1))) \
+                or any(w[:5] == word[:5] for w in everywhere):
             continue
         near = [w for w, n in counts.items() if n >= 2 and len(w) == len(word) and _misread_as(word, w)]
         if len(near) == 1:
             spelled = near[0]
             parts[i] = spelled.upper() if part.isupper() else spelled.capitalize() if part[:1].isupper() else spelled
     return "".join(parts)
+
+
+def _unplussed(title: str | None, first: PageText | None) -> str | None:
+    """"… for Points and Rectangles+": a footnote's plus glued to a title's last word, when the
+    page prints the footnote ("+ This work was supported …"); "Google+" keeps its plus."""
+    if title and first is not None and re.search(r"(?<=[a-z]{3})\+$", title) \
+            and any(re.match(r"\+\s*[A-Z][a-z]", ln.text.strip()) for ln in first.lines):
+        return title[:-1]
+    return title
 
 
 def _misread_as(read: str, word: str) -> bool:
@@ -804,10 +844,23 @@ def _subtitle(title: list[Line], first: PageText | None) -> Line | None:
     text = line.text.strip()
     if body * 1.15 <= line.size <= last.size * 0.95 and _title_shaped(line) and 2 <= len(text.split()) <= 12 \
             and _line_names(line) is None and not _wrapped_names(text) and not _ORG.search(text) \
-            and not ("," in text and _names(text.split(",")[0])) \
+            and not _byline_begun(line, first) \
             and not _PLACE.search(text) and not _ANY_YEAR.search(text):
         return line
     return None
+
+
+def _byline_begun(line: Line, first: PageText) -> bool:
+    """A byline a scan misread begun on a line under a title, set like a subtitle: its first
+    piece a name and the line under it, in its type, names ("Norbert Beckmann, Hans-Peter
+    begel" / "Ralf Schneider, Bernhard Seeger"); "Cache Coherence, Revisited" is a subtitle."""
+    text = line.text.strip()
+    if "," not in text or _names(text.split(",")[0]) is None:
+        return False
+    height = max(line.bbox[3] - line.bbox[1], 1.0)
+    under = [ln for ln in first.lines if 0 <= ln.bbox[1] - line.bbox[3] < height and abs(ln.size - line.size) <= 0.05 * line.size
+             and ln.bbox[0] < line.bbox[2] and line.bbox[0] < ln.bbox[2]]
+    return any(_names(ln.text) for ln in under)
 
 
 def _rest_of_title(lines: list[Line], words: set[str], first: PageText, alike: bool = False) -> list[Line]:
@@ -1007,6 +1060,17 @@ _REPORT_NUMBER = re.compile(r"^(?:memo|report|technical report|tech\. report|not
                             r"\s*(?:--|—|–|:)\s*", re.I)
 
 
+def _superscript_bracket(text: str) -> str:
+    """A footnote's letter written with its bracket, "PiERCE^(a))", is the superscript "a)":
+    the bracket after it closes nothing ("(Extended Abstract^(*))" keeps its own)."""
+    out, at = [], 0
+    for m in re.finditer(r"\^\([^)]*\)\)", text):
+        opened = text[:m.start()].count("(") - text[:m.start()].count(")")
+        out.append(text[at:m.end() - 1] if opened <= 0 else text[at:m.end()])
+        at = m.end()
+    return "".join(out) + text[at:]
+
+
 def _join_title(lines: list[Line]) -> str | None:
     if not lines:
         return None
@@ -1018,13 +1082,11 @@ def _join_title(lines: list[Line]) -> str | None:
     # "Equal Rights for Functional Objects1": a footnote's number glued to a title line's end
     # ("… Single-User Machine1,2": two of them)
     text = " ".join(re.sub(r"(?:(?<=[a-z]{3})|(?<=[a-z!?.][’'\"”]))[1-9](?:,[1-9])*(?=[\s,.;:]|$)", "",
-                           _TITLE_MARKS.sub("", ln.text).strip().lstrip("• "))  # a speck of the scan in the margin
+                           _TITLE_MARKS.sub("", _superscript_bracket(ln.text)).strip().lstrip("• "))  # a speck of the scan in the margin
                     for ln in lines)
     text = _REPORT_NUMBER.sub("", text.strip())
     # "Conflict-free Replicated Data Types ı": a font's footnote mark read as a dotless i, alone
     text = re.sub(r"\s+ı$", "", text)
-    # "… for Points and Rectangles+": a footnote's plus glued to a title's last word ("C++" keeps its)
-    text = re.sub(r"(?<=[a-z]{3})\+$", "", text.strip())
     text = re.sub(r"(\w)- (\w)", r"\1-\2", " ".join(text.split())).strip(" .,;:∗*")
     half = text[:len(text) // 2].strip()
     if len(half) >= 8 and text == f"{half} {half}":
@@ -1566,11 +1628,11 @@ def _names(text: str) -> list[str] | None:
     """The names on a line of authors, or None when the line is something else (an
     affiliation, an address, an e-mail, a date): every piece must be name-shaped."""
     # "Poul-Henning Kamp <phk@FreeBSD.org>": the address beside the name is no part of it
-    text = re.sub(r"<[^<>\s]*@[^<>\s]*>|\(\s*[^()\s]*@[^()\s]*\s*\)", " ", text).strip()
+    text = re.sub(r"<[^<>\s]*@[^<>\s]*>|\(\s*[^()\s]*@[^()\s]*\s*\)", " ", _superscript_bracket(text)).strip()
     # A superscript after a name, or a mark with a space after it, ends the name: "Kyle
     # Lo^(α∗) Zejiang Shen^(α,τ∗)", "Kalpesh Krishna♠ ∗ Erin Bransom♢" (its commas are no
     # separators of their own)
-    text = re.sub(r"\^\([^)]*\)+|\^[^\s(,]+|(?:[∗*†‡§¶♯⋆♣♦♥♠♢♡♤♧]|" + _FONT_MARK + r")+(?=\s)", ",", text)
+    text = re.sub(r"\^\([^)]*\)|\^[^\s(,]+|(?:[∗*†‡§¶♯⋆♣♦♥♠♢♡♤♧]|" + _FONT_MARK + r")+(?=\s)", ",", text)
     # "Steven 0. Hobbs": a scan's text layer reads an initial's O as a zero
     text = re.sub(r"\b(?!(?i:chapter|section|part|lecture|appendix|step|stage|phase|unit|lesson|week|problem|exercise|homework)\b)([^\W\d_]+) 0\.(?= [A-Z][a-z])", r"\1 O.", text)
     # "Josef Templ, Dipl. Ing.", "Ann Lee, Ph.D.": a degree after a name is no name
@@ -1646,19 +1708,24 @@ def _names(text: str) -> list[str] | None:
     return _all_names(parts, " .,") or None
 
 
+# a portal's cover labels its fields: "Published in:", "DOI:", "Publication date:", "Document Version"
+_PORTAL_LABEL = re.compile(r"(?:published in|doi|publication date)\s*:\s*$|document version\s*$", re.I)
 _INVERTED = re.compile(r"([A-Z][^\W\d_]{2,}(?:-[A-Z][^\W\d_]+)?),\s*((?:(?:[A-Z][^\W\d_]+|[A-Z]\.)\s*){1,3})")
 
 
 def _inverted_byline(first: PageText, title_lines: list[Line]) -> list[str]:
     """One author printed surname first on the line under the title, as a portal's cover
-    prints it ("Liebe, Carl Christian"), when nothing else on the page reads as a byline:
-    in a list of names the same shape is two people ("Fowers, Kalin Ovtcharov")."""
+    prints it ("Liebe, Carl Christian") over its labelled fields ("Published in:", "DOI:"),
+    when nothing else on the page reads as a byline. Only there: in a list of names the same
+    shape is two people ("Fowers, Kalin Ovtcharov"), and a line under a title may be a place
+    ("Durham, North Carolina")."""
     bottom = max(ln.bbox[3] for ln in title_lines)
     height = max(ln.bbox[3] - ln.bbox[1] for ln in title_lines)
     under = sorted((ln for ln in first.lines if ln not in title_lines and 0 <= ln.bbox[1] - bottom < 4 * height),
                    key=lambda ln: ln.bbox[1])
     inverted = _INVERTED.fullmatch(under[0].text.strip()) if under else None
-    if inverted is None or _org(under[0].text) or _place(under[0].text):
+    if inverted is None or _org(under[0].text) or _place(under[0].text) \
+            or not any(_PORTAL_LABEL.match(ln.text.strip()) for ln in first.lines):
         return []
     name = _name(f"{inverted.group(2).strip()} {inverted.group(1)}")
     return [name] if name else []
@@ -1893,7 +1960,7 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
                 and not _CITED.search(text):
             # "…, pages 1650–1669": a page range of the venue line is no year
             years = [int(y) for y in _ANY_YEAR.findall(_PAGES.sub(" ", text))]
-            years += [_century(int(m.group(1))) for m in _SHORT_YEAR.finditer(text)]
+            years += [_century(int(m.group(1) or m.group(2))) for m in _SHORT_YEAR.finditer(text)]
             tiers.setdefault(2, []).extend(years)
         if words <= 25 and not _CITED.search(text):
             tiers.setdefault(3, []).extend(_year_of(m) for m in _DATE.finditer(text))

@@ -71,9 +71,12 @@ def extract_page(doc: pdfium.PdfDocument, index: int, ocr: str = "auto",
         finally:
             textpage.close()
         result = PageText(index + 1, width, height, lines, margin=stats.margin_text)
-        printed = sum(printed_chars(ln.text) for ln in lines if not _DOWNLOAD_STAMP.search(ln.text))
+        printed = sum(printed_chars(ln.text) for ln in lines)
         if printed < LOW_TEXT_CHARS and _has_images(page):
             return _scanned(page, result, ocr, on_ocr)
+        stamped = sum(printed_chars(ln.text) for ln in lines if not _DOWNLOAD_STAMP.search(ln.text))
+        if stamped < LOW_TEXT_CHARS and _covering_image(page, width, height):
+            return _scanned(page, result, ocr, on_ocr)  # a scan with a publisher's download stamp
         # (a page with a few real characters, a stamp or a page number, goes to OCR only when
         # OCR can read it: without OCR a figure's page keeps the words its text layer has)
         if printed < LOW_TEXT_CHARS and (printed == 0 or ocr != "off" and ocr_available()) and _outlined(page):
@@ -250,6 +253,16 @@ def _has_images(page: pdfium.PdfPage) -> bool:
     return any(True for _ in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE], max_depth=2))
 
 
+def _covering_image(page: pdfium.PdfPage, width: float, height: float) -> bool:
+    """An image over half the page or more: a scan, not a figure (a born-digital page's
+    picture with its caption and a download stamp keeps its text)."""
+    for image in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE], max_depth=1):
+        left, bottom, right, top = image.get_bounds()
+        if (right - left) * (top - bottom) >= 0.5 * width * height:
+            return True
+    return False
+
+
 #: Paths on a page with under 40 characters past which its text is drawn as outlines: a paper
 #: whose fonts were turned into curves draws 3,000 to 5,000 a page ("Developing xApps for
 #: Rogue Base Station Detection", IEEE), a page's figure of lines and boxes a few hundred
@@ -336,7 +349,7 @@ _RUN = re.compile(r"[^\W\d_]+")
 #: problem of") keeps word shapes but not the pairs: on papers-we-love readable pages have
 #: at most 23 % other pairs (formula-heavy pages), garbled ones 30–70 %; German, French and
 #: Spanish prose 1–7 %.
-_COMMON_PAIRS = frozenset(re.findall("..", (
+COMMON_PAIRS = frozenset(re.findall("..", (
     "abacadafagaiakalamanaparasatauavaxaybabebibjblbobrbsbubycacc"
     "cechcickclcocrcsctcucydadddedidldodrdsdtdudvdyeaebecedeeefeg"
     "eheielemeneoepeqeresetevewexeyfafefffiflfofrftfufvfygagegggh"
@@ -391,7 +404,7 @@ def garbled_reason(text: str, unmapped: int = 0) -> str | None:
     if pairs >= PAIRS_NEEDED:
         # every pair of adjacent letters inside a word, found in C
         found = Counter(_PAIR.findall(" ".join(latin).lower()))
-        rare = sum(n for pair, n in found.items() if pair not in _COMMON_PAIRS)
+        rare = sum(n for pair, n in found.items() if pair not in COMMON_PAIRS)
         if rare / pairs > RARE_PAIRS:
             return f"letters out of place: {round(100 * rare / pairs)}% of letter pairs rare in any language"
     return None
