@@ -17,6 +17,9 @@ null when the page prints none); no PDF is stored here. The archive is fetched a
         [--collection5 DIR] where the "dev13", "dev14", "dev16", "dev20", "dev22", "dev23" and "dev24" rounds' papers are: a checkout of dave-hudson/dave-hudson
         [--collection6 … --collection10 DIR] the "dev25" round's: checkouts of lkuper/CSE232-2024-09,
                          rxin/db-readings, jhellerstein/cs262-06, statespacedev/starid, rish-singhal/ResearchPapers-OS
+        [--collection11 … --collection16 DIR] the "dev26" round's: checkouts of lonng/db-papers,
+                         HippopotamusData/db-papers, zhuaa/CS736-UW-Madison, C5-jpg/6-033-mit-notes-2026-02-10,
+                         xinbot/6.033, vishwanath79/Papers
     python bench/archive_metadata.py --root ARCHIVE --split dev --papers DIR --readings DIR --loro
         [--only SET ...] [--cache FILE] [--show]
         leave one round out: the line classifier of bench/line_classifier.py fitted on every dev round
@@ -83,7 +86,10 @@ record the session had printed left out; `--papers` too); "dev24" (30 more drawn
 way, seed 74); "dev25" (32 papers of five collections of older papers — a distributed-systems
 course's readings, database and operating-systems reading lists, scanned astronomy papers of
 1986–1999 — all the course and reading-list papers not yet labelled and six of the scans drawn
-at random, seed 75; `--collection6` to `--collection10`). Each round
+at random, seed 75; `--collection6` to `--collection10`); "dev26" (29 papers of six more
+collections — database reading lists, an operating-systems course's and two systems courses'
+readings, a reading list — drawn at random, seed 76, from those whose first page prints no year
+after 1999; `--collection11` to `--collection16`). Each round
 after the first was measured once on first sight, before any rule change for it — a fresh
 estimate of the rules — then tuned on.
 
@@ -190,8 +196,8 @@ FIRST_SIGHT = {"dev2": (9, 16), "dev3": (4, 10), "dev4": (17, 30), "dev5": (18, 
                "dev13": (23, 30), "dev14": (14, 30), "dev15": (16, 29),
                "dev16": (14, 25), "dev17": (24, 29), "dev18": (14, 29), "dev19": (13, 25),
                "dev20": (27, 32), "dev21": (22, 28),
-               "dev22": (22, 29), "dev23": (21, 29), "dev24": (24, 30), "dev25": (14, 32)}
-ROUNDS = ["dev", "test-seen", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10", "dev11", "dev12", "dev13", "dev14", "dev15", "dev16", "dev17", "dev18", "dev19", "dev20", "dev21", "dev22", "dev23", "dev24", "dev25"]
+               "dev22": (22, 29), "dev23": (21, 29), "dev24": (24, 30), "dev25": (14, 32), "dev26": (15, 29)}
+ROUNDS = ["dev", "test-seen", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10", "dev11", "dev12", "dev13", "dev14", "dev15", "dev16", "dev17", "dev18", "dev19", "dev20", "dev21", "dev22", "dev23", "dev24", "dev25", "dev26"]
 
 # The rounds drawn from other public collections: a gold row's "root" names the option that
 # gives the folder its papers are read under, a checkout of the repository named here.
@@ -202,7 +208,11 @@ COLLECTIONS = {"papers": ("HappyWalkers/paper", "dev7, dev21, dev23 and dev24"),
                "collection5": ("dave-hudson/dave-hudson", "dev13, dev14, dev16, dev20, dev22, dev23 and dev24"),
                "collection6": ("lkuper/CSE232-2024-09", "dev25"), "collection7": ("rxin/db-readings", "dev25"),
                "collection8": ("jhellerstein/cs262-06", "dev25"), "collection9": ("statespacedev/starid", "dev25"),
-               "collection10": ("rish-singhal/ResearchPapers-OS", "dev25")}
+               "collection10": ("rish-singhal/ResearchPapers-OS", "dev25"),
+               "collection11": ("lonng/db-papers", "dev26"), "collection12": ("HippopotamusData/db-papers", "dev26"),
+               "collection13": ("zhuaa/CS736-UW-Madison", "dev26"),
+               "collection14": ("C5-jpg/6-033-mit-notes-2026-02-10", "dev26"), "collection15": ("xinbot/6.033", "dev26"),
+               "collection16": ("vishwanath79/Papers", "dev26")}
 
 
 def add_collection_options(ap: argparse.ArgumentParser) -> None:

@@ -2405,3 +2405,65 @@ def test_the_second_reads_pages_for_the_dev25_rules() -> None:
     durham = titled("On the Design of Reliable Distributed Systems", line("Durham, North Carolina", 240, 140, 380, 152, 11.0),
                     *BODY)
     assert paper_record({}, durham).authors == []
+
+
+def test_dev26s_reports_book_chapters_and_thesis_covers() -> None:
+    """Berkeley's reports open on a page of their copyright and print "Memorandum No." over
+    the title page; a thesis cover double-spaces its bold capital title ("… DATABASE" /
+    "QUERY OPTIMIZER", no person); a book's chapter dates itself by its publisher's line;
+    IBM's report prints "Limited Distribution Notice"."""
+    berkeley = page(line("Copyright © 1985, by the author(s).", 212, 281, 400, 297, 16.0),
+                    line("All rights reserved.", 256, 297, 356, 313, 16.0),
+                    line("Permission to make digital or hard copies of all or part of this work for personal or", 91, 328, 521,
+                         344, 16.0))
+    assert cover_sheet(berkeley)
+    memo = page(line("THE DESIGN OF POSTGRES", 212, 190, 344, 201, 10.3), line("by", 213, 227, 226, 238, 11.1),
+                line("Michael Stonebraker and Lawrence A. Rowe", 212, 251, 452, 261, 10.0),
+                line("Memorandum No. UCB/ERL M85/95", 212, 454, 386, 466, 11.7),
+                line("15 November 1985", 213, 480, 308, 490, 9.8))
+    record = paper_record({}, memo)
+    assert (record.title, record.authors, record.year) == ("The Design of Postgres", ["Michael Stonebraker", "Lawrence A. Rowe"],
+                                                          1985)
+    thesis = page(Line("EFFICIENCY IN THE COLUMBIA DATABASE", [], (195, 110, 453, 120), 10.6, True, ["EFFICIENCY IN THE COLUMBIA DATABASE"]),
+                  Line("QUERY OPTIMIZER", [], (266, 137, 382, 148), 10.6, True, ["QUERY OPTIMIZER"]),
+                  line("By", 317, 238, 331, 249, 10.9), line("YONGWEN XU", 283, 266, 365, 277, 10.9),
+                  line("A thesis submitted in partial fulfillment of the", 214, 376, 434, 387, 10.9),
+                  line("requirements for the degree of", 251, 404, 397, 415, 10.9),
+                  line("MASTER OF SCIENCE", 264, 459, 384, 470, 10.9), line("Portland State University", 263, 579, 385, 589, 10.9),
+                  line("1998", 312, 606, 336, 617, 10.9))
+    record = paper_record({}, thesis)
+    assert record.title is not None and record.title.upper() == "EFFICIENCY IN THE COLUMBIA DATABASE QUERY OPTIMIZER"
+    assert [a.lower() for a in record.authors] == ["yongwen xu"]
+    chapter = page(line("Modelling in Data Base Management Systems. G.M. Nijssen, (ed.)", 126, 64, 327, 73, 8.8),
+                   line("North Holland Publishing Company, 1976", 136, 71, 267, 80, 8.8),
+                   line("Granularity of Locks and Degrees of Consistency", 174, 102, 435, 110, 8.8),
+                   line("in a Shared Data Base", 247, 111, 363, 120, 8.8),
+                   line("J.N. Gray, R.A. Lorie, G.R. Putzolu, I.L. Traiger", 169, 139, 441, 147, 8.8),
+                   line("IBM Research Laboratory", 241, 167, 367, 176, 8.8), line("San Jose, California", 253, 176, 362, 185, 8.8),
+                   *(line("The problem of choosing the appropriate granularity (size) of lockable objects", 147, 204 + 9 * i,
+                          469, 213 + 9 * i, 8.8) for i in range(30)))
+    assert paper_record({}, chapter).year == 1976
+    ibm = page(line("RJ 10203 (95077) December 6, 2000", 90, 62, 286, 70, 10.0), line("Computer Science", 90, 74, 184, 83, 10.0),
+               line("Research Report", 87, 120, 340, 150, 34.6),
+               line("USING EELs, A PRACTICAL APPROACH TO OUTERJOIN", 85, 176, 402, 186, 11.4),
+               line("AND ANTIJOIN REORDERING", 85, 190, 254, 198, 12.1),
+               *(line(name, 85, 230 + 13 * i, 140, 238 + 13 * i, 11.8) for i, name in
+                 enumerate(["J. Rao", "B. Lindsay", "G. Lohman", "H. Pirahesh", "D. Simmen"])),
+               line("IBM Research Division", 86, 308, 200, 317, 11.4),
+               line("LIMITED DISTRIBUTION NOTICE", 86, 600, 260, 610, 11.4),
+               line("Limited Distribution Notice", 86, 620, 230, 630, 11.4))
+    assert "Limited Distribution Notice" not in paper_record({}, ibm).authors
+
+
+def test_a_scans_title_spaced_unevenly_into_cells_is_still_a_title() -> None:
+    """A scan's text layer parts "A Critique of ANSI SQL Isolation Levels" into three cells
+    at its uneven spaces (at most 1.2 times the type): no table's row, the title."""
+    text = "A Critique of ANSI SQL Isolation Levels"
+    x, boxes = 176.0, []
+    for ch in text:
+        width = 18.0 if ch == " " and len(boxes) in (10, 31) else 7.0
+        boxes.append((x, 35.0, x + width, 50.0))
+        x += width
+    title = Line(text, boxes, (176, 35, x, 50), 14.6, False, ["A Critique", "of ANSI SQL Isolation", "Levels"])
+    record = paper_record({}, page(title, line("Hal Berenson", 250, 63, 330, 74, 11.2), *BODY))
+    assert record.title == text

@@ -53,6 +53,7 @@ _NOT_TITLE = re.compile(
     + _VERSION_NOTE + r"|"
     r"technical note|(?:an? )?position paper|white\s?paper\W*$|invited (paper|talk)|research note|key words|categories and subject|"
     r"general terms|ccs concepts|acm reference format|chapter \d+\W*$|(?:\w+\s+){0,2}report no(?:\.|\s*\d*$)|"
+    r"memorandum no\.|"  # Berkeley's "Memorandum No. UCB/ERL M85/95"
     r"(?-i:[A-Z][A-Z&]+\s+){1,2}research report\W*$|"  # a series' banner over a report's title: "IBM Research Report"
     r"(?:1|I)\.?\s+introduction\b|"  # the first section's heading: "1 INTRODUCTION: THE FRUITFLY ON"
     r"r?apport(?: de recherche| technique)?\W*$|de recherche\W*$|"  # INRIA's cover: "apport" / "de recherche" (its R a picture)
@@ -183,6 +184,8 @@ _NOT_NAME = {"citations", "reads", "profile", "publications", "see", "view", "do
              "founder", "co-founder", "cofounder", "ceo", "cto",
              # a portal's cover label ("Document Version" / "Publisher's PDF, also known as …")
              "version",
+             # IBM Research's report label: "Limited Distribution Notice"
+             "notice",
              # a German report series under the byline ("Forschungsberichte" / "Bericht 28")
              "bericht", "berichte", "forschungsbericht", "forschungsberichte", "arbeitsbericht"}
 # A subject's words: a line whose every "name" holds one, and no initial, is a title's or a
@@ -196,7 +199,8 @@ _SUBJECT_WORDS = {"security", "threat", "threats", "assessment", "modeling", "mo
                   "management", "processing", "framework", "survey", "detection", "attack", "attacks",
                   "protocol", "protocols", "software", "hardware", "distributed", "database", "databases",
                   "programming", "optimization", "verification", "semantics", "neural", "related",
-                  "specification", "specifications", "requirements", "interface", "interfaces"}
+                  "specification", "specifications", "requirements", "interface", "interfaces",
+                  "query", "queries", "optimizer", "optimizers", "compiler", "compilers"}
 # job words that are surnames too ("Stephen W. Director", "Micah S. Officer", "Merwan H. Engineer"):
 # a job title only after a rank ("Senior Engineer", "Managing Director", "Chief Officer")
 _JOB_SURNAME = {"director", "engineer", "officer"}
@@ -226,7 +230,9 @@ _VENUE = re.compile(r"\b(?:proceedings|proc\.|journal|transactions|trans\.|vol\.
                     r"symposium|workshop|pvldb|sigplan|sigops|sigmod|osdi|sosp|nsdi|popl|pldi|icfp|"
                     r"usenix|lisa|vldb|podc|stoc|focs|ismm|oopsla|ecoop|acm|ieee|siam|letters|"
                     r"report|rs-|tr-|thesis|submitted|submission|published|publication date|"
-                    r"appears|to appear|printed in|annals|review|bulletin|magazine|notices|news)(?!\w)",
+                    r"appears|to appear|printed in|annals|review|bulletin|magazine|notices|news|"
+                    # a book's publisher over a chapter: "North Holland Publishing Company, 1976"
+                    r"publishing company|publishers)(?!\w)",
                     re.I)
 _ORD = r"(?:\^?\(?(?:st|nd|rd|th)\)?)?"  # "7th", "7^th" (a superscript)
 # A journal's or a course's season: "Spring 2010", "Fall 1999"
@@ -325,6 +331,8 @@ _COVER = re.compile(r"see discussions, stats,? and author profiles for this publ
                     # a university's research portal (Pure): "Edinburgh Research Explorer" /
                     # "Citation for published version:" / "Link to publication record in …"
                     r"^citation for published version\b|^link to publication record in\b|"
+                    # Berkeley's technical reports open on a page of their copyright alone
+                    r"^copyright\s*©?\s*(?:19|20)\d\d,\s*by the author\(s\)\.?\s*$|"
                     # MIT's open-access sheet ("Persistent URL: http://hdl.handle.net/…"), ePub(WU)'s
                     # ("This version is available at: http://epub.wu.ac.at/392/"), IOP's ("View the
                     # article online for updates and enhancements.")
@@ -904,7 +912,7 @@ def _title_shaped(line: Line, banner: bool = False) -> bool:
     title's, when the line over it is cut in mid-phrase (``_cut_short``)."""
     text = line.text.strip()
     letters = sum(ch.isalpha() for ch in text)
-    return (letters >= 3 and len(line.cells) <= 2 and (banner or not _NOT_TITLE.match(text))
+    return (letters >= 3 and (len(line.cells) <= 2 or _spaced_evenly(line)) and (banner or not _NOT_TITLE.match(text))
             and max(len(w) for w in text.split()) <= 25  # a logo read by OCR: "COMPUTERLABORATORSCIENCE…"
             and not re.match(r"^\d+(\.\d+)*\.?\s+[A-Z]|^\d+(\.\d+)+\.?\s", text)
             and not _address(text)
@@ -913,6 +921,16 @@ def _title_shaped(line: Line, banner: bool = False) -> bool:
             and letters >= 0.5 * len(text.replace(" ", ""))  # a formula set large: "dE=- '2i3n hC~RI~2."
             and not (_ORG_TITLE.search(text) and not _title_words(text))
             and len(text) <= 200)
+
+
+def _spaced_evenly(line: Line) -> bool:
+    """A line parted into cells by spaces little wider than its type, not a table's row: a
+    scan's text layer spaces a title's words unevenly ("A Critique" / "of ANSI SQL Isolation"
+    / "Levels", its spaces 0.4 to 1.2 times the type's size)."""
+    if re.search(r"\d", line.text) or len(line.cells) > 4:
+        return False  # (an address's "PO Box 2647 Saratoga" in a typewriter's even type is none)
+    spaces = [box[2] - box[0] for ch, box in zip(line.text, line.boxes) if ch == " "]
+    return len(line.boxes) == len(line.text) and bool(spaces) and max(spaces) < 1.5 * line.size
 
 
 def _dated_byline(text: str) -> int | None:
@@ -982,7 +1000,10 @@ def _grow(start: Line, lines: list[Line], names_end: bool = False) -> list[Line]
             # a title line cannot end on "with": the line under it is its end ("An Interview
             # with" / "J. C. R. LICKLIDER"); only downwards ("To appear in" over a title is no part of it)
             return True
-        return abs(a.size - b.size) <= 0.12 * max(a.size, 1.0) and -0.5 * height <= gap <= 1.5 * height \
+        # (a thesis cover double-spaces its title in bold capitals: "EFFICIENCY IN THE COLUMBIA
+        # DATABASE" / "QUERY OPTIMIZER")
+        spaced = 2.0 if a.bold and b.bold and a.text.isupper() and b.text.isupper() else 1.5
+        return abs(a.size - b.size) <= 0.12 * max(a.size, 1.0) and -0.5 * height <= gap <= spaced * height \
             and overlap > 0 and (_title_shaped(b, banner=_cut_short(a) or _aside(b)) or _link_word(b)) \
             and not _address(b.text) \
             and not _dated_byline(b.text) \
