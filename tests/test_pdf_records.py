@@ -2356,14 +2356,19 @@ def test_names_listed_alphabetically_down_two_columns_are_read_down_them() -> No
     names = ["Donald D. Chamberlin", "Thomas G. Price", "Morton M. Astrahan", "Franco Putzolu", "Michael W. Blasgen",
              "Patricia Griffiths Selinger", "James N. Gray", "Mario Schkolnick", "W. Frank King", "Donald R. Slutz",
              "Bruce G. Lindsay", "Irving L. Traiger", "Raymond Lorie", "Bradford W. Wade", "James W. Mehl", "Robert A. Yost"]
-    rows = [line(f"{left} {right}", 168, 180 + 12 * i, 411, 192 + 12 * i, 13.5,
-                 cells=[left, right]) for i, (left, right) in enumerate(zip(names[0::2], names[1::2]))]
+    def row(left: str, right: str, y: float) -> Line:
+        # the right name set from x = 313 whatever the left one's length, as the page sets it
+        text = f"{left} {right}"
+        boxes = [(168 + 6.0 * k, y, 174 + 6.0 * k, y + 12) for k in range(len(left) + 1)]
+        boxes += [(313 + 6.0 * k, y, 319 + 6.0 * k, y + 12) for k in range(len(right))]
+        return Line(text, boxes, (168, y, boxes[-1][2], y + 12), 13.5, False, [left, right])
+
+    rows = [row(left, right, 180 + 12 * i) for i, (left, right) in enumerate(zip(names[0::2], names[1::2]))]
     system_r = page(line("A History and Evaluation", 157, 122, 431, 149, 27.4), line("of System R", 227, 145, 364, 173, 27.4),
                     *rows, line("IBM Research Laboratory", 241, 290, 379, 303, 13.5), *BODY)
     assert paper_record({}, system_r).authors == names[0::2] + names[1::2]
     across = ["Ann Zimmer", "Bo Young", "Cy Xu", "Di Wong", "Ed Vance", "Flo Upton"]
-    grid = [line(f"{left} {right}", 168, 180 + 12 * i, 411, 192 + 12 * i, 13.5, cells=[left, right])
-            for i, (left, right) in enumerate(zip(across[0::2], across[1::2]))]
+    grid = [row(left, right, 180 + 12 * i) for i, (left, right) in enumerate(zip(across[0::2], across[1::2]))]
     assert paper_record({}, page(line("A Study of Grids", 157, 122, 431, 149, 27.4), *grid, *BODY)).authors == across
 
 
@@ -2467,3 +2472,43 @@ def test_a_scans_title_spaced_unevenly_into_cells_is_still_a_title() -> None:
     title = Line(text, boxes, (176, 35, x, 50), 14.6, False, ["A Critique", "of ANSI SQL Isolation", "Levels"])
     record = paper_record({}, page(title, line("Hal Berenson", 250, 63, 330, 74, 11.2), *BODY))
     assert record.title == text
+
+
+def test_the_second_reads_pages_for_the_dev26_rules() -> None:
+    """A helper's read of dev26's rules: each page read right before them, and after."""
+    def evenly(cells: list[str], y: float, size: float, gap: float) -> Line:
+        text, boxes, x = " ".join(cells), [], 150.0
+        for k, cell in enumerate(cells):
+            for _ in cell:
+                boxes.append((x, y, x + 0.5 * size, y + size))
+                x += 0.5 * size
+            if k < len(cells) - 1:
+                boxes.append((x, y, x + gap * size, y + size))
+                x += gap * size
+        return Line(text, boxes, (150, y, x, y + size), size, False, cells)
+    # a row of names spaced a little wider than words is a byline, not the title's line
+    row = page(line("Adaptive Query Processing in Distributed Stream Systems", 100, 100, 510, 114, 14.0),
+               evenly(["Alice Smith", "Robert Jones", "Carol White"], 128, 13.0, 1.3), *BODY)
+    record = paper_record({}, row)
+    assert (record.title, record.authors) == ("Adaptive Query Processing in Distributed Stream Systems",
+                                              ["Alice Smith", "Robert Jones", "Carol White"])
+    # a thesis cover's other bold capitals stay off its title
+    def bold(text: str, y: float) -> Line:
+        return Line(text, [], (150, y, 460, y + 12), 12.0, True, [text])
+    for other in ("A DISSERTATION", "MASTER'S THESIS", "DOCTOR OF PHILOSOPHY", "INTRODUCTION"):
+        cover = page(bold("THE DESIGN OF A RELATIONAL", 100), bold("DATABASE QUERY OPTIMIZER", 114),
+                     bold(other, 147.6), line("Jane Q. Public", 250, 200, 360, 212, 11.0))
+        assert paper_record({}, cover).title == "The Design of a Relational Database Query Optimizer", other
+    # a footnote citing a book dates nothing; a short year no later than the page's years
+    book = page(line("Sorting Networks Revisited", 150, 100, 460, 118, 18.0), line("Jane Q. Public", 250, 140, 360, 152, 11.0),
+                line("Department of Computer Science, September 1975", 200, 160, 420, 170, 10.0), *BODY,
+                line("1 See D. Knuth, The Art of Computer Programming, Addison-Wesley Publishing Company, 1973.", 72, 700,
+                     540, 708, 8.0))
+    assert paper_record({}, book).year == 1975
+    isca = page(line("Caches for Many Cores", 150, 100, 460, 118, 18.0), line("Jane Q. Public", 250, 140, 360, 152, 11.0), *BODY,
+                line("Proceedings of ISCA 42, June 2015", 72, 740, 300, 748, 8.0))
+    assert paper_record({}, isca).year == 2015
+    # a one-line byline of eight names in the order of their contribution keeps it
+    eight = ["Ann Adams", "Bob Young", "Cy Baker", "Di Wong", "Ed Clark", "Flo Vance", "Gus Davis", "Hal Upton"]
+    byline = page(line("Large Models Together", 150, 100, 460, 118, 18.0), line(", ".join(eight), 72, 140, 540, 152, 11.0), *BODY)
+    assert paper_record({}, byline).authors == eight

@@ -230,10 +230,9 @@ _VENUE = re.compile(r"\b(?:proceedings|proc\.|journal|transactions|trans\.|vol\.
                     r"symposium|workshop|pvldb|sigplan|sigops|sigmod|osdi|sosp|nsdi|popl|pldi|icfp|"
                     r"usenix|lisa|vldb|podc|stoc|focs|ismm|oopsla|ecoop|acm|ieee|siam|letters|"
                     r"report|rs-|tr-|thesis|submitted|submission|published|publication date|"
-                    r"appears|to appear|printed in|annals|review|bulletin|magazine|notices|news|"
-                    # a book's publisher over a chapter: "North Holland Publishing Company, 1976"
-                    r"publishing company|publishers)(?!\w)",
+                    r"appears|to appear|printed in|annals|review|bulletin|magazine|notices|news)(?!\w)",
                     re.I)
+_PUBLISHER = re.compile(r"\b(?:publishing company|publishers)\b", re.I)
 _ORD = r"(?:\^?\(?(?:st|nd|rd|th)\)?)?"  # "7th", "7^th" (a superscript)
 # A journal's or a course's season: "Spring 2010", "Fall 1999"
 _SEASON = r"(?:spring|summer|fall|autumn|winter)"
@@ -476,7 +475,7 @@ def paper_record(info: dict[str, str], first: PageText | None, file_name: str = 
         authors = _page_authors(first, title_lines, wide=True)
     if not authors and title_lines and first is not None:
         authors = _inverted_byline(first, title_lines)
-    authors = _column_major(authors)
+    authors = _column_major(authors, first)
     year = _subject_year(info, first) or page_year(first, title_lines) or arxiv_year(ids.get("arxiv"))
     return PaperRecord(title=title, authors=authors, year=year, doi=ids.get("doi"), arxiv=ids.get("arxiv"))
 
@@ -927,8 +926,9 @@ def _spaced_evenly(line: Line) -> bool:
     """A line parted into cells by spaces little wider than its type, not a table's row: a
     scan's text layer spaces a title's words unevenly ("A Critique" / "of ANSI SQL Isolation"
     / "Levels", its spaces 0.4 to 1.2 times the type's size)."""
-    if re.search(r"\d", line.text) or len(line.cells) > 4:
-        return False  # (an address's "PO Box 2647 Saratoga" in a typewriter's even type is none)
+    if re.search(r"\d", line.text) or len(line.cells) > 4 or _cell_names(line.cells) \
+            or any(_org(c) or _PLACE.search(c) for c in line.cells):
+        return False  # (an address's "PO Box 2647 Saratoga", a row of names or of affiliations is none)
     spaces = [box[2] - box[0] for ch, box in zip(line.text, line.boxes) if ch == " "]
     return len(line.boxes) == len(line.text) and bool(spaces) and max(spaces) < 1.5 * line.size
 
@@ -981,6 +981,11 @@ _DANGLING = re.compile(r"\s(?:with|of|for|and|the|an?|to|in|on|from|between|abou
 _PERSON_OBJECT = re.compile(r"\s(?:with|of|for|to|about|from|between)$", re.I)
 
 
+# A thesis cover's words that are no title's: "A DISSERTATION", "MASTER OF SCIENCE", "IN PARTIAL FULFILLMENT"
+_DEGREE_WORDS = re.compile(r"\b(?:thesis|dissertation|degree|doctor|master'?s?|bachelor|fulfil+ment|submitted|"
+                           r"philosophy|presented|candidate)\b", re.I)
+
+
 def _grow(start: Line, lines: list[Line], names_end: bool = False) -> list[Line]:
     """``start`` and the lines right above and below it in the same type (found by
     position: on a two-column page the other column's lines sit between them in order).
@@ -1001,8 +1006,11 @@ def _grow(start: Line, lines: list[Line], names_end: bool = False) -> list[Line]
             # with" / "J. C. R. LICKLIDER"); only downwards ("To appear in" over a title is no part of it)
             return True
         # (a thesis cover double-spaces its title in bold capitals: "EFFICIENCY IN THE COLUMBIA
-        # DATABASE" / "QUERY OPTIMIZER")
-        spaced = 2.0 if a.bold and b.bold and a.text.isupper() and b.text.isupper() else 1.5
+        # DATABASE" / "QUERY OPTIMIZER"): downwards, a short line of two to four words that is
+        # no affiliation, place, degree or heading ("A DISSERTATION", "INTRODUCTION")
+        spaced = 2.0 if down and a.bold and b.bold and a.text.isupper() and b.text.isupper() \
+            and 2 <= len(b.text.split()) <= 4 and not _NOT_TITLE.match(b.text.strip()) \
+            and not any(_org(ln.text) or _PLACE.search(ln.text) or _DEGREE_WORDS.search(ln.text) for ln in (a, b)) else 1.5
         return abs(a.size - b.size) <= 0.12 * max(a.size, 1.0) and -0.5 * height <= gap <= spaced * height \
             and overlap > 0 and (_title_shaped(b, banner=_cut_short(a) or _aside(b)) or _link_word(b)) \
             and not _address(b.text) \
@@ -1752,14 +1760,19 @@ def _inverted_byline(first: PageText, title_lines: list[Line]) -> list[str]:
     return [name] if name else []
 
 
-def _column_major(authors: list[str]) -> list[str]:
+def _column_major(authors: list[str], first: PageText | None) -> list[str]:
     """Names in two columns read row by row, where the byline runs alphabetically down the
     columns: System R's sixteen authors, Astrahan under Chamberlin in the left column, Price
     at the top of the right one. Near sorted by surname down the columns (a lead author may
     come first, a surname may be filed by another word: a step back in eight) and far from it
     across the rows, they were listed down the columns; six names or more (chance orders no
-    such list)."""
-    if len(authors) < 6 or len(authors) % 2:
+    such list). Only names the page sets in two columns, alternating left and right."""
+    if len(authors) < 6 or len(authors) % 2 or first is None:
+        return authors
+    xs = [_name_x(name, first) for name in authors]
+    left, right = [x for x in xs[0::2] if x is not None], [x for x in xs[1::2] if x is not None]
+    if len(left) + len(right) < len(xs) or max(left) - min(left) > 15 or max(right) - min(right) > 15 \
+            or min(right) - max(left) < 50:
         return authors
     def back_steps(names: list[str]) -> int:
         keys = [_key(n.split()[-1]) for n in names]
@@ -1768,6 +1781,18 @@ def _column_major(authors: list[str]) -> list[str]:
     if back_steps(down) <= len(authors) // 8 and back_steps(authors) >= len(authors) // 3:
         return down
     return authors
+
+
+def _name_x(name: str, first: PageText) -> float | None:
+    """Where the page prints ``name`` from: the left edge of its first words ("Patricia
+    Griffiths" when the surname wraps to a line of its own, "Selinger")."""
+    words = name.split()
+    opening = " ".join(words[:2]) if len(words) > 2 else name
+    for line in first.lines:
+        at = line.text.find(opening)
+        if at >= 0 and len(line.boxes) == len(line.text):
+            return line.boxes[at][0]
+    return None
 
 
 def _affiliation_start(words: list[str]) -> int:
@@ -1905,6 +1930,7 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
         return None
     skip = {id(ln) for ln in title or []}
     tiers: dict[float, list[int]] = {}
+    latest = max([int(y) for ln in first.lines for y in _ANY_YEAR.findall(ln.text)] or [2049])
     stamp = _DATE.search(first.margin or "") if first.margin and _ARXIV.search(first.margin) else None
     if stamp:
         tiers.setdefault(0, []).append(_year_of(stamp))
@@ -1975,13 +2001,17 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
         # body, or says it is one ("Appears in …", "This report is submitted …")
         if words <= 40 and (y < head or y > 0.8 * first.height or size < 0.95 * body or _VENUE_NOTE.match(text)) and \
                 (_VENUE.search(text)
+                 # a book's publisher over its chapter, in the page's head ("North Holland Publishing
+                 # Company, 1976"; a footnote citing a book is none)
+                 or y < 0.15 * first.height and _PUBLISHER.search(text)
                  or _VANCOUVER.search(text) and not re.match(r"\W*(?:\[?\d+[.)\]]\s|see\b|cf\.)", text, re.I)
                  or _VOLUME_YEAR.search(text) and (y < head or _VENUE_NOTE.match(text)) or size < 0.92 * body and _ACRONYM_YEAR.search(text)
                  or (y < 0.1 * first.height or y > 0.9 * first.height) and _SHORT_YEAR.search(text)) \
                 and not _CITED.search(text):
             # "…, pages 1650–1669": a page range of the venue line is no year
             years = [int(y) for y in _ANY_YEAR.findall(_PAGES.sub(" ", text))]
-            years += [_century(int(m.group(1) or m.group(2))) for m in _SHORT_YEAR.finditer(text)]
+            # (a short year later than every year the page prints is a volume or a page: "ISCA 42, June 2015")
+            years += [y for m in _SHORT_YEAR.finditer(text) if (y := _century(int(m.group(1) or m.group(2)))) <= latest]
             tiers.setdefault(2, []).extend(years)
         if words <= 25 and not _CITED.search(text):
             tiers.setdefault(3, []).extend(_year_of(m) for m in _DATE.finditer(text))
