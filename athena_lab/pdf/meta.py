@@ -911,7 +911,7 @@ def _title_shaped(line: Line, banner: bool = False) -> bool:
     title's, when the line over it is cut in mid-phrase (``_cut_short``)."""
     text = line.text.strip()
     letters = sum(ch.isalpha() for ch in text)
-    return (letters >= 3 and (len(line.cells) <= 2 or _spaced_evenly(line)) and (banner or not _NOT_TITLE.match(text))
+    return (letters >= 3 and len(line.cells) <= 2 and (banner or not _NOT_TITLE.match(text))
             and max(len(w) for w in text.split()) <= 25  # a logo read by OCR: "COMPUTERLABORATORSCIENCE…"
             and not re.match(r"^\d+(\.\d+)*\.?\s+[A-Z]|^\d+(\.\d+)+\.?\s", text)
             and not _address(text)
@@ -920,17 +920,6 @@ def _title_shaped(line: Line, banner: bool = False) -> bool:
             and letters >= 0.5 * len(text.replace(" ", ""))  # a formula set large: "dE=- '2i3n hC~RI~2."
             and not (_ORG_TITLE.search(text) and not _title_words(text))
             and len(text) <= 200)
-
-
-def _spaced_evenly(line: Line) -> bool:
-    """A line parted into cells by spaces little wider than its type, not a table's row: a
-    scan's text layer spaces a title's words unevenly ("A Critique" / "of ANSI SQL Isolation"
-    / "Levels", its spaces 0.4 to 1.2 times the type's size)."""
-    if re.search(r"\d", line.text) or len(line.cells) > 4 or _cell_names(line.cells) \
-            or any(_org(c) or _PLACE.search(c) for c in line.cells):
-        return False  # (an address's "PO Box 2647 Saratoga", a row of names or of affiliations is none)
-    spaces = [box[2] - box[0] for ch, box in zip(line.text, line.boxes) if ch == " "]
-    return len(line.boxes) == len(line.text) and bool(spaces) and max(spaces) < 1.5 * line.size
 
 
 def _dated_byline(text: str) -> int | None:
@@ -1007,10 +996,11 @@ def _grow(start: Line, lines: list[Line], names_end: bool = False) -> list[Line]
             return True
         # (a thesis cover double-spaces its title in bold capitals: "EFFICIENCY IN THE COLUMBIA
         # DATABASE" / "QUERY OPTIMIZER"): downwards, a short line of two to four words that is
-        # no affiliation, place, degree or heading ("A DISSERTATION", "INTRODUCTION")
+        # no affiliation, place, degree or heading ("A DISSERTATION", "INTRODUCTION"; "DATABASE
+        # SYSTEMS" is a title's)
         spaced = 2.0 if down and a.bold and b.bold and a.text.isupper() and b.text.isupper() \
             and 2 <= len(b.text.split()) <= 4 and not _NOT_TITLE.match(b.text.strip()) \
-            and not any(_org(ln.text) or _PLACE.search(ln.text) or _DEGREE_WORDS.search(ln.text) for ln in (a, b)) else 1.5
+            and not (_ORG_TITLE.search(b.text) or _place(b.text) or _DEGREE_WORDS.search(b.text)) else 1.5
         return abs(a.size - b.size) <= 0.12 * max(a.size, 1.0) and -0.5 * height <= gap <= spaced * height \
             and overlap > 0 and (_title_shaped(b, banner=_cut_short(a) or _aside(b)) or _link_word(b)) \
             and not _address(b.text) \
@@ -1769,7 +1759,8 @@ def _column_major(authors: list[str], first: PageText | None) -> list[str]:
     such list). Only names the page sets in two columns, alternating left and right."""
     if len(authors) < 6 or len(authors) % 2 or first is None:
         return authors
-    xs = [_name_x(name, first) for name in authors]
+    claimed: set[tuple[int, int]] = set()
+    xs = [_name_x(name, first, claimed) for name in authors]
     left, right = [x for x in xs[0::2] if x is not None], [x for x in xs[1::2] if x is not None]
     if len(left) + len(right) < len(xs) or max(left) - min(left) > 15 or max(right) - min(right) > 15 \
             or min(right) - max(left) < 50:
@@ -1783,15 +1774,19 @@ def _column_major(authors: list[str], first: PageText | None) -> list[str]:
     return authors
 
 
-def _name_x(name: str, first: PageText) -> float | None:
+def _name_x(name: str, first: PageText, claimed: set[tuple[int, int]]) -> float | None:
     """Where the page prints ``name`` from: the left edge of its first words ("Patricia
-    Griffiths" when the surname wraps to a line of its own, "Selinger")."""
+    Griffiths" when the surname wraps to a line of its own, "Selinger"), as whole words in
+    any case, at a place no other name of the list took ("Ann B. Adams", "Ann B. Davis")."""
     words = name.split()
-    opening = " ".join(words[:2]) if len(words) > 2 else name
-    for line in first.lines:
-        at = line.text.find(opening)
-        if at >= 0 and len(line.boxes) == len(line.text):
-            return line.boxes[at][0]
+    opening = re.compile(r"(?<!\w)" + re.escape(" ".join(words[:2]) if len(words) > 2 else name) + r"(?!\w)", re.I)
+    for number, line in enumerate(first.lines):
+        if len(line.boxes) != len(line.text):
+            continue
+        for m in opening.finditer(line.text):
+            if (number, m.start()) not in claimed:
+                claimed.add((number, m.start()))
+                return line.boxes[m.start()][0]
     return None
 
 
@@ -1930,7 +1925,6 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
         return None
     skip = {id(ln) for ln in title or []}
     tiers: dict[float, list[int]] = {}
-    latest = max([int(y) for ln in first.lines for y in _ANY_YEAR.findall(ln.text)] or [2049])
     stamp = _DATE.search(first.margin or "") if first.margin and _ARXIV.search(first.margin) else None
     if stamp:
         tiers.setdefault(0, []).append(_year_of(stamp))
@@ -2010,7 +2004,8 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
                 and not _CITED.search(text):
             # "…, pages 1650–1669": a page range of the venue line is no year
             years = [int(y) for y in _ANY_YEAR.findall(_PAGES.sub(" ", text))]
-            # (a short year later than every year the page prints is a volume or a page: "ISCA 42, June 2015")
+            # (a short year later than a year its own line prints is a volume or a page: "ISCA 42, June 2015")
+            latest = max([int(y) for y in _ANY_YEAR.findall(text)], default=2049)
             years += [y for m in _SHORT_YEAR.finditer(text) if (y := _century(int(m.group(1) or m.group(2)))) <= latest]
             tiers.setdefault(2, []).extend(years)
         if words <= 25 and not _CITED.search(text):
