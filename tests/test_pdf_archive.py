@@ -403,3 +403,21 @@ def test_a_born_digital_figure_page_with_a_download_stamp_keeps_its_caption(tmp_
             assert page.source == "text" and any("Screenshots of the tool" in ln.text for ln in page.lines), ocr
     finally:
         opened.close()
+
+
+def test_a_text_layer_over_an_image_of_the_whole_page_is_known_as_a_scan(tmp_path: Path) -> None:
+    """A scan carrying its own OCR's text layer reads as text, and the page says it lies over
+    an image of the page (the record's rules read its marks as a scan's); a figure's image
+    with a caption does not."""
+    layer = "A. Taubin*, A. Kondratyev* and M. Kishinevskyt, The University of Aizu, Japan"
+    pdf = tmp_path / "scan.pdf"
+    pdf.write_bytes(stamped_scan_pdf([("Deadlock Prevention Using Petri Nets", 40)], layer))
+    figure = tmp_path / "figure.pdf"
+    figure.write_bytes(stamped_scan_pdf([("a plot", 30)], layer, box=(100, 400, 400, 300), caption="Fig. 1. A plot."))
+    for path, scan in ((pdf, True), (figure, False)):
+        opened = pdfium.PdfDocument(path)
+        try:
+            page = extract_page(opened, 0, "off")
+        finally:
+            opened.close()
+        assert page.source == "text" and page.scan is scan and any("Kondratyev" in ln.text for ln in page.lines), path

@@ -476,6 +476,7 @@ def paper_record(info: dict[str, str], first: PageText | None, file_name: str = 
     if not authors and title_lines and first is not None:
         authors = _inverted_byline(first, title_lines)
     authors = _column_major(authors, first)
+    authors = _marks_read_as_letters(authors, first)
     year = _subject_year(info, first) or page_year(first, title_lines) or arxiv_year(ids.get("arxiv"))
     return PaperRecord(title=title, authors=authors, year=year, doi=ids.get("doi"), arxiv=ids.get("arxiv"))
 
@@ -1772,6 +1773,52 @@ def _column_major(authors: list[str], first: PageText | None) -> list[str]:
     if back_steps(down) <= len(authors) // 8 and back_steps(authors) >= len(authors) // 3:
         return down
     return authors
+
+
+# A mark on a byline the page prints: a star, a dagger, a superscript, a digit after a surname
+_SHOWN_MARK = re.compile(r"[∗*†‡§¶]+|\^\([^)]*\)|\^\S|\d+(?:,\d+)*")
+# An affiliation led by its mark: "t IBM Corporation", "$ IRISA", "5 Department", "*The
+# University", "+Dept.", "]'Strategic CAD Labs" (a scan's OCR reads the dagger as it can)
+_MARK_LED = re.compile(r"^\s*(?:[∗*†‡§¶+$#\]\['‘’`]+\s*|[tfs$]\s+|\d\s*)(?=[A-Z])")
+# The letters OCR makes of a dagger, a double dagger and a section sign
+_MARK_AS_LETTER = "tfs"
+
+
+def _marks_read_as_letters(authors: list[str], first: PageText | None) -> list[str]:
+    """Surnames a scan's OCR glued a footnote mark to, read as a letter: "Kishinevskyt" on a
+    byline "A. Taubin*, A. Kondratyev* and M. Kishinevskyt" over "*The University of Aizu;
+    ]'Strategic CAD Labs", "Kshemkalyanit, Michel Raynalt and Mukesh Singhals" over "t IBM
+    Corporation", "$ IRISA", "5 Department". The affiliations the page leads by a mark are
+    counted against the marks the byline shows; as many names as marks are missing, no more,
+    that show none and end in a letter OCR makes of one, lose it. A byline whose marks all
+    show ("Smith*, Jones" over "*University") changes nothing; nor does a born-digital page,
+    whose marks are dropped when lost, never read as letters ("Natasha Jaques" over "1
+    University of Toronto")."""
+    if first is None or len(authors) < 2 or not (first.scan or first.source == "ocr"):
+        return authors
+    surnames = [a.split()[-1] for a in authors]
+    found = [(i, ln) for i, ln in enumerate(first.lines[:60])
+             if sum(bool(re.search(r"(?<!\w)" + re.escape(s), ln.text)) for s in surnames) >= min(2, len(surnames))]
+    if not found:
+        return authors
+    at, byline = found[0]
+    shown: set[str] = set()
+    bare = []
+    for k, surname in enumerate(surnames):
+        after = re.search(r"(?<!\w)" + re.escape(surname) + r"(\S*)", byline.text)
+        if after is None:
+            return authors
+        mark = _SHOWN_MARK.match(after.group(1))
+        if mark:
+            shown.update(set(re.split(r"[,()^]+", mark.group(0))) - {""})
+        elif not after.group(1).strip(",;") and len(surname) >= 5 and surname[-1] in _MARK_AS_LETTER \
+                and surname[-2].islower():
+            bare.append(k)
+    led = sum(1 for ln in first.lines[at + 1:at + 8] for part in ln.text.split(";")
+              if _MARK_LED.match(part) and (_org(part) or _place(part)))
+    if not bare or len(bare) > led - len(shown):
+        return authors
+    return [" ".join([*a.split()[:-1], a.split()[-1][:-1]]) if k in bare else a for k, a in enumerate(authors)]
 
 
 def _name_x(name: str, first: PageText, claimed: set[tuple[int, int]]) -> float | None:

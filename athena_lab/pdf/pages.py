@@ -44,6 +44,7 @@ class PageText:
     confidence: float = 1.0
     warnings: list[str] = field(default_factory=list)
     margin: str = ""  # rotated text in the margin (an arXiv stamp), not part of the lines
+    scan: bool = False  # the text layer lies over an image of the page: a scan's own OCR
 
     @property
     def chars(self) -> int:
@@ -65,12 +66,12 @@ def extract_page(doc: pdfium.PdfDocument, index: int, ocr: str = "auto",
         textpage = page.get_textpage()
         stats = CharStats()
         try:
-            rules, pictures = page_shapes(page, width, height)
+            rules, pictures, backdrop = page_shapes(page, width, height)
             lines = reading_order(fragments(page_chars(page, textpage, stats)), rules=rules)
             mark_figure_text(lines, pictures)
         finally:
             textpage.close()
-        result = PageText(index + 1, width, height, lines, margin=stats.margin_text)
+        result = PageText(index + 1, width, height, lines, margin=stats.margin_text, scan=backdrop)
         printed = sum(printed_chars(ln.text) for ln in lines)
         if printed < LOW_TEXT_CHARS and _has_images(page):
             return _scanned(page, result, ocr, on_ocr)
@@ -100,8 +101,9 @@ def printed_chars(text: str) -> int:
     return len(text) - len(_SPACE.findall(text))
 
 
-def page_shapes(page: pdfium.PdfPage, width: float, height: float) -> tuple[list[Box], list[Box]]:
-    """The page's thin horizontal strokes and its pictures, as top-left boxes, in one pass.
+def page_shapes(page: pdfium.PdfPage, width: float, height: float) -> tuple[list[Box], list[Box], bool]:
+    """The page's thin horizontal strokes, its pictures, as top-left boxes, and whether an
+    image covers half of it (a scan under its text layer), in one pass.
 
     Strokes are fraction bars (and radical bars): a fraction's bar is a path, not a
     character, and the only thing telling a numerator over a denominator from a
@@ -116,6 +118,7 @@ def page_shapes(page: pdfium.PdfPage, width: float, height: float) -> tuple[list
     pictures: list[Box] = []
     left, bottom, right, top = (ctypes.c_float() for _ in range(4))
     paths = 0
+    backdrop = False
 
     def box(obj: pdfium_c.FPDF_PAGEOBJECT) -> Box | None:
         if not pdfium_c.FPDFPageObj_GetBounds(obj, left, bottom, right, top):
@@ -125,7 +128,7 @@ def page_shapes(page: pdfium.PdfPage, width: float, height: float) -> tuple[list
         return min(xs), min(ys), max(xs), max(ys)
 
     def visit(obj: pdfium_c.FPDF_PAGEOBJECT, depth: int) -> None:
-        nonlocal paths
+        nonlocal paths, backdrop
         kind = pdfium_c.FPDFPageObj_GetType(obj)
         if kind == pdfium_c.FPDF_PAGEOBJ_PATH:
             paths += 1
@@ -136,6 +139,7 @@ def page_shapes(page: pdfium.PdfPage, width: float, height: float) -> tuple[list
             shape = box(obj) if depth == 0 else None
             if shape:
                 x0, y0, x1, y1 = shape
+                backdrop = backdrop or kind == pdfium_c.FPDF_PAGEOBJ_IMAGE and (x1 - x0) * (y1 - y0) >= 0.5 * width * height
                 if 0 < (x1 - x0) * (y1 - y0) <= 0.5 * width * height and x1 - x0 > 20 and y1 - y0 > 20:
                     pictures.append(shape)
             if kind == pdfium_c.FPDF_PAGEOBJ_FORM and depth == 0:
@@ -144,7 +148,7 @@ def page_shapes(page: pdfium.PdfPage, width: float, height: float) -> tuple[list
 
     for i in range(pdfium_c.FPDFPage_CountObjects(page.raw)):
         visit(pdfium_c.FPDFPage_GetObject(page.raw, i), 0)
-    return ([] if paths > 5000 else rules), pictures
+    return ([] if paths > 5000 else rules), pictures, backdrop
 
 
 #: Labels just outside a picture (a title above a diagram, an axis name) are its text too.
