@@ -2556,3 +2556,82 @@ def test_a_mark_a_scans_ocr_read_as_a_letter_leaves_the_surname() -> None:
                 line("*The University of Aizu, Aizu-Wakamatsu, Japan", 44, 206, 418, 216, 10.0), *BODY]
     record = paper_record({}, PageText(number=1, width=594, height=785, lines=one_mark, scan=True))
     assert record.authors == ["A. Taubin", "A. Kondratyev", "M. Hunt"]
+
+
+def test_the_dev27_classes() -> None:
+    """dev27's first sight (scientific papers and reports, 1953–2018): a society's paper number
+    over the title, a clearinghouse's letters spaced as a stamp, a journal's name set small
+    over its year and volume, MDPI's and AIAA's volume lines with an ISSN and a © of another
+    year near them, an initial glued to a surname in capitals over the title, and a byline of
+    nine names wrapping inside a name."""
+    aas = page(line("(Preprint) AAS 10-140", 371, 60, 515, 74, 13.2),
+               line("ICESAT ATTITUDE AND POINTING CORRECTION USING", 133, 129, 506, 142, 13.2),
+               line("THE LASER REFERENCE SENSOR", 190, 145, 422, 158, 13.2),
+               line("Sungkoo Bae, Noah Smith, and Bob Schutz", 176, 178, 431, 190, 11.3), *BODY)
+    record = paper_record({}, aas)
+    assert record.title and record.title.lower() == "icesat attitude and pointing correction using the laser reference sensor"
+    assert record.authors == ["Sungkoo Bae", "Noah Smith", "Bob Schutz"]
+    report = page(line("CS46", 72, 29, 108, 45, 15.9),
+                  line("TODAY'S COMPUTATIONAL METHODS OF LINEAR ALGEBRA", 172, 186, 592, 202, 15.7),
+                  line("GEORGE E. FORSYTHE", 142, 261, 460, 285, 15.7),
+                  line("TECHNICAL REPORT NO. CS46", 275, 419, 492, 435, 15.7),
+                  line("AUGUST 11, 1966", 329, 447, 452, 463, 15.7), line("D D C", 526, 491, 612, 517, 25.9))
+    assert (paper_record({}, report).title or "").upper() == "TODAY'S COMPUTATIONAL METHODS OF LINEAR ALGEBRA"
+    def bold(text: str, x0: float, y0: float, x1: float, y1: float, size: float) -> Line:
+        return Line(text=text, boxes=[], bbox=(x0, y0, x1, y1), size=size, bold=True, cells=[text])
+    # (the whole head of the page is bold, the journal's name too)
+    annals = page(bold("The Annals of Applied Statistics", 126, 130, 226, 136, 5.5),
+                  bold("2015, Vol. 9, No. 1, 247–274", 126, 137, 215, 143, 6.0),
+                  bold("DOI: 10.1214/14-AOAS788", 126, 144, 212, 150, 6.0),
+                  bold("◯c Institute of Mathematical Statistics, 2015", 126, 151, 270, 157, 6.0),
+                  bold("INFERRING CAUSAL IMPACT USING BAYESIAN STRUCTURAL", 129, 170, 481, 180, 9.8),
+                  bold("TIME-SERIES MODELS", 243, 184, 367, 193, 9.8),
+                  bold("By Kay H. Brodersen, Fabian Gallusser, Jim Koehler,", 153, 209, 458, 219, 9.9),
+                  bold("Nicolas Remy and Steven L. Scott", 205, 222, 401, 232, 9.9),
+                  bold("Google, Inc.", 276, 241, 334, 251, 10.0),
+                  *(bold("An important problem in econometrics and marketing is to infer the", 168, 261 + 11 * i,
+                         443, 270 + 11 * i, 9.0) for i in range(20)),
+                  *(line("1. Introduction. This article proposes an approach to inferring the", 126, 502 + 13 * i,
+                         485, 513 + 13 * i, 10.9) for i in range(7)))
+    record = paper_record({}, annals)
+    assert (record.title or "").upper() == "INFERRING CAUSAL IMPACT USING BAYESIAN STRUCTURAL TIME-SERIES MODELS"
+    assert record.year == 2015
+    sensors = page(line("Sensors 2015, 15, 16412-16429; doi:10.3390/s150716412", 50, 53, 328, 66, 13.3),
+                   line("sensors", 448, 80, 546, 115, 35.4), line("ISSN 1999-4893", 464, 115, 546, 129, 13.3),
+                   line("An Autonomous Star Identification Algorithm Based on", 50, 172, 480, 192, 19.9),
+                   line("One-Dimensional Vector Pattern for Star Sensors", 50, 193, 431, 213, 19.9),
+                   line("Liyan Luo, Luping Xu and Hua Zhang", 50, 230, 300, 242, 13.3), *BODY)
+    assert paper_record({}, sensors).year == 2015
+    issn = page(line("A Survey on Star Identification Algorithms", 50, 172, 480, 192, 19.9),
+                line("Benjamin B. Spratling and Daniele Mortari", 50, 230, 300, 242, 13.3), *BODY,
+                line("Journal of Algorithms ISSN 1999-4893 pages 93-107", 50, 760, 400, 770, 8.0))
+    assert page_year(issn) is None
+    jsr = page(line("JOURNAL OF SPACECRAFT AND ROCKETS", 40, 24, 181, 32, 6.2),
+               line("Vol. 51, No. 1, January–February 2014", 40, 34, 179, 42, 8.1),
+               line("Laser Reference Sensor Alignment Estimation", 117, 65, 468, 82, 15.8),
+               line("Noah H. Smith and Sungkoo Bae", 150, 120, 400, 132, 10.0), *BODY,
+               line("published online 25 July 2013. Copyright © 2013 by the American Institute of", 50, 650, 300, 660, 7.2))
+    assert paper_record({}, jsr).year == 2014
+    zib = page(line("Konrad-Zuse-Zentrum D-14195 Berlin-Dahlem Takustraße 7", 57, 125, 556, 143, 7.3),
+               line("fur Informationstechnik Berlin  ̈ Germany", 57, 143, 556, 162, 17.8),
+               line("R. LUCE, J. DUINTJER TEBBENS, J. LIESEN, R. NABBEN,", 127, 292, 466, 306, 11.7),
+               line("M. GRÖTSCHEL , T. KOCH, O.SCHENK", 183, 308, 410, 323, 11.7),
+               line("On the factorization of simplex basis", 141, 365, 452, 386, 20.9),
+               line("matrices", 260, 389, 333, 410, 20.9), line("ZIB-Report 09-24 (July 2009)", 57, 785, 186, 795, 10.5))
+    record = paper_record({}, zib)
+    assert record.authors == ["R. Luce", "J. Duintjer Tebbens", "J. Liesen", "R. Nabben", "M. Grötschel", "T. Koch",
+                              "O. Schenk"]
+    ebex = page(line("STARS: A software application for the EBEX autonomous", 76, 76, 536, 90, 14.2),
+                line("daytime star cameras", 222, 95, 390, 109, 14.2),
+                line("Daniel Chapman^a, Joy Didier^a, Shaul Hanany^b, Seth Hillbrand^a, Michele Limon^a, Amber",
+                     77, 124, 535, 137, 10.6),
+                line("Miller^a, Britt Reichborn-Kjennerud^a, Greg Tucker^c, Yury Vinokurov^d", 126, 138, 482, 151, 10.6),
+                line("^aColumbia University, New York, NY 10027;", 192, 158, 420, 171, 10.6),
+                line("ABSTRACT", 271, 239, 341, 249, 9.7), *BODY[1:])
+    assert paper_record({}, ebex).authors == ["Daniel Chapman", "Joy Didier", "Shaul Hanany", "Seth Hillbrand",
+                                              "Michele Limon", "Amber Miller", "Britt Reichborn-Kjennerud",
+                                              "Greg Tucker", "Yury Vinokurov"]
+    clearinghouse = page(line("CLEARINGHOUSE FOR FEDERAL SCIENTIFIC AND TECHNICAL INFORMATION CFSTI", 126, 66, 552, 78, 11.1),
+                         line("DOCUMENT MANAGEMENT BRANCH 410.11", 247, 79, 456, 91, 11.1),
+                         line("LIMITATIONS IN REPRODUCTION QUALITY", 247, 131, 460, 142, 11.1))
+    assert cover_sheet(clearinghouse)

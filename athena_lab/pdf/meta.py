@@ -46,7 +46,8 @@ _NOT_TITLE = re.compile(
     r"^(arxiv|submitted|under consideration|reprinted|appear(s|ed)|to appear|published|proceedings|"
     # (a word of a title that opens like one is none: "Journaling versus Soft Updates", "Abstractions for …")
     r"journal(?!ing|ism)|transactions|communications|contemporary|technical report|tech\. rep|report(?!ing)|working\W{0,2}paper|"
-    r"downloaded|copyright|©|\(c\)|vol\.|volume|page \d|preprint|draft(?!ing)|version(?!ing)|"
+    r"downloaded|copyright|©|\(c\)|vol\.|volume|page \d|\(?preprint|draft(?!ing)|version(?!ing)|"
+    r"(?:aas|aiaa)[\s-]+\d{2,4}-\d+\W*$|"  # a society's paper number: "(Preprint) AAS 10-140"
     r"lecture notes|in proc|workshop|conference|symposium|abstract(?!ion|ing)|keywords|index terms|"
     r"short communications|programming techniques|operating systems|editors?|extended abstract|"
     r"[|(\[]?\s*detailed summary\s*[|)\]]?\s*$|"  # a version's tag, its brackets read as bars: "| Detailed Summary |"
@@ -247,10 +248,14 @@ _DATE = re.compile(r"(?:\b" + _MONTH + r",?\s+(?:\d{1,2}" + _ORD + r"(?:\s*[-–
 _MASTHEAD = re.compile(r"^[^\d()]{4,90}?\s(?:\d{1,4}(?:[,.:]\s?\d{1,4})?\s*)?\((?:" + _MONTH + r"\s+)?" + _Y
                        + r"\),?\s*(?:\d{1,4}(?:\(\d{1,3}\))?[,:]?\s*)?"
                        r"(?:pp?\.\s*)?\d{1,5}\s*[-–—]+\s*\d{1,5}\b", re.I)
+# "Sensors 2015, 15, 16412-16429; doi:10.3390/s150716412": a journal's name, year, volume and pages
+_YEAR_VOLUME_PAGES = re.compile(r"^[^\W\d][^\d()]{2,60}?\s" + _Y + r",\s*\d{1,4}(?:\(\d{1,3}\))?,\s*\d{1,6}\s*[-–—]\s*\d{1,6}\b")
 # "Vol. 8, No. 1-2 (2016) 1–130": a journal's volume, issue, year and pages (Foundations and
 # Trends prints its © of the year after under it)
-_ISSUE_LINE = re.compile(r"^vol(?:ume)?\.?\s*\d{1,4}\s*,\s*(?:no|issue)\.?\s*\d{1,4}(?:\s*[-–]\s*\d{1,4})?\s*\((?:"
-                         + _MONTH + r"\s+)?" + _Y + r"\)", re.I)
+# or "Vol. 51, No. 1, January–February 2014", the issue's months (AIAA prints the © of the
+# year it went online in a note)
+_ISSUE_LINE = re.compile(r"^vol(?:ume)?\.?\s*\d{1,4}\s*,\s*(?:no|issue)\.?\s*\d{1,4}(?:\s*[-–]\s*\d{1,4})?\s*(?:\((?:"
+                         + _MONTH + r"\s+)?" + _Y + r"\)|,\s*(?:" + _MONTH + r"\s*[-–/]\s*)?" + _MONTH + r"\s+" + _Y + r"\W*$)", re.I)
 _CURRENT_VERSION = re.compile(r"\bdate of current version\s+(?:\d{1,2}\s+)?" + _MONTH + r"\s+(?:\d{1,2},?\s+)?" + _Y,
                               re.I)
 _CELL_DATE = re.compile(r"(?:\d{1,2}\s+)?" + _MONTH + r",?\s+(?:\d{1,2},?\s+)?" + _Y, re.I)
@@ -280,6 +285,7 @@ _SHORT_YEAR = re.compile(r"\b[A-Z]{2,}[ -]?['’‘](\d\d)\b|"
                          # (not a journal named "Proceedings of the IEEE" and its page: "… IEEE 37")
                          r"\bProc(?:eedings|\.)\s+(?:of\s+)?(?:the\s+)?(?!IEEE\b|IRE\b)[A-Z]{2,}\s+(\d\d)(?=\s*,\s*[A-Z]|\s*$)")
 _PAGES = re.compile(r"\b(?:pages?|pp?\.)\s*\d{1,5}\s*(?:[-–—]+\s*\d{1,5})?", re.I)
+_ISSN = re.compile(r"\be?-?ISSN\b\W{0,3}\d{4}-\d{3}[\dX]", re.I)  # "ISSN 1999-4893": no year
 _ANY_YEAR = re.compile(r"(?<![\d.])" + _Y + r"(?![\d])")
 _NOT_A_DATE = re.compile(r"^(downloaded|re-?keyed|retrieved|accessed|printed on|generated|received|"
                          r"last (modified|updated|revised))|((?<![;\d])\d\d:\d\d)|permanent id|"  # (a time; not "2012;19:116")
@@ -336,7 +342,9 @@ _COVER = re.compile(r"see discussions, stats,? and author profiles for this publ
                     # ("This version is available at: http://epub.wu.ac.at/392/"), IOP's ("View the
                     # article online for updates and enhancements.")
                     r"^persistent url\s*:|^this version is available at\s*:|"
-                    r"^view the article online for updates and enhancements",
+                    r"^view the article online for updates and enhancements|"
+                    # the federal clearinghouse's sheet before a scanned report it reproduces
+                    r"^limitations in reproduction quality\W*$",
                     re.I | re.M)
 # ResearchGate's line of the kind and date of the work: "Conference Paper · November 2013"
 _COVER_DATE = re.compile(r"^(?:article|conference paper|chapter|book|thesis|preprint|technical report|"
@@ -827,11 +835,16 @@ def _banners(lines: list[Line]) -> set[int]:
     # a journal's running head: its name on the baseline of its volume's banner ("THE
     # ASTRONOMICAL JOURNAL   VOLUME 91, NUMBER 2   FEBRUARY 1986"), set like the title
     heads = [b for b in lines if id(b) in out and _VOLUME_HEAD.match(b.text.strip())]
+    # a journal's name set small over its year and volume ("The Annals of Applied Statistics" /
+    # "2015, Vol. 9, No. 1, 247–274"): its masthead
+    out.update(id(ln) for ln, under in zip(lines, lines[1:]) if _MASTHEAD_VOLUME.match(under.text.strip())
+               and 0 <= under.bbox[1] - ln.bbox[3] < under.bbox[3] - under.bbox[1] and ln.size <= 1.2 * under.size)
     out.update(id(ln) for ln in lines if any(b is not ln and abs(b.bbox[1] - ln.bbox[1]) < 2 and abs(b.bbox[3] - ln.bbox[3]) < 2
                                              and (b.bbox[2] < ln.bbox[0] or ln.bbox[2] < b.bbox[0]) for b in heads))
     return out
 
 
+_MASTHEAD_VOLUME = re.compile(r"^(?:1[6-9]|20)\d\d,\s*vol(?:\.|ume)\s*\d{1,4}\b", re.I)
 _VOLUME_HEAD = re.compile(r"^vol(?:\.|ume)\s*\d{1,4}\s*,?\s*(?:no\.|number|issue)\s*\d{1,4}\W*$", re.I)
 
 
@@ -918,6 +931,7 @@ def _title_shaped(line: Line, banner: bool = False) -> bool:
             and not _address(text)
             and not re.match(r"^[IVX]{1,4}\.\s+[A-Z]", text)  # a section's heading: "I. INTRODUCTION"
             and not re.search(r"\bcolumn$", text, re.I)  # "Database Theory Column": a column's banner
+            and not re.fullmatch(r"(?:\w\s+){1,3}\w", text)  # a stamp's letters spaced: "D D C"
             and letters >= 0.5 * len(text.replace(" ", ""))  # a formula set large: "dE=- '2i3n hC~RI~2."
             and not (_ORG_TITLE.search(text) and not _title_words(text))
             and len(text) <= 200)
@@ -1239,7 +1253,7 @@ def _page_authors(first: PageText | None, title: list[Line], wide: bool = False)
                 continue  # the deck's next line, however short ("software.")
             if line.size < 1.1 * body or (_line_names(line) or _apart_names(line)) is None:
                 break  # a deck leads only to a byline set over the body's type, not into its headings
-        if len(re.findall(r"\w+", text)) > 14 and _line_names(line) is None:
+        if len(re.findall(r"\w+", text)) > 14 and _line_names(line) is None and not _wrapped_names(text):
             if not names and line.bold and line.size >= 1.25 * body:
                 deck = line
                 continue  # a magazine's deck under the title, prose in bold over the byline (Thompson)
@@ -1684,8 +1698,8 @@ def _names(text: str) -> list[str] | None:
     text = re.sub(r"(?<=\w)\s*\([^()]{1,60}\)(?=\s*(?:,|;|&|\band\b|\.?$))", "", text)  # ("… (2014).")
     # "M. PEASE, R, SHOSTAK": a scan's text layer reads an initial's dot as a comma
     text = re.sub(r"(?:^|(?<=,\s))([A-Z]),\s+(?=[A-Z]{2,}\b)", r"\1. ", text)  # (not "Priya R, Karthik S")
-    # "Charles H.Moore": a space the typescript left out after an initial
-    text = re.sub(r"(?<=\b[A-Z]\.)(?=[A-Z][a-z])", " ", text)
+    # "Charles H.Moore", "O.SCHENK": a space the typescript left out after an initial
+    text = re.sub(r"(?<=\b[A-Z]\.)(?=[A-Z][a-z]|[A-Z]{2,}\b)", " ", text)
     # "Guy Lewis Steele, Jr.": a suffix after the comma is part of the name before it
     text = re.sub(r",\s*(Jr\.?|Sr\.?|II|III|IV)(?=\s*(?:,|;|&|\band\b|$))", r" \1", text)
     # "1st Betül Güvenç Paltun   2nd Ramin Fuladi": the order IEEE's conference template prints
@@ -1989,8 +2003,9 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
         text = _unspaced(line.text.strip())
         masthead = _MASTHEAD.match(text) if line.bbox[1] < 0.2 * first.height else None
         masthead = masthead or (_ISSUE_LINE.match(text) if line.bbox[1] < 0.3 * first.height else None)
+        masthead = masthead or (_YEAR_VOLUME_PAGES.match(text) if line.bbox[1] < 0.2 * first.height else None)
         if masthead:  # "Theoretical Computer Science 321 (2004) 5–12": the volume's year, not the © 2003
-            tiers.setdefault(0.5, []).append(int(masthead.group(1)))
+            tiers.setdefault(0.5, []).append(_year_of(masthead))
         issued = _CURRENT_VERSION.search(text)
         if issued:  # IEEE's "date of current version 4 January 2024": its issue, over the date online
             tiers.setdefault(0.5, []).append(int(issued.group(1)))
@@ -2050,7 +2065,7 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
                  or (y < 0.1 * first.height or y > 0.9 * first.height) and _SHORT_YEAR.search(text)) \
                 and not _CITED.search(text):
             # "…, pages 1650–1669": a page range of the venue line is no year
-            years = [int(y) for y in _ANY_YEAR.findall(_PAGES.sub(" ", text))]
+            years = [int(y) for y in _ANY_YEAR.findall(_PAGES.sub(" ", _ISSN.sub(" ", text)))]
             # (a short year later than a year its own line prints is a volume or a page: "ISCA 42, June 2015")
             latest = max([int(y) for y in _ANY_YEAR.findall(text)], default=2049)
             years += [y for m in _SHORT_YEAR.finditer(text) if (y := _century(int(m.group(1) or m.group(2)))) <= latest]
