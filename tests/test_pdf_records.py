@@ -2635,3 +2635,58 @@ def test_the_dev27_classes() -> None:
                          line("DOCUMENT MANAGEMENT BRANCH 410.11", 247, 79, 456, 91, 11.1),
                          line("LIMITATIONS IN REPRODUCTION QUALITY", 247, 131, 460, 142, 11.1))
     assert cover_sheet(clearinghouse)
+
+
+def test_the_second_reads_pages_for_the_dev27_rules() -> None:
+    """A second read's pages: marks set after a space, marks in numbers (an address's street
+    number, a number the scan dropped), an agency's abbreviations glued to its name and a
+    title set letter by letter keep their readings."""
+    title = line("Fast Consensus in Partially Synchronous Networks", 100, 120, 510, 138, 17.0)
+
+    def scan(*lines: Line) -> PageText:
+        return PageText(number=1, width=612, height=792, lines=[title, *lines, *BODY], scan=True)
+    for one, two in (("*", "†"), ("1", "2")):  # marks set after a space, symbols or numbers
+        spaced = scan(line(f"Mary Jones {one} and Paul Roberts {two}", 200, 160, 410, 172, 12.0),
+                      line(f"{one} Department of Computer Science, Stanford University, Stanford, CA 94305",
+                           90, 180, 520, 190, 10.0),
+                      line(f"{two} IBM Research, Yorktown Heights, NY 10598", 180, 192, 430, 202, 10.0))
+        assert paper_record({}, spaced).authors == ["Mary Jones", "Paul Roberts"], one
+    street = scan(line("Robert Wright and Mary Lee", 220, 160, 390, 172, 12.0),
+                  line("Lawrence Berkeley Laboratory", 220, 180, 390, 190, 10.0),
+                  line("1 Cyclotron Road, Berkeley, CA 94720", 200, 192, 410, 202, 10.0))
+    assert paper_record({}, street).authors == ["Robert Wright", "Mary Lee"]
+    dropped = scan(line("Ann Roberts1, Paul Evans1,2 and Jim Wright", 200, 160, 410, 172, 12.0),
+                   line("1 University of Toronto, Toronto, Canada", 90, 180, 520, 190, 10.0),
+                   line("2 Google Brain, Mountain View, CA", 180, 192, 430, 202, 10.0),
+                   line("3 Vector Institute, Toronto, Canada", 180, 204, 430, 214, 10.0))
+    assert paper_record({}, dropped).authors == ["Ann Roberts", "Paul Evans", "Jim Wright"]
+    agency = page(line("NUMERICAL SOLUTION OF STIFF DIFFERENTIAL EQUATIONS", 120, 120, 490, 136, 14.0),
+                  line("by", 300, 150, 312, 160, 11.0), line("JOHN H. SMITH", 250, 170, 360, 182, 11.0),
+                  line("U.S.AIR FORCE", 255, 186, 355, 198, 11.0),
+                  line("WRIGHT-PATTERSON AIR FORCE BASE, OHIO", 190, 200, 420, 212, 11.0), *BODY)
+    assert [a.lower() for a in paper_record({}, agency).authors] == ["john h. smith"]
+    lisp = page(line("L I S P", 250, 120, 360, 140, 20.0), line("John McCarthy", 250, 170, 360, 182, 11.0), *BODY)
+    record = paper_record({}, lisp)
+    assert (record.title, record.authors) == ("L I S P", ["John McCarthy"])
+
+
+def test_a_title_whose_middle_line_is_set_larger_is_read_whole() -> None:
+    """"Case Studies in" / "Security and Resource Management" (larger) / "for Mobile Object
+    Systems": the sentence runs over both breaks, so the smaller lines are the title's; a
+    smaller line under a title that opens a byline ("by …") or a subtitle of its own stays out."""
+    head = [line("Case Studies in", 248, 68, 364, 89, 20.5),
+            line("Security and Resource Management", 120, 100, 491, 127, 27.3),
+            line("for Mobile Object Systems", 203, 144, 408, 165, 20.5),
+            line("Dejan Milojicic, Gul Agha, Philippe Bernadat*, Deepika Chauhan**", 107, 201, 504, 216, 15.7),
+            line("Shai Guday, Nadeem Jamali, Dan Lambright,and Franco Travostino", 91, 226, 504, 242, 15.7)]
+    record = paper_record({}, page(*head, *BODY))
+    assert record.title == "Case Studies in Security and Resource Management for Mobile Object Systems"
+    assert record.authors[:2] == ["Dejan Milojicic", "Gul Agha"]
+    by = page(line("Security and Resource Management", 120, 100, 491, 127, 27.3),
+              line("by Dejan Milojicic", 203, 144, 408, 165, 20.5), *BODY)
+    assert paper_record({}, by).title == "Security and Resource Management"
+    sub = page(line("Security and Resource Management", 120, 100, 491, 127, 27.3),
+               line("Lessons From Mobile Object Systems", 160, 144, 450, 165, 20.5),
+               line("Dejan Milojicic and Gul Agha", 200, 201, 420, 216, 15.7), *BODY)
+    assert (paper_record({}, sub).title or "").startswith("Security and Resource Management")
+    assert "Lessons" not in (paper_record({}, sub).title or "").split(":")[0]

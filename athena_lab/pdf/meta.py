@@ -931,7 +931,7 @@ def _title_shaped(line: Line, banner: bool = False) -> bool:
             and not _address(text)
             and not re.match(r"^[IVX]{1,4}\.\s+[A-Z]", text)  # a section's heading: "I. INTRODUCTION"
             and not re.search(r"\bcolumn$", text, re.I)  # "Database Theory Column": a column's banner
-            and not re.fullmatch(r"(?:\w\s+){1,3}\w", text)  # a stamp's letters spaced: "D D C"
+            and not re.fullmatch(r"D\s+D\s+C|D\s+T\s+I\s+C|N\s+T\s+I\s+S", text)  # a clearinghouse's stamp spaced
             and letters >= 0.5 * len(text.replace(" ", ""))  # a formula set large: "dE=- '2i3n hC~RI~2."
             and not (_ORG_TITLE.search(text) and not _title_words(text))
             and len(text) <= 200)
@@ -1009,6 +1009,8 @@ def _grow(start: Line, lines: list[Line], names_end: bool = False) -> list[Line]
             # a title line cannot end on "with": the line under it is its end ("An Interview
             # with" / "J. C. R. LICKLIDER"); only downwards ("To appear in" over a title is no part of it)
             return True
+        if _continued(a, b, height, gap, overlap):
+            return True
         # (a thesis cover double-spaces its title in bold capitals: "EFFICIENCY IN THE COLUMBIA
         # DATABASE" / "QUERY OPTIMIZER"): downwards, a short line of two to four words that is
         # no affiliation, place, degree or heading ("A DISSERTATION", "INTRODUCTION"; "DATABASE
@@ -1043,6 +1045,30 @@ def _grow(start: Line, lines: list[Line], names_end: bool = False) -> list[Line]
             break
         group.insert(0, max(above, key=lambda ln: ln.bbox[1]))
     return group
+
+
+# The words a title's line set smaller than the next goes on from ("Case Studies in" over
+# "SECURITY AND RESOURCE MANAGEMENT") or the next line set smaller opens with ("for Mobile Object
+# Systems"); "by" opens a byline
+_CONTINUING = re.compile(r"^(?:for|of|in|on|and|or|with|to|from|via|using|as|at|into|through|over|under|without|"
+                         r"within|towards?|between|beyond|across|against|among|versus|vs\.)\s", re.I)
+
+
+def _continued(a: Line, b: Line, height: float, gap: float, overlap: float) -> bool:
+    """A title whose lines change type, one phrase set large in the middle ("Case Studies in"
+    / "Security and Resource Management" / "for Mobile Object Systems"): the smaller line
+    goes on with the larger one when the sentence runs over the break, the upper one ending
+    on a preposition or "and", the lower one opening with one in small letters; close under
+    each other, centred alike, the smaller at least 0.6 of the larger, neither line names or an
+    address."""
+    small, large = sorted((a, b), key=lambda ln: ln.size)
+    if not 0.6 * large.size <= small.size < 0.88 * large.size or not -0.5 * height <= gap <= 1.2 * height or overlap <= 0:
+        return False
+    if abs((a.bbox[0] + a.bbox[2]) / 2 - (b.bbox[0] + b.bbox[2]) / 2) > 0.1 * max(large.bbox[2] - large.bbox[0], 1.0):
+        return False
+    runs_on = (_DANGLING.search(a.text.strip()) is not None and a is small) \
+        or (_CONTINUING.match(b.text.strip()) is not None and b.text.strip()[:1].islower() and b is small)
+    return runs_on and all(_title_shaped(ln) and _names(ln.text) is None and not _address(ln.text) for ln in (a, b))
 
 
 def _byline_under(line: Line, lines: list[Line]) -> bool:
@@ -1699,7 +1725,7 @@ def _names(text: str) -> list[str] | None:
     # "M. PEASE, R, SHOSTAK": a scan's text layer reads an initial's dot as a comma
     text = re.sub(r"(?:^|(?<=,\s))([A-Z]),\s+(?=[A-Z]{2,}\b)", r"\1. ", text)  # (not "Priya R, Karthik S")
     # "Charles H.Moore", "O.SCHENK": a space the typescript left out after an initial
-    text = re.sub(r"(?<=\b[A-Z]\.)(?=[A-Z][a-z]|[A-Z]{2,}\b)", " ", text)
+    text = re.sub(r"(?<=\b[A-Z]\.)(?=[A-Z][a-z])|(?<=\b[A-Z]\.)(?<![\w.][A-Z]\.)(?=[A-Z]{2,}\b)", " ", text)
     # "Guy Lewis Steele, Jr.": a suffix after the comma is part of the name before it
     text = re.sub(r",\s*(Jr\.?|Sr\.?|II|III|IV)(?=\s*(?:,|;|&|\band\b|$))", r" \1", text)
     # "1st Betül Güvenç Paltun   2nd Ramin Fuladi": the order IEEE's conference template prints
@@ -1819,18 +1845,20 @@ def _marks_read_as_letters(authors: list[str], first: PageText | None) -> list[s
     shown: set[str] = set()
     bare = []
     for k, surname in enumerate(surnames):
-        after = re.search(r"(?<!\w)" + re.escape(surname) + r"(\S*)", byline.text)
+        after = re.search(r"(?<!\w)" + re.escape(surname) + r"(\S*(?:\s(?=[∗*†‡§¶\d^])\S+)?)", byline.text)
         if after is None:
             return authors
-        mark = _SHOWN_MARK.match(after.group(1))
+        mark = _SHOWN_MARK.match(after.group(1).lstrip())
         if mark:
             shown.update(set(re.split(r"[,()^]+", mark.group(0))) - {""})
         elif not after.group(1).strip(",;") and len(surname) >= 5 and surname[-1] in _MARK_AS_LETTER \
                 and surname[-2].islower():
             bare.append(k)
-    led = sum(1 for ln in first.lines[at + 1:at + 8] for part in ln.text.split(";")
-              if _MARK_LED.match(part) and (_org(part) or _place(part)))
-    if not bare or len(bare) > led - len(shown):
+    led = [m.group(0).strip() for ln in first.lines[at + 1:at + 8] for part in ln.text.split(";")
+           if (m := _MARK_LED.match(part)) and (_org(part) or _place(part))]
+    # (marks in numbers are printed as numbers, never read as letters: "1 Cyclotron Road" is an
+    # address, and a number the scan dropped is no letter)
+    if not bare or all(mark.isdigit() for mark in led) or len(bare) > len(led) - len(shown):
         return authors
     return [" ".join([*a.split()[:-1], a.split()[-1][:-1]]) if k in bare else a for k, a in enumerate(authors)]
 
