@@ -197,7 +197,7 @@ FIRST_SIGHT = {"dev2": (9, 16), "dev3": (4, 10), "dev4": (17, 30), "dev5": (18, 
                "dev16": (14, 25), "dev17": (24, 29), "dev18": (14, 29), "dev19": (13, 25),
                "dev20": (27, 32), "dev21": (22, 28),
                "dev22": (22, 29), "dev23": (21, 29), "dev24": (24, 30), "dev25": (14, 32), "dev26": (15, 29)}
-ROUNDS = ["dev", "test-seen", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10", "dev11", "dev12", "dev13", "dev14", "dev15", "dev16", "dev17", "dev18", "dev19", "dev20", "dev21", "dev22", "dev23", "dev24", "dev25", "dev26", "dev27"]
+ROUNDS = ["dev", "test-seen", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10", "dev11", "dev12", "dev13", "dev14", "dev15", "dev16", "dev17", "dev18", "dev19", "dev20", "dev21", "dev22", "dev23", "dev24", "dev25", "dev26", "dev27", "dev28"]
 
 # The rounds drawn from other public collections: a gold row's "root" names the option that
 # gives the folder its papers are read under, a checkout of the repository named here.
@@ -212,7 +212,8 @@ COLLECTIONS = {"papers": ("HappyWalkers/paper", "dev7, dev21, dev23 and dev24"),
                "collection11": ("lonng/db-papers", "dev26"), "collection12": ("HippopotamusData/db-papers", "dev26"),
                "collection13": ("zhuaa/CS736-UW-Madison", "dev26"),
                "collection14": ("C5-jpg/6-033-mit-notes-2026-02-10", "dev26"), "collection15": ("xinbot/6.033", "dev26"),
-               "collection16": ("vishwanath79/Papers", "dev26")}
+               "collection16": ("vishwanath79/Papers", "dev26"),
+               "collection17": ("OSPreservProject/sprite", "dev28"), "collection18": ("a-darwish/cuteOS-references", "dev28")}
 
 
 def add_collection_options(ap: argparse.ArgumentParser) -> None:

@@ -19,6 +19,7 @@ from athena_lab.ingest.parsers.pdf import PdfOptions, parse, time_limit
 from athena_lab.ingest.pipeline import run_index
 from athena_lab.pdf.meta import citation_label, page_year, paper_record
 from athena_lab.pdf.ocr import ocr_available
+from athena_lab.pdf.extract import Char, fragments
 from athena_lab.pdf.pages import extract_page, garbled_reason
 from athena_lab.workspace import Workspace
 
@@ -421,3 +422,24 @@ def test_a_text_layer_over_an_image_of_the_whole_page_is_known_as_a_scan(tmp_pat
         finally:
             opened.close()
         assert page.source == "text" and page.scan is scan and any("Kondratyev" in ln.text for ln in page.lines), path
+
+
+def test_letters_of_a_font_with_no_metrics_stay_one_word() -> None:
+    """Old dvips output sets its text in bitmap fonts scaled from 1 pt, whose glyphs pdfium
+    boxes tight to their ink: an x-height letter's box is no em, and letters stand apart by
+    their side bearings, so a gap of a fifth of that height made up spaces inside words
+    ("Fred D ougli s", "Pro c e s s", the Sprite papers' bylines and titles). Between such
+    letters the tallest of the letters before is the em (a word space is wider than 0.3 of
+    it); a font that says its size keeps a fifth of an em, and signs keep their spaces."""
+    def char(text: str, x0: float, x1: float, height: float, font: float = 0.24) -> Char:
+        return Char(text, x0, 160 - height, x1, 160, height, False, font)
+    fred = [char("F", 273.8, 280.3, 8.2), char("r", 280.3, 284.2, 5.0), char("e", 284.9, 289.4, 5.0),
+            char("d", 290.4, 295.9, 8.4), None, char("D", 300.7, 308.2, 8.2), char("o", 309.4, 314.4, 5.0),
+            char("u", 315.1, 320.9, 5.0), char("g", 321.6, 326.6, 7.9), char("l", 327.4, 330.0, 8.4),
+            char("i", 330.7, 333.1, 8.2), char("s", 334.3, 337.7, 5.0)]
+    assert [f.text for f in fragments(fred)] == ["Fred Douglis"]
+    sized = [None if c is None else Char(c.text, c.x0, c.y0, c.x1, c.y1, c.size, False, 10.0) for c in fred]
+    assert [f.text for f in fragments(sized)] == ["Fred D ougli s"]  # a font with metrics: its boxes are no ink
+    signs = [char("w", 100.0, 105.0, 5.0), char(",", 105.5, 107.0, 2.0), char("F", 109.0, 114.4, 8.2),
+             char("=", 116.0, 121.4, 3.0), char("f", 123.4, 126.8, 8.2)]
+    assert [f.text for f in fragments(signs)] == ["w, F = f"]

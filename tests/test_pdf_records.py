@@ -2690,3 +2690,37 @@ def test_a_title_whose_middle_line_is_set_larger_is_read_whole() -> None:
                line("Dejan Milojicic and Gul Agha", 200, 201, 420, 216, 15.7), *BODY)
     assert (paper_record({}, sub).title or "").startswith("Security and Resource Management")
     assert "Lessons" not in (paper_record({}, sub).title or "").split(":")[0]
+
+
+def test_the_dev28_classes() -> None:
+    """dev28's first sight (the Sprite papers and an OS course's references, 1964-2009): a
+    laboratory's report banner with its number over the title, "or," between a title and its
+    other title, and the abstract's last line saying where this paper appeared (not an
+    earlier version's note, "… a paper that originally" / "appeared in Proceedings, STOC 1996")."""
+    wrl = page(line("D E C E M B E R 1 9 9 5", 254, 34, 358, 45, 11.3), line("WRL", 144, 88, 240, 134, 45.5),
+               line("Research Report 95/9", 144, 126, 513, 171, 45.5),
+               line("Memory Consistency", 144, 298, 487, 343, 45.1), line("Models for", 144, 337, 321, 382, 45.1),
+               line("Shared-Memory", 144, 375, 406, 420, 45.1), line("Multiprocessors", 144, 413, 402, 458, 45.1),
+               line("Kourosh Gharachorloo", 144, 512, 314, 532, 20.1),
+               line("d i g i t a l Western Research Laboratory 250 University Avenue Palo Alto, California 94301 USA",
+                    58, 744, 558, 765, 13.5))
+    record = paper_record({}, wrl)
+    assert (record.title, record.authors) == ("Memory Consistency Models for Shared-Memory Multiprocessors",
+                                              ["Kourosh Gharachorloo"])
+    tor = page(line("Performance Improvements on Tor", 186, 136, 426, 151, 15.3), line("or,", 297, 158, 315, 173, 15.3),
+               line("Why Tor is slow and what we’re going to do about it", 122, 180, 490, 195, 15.3),
+               line("Roger Dingledine and Steven J. Murdoch", 192, 212, 420, 223, 10.6),
+               line("March 11, 2009", 267, 236, 345, 246, 10.6), *BODY)
+    assert paper_record({}, tor).title == "Performance Improvements on Tor or, Why Tor is slow and what we’re going to do about it"
+    abstract = [line("Availability in the Sprite Distributed File System", 160, 112, 411, 126, 13.7),
+                line("Mary Baker", 261, 138, 310, 149, 11.2), line("John Ousterhout", 252, 150, 319, 161, 11.2),
+                line("ABSTRACT", 261, 276, 310, 287, 11.2),
+                *(line("In the Sprite environment, tolerating faults means recovering from them quickly and", 105,
+                       300 + 12 * i, 465, 311 + 12 * i, 11.3) for i in range(13))]
+    note = line("This paper appeared in Operating Systems Review, April 1991.", 158, 456, 412, 467, 11.3)
+    body = [line("The degree of fault-tolerance in a system is related to the amount of money and performance",
+                 69, 508 + 12 * i, 501, 519 + 12 * i, 11.3) for i in range(15)]
+    assert paper_record({}, page(*abstract, note, *body)).year == 1991
+    earlier = [line("This is an updated version of a paper that originally", 72, 680, 297, 691, 11.3),
+               line("appeared in Proceedings, STOC 1996, Philadelphia PA", 72, 694, 297, 705, 11.3)]
+    assert paper_record({}, page(*abstract, *body, *earlier)).year is None

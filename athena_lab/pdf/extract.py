@@ -466,7 +466,7 @@ def fragments(chars: list[Char | None]) -> list[Fragment]:
                                 or ch.y0 <= (prev.y0 + prev.y1) / 2 <= ch.y1):  # _same_line
                 runs.append(current)
                 current = []
-            elif space_pending or gap > 0.2 * em:
+            elif space_pending or gap > 0.2 * em and not _inside_a_word(current, ch, gap):
                 end = ch.x0 if ch.x0 > prev.x1 else prev.x1  # max(prev.x1, ch.x0)
                 current.append(Char(" ", prev.x1, prev.y0, end, prev.y1, prev.size, prev.bold))
         space_pending = False
@@ -474,6 +474,21 @@ def fragments(chars: list[Char | None]) -> list[Fragment]:
     if current:
         runs.append(current)
     return [strip_spaces(run) for run in runs if any(c.text != " " for c in run)]
+
+
+def _inside_a_word(current: list[Char], ch: Char, gap: float) -> bool:
+    """A font with no metrics (a bitmap font of old dvips output, scaled from 1 pt) gives
+    each glyph the tight box of its ink: an x-height letter's height is no em, and letters
+    stand apart by their side bearings ("Fred D ougli s", "Pro c e s s", "su c cesses h ave
+    b een"). Between two such letters, where the heights of the letters just before differ
+    so, the tallest is the em and a word space is wider than 0.3 of it (spaces around signs
+    and digits, "w, F = f", are judged as before)."""
+    prev = current[-1]
+    if not (ch.font < 3.0 and prev.font < 3.0 and ch.text.isalpha() and prev.text.isalpha()):
+        return False
+    sizes = [c.size for c in current[-8:] if c.text.isalpha()] + [ch.size]
+    tallest = max(sizes)
+    return tallest > 1.3 * min(sizes) and gap <= 0.3 * tallest
 
 
 def _same_line(prev: Char, ch: Char) -> bool:

@@ -55,7 +55,8 @@ _NOT_TITLE = re.compile(
     r"technical note|(?:an? )?position paper|white\s?paper\W*$|invited (paper|talk)|research note|key words|categories and subject|"
     r"general terms|ccs concepts|acm reference format|chapter \d+\W*$|(?:\w+\s+){0,2}report no(?:\.|\s*\d*$)|"
     r"memorandum no\.|"  # Berkeley's "Memorandum No. UCB/ERL M85/95"
-    r"(?-i:[A-Z][A-Z&]+\s+){1,2}research report\W*$|"  # a series' banner over a report's title: "IBM Research Report"
+    r"(?-i:[A-Z][A-Z&]+\s+){1,2}research report\W*$|"
+    r"research report\s+[\w./-]*\d[\w./-]*\W*$|"  # "Research Report 95/9" under a laboratory's "WRL"  # a series' banner over a report's title: "IBM Research Report"
     r"(?:1|I)\.?\s+introduction\b|"  # the first section's heading: "1 INTRODUCTION: THE FRUITFLY ON"
     r"r?apport(?: de recherche| technique)?\W*$|de recherche\W*$|"  # INRIA's cover: "apport" / "de recherche" (its R a picture)
     r"(?:first|second|third|fourth|fifth|sixth|revised|new|\d+(?:st|nd|rd|th))\s+edition\W*$|"  # a book's "Second Edition"
@@ -272,6 +273,7 @@ _COMPANY = re.compile(r"xerox|ibm|google|microsoft|intel|oracle|amazon|facebook|
 _VANCOUVER = re.compile(r"\b" + _Y + r";\s*\d{1,4}(?:\(\d+\))?:\s*[A-Za-z]?\d+")
 _VOLUME_YEAR = re.compile(r",\s?\d{1,3}\s?\(" + _Y + r"\)")  # (not "Programming in Modula-2 (1982)")
 _PUBLISHED_IN = re.compile(r"^\W*(?:published|appear(?:s|ed)) in\b", re.I)
+_THIS_PAPER_APPEARED = re.compile(r"^\W*this (?:paper|article|report) (?:has )?(?:been )?(?:published|appear(?:s|ed)) in\b", re.I)
 _ACRONYM_YEAR = re.compile(r"\b[A-Z]{3,}\s+" + _Y + r"\b")  # "CIDR 2007", "OSDI 2004": a venue
 _PERMISSION = re.compile(r"permission|copyright|©|licen[cs]e", re.I)
 _LABELLED_DATE = re.compile(r"\b(?:publication )?date:\s*(?:\w+\.?\s+)?(?:\d{1,2}\s+)?" + _Y, re.I)
@@ -1082,8 +1084,9 @@ def _byline_under(line: Line, lines: list[Line]) -> bool:
 
 def _link_word(line: Line) -> bool:
     """A line of one small word set between two lines of a title ("Efficient Solutions" /
-    "to" / "the Replicated Log and Dictionary Problems"); "by" opens the byline."""
-    text = line.text.strip().lower()
+    "to" / "the Replicated Log and Dictionary Problems", "Performance Improvements on Tor" /
+    "or," / "Why Tor is slow …"); "by" opens the byline."""
+    text = line.text.strip().lower().rstrip(",")  # "or," between a title and its other title
     return text in _SMALL_WORDS and text != "by"
 
 
@@ -2034,6 +2037,12 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
         masthead = masthead or (_YEAR_VOLUME_PAGES.match(text) if line.bbox[1] < 0.2 * first.height else None)
         if masthead:  # "Theoretical Computer Science 321 (2004) 5–12": the volume's year, not the © 2003
             tiers.setdefault(0.5, []).append(_year_of(masthead))
+        if _THIS_PAPER_APPEARED.match(text) and _ANY_YEAR.search(text) and len(text.split()) <= 20:
+            # "This paper appeared in Operating Systems Review, April 1991." set as the abstract's
+            # last line, in its type: the note on a line of its own, its sentence opening there
+            # (not "… a paper that originally" / "appeared in Proceedings, STOC 1996": an earlier
+            # version's)
+            tiers.setdefault(0.9, []).extend(int(y) for y in _ANY_YEAR.findall(_PAGES.sub(" ", text))[-1:])
         issued = _CURRENT_VERSION.search(text)
         if issued:  # IEEE's "date of current version 4 January 2024": its issue, over the date online
             tiers.setdefault(0.5, []).append(int(issued.group(1)))
