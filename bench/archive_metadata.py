@@ -20,6 +20,8 @@ null when the page prints none); no PDF is stored here. The archive is fetched a
         [--collection11 … --collection16 DIR] the "dev26" round's: checkouts of lonng/db-papers,
                          HippopotamusData/db-papers, zhuaa/CS736-UW-Madison, C5-jpg/6-033-mit-notes-2026-02-10,
                          xinbot/6.033, vishwanath79/Papers
+        [--collection17 --collection18 DIR] the "dev28" round's: checkouts of OSPreservProject/sprite,
+                         a-darwish/cuteOS-references ("dev27" is read under --collection9)
     python bench/archive_metadata.py --root ARCHIVE --split dev --papers DIR --readings DIR --loro
         [--only SET ...] [--cache FILE] [--show]
         leave one round out: the line classifier of bench/line_classifier.py fitted on every dev round
@@ -89,7 +91,10 @@ course's readings, database and operating-systems reading lists, scanned astrono
 at random, seed 75; `--collection6` to `--collection10`); "dev26" (29 papers of six more
 collections — database reading lists, an operating-systems course's and two systems courses'
 readings, a reading list — drawn at random, seed 76, from those whose first page prints no year
-after 1999; `--collection11` to `--collection16`). Each round
+after 1999; `--collection11` to `--collection16`); "dev27" (30 more of statespacedev/starid's
+scientific papers and reports of 1953–2018, seed 77, under `--collection9`); "dev28" (32 papers
+of the Sprite project's papers and an operating-systems course's references, 1964–2009, seed 78,
+`--collection17` and `--collection18`). Each round
 after the first was measured once on first sight, before any rule change for it — a fresh
 estimate of the rules — then tuned on.
 
@@ -196,7 +201,8 @@ FIRST_SIGHT = {"dev2": (9, 16), "dev3": (4, 10), "dev4": (17, 30), "dev5": (18, 
                "dev13": (23, 30), "dev14": (14, 30), "dev15": (16, 29),
                "dev16": (14, 25), "dev17": (24, 29), "dev18": (14, 29), "dev19": (13, 25),
                "dev20": (27, 32), "dev21": (22, 28),
-               "dev22": (22, 29), "dev23": (21, 29), "dev24": (24, 30), "dev25": (14, 32), "dev26": (15, 29)}
+               "dev22": (22, 29), "dev23": (21, 29), "dev24": (24, 30), "dev25": (14, 32), "dev26": (15, 29),
+               "dev27": (17, 30), "dev28": (22, 32)}
 ROUNDS = ["dev", "test-seen", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10", "dev11", "dev12", "dev13", "dev14", "dev15", "dev16", "dev17", "dev18", "dev19", "dev20", "dev21", "dev22", "dev23", "dev24", "dev25", "dev26", "dev27", "dev28"]
 
 # The rounds drawn from other public collections: a gold row's "root" names the option that

@@ -2724,3 +2724,44 @@ def test_the_dev28_classes() -> None:
     earlier = [line("This is an updated version of a paper that originally", 72, 680, 297, 691, 11.3),
                line("appeared in Proceedings, STOC 1996, Philadelphia PA", 72, 694, 297, 705, 11.3)]
     assert paper_record({}, page(*abstract, *body, *earlier)).year is None
+
+
+def test_the_second_reads_pages_for_the_dev28_rules() -> None:
+    """A second read's pages: a smaller line opening with a preposition joins the title only as
+    the next line of its sentence (a speaker's name between, "on behalf of the CDF and D0
+    Collaborations", a thesis's "in partial fulfillment …", a course's or a group's line and a
+    dedication stay out), and the title ends at the line a change of type brought in; "This
+    paper appeared in preliminary form in …" is an earlier version's, and a note under a
+    copyright does not outrank it."""
+    def centred(text: str, y: float, size: float) -> Line:
+        width = len(text) * size / 2
+        return line(text, 306 - width / 2, y, 306 + width / 2, y + 1.2 * size, size)
+    title = "Top Quark Mass Measurements at the Tevatron"
+    record = paper_record({}, page(centred(title, 100, 14), centred("John Smith", 121, 11),
+                                   centred("on behalf of the CDF and D0 Collaborations", 134, 10),
+                                   centred("Fermi National Accelerator Laboratory, Batavia, IL 60510, USA", 146, 10), *BODY))
+    assert (record.title, record.authors) == (title, ["John Smith"])
+    thesis = page(centred("Efficient Query Optimization", 100, 17),
+                  centred("in partial fulfillment of the requirements", 125, 12),
+                  centred("for the degree of Doctor of Philosophy", 140, 12), centred("Stanford University", 155, 12),
+                  centred("June 1985", 170, 12), centred("John Smith", 200, 12))
+    assert paper_record({}, thesis).title == "Efficient Query Optimization"
+    for under in ("for the course CS 244 at Stanford University", "from the Programming Methodology Group"):
+        record = paper_record({}, page(centred("Why Functional Programming Matters", 100, 17), centred(under, 125, 12),
+                                       centred("John Hughes", 160, 12), *BODY))
+        assert record.title == "Why Functional Programming Matters", under
+    record = paper_record({}, page(centred("Dedicated to the", 80, 12), centred("Why Functional Programming Matters", 100, 17),
+                                   centred("John Hughes", 160, 12), *BODY))
+    assert record.title == "Why Functional Programming Matters"
+    head = [centred("Fast Probabilistic Algorithms for Hamiltonian Circuits", 100, 17),
+            centred("Dana Angluin and Leslie Valiant", 130, 12), *BODY]
+    notes = [("This paper appeared in preliminary form in the Proceedings of the 22nd STOC, May 1990.",
+              "© 1993 ACM 0004-5411/93/0700-0001 $01.50", 1993),
+             ("This paper appeared in part in Proc. 19th ACM STOC, 1987. Supported by NSF grant CCR-8914428.",
+              "Copyright 1992 by Academic Press, Inc.", 1992),
+             ("This article appeared in the Proceedings of SOSP, October 1985.",
+              "© 1996 by ACM, reprinted with permission.", 1996)]
+    for note, copyright, year in notes:
+        foot = [line(note, 72, 700, 540, 708, 8.0), line("Authors' address: Computer Science Department.", 72, 710, 540, 718, 8.0),
+                line(copyright, 72, 720, 540, 728, 8.0)]
+        assert paper_record({}, page(*head, *foot)).year == year, note

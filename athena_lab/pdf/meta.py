@@ -273,7 +273,10 @@ _COMPANY = re.compile(r"xerox|ibm|google|microsoft|intel|oracle|amazon|facebook|
 _VANCOUVER = re.compile(r"\b" + _Y + r";\s*\d{1,4}(?:\(\d+\))?:\s*[A-Za-z]?\d+")
 _VOLUME_YEAR = re.compile(r",\s?\d{1,3}\s?\(" + _Y + r"\)")  # (not "Programming in Modula-2 (1982)")
 _PUBLISHED_IN = re.compile(r"^\W*(?:published|appear(?:s|ed)) in\b", re.I)
-_THIS_PAPER_APPEARED = re.compile(r"^\W*this (?:paper|article|report) (?:has )?(?:been )?(?:published|appear(?:s|ed)) in\b", re.I)
+_THIS_PAPER_APPEARED = re.compile(r"^\W*this (?:paper|article|report) (?:has )?(?:been )?(?:published|appear(?:s|ed)) in\b"
+                                  # (not a version before this one: "… appeared in preliminary form in …")
+                                  r"(?!\s+(?:an?\s+)?(?:preliminary|abbreviated|condensed|extended|revised|earlier|shorter|"
+                                  r"different|abridged)\b|\s+part\b)", re.I)
 _ACRONYM_YEAR = re.compile(r"\b[A-Z]{3,}\s+" + _Y + r"\b")  # "CIDR 2007", "OSDI 2004": a venue
 _PERMISSION = re.compile(r"permission|copyright|©|licen[cs]e", re.I)
 _LABELLED_DATE = re.compile(r"\b(?:publication )?date:\s*(?:\w+\.?\s+)?(?:\d{1,2}\s+)?" + _Y, re.I)
@@ -998,6 +1001,7 @@ def _grow(start: Line, lines: list[Line], names_end: bool = False) -> list[Line]
     ``names_end``: a name under it ends the title whatever the space between (a typescript
     sets the title and its authors alike)."""
     group = [start]
+    continued: set[int] = set()  # lines a change of type brought in: the title ends there
 
     def alike(a: Line, b: Line, down: bool = False) -> bool:
         height = max(a.bbox[3] - a.bbox[1], 1.0)
@@ -1011,7 +1015,10 @@ def _grow(start: Line, lines: list[Line], names_end: bool = False) -> list[Line]
             # a title line cannot end on "with": the line under it is its end ("An Interview
             # with" / "J. C. R. LICKLIDER"); only downwards ("To appear in" over a title is no part of it)
             return True
-        if _continued(a, b, height, gap, overlap):
+        if _continued(a, b, height, gap, overlap) and not any(
+                ln is not a and ln is not b and a.bbox[3] - 1 <= ln.bbox[1] and ln.bbox[3] <= b.bbox[1] + 1
+                and min(ln.bbox[2], a.bbox[2]) - max(ln.bbox[0], a.bbox[0]) > 0 for ln in lines):
+            continued.add(id(b) if down else id(a))  # the next line of the sentence, nothing between
             return True
         # (a thesis cover double-spaces its title in bold capitals: "EFFICIENCY IN THE COLUMBIA
         # DATABASE" / "QUERY OPTIMIZER"): downwards, a short line of two to four words that is
@@ -1033,12 +1040,12 @@ def _grow(start: Line, lines: list[Line], names_end: bool = False) -> list[Line]
                      # last line spaced wide ("… of Molecular" / "Prediction Models")
                      and not (abs(a.size - b.size) <= 0.03 * max(a.size, 1.0) and _names_under(b, lines)))
 
-    while len(group) < 6:  # a magazine's display title: "If You Have" / … / "Enough" in six lines
+    while len(group) < 6 and id(group[-1]) not in continued:  # a magazine's display title: "If You Have" / … / "Enough"
         below = [ln for ln in lines if ln not in group and alike(group[-1], ln, down=True)]
         if not below:
             break
         group.append(min(below, key=lambda ln: ln.bbox[1]))
-    while len(group) < 6:
+    while len(group) < 6 and id(group[0]) not in continued:
         above = [ln for ln in lines if ln not in group and alike(ln, group[0])
                  and not _stamp(ln.text)  # a banner over it: "O-RAN Work Group 11 (…)"
                  and not (_names(ln.text) is not None and not _title_words(ln.text) and not ln.text.isupper()
@@ -1056,6 +1063,14 @@ _CONTINUING = re.compile(r"^(?:for|of|in|on|and|or|with|to|from|via|using|as|at|
                          r"within|towards?|between|beyond|across|against|among|versus|vs\.)\s", re.I)
 
 
+# A smaller line that names the work's circumstances, not its subject: "on behalf of the CDF
+# Collaboration", "Dedicated to the", "for the course CS 244", "from the Programming
+# Methodology Group"
+_NOT_CONTINUED = re.compile(r"^(?:on behalf of|dedicated to|in memory of|for the (?:course|class|degree|workshop|seminar)|"
+                            r"(?:to appear|presented|submitted|prepared|written|edited) (?:in|at|to|for|by)\b|"
+                            r"from the (?:\w+\s+){0,4}(?:group|laborator(?:y|ies)|lab|project|team|cent(?:er|re))\b)", re.I)
+
+
 def _continued(a: Line, b: Line, height: float, gap: float, overlap: float) -> bool:
     """A title whose lines change type, one phrase set large in the middle ("Case Studies in"
     / "Security and Resource Management" / "for Mobile Object Systems"): the smaller line
@@ -1070,7 +1085,9 @@ def _continued(a: Line, b: Line, height: float, gap: float, overlap: float) -> b
         return False
     runs_on = (_DANGLING.search(a.text.strip()) is not None and a is small) \
         or (_CONTINUING.match(b.text.strip()) is not None and b.text.strip()[:1].islower() and b is small)
-    return runs_on and all(_title_shaped(ln) and _names(ln.text) is None and not _address(ln.text) for ln in (a, b))
+    return runs_on and all(_title_shaped(ln) and _names(ln.text) is None and not _address(ln.text)
+                           and not _ORG_TITLE.search(ln.text) and not _DEGREE_WORDS.search(ln.text)
+                           and not _NOT_CONTINUED.match(ln.text.strip()) for ln in (a, b))
 
 
 def _byline_under(line: Line, lines: list[Line]) -> bool:
@@ -2041,8 +2058,8 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
             # "This paper appeared in Operating Systems Review, April 1991." set as the abstract's
             # last line, in its type: the note on a line of its own, its sentence opening there
             # (not "… a paper that originally" / "appeared in Proceedings, STOC 1996": an earlier
-            # version's)
-            tiers.setdefault(0.9, []).extend(int(y) for y in _ANY_YEAR.findall(_PAGES.sub(" ", text))[-1:])
+            # version's); a venue's year, under a copyright
+            tiers.setdefault(2, []).extend(int(y) for y in _ANY_YEAR.findall(_PAGES.sub(" ", text))[-1:])
         issued = _CURRENT_VERSION.search(text)
         if issued:  # IEEE's "date of current version 4 January 2024": its issue, over the date online
             tiers.setdefault(0.5, []).append(int(issued.group(1)))
