@@ -2765,3 +2765,30 @@ def test_the_second_reads_pages_for_the_dev28_rules() -> None:
         foot = [line(note, 72, 700, 540, 708, 8.0), line("Authors' address: Computer Science Department.", 72, 710, 540, 718, 8.0),
                 line(copyright, 72, 720, 540, 728, 8.0)]
         assert paper_record({}, page(*head, *foot)).year == year, note
+
+
+def test_the_third_reads_pages_for_the_dev28_fixes() -> None:
+    """A third read of the fixes: a title's lines of the smaller type go on after the change
+    of type ("for Mobile Object" / "Systems and Agents"; "A Comparative Study of the" /
+    "Performance of" over the large line); the title's own words are no degree's ("The
+    Philosophy of", "Low-Degree", "A Master Theorem"); "Notes" / "from the Systems Lab" is one
+    title; two initials glued to a surname are a name ("M.A.SMITH")."""
+    def centred(text: str, y: float, size: float) -> Line:
+        width = len(text) * size / 2
+        return line(text, 306 - width / 2, y, 306 + width / 2, y + 1.2 * size, size)
+
+    def title(*lines: Line) -> str:
+        return (paper_record({}, page(*lines, centred("John Smith", 170, 11), *BODY)).title or "").lower()
+    assert title(centred("Case Studies in", 80, 12), centred("SECURITY AND RESOURCE MANAGEMENT", 96, 18),
+                 centred("for Mobile Object", 120, 12), centred("Systems and Agents", 136, 12)) == \
+        "case studies in security and resource management for mobile object systems and agents"
+    assert title(centred("A Comparative Study of the", 64, 12), centred("Performance of", 80, 12),
+                 centred("LOG-STRUCTURED FILE SYSTEMS", 96, 18)) == \
+        "a comparative study of the performance of log-structured file systems"
+    assert title(centred("The Philosophy of", 80, 12), centred("OBJECT-ORIENTED PROGRAMMING", 96, 18)) == \
+        "the philosophy of object-oriented programming"
+    assert title(centred("Testing Low-Degree Polynomials", 96, 18), centred("over Finite Fields", 120, 12)) == \
+        "testing low-degree polynomials over finite fields"
+    assert title(centred("Notes", 96, 18), centred("from the Systems Lab", 120, 12)) == "notes from the systems lab"
+    byline = page(centred("A Study of Initials", 100, 17), centred("M.A.SMITH and O.SCHENK", 130, 12), *BODY)
+    assert [a.lower() for a in paper_record({}, byline).authors] == ["m.a. smith", "o. schenk"]

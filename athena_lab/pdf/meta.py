@@ -275,8 +275,8 @@ _VOLUME_YEAR = re.compile(r",\s?\d{1,3}\s?\(" + _Y + r"\)")  # (not "Programming
 _PUBLISHED_IN = re.compile(r"^\W*(?:published|appear(?:s|ed)) in\b", re.I)
 _THIS_PAPER_APPEARED = re.compile(r"^\W*this (?:paper|article|report) (?:has )?(?:been )?(?:published|appear(?:s|ed)) in\b"
                                   # (not a version before this one: "… appeared in preliminary form in …")
-                                  r"(?!\s+(?:an?\s+)?(?:preliminary|abbreviated|condensed|extended|revised|earlier|shorter|"
-                                  r"different|abridged)\b|\s+part\b)", re.I)
+                                  r"(?!\s+(?:an?\s+)?(?:\w+\s+){0,2}(?:form|version)\b|\s+(?:an?\s+)?(?:preliminary|abbreviated|"
+                                  r"condensed|extended|revised|earlier|early|shorter|different|abridged|partial|summary)\b|\s+part\b)", re.I)
 _ACRONYM_YEAR = re.compile(r"\b[A-Z]{3,}\s+" + _Y + r"\b")  # "CIDR 2007", "OSDI 2004": a venue
 _PERMISSION = re.compile(r"permission|copyright|©|licen[cs]e", re.I)
 _LABELLED_DATE = re.compile(r"\b(?:publication )?date:\s*(?:\w+\.?\s+)?(?:\d{1,2}\s+)?" + _Y, re.I)
@@ -1001,7 +1001,7 @@ def _grow(start: Line, lines: list[Line], names_end: bool = False) -> list[Line]
     ``names_end``: a name under it ends the title whatever the space between (a typescript
     sets the title and its authors alike)."""
     group = [start]
-    continued: set[int] = set()  # lines a change of type brought in: the title ends there
+    continued: set[int] = set()  # lines a change of type brought in
 
     def alike(a: Line, b: Line, down: bool = False) -> bool:
         height = max(a.bbox[3] - a.bbox[1], 1.0)
@@ -1015,11 +1015,11 @@ def _grow(start: Line, lines: list[Line], names_end: bool = False) -> list[Line]
             # a title line cannot end on "with": the line under it is its end ("An Interview
             # with" / "J. C. R. LICKLIDER"); only downwards ("To appear in" over a title is no part of it)
             return True
-        if _continued(a, b, height, gap, overlap) and not any(
+        if id(a if down else b) not in continued and _continued(a, b, height, gap, overlap) and not any(
                 ln is not a and ln is not b and a.bbox[3] - 1 <= ln.bbox[1] and ln.bbox[3] <= b.bbox[1] + 1
                 and min(ln.bbox[2], a.bbox[2]) - max(ln.bbox[0], a.bbox[0]) > 0 for ln in lines):
-            continued.add(id(b) if down else id(a))  # the next line of the sentence, nothing between
-            return True
+            continued.add(id(b) if down else id(a))  # the next line of the sentence, nothing between:
+            return True  # lines of its own type may follow it, another change of type may not
         # (a thesis cover double-spaces its title in bold capitals: "EFFICIENCY IN THE COLUMBIA
         # DATABASE" / "QUERY OPTIMIZER"): downwards, a short line of two to four words that is
         # no affiliation, place, degree or heading ("A DISSERTATION", "INTRODUCTION"; "DATABASE
@@ -1040,12 +1040,12 @@ def _grow(start: Line, lines: list[Line], names_end: bool = False) -> list[Line]
                      # last line spaced wide ("… of Molecular" / "Prediction Models")
                      and not (abs(a.size - b.size) <= 0.03 * max(a.size, 1.0) and _names_under(b, lines)))
 
-    while len(group) < 6 and id(group[-1]) not in continued:  # a magazine's display title: "If You Have" / … / "Enough"
+    while len(group) < 6:  # a magazine's display title: "If You Have" / … / "Enough" in six lines
         below = [ln for ln in lines if ln not in group and alike(group[-1], ln, down=True)]
         if not below:
             break
         group.append(min(below, key=lambda ln: ln.bbox[1]))
-    while len(group) < 6 and id(group[0]) not in continued:
+    while len(group) < 6:
         above = [ln for ln in lines if ln not in group and alike(ln, group[0])
                  and not _stamp(ln.text)  # a banner over it: "O-RAN Work Group 11 (…)"
                  and not (_names(ln.text) is not None and not _title_words(ln.text) and not ln.text.isupper()
@@ -1067,8 +1067,12 @@ _CONTINUING = re.compile(r"^(?:for|of|in|on|and|or|with|to|from|via|using|as|at|
 # Collaboration", "Dedicated to the", "for the course CS 244", "from the Programming
 # Methodology Group"
 _NOT_CONTINUED = re.compile(r"^(?:on behalf of|dedicated to|in memory of|for the (?:course|class|degree|workshop|seminar)|"
-                            r"(?:to appear|presented|submitted|prepared|written|edited) (?:in|at|to|for|by)\b|"
-                            r"from the (?:\w+\s+){0,4}(?:group|laborator(?:y|ies)|lab|project|team|cent(?:er|re))\b)", re.I)
+                            r"(?:to appear|presented|submitted|prepared|written|edited) (?:in|at|to|for|by)\b)", re.I)
+# "from the Programming Methodology Group" under a whole title is where it comes from ("Notes" /
+# "from the Systems Lab" is a title's end)
+_FROM_A_GROUP = re.compile(r"^from the (?:\w+\s+){0,4}(?:group|laborator(?:y|ies)|lab|project|team|cent(?:er|re))\b", re.I)
+# A thesis cover's line about the degree, not the title's words ("The Philosophy of", "A Master Theorem")
+_DEGREE_PHRASE = re.compile(r"\b(?:thesis|dissertation|degree of|fulfil+ment|requirements for|submitted (?:to|in|for))\b", re.I)
 
 
 def _continued(a: Line, b: Line, height: float, gap: float, overlap: float) -> bool:
@@ -1085,9 +1089,10 @@ def _continued(a: Line, b: Line, height: float, gap: float, overlap: float) -> b
         return False
     runs_on = (_DANGLING.search(a.text.strip()) is not None and a is small) \
         or (_CONTINUING.match(b.text.strip()) is not None and b.text.strip()[:1].islower() and b is small)
-    return runs_on and all(_title_shaped(ln) and _names(ln.text) is None and not _address(ln.text)
-                           and not _ORG_TITLE.search(ln.text) and not _DEGREE_WORDS.search(ln.text)
-                           and not _NOT_CONTINUED.match(ln.text.strip()) for ln in (a, b))
+    text = small.text.strip()
+    return runs_on and all(_title_shaped(ln) and _names(ln.text) is None and not _address(ln.text) for ln in (a, b)) \
+        and not _ORG_TITLE.search(text) and not _DEGREE_PHRASE.search(text) and not _NOT_CONTINUED.match(text) \
+        and not (_FROM_A_GROUP.match(text) and len(large.text.split()) >= 3)
 
 
 def _byline_under(line: Line, lines: list[Line]) -> bool:
@@ -1745,7 +1750,7 @@ def _names(text: str) -> list[str] | None:
     # "M. PEASE, R, SHOSTAK": a scan's text layer reads an initial's dot as a comma
     text = re.sub(r"(?:^|(?<=,\s))([A-Z]),\s+(?=[A-Z]{2,}\b)", r"\1. ", text)  # (not "Priya R, Karthik S")
     # "Charles H.Moore", "O.SCHENK": a space the typescript left out after an initial
-    text = re.sub(r"(?<=\b[A-Z]\.)(?=[A-Z][a-z])|(?<=\b[A-Z]\.)(?<![\w.][A-Z]\.)(?=[A-Z]{2,}\b)", " ", text)
+    text = re.sub(r"(?<=\b[A-Z]\.)(?=[A-Z][a-z])|(?<=\b[A-Z]\.)(?<!U\.S\.)(?<!U\.K\.)(?<!N\.V\.)(?=[A-Z]{2,}\b)", " ", text)
     # "Guy Lewis Steele, Jr.": a suffix after the comma is part of the name before it
     text = re.sub(r",\s*(Jr\.?|Sr\.?|II|III|IV)(?=\s*(?:,|;|&|\band\b|$))", r" \1", text)
     # "1st Betül Güvenç Paltun   2nd Ramin Fuladi": the order IEEE's conference template prints
