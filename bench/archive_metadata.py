@@ -203,7 +203,7 @@ FIRST_SIGHT = {"dev2": (9, 16), "dev3": (4, 10), "dev4": (17, 30), "dev5": (18, 
                "dev20": (27, 32), "dev21": (22, 28),
                "dev22": (22, 29), "dev23": (21, 29), "dev24": (24, 30), "dev25": (14, 32), "dev26": (15, 29),
                "dev27": (17, 30), "dev28": (22, 32)}
-ROUNDS = ["dev", "test-seen", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10", "dev11", "dev12", "dev13", "dev14", "dev15", "dev16", "dev17", "dev18", "dev19", "dev20", "dev21", "dev22", "dev23", "dev24", "dev25", "dev26", "dev27", "dev28"]
+ROUNDS = ["dev", "test-seen", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10", "dev11", "dev12", "dev13", "dev14", "dev15", "dev16", "dev17", "dev18", "dev19", "dev20", "dev21", "dev22", "dev23", "dev24", "dev25", "dev26", "dev27", "dev28", "dev29"]
 
 # The rounds drawn from other public collections: a gold row's "root" names the option that
 # gives the folder its papers are read under, a checkout of the repository named here.
@@ -219,7 +219,8 @@ COLLECTIONS = {"papers": ("HappyWalkers/paper", "dev7, dev21, dev23 and dev24"),
                "collection13": ("zhuaa/CS736-UW-Madison", "dev26"),
                "collection14": ("C5-jpg/6-033-mit-notes-2026-02-10", "dev26"), "collection15": ("xinbot/6.033", "dev26"),
                "collection16": ("vishwanath79/Papers", "dev26"),
-               "collection17": ("OSPreservProject/sprite", "dev28"), "collection18": ("a-darwish/cuteOS-references", "dev28")}
+               "collection17": ("OSPreservProject/sprite", "dev28"), "collection18": ("a-darwish/cuteOS-references", "dev28"),
+               "collection19": ("huachaohuang/awesome-dbdev", "dev29"), "collection20": ("uwdub/web-dub-oldpapers", "dev29")}
 
 
 def add_collection_options(ap: argparse.ArgumentParser) -> None:
@@ -251,7 +252,7 @@ def readers(model: dict[str, Any]) -> dict[str, dict[str, Any]]:
     def title(page: PageText | None) -> list[Any]:
         return L.title_run(page, probs(page))
 
-    def authors(page: PageText | None, title_lines: list[Any]) -> list[str]:
+    def authors(page: PageText | None, title_lines: list[Any], wide: bool = False) -> list[str]:
         return L.author_names(L.author_lines(page, probs(page), title_lines))
 
     def arbitrated(page: PageText | None) -> list[Any]:
@@ -267,7 +268,7 @@ def readers(model: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {"lines": {"read_title": title, "read_authors": authors},
             "lines+rules": {"read_title": title},
             "arbitrate": {"read_title": arbitrated,
-                          "read_authors": lambda p, t: rules_authors(p, t) or authors(p, t)}}
+                          "read_authors": lambda p, t, wide=False: rules_authors(p, t, wide) or authors(p, t)}}
 
 
 def loro(gold: list[dict[str, Any]], roots: dict[str, Any], ocr: str, cache: str | None,

@@ -2792,3 +2792,112 @@ def test_the_third_reads_pages_for_the_dev28_fixes() -> None:
     assert title(centred("Notes", 96, 18), centred("from the Systems Lab", 120, 12)) == "notes from the systems lab"
     byline = page(centred("A Study of Initials", 100, 17), centred("M.A.SMITH and O.SCHENK", 130, 12), *BODY)
     assert [a.lower() for a in paper_record({}, byline).authors] == ["m.a. smith", "o. schenk"]
+
+
+def test_the_papers_citation_of_itself_lists_its_authors_and_gives_its_year() -> None:
+    """dev29: ACM's and PVLDB's first pages print the paper's citation under "ACM Reference
+    format:" / "PVLDB Reference Format:". TinyLFU's third author, set in a smaller type
+    under the two others, was missed (the citation lists all three, each printed in the
+    byline too); MyRocks' page prints its year only there, and Procella's foot prints its
+    first page number, "2022", that was read as its year (2019)."""
+    tinylfu = page(line("TinyLFU: A Highly Efficient Cache Admission Policy", 46, 82, 386, 95, 13.6),
+                   line("GIL EINZIGER, Nokia Bell Labs", 46, 114, 174, 124, 8.5),
+                   line("ROY FRIEDMAN, Technion", 46, 127, 161, 137, 10.4),
+                   line("BEN MANES, Independent", 46, 140, 155, 150, 8.5),
+                   line("This article proposes to use a frequency-based cache admission policy in order to boost the "
+                        "effectiveness of", 46, 170, 441, 179, 8.5),
+                   line("caches subject to skewed access distributions. Given a newly accessed item and an eviction "
+                        "candidate from", 46, 181, 440, 190, 8.5),
+                   line("ACM Reference format:", 46, 363, 142, 372, 8.4),
+                   line("Gil Einziger, Roy Friedman, and Ben Manes. 2017. TinyLFU: A Highly Efficient Cache Admission "
+                        "Policy. ACM", 46, 374, 441, 383, 8.5),
+                   line("Trans. Storage 13, 4, Article 35 (November 2017), 31 pages.", 46, 385, 257, 394, 8.5),
+                   line("https://doi.org/10.1145/3149371", 46, 396, 160, 405, 8.5),
+                   line("1 INTRODUCTION", 46, 428, 139, 438, 9.4))
+    record = paper_record({}, tinylfu)
+    assert (record.authors, record.year) == (["Gil Einziger", "Roy Friedman", "Ben Manes"], 2017)
+
+    head = [line("MyRocks: LSM-Tree Database Storage Engine Serving", 74, 76, 538, 94, 18.0),
+            line("Facebook's Social Graph", 199, 97, 413, 115, 18.0),
+            line("Siying Dong", 274, 124, 338, 136, 12.0),
+            line("Yoshinori Matsunobu", 82, 124, 194, 136, 12.0),
+            line("Herman Lee", 441, 124, 507, 136, 12.0),
+            line("Facebook", 284, 143, 328, 154, 10.1),
+            line("ABSTRACT", 54, 189, 119, 203, 13.3),
+            line("Facebook uses MySQL to manage tens of petabytes of data in its", 54, 203, 294, 213, 10.1)]
+    cited = [line("PVLDB Reference Format:", 54, 552, 159, 562, 10.1),
+             line("Yoshinori Matsunobu, Siying Dong, Herman Lee. MyRocks:", 54, 563, 273, 573, 10.1),
+             line("LSM-Tree Database Storage Engine Serving Facebook's Social", 54, 573, 282, 583, 10.1),
+             line("Graph. PVLDB, 13(12): 3217 - 3230, 2020.", 54, 583, 211, 593, 10.1),
+             line("DOI: https://doi.org/10.14778/3415478.3415546", 54, 594, 230, 604, 10.1)]
+    myrocks = paper_record({}, page(*head, *cited))
+    assert (myrocks.authors, myrocks.year) == (["Yoshinori Matsunobu", "Siying Dong", "Herman Lee"], 2020)
+    # Procella's page: a first page number that reads as a year at the foot ("2022")
+    assert paper_record({}, page(*head, *cited, line("2022", 296, 752, 316, 764, 11.7))).year == 2020
+
+    # a citation cut short ("Armbrust et al.") names no one; its year still stands
+    short = [cited[0], line("Armbrust et al. MyRocks: LSM-Tree Database Storage Engine Serving", 54, 563, 273, 573, 10.1),
+             *cited[2:]]
+    assert paper_record({}, page(*head, *short)).year == 2020
+    # a name the citation gives that the byline does not print is not taken from it
+    other = [cited[0], line("Yoshinori Matsunobu, Siying Dong, Herman Lee, Jane Roe. MyRocks:", 54, 563, 273, 573, 10.1),
+             *cited[2:]]
+    assert paper_record({}, page(*head, *other)).authors == ["Yoshinori Matsunobu", "Siying Dong", "Herman Lee"]
+
+
+def test_a_degree_without_its_dots_between_names_is_no_name() -> None:
+    """dev29 (HealthWeaver Mobile): "Predrag Klasnja, Andrea Hartzler, PhD, Christopher
+    Powell," / "Giovandy Phan, & Wanda Pratt, PhD" lost Powell to the undotted degree."""
+    first = page(line("HealthWeaver Mobile: Designing a Mobile Tool for Managing Personal", 105, 92, 507, 106, 14.5),
+                 line("Health Information during Cancer Care", 193, 107, 419, 122, 14.5),
+                 line("Predrag Klasnja, Andrea Hartzler, PhD, Christopher Powell,", 158, 135, 454, 148, 12.5),
+                 line("Giovandy Phan, & Wanda Pratt, PhD", 215, 148, 397, 161, 12.5),
+                 line("University of Washington, Seattle, WA", 213, 161, 399, 174, 12.5), *BODY)
+    assert paper_record({}, first).authors == ["Predrag Klasnja", "Andrea Hartzler", "Christopher Powell",
+                                               "Giovandy Phan", "Wanda Pratt"]
+    assert paper_record({}, page(first.lines[0], first.lines[1], line("Jane Roe, MD, MPH and John Doe, DPhil", 158, 135, 454, 148, 12.5),
+                                 *BODY)).authors == ["Jane Roe", "John Doe"]
+
+
+def test_urdu_particles_stay_in_a_surname() -> None:
+    """dev29 (Windows Azure Storage): "Mian Fahim ul Haq, Muhammad Ikram ul" / "Haq, Deepali
+    Bhardwaj, Sowmya Dayanand," read as no names, four authors lost."""
+    first = page(line("Windows Azure Storage: A Highly Available Cloud Storage Service", 60, 57, 552, 74, 16.7),
+                 line("Hemal Khatri, Andrew Edwards, Vaman Bedekar, Shane Mainali, Rafay Abbasi, Arpit Agarwal,",
+                      76, 135, 536, 146, 10.2),
+                 line("Mian Fahim ul Haq, Muhammad Ikram ul Haq, Deepali Bhardwaj, Sowmya Dayanand,", 97, 149, 516, 159, 10.2),
+                 line("Anitha Adusumilli, Marvin McNett, Sriram Sankaran, Kavitha Manivannan, Leonidas Rigas",
+                      87, 161, 525, 172, 10.2),
+                 line("Microsoft", 283, 186, 332, 197, 11.1), *BODY)
+    authors = paper_record({}, first).authors
+    assert authors[6:10] == ["Mian Fahim ul Haq", "Muhammad Ikram ul Haq", "Deepali Bhardwaj", "Sowmya Dayanand"]
+    assert len(authors) == 15
+
+
+def test_author_blocks_stacked_down_a_sidebar_are_all_read() -> None:
+    """dev29 (Rebound Effects in Sustainable HCI, CHI 2011's extended abstracts): each author's
+    block (name, department, university, city, e-mail) down a sidebar beside the abstract; the
+    second block, after a gap, was not read. A heading that reads as a name ("Author
+    Keywords") with no affiliation under it is no author."""
+    sidebar = [line("Samuel J. Kaufman", 180, 186, 266, 194, 7.7),
+               line("Dept. of Computer Science & Engineering", 180, 198, 348, 206, 7.7),
+               line("University of Washington", 180, 210, 280, 218, 7.7),
+               line("Seattle, WA 98195 USA", 180, 222, 275, 230, 7.7),
+               line("kaufmans@cs.washington.edu", 180, 234, 302, 242, 7.7)]
+    second = [line("M. Six Silberman", 180, 258, 255, 266, 7.7),
+              line("Bureau of Economic Interpretation", 180, 270, 318, 278, 7.7),
+              line("six@economicinterpretation.org", 180, 282, 308, 290, 7.7)]
+    rest = [line("Copyright is held by the author/owner(s).", 180, 502, 347, 510, 7.7),
+            line("CHI 2011, May 7–12, 2011, Vancouver, BC, Canada.", 180, 514, 390, 522, 7.7),
+            line("Abstract", 459, 184, 510, 195, 10.5),
+            line("Much sustainable HCI design research hopes to achieve net", 459, 199, 702, 207, 7.7),
+            line("reductions in greenhouse gas emissions via persuasive or", 459, 211, 702, 219, 7.7),
+            line("more efficient technologies. This research has shown promising", 459, 223, 702, 231, 7.7)]
+
+    def record(*lines: Line) -> list[str]:
+        return paper_record({}, PageText(number=1, width=792, height=612, lines=[
+            line("Rebound Effects in Sustainable HCI", 276, 123, 666, 146, 22.6), *lines])).authors
+
+    assert record(*sidebar, *second, *rest) == ["Samuel J. Kaufman", "M. Six Silberman"]
+    assert record(*sidebar, line("Author Keywords", 180, 258, 255, 266, 7.7),
+                  line("Sustainability; rebound effects", 180, 270, 318, 278, 7.7), *rest) == ["Samuel J. Kaufman"]

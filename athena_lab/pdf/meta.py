@@ -145,9 +145,10 @@ def _place(text: str) -> bool:
 # A company's legal form after its name ("Red Hat, Inc.", "Acme, Ltd."): the name is no person's
 _LEGAL_FORM = re.compile(r"(?:inc|ltd|llc|corp|co|gmbh|plc|s\.?a|b\.?v|ag)\.?", re.I)
 _NAME_WORD = re.compile(r"^(?:[^\W\d_][^\W\d_]*(?:[-'’][^\W\d_]+)*\.?|(?:[^\W\d_]\.-?)+|"
-                        r"van|von|der|den|de|del|della|di|da|du|le|la|las|los|dos|das|bin|ibn|al|y|ter|op)$")
+                        r"van|von|der|den|de|del|della|di|da|du|le|la|las|los|dos|das|bin|ibn|al|y|ter|op|ul|ur|ud)$")
+# (Urdu's "ul", "ur", "ud": "Mian Fahim ul Haq", "Zia ur Rehman")
 _PARTICLES = {"van", "von", "der", "den", "de", "del", "della", "di", "da", "du", "le", "la", "las", "los",
-              "dos", "das", "bin", "ibn", "al", "y", "ter", "op"}
+              "dos", "das", "bin", "ibn", "al", "y", "ter", "op", "ul", "ur", "ud"}
 _STOP_AUTHORS = re.compile(r"^(abstract|summary|introduction|keywords|key words|index terms|"
                            r"categories|general terms|ccs concepts|contents|preface|foreword|"
                            r"\d+\.?\s+introduction|1\s)", re.I)
@@ -490,7 +491,13 @@ def paper_record(info: dict[str, str], first: PageText | None, file_name: str = 
         authors = _inverted_byline(first, title_lines)
     authors = _column_major(authors, first)
     authors = _marks_read_as_letters(authors, first)
-    year = _subject_year(info, first) or page_year(first, title_lines) or arxiv_year(ids.get("arxiv"))
+    cited = _self_citation(first)
+    if cited is not None and first is not None:
+        authors = _as_cited(authors, cited, first)
+    # the year the paper's citation of itself gives outranks what the page prints elsewhere
+    # (PVLDB's first page number, "2022", at the foot of a 2019 paper)
+    year = _subject_year(info, first) or (cited.year if cited else None) or page_year(first, title_lines) \
+        or arxiv_year(ids.get("arxiv"))
     return PaperRecord(title=title, authors=authors, year=year, doi=ids.get("doi"), arxiv=ids.get("arxiv"))
 
 
@@ -1390,6 +1397,7 @@ def _page_authors(first: PageText | None, title: list[Line], wide: bool = False)
             spots.update((n, (_middle(line, c), line.bbox[1])) for n, c in zip(found, line.cells))
         if len(last_found) == 1 and not skip:
             alone[last_found[0]] = line.bbox
+    names = _stacked_blocks(names, alone, first)
     side = _sidebar_names(below, width)
     names = side if len(side) > len(names) else _by_stacks(names, alone, below, width)
     domains = _domains(below)
@@ -1430,6 +1438,47 @@ def _domains(lines: list[Line]) -> set[str]:
             labels.update(label.lower() for label in host.split(".")[:-1]
                           if len(label) >= 6 and not (len(user) >= 3 and user in label.lower()))
     return labels
+
+
+def _stacked_blocks(names: list[str], alone: dict[str, Box], first: PageText) -> list[str]:
+    """The author blocks stacked down a column under the last name read, each a name over
+    its affiliation, address or e-mail, the next apart by a gap or after an e-mail (CHI's
+    extended abstracts set them in a sidebar beside the abstract: "Samuel J. Kaufman" / "Dept.
+    of Computer Science & Engineering" / … / "kaufmans@cs.washington.edu", then "M. Six
+    Silberman" / "Bureau of Economic Interpretation" / …), down to a wide gap. Only when the
+    last name's own block is such a block; a block whose first line names no one person, or
+    that holds no affiliation, ends them ("Author Keywords" reads as a name)."""
+    if not names or names[-1] not in alone:
+        return names
+    box = alone[names[-1]]
+    start = next((ln for ln in first.lines if ln.bbox == box), None)
+    if start is None:
+        return names
+    height = max(box[3] - box[1], 1.0)
+    column = sorted((ln for ln in first.lines if abs(ln.bbox[0] - box[0]) <= 2 and ln.bbox[1] >= box[1]
+                     and abs(ln.size - start.size) <= 0.05 * max(start.size, 1.0)), key=lambda ln: ln.bbox[1])
+    blocks: list[list[Line]] = [[start]]
+    for above, line in zip(column, column[1:]):
+        gap = line.bbox[1] - above.bbox[3]
+        if gap > 6 * height or _COPYRIGHT.search(line.text) or _STOP_AUTHORS.match(line.text.strip()):
+            break
+        if gap > 0.8 * height or _EMAIL.search(above.text):
+            blocks.append([line])
+        else:
+            blocks[-1].append(line)
+
+    def affiliated(block: list[Line]) -> bool:
+        return len(block) >= 2 and any(_EMAIL.search(ln.text) or _org(ln.text) or _place(ln.text) for ln in block[1:])
+
+    if not affiliated(blocks[0]):
+        return names
+    out = list(names)
+    for block in blocks[1:]:
+        found = _names(block[0].text.strip())
+        if not found or len(found) != 1 or found[0] in out or not affiliated(block):
+            break
+        out.append(found[0])
+    return out
 
 
 def _by_stacks(names: list[str], boxes: dict[str, Box], lines: list[Line], width: float) -> list[str]:
@@ -1720,9 +1769,11 @@ def _names(text: str) -> list[str] | None:
     text = re.sub(r"\^\([^)]*\)|\^[^\s(,]+|(?:[∗*†‡§¶♯⋆♣♦♥♠♢♡♤♧]|" + _FONT_MARK + r")+(?=\s)", ",", text)
     # "Steven 0. Hobbs": a scan's text layer reads an initial's O as a zero
     text = re.sub(r"\b(?!(?i:chapter|section|part|lecture|appendix|step|stage|phase|unit|lesson|week|problem|exercise|homework)\b)([^\W\d_]+) 0\.(?= [A-Z][a-z])", r"\1 O.", text)
-    # "Josef Templ, Dipl. Ing.", "Ann Lee, Ph.D.": a degree after a name is no name
-    text = re.sub(r",?\s*(?:Dipl\.?[\s_.-]*(?:Ing|Inform|Math|Phys|Kfm)\.?|Ph\.\s?D\.?|M\.\s?Sc\.?|B\.\s?Sc\.?|"
-                  r"M\.(?:Eng\.?|\s?Eng\.)|Dr\.\s?rer\.\s?nat\.?)(?=\s*(?:,|;|$))", "", text)
+    # "Josef Templ, Dipl. Ing.", "Ann Lee, Ph.D.", "Andrea Hartzler, PhD, Christopher Powell",
+    # "Jane Roe, MD, MPH": a degree after a name is no name
+    text = re.sub(r",?\s*(?:Dipl\.?[\s_.-]*(?:Ing|Inform|Math|Phys|Kfm)\.?|Ph\.?\s?D\.?|M\.\s?Sc\.?|B\.\s?Sc\.?|"
+                  r"M\.(?:Eng\.?|\s?Eng\.)|Dr\.\s?rer\.\s?nat\.?|D\.?Phil\.?|MD|MPH|MBA)"
+                  r"(?=\s*(?:,|;|&|\band\b|$))", "", text)
     # "…, Linxi “Jim” Fan, …": a nickname in quotes between a given name and a surname, in a
     # list of names (a title's quoted word is no nickname: "Rethinking “Cloud” Economics")
     if re.search(r",|;|&|\band\b", text):
@@ -1986,6 +2037,77 @@ def _name(text: str) -> str | None:
     if name.isupper():  # "P. M. MELLIAR-SMITH": each part of a double name capitalised
         name = " ".join("-".join(p[:1].upper() + p[1:].lower() for p in w.split("-")) for w in name.split())
     return name
+
+
+# "ACM Reference Format:", "PVLDB Reference Format:": the publisher's citation of the paper,
+# printed on its first page
+_CITED_AS = re.compile(r"\breference\s+format\s*:\s*", re.I)
+# where that citation ends: its DOI or link, the body's first section, the notices under it
+_CITED_AS_END = re.compile(r"\bdoi\b|doi\.org|https?://|^\s*(?:\d+\.?\s*)?introduction\b|^\s*permission to\b|"
+                           r"^\s*this work is licensed|^\s*pvldb artifact|^\s*(?:keywords|ccs concepts)\b", re.I)
+
+
+@dataclass
+class _Citation:
+    names: list[str]
+    year: int | None
+
+
+def _self_citation(first: PageText | None) -> _Citation | None:
+    """The paper's citation of itself, printed on its first page under "ACM Reference
+    Format:" or "PVLDB Reference Format:": the publisher's list of all its authors in order,
+    and its year, whatever the byline's layout (a grid, names wrapped round affiliations,
+    a name set apart with its own affiliation). The names are what comes before the year
+    ("Gil Einziger, Roy Friedman, and Ben Manes. 2017. TinyLFU: …") or before the title
+    ("Yoshinori Matsunobu, Siying Dong, Herman Lee. MyRocks: … PVLDB, 13(12): 3217 - 3230,
+    2020."). No names when they are cut short ("Armbrust et al.") or filed by surname ("Lee,
+    J., Kim, H., and Vuduc, R. 2012."); None when the page prints no such citation."""
+    if first is None:
+        return None
+    lines = first.lines
+    at = next((i for i, ln in enumerate(lines) if _CITED_AS.search(ln.text)), None)
+    if at is None:
+        return None
+    parts = [_CITED_AS.split(lines[at].text, maxsplit=1)[-1]]
+    for line in lines[at + 1:at + 8]:
+        if _CITED_AS_END.search(line.text):
+            break
+        parts.append(line.text)
+    text = ""
+    for part in (p.strip() for p in parts if p.strip()):
+        text += part if text.endswith("-") else f" {part}"  # "Kfir Lev-" / "Ari"
+    text = " ".join(text.split())
+    dated = re.match(r"(.+?)\.\s+" + _Y + r"\.\s", text)
+    year: int | None
+    if dated:
+        listed, year = dated.group(1), int(dated.group(2))
+    else:
+        # the names end at the first full stop that does not close an initial ("Andrew J. Beamon")
+        stop = re.search(r"(?<=\S\S)\.\s", text)
+        if stop is None:
+            return None
+        listed = text[:stop.start()]
+        years = _ANY_YEAR.findall(text[stop.end():])
+        year = int(years[-1]) if years else None
+    names = None if re.search(r"\bet\s+al\b", listed, re.I) else _names(listed)
+    if not names or any(len(n.split()) < 2 for n in names):
+        names = []  # its year stands
+    return _Citation(names=names, year=year) if names or year else None
+
+
+def _as_cited(authors: list[str], cited: _Citation, first: PageText) -> list[str]:
+    """The byline's names as the paper's own citation lists them, when the rules read a
+    different list and every name cited is printed on the page a second time (its byline):
+    a name the rules missed joins in its place; the names the rules read keep their spelling."""
+    mine = [_key(_surname(a)) for a in authors]
+    theirs = [_key(_surname(c)) for c in cited.names]
+    if not theirs or mine == theirs:
+        return authors
+    page = _key(" ".join(ln.text for ln in first.lines))
+    if not all(page.count(k) >= 2 for k in theirs):
+        return authors
+    spelled = dict(zip(mine, authors))
+    return [spelled.get(k, c) for k, c in zip(theirs, cited.names)]
 
 
 def _agreeing_authors(info: dict[str, str], first: PageText | None) -> list[str]:
