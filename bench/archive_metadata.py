@@ -202,7 +202,7 @@ FIRST_SIGHT = {"dev2": (9, 16), "dev3": (4, 10), "dev4": (17, 30), "dev5": (18, 
                "dev16": (14, 25), "dev17": (24, 29), "dev18": (14, 29), "dev19": (13, 25),
                "dev20": (27, 32), "dev21": (22, 28),
                "dev22": (22, 29), "dev23": (21, 29), "dev24": (24, 30), "dev25": (14, 32), "dev26": (15, 29),
-               "dev27": (17, 30), "dev28": (22, 32)}
+               "dev27": (17, 30), "dev28": (22, 32), "dev29": (23, 32)}
 ROUNDS = ["dev", "test-seen", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10", "dev11", "dev12", "dev13", "dev14", "dev15", "dev16", "dev17", "dev18", "dev19", "dev20", "dev21", "dev22", "dev23", "dev24", "dev25", "dev26", "dev27", "dev28", "dev29"]
 
 # The rounds drawn from other public collections: a gold row's "root" names the option that

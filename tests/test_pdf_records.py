@@ -2901,3 +2901,29 @@ def test_author_blocks_stacked_down_a_sidebar_are_all_read() -> None:
     assert record(*sidebar, *second, *rest) == ["Samuel J. Kaufman", "M. Six Silberman"]
     assert record(*sidebar, line("Author Keywords", 180, 258, 255, 266, 7.7),
                   line("Sustainability; rebound effects", 180, 270, 318, 278, 7.7), *rest) == ["Samuel J. Kaufman"]
+
+
+def test_elseviers_low_asterisk_marks_the_corresponding_author() -> None:
+    """dev29 (Children and Youth Services Review): Elsevier marks the corresponding author
+    with a low asterisk ("⁎", U+204E): "David G. Hendry ^(a,)⁎, Jill Palzkill Woelfer ^a, …"
+    read as no line of names, five of six authors lost."""
+    first = page(line("How to integrate digital media into a drop-in for homeless young people for", 43, 168, 520, 181, 13.4),
+                 line("deepening relationships between youth and adults", 43, 185, 358, 198, 13.4),
+                 line("David G. Hendry ^(a,)⁎, Jill Palzkill Woelfer ^a, Rowena Harper ^b, Tyler Bauer ^b, "
+                      "Brynn Fitzer ^b, Mike Champagne ^b", 43, 208, 562, 220, 10.6),
+                 line("^a Information School, University of Washington, Box 352840, Seattle, WA 98195-2840, "
+                      "United States", 43, 227, 404, 234, 6.4), *BODY)
+    assert paper_record({}, first).authors == ["David G. Hendry", "Jill Palzkill Woelfer", "Rowena Harper",
+                                               "Tyler Bauer", "Brynn Fitzer", "Mike Champagne"]
+
+
+def test_a_line_opening_with_a_degree_goes_on_with_the_list_over_it() -> None:
+    """A list with a credential the parsers do not know ("MSI") is no line of names, and the
+    line under it, "PhD, Wanda Pratt, PhD,", is no byline of its own: its one name is not
+    the paper's only author."""
+    first = page(line("Probing the benefits of real-time tracking during cancer care", 124, 73, 488, 88, 15.4),
+                 line("Rupa A. Patel, MSI, Predrag Klasnja, PhD, Andrea Hartzler, PhD, Kenton T. Unruh,", 81, 102, 531, 116, 13.3),
+                 line("PhD, Wanda Pratt, PhD,", 238, 116, 370, 130, 13.3),
+                 line("1 University of Washington, Seattle, WA, University of Michigan, Ann Arbor, MI", 98, 128, 514, 143, 13.3),
+                 *BODY)
+    assert paper_record({}, first).authors != ["Wanda Pratt"]

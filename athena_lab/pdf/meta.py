@@ -164,10 +164,10 @@ _ROLES = re.compile(r"^(?:approved\s+)?(?:(?:thesis|doctoral|dissertation)\s+)?(
 # ("Derrin ⇤,") or a minus before a comma; an arrow a text writes set apart is the text's
 # ("Source Code → Natural Language")
 _FONT_MARK = r"(?:(?<=[^\W\d_])[\u2190-\u21ff\u2212]|(?![→←↔↦⇐⇒⇔])[\u2190-\u21ff]|\u2212(?=\s*(?:,|$)))"
-_MARKS = re.compile(r"[∗*†‡§¶♯#⋆⋄♮♭♣♦♥♠‖|_]+|" + _FONT_MARK + r"+|(?<=[^\W\d_])\d+(,\d+)*|\^\S*|\(\d+\)")
+_MARKS = re.compile(r"[∗⁎*†‡§¶♯#⋆⋄♮♭♣♦♥♠‖|_]+|" + _FONT_MARK + r"+|(?<=[^\W\d_])\d+(,\d+)*|\^\S*|\(\d+\)")
 # Superscripts: footnote marks, and small type set over the title's line (a running head,
 # "^(Operating)Self-st^(System)abili^szing" is "Self-stabilizing" under "Operating Systems")
-_TITLE_MARKS = re.compile(r"(?<![A-Z])[∗*]+|[∗*]+(?!-\w)|[†‡§¶♯⋆]+|\^\([^)]*\)|\^[0-9∗*†‡§¶]+|\^[a-z](?=\s|$)|\^[^\s(]")
+_TITLE_MARKS = re.compile(r"(?<![A-Z])[∗*]+|[∗*]+(?!-\w)|[†‡§¶♯⋆⁎]+|\^\([^)]*\)|\^[0-9∗⁎*†‡§¶]+|\^[a-z](?=\s|$)|\^[^\s(]")
 _GRADE = re.compile(r",?\s*\(?\b(?:(?:senior|life|(?:graduate\s+)?student|associate)\s+)?(?:member|fellow),?\s+ieee\b\)?,?", re.I)
 _SUFFIX = re.compile(r"Jr\.?|Sr\.?|II|III|IV")
 _HONORIFIC = re.compile(r"^(?:prof\.|professor|dr\.|mr\.|mrs\.|ms\.)\s+", re.I)
@@ -491,13 +491,14 @@ def paper_record(info: dict[str, str], first: PageText | None, file_name: str = 
         authors = _inverted_byline(first, title_lines)
     authors = _column_major(authors, first)
     authors = _marks_read_as_letters(authors, first)
-    cited = _self_citation(first)
+    cited = _self_citation(first, title)
     if cited is not None and first is not None:
         authors = _as_cited(authors, cited, first)
     # the year the paper's citation of itself gives outranks what the page prints elsewhere
-    # (PVLDB's first page number, "2022", at the foot of a 2019 paper)
-    year = _subject_year(info, first) or (cited.year if cited else None) or page_year(first, title_lines) \
-        or arxiv_year(ids.get("arxiv"))
+    # (PVLDB's first page number, "2022", at the foot of a 2019 paper), but for an arXiv stamp
+    stamped = first is not None and bool(first.margin) and bool(_ARXIV.search(first.margin or ""))
+    year = _subject_year(info, first) or (None if stamped or cited is None else cited.year) \
+        or page_year(first, title_lines) or (cited.year if cited else None) or arxiv_year(ids.get("arxiv"))
     return PaperRecord(title=title, authors=authors, year=year, doi=ids.get("doi"), arxiv=ids.get("arxiv"))
 
 
@@ -1440,6 +1441,10 @@ def _domains(lines: list[Line]) -> set[str]:
     return labels
 
 
+# a sidebar's heading that reads as a name ("Author Keywords", "ACM Classification Keywords")
+_SIDEBAR_HEADING = re.compile(r"\b(?:keywords?|terms|categories|classification|acknowledg\w*)\b", re.I)
+
+
 def _stacked_blocks(names: list[str], alone: dict[str, Box], first: PageText) -> list[str]:
     """The author blocks stacked down a column under the last name read, each a name over
     its affiliation, address or e-mail, the next apart by a gap or after an e-mail (CHI's
@@ -1468,13 +1473,15 @@ def _stacked_blocks(names: list[str], alone: dict[str, Box], first: PageText) ->
             blocks[-1].append(line)
 
     def affiliated(block: list[Line]) -> bool:
-        return len(block) >= 2 and any(_EMAIL.search(ln.text) or _org(ln.text) or _place(ln.text) for ln in block[1:])
+        # (a list of keywords, "Sustainability; social computing", is no affiliation)
+        return len(block) >= 2 and any(_EMAIL.search(ln.text) or ";" not in ln.text and (_org(ln.text) or _place(ln.text))
+                                       for ln in block[1:])
 
     if not affiliated(blocks[0]):
         return names
     out = list(names)
     for block in blocks[1:]:
-        found = _names(block[0].text.strip())
+        found = None if _SIDEBAR_HEADING.search(block[0].text) else _names(block[0].text.strip())
         if not found or len(found) != 1 or found[0] in out or not affiliated(block):
             break
         out.append(found[0])
@@ -1766,14 +1773,18 @@ def _names(text: str) -> list[str] | None:
     # A superscript after a name, or a mark with a space after it, ends the name: "Kyle
     # Lo^(α∗) Zejiang Shen^(α,τ∗)", "Kalpesh Krishna♠ ∗ Erin Bransom♢" (its commas are no
     # separators of their own)
-    text = re.sub(r"\^\([^)]*\)|\^[^\s(,]+|(?:[∗*†‡§¶♯⋆♣♦♥♠♢♡♤♧]|" + _FONT_MARK + r")+(?=\s)", ",", text)
+    text = re.sub(r"\^\([^)]*\)|\^[^\s(,]+|(?:[∗⁎*†‡§¶♯⋆♣♦♥♠♢♡♤♧]|" + _FONT_MARK + r")+(?=\s)", ",", text)
     # "Steven 0. Hobbs": a scan's text layer reads an initial's O as a zero
     text = re.sub(r"\b(?!(?i:chapter|section|part|lecture|appendix|step|stage|phase|unit|lesson|week|problem|exercise|homework)\b)([^\W\d_]+) 0\.(?= [A-Z][a-z])", r"\1 O.", text)
-    # "Josef Templ, Dipl. Ing.", "Ann Lee, Ph.D.", "Andrea Hartzler, PhD, Christopher Powell",
-    # "Jane Roe, MD, MPH": a degree after a name is no name
-    text = re.sub(r",?\s*(?:Dipl\.?[\s_.-]*(?:Ing|Inform|Math|Phys|Kfm)\.?|Ph\.?\s?D\.?|M\.\s?Sc\.?|B\.\s?Sc\.?|"
-                  r"M\.(?:Eng\.?|\s?Eng\.)|Dr\.\s?rer\.\s?nat\.?|D\.?Phil\.?|MD|MPH|MBA)"
-                  r"(?=\s*(?:,|;|&|\band\b|$))", "", text)
+    # "Josef Templ, Dipl. Ing.", "Ann Lee, Ph.D.": a degree after a name is no name
+    text = re.sub(r",?\s*(?:Dipl\.?[\s_.-]*(?:Ing|Inform|Math|Phys|Kfm)\.?|Ph\.\s?D\.?|M\.\s?Sc\.?|B\.\s?Sc\.?|"
+                  r"M\.(?:Eng\.?|\s?Eng\.)|Dr\.\s?rer\.\s?nat\.?)(?=\s*(?:,|;|$))", "", text)
+    # and written without its dots, after a surname ("Andrea Hartzler, PhD, Christopher Powell",
+    # "Jane Roe, MD, MPH"); a line that opens with one goes on with a list the line over it
+    # began ("…, Kenton T. Unruh," / "PhD, Wanda Pratt, PhD,"): not a line of names itself
+    # ("Silver Spring, MD": a state's code at a line's end is no degree)
+    text = re.sub(r"(?<=[^\W\d_]),\s*(?:(?:PhD|DPhil|MPH|MBA)\b(?=\s*(?:,|;|&|\band\b|$))|MD\b(?=\s*(?:,|;|&|\band\b)))",
+                  "", text)
     # "…, Linxi “Jim” Fan, …": a nickname in quotes between a given name and a surname, in a
     # list of names (a title's quoted word is no nickname: "Rethinking “Cloud” Economics")
     if re.search(r",|;|&|\band\b", text):
@@ -1827,7 +1838,7 @@ def _names(text: str) -> list[str] | None:
     if not text or _EMAIL.search(text) or _org(text) or _place(text) \
             or _ANY_YEAR.search(text) or _NOT_TITLE.match(text):
         return None
-    text = re.sub(r"[∗*†‡§¶♯⋆♣♦♥♠♢♡♤♧]+|" + _FONT_MARK + "+", " ", text)  # "Damas‡and Milner": a mark is no part of a word
+    text = re.sub(r"[∗⁎*†‡§¶♯⋆♣♦♥♠♢♡♤♧]+|" + _FONT_MARK + "+", " ", text)  # "Damas‡and Milner": a mark is no part of a word
     if ";" in text and re.search(r"\w+,\s*\w", text):
         # "Bonnichsen, Lars Frydendal; Karlsson, Sven" — surname first
         parts = [" ".join(reversed([p.strip() for p in piece.split(",", 1)])) if "," in piece else piece
@@ -1892,10 +1903,10 @@ def _column_major(authors: list[str], first: PageText | None) -> list[str]:
 
 
 # A mark on a byline the page prints: a star, a dagger, a superscript, a digit after a surname
-_SHOWN_MARK = re.compile(r"[∗*†‡§¶]+|\^\([^)]*\)|\^\S|\d+(?:,\d+)*")
+_SHOWN_MARK = re.compile(r"[∗⁎*†‡§¶]+|\^\([^)]*\)|\^\S|\d+(?:,\d+)*")
 # An affiliation led by its mark: "t IBM Corporation", "$ IRISA", "5 Department", "*The
 # University", "+Dept.", "]'Strategic CAD Labs" (a scan's OCR reads the dagger as it can)
-_MARK_LED = re.compile(r"^\s*(?:[∗*†‡§¶+$#\]\['‘’`]+\s*|[tfs$]\s+|\d\s*)(?=[A-Z])")
+_MARK_LED = re.compile(r"^\s*(?:[∗⁎*†‡§¶+$#\]\['‘’`]+\s*|[tfs$]\s+|\d\s*)(?=[A-Z])")
 # The letters OCR makes of a dagger, a double dagger and a section sign
 _MARK_AS_LETTER = "tfs"
 
@@ -1921,7 +1932,7 @@ def _marks_read_as_letters(authors: list[str], first: PageText | None) -> list[s
     shown: set[str] = set()
     bare = []
     for k, surname in enumerate(surnames):
-        after = re.search(r"(?<!\w)" + re.escape(surname) + r"(\S*(?:\s(?=[∗*†‡§¶\d^])\S+)?)", byline.text)
+        after = re.search(r"(?<!\w)" + re.escape(surname) + r"(\S*(?:\s(?=[∗⁎*†‡§¶\d^])\S+)?)", byline.text)
         if after is None:
             return authors
         mark = _SHOWN_MARK.match(after.group(1).lstrip())
@@ -2047,21 +2058,29 @@ _CITED_AS_END = re.compile(r"\bdoi\b|doi\.org|https?://|^\s*(?:\d+\.?\s*)?introd
                            r"^\s*this work is licensed|^\s*pvldb artifact|^\s*(?:keywords|ccs concepts)\b", re.I)
 
 
+# a template's sample values left in the citation (acmart's "Conference’17" and
+# "nnnnnnn.nnnnnnn", vldb.cls's "XXX-XXX"): its year is the template's, not the paper's
+_TEMPLATE_VALUES = re.compile(r"XXX|nnnnnnn|x-yyyy|Conference[’']\d\d|Woodstock|YY/MM")
+
+
 @dataclass
 class _Citation:
     names: list[str]
     year: int | None
+    acm: bool  # ACM's, made from the paper's own list of authors (PVLDB's is typed by hand)
 
 
-def _self_citation(first: PageText | None) -> _Citation | None:
+def _self_citation(first: PageText | None, title: str | None = None) -> _Citation | None:
     """The paper's citation of itself, printed on its first page under "ACM Reference
     Format:" or "PVLDB Reference Format:": the publisher's list of all its authors in order,
     and its year, whatever the byline's layout (a grid, names wrapped round affiliations,
     a name set apart with its own affiliation). The names are what comes before the year
     ("Gil Einziger, Roy Friedman, and Ben Manes. 2017. TinyLFU: …") or before the title
     ("Yoshinori Matsunobu, Siying Dong, Herman Lee. MyRocks: … PVLDB, 13(12): 3217 - 3230,
-    2020."). No names when they are cut short ("Armbrust et al.") or filed by surname ("Lee,
-    J., Kim, H., and Vuduc, R. 2012."); None when the page prints no such citation."""
+    2020.": where the page's ``title`` begins, else at the first full stop after a word of
+    three letters, not "Mikhail Yu. Ivanov"'s). No names when they are cut short ("Armbrust et
+    al.") or filed by surname ("Lee, J., Kim, H., and Vuduc, R. 2012."); no year when the
+    citation still holds a template's sample values; None when the page prints no citation."""
     if first is None:
         return None
     lines = first.lines
@@ -2082,29 +2101,36 @@ def _self_citation(first: PageText | None) -> _Citation | None:
     if dated:
         listed, year = dated.group(1), int(dated.group(2))
     else:
-        # the names end at the first full stop that does not close an initial ("Andrew J. Beamon")
-        stop = re.search(r"(?<=\S\S)\.\s", text)
+        own = _key(title or "")[:20]
+        stops = list(re.finditer(r"\.\s", text))
+        stop = next((m for m in stops if own and _key(text[m.end():]).startswith(own)), None) \
+            or next((m for m in stops if re.search(r"[^\W\d_]{3}$", text[:m.start()])), None)
         if stop is None:
             return None
         listed = text[:stop.start()]
         years = _ANY_YEAR.findall(text[stop.end():])
         year = int(years[-1]) if years else None
+    if _TEMPLATE_VALUES.search(text):
+        year = None
     names = None if re.search(r"\bet\s+al\b", listed, re.I) else _names(listed)
     if not names or any(len(n.split()) < 2 for n in names):
         names = []  # its year stands
-    return _Citation(names=names, year=year) if names or year else None
+    acm = bool(re.search(r"\bACM\s+reference", lines[at].text, re.I))
+    return _Citation(names=names, year=year, acm=acm) if names or year else None
 
 
 def _as_cited(authors: list[str], cited: _Citation, first: PageText) -> list[str]:
     """The byline's names as the paper's own citation lists them, when the rules read a
-    different list and every name cited is printed on the page a second time (its byline):
-    a name the rules missed joins in its place; the names the rules read keep their spelling."""
+    different list and every surname cited is printed on the page a second time, as a word
+    (its byline): a name the rules missed joins in its place; the names the rules read keep
+    their spelling. The same names in another order are put in the citation's only when it
+    is ACM's, made from the paper's list (PVLDB's, typed by hand, may differ from the byline)."""
     mine = [_key(_surname(a)) for a in authors]
     theirs = [_key(_surname(c)) for c in cited.names]
-    if not theirs or mine == theirs:
+    if not theirs or mine == theirs or sorted(mine) == sorted(theirs) and not cited.acm:
         return authors
-    page = _key(" ".join(ln.text for ln in first.lines))
-    if not all(page.count(k) >= 2 for k in theirs):
+    words = Counter(_key(w) for w in re.findall(r"[^\W\d_]+", " ".join(ln.text for ln in first.lines)))
+    if not all(words[_key(c.split()[-1])] >= 2 for c in cited.names):
         return authors
     spelled = dict(zip(mine, authors))
     return [spelled.get(k, c) for k, c in zip(theirs, cited.names)]
