@@ -1256,6 +1256,10 @@ def _agreeing_title(info: dict[str, str], first: PageText | None, page_title: st
 
 # --- authors ----------------------------------------------------------------------------
 
+# a degree opening a line: the last name's of the line over it
+_OPENING_DEGREE = re.compile(r"^(?:PhD|DPhil|MD|MPH|MBA|Ph\.\s?D\.)\s*,\s*")
+
+
 def _page_authors(first: PageText | None, title: list[Line], wide: bool = False) -> list[str]:
     """Names printed under the title, up to the abstract or the body text.
 
@@ -1328,6 +1332,11 @@ def _page_authors(first: PageText | None, title: list[Line], wide: bool = False)
         if not any(ch.isalpha() for ch in text):
             continue  # a row of footnote marks set over the names ("∗", "† ‡"): no line of names
         found = _line_names(line) or _apart_names(line)
+        if found is None and last_found and last is not None and last.text.rstrip().endswith(",") \
+                and _OPENING_DEGREE.match(text):
+            # "…, Kenton T. Unruh," / "PhD, Wanda Pratt, PhD": the list goes on past its last
+            # name's degree
+            found = _names(_OPENING_DEGREE.sub("", text, count=1))
         block = _byline_paragraph(below, i) if ";" in text else []
         if len(block) > 1:
             # "Name, Affiliation; Name and Name, Affiliation; …" run on over lines, a group
@@ -1472,10 +1481,15 @@ def _stacked_blocks(names: list[str], alone: dict[str, Box], first: PageText) ->
         else:
             blocks[-1].append(line)
 
+    def affiliation(text: str) -> bool:
+        # an institution's or a place's line, mostly capitalised (not a list of keywords,
+        # "Sustainability; social computing", nor prose under a heading, "Systems that reduce …")
+        words = [w for w in re.findall(r"[^\W\d_]+", text) if w.lower() not in _FUNCTION_WORDS]
+        return ";" not in text and (_org(text) or _place(text)) \
+            and sum(w[0].isupper() for w in words) >= 0.6 * max(len(words), 1)
+
     def affiliated(block: list[Line]) -> bool:
-        # (a list of keywords, "Sustainability; social computing", is no affiliation)
-        return len(block) >= 2 and any(_EMAIL.search(ln.text) or ";" not in ln.text and (_org(ln.text) or _place(ln.text))
-                                       for ln in block[1:])
+        return len(block) >= 2 and any(_EMAIL.search(ln.text) or affiliation(ln.text) for ln in block[1:])
 
     if not affiliated(blocks[0]):
         return names
@@ -1783,8 +1797,10 @@ def _names(text: str) -> list[str] | None:
     # "Jane Roe, MD, MPH"); a line that opens with one goes on with a list the line over it
     # began ("…, Kenton T. Unruh," / "PhD, Wanda Pratt, PhD,"): not a line of names itself
     # ("Silver Spring, MD": a state's code at a line's end is no degree)
-    text = re.sub(r"(?<=[^\W\d_]),\s*(?:(?:PhD|DPhil|MPH|MBA)\b(?=\s*(?:,|;|&|\band\b|$))|MD\b(?=\s*(?:,|;|&|\band\b)))",
-                  "", text)
+    # (a name is one when its list holds another degree or a ";", or it has an initial)
+    people = bool(re.search(r";|\b(?:PhD|DPhil|MPH|MBA)\b|,\s*MD\b.*,\s*MD\b|\b[A-Z]\.\s+[^\W\d_][\w'’-]*\.?,\s*MD\s*$", text))
+    text = re.sub(r"(?<=\S),\s*(?:(?:PhD|DPhil|MPH|MBA)\b(?=\s*(?:,|;|&|\band\b|$))|MD\b(?=\s*(?:,|;|&|\band\b)"
+                  + (r"|\s*$" if people else "") + "))", "", text)
     # "…, Linxi “Jim” Fan, …": a nickname in quotes between a given name and a surname, in a
     # list of names (a title's quoted word is no nickname: "Rethinking “Cloud” Economics")
     if re.search(r",|;|&|\band\b", text):
@@ -2060,7 +2076,7 @@ _CITED_AS_END = re.compile(r"\bdoi\b|doi\.org|https?://|^\s*(?:\d+\.?\s*)?introd
 
 # a template's sample values left in the citation (acmart's "Conference’17" and
 # "nnnnnnn.nnnnnnn", vldb.cls's "XXX-XXX"): its year is the template's, not the paper's
-_TEMPLATE_VALUES = re.compile(r"XXX|nnnnnnn|x-yyyy|Conference[’']\d\d|Woodstock|YY/MM")
+_TEMPLATE_VALUES = re.compile(r"XXX|nnnnnnn|x-yyyy|Conference[’']\d\d|Woodstock|YY/MM|acronym\s*[’']XX")
 
 
 @dataclass
@@ -2101,22 +2117,29 @@ def _self_citation(first: PageText | None, title: str | None = None) -> _Citatio
     if dated:
         listed, year = dated.group(1), int(dated.group(2))
     else:
+        # PVLDB's "Names. Title. PVLDB, 14(3): …": the names end at the full stop before the
+        # title's sentence (a short title, "JoinBoost.", and "Andrew Y. Ng." alike), else where
+        # the page's title begins
+        venue = re.search(r"\.\s+PVLDB\b", text)
+        stops = [m for m in re.finditer(r"\.\s", text) if venue is None or m.start() < venue.start()]
         own = _key(title or "")[:20]
-        stops = list(re.finditer(r"\.\s", text))
-        stop = next((m for m in stops if own and _key(text[m.end():]).startswith(own)), None) \
-            or next((m for m in stops if re.search(r"[^\W\d_]{3}$", text[:m.start()])), None)
+        stop = stops[-1] if venue is not None and stops else \
+            next((m for m in stops if own and _key(text[m.end():]).startswith(own)), None)
         if stop is None:
             return None
         listed = text[:stop.start()]
         years = _ANY_YEAR.findall(text[stop.end():])
         year = int(years[-1]) if years else None
-    if _TEMPLATE_VALUES.search(text):
-        year = None
+    rest = _PAGES.sub(" ", re.sub(r"\S*doi\S*|https?://\S+|\d+\s*[-–]\s*\d+", " ", text[len(listed):], flags=re.I))
+    if _TEMPLATE_VALUES.search(text) or any(int(y) != year for y in _ANY_YEAR.findall(rest)):
+        year = None  # (a sample "2018." before "(KDD ’23), August 6–10, 2023")
     names = None if re.search(r"\bet\s+al\b", listed, re.I) else _names(listed)
     if not names or any(len(n.split()) < 2 for n in names):
         names = []  # its year stands
-    acm = bool(re.search(r"\bACM\s+reference", lines[at].text, re.I))
-    return _Citation(names=names, year=year, acm=acm) if names or year else None
+    # a list the template made from the paper's own (ACM's; PVLDB's since 2020, ", and Ion
+    # Stoica"), not one typed by hand (Procella's 2019 list, no "and")
+    made = bool(re.search(r"\bACM\s+reference", lines[at].text, re.I) or re.search(r",?\s+and\s+\S+\s*\S*$", listed))
+    return _Citation(names=names, year=year, acm=made) if names or year else None
 
 
 def _as_cited(authors: list[str], cited: _Citation, first: PageText) -> list[str]:
@@ -2129,7 +2152,7 @@ def _as_cited(authors: list[str], cited: _Citation, first: PageText) -> list[str
     theirs = [_key(_surname(c)) for c in cited.names]
     if not theirs or mine == theirs or sorted(mine) == sorted(theirs) and not cited.acm:
         return authors
-    words = Counter(_key(w) for w in re.findall(r"[^\W\d_]+", " ".join(ln.text for ln in first.lines)))
+    words = Counter(_key(w) for w in re.findall(r"[^\W\d_][\w'’-]*", " ".join(ln.text for ln in first.lines)))
     if not all(words[_key(c.split()[-1])] >= 2 for c in cited.names):
         return authors
     spelled = dict(zip(mine, authors))
