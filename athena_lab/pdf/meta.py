@@ -1484,9 +1484,10 @@ def _stacked_blocks(names: list[str], alone: dict[str, Box], first: PageText) ->
     def affiliation(text: str) -> bool:
         # an institution's or a place's line, mostly capitalised (not a list of keywords,
         # "Sustainability; social computing", nor prose under a heading, "Systems that reduce …")
-        words = [w for w in re.findall(r"[^\W\d_]+", text) if w.lower() not in _FUNCTION_WORDS]
+        words = [w for w in re.findall(r"[^\W\d_]+", text)
+                 if w.lower() not in _FUNCTION_WORDS and w.lower() not in _PARTICLES and w.lower() not in {"e", "et", "und"}]
         return ";" not in text and (_org(text) or _place(text)) \
-            and sum(w[0].isupper() for w in words) >= 0.6 * max(len(words), 1)
+            and sum(any(ch.isupper() for ch in w) for w in words) >= 0.6 * max(len(words), 1)
 
     def affiliated(block: list[Line]) -> bool:
         return len(block) >= 2 and any(_EMAIL.search(ln.text) or affiliation(ln.text) for ln in block[1:])
@@ -2076,6 +2077,9 @@ _CITED_AS_END = re.compile(r"\bdoi\b|doi\.org|https?://|^\s*(?:\d+\.?\s*)?introd
 
 # a template's sample values left in the citation (acmart's "Conference’17" and
 # "nnnnnnn.nnnnnnn", vldb.cls's "XXX-XXX"): its year is the template's, not the paper's
+# a date a citation gives its venue: "(November 2017)", "August 6–10, 2023", "Oct. 2020"
+_VENUE_DATE = re.compile(r"\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?\s+"
+                         r"(?:\d{1,2}(?:\s*[-–]\s*\d{1,2})?,?\s+)?" + _Y + r"\b")
 _TEMPLATE_VALUES = re.compile(r"XXX|nnnnnnn|x-yyyy|Conference[’']\d\d|Woodstock|YY/MM|acronym\s*[’']XX")
 
 
@@ -2112,7 +2116,7 @@ def _self_citation(first: PageText | None, title: str | None = None) -> _Citatio
     for part in (p.strip() for p in parts if p.strip()):
         text += part if text.endswith("-") else f" {part}"  # "Kfir Lev-" / "Ari"
     text = " ".join(text.split())
-    dated = re.match(r"(.+?)\.\s+" + _Y + r"\.\s", text)
+    dated = re.match(r"(.+?)\.\s+" + _Y + r"\.(?:\s|$)", text)  # (a column may end on "… Warfield. 2021.")
     year: int | None
     if dated:
         listed, year = dated.group(1), int(dated.group(2))
@@ -2121,24 +2125,30 @@ def _self_citation(first: PageText | None, title: str | None = None) -> _Citatio
         # title's sentence (a short title, "JoinBoost.", and "Andrew Y. Ng." alike), else where
         # the page's title begins
         venue = re.search(r"\.\s+PVLDB\b", text)
-        stops = [m for m in re.finditer(r"\.\s", text) if venue is None or m.start() < venue.start()]
+        stops = [m for m in re.finditer(r"\.\s", text) if (venue is None or m.start() < venue.start())
+                 and not re.search(r"\b(?:vs|v|etc|Inc|St|Dr|No|Vol)$", text[:m.start()])]
         own = _key(title or "")[:20]
-        stop = stops[-1] if venue is not None and stops else \
-            next((m for m in stops if own and _key(text[m.end():]).startswith(own)), None)
+        stop = next((m for m in stops if own and _key(text[m.end():]).startswith(own)), None) \
+            or (stops[-1] if venue is not None and stops else None)
         if stop is None:
             return None
         listed = text[:stop.start()]
         years = _ANY_YEAR.findall(text[stop.end():])
         year = int(years[-1]) if years else None
-    rest = _PAGES.sub(" ", re.sub(r"\S*doi\S*|https?://\S+|\d+\s*[-–]\s*\d+", " ", text[len(listed):], flags=re.I))
-    if _TEMPLATE_VALUES.search(text) or any(int(y) != year for y in _ANY_YEAR.findall(rest)):
-        year = None  # (a sample "2018." before "(KDD ’23), August 6–10, 2023")
+    # a sample "2018." before its venue's "(KDD ’23), August 6–10, 2023": the dates the citation
+    # gives its venue (a month, days, a year) disagree with its year (a year in the title is none)
+    venue_years = [int(m.group(1)) for m in _VENUE_DATE.finditer(text[len(listed):])]
+    if _TEMPLATE_VALUES.search(text) or dated and any(y != year for y in venue_years):
+        year = None
     names = None if re.search(r"\bet\s+al\b", listed, re.I) else _names(listed)
     if not names or any(len(n.split()) < 2 for n in names):
         names = []  # its year stands
-    # a list the template made from the paper's own (ACM's; PVLDB's since 2020, ", and Ion
-    # Stoica"), not one typed by hand (Procella's 2019 list, no "and")
-    made = bool(re.search(r"\bACM\s+reference", lines[at].text, re.I) or re.search(r",?\s+and\s+\S+\s*\S*$", listed))
+    # a list the template made from the paper's own (ACM's; PVLDB's since 2020, which prints
+    # "doi:10.14778/…" and "PVLDB Artifact Availability:"), not one typed by hand (Procella's,
+    # on the 2019 template: "DOI: https://doi.org/10.14778/…")
+    page = "\n".join(ln.text for ln in lines)
+    made = bool(re.search(r"\bACM\s+reference", lines[at].text, re.I)
+                or re.search(r"\bdoi:10\.14778/|PVLDB Artifact Availability", page))
     return _Citation(names=names, year=year, acm=made) if names or year else None
 
 
