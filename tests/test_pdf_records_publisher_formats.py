@@ -5,7 +5,7 @@ surname ending in a degree's letters, Maryland's code after a city, a keywords h
 CHI sidebar; and what a third read found in the fixes of those (a PVLDB list the template
 made, a short title in the citation, a hyphenated surname, a sample year beside the venue's,
 "MD" closing a byline, a degree after a mark, a byline wrapped before a degree, a sidebar's
-heading over prose), and a fourth read's of those. Each asserts the right reading."""
+heading over prose), and the later reads' of those. Each asserts the right reading."""
 
 from __future__ import annotations
 
@@ -515,3 +515,54 @@ def test_an_affiliation_with_particles_or_a_small_capital_is_mostly_capitalised(
     second = _kaufman(line("M. Six Silberman", 180, 258, 255, 266, 7.7),
                       line(affiliation, 180, 270, 180 + 5 * len(affiliation), 278, 7.7))
     assert paper_record({}, second).authors == ["Samuel J. Kaufman", "M. Six Silberman"]
+
+
+# --- and a fifth read's: a surname "No", a hand-typed list leaving a name out, two people
+# of one surname, a word that begins like a month -------------------------------------------
+
+def test_a_surname_no_ends_the_cited_names_at_the_title() -> None:
+    """The abbreviation filter ("vs|v|etc|Inc|St|Dr|No|Vol") drops the full stop after the
+    Korean surname "No" from every stop, the title match included; the fallback then takes
+    the stop after an initial and "Jane Doe, John Q" replaces the byline read right (9ef1eed
+    and 2e4afb0 read it)."""
+    first = _vldb(["Jane Doe, John Q. Roe, and Jaechun No. JoinBoost: Grow Trees Over Normalized",
+                   "Data Using Only SQL. PVLDB, 16(6): 1334 - 1347, 2023."], last="Jaechun No")
+    first.lines[2] = line("John Q. Roe", 282, 124, 340, 136, 12.0)
+    assert paper_record({}, first).authors == ["Jane Doe", "John Q. Roe", "Jaechun No"]
+
+
+def test_a_hand_typed_list_missing_a_name_does_not_drop_it_from_the_byline() -> None:
+    """Procella's hand-typed 2019 list with one name left out ("Tran Bui"): the sets differ,
+    so the byline read right is replaced by the shorter list in the hand-typed order."""
+    cited = list(PROCELLA_CITED)
+    cited[5] = line("Neil McKay, Nikita Mikhaylin, Selcuk Aya, Vera Lychagina,", 53, 462, 294, 469, 7.1)
+    authors = paper_record({}, page(*PROCELLA_HEAD, *cited)).authors
+    assert "Tran Bui" in authors and authors[10:13] == ["Roee Ebenstein", "Nikita Mikhaylin", "Hung-ching Lee"]
+
+
+def test_two_cited_authors_sharing_a_surname_stay_two_people() -> None:
+    """_as_cited maps the byline's spellings by surname key: two Chens collapse into one
+    person printed twice."""
+    journal = _acm_journal(["LEI CHEN, HKUST", "KAI CHEN, HKUST", "BEN MANES, Independent"],
+                           "Lei Chen, Kai Chen, and Ben Manes")
+    assert paper_record({}, journal).authors == ["Lei Chen", "Kai Chen", "Ben Manes"]
+    grid = [line(ln.text.replace("Yan Duan", "Yan Chen"), *ln.bbox, ln.size,
+                 [c.replace("Yan Duan", "Yan Chen") for c in ln.cells]) for ln in NEUROCARD]
+    assert paper_record({}, page(*grid)).authors == ["Zongheng Yang", "Amog Kamsetty", "Sifei Luan", "Eric Liang",
+                                                     "Yan Chen", "Xi Chen", "Ion Stoica"]
+
+
+def test_a_word_starting_like_a_month_is_no_venue_date() -> None:
+    """_VENUE_DATE's "Nov[a-z]*" reads "Novel 2019" (and "Decade 2010", "Market 2020",
+    "Augmented 2021") in the cited title as a venue date that disagrees: the year is lost."""
+    lines = [line("Learned Cardinality Estimation for Join Queries", 99, 84, 513, 101, 17.3),
+             line("Jane Doe", 130, 115, 178, 127, 12.0), line("John Roe", 418, 115, 466, 127, 12.0),
+             line("University of Somewhere", 96, 129, 212, 139, 10.0), line("Some Institute", 408, 129, 476, 139, 10.0),
+             line("ABSTRACT", 54, 170, 113, 181, 10.0), *prose(54, 185, 295, 9.0, 12, 11),
+             line("ACM Reference Format:", 54, 393, 142, 401, 7.7),
+             line("Jane Doe and John Roe. 2020. Tracing the Novel 2019 Coronavirus in Mobility", 54, 403, 295, 411, 7.7),
+             line("Data. In Proceedings of the 26th ACM SIGKDD Conference (KDD ’20), August 23–27, 2020,",
+                  54, 412, 295, 420, 7.7),
+             line("Virtual Event, CA, USA. ACM, New York, NY, USA, 9 pages.", 54, 421, 295, 429, 7.7),
+             line("1 INTRODUCTION", 318, 170, 400, 181, 10.0)]
+    assert paper_record({}, page(*lines)).year == 2020

@@ -2071,38 +2071,31 @@ def _name(text: str) -> str | None:
 # printed on its first page
 _CITED_AS = re.compile(r"\breference\s+format\s*:\s*", re.I)
 # where that citation ends: its DOI or link, the body's first section, the notices under it
-_CITED_AS_END = re.compile(r"\bdoi\b|doi\.org|https?://|^\s*(?:\d+\.?\s*)?introduction\b|^\s*permission to\b|"
+_CITED_AS_END = re.compile(r"\bdoi\b|https?://|^\s*(?:\d+\.?\s*)?introduction\b|^\s*permission to\b|"
                            r"^\s*this work is licensed|^\s*pvldb artifact|^\s*(?:keywords|ccs concepts)\b", re.I)
 
 
-# a template's sample values left in the citation (acmart's "Conference’17" and
-# "nnnnnnn.nnnnnnn", vldb.cls's "XXX-XXX"): its year is the template's, not the paper's
+# a template's sample values left in the citation (acmart's "Conference’17", "Woodstock",
+# "acronym ’XX"; vldb.cls's "XXX-XXX"): its year is the template's, not the paper's
+_TEMPLATE_VALUES = re.compile(r"XXX|Conference[’']\d\d|Woodstock|acronym\s*[’']XX")
 # a date a citation gives its venue: "(November 2017)", "August 6–10, 2023", "Oct. 2020"
-_VENUE_DATE = re.compile(r"\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?\s+"
+_VENUE_DATE = re.compile(r"\b(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|"
+                         r"Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?\s+"
                          r"(?:\d{1,2}(?:\s*[-–]\s*\d{1,2})?,?\s+)?" + _Y + r"\b")
-_TEMPLATE_VALUES = re.compile(r"XXX|nnnnnnn|x-yyyy|Conference[’']\d\d|Woodstock|YY/MM|acronym\s*[’']XX")
+# a full stop that ends no sentence of a citation: "Column-Stores vs. Row-Stores", "Inc."
+_NO_SENTENCE_END = re.compile(r"\b(?:vs|v|etc|Inc|St|Dr|Vol)$")
 
 
 @dataclass
 class _Citation:
     names: list[str]
     year: int | None
-    acm: bool  # ACM's, made from the paper's own list of authors (PVLDB's is typed by hand)
+    made: bool  # made by the template from the paper's own list (ACM's; PVLDB's since 2020)
 
 
-def _self_citation(first: PageText | None, title: str | None = None) -> _Citation | None:
-    """The paper's citation of itself, printed on its first page under "ACM Reference
-    Format:" or "PVLDB Reference Format:": the publisher's list of all its authors in order,
-    and its year, whatever the byline's layout (a grid, names wrapped round affiliations,
-    a name set apart with its own affiliation). The names are what comes before the year
-    ("Gil Einziger, Roy Friedman, and Ben Manes. 2017. TinyLFU: …") or before the title
-    ("Yoshinori Matsunobu, Siying Dong, Herman Lee. MyRocks: … PVLDB, 13(12): 3217 - 3230,
-    2020.": where the page's ``title`` begins, else at the first full stop after a word of
-    three letters, not "Mikhail Yu. Ivanov"'s). No names when they are cut short ("Armbrust et
-    al.") or filed by surname ("Lee, J., Kim, H., and Vuduc, R. 2012."); no year when the
-    citation still holds a template's sample values; None when the page prints no citation."""
-    if first is None:
-        return None
+def _citation_text(first: PageText) -> tuple[str, str] | None:
+    """The citation under "ACM Reference Format:" / "PVLDB Reference Format:" as one line of
+    text, up to its DOI or link or the body's first section, and the heading's line."""
     lines = first.lines
     at = next((i for i, ln in enumerate(lines) if _CITED_AS.search(ln.text)), None)
     if at is None:
@@ -2115,58 +2108,87 @@ def _self_citation(first: PageText | None, title: str | None = None) -> _Citatio
     text = ""
     for part in (p.strip() for p in parts if p.strip()):
         text += part if text.endswith("-") else f" {part}"  # "Kfir Lev-" / "Ari"
-    text = " ".join(text.split())
+    return " ".join(text.split()), lines[at].text
+
+
+def _self_citation(first: PageText | None, title: str | None = None) -> _Citation | None:
+    """The paper's citation of itself, printed on its first page under "ACM Reference
+    Format:" or "PVLDB Reference Format:": the publisher's list of all its authors in order,
+    and its year, whatever the byline's layout (a grid, names wrapped round affiliations,
+    a name set apart with its own affiliation). The names are what comes before the year
+    ("Gil Einziger, Roy Friedman, and Ben Manes. 2017. TinyLFU: …") or before the title
+    ("Yoshinori Matsunobu, Siying Dong, Herman Lee. MyRocks: … PVLDB, 13(12): 3217 - 3230,
+    2020.": where the page's ``title`` begins, else at the full stop before the title's
+    sentence, the last before "PVLDB" — a short title, "JoinBoost.", and "Andrew Y. Ng." alike).
+    No names when they are cut short ("Armbrust et al.") or filed by surname ("Lee, J., Kim,
+    H., and Vuduc, R. 2012."); no year when the citation still holds a template's sample
+    values or names its venue's date in another year; None when the page prints none."""
+    found = _citation_text(first) if first is not None else None
+    if found is None:
+        return None
+    text, heading = found
     dated = re.match(r"(.+?)\.\s+" + _Y + r"\.(?:\s|$)", text)  # (a column may end on "… Warfield. 2021.")
     year: int | None
+    guessed = False  # the names' end found by the full stops alone
     if dated:
         listed, year = dated.group(1), int(dated.group(2))
     else:
-        # PVLDB's "Names. Title. PVLDB, 14(3): …": the names end at the full stop before the
-        # title's sentence (a short title, "JoinBoost.", and "Andrew Y. Ng." alike), else where
-        # the page's title begins
         venue = re.search(r"\.\s+PVLDB\b", text)
-        stops = [m for m in re.finditer(r"\.\s", text) if (venue is None or m.start() < venue.start())
-                 and not re.search(r"\b(?:vs|v|etc|Inc|St|Dr|No|Vol)$", text[:m.start()])]
+        stops = [m for m in re.finditer(r"\.\s", text) if venue is None or m.start() < venue.start()]
         own = _key(title or "")[:20]
-        stop = next((m for m in stops if own and _key(text[m.end():]).startswith(own)), None) \
-            or (stops[-1] if venue is not None and stops else None)
+        stop = next((m for m in stops if own and _key(text[m.end():]).startswith(own)), None)
+        if stop is None and venue is not None:
+            stop = next((m for m in reversed(stops) if not _NO_SENTENCE_END.search(text[:m.start()])), None)
+            guessed = True
         if stop is None:
             return None
         listed = text[:stop.start()]
         years = _ANY_YEAR.findall(text[stop.end():])
         year = int(years[-1]) if years else None
-    # a sample "2018." before its venue's "(KDD ’23), August 6–10, 2023": the dates the citation
-    # gives its venue (a month, days, a year) disagree with its year (a year in the title is none)
+    # a sample "2018." before its venue's "(KDD ’23), August 6–10, 2023"
     venue_years = [int(m.group(1)) for m in _VENUE_DATE.finditer(text[len(listed):])]
     if _TEMPLATE_VALUES.search(text) or dated and any(y != year for y in venue_years):
         year = None
     names = None if re.search(r"\bet\s+al\b", listed, re.I) else _names(listed)
-    if not names or any(len(n.split()) < 2 for n in names):
-        names = []  # its year stands
+    if not names or any(len(n.split()) < 2 or guessed and len(n.split()[-1].rstrip(".")) < 2 for n in names):
+        names = []  # (its year stands; a name ending in an initial where the full stops alone
+        # ended the names is cut short: "John Q", not "Shiva Shankar P")
     # a list the template made from the paper's own (ACM's; PVLDB's since 2020, which prints
     # "doi:10.14778/…" and "PVLDB Artifact Availability:"), not one typed by hand (Procella's,
     # on the 2019 template: "DOI: https://doi.org/10.14778/…")
-    page = "\n".join(ln.text for ln in lines)
-    made = bool(re.search(r"\bACM\s+reference", lines[at].text, re.I)
+    page = "\n".join(ln.text for ln in first.lines) if first is not None else ""
+    made = bool(re.search(r"\bACM\s+reference", heading, re.I)
                 or re.search(r"\bdoi:10\.14778/|PVLDB Artifact Availability", page))
-    return _Citation(names=names, year=year, acm=made) if names or year else None
+    return _Citation(names=names, year=year, made=made) if names or year else None
 
 
 def _as_cited(authors: list[str], cited: _Citation, first: PageText) -> list[str]:
-    """The byline's names as the paper's own citation lists them, when the rules read a
-    different list and every surname cited is printed on the page a second time, as a word
-    (its byline): a name the rules missed joins in its place; the names the rules read keep
-    their spelling. The same names in another order are put in the citation's only when it
-    is ACM's, made from the paper's list (PVLDB's, typed by hand, may differ from the byline)."""
+    """The byline's names as the paper's own citation lists them, when it lists every name
+    the rules read and more, or the same in another order and the template made it from the
+    paper's list (a hand-typed PVLDB list may differ from the byline, leave a name out), and
+    every surname cited is printed on the page a second time, as a word (its byline): a
+    name the rules missed joins in its place; the names the rules read keep their spelling
+    (two people of one surname told apart by their given name's initial)."""
     mine = [_key(_surname(a)) for a in authors]
     theirs = [_key(_surname(c)) for c in cited.names]
-    if not theirs or mine == theirs or sorted(mine) == sorted(theirs) and not cited.acm:
+    if not theirs or mine == theirs or Counter(mine) - Counter(theirs):
+        return authors  # (a name the rules read that the citation lacks: the byline stands)
+    if Counter(mine) == Counter(theirs) and not cited.made:
         return authors
     words = Counter(_key(w) for w in re.findall(r"[^\W\d_][\w'’-]*", " ".join(ln.text for ln in first.lines)))
     if not all(words[_key(c.split()[-1])] >= 2 for c in cited.names):
         return authors
-    spelled = dict(zip(mine, authors))
-    return [spelled.get(k, c) for k, c in zip(theirs, cited.names)]
+    left = list(authors)
+
+    def spelled(name: str) -> str:
+        same = [a for a in left if _key(_surname(a)) == _key(_surname(name))]
+        match = next((a for a in same if _key(a)[:1] == _key(name)[:1]), same[0] if same else None)
+        if match is None:
+            return name
+        left.remove(match)
+        return match
+
+    return [spelled(c) for c in cited.names]
 
 
 def _agreeing_authors(info: dict[str, str], first: PageText | None) -> list[str]:
