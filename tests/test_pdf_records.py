@@ -2874,35 +2874,6 @@ def test_urdu_particles_stay_in_a_surname() -> None:
     assert len(authors) == 15
 
 
-def test_author_blocks_stacked_down_a_sidebar_are_all_read() -> None:
-    """dev29 (Rebound Effects in Sustainable HCI, CHI 2011's extended abstracts): each author's
-    block (name, department, university, city, e-mail) down a sidebar beside the abstract; the
-    second block, after a gap, was not read. A heading that reads as a name ("Author
-    Keywords") with no affiliation under it is no author."""
-    sidebar = [line("Samuel J. Kaufman", 180, 186, 266, 194, 7.7),
-               line("Dept. of Computer Science & Engineering", 180, 198, 348, 206, 7.7),
-               line("University of Washington", 180, 210, 280, 218, 7.7),
-               line("Seattle, WA 98195 USA", 180, 222, 275, 230, 7.7),
-               line("kaufmans@cs.washington.edu", 180, 234, 302, 242, 7.7)]
-    second = [line("M. Six Silberman", 180, 258, 255, 266, 7.7),
-              line("Bureau of Economic Interpretation", 180, 270, 318, 278, 7.7),
-              line("six@economicinterpretation.org", 180, 282, 308, 290, 7.7)]
-    rest = [line("Copyright is held by the author/owner(s).", 180, 502, 347, 510, 7.7),
-            line("CHI 2011, May 7–12, 2011, Vancouver, BC, Canada.", 180, 514, 390, 522, 7.7),
-            line("Abstract", 459, 184, 510, 195, 10.5),
-            line("Much sustainable HCI design research hopes to achieve net", 459, 199, 702, 207, 7.7),
-            line("reductions in greenhouse gas emissions via persuasive or", 459, 211, 702, 219, 7.7),
-            line("more efficient technologies. This research has shown promising", 459, 223, 702, 231, 7.7)]
-
-    def record(*lines: Line) -> list[str]:
-        return paper_record({}, PageText(number=1, width=792, height=612, lines=[
-            line("Rebound Effects in Sustainable HCI", 276, 123, 666, 146, 22.6), *lines])).authors
-
-    assert record(*sidebar, *second, *rest) == ["Samuel J. Kaufman", "M. Six Silberman"]
-    assert record(*sidebar, line("Author Keywords", 180, 258, 255, 266, 7.7),
-                  line("Sustainability; rebound effects", 180, 270, 318, 278, 7.7), *rest) == ["Samuel J. Kaufman"]
-
-
 def test_elseviers_low_asterisk_marks_the_corresponding_author() -> None:
     """dev29 (Children and Youth Services Review): Elsevier marks the corresponding author
     with a low asterisk ("⁎", U+204E): "David G. Hendry ^(a,)⁎, Jill Palzkill Woelfer ^a, …"

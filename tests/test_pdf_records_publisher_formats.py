@@ -200,6 +200,20 @@ def _kaufman(*heading: Line) -> PageText:
                 width=792, height=612)
 
 
+def test_author_blocks_stacked_down_a_sidebar_are_all_read() -> None:
+    """dev29 (Rebound Effects in Sustainable HCI, CHI 2011's extended abstracts): each author's
+    block (name, department, university, city, e-mail) down a sidebar beside the abstract; the
+    second block, after a gap, was not read. A heading that reads as a name ("Author
+    Keywords") with no affiliation under it is no author."""
+    second = _kaufman(line("M. Six Silberman", 180, 258, 255, 266, 7.7),
+                      line("Bureau of Economic Interpretation", 180, 270, 318, 278, 7.7),
+                      line("six@economicinterpretation.org", 180, 282, 308, 290, 7.7))
+    assert paper_record({}, second).authors == ["Samuel J. Kaufman", "M. Six Silberman"]
+    keywords = _kaufman(line("Author Keywords", 180, 258, 255, 266, 7.7),
+                        line("Sustainability; rebound effects", 180, 270, 318, 278, 7.7))
+    assert paper_record({}, keywords).authors == ["Samuel J. Kaufman"]
+
+
 def test_a_keywords_heading_in_the_sidebar_is_no_author_whatever_its_keywords() -> None:
     """The commit's own guard ("Author Keywords" over "Sustainability; rebound effects"),
     with keywords that name a field in _ORG's words ("social computing", "design

@@ -144,8 +144,8 @@ def _place(text: str) -> bool:
 
 # A company's legal form after its name ("Red Hat, Inc.", "Acme, Ltd."): the name is no person's
 _LEGAL_FORM = re.compile(r"(?:inc|ltd|llc|corp|co|gmbh|plc|s\.?a|b\.?v|ag)\.?", re.I)
-_NAME_WORD = re.compile(r"^(?:[^\W\d_][^\W\d_]*(?:[-'’][^\W\d_]+)*\.?|(?:[^\W\d_]\.-?)+|"
-                        r"van|von|der|den|de|del|della|di|da|du|le|la|las|los|dos|das|bin|ibn|al|y|ter|op|ul|ur|ud)$")
+# (a particle, "van", "ul", is a word of letters too)
+_NAME_WORD = re.compile(r"^(?:[^\W\d_][^\W\d_]*(?:[-'’][^\W\d_]+)*\.?|(?:[^\W\d_]\.-?)+)$")
 # (Urdu's "ul", "ur", "ud": "Mian Fahim ul Haq", "Zia ur Rehman")
 _PARTICLES = {"van", "von", "der", "den", "de", "del", "della", "di", "da", "du", "le", "la", "las", "los",
               "dos", "das", "bin", "ibn", "al", "y", "ter", "op", "ul", "ur", "ud"}
@@ -163,11 +163,14 @@ _ROLES = re.compile(r"^(?:approved\s+)?(?:(?:thesis|doctoral|dissertation)\s+)?(
 # "∗" or "†" ("Philip Derrin⇤", "Wenchao Zhou−"), and so is an arrow no text writes set apart
 # ("Derrin ⇤,") or a minus before a comma; an arrow a text writes set apart is the text's
 # ("Source Code → Natural Language")
+# The footnote marks a byline or a title prints after a name ("∗", Elsevier's "⁎", "†", "‡",
+# "§", "¶"), for the character classes below
+_FOOTNOTE = "∗⁎*†‡§¶"
 _FONT_MARK = r"(?:(?<=[^\W\d_])[\u2190-\u21ff\u2212]|(?![→←↔↦⇐⇒⇔])[\u2190-\u21ff]|\u2212(?=\s*(?:,|$)))"
-_MARKS = re.compile(r"[∗⁎*†‡§¶♯#⋆⋄♮♭♣♦♥♠‖|_]+|" + _FONT_MARK + r"+|(?<=[^\W\d_])\d+(,\d+)*|\^\S*|\(\d+\)")
+_MARKS = re.compile(r"[" + _FOOTNOTE + r"♯#⋆⋄♮♭♣♦♥♠‖|_]+|" + _FONT_MARK + r"+|(?<=[^\W\d_])\d+(,\d+)*|\^\S*|\(\d+\)")
 # Superscripts: footnote marks, and small type set over the title's line (a running head,
 # "^(Operating)Self-st^(System)abili^szing" is "Self-stabilizing" under "Operating Systems")
-_TITLE_MARKS = re.compile(r"(?<![A-Z])[∗*]+|[∗*]+(?!-\w)|[†‡§¶♯⋆⁎]+|\^\([^)]*\)|\^[0-9∗⁎*†‡§¶]+|\^[a-z](?=\s|$)|\^[^\s(]")
+_TITLE_MARKS = re.compile(r"(?<![A-Z])[∗*]+|[∗*]+(?!-\w)|[†‡§¶♯⋆⁎]+|\^\([^)]*\)|\^[0-9" + _FOOTNOTE + r"]+|\^[a-z](?=\s|$)|\^[^\s(]")
 _GRADE = re.compile(r",?\s*\(?\b(?:(?:senior|life|(?:graduate\s+)?student|associate)\s+)?(?:member|fellow),?\s+ieee\b\)?,?", re.I)
 _SUFFIX = re.compile(r"Jr\.?|Sr\.?|II|III|IV")
 _HONORIFIC = re.compile(r"^(?:prof\.|professor|dr\.|mr\.|mrs\.|ms\.)\s+", re.I)
@@ -1788,7 +1791,7 @@ def _names(text: str) -> list[str] | None:
     # A superscript after a name, or a mark with a space after it, ends the name: "Kyle
     # Lo^(α∗) Zejiang Shen^(α,τ∗)", "Kalpesh Krishna♠ ∗ Erin Bransom♢" (its commas are no
     # separators of their own)
-    text = re.sub(r"\^\([^)]*\)|\^[^\s(,]+|(?:[∗⁎*†‡§¶♯⋆♣♦♥♠♢♡♤♧]|" + _FONT_MARK + r")+(?=\s)", ",", text)
+    text = re.sub(r"\^\([^)]*\)|\^[^\s(,]+|(?:[" + _FOOTNOTE + r"♯⋆♣♦♥♠♢♡♤♧]|" + _FONT_MARK + r")+(?=\s)", ",", text)
     # "Steven 0. Hobbs": a scan's text layer reads an initial's O as a zero
     text = re.sub(r"\b(?!(?i:chapter|section|part|lecture|appendix|step|stage|phase|unit|lesson|week|problem|exercise|homework)\b)([^\W\d_]+) 0\.(?= [A-Z][a-z])", r"\1 O.", text)
     # "Josef Templ, Dipl. Ing.", "Ann Lee, Ph.D.": a degree after a name is no name
@@ -1855,7 +1858,7 @@ def _names(text: str) -> list[str] | None:
     if not text or _EMAIL.search(text) or _org(text) or _place(text) \
             or _ANY_YEAR.search(text) or _NOT_TITLE.match(text):
         return None
-    text = re.sub(r"[∗⁎*†‡§¶♯⋆♣♦♥♠♢♡♤♧]+|" + _FONT_MARK + "+", " ", text)  # "Damas‡and Milner": a mark is no part of a word
+    text = re.sub(r"[" + _FOOTNOTE + r"♯⋆♣♦♥♠♢♡♤♧]+|" + _FONT_MARK + "+", " ", text)  # "Damas‡and Milner": a mark is no part of a word
     if ";" in text and re.search(r"\w+,\s*\w", text):
         # "Bonnichsen, Lars Frydendal; Karlsson, Sven" — surname first
         parts = [" ".join(reversed([p.strip() for p in piece.split(",", 1)])) if "," in piece else piece
@@ -1920,10 +1923,10 @@ def _column_major(authors: list[str], first: PageText | None) -> list[str]:
 
 
 # A mark on a byline the page prints: a star, a dagger, a superscript, a digit after a surname
-_SHOWN_MARK = re.compile(r"[∗⁎*†‡§¶]+|\^\([^)]*\)|\^\S|\d+(?:,\d+)*")
+_SHOWN_MARK = re.compile(r"[" + _FOOTNOTE + r"]+|\^\([^)]*\)|\^\S|\d+(?:,\d+)*")
 # An affiliation led by its mark: "t IBM Corporation", "$ IRISA", "5 Department", "*The
 # University", "+Dept.", "]'Strategic CAD Labs" (a scan's OCR reads the dagger as it can)
-_MARK_LED = re.compile(r"^\s*(?:[∗⁎*†‡§¶+$#\]\['‘’`]+\s*|[tfs$]\s+|\d\s*)(?=[A-Z])")
+_MARK_LED = re.compile(r"^\s*(?:[" + _FOOTNOTE + r"+$#\]\['‘’`]+\s*|[tfs$]\s+|\d\s*)(?=[A-Z])")
 # The letters OCR makes of a dagger, a double dagger and a section sign
 _MARK_AS_LETTER = "tfs"
 
@@ -1949,7 +1952,7 @@ def _marks_read_as_letters(authors: list[str], first: PageText | None) -> list[s
     shown: set[str] = set()
     bare = []
     for k, surname in enumerate(surnames):
-        after = re.search(r"(?<!\w)" + re.escape(surname) + r"(\S*(?:\s(?=[∗⁎*†‡§¶\d^])\S+)?)", byline.text)
+        after = re.search(r"(?<!\w)" + re.escape(surname) + r"(\S*(?:\s(?=[" + _FOOTNOTE + r"\d^])\S+)?)", byline.text)
         if after is None:
             return authors
         mark = _SHOWN_MARK.match(after.group(1).lstrip())
