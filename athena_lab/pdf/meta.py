@@ -57,7 +57,8 @@ _NOT_TITLE = re.compile(
     r"memorandum no\.|"  # Berkeley's "Memorandum No. UCB/ERL M85/95"
     r"(?-i:[A-Z][A-Z&]+\s+){1,2}research report\W*$|"  # a series' banner over a report's title: "IBM Research Report"
     r"research report\s+[\w./-]*\d[\w./-]*\W*$|"  # "Research Report 95/9" under a laboratory's "WRL"
-    r"(?:1|I)\.?\s+introduction\b|"  # the first section's heading: "1 INTRODUCTION: THE FRUITFLY ON"
+    r"(?:1|I)\.?\s+introduction\b|introduction\W*$|"  # the first section's heading: "1 INTRODUCTION: THE FRUITFLY ON"
+    r"(?-i:[A-Z][A-Z&]+\s+){1,2}technical report\W*$|"  # a laboratory's banner under a title: "MSR Technical Report"
     r"r?apport(?: de recherche| technique)?\W*$|de recherche\W*$|"  # INRIA's cover: "apport" / "de recherche" (its R a picture)
     r"(?:first|second|third|fourth|fifth|sixth|revised|new|\d+(?:st|nd|rd|th))\s+edition\W*$|"  # a book's "Second Edition"
     r"(?:[\w.-]+\s+)?work(?:ing)?\s+group\s+\d+\s*(?:\([^)]*\))?\s*$|"  # a spec's "O-RAN Work Group 11 (Security Work Group)"
@@ -259,6 +260,13 @@ _YEAR_VOLUME_PAGES = re.compile(r"^[^\W\d][^\d()]{2,60}?\s" + _Y + r",\s*\d{1,4}
 # Trends prints its © of the year after under it)
 # or "Vol. 51, No. 1, January–February 2014", the issue's months (AIAA prints the © of the
 # year it went online in a note)
+# A report's number with its year, on a line of its own: "MSR-TR-2007-33", "UCB/EECS-2010-123",
+# "HPL-2003-183" (not "MIT-LCS-TR-194": no year in it)
+_REPORT_YEAR = re.compile(r"(?:[A-Z]{2,}[/-])*[A-Z]{2,}-(?:TR-)?" + _Y + r"-\d{1,4}\W*")
+# "Theory and Applications of Categories, Vol. 1, No. 1, 1995, pp. 1–10.", "Reprints in …, No. 6,
+# 2004, pp. 1–10.": a journal's name, its volume or number, the issue's year (and pages)
+_NAMED_ISSUE = re.compile(r"^[^\W\d][^\d()]{2,90}?,\s*(?:(?:vol(?:ume)?\.?|no\.|number)\s*\d{1,4},\s*){1,2}(?:"
+                          + _MONTH + r"\s+)?" + _Y + r"\s*(?:,\s*pp?\.\s*\d{1,5}\s*[-–—]+\s*\d{1,5})?\W*$", re.I)
 _ISSUE_LINE = re.compile(r"^vol(?:ume)?\.?\s*\d{1,4}\s*,\s*(?:no|issue)\.?\s*\d{1,4}(?:\s*[-–]\s*\d{1,4})?\s*(?:\((?:"
                          + _MONTH + r"\s+)?" + _Y + r"\)|,\s*(?:" + _MONTH + r"\s*[-–/]\s*)?" + _MONTH + r"\s+" + _Y + r"\W*$)", re.I)
 _CURRENT_VERSION = re.compile(r"\bdate of current version\s+(?:\d{1,2}\s+)?" + _MONTH + r"\s+(?:\d{1,2},?\s+)?" + _Y,
@@ -283,7 +291,10 @@ _THIS_PAPER_APPEARED = re.compile(r"^\W*this (?:paper|article|report) (?:has )?(
                                   r"condensed|extended|revised|earlier|early|shorter|different|abridged|partial|summary)\b|\s+part\b)", re.I)
 _ACRONYM_YEAR = re.compile(r"\b[A-Z]{3,}\s+" + _Y + r"\b")  # "CIDR 2007", "OSDI 2004": a venue
 _PERMISSION = re.compile(r"permission|copyright|©|licen[cs]e", re.I)
-_LABELLED_DATE = re.compile(r"\b(?:publication )?date:\s*(?:\w+\.?\s+)?(?:\d{1,2}\s+)?" + _Y, re.I)
+# "Date: June 11, 2013", "Date of this document: 2007.12.25." (the note under a paper's first page
+# that names its permanent ID)
+_LABELLED_DATE = re.compile(r"\b(?:publication )?date(?: of this (?:document|paper|version|report))?:\s*(?:\w+\.?\s+)?"
+                            r"(?:\d{1,2},?\s+)?" + _Y, re.I)
 # A note on another version of the paper: its copyright is that version's ("This is an extended
 # and revised version of a paper (© Copyright 2001 by ACM) presented at …", under "© 2002 Kluwer")
 _EARLIER = re.compile(r"\b(?:extended|revised|expanded|full|longer|earlier|previous|preliminary|shorter|conference)"
@@ -740,7 +751,7 @@ def _title_among(lines: list[Line], first: PageText) -> list[Line]:
             name_shaped = name_shaped or start
             continue  # the authors' line set larger than the title (a font of another family)
         group = _grow(start, lines)
-        if _long_enough(group):
+        if _long_enough(group) or group == [start] and _footnoted_word(start) and _byline_under(start, lines):
             return group
     if name_shaped is not None:
         # no other line in large type reads as a title: the largest one that looked like
@@ -774,6 +785,19 @@ def _title_among(lines: list[Line], first: PageText) -> list[Line]:
             group = group[max(stamps) + 1:] if stamps else group
             return group if _long_enough(group) else []
     return []
+
+
+def _footnoted_word(line: Line) -> bool:
+    """A title of one word with its footnote's number set small and raised after it
+    ("Protection¹", read "Protection1"): a logo, which one word in large type mostly is,
+    carries no footnote."""
+    text = line.text.rstrip()
+    if not re.fullmatch(r"[^\W\d_]{4,}\d", text.lstrip()) or len(line.boxes) < len(text):
+        return False
+    letters = [b for ch, b in zip(text, line.boxes) if ch.isalpha()]
+    mark = line.boxes[len(text) - 1]
+    height = sorted(b[3] - b[1] for b in letters)[len(letters) // 2]
+    return mark[3] - mark[1] < 0.6 * height and mark[3] < max(b[3] for b in letters) - 0.25 * height
 
 
 def _name_under_title(name: Line, lines: list[Line], candidates: list[Line], body: int) -> bool:
@@ -936,6 +960,9 @@ def _long_enough(group: list[Line]) -> bool:
     return (len(text.split()) >= 2 or len(text) >= 12) and len(text.split()) <= 30
 
 
+_COLUMN_BANNER = re.compile(r"(?:functional|theoretical|educational)pearls?\W*", re.I)
+
+
 def _title_shaped(line: Line, banner: bool = False) -> bool:
     """``banner``: a line that opens like a banner ("Transactions, and …") may still be the
     title's, when the line over it is cut in mid-phrase (``_cut_short``)."""
@@ -947,6 +974,8 @@ def _title_shaped(line: Line, banner: bool = False) -> bool:
             and not _address(text)
             and not re.match(r"^[IVX]{1,4}\.\s+[A-Z]", text)  # a section's heading: "I. INTRODUCTION"
             and not re.search(r"\bcolumn$", text, re.I)  # "Database Theory Column": a column's banner
+            # JFP's column over its title, set letter-spaced too: "FUN C T I ONA L P EA R L S"
+            and not _COLUMN_BANNER.fullmatch(text.replace(" ", ""))
             and not re.fullmatch(r"D\s+D\s+C|D\s+T\s+I\s+C|N\s+T\s+I\s+S", text)  # a clearinghouse's stamp spaced
             and letters >= 0.5 * len(text.replace(" ", ""))  # a formula set large: "dE=- '2i3n hC~RI~2."
             and not (_ORG_TITLE.search(text) and not _title_words(text))
@@ -967,6 +996,8 @@ def _stamp(text: str) -> bool:
     ("Version Spaces: A …", "Report 9: Impact of …", "Version 7 UNIX: Design and", "Volume
     Rendering") is none."""
     text = text.strip()
+    if _COLUMN_BANNER.fullmatch(text.replace(" ", "")):
+        return True  # JFP's column: "Functional Pearls"
     return bool(_NOT_TITLE.match(text)) and bool(
         _ANY_YEAR.search(text) or _VENUE_NOTE.match(text) or re.match(_VERSION_NOTE, text, re.I)
         or re.search(r"\bwork(?:ing)?\s+group\b|\b(?:no\.?|number|nr\.)\s*[\w.-]*\d", text, re.I)
@@ -1130,9 +1161,11 @@ _VERSION_TAG = re.compile(r"\b(?:extended|abstract|preliminary|version|draft|rev
 
 def _aside(line: Line) -> bool:
     """A title's aside in brackets on a line of its own, "(It's Time for a Complete
-    Rewrite)", which a version's tag is not."""
+    Rewrite)", "(Tutorial)", which a version's tag ("(Extended Abstract)") and a number
+    ("(1)", "(Part 2)") are not."""
     text = line.text.strip()
-    return text.startswith("(") and text.endswith(")") and len(text.split()) >= 4 and not _VERSION_TAG.search(text)
+    return text.startswith("(") and text.endswith(")") and not _VERSION_TAG.search(text) \
+        and (len(text.split()) >= 4 or re.fullmatch(r"\((?:[^\W\d_]+\s?){1,3}\)", text) is not None)
 
 
 def _cut_short(line: Line) -> bool:
@@ -2263,6 +2296,7 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
         masthead = _MASTHEAD.match(text) if line.bbox[1] < 0.2 * first.height else None
         masthead = masthead or (_ISSUE_LINE.match(text) if line.bbox[1] < 0.3 * first.height else None)
         masthead = masthead or (_YEAR_VOLUME_PAGES.match(text) if line.bbox[1] < 0.2 * first.height else None)
+        masthead = masthead or (_NAMED_ISSUE.match(text) if line.bbox[1] < 0.15 * first.height else None)
         if masthead:  # "Theoretical Computer Science 321 (2004) 5–12": the volume's year, not the © 2003
             tiers.setdefault(0.5, []).append(_year_of(masthead))
         if _THIS_PAPER_APPEARED.match(text) and _ANY_YEAR.search(text) and len(text.split()) <= 20:
@@ -2277,6 +2311,9 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
         if len(line.cells) > 1 and line.bbox[1] < head:
             # "Working Paper 88        November 1974": a date alone in a cell of its own
             tiers.setdefault(1.5, []).extend(int(m.group(1)) for c in line.cells if (m := _CELL_DATE.fullmatch(c.strip())))
+        numbered = _REPORT_YEAR.fullmatch(text) if line.bbox[1] < head else None
+        if numbered:  # "MSR-TR-2007-33" alone under a title: the report's number holds its year
+            tiers.setdefault(1.5, []).append(int(numbered.group(1)))
         byline_year = _dated_byline(text) if line.bbox[1] < head else None
         if byline_year:
             tiers.setdefault(1.5, []).append(byline_year)  # "By Vitalik Buterin (2014)."
