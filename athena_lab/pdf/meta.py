@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import html
 import re
+import statistics
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
@@ -57,8 +58,9 @@ _NOT_TITLE = re.compile(
     r"memorandum no\.|"  # Berkeley's "Memorandum No. UCB/ERL M85/95"
     r"(?-i:[A-Z][A-Z&]+\s+){1,2}research report\W*$|"  # a series' banner over a report's title: "IBM Research Report"
     r"research report\s+[\w./-]*\d[\w./-]*\W*$|"  # "Research Report 95/9" under a laboratory's "WRL"
-    r"(?:1|I)\.?\s+introduction\b|introduction\W*$|"  # the first section's heading: "1 INTRODUCTION: THE FRUITFLY ON"
-    r"(?-i:[A-Z][A-Z&]+\s+){1,2}technical report\W*$|"  # a laboratory's banner under a title: "MSR Technical Report"
+    r"(?:1|I)\.?\s+introduction\b|"  # the first section's heading: "1 INTRODUCTION: THE FRUITFLY ON"
+    # a laboratory's banner under a title in its type ("MSR Technical Report"), as "IBM Research Report" is
+    r"(?-i:[A-Z][A-Z&]+\s+){1,2}technical report\W*$|"
     r"r?apport(?: de recherche| technique)?\W*$|de recherche\W*$|"  # INRIA's cover: "apport" / "de recherche" (its R a picture)
     r"(?:first|second|third|fourth|fifth|sixth|revised|new|\d+(?:st|nd|rd|th))\s+edition\W*$|"  # a book's "Second Edition"
     r"(?:[\w.-]+\s+)?work(?:ing)?\s+group\s+\d+\s*(?:\([^)]*\))?\s*$|"  # a spec's "O-RAN Work Group 11 (Security Work Group)"
@@ -260,15 +262,20 @@ _YEAR_VOLUME_PAGES = re.compile(r"^[^\W\d][^\d()]{2,60}?\s" + _Y + r",\s*\d{1,4}
 # Trends prints its © of the year after under it)
 # or "Vol. 51, No. 1, January–February 2014", the issue's months (AIAA prints the © of the
 # year it went online in a note)
-# A report's number with its year, on a line of its own: "MSR-TR-2007-33", "UCB/EECS-2010-123",
-# "HPL-2003-183" (not "MIT-LCS-TR-194": no year in it)
-_REPORT_YEAR = re.compile(r"(?:[A-Z]{2,}[/-])*[A-Z]{2,}-(?:TR-)?" + _Y + r"-\d{1,4}\W*")
-# "Theory and Applications of Categories, Vol. 1, No. 1, 1995, pp. 1–10.", "Reprints in …, No. 6,
-# 2004, pp. 1–10.": a journal's name, its volume or number, the issue's year (and pages)
-_NAMED_ISSUE = re.compile(r"^[^\W\d][^\d()]{2,90}?,\s*(?:(?:vol(?:ume)?\.?|no\.|number)\s*\d{1,4},\s*){1,2}(?:"
-                          + _MONTH + r"\s+)?" + _Y + r"\s*(?:,\s*pp?\.\s*\d{1,5}\s*[-–—]+\s*\d{1,5})?\W*$", re.I)
 _ISSUE_LINE = re.compile(r"^vol(?:ume)?\.?\s*\d{1,4}\s*,\s*(?:no|issue)\.?\s*\d{1,4}(?:\s*[-–]\s*\d{1,4})?\s*(?:\((?:"
                          + _MONTH + r"\s+)?" + _Y + r"\)|,\s*(?:" + _MONTH + r"\s*[-–/]\s*)?" + _MONTH + r"\s+" + _Y + r"\W*$)", re.I)
+# A report's number with its year, on a line of its own: "MSR-TR-2007-33", "UCB/EECS-2010-123",
+# "HPL-2003-183" (not "MIT-LCS-TR-194": no year in it; not a standard's "IEEE-1800-2017", whose
+# last part is its year; not a flaw's "CVE-2017-5753", reported before the paper)
+_REPORT_YEAR = re.compile(r"^(?!(?:IEEE|ISO|IEC|ANSI|CVE|RFC|DIN|ECMA)\b)(?:[A-Z]{2,}[/-])*[A-Z]{2,}-((?:19|20)\d\d)"
+                          r"-(?!(?:19|20)\d\d\W*$)\d{1,4}\W*$")
+# "Theory and Applications of Categories, Vol. 1, No. 1, 1995, pp. 1–10.", "Reprints in …, No. 6,
+# 2004, pp. 1–10.": a journal's name, its volume or number, the issue's year (and pages); not
+# another issue's ("Originally published in …", "Reprinted from …", "Erratum to: …")
+_NAMED_ISSUE = re.compile(r"^(?!(?:originally|reprinted|erratum|corrigendum|comments?\s+on|reply\s+to|appear|publish|"
+                          r"to\s+appear|presented|see|cf\.)\w*\b)"
+                          r"[^\W\d][^\d()]{2,90}?,\s*(?:(?:vol(?:ume)?\.?|no\.|number)\s*\d{1,4},\s*){1,2}(?:"
+                          + _MONTH + r"\s+)?" + _Y + r"\s*(?:,\s*pp?\.\s*\d{1,5}\s*[-–—]+\s*\d{1,5})?\W*$", re.I)
 _CURRENT_VERSION = re.compile(r"\bdate of current version\s+(?:\d{1,2}\s+)?" + _MONTH + r"\s+(?:\d{1,2},?\s+)?" + _Y,
                               re.I)
 _CELL_DATE = re.compile(r"(?:\d{1,2}\s+)?" + _MONTH + r",?\s+(?:\d{1,2},?\s+)?" + _Y, re.I)
@@ -293,7 +300,8 @@ _ACRONYM_YEAR = re.compile(r"\b[A-Z]{3,}\s+" + _Y + r"\b")  # "CIDR 2007", "OSDI
 _PERMISSION = re.compile(r"permission|copyright|©|licen[cs]e", re.I)
 # "Date: June 11, 2013", "Date of this document: 2007.12.25." (the note under a paper's first page
 # that names its permanent ID)
-_LABELLED_DATE = re.compile(r"\b(?:publication )?date(?: of this (?:document|paper|version|report))?:\s*(?:\w+\.?\s+)?"
+# (only opening a note or a sentence: "access date:", "Received date:" date something else)
+_LABELLED_DATE = re.compile(r"(?:^|(?<=[.;)]\s)|(?<=publication\s))date(?: of this (?:document|paper|version|report))?:\s*(?:\w+\.?\s+)?"
                             r"(?:\d{1,2},?\s+)?" + _Y, re.I)
 # A note on another version of the paper: its copyright is that version's ("This is an extended
 # and revised version of a paper (© Copyright 2001 by ACM) presented at …", under "© 2002 Kluwer")
@@ -364,7 +372,11 @@ _COVER = re.compile(r"see discussions, stats,? and author profiles for this publ
                     r"^persistent url\s*:|^this version is available at\s*:|"
                     r"^view the article online for updates and enhancements|"
                     # the federal clearinghouse's sheet before a scanned report it reproduces
-                    r"^limitations in reproduction quality\W*$",
+                    r"^limitations in reproduction quality\W*$|"
+                    # an institutional repository's (ResearchSpace@Auckland's): "This is the Accepted
+                    # Manuscript version. …" / "Suggested Reference" / "Items in ResearchSpace are …"
+                    r"^this is the (?:author'?s? )?(?:accepted manuscript|published|submitted|final) version\b.{0,80}$(?s:.*)"
+                    r"^suggested (?:reference|citation)\s*$",
                     re.I | re.M)
 # ResearchGate's line of the kind and date of the work: "Conference Paper · November 2013"
 _COVER_DATE = re.compile(r"^(?:article|conference paper|chapter|book|thesis|preprint|technical report|"
@@ -414,12 +426,15 @@ def _jstor_record(first: PageText | None) -> PaperRecord | None:
 
 def _cite_this_year(cover: PageText) -> int | None:
     """The year of the citation a HAL cover prints under "To cite this version:" ("…
-    SECON, Sep 2023, Madrid, Spain. ⟨10.1109/…⟩"), never its "Submitted on" date."""
+    SECON, Sep 2023, Madrid, Spain. ⟨10.1109/…⟩"), never its "Submitted on" date; or a
+    repository's under "Suggested Reference" ("Langley, P., … (2014). Abductive …"), up to
+    the next heading."""
     text = "\n".join(ln.text for ln in cover.lines[:40])
-    at = re.search(r"to cite this version\s*:", text, re.I)
+    at = re.search(r"to cite this version\s*:|^suggested (?:reference|citation)\s*$", text, re.I | re.M)
     if not at:
         return None
-    cited = re.split(r"\n\s*HAL Id\b", text[at.end():], maxsplit=1)[0]
+    cited = re.split(r"\n\s*HAL Id\b|\n\s*(?:copyright|version|general rights)\s*\n", text[at.end():], maxsplit=1,
+                     flags=re.I)[0]
     cited = re.sub(r"10\.\d{4,9}/\S+|hal-\d+\S*|\S*\d{4}\.\d{4,5}\S*", " ", cited)  # identifiers' digits
     dated = _DATE.search(cited)
     years = [_year_of(dated)] if dated else [int(y) for y in _ANY_YEAR.findall(cited)]
@@ -476,10 +491,10 @@ def paper_record(info: dict[str, str], first: PageText | None, file_name: str = 
     title_lines = _title_lines(first, file_name)
     page_title = _unmarked(_join_title(title_lines), first)
     subtitle = _subtitle(title_lines, first)
-    if subtitle is not None and page_title:
-        sub_text = _join_title([subtitle]) or ""
+    if subtitle and page_title:
+        sub_text = _join_title(subtitle) or ""
         page_title = f"{page_title}{'' if page_title.endswith((':', '?', '!')) else ':'} {sub_text}"
-        title_lines = [*title_lines, subtitle]
+        title_lines = [*title_lines, *subtitle]
     title = _agreeing_title(info, first, page_title) or page_title
     title = _spelled_as_named(title, file_name)
     title = _spelled_as_printed(title, title_lines, first)
@@ -796,7 +811,9 @@ def _footnoted_word(line: Line) -> bool:
         return False
     letters = [b for ch, b in zip(text, line.boxes) if ch.isalpha()]
     mark = line.boxes[len(text) - 1]
-    height = sorted(b[3] - b[1] for b in letters)[len(letters) // 2]
+    height = statistics.median_low(b[3] - b[1] for b in letters)
+    # a superscript's box: well under the letters' height (a lining digit's is nearly theirs),
+    # its foot well over their baseline (a subscript's, "CO2", sits on or under it)
     return mark[3] - mark[1] < 0.6 * height and mark[3] < max(b[3] for b in letters) - 0.25 * height
 
 
@@ -888,27 +905,55 @@ _MASTHEAD_VOLUME = re.compile(r"^(?:1[6-9]|20)\d\d,\s*vol(?:\.|ume)\s*\d{1,4}\b"
 _VOLUME_HEAD = re.compile(r"^vol(?:\.|ume)\s*\d{1,4}\s*,?\s*(?:no\.|number|issue)\s*\d{1,4}\W*$", re.I)
 
 
-def _subtitle(title: list[Line], first: PageText | None) -> Line | None:
+def _subtitle(title: list[Line], first: PageText | None) -> list[Line]:
     """The line right under the title in smaller type that is still larger than the body
     and is no name, affiliation or banner: a subtitle ("Squeak" / "A Practical Smalltalk
-    Written in Itself")."""
+    Written in Itself"). Under a title that ends in a colon, the lines that finish it in any
+    smaller type ("Keys Under Doormats:" / "mandating insecurity by requiring government
+    access to all" / "data and communications")."""
     if not title or first is None or not first.lines:
-        return None
+        return []
     last = max(title, key=lambda ln: ln.bbox[3])
+    if last.text.rstrip().endswith(":"):
+        return _after_colon(last, title, first)
     body = _body_size(first.lines)
     height = max(last.bbox[3] - last.bbox[1], 1.0)
     below = [ln for ln in first.lines if ln not in title and 0 <= ln.bbox[1] - last.bbox[3] < 1.2 * height
              and ln.bbox[0] < last.bbox[2] and last.bbox[0] < ln.bbox[2]]
     if len(below) != 1:
-        return None
+        return []
     line = below[0]
     text = line.text.strip()
     if body * 1.15 <= line.size <= last.size * 0.95 and _title_shaped(line) and 2 <= len(text.split()) <= 12 \
             and _line_names(line) is None and not _wrapped_names(text) and not _ORG.search(text) \
             and not _byline_begun(line, first) \
             and not _PLACE.search(text) and not _ANY_YEAR.search(text):
-        return line
-    return None
+        return [line]
+    return []
+
+
+def _after_colon(last: Line, title: list[Line], first: PageText) -> list[Line]:
+    """Up to three lines under a title's last line that ends in a colon, in one type no
+    larger than the title's, each right under the one before: the rest of the title; an
+    author's, an affiliation's, a place's or an address's line ends them."""
+    run: list[Line] = []
+    above = last
+    while len(run) < 3:
+        height = max(above.bbox[3] - above.bbox[1], 1.0)
+        below = [ln for ln in first.lines if ln not in title and ln not in run and 0 <= ln.bbox[1] - above.bbox[3] < 1.2 * height
+                 and ln.bbox[0] < above.bbox[2] and above.bbox[0] < ln.bbox[2]]
+        if len(below) != 1:
+            break
+        line, text = below[0], below[0].text.strip()
+        if line.size > last.size * 0.95 or run and abs(line.size - run[0].size) > 0.12 * run[0].size \
+                or not _title_shaped(line) or _line_names(line) is not None or _wrapped_names(text) \
+                or _ORG.search(text) or _PLACE.search(text) or _address(text) or _ANY_YEAR.search(text) \
+                or re.search(r"[<>=●•■▪◦]", text) or _prose(text):
+            break  # (a form's bullets, a schematic's "<FLAG /X> = …", an answer's sentences)
+        run.append(line)
+        above = line
+    # a subtitle is a phrase: an answer's paragraph under "… Answer:" is none
+    return run if sum(len(ln.text.split()) for ln in run) <= 20 else []
 
 
 def _byline_begun(line: Line, first: PageText) -> bool:
@@ -960,7 +1005,30 @@ def _long_enough(group: list[Line]) -> bool:
     return (len(text.split()) >= 2 or len(text) >= 12) and len(text.split()) <= 30
 
 
-_COLUMN_BANNER = re.compile(r"(?:functional|theoretical|educational)pearls?\W*", re.I)
+def _spaced_capitals(text: str) -> bool:
+    """A line in capitals set with wide word spaces, which part it into cells as a table's
+    row is parted ("GENERALIZED   TRAVELLING   SALESMAN   PROBLEM", an old journal's
+    title; "THROUGH n SETS OF NODES"): a title's line may be one."""
+    letters = [ch for ch in text if ch.isalpha()]
+    words = [w for w in text.split() if any(ch.isalpha() for ch in w)]
+    # (a line set letter-spaced, "I NTE RNA TI O NAL CO M P UTER", is a banner's: a word's
+    # pieces of one or two letters are many)
+    return len(letters) >= 8 and sum(ch.isupper() for ch in letters) >= 0.9 * len(letters) \
+        and sum(sum(ch.isalpha() for ch in w) <= 2 for w in words) < 0.3 * len(words)
+
+
+# A journal's column over the title, matched with its spaces taken out (pdfium spaces small
+# capitals apart: "FUN C T I ONA L P EA R L S"): JFP's pearls, CACM's viewpoint columns
+_COLUMN_BANNER = re.compile(r"(?:(?:functional|theoretical|educational)pearls?|insiderisks|legallyspeaking|"
+                            r"theprofessionofit|kodevicious|historicalreflections|computingethics|"
+                            r"economicandbusinessdimensions|technologystrategyandmanagement|broadeningparticipation|"
+                            r"globalcomputing|lawandtechnology|viewpoints?|researchhighlights)\W*", re.I)
+
+
+def _column_banner(text: str) -> bool:
+    """A journal's column named on a line of its own ("Functional Pearls", "Inside Risks",
+    "Functional Pearl:" opening a title that wraps after it): no title's and no author's."""
+    return bool(_COLUMN_BANNER.fullmatch(text.replace(" ", "")))
 
 
 def _title_shaped(line: Line, banner: bool = False) -> bool:
@@ -968,14 +1036,14 @@ def _title_shaped(line: Line, banner: bool = False) -> bool:
     title's, when the line over it is cut in mid-phrase (``_cut_short``)."""
     text = line.text.strip()
     letters = sum(ch.isalpha() for ch in text)
-    return (letters >= 3 and len(line.cells) <= 2 and (banner or not _NOT_TITLE.match(text))
+    return (letters >= 3 and (len(line.cells) <= 2 or _spaced_capitals(text)) and (banner or not _NOT_TITLE.match(text))
             and max(len(w) for w in text.split()) <= 25  # a logo read by OCR: "COMPUTERLABORATORSCIENCE…"
             and not re.match(r"^\d+(\.\d+)*\.?\s+[A-Z]|^\d+(\.\d+)+\.?\s", text)
             and not _address(text)
             and not re.match(r"^[IVX]{1,4}\.\s+[A-Z]", text)  # a section's heading: "I. INTRODUCTION"
             and not re.search(r"\bcolumn$", text, re.I)  # "Database Theory Column": a column's banner
             # JFP's column over its title, set letter-spaced too: "FUN C T I ONA L P EA R L S"
-            and not _COLUMN_BANNER.fullmatch(text.replace(" ", ""))
+            and not _column_banner(text)
             and not re.fullmatch(r"D\s+D\s+C|D\s+T\s+I\s+C|N\s+T\s+I\s+S", text)  # a clearinghouse's stamp spaced
             and letters >= 0.5 * len(text.replace(" ", ""))  # a formula set large: "dE=- '2i3n hC~RI~2."
             and not (_ORG_TITLE.search(text) and not _title_words(text))
@@ -996,8 +1064,8 @@ def _stamp(text: str) -> bool:
     ("Version Spaces: A …", "Report 9: Impact of …", "Version 7 UNIX: Design and", "Volume
     Rendering") is none."""
     text = text.strip()
-    if _COLUMN_BANNER.fullmatch(text.replace(" ", "")):
-        return True  # JFP's column: "Functional Pearls"
+    if _column_banner(text):
+        return True
     return bool(_NOT_TITLE.match(text)) and bool(
         _ANY_YEAR.search(text) or _VENUE_NOTE.match(text) or re.match(_VERSION_NOTE, text, re.I)
         or re.search(r"\bwork(?:ing)?\s+group\b|\b(?:no\.?|number|nr\.)\s*[\w.-]*\d", text, re.I)
@@ -1156,13 +1224,15 @@ def _link_word(line: Line) -> bool:
 
 # A version's tag in brackets under a title: "(Extended Abstract)", "(Preliminary Version)"
 _VERSION_TAG = re.compile(r"\b(?:extended|abstract|preliminary|version|draft|revised|summary|invited|appear|"
-                          r"full|short|paper|report|note)\b", re.I)
+                          r"full|short|paper|report|note|preprint|submitted|review|progress|press|camera|manuscript|"
+                          r"copy|distribute|confidential|unpublished|corrected|abridged|errat\w*|corrigend\w*|poster|"
+                          r"demo|slides|keynote|appendix|supplement\w*|accepted|final|published|reprint\w*)\b", re.I)
 
 
 def _aside(line: Line) -> bool:
     """A title's aside in brackets on a line of its own, "(It's Time for a Complete
-    Rewrite)", "(Tutorial)", which a version's tag ("(Extended Abstract)") and a number
-    ("(1)", "(Part 2)") are not."""
+    Rewrite)", "(Tutorial)", "(SQL)", which a version's or a status's tag ("(Extended
+    Abstract)", "(Preprint)", "(Under Review)") and a number ("(1)", "(v2)") are not."""
     text = line.text.strip()
     return text.startswith("(") and text.endswith(")") and not _VERSION_TAG.search(text) \
         and (len(text.split()) >= 4 or re.fullmatch(r"\((?:[^\W\d_]+\s?){1,3}\)", text) is not None)
@@ -1821,6 +1891,8 @@ def _names(text: str) -> list[str] | None:
     affiliation, an address, an e-mail, a date): every piece must be name-shaped."""
     # "Poul-Henning Kamp <phk@FreeBSD.org>": the address beside the name is no part of it
     text = re.sub(r"<[^<>\s]*@[^<>\s]*>|\(\s*[^()\s]*@[^()\s]*\s*\)", " ", _superscript_bracket(text)).strip()
+    if _column_banner(text):
+        return None  # "Functional Pearl" under a title
     # A superscript after a name, or a mark with a space after it, ends the name: "Kyle
     # Lo^(α∗) Zejiang Shen^(α,τ∗)", "Kalpesh Krishna♠ ∗ Erin Bransom♢" (its commas are no
     # separators of their own)
@@ -1842,6 +1914,11 @@ def _names(text: str) -> list[str] | None:
     # list of names (a title's quoted word is no nickname: "Rethinking “Cloud” Economics")
     if re.search(r",|;|&|\band\b", text):
         text = re.sub(r"(?<=[^\W\d_])\s+[“\"‘][^\W\d_]+[”\"’]\s+(?=[^\W\d_])", " ", text)
+    # "Peter G. Neumann et al.": a byline that names its first author only (CACM's column for a
+    # committee's report) gives that one; a surname alone ("Smith et al.") is a citation's
+    first_only = re.fullmatch(r"([^\W\d_][^,;&]*?\s[^,;&]+?),?\s+et\s+al\.?", text)
+    if first_only and not re.search(r"\band\b", first_only.group(1)):
+        text = first_only.group(1)
     # "Carl Hewitt ©2013": the author's copyright beside the name
     text = re.sub(r"\s*(?:©|\([cC]\)|\bcopyright\b)\s*(?:19|20)\d\d\b(?=\s*(?:,|$))", " ", text, flags=re.I)
     if re.match(r"(?:[BM]\.(?:A\.)?(?:Sc|S|A|Eng)\.|Ph\.\s?D\.)\s*(?:,|in\b|$)", text):
@@ -2311,7 +2388,7 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
         if len(line.cells) > 1 and line.bbox[1] < head:
             # "Working Paper 88        November 1974": a date alone in a cell of its own
             tiers.setdefault(1.5, []).extend(int(m.group(1)) for c in line.cells if (m := _CELL_DATE.fullmatch(c.strip())))
-        numbered = _REPORT_YEAR.fullmatch(text) if line.bbox[1] < head else None
+        numbered = _REPORT_YEAR.match(text) if line.bbox[1] < head else None
         if numbered:  # "MSR-TR-2007-33" alone under a title: the report's number holds its year
             tiers.setdefault(1.5, []).append(int(numbered.group(1)))
         byline_year = _dated_byline(text) if line.bbox[1] < head else None
