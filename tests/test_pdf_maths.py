@@ -16,7 +16,8 @@ import pytest
 from athena_lab.document import Block, ParsedDocument
 from athena_lab.index.lexical import query_words
 from athena_lab.ingest.parsers.pdf import PdfOptions, parse
-from athena_lab.pdf.extract import Char
+from athena_lab.pdf.extract import Char, Fragment
+from athena_lab.pdf.layout import reading_order
 from athena_lab.pdf.maths import compose
 from corpus_files import CORPORA
 
@@ -160,3 +161,23 @@ def test_other_corpus_pdfs_keep_their_words_apart(corpora: Path) -> None:
     text = "\n".join(b.text for b in _blocks(doc))
     assert "273.879.750 83,190,556 8,935,112" in text
     assert "1 2021 estimate" in text
+
+
+def test_a_lines_type_is_its_glyphs_not_the_carets_written_around_its_scripts() -> None:
+    """A CACM scan's section label ("Operating Systems" / "R.S. Gaines, Editor") set small
+    beside a title's first line and read into it: the line keeps the title's 28.7 pt. The
+    carets and brackets written around the label's pieces are set in their size, and were
+    many enough to make the line's median 10.5 pt, so the line was no title's."""
+    chars: list[Char] = []
+    x = 58.0
+    for text, big in (("Syst", False), ("Co", True), ("em", False), ("n", True), ("s", False),
+                      ("current", True), ("Editor", False), ("Reading", True)):
+        for ch in text:
+            if big:
+                chars.append(Char(ch, x, 74.0, x + 12, 103.0, 28.7, False, 28.7))
+            else:
+                chars.append(Char(ch, x, 65.0, x + 4, 75.0, 10.5, False, 10.5))
+            x = chars[-1].x1
+    (line,) = reading_order([Fragment(chars)])
+    assert "^(Syst)" in line.text and "current" in line.text
+    assert line.size == pytest.approx(28.7)

@@ -182,7 +182,14 @@ def test_a_title_in_capitals_set_with_wide_word_spaces_is_the_title() -> None:
     parted into cells as a table's row is (Laporte, Mercure and Nobert); the byline's names
     in capitals after the given names, an affiliation between the two lines of names."""
     def spaced(text: str, x0: float, y0: float, x1: float, y1: float, size: float, cells: list[str]) -> Line:
-        return Line(text=text, boxes=[], bbox=(x0, y0, x1, y1), size=size, bold=False, cells=cells)
+        """Its letters 0.6 em wide, its word spaces 1.2 em (as pdfium gave the title's)."""
+        boxes: list[Box] = []
+        x = x0
+        for ch in text:
+            width = size * (1.2 if ch == " " else 0.6)
+            boxes.append((x, y0, x + width, y1))
+            x += width
+        return Line(text=text, boxes=boxes, bbox=(x0, y0, x1, y1), size=size, bold=False, cells=cells)
     first = page(spaced("Discrete Applied Mathematics 18 (1987) 185-197 185", 49, 46, 406, 54, 7.8,
                         ["Discrete", "Applied", "Mathematics", "18 (1987) 185-197", "185"]),
                  line("North-Holland", 49, 57, 89, 65, 7.8),
@@ -322,3 +329,194 @@ def test_a_journals_column_under_the_title_is_no_author() -> None:
                  line("Richard Bird and Ralf Hinze", 220, 150, 392, 161, 11.0),
                  *prose(200, 30))
     assert paper_record({}, first).authors == ["Richard Bird", "Ralf Hinze"]
+
+
+# --- dev32: more of the same library, and a second read of the dev31 rules ----------------------
+
+def wide_spaced(text: str, x0: float, y0: float, y1: float, size: float, space: float) -> Line:
+    """A line whose letters are 0.6 em wide and whose word spaces are ``space`` ems, parted
+    into cells at them (as pdfium parts a scan's text layer)."""
+    boxes: list[Box] = []
+    x = x0
+    for ch in text:
+        width = size * (space if ch == " " else 0.6)
+        boxes.append((x, y0, x + width, y1))
+        x += width
+    return Line(text=text, boxes=boxes, bbox=(x0, y0, x, y1), size=size, bold=True, cells=text.split())
+
+
+def test_a_scans_title_parted_into_cells_at_its_word_spaces_is_the_title() -> None:
+    """Karger et al.'s 1990 IEEE scan: the text layer parts "A VMM Security Kernel for the VAX
+    Architecture" into five cells, and the company's name under the byline was read as the
+    title; the byline's "Douglas W. Benin" is the text layer's (the page prints "Bonin")."""
+    first = page(wide_spaced("A VMM Security Kernel for the VAX Architecture", 107, 111, 123, 11.8, 1.4),
+                 line("Paul A. Karger, Mary Ellen Zurko, Douglas W. Benin, Andrew H. Mason, and Clifford E. Kahn*",
+                      81, 146, 545, 154, 8.2),
+                 line("Digital Equipment Corporation", 238, 173, 381, 181, 8.2),
+                 line("Secure Systems Development", 244, 186, 376, 195, 8.2),
+                 line("Boxborough, MA 01719-1326", 243, 213, 381, 221, 8.2),
+                 *(line("This paper describes the development of a virtual-machine monitor security kernel", 69,
+                        272 + 10 * i, 300, 279 + 10 * i, 6.6) for i in range(40)),
+                 line("CH2884-5/90/0000/0002$01 .0001990 IEEE", 71, 753, 251, 761, 7.3))
+    record = paper_record({}, first)
+    assert record.title == "A VMM Security Kernel for the VAX Architecture"
+    assert record.authors[0] == "Paul A. Karger" and len(record.authors) == 5
+    assert record.year == 1990  # the price code's "/90/", its "©" garbled by the scan
+
+
+def test_a_grid_or_a_table_row_parted_at_wide_gaps_is_still_no_title() -> None:
+    """A row whose gaps are two ems and more (a table's header in large type) stays out, and
+    a byline in capitals in the title's type, one name a cell, is no line of the title."""
+    table = page(line("Paths, Trees, and Flowers", 200, 100, 410, 114, 14.0),
+                 line("Jack Edmonds", 260, 124, 350, 135, 11.0),
+                 *prose(160, 10),
+                 wide_spaced("INPUT STATE OUTPUT ACTION RESULT", 100, 300, 318, 18.0, 3.0),
+                 *prose(330, 15))
+    assert paper_record({}, table).title == "Paths, Trees, and Flowers"
+    byline = wide_spaced("DENNIS M. RITCHIE KEN THOMPSON BRIAN KERNIGHAN", 110, 120, 134, 14.0, 1.2)
+    byline.cells = ["DENNIS M. RITCHIE", "KEN THOMPSON", "BRIAN KERNIGHAN"]
+    unix = page(line("THE UNIX TIME-SHARING SYSTEM", 150, 100, 460, 114, 14.0), byline,
+                line("Bell Laboratories", 250, 150, 360, 161, 10.0), *prose(200, 30))
+    record = paper_record({}, unix)
+    assert (record.title or "").lower() == "the unix time-sharing system"
+    assert record.authors == ["Dennis M. Ritchie", "Ken Thompson", "Brian Kernighan"]
+
+
+def test_a_journal_page_opening_with_the_last_articles_references_is_dated_by_its_own_copyright() -> None:
+    """CACM 1978: the page opens with the reference list of the article before ("10. Mackworth,
+    A.K. … Intell. 8, 1(1977), 99-118."), shaped like a masthead; the paper's "© 1978 ACM"."""
+    refs = ["8. Horn, B.K.P. Determining lightness from an image. Comptr.",
+            "Graphics and Image Processing 3, 4(Dec. 1974), 277-299.",
+            "10. Mackworth, A.K. Consistency in networks of relations. Artif.",
+            "Intell. 8, 1(1977), 99-118.",
+            "12. Marr, D., and Poggio, T. Cooperative computation of stereo"]
+    first = page(*(line(text, 57, 31 + 10 * i, 295, 40 + 10 * i, 9.5) for i, text in enumerate(refs)),
+                 line("On-the-Fly Garbage", 315, 90, 500, 115, 24.0),
+                 line("Collection: An Exercise in", 315, 118, 540, 143, 24.0),
+                 line("Cooperation", 315, 146, 420, 171, 24.0),
+                 line("Edsger W. Dijkstra", 315, 190, 420, 201, 10.5),
+                 *(line("As an example of cooperation between sequential processes with very little", 315,
+                        220 + 12 * i, 556, 230 + 12 * i, 10.5) for i in range(30)),
+                 line("© 1978 ACM 0001-0782/78/1100-0966 $00.75", 315, 716, 473, 725, 9.5))
+    assert page_year(first) == 1978
+
+
+def test_more_ways_a_page_prints_its_year() -> None:
+    """Elsevier's price code at the foot ("0l67-4048/85/$3.30", its © read as nothing), USENIX's
+    foot ("Security ’06: 15th USENIX Security Symposium"), a date with dashes ("06-Dec-2004")
+    under the byline, a preprint's "Preprint accepted at ICSE 2014."."""
+    def dated(*extra: Line) -> PageText:
+        return page(line("A Paper of Some Kind", 160, 120, 450, 138, 16.0),
+                    line("Jane Roe", 250, 150, 330, 161, 11.0),
+                    *prose(300, 20), *extra)
+    assert page_year(dated(line("0l67-4048/85/$3.30 1985, Elsevier Science Publishers B.V. (North-Holland)",
+                                58, 732, 309, 741, 9.0))) == 1985
+    assert page_year(dated(line("Security ’06: 15th USENIX Security Symposium", 313, 755, 558, 765, 9.0))) == 2006
+    assert page_year(dated(line("06-Dec-2004", 280, 178, 332, 189, 11.2))) == 2004
+    assert page_year(dated(line("Preprint accepted at ICSE 2014.", 240, 26, 355, 37, 10.6))) == 2014
+
+
+def test_a_greek_letter_after_a_surname_is_its_affiliations_mark() -> None:
+    """"Janet Siegmund^π, Christian Kästner^ω, …": the cells pdfium gives hold the letters
+    without their carets ("Siegmundπ")."""
+    byline = line("Janet Siegmund^π, Christian Kästner^ω, Sven Apel^π", 90, 144, 530, 155, 11.1)
+    byline.cells = ["Janet Siegmundπ,", "Christian Kästnerω, Sven Apelπ"]
+    first = page(line("Understanding Understanding Source Code with", 98, 72, 512, 89, 16.8),
+                 line("Functional Magnetic Resonance Imaging", 131, 92, 479, 109, 16.8),
+                 byline,
+                 line("University of Passau, Germany", 159, 167, 301, 178, 9.2),
+                 *prose(230, 25))
+    assert paper_record({}, first).authors == ["Janet Siegmund", "Christian Kästner", "Sven Apel"]
+
+
+def test_a_working_papers_own_page_with_a_suggested_citation_is_no_cover() -> None:
+    """A version note and "Suggested Citation" printed on a paper's own first page (SSRN's,
+    a working paper's): only a short page of notes with the repository's copyright sentence
+    is a cover."""
+    first = page(line("Open Access Policies and Their Effects on Research", 120, 90, 490, 108, 16.0),
+                 line("Mary Jones", 260, 120, 350, 131, 11.0),
+                 line("Working Paper No. 12", 240, 134, 370, 144, 10.0),
+                 *prose(170, 30),
+                 line("This is the submitted version of a paper under review.", 72, 700, 540, 709, 8.0),
+                 line("Suggested Citation", 72, 712, 200, 721, 8.0),
+                 line("Jones, M. (2016). Open Access Policies. Working Paper 12.", 72, 724, 540, 733, 8.0))
+    record = paper_record({}, first, "x.pdf", page(*prose(60, 50)))
+    assert record.title == "Open Access Policies and Their Effects on Research"
+    assert record.authors == ["Mary Jones"]
+
+
+def test_a_title_may_open_with_a_word_that_names_a_column() -> None:
+    """"Viewpoints:" / "A Framework for Integrating Multiple Perspectives" (Finkelstein et al.),
+    "Global Computing" / "with Mobile Agents and Ambients"."""
+    def titled(head: str, rest: str) -> PageText:
+        return page(line(head, 220, 100, 390, 120, 20.0),
+                    line(rest, 110, 124, 500, 144, 20.0),
+                    line("A. Finkelstein, J. Kramer, B. Nuseibeh", 180, 190, 430, 201, 11.0),
+                    *prose(240, 30))
+    assert paper_record({}, titled("Viewpoints:", "A Framework for Integrating Multiple Perspectives")).title == \
+        "Viewpoints: A Framework for Integrating Multiple Perspectives"
+    assert paper_record({}, titled("Global Computing", "with Mobile Agents and Ambients")).title == \
+        "Global Computing with Mobile Agents and Ambients"
+
+
+def test_what_follows_a_title_ending_in_a_colon_may_be_no_subtitle() -> None:
+    """Under "Dynamo and the Highly Available Store:": a copy's state, a dedication, a lone
+    surname, a byline in capitals; a course's code under "Homework 3:"."""
+    def under(title: str, text: str, cells: list[str] | None = None) -> str | None:
+        following = line(text, 150, 116, 460, 126, 10.0)
+        if cells:
+            following.cells = cells
+        return paper_record({}, page(line(title, 120, 90, 490, 108, 18.0), following,
+                                     line("Giuseppe DeCandia", 240, 140, 370, 151, 11.0),
+                                     *prose(200, 30))).title
+    store = "Dynamo and the Highly Available Store:"
+    for text in ("Under review", "In memory of Jim Gray", "Vogels"):
+        assert under(store, text) == "Dynamo and the Highly Available Store", text
+    assert under(store, "CAITLIN SADOWSKI JEFFREY VAN GOGH", ["CAITLIN SADOWSKI", "JEFFREY VAN GOGH"]) == \
+        "Dynamo and the Highly Available Store"
+    assert under("Homework 3:", "CS 240 Spring") == "Homework 3"
+
+
+def test_a_titles_aside_that_merely_holds_a_status_word_stays() -> None:
+    """"(The Final Frontier)", "(A Review)": asides, kept; "(Preprint)" alone is a copy's state."""
+    def ecma(tag: str) -> str | None:
+        return paper_record({}, page(line("Evolutionary Programming and Gradual Typing in ECMAScript 4", 91, 70, 521, 90, 17.7),
+                                     line(tag, 200, 91, 412, 109, 17.7),
+                                     line("Lars T Hansen, Adobe Systems", 243, 144, 369, 155, 11.1),
+                                     line("Introduction", 90, 190, 163, 206, 15.6))).title
+    base = "Evolutionary Programming and Gradual Typing in ECMAScript 4"
+    assert ecma("(The Final Frontier Revisited Once More)") == f"{base} (The Final Frontier Revisited Once More)"
+    assert ecma("(Don't Press Your Luck)") == f"{base} (Don't Press Your Luck)"
+    assert ecma("(Preprint)") == base
+
+
+def test_a_labelled_date_after_a_comma_or_on_the_notes_next_line_still_dates_the_page() -> None:
+    """"…eb554, Date: 2016.05.11", and "Date:" opening the note's next line."""
+    def noted(*note: str) -> PageText:
+        return page(line("NaCl on 8-bit AVR Microcontrollers", 160, 120, 450, 138, 14.3),
+                    line("Michael Hutter and Peter Schwabe", 210, 160, 400, 171, 10.0),
+                    *prose(200, 20),
+                    *(line(text, 145, 646 + 11 * i, 481, 654 + 11 * i, 8.0) for i, text in enumerate(note)))
+    assert page_year(noted("Permanent ID of this document: cd4aad485407c33ece17e509622eb554, Date: 2016.05.11")) == 2016
+    assert page_year(noted("Permanent ID of this document: cd4aad485407c33ece17e509622eb554",
+                           "Date: 2016.05.11")) == 2016
+
+
+def test_a_head_line_naming_the_papers_own_coming_issue_dates_it() -> None:
+    """"To appear in Journal of Functional Programming, Vol. 5, No. 2, 1995." over "© 1994 by
+    the authors"; a journal named "Seed Science Research"."""
+    def headed(head: str) -> PageText:
+        return page(line(head, 72, 60, 540, 69, 8.0),
+                    line("Go To Statement Considered Harmful", 150, 100, 462, 118, 17.0),
+                    line("Edsger W. Dijkstra", 250, 130, 362, 141, 11.0),
+                    *prose(170, 30),
+                    line("Copyright © 1994 by the authors", 72, 740, 400, 748, 8.0))
+    assert page_year(headed("To appear in Journal of Functional Programming, Vol. 5, No. 2, 1995.")) == 1995
+    assert page_year(headed("Seed Science Research, Vol. 5, No. 2, 1995, pp. 1-10.")) == 1995
+
+
+def test_prose_ending_in_et_al_is_no_byline() -> None:
+    """"Following Laporte et al." names no one; "J. Smith et al." names J. Smith."""
+    from athena_lab.pdf.meta import _names
+    assert _names("Following Laporte et al.") is None
+    assert _names("J. Smith et al.") == ["J. Smith"]

@@ -342,9 +342,15 @@ def _make_line(row: list[Fragment], column: int, satellites: list[Char] | None =
             chars.append(Char(" ", prev.x1, prev.y0, max(prev.x1, frag.x0), prev.y1, prev.size, prev.bold))
         chars.extend(frag.chars)
     note = False
+    glyphs = {id(c) for c in chars + (satellites or [])}
     if not rtl:
         chars, note = compose(chars + (satellites or []), rules or [])
     printed = [c for c in chars if c.text != " "]
+    # the line's type is its glyphs': the carets and brackets compose writes around a script
+    # are set in the script's size, and a run of them (a CACM section's label read into a
+    # title's line, "^(Syst)Co^(em)n^scurrent ^(Editor)Reading") would make the median a
+    # script's; the footnote marks it drops are no part of the line
+    glyph_sizes = [c.size for c in printed if id(c) in glyphs]
     texts = [c.text for c in chars]
     text = "".join(texts)
     boxes: list[Box]
@@ -360,7 +366,7 @@ def _make_line(row: list[Fragment], column: int, satellites: list[Char] | None =
         boxes=boxes,
         bbox=(min([c.x0 for c in printed]), min([c.y0 for c in printed]),
               max([c.x1 for c in printed]), max([c.y1 for c in printed])),
-        size=median([c.size for c in printed]),
+        size=median(glyph_sizes or [c.size for c in printed]),
         bold=all(letters) and bool(letters),
         cells=[f.text for f in row] if not satellites else [text],
         column=column,

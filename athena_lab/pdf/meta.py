@@ -239,7 +239,8 @@ _VENUE = re.compile(r"\b(?:proceedings|proc\.|journal|transactions|trans\.|vol\.
                     r"symposium|workshop|pvldb|sigplan|sigops|sigmod|osdi|sosp|nsdi|popl|pldi|icfp|"
                     r"usenix|lisa|vldb|podc|stoc|focs|ismm|oopsla|ecoop|acm|ieee|siam|letters|"
                     r"report|rs-|tr-|thesis|submitted|submission|published|publication date|"
-                    r"appears|to appear|printed in|annals|review|bulletin|magazine|notices|news)(?!\w)",
+                    r"appears|to appear|printed in|annals|review|bulletin|magazine|notices|news|"
+                    r"accepted (?:at|to|for|in|by))(?!\w)",
                     re.I)
 _PUBLISHER = re.compile(r"\b(?:publishing company|publishers)\b", re.I)
 _ORD = r"(?:\^?\(?(?:st|nd|rd|th)\)?)?"  # "7th", "7^th" (a superscript)
@@ -250,6 +251,7 @@ _DATE = re.compile(r"(?:\b" + _MONTH + r",?\s+(?:\d{1,2}" + _ORD + r"(?:\s*[-–
                    r"(?:\b" + _SEASON + r",?\s+" + _Y + r"\b)|"
                    r"(?:\b\d{1,2}" + _ORD + r"\.?\s+(?:of\s+)?" + _MONTH + r",?\s+" + _Y + r"\b)|"
                    r"(?:\b" + _Y + r"[./-](?:0?[1-9]|1[0-2])[./-](?:0?[1-9]|[12]\d|3[01])\b)|"
+                   r"(?:\b\d{1,2}-" + _MONTH + r"-" + _Y + r"\b)|"  # "06-Dec-2004"
                    r"(?:^\s*" + _Y + r"\s*$)|"
                    r"(?:date:\s*" + _Y + r")", re.I)
 # A journal's masthead: "Theoretical Computer Science 321 (2004) 5 – 12", "J. of X (2008) 19(2), 185-224"
@@ -272,8 +274,7 @@ _REPORT_YEAR = re.compile(r"^(?!(?:IEEE|ISO|IEC|ANSI|CVE|RFC|DIN|ECMA)\b)(?:[A-Z
 # "Theory and Applications of Categories, Vol. 1, No. 1, 1995, pp. 1–10.", "Reprints in …, No. 6,
 # 2004, pp. 1–10.": a journal's name, its volume or number, the issue's year (and pages); not
 # another issue's ("Originally published in …", "Reprinted from …", "Erratum to: …")
-_NAMED_ISSUE = re.compile(r"^(?!(?:originally|reprinted|erratum|corrigendum|comments?\s+on|reply\s+to|appear|publish|"
-                          r"to\s+appear|presented|see|cf\.)\w*\b)"
+_NAMED_ISSUE = re.compile(r"^(?!(?:originally|reprinted|erratum|corrigendum|comments?\s+on|reply\s+to)\b)"
                           r"[^\W\d][^\d()]{2,90}?,\s*(?:(?:vol(?:ume)?\.?|no\.|number)\s*\d{1,4},\s*){1,2}(?:"
                           + _MONTH + r"\s+)?" + _Y + r"\s*(?:,\s*pp?\.\s*\d{1,5}\s*[-–—]+\s*\d{1,5})?\W*$", re.I)
 _CURRENT_VERSION = re.compile(r"\bdate of current version\s+(?:\d{1,2}\s+)?" + _MONTH + r"\s+(?:\d{1,2},?\s+)?" + _Y,
@@ -300,8 +301,10 @@ _ACRONYM_YEAR = re.compile(r"\b[A-Z]{3,}\s+" + _Y + r"\b")  # "CIDR 2007", "OSDI
 _PERMISSION = re.compile(r"permission|copyright|©|licen[cs]e", re.I)
 # "Date: June 11, 2013", "Date of this document: 2007.12.25." (the note under a paper's first page
 # that names its permanent ID)
-# (only opening a note or a sentence: "access date:", "Received date:" date something else)
-_LABELLED_DATE = re.compile(r"(?:^|(?<=[.;)]\s)|(?<=publication\s))date(?: of this (?:document|paper|version|report))?:\s*(?:\w+\.?\s+)?"
+# (not another event's: "access date:", "Received date:")
+_LABELLED_DATE = re.compile(r"(?<!access )(?<!accessed )(?<!retrieved )(?<!received )(?<!accepted )(?<!revised )"
+                            r"(?<!submission )(?<!start )(?<!end )(?<!birth )(?<!due )(?<!expiry )(?<!expiration )"
+                            r"\b(?:publication )?date(?: of this (?:document|paper|version|report))?:\s*(?:\w+\.?\s+)?"
                             r"(?:\d{1,2},?\s+)?" + _Y, re.I)
 # A note on another version of the paper: its copyright is that version's ("This is an extended
 # and revised version of a paper (© Copyright 2001 by ACM) presented at …", under "© 2002 Kluwer")
@@ -311,7 +314,17 @@ _EARLIER = re.compile(r"\b(?:extended|revised|expanded|full|longer|earlier|previ
 # of VLDB 85, Stockholm")
 _SHORT_YEAR = re.compile(r"\b[A-Z]{2,}[ -]?['’‘](\d\d)\b|"
                          # (not a journal named "Proceedings of the IEEE" and its page: "… IEEE 37")
-                         r"\bProc(?:eedings|\.)\s+(?:of\s+)?(?:the\s+)?(?!IEEE\b|IRE\b)[A-Z]{2,}\s+(\d\d)(?=\s*,\s*[A-Z]|\s*$)")
+                         r"\bProc(?:eedings|\.)\s+(?:of\s+)?(?:the\s+)?(?!IEEE\b|IRE\b)[A-Z]{2,}\s+(\d\d)(?=\s*,\s*[A-Z]|\s*$)|"
+                         # USENIX's foot: "Security ’06: 15th USENIX Security Symposium"
+                         r"\b[A-Z][a-z]+\s?['’‘](\d\d):\s*\d{1,2}(?:st|nd|rd|th)\s+USENIX\b")
+# The code of an article's price in its copyright line, which holds the year's last two digits:
+# ACM's "0001-0782/78/1100-0966 $00.75", IEEE's "CH2884-5/90/0000/0002$01.00", ACM's and IEEE's
+# "0-89791-447-3/91/0009/0096...$1.50", Elsevier's "0167-4048/85/$3.30" — read where a scan
+# garbled the "©" beside it ("$01 .0001990 IEEE")
+# An entry of a reference list: "10. Mackworth, A.K. Consistency in …", "[3] Lamport, L. Time, …"
+_REFERENCE_ENTRY = re.compile(r"^\[?[\dIl]{1,3}[.\]]\s+[A-Z][\w'’-]+,\s+(?:[A-Z]\.\s*)+")
+_PRICE_CODE = re.compile(r"(?:\b[\dlO]{4}-[\dlO]{3}[\dXlO]|\bCH\d{4}-\d|\b\d{1,5}-\d{1,7}-\d{1,7}-[\dX])/(\d\d)/"
+                         r"(?:\d{4}(?:-\d{4})?(?:/\d{4})?)?\s*(?:\.\.\.)?\s*\$\s?\d")
 _PAGES = re.compile(r"\b(?:pages?|pp?\.)\s*\d{1,5}\s*(?:[-–—]+\s*\d{1,5})?", re.I)
 _ISSN = re.compile(r"\be?-?ISSN\b\W{0,3}\d{4}-\d{3}[\dX]", re.I)  # "ISSN 1999-4893": no year
 _ANY_YEAR = re.compile(r"(?<![\d.])" + _Y + r"(?![\d])")
@@ -372,12 +385,14 @@ _COVER = re.compile(r"see discussions, stats,? and author profiles for this publ
                     r"^persistent url\s*:|^this version is available at\s*:|"
                     r"^view the article online for updates and enhancements|"
                     # the federal clearinghouse's sheet before a scanned report it reproduces
-                    r"^limitations in reproduction quality\W*$|"
-                    # an institutional repository's (ResearchSpace@Auckland's): "This is the Accepted
-                    # Manuscript version. …" / "Suggested Reference" / "Items in ResearchSpace are …"
-                    r"^this is the (?:author'?s? )?(?:accepted manuscript|published|submitted|final) version\b.{0,80}$(?s:.*)"
-                    r"^suggested (?:reference|citation)\s*$",
+                    r"^limitations in reproduction quality\W*$",
                     re.I | re.M)
+# An institutional repository's sheet (ResearchSpace@Auckland's): "This is the Accepted Manuscript
+# version. …", "Suggested Reference" and its citation, "Items in ResearchSpace are protected by
+# copyright …" — a short page of notes (a working paper's own first page may print the first two)
+_REPOSITORY_SHEET = re.compile(r"^this is the (?:author'?s? )?(?:accepted manuscript|published|submitted|final) version\b"
+                               r"(?s:.*)^suggested (?:reference|citation)\s*$(?s:.*)^items in \w+ are protected by copyright",
+                               re.I | re.M)
 # ResearchGate's line of the kind and date of the work: "Conference Paper · November 2013"
 _COVER_DATE = re.compile(r"^(?:article|conference paper|chapter|book|thesis|preprint|technical report|"
                          r"working paper|research proposal)\b[^·\n]{0,200}·\s*(?:" + _MONTH + r"\s+)?" + _Y + r"\b",
@@ -394,6 +409,8 @@ def cover_sheet(page: PageText | None) -> bool:
     if page is None:
         return False
     if len(page.lines) <= 12 and any(_WARNING.match(ln.text.strip()) for ln in page.lines[:3]):
+        return True
+    if len(page.lines) <= 30 and _REPOSITORY_SHEET.search("\n".join(ln.text for ln in page.lines)):
         return True
     return bool(_COVER.search("\n".join([page.margin or "", *(ln.text for ln in page.lines[:60])])))
 
@@ -916,44 +933,57 @@ def _subtitle(title: list[Line], first: PageText | None) -> list[Line]:
     last = max(title, key=lambda ln: ln.bbox[3])
     if last.text.rstrip().endswith(":"):
         return _after_colon(last, title, first)
+    line = _right_under(last, title, first)
     body = _body_size(first.lines)
-    height = max(last.bbox[3] - last.bbox[1], 1.0)
-    below = [ln for ln in first.lines if ln not in title and 0 <= ln.bbox[1] - last.bbox[3] < 1.2 * height
-             and ln.bbox[0] < last.bbox[2] and last.bbox[0] < ln.bbox[2]]
-    if len(below) != 1:
-        return []
-    line = below[0]
-    text = line.text.strip()
-    if body * 1.15 <= line.size <= last.size * 0.95 and _title_shaped(line) and 2 <= len(text.split()) <= 12 \
-            and _line_names(line) is None and not _wrapped_names(text) and not _ORG.search(text) \
-            and not _byline_begun(line, first) \
-            and not _PLACE.search(text) and not _ANY_YEAR.search(text):
+    if line is not None and body * 1.15 <= line.size <= last.size * 0.95 and _subtitle_shaped(line, first) \
+            and not _wrapped_names(line.text.strip()):
         return [line]
     return []
 
 
+def _right_under(line: Line, taken: list[Line], first: PageText) -> Line | None:
+    """The one line right under ``line`` (within 1.2 of its heights, over it), if only one."""
+    height = max(line.bbox[3] - line.bbox[1], 1.0)
+    below = [ln for ln in first.lines if ln not in taken and 0 <= ln.bbox[1] - line.bbox[3] < 1.2 * height
+             and ln.bbox[0] < line.bbox[2] and line.bbox[0] < ln.bbox[2]]
+    return below[0] if len(below) == 1 else None
+
+
+def _subtitle_shaped(line: Line, first: PageText) -> bool:
+    """A phrase a title may go on with: two to twelve words, set like a title's line, and no
+    names, affiliation, place, year or byline a scan misread."""
+    text = line.text.strip()
+    return _title_shaped(line) and 2 <= len(text.split()) <= 12 and _line_names(line) is None \
+        and not _ORG.search(text) and not _PLACE.search(text) and not _ANY_YEAR.search(text) \
+        and not _byline_begun(line, first)
+
+
+#: the lines a title ending in a colon goes on in, and their words, at most
+_COLON_LINES, _COLON_WORDS = 3, 20
+
+
 def _after_colon(last: Line, title: list[Line], first: PageText) -> list[Line]:
-    """Up to three lines under a title's last line that ends in a colon, in one type no
-    larger than the title's, each right under the one before: the rest of the title; an
-    author's, an affiliation's, a place's or an address's line ends them."""
+    """The lines under a title's last line that ends in a colon, in one type no larger than
+    the title's, each right under the one before: the rest of the title. A byline (one in
+    capitals parted into cells too: "CAITLIN SADOWSKI   JEFFREY VAN GOGH"), an affiliation, a dedication ("In memory of Jim Gray"), a copy's state ("Under review"), a
+    form's bullets or a schematic's signs ("<FLAG /X> = …"), or a sentence ends them; an
+    answer's paragraph under "… Answer:" is none."""
     run: list[Line] = []
     above = last
-    while len(run) < 3:
-        height = max(above.bbox[3] - above.bbox[1], 1.0)
-        below = [ln for ln in first.lines if ln not in title and ln not in run and 0 <= ln.bbox[1] - above.bbox[3] < 1.2 * height
-                 and ln.bbox[0] < above.bbox[2] and above.bbox[0] < ln.bbox[2]]
-        if len(below) != 1:
+    while len(run) < _COLON_LINES:
+        line = _right_under(above, title + run, first)
+        if line is None:
             break
-        line, text = below[0], below[0].text.strip()
-        if line.size > last.size * 0.95 or run and abs(line.size - run[0].size) > 0.12 * run[0].size \
-                or not _title_shaped(line) or _line_names(line) is not None or _wrapped_names(text) \
-                or _ORG.search(text) or _PLACE.search(text) or _address(text) or _ANY_YEAR.search(text) \
-                or re.search(r"[<>=●•■▪◦]", text) or _prose(text):
-            break  # (a form's bullets, a schematic's "<FLAG /X> = …", an answer's sentences)
+        text = line.text.strip()
+        same_type = not run or abs(line.size - run[0].size) <= 0.12 * run[0].size
+        if line.size > last.size * 0.95 or not same_type or not _subtitle_shaped(line, first) \
+                or _names(text) is not None or _wrapped_names(text) or _address(text) or _prose(text) \
+                or _NOT_CONTINUED.match(text) \
+                or re.search(r"[<>=●•■▪◦]|\bunder review\b|\b[A-Z]{2,4}\s?\d{2,4}\b", text, re.I):
+            break
         run.append(line)
         above = line
-    # a subtitle is a phrase: an answer's paragraph under "… Answer:" is none
-    return run if sum(len(ln.text.split()) for ln in run) <= 20 else []
+    return run if sum(len(ln.text.split()) for ln in run) <= _COLON_WORDS else []
 
 
 def _byline_begun(line: Line, first: PageText) -> bool:
@@ -1005,29 +1035,43 @@ def _long_enough(group: list[Line]) -> bool:
     return (len(text.split()) >= 2 or len(text) >= 12) and len(text.split()) <= 30
 
 
-def _spaced_capitals(text: str) -> bool:
-    """A line in capitals set with wide word spaces, which part it into cells as a table's
-    row is parted ("GENERALIZED   TRAVELLING   SALESMAN   PROBLEM", an old journal's
-    title; "THROUGH n SETS OF NODES"): a title's line may be one."""
-    letters = [ch for ch in text if ch.isalpha()]
+def _word_spaced(line: Line) -> bool:
+    """A line parted into cells at spaces no wider than two of its ems: word spaces set
+    wide ("GENERALIZED   TRAVELLING   SALESMAN   PROBLEM", an old journal's title in
+    capitals; a scan's text layer, "A VMM  Security  Kernel  for the VAX  Architecture"),
+    not a table's or a grid's gaps, so a title's line may be one (unless its cells are
+    names: a byline set in capitals). A line set letter-spaced
+    ("I NTE RNA TI O NAL CO M P UTER", a banner's) is none: its pieces of one or two
+    letters are many."""
+    text = line.text
     words = [w for w in text.split() if any(ch.isalpha() for ch in w)]
-    # (a line set letter-spaced, "I NTE RNA TI O NAL CO M P UTER", is a banner's: a word's
-    # pieces of one or two letters are many)
-    return len(letters) >= 8 and sum(ch.isupper() for ch in letters) >= 0.9 * len(letters) \
-        and sum(sum(ch.isalpha() for ch in w) <= 2 for w in words) < 0.3 * len(words)
+    if not words or sum(sum(ch.isalpha() for ch in w) <= 2 for w in words) >= 0.3 * len(words) \
+            or _cell_names(line.cells) is not None:  # a byline's grid: "DENNIS M. RITCHIE   KEN THOMPSON"
+        return False
+    if len(line.boxes) != len(text):
+        return False
+    # each space measured from the letter before it to the letter after it (a row joined from
+    # lines side by side, "PLANNER: A LANGUAGE FOR" beside "PROVING THEOREMS IN ROBOTS", gives
+    # the space it adds the next line's box)
+    # (either way: a line set right to left runs its boxes leftwards)
+    gaps = [max(line.boxes[i + 1][0] - line.boxes[i - 1][2], line.boxes[i - 1][0] - line.boxes[i + 1][2])
+            for i, ch in enumerate(text)
+            if ch == " " and 0 < i < len(text) - 1 and text[i - 1] != " " and text[i + 1] != " "]
+    return bool(gaps) and max(gaps) < 2 * max(line.size, 1.0)
 
 
 # A journal's column over the title, matched with its spaces taken out (pdfium spaces small
 # capitals apart: "FUN C T I ONA L P EA R L S"): JFP's pearls, CACM's viewpoint columns
-_COLUMN_BANNER = re.compile(r"(?:(?:functional|theoretical|educational)pearls?|insiderisks|legallyspeaking|"
-                            r"theprofessionofit|kodevicious|historicalreflections|computingethics|"
-                            r"economicandbusinessdimensions|technologystrategyandmanagement|broadeningparticipation|"
-                            r"globalcomputing|lawandtechnology|viewpoints?|researchhighlights)\W*", re.I)
+# (only names no title opens with: "Global Computing", "Law and Technology" may; nor a name
+# with a colon, "Viewpoints: A Framework for …")
+_COLUMN_BANNER = re.compile(r"(?:functional|theoretical|educational)pearls?|insiderisks|legallyspeaking|"
+                            r"theprofessionofit|kodevicious|historicalreflections|viewpoints|researchhighlights",
+                            re.I)
 
 
 def _column_banner(text: str) -> bool:
-    """A journal's column named on a line of its own ("Functional Pearls", "Inside Risks",
-    "Functional Pearl:" opening a title that wraps after it): no title's and no author's."""
+    """A journal's column named on a line of its own ("Functional Pearls", "Inside Risks"):
+    no title's and no author's."""
     return bool(_COLUMN_BANNER.fullmatch(text.replace(" ", "")))
 
 
@@ -1036,7 +1080,7 @@ def _title_shaped(line: Line, banner: bool = False) -> bool:
     title's, when the line over it is cut in mid-phrase (``_cut_short``)."""
     text = line.text.strip()
     letters = sum(ch.isalpha() for ch in text)
-    return (letters >= 3 and (len(line.cells) <= 2 or _spaced_capitals(text)) and (banner or not _NOT_TITLE.match(text))
+    return (letters >= 3 and (len(line.cells) <= 2 or _word_spaced(line)) and (banner or not _NOT_TITLE.match(text))
             and max(len(w) for w in text.split()) <= 25  # a logo read by OCR: "COMPUTERLABORATORSCIENCE…"
             and not re.match(r"^\d+(\.\d+)*\.?\s+[A-Z]|^\d+(\.\d+)+\.?\s", text)
             and not _address(text)
@@ -1224,18 +1268,21 @@ def _link_word(line: Line) -> bool:
 
 # A version's tag in brackets under a title: "(Extended Abstract)", "(Preliminary Version)"
 _VERSION_TAG = re.compile(r"\b(?:extended|abstract|preliminary|version|draft|revised|summary|invited|appear|"
-                          r"full|short|paper|report|note|preprint|submitted|review|progress|press|camera|manuscript|"
-                          r"copy|distribute|confidential|unpublished|corrected|abridged|errat\w*|corrigend\w*|poster|"
-                          r"demo|slides|keynote|appendix|supplement\w*|accepted|final|published|reprint\w*)\b", re.I)
+                          r"full|short|paper|report|note)\b", re.I)
+# A copy's state in one word: "(Preprint)", "(Errata)" — no aside of a title
+_STATUS_WORD = re.compile(r"preprint|postprint|submitted|unpublished|confidential|corrected|abridged|errat\w*|"
+                          r"corrigend\w*|poster|demo|slides|keynote|appendix|supplement\w*|accepted|final|published|"
+                          r"reprint\w*|withdrawn|superseded|updated|annotated", re.I)
 
 
 def _aside(line: Line) -> bool:
     """A title's aside in brackets on a line of its own, "(It's Time for a Complete
-    Rewrite)", "(Tutorial)", "(SQL)", which a version's or a status's tag ("(Extended
-    Abstract)", "(Preprint)", "(Under Review)") and a number ("(1)", "(v2)") are not."""
+    Rewrite)", or of one word, "(Tutorial)", "(SQL)"; a version's or a copy's tag ("(Extended
+    Abstract)", "(Preprint)", "(Under Review)") and a number ("(1)", "(v2)") are none."""
     text = line.text.strip()
+    word = re.fullmatch(r"\(([^\W\d_]+)\)", text)
     return text.startswith("(") and text.endswith(")") and not _VERSION_TAG.search(text) \
-        and (len(text.split()) >= 4 or re.fullmatch(r"\((?:[^\W\d_]+\s?){1,3}\)", text) is not None)
+        and (len(text.split()) >= 4 or word is not None and not _STATUS_WORD.fullmatch(word.group(1)))
 
 
 def _cut_short(line: Line) -> bool:
@@ -1897,6 +1944,9 @@ def _names(text: str) -> list[str] | None:
     # Lo^(α∗) Zejiang Shen^(α,τ∗)", "Kalpesh Krishna♠ ∗ Erin Bransom♢" (its commas are no
     # separators of their own)
     text = re.sub(r"\^\([^)]*\)|\^[^\s(,]+|(?:[" + _FOOTNOTE + r"♯⋆♣♦♥♠♢♡♤♧]|" + _FONT_MARK + r")+(?=\s)", ",", text)
+    # "Janet Siegmundπ, Christian Kästnerω": a Greek letter glued to a Latin surname is its
+    # affiliation's mark (a cell's text, where the caret the line's text gives it is not written)
+    text = re.sub(r"(?<=[a-zß-ÿ])[α-ω]+(?=\s*(?:,|;|&|\band\b|$))", "", text)
     # "Steven 0. Hobbs": a scan's text layer reads an initial's O as a zero
     text = re.sub(r"\b(?!(?i:chapter|section|part|lecture|appendix|step|stage|phase|unit|lesson|week|problem|exercise|homework)\b)([^\W\d_]+) 0\.(?= [A-Z][a-z])", r"\1 O.", text)
     # "Josef Templ, Dipl. Ing.", "Ann Lee, Ph.D.": a degree after a name is no name
@@ -1916,8 +1966,10 @@ def _names(text: str) -> list[str] | None:
         text = re.sub(r"(?<=[^\W\d_])\s+[“\"‘][^\W\d_]+[”\"’]\s+(?=[^\W\d_])", " ", text)
     # "Peter G. Neumann et al.": a byline that names its first author only (CACM's column for a
     # committee's report) gives that one; a surname alone ("Smith et al.") is a citation's
+    # (a name with an initial: prose's "Following Laporte et al." is none)
     first_only = re.fullmatch(r"([^\W\d_][^,;&]*?\s[^,;&]+?),?\s+et\s+al\.?", text)
-    if first_only and not re.search(r"\band\b", first_only.group(1)):
+    if first_only and not re.search(r"\band\b", first_only.group(1)) \
+            and re.search(r"(?:^|\s)[A-Z]\.(?:\s|$)", first_only.group(1)):
         text = first_only.group(1)
     # "Carl Hewitt ©2013": the author's copyright beside the name
     text = re.sub(r"\s*(?:©|\([cC]\)|\bcopyright\b)\s*(?:19|20)\d\d\b(?=\s*(?:,|$))", " ", text, flags=re.I)
@@ -2366,14 +2418,18 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
         # figure's caption: "… commits since June 2005.")
         tiers.setdefault(1.5, []).append(_year_of(dated))
     head = max([0.45 * first.height, *(ln.bbox[3] + 0.2 * first.height for ln in title or [])])
+    # a journal page that opens with the end of the article before (CACM's), its references'
+    # "Intell. 8, 1(1977), 99-118." shaped like a masthead: no line at its head is one
+    cited_above = sum(bool(_REFERENCE_ENTRY.match(ln.text.strip())) for ln in first.lines
+                      if ln.bbox[1] < 0.3 * first.height) >= 2
     for line in first.lines:
         if id(line) in skip:
             continue
         text = _unspaced(line.text.strip())
-        masthead = _MASTHEAD.match(text) if line.bbox[1] < 0.2 * first.height else None
+        masthead = _MASTHEAD.match(text) if line.bbox[1] < 0.2 * first.height and not cited_above else None
         masthead = masthead or (_ISSUE_LINE.match(text) if line.bbox[1] < 0.3 * first.height else None)
-        masthead = masthead or (_YEAR_VOLUME_PAGES.match(text) if line.bbox[1] < 0.2 * first.height else None)
-        masthead = masthead or (_NAMED_ISSUE.match(text) if line.bbox[1] < 0.15 * first.height else None)
+        masthead = masthead or (_YEAR_VOLUME_PAGES.match(text) if line.bbox[1] < 0.2 * first.height and not cited_above else None)
+        masthead = masthead or (_NAMED_ISSUE.match(text) if line.bbox[1] < 0.15 * first.height and not cited_above else None)
         if masthead:  # "Theoretical Computer Science 321 (2004) 5–12": the volume's year, not the © 2003
             tiers.setdefault(0.5, []).append(_year_of(masthead))
         if _THIS_PAPER_APPEARED.match(text) and _ANY_YEAR.search(text) and len(text.split()) <= 20:
@@ -2419,6 +2475,10 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
             # the authors' "© … 1992": the year it appeared in, as a journal's volume year
             # is taken over its copyright
             tiers.setdefault(0.9, []).extend(int(y) for y in _ANY_YEAR.findall(_PAGES.sub(" ", text))[-1:])
+        if not _COPYRIGHT.search(text):
+            # (under a venue's line: a scan that garbles the "©" may garble the code's digits too,
+            # "0 1933 ACM 0734-2071/33/0200-0051$01.50" for 1988)
+            tiers.setdefault(2.5, []).extend(_century(int(m.group(1))) for m in _PRICE_CODE.finditer(text))
         for match in _COPYRIGHT.finditer(text):
             earlier = _EARLIER.search(text, 0, match.start())
             if earlier and not re.search(r"[.;]\s", text[earlier.end():match.start()]):
@@ -2447,7 +2507,7 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
             years = [int(y) for y in _ANY_YEAR.findall(_PAGES.sub(" ", _ISSN.sub(" ", text)))]
             # (a short year later than a year its own line prints is a volume or a page: "ISCA 42, June 2015")
             latest = max([int(y) for y in _ANY_YEAR.findall(text)], default=2049)
-            years += [y for m in _SHORT_YEAR.finditer(text) if (y := _century(int(m.group(1) or m.group(2)))) <= latest]
+            years += [y for m in _SHORT_YEAR.finditer(text) if (y := _century(_year_of(m))) <= latest]
             tiers.setdefault(2, []).extend(years)
         if words <= 25 and not _CITED.search(text):
             tiers.setdefault(3, []).extend(_year_of(m) for m in _DATE.finditer(text))
