@@ -520,3 +520,114 @@ def test_prose_ending_in_et_al_is_no_byline() -> None:
     from athena_lab.pdf.meta import _names
     assert _names("Following Laporte et al.") is None
     assert _names("J. Smith et al.") == ["J. Smith"]
+
+
+# --- dev33: grids of authors ------------------------------------------------------------------
+
+def test_a_grids_row_of_addresses_does_not_end_the_byline() -> None:
+    """ICSE 2019's 3 × 3 grid (Amershi et al.): the first row's five addresses, read as one
+    line of more than 14 words, were taken for the body's prose, and the second row of names
+    was never read."""
+    def row(texts: list[str], y: float, size: float) -> list[Line]:
+        return [line(t, x, y, x + 180, y + size, size) for t, x in zip(texts, (60, 290, 400))]
+    first = page(line("Software Engineering for Machine Learning:", 86, 55, 526, 76, 21.4),
+                 line("A Case Study", 238, 83, 374, 104, 21.4),
+                 line("Saleema Amershi   Andrew Begel   Christian Bird   Robert DeLine   Harald Gall",
+                      66, 123, 546, 133, 9.8),
+                 line("Microsoft Research   Microsoft Research   Microsoft Research   University of Zurich",
+                      64, 136, 560, 145, 8.6),
+                 line("samershi@microsoft.com andrew.begel@microsoft.com cbird@microsoft.com rdeline@microsoft.com "
+                      "gall@ifi.uzh.ch", 54, 161, 560, 170, 8.9),
+                 line("Ece Kamar   Nachiappan Nagappan   Besmira Nushi   Thomas Zimmermann", 74, 185, 540, 195, 9.8),
+                 line("Microsoft Research   Microsoft Research   Microsoft Research", 58, 198, 528, 207, 8.6),
+                 *(line("Abstract—Recent advances in machine learning have stimulated widespread interest", 49,
+                        268 + 10 * i, 300, 276 + 10 * i, 8.1) for i in range(30)))
+    for ln in first.lines[2:7]:
+        ln.cells = [c for c in ln.text.split("   ")]
+    assert paper_record({}, first).authors == [
+        "Saleema Amershi", "Andrew Begel", "Christian Bird", "Robert DeLine", "Harald Gall",
+        "Ece Kamar", "Nachiappan Nagappan", "Besmira Nushi", "Thomas Zimmermann"]
+
+
+def test_a_surname_wrapped_onto_a_line_of_its_own_in_a_grids_block_is_the_names() -> None:
+    """"Gabriel de Souza Pereira" / "Moreira" / "gmoreira@nvidia.com" / "NVIDIA": the address
+    holds the word; a word under a name that no address holds ("Research") stays out."""
+    def block(word: str, mail: str) -> PageText:
+        return page(line("Using Deep Learning to Win the Booking.com WSDM", 95, 84, 517, 100, 16.0),
+                    line("WebTour21 Challenge on Sequential Recommendations", 88, 104, 523, 120, 16.0),
+                    line("Benedikt Schifferer", 94, 134, 187, 145, 11.2),
+                    line("bschifferer@nvidia.com", 94, 147, 191, 156, 9.3),
+                    line("NVIDIA", 126, 159, 159, 168, 9.3),
+                    line("Gabriel de Souza Pereira", 82, 202, 202, 213, 11.2),
+                    line(word, 121, 216, 160, 227, 11.2),
+                    line(mail, 97, 229, 187, 238, 9.3),
+                    line("NVIDIA", 125, 241, 159, 250, 9.3),
+                    *(line("We present our solution to the WSDM WebTour 2021 challenge on sequential", 60,
+                           300 + 11 * i, 550, 309 + 11 * i, 9.0) for i in range(30)))
+    assert paper_record({}, block("Moreira", "gmoreira@nvidia.com")).authors[-1] == "Gabriel de Souza Pereira Moreira"
+    assert "Gabriel de Souza Pereira Research" not in paper_record({}, block("Research", "gmoreira@nvidia.com")).authors
+
+
+# --- a third read: the dev32 rules' edges --------------------------------------------------------
+
+def test_a_print_or_download_stamps_date_does_not_date_the_page() -> None:
+    """"Print date: March 3, 2021" beside a venue line of 1995; a bare "Date:" still counts."""
+    def stamped(note: str) -> PageText:
+        return page(line("Proceedings of the 1995 ACM Symposium on Principles of Programming Languages",
+                         72, 40, 540, 49, 8.0),
+                    line("A Paper of Some Kind", 160, 120, 450, 138, 16.0),
+                    line("Jane Roe", 250, 150, 330, 161, 11.0),
+                    *prose(200, 30),
+                    line(note, 72, 740, 400, 748, 8.0))
+    assert page_year(stamped("Print date: March 3, 2021")) == 1995
+    assert page_year(stamped("Download date: March 3, 2021")) == 1995
+
+
+def test_a_byline_of_initials_and_et_al_names_its_first_author() -> None:
+    """"M.A. Smith et al.", "J.-P. Jouannaud et al.", "Jeffrey Dean et al." under a title."""
+    for byline, name in (("M.A. Smith et al.", "M.A. Smith"), ("J.-P. Jouannaud et al.", "J.-P. Jouannaud"),
+                         ("Jeffrey Dean et al.", "Jeffrey Dean")):
+        first = page(line("MapReduce: Simplified Data Processing on Large Clusters", 100, 100, 510, 122, 20.0),
+                     line(byline, 230, 140, 380, 151, 10.6),
+                     *prose(200, 30))
+        record = paper_record({}, first)
+        assert record.authors == [name], byline
+        assert record.title == "MapReduce: Simplified Data Processing on Large Clusters", byline
+
+
+def test_a_byline_in_the_titles_type_beside_an_institution_is_no_title_line() -> None:
+    """"Alice Smith   Bob Jones   Carol White   MIT" in the title's type, parted into cells
+    under two ems apart (a typescript's), is its byline, not the title's last line."""
+    byline = wide_spaced("Alice Smith Bob Jones Carol White MIT", 150, 126, 140, 14.0, 1.5)
+    byline.cells = ["Alice Smith", "Bob Jones", "Carol White", "MIT"]
+    byline.bold = False
+    first = page(line("Efficient Algorithms for Sorting Large Files", 150, 100, 460, 114, 14.0), byline,
+                 *prose(200, 30))
+    record = paper_record({}, first)
+    assert record.title == "Efficient Algorithms for Sorting Large Files"
+    assert record.authors[:3] == ["Alice Smith", "Bob Jones", "Carol White"]
+
+
+def test_a_repository_cover_naming_itself_in_several_words_is_a_cover() -> None:
+    """"Items in ResearchSpace@Auckland are protected by copyright …"."""
+    cover = page(line("This is the Accepted Manuscript version. This version is defined in the NISO", 28, 209, 485, 226, 16.2),
+                 line("Suggested Reference", 28, 268, 171, 284, 16.5),
+                 line("Langley, P., & Heald, R. (2014). Abductive understanding. Interaction Studies, 15(3).",
+                      28, 282, 522, 299, 16.2),
+                 line("Copyright", 28, 355, 94, 372, 16.5),
+                 line("Items in ResearchSpace@Auckland are protected by copyright, with all rights reserved",
+                      28, 370, 533, 386, 16.2))
+    paper = page(line("Abductive Understanding of Dialogues", 171, 115, 441, 130, 15.4),
+                 line("Pat Langley", 186, 171, 243, 182, 10.7),
+                 *prose(260, 20))
+    assert paper_record({}, cover, "x.pdf", paper).title == "Abductive Understanding of Dialogues"
+
+
+def test_a_head_line_pointing_at_another_issue_does_not_date_the_page() -> None:
+    """"See also Theory and Applications of Categories, Vol. 1, No. 1, 1995." over a © 1998."""
+    first = page(line("See also Theory and Applications of Categories, Vol. 1, No. 1, 1995.", 72, 60, 540, 69, 8.0),
+                 line("Go To Statement Considered Harmful", 150, 100, 462, 118, 17.0),
+                 line("Edsger W. Dijkstra", 250, 130, 362, 141, 11.0),
+                 *prose(170, 30),
+                 line("© 1998 Cambridge University Press", 72, 740, 400, 748, 8.0))
+    assert page_year(first) == 1998

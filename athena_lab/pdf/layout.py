@@ -349,7 +349,8 @@ def _make_line(row: list[Fragment], column: int, satellites: list[Char] | None =
     # the line's type is its glyphs': the carets and brackets compose writes around a script
     # are set in the script's size, and a run of them (a CACM section's label read into a
     # title's line, "^(Syst)Co^(em)n^scurrent ^(Editor)Reading") would make the median a
-    # script's; the footnote marks it drops are no part of the line
+    # script's (the glyphs compose kept, by identity: the footnote marks it drops count as
+    # little as the signs it writes)
     glyph_sizes = [c.size for c in printed if id(c) in glyphs]
     texts = [c.text for c in chars]
     text = "".join(texts)

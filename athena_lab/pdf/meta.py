@@ -201,6 +201,9 @@ _NOT_NAME = {"citations", "reads", "profile", "publications", "see", "view", "do
 # heading's ("O-RAN Security Threat Modeling and Risk Assessment", "Related Work", "Big Data"),
 # not a byline; one name of a list may hold one (Deepesh Data, Linqi Song …), and so may a
 # name with an initial (Mitchell L. Model)
+# Words a sentence citing others opens with, no one's given name: "Following Laporte et al."
+_PROSE_OPENERS = {"following", "according", "unlike", "like", "as", "see", "after", "before", "per", "from",
+                  "in", "with", "cf", "cf.", "citing", "extending", "building", "since", "while", "whereas"}
 _SUBJECT_WORDS = {"security", "threat", "threats", "assessment", "modeling", "modelling", "analysis", "learning",
                   "data", "model", "models", "mining",
                   "network", "networks", "networking", "system", "systems", "architecture", "architectures",
@@ -274,7 +277,8 @@ _REPORT_YEAR = re.compile(r"^(?!(?:IEEE|ISO|IEC|ANSI|CVE|RFC|DIN|ECMA)\b)(?:[A-Z
 # "Theory and Applications of Categories, Vol. 1, No. 1, 1995, pp. 1–10.", "Reprints in …, No. 6,
 # 2004, pp. 1–10.": a journal's name, its volume or number, the issue's year (and pages); not
 # another issue's ("Originally published in …", "Reprinted from …", "Erratum to: …")
-_NAMED_ISSUE = re.compile(r"^(?!(?:originally|reprinted|erratum|corrigendum|comments?\s+on|reply\s+to)\b)"
+_NAMED_ISSUE = re.compile(r"^(?!(?:originally|reprinted|erratum|corrigendum|comments?\s+on|reply\s+to|see|presented)\b|"
+                          r"cf\.\s)"
                           r"[^\W\d][^\d()]{2,90}?,\s*(?:(?:vol(?:ume)?\.?|no\.|number)\s*\d{1,4},\s*){1,2}(?:"
                           + _MONTH + r"\s+)?" + _Y + r"\s*(?:,\s*pp?\.\s*\d{1,5}\s*[-–—]+\s*\d{1,5})?\W*$", re.I)
 _CURRENT_VERSION = re.compile(r"\bdate of current version\s+(?:\d{1,2}\s+)?" + _MONTH + r"\s+(?:\d{1,2},?\s+)?" + _Y,
@@ -301,10 +305,10 @@ _ACRONYM_YEAR = re.compile(r"\b[A-Z]{3,}\s+" + _Y + r"\b")  # "CIDR 2007", "OSDI
 _PERMISSION = re.compile(r"permission|copyright|©|licen[cs]e", re.I)
 # "Date: June 11, 2013", "Date of this document: 2007.12.25." (the note under a paper's first page
 # that names its permanent ID)
-# (not another event's: "access date:", "Received date:")
-_LABELLED_DATE = re.compile(r"(?<!access )(?<!accessed )(?<!retrieved )(?<!received )(?<!accepted )(?<!revised )"
-                            r"(?<!submission )(?<!start )(?<!end )(?<!birth )(?<!due )(?<!expiry )(?<!expiration )"
-                            r"\b(?:publication )?date(?: of this (?:document|paper|version|report))?:\s*(?:\w+\.?\s+)?"
+# (a bare "Date:" or the publication's, not another event's after a word: "access date:",
+# "Received date:", "Print date:", "Download date:")
+_LABELLED_DATE = re.compile(r"(?<![^\W\d_] )\b(?:publication )?date(?: of this (?:document|paper|version|report))?:\s*"
+                            r"(?:\w+\.?\s+)?"
                             r"(?:\d{1,2},?\s+)?" + _Y, re.I)
 # A note on another version of the paper: its copyright is that version's ("This is an extended
 # and revised version of a paper (© Copyright 2001 by ACM) presented at …", under "© 2002 Kluwer")
@@ -321,10 +325,11 @@ _SHORT_YEAR = re.compile(r"\b[A-Z]{2,}[ -]?['’‘](\d\d)\b|"
 # ACM's "0001-0782/78/1100-0966 $00.75", IEEE's "CH2884-5/90/0000/0002$01.00", ACM's and IEEE's
 # "0-89791-447-3/91/0009/0096...$1.50", Elsevier's "0167-4048/85/$3.30" — read where a scan
 # garbled the "©" beside it ("$01 .0001990 IEEE")
-# An entry of a reference list: "10. Mackworth, A.K. Consistency in …", "[3] Lamport, L. Time, …"
-_REFERENCE_ENTRY = re.compile(r"^\[?[\dIl]{1,3}[.\]]\s+[A-Z][\w'’-]+,\s+(?:[A-Z]\.\s*)+")
 _PRICE_CODE = re.compile(r"(?:\b[\dlO]{4}-[\dlO]{3}[\dXlO]|\bCH\d{4}-\d|\b\d{1,5}-\d{1,7}-\d{1,7}-[\dX])/(\d\d)/"
                          r"(?:\d{4}(?:-\d{4})?(?:/\d{4})?)?\s*(?:\.\.\.)?\s*\$\s?\d")
+# An entry of a reference list, its number first: "10. Mackworth, A.K. Consistency in …", "[3]
+# Lamport, L. Time, …" (a scan reads the 1 of "11." as "I")
+_REFERENCE_ENTRY = re.compile(r"^\[?[\dIl]{1,3}[.\]]\s+[A-Z][\w'’-]+,\s+(?:[A-Z]\.\s*)+")
 _PAGES = re.compile(r"\b(?:pages?|pp?\.)\s*\d{1,5}\s*(?:[-–—]+\s*\d{1,5})?", re.I)
 _ISSN = re.compile(r"\be?-?ISSN\b\W{0,3}\d{4}-\d{3}[\dX]", re.I)  # "ISSN 1999-4893": no year
 _ANY_YEAR = re.compile(r"(?<![\d.])" + _Y + r"(?![\d])")
@@ -391,7 +396,7 @@ _COVER = re.compile(r"see discussions, stats,? and author profiles for this publ
 # version. …", "Suggested Reference" and its citation, "Items in ResearchSpace are protected by
 # copyright …" — a short page of notes (a working paper's own first page may print the first two)
 _REPOSITORY_SHEET = re.compile(r"^this is the (?:author'?s? )?(?:accepted manuscript|published|submitted|final) version\b"
-                               r"(?s:.*)^suggested (?:reference|citation)\s*$(?s:.*)^items in \w+ are protected by copyright",
+                               r"(?s:.*)^suggested (?:reference|citation)\s*$(?s:.*)^items in [\w@ .-]{1,40}? are protected by copyright",
                                re.I | re.M)
 # ResearchGate's line of the kind and date of the work: "Conference Paper · November 2013"
 _COVER_DATE = re.compile(r"^(?:article|conference paper|chapter|book|thesis|preprint|technical report|"
@@ -537,6 +542,7 @@ def paper_record(info: dict[str, str], first: PageText | None, file_name: str = 
         authors = _inverted_byline(first, title_lines)
     authors = _column_major(authors, first)
     authors = _marks_read_as_letters(authors, first)
+    authors = _surnames_wrapped(authors, first)
     cited = _self_citation(first, title)
     if cited is not None and first is not None:
         authors = _as_cited(authors, cited, first)
@@ -960,14 +966,17 @@ def _subtitle_shaped(line: Line, first: PageText) -> bool:
 
 #: the lines a title ending in a colon goes on in, and their words, at most
 _COLON_LINES, _COLON_WORDS = 3, 20
+# Signs of a line that no title goes on in: a form's bullets, a schematic's "<FLAG /X> = …", a
+# copy's state ("Under review"), a course's code ("CS 240")
+_NO_SUBTITLE = re.compile(r"[<>=●•■▪◦]|\bunder review\b|\b[A-Z]{2,4}\s?\d{2,4}\b", re.I)
 
 
 def _after_colon(last: Line, title: list[Line], first: PageText) -> list[Line]:
     """The lines under a title's last line that ends in a colon, in one type no larger than
     the title's, each right under the one before: the rest of the title. A byline (one in
-    capitals parted into cells too: "CAITLIN SADOWSKI   JEFFREY VAN GOGH"), an affiliation, a dedication ("In memory of Jim Gray"), a copy's state ("Under review"), a
-    form's bullets or a schematic's signs ("<FLAG /X> = …"), or a sentence ends them; an
-    answer's paragraph under "… Answer:" is none."""
+    capitals parted into cells too: "CAITLIN SADOWSKI   JEFFREY VAN GOGH"), an affiliation,
+    a dedication ("In memory of Jim Gray"), one of ``_NO_SUBTITLE``'s signs or a sentence
+    ends them; an answer's paragraph under "… Answer:" is none."""
     run: list[Line] = []
     above = last
     while len(run) < _COLON_LINES:
@@ -979,7 +988,7 @@ def _after_colon(last: Line, title: list[Line], first: PageText) -> list[Line]:
         if line.size > last.size * 0.95 or not same_type or not _subtitle_shaped(line, first) \
                 or _names(text) is not None or _wrapped_names(text) or _address(text) or _prose(text) \
                 or _NOT_CONTINUED.match(text) \
-                or re.search(r"[<>=●•■▪◦]|\bunder review\b|\b[A-Z]{2,4}\s?\d{2,4}\b", text, re.I):
+                or _NO_SUBTITLE.search(text):
             break
         run.append(line)
         above = line
@@ -1040,13 +1049,17 @@ def _word_spaced(line: Line) -> bool:
     wide ("GENERALIZED   TRAVELLING   SALESMAN   PROBLEM", an old journal's title in
     capitals; a scan's text layer, "A VMM  Security  Kernel  for the VAX  Architecture"),
     not a table's or a grid's gaps, so a title's line may be one (unless its cells are
-    names: a byline set in capitals). A line set letter-spaced
+    names: a byline). A line set letter-spaced
     ("I NTE RNA TI O NAL CO M P UTER", a banner's) is none: its pieces of one or two
     letters are many."""
     text = line.text
     words = [w for w in text.split() if any(ch.isalpha() for ch in w)]
-    if not words or sum(sum(ch.isalpha() for ch in w) <= 2 for w in words) >= 0.3 * len(words) \
-            or _cell_names(line.cells) is not None:  # a byline's grid: "DENNIS M. RITCHIE   KEN THOMPSON"
+    if not words or sum(sum(ch.isalpha() for ch in w) <= 2 for w in words) >= 0.3 * len(words):
+        return False
+    # a byline: its cells names ("DENNIS M. RITCHIE   KEN THOMPSON"), or two of them beside an
+    # "and", a "by" or an affiliation's number
+    if _cell_names(line.cells) is not None or _names(text) is not None \
+            or sum(len(c.split()) >= 2 and _names(c) is not None for c in line.cells) >= 2:
         return False
     if len(line.boxes) != len(text):
         return False
@@ -1469,7 +1482,8 @@ def _page_authors(first: PageText | None, title: list[Line], wide: bool = False)
                 continue  # the deck's next line, however short ("software.")
             if line.size < 1.1 * body or (_line_names(line) or _apart_names(line)) is None:
                 break  # a deck leads only to a byline set over the body's type, not into its headings
-        if len(re.findall(r"\w+", text)) > 14 and _line_names(line) is None and not _wrapped_names(text):
+        if len(re.findall(r"\w+", text)) > 14 and _line_names(line) is None and not _wrapped_names(text) \
+                and not all("@" in w for w in text.split()):  # (a grid's row of addresses is no prose)
             if not names and line.bold and line.size >= 1.25 * body:
                 deck = line
                 continue  # a magazine's deck under the title, prose in bold over the byline (Thompson)
@@ -1966,10 +1980,10 @@ def _names(text: str) -> list[str] | None:
         text = re.sub(r"(?<=[^\W\d_])\s+[“\"‘][^\W\d_]+[”\"’]\s+(?=[^\W\d_])", " ", text)
     # "Peter G. Neumann et al.": a byline that names its first author only (CACM's column for a
     # committee's report) gives that one; a surname alone ("Smith et al.") is a citation's
-    # (a name with an initial: prose's "Following Laporte et al." is none)
+    # (prose's "Following Laporte et al." is none)
     first_only = re.fullmatch(r"([^\W\d_][^,;&]*?\s[^,;&]+?),?\s+et\s+al\.?", text)
     if first_only and not re.search(r"\band\b", first_only.group(1)) \
-            and re.search(r"(?:^|\s)[A-Z]\.(?:\s|$)", first_only.group(1)):
+            and first_only.group(1).split()[0].lower() not in _PROSE_OPENERS:
         text = first_only.group(1)
     # "Carl Hewitt ©2013": the author's copyright beside the name
     text = re.sub(r"\s*(?:©|\([cC]\)|\bcopyright\b)\s*(?:19|20)\d\d\b(?=\s*(?:,|$))", " ", text, flags=re.I)
@@ -2091,6 +2105,32 @@ _SHOWN_MARK = re.compile(r"[" + _FOOTNOTE + r"]+|\^\([^)]*\)|\^\S|\d+(?:,\d+)*")
 _MARK_LED = re.compile(r"^\s*(?:[" + _FOOTNOTE + r"+$#\]\['‘’`]+\s*|[tfs$]\s+|\d\s*)(?=[A-Z])")
 # The letters OCR makes of a dagger, a double dagger and a section sign
 _MARK_AS_LETTER = "tfs"
+
+
+def _surnames_wrapped(authors: list[str], first: PageText | None) -> list[str]:
+    """A name in a block of the byline's grid that wraps its last word onto a line of its
+    own ("Gabriel de Souza Pereira" / "Moreira" / "gmoreira@nvidia.com"): the word is the
+    name's when the address under it holds it."""
+    if first is None:
+        return authors
+    out = list(authors)
+    for i, name in enumerate(authors):
+        for at, line in enumerate(first.lines[:80]):
+            if line.text.strip() != name:
+                continue
+            height = max(line.bbox[3] - line.bbox[1], 1.0)
+            nxt = first.lines[at + 1] if at + 1 < len(first.lines) else None
+            if nxt is None or not 0 <= nxt.bbox[1] - line.bbox[3] < 0.8 * height \
+                    or abs(nxt.size - line.size) > 0.05 * max(line.size, 1.0) \
+                    or not re.fullmatch(r"[A-Z][a-z'’-]{2,}", nxt.text.strip()):
+                continue
+            word = nxt.text.strip()
+            mailed = any(word.lower() in ln.text.lower() and _EMAIL.search(ln.text)
+                         for ln in first.lines[at + 2:at + 4])
+            if mailed and not _org(word) and not _place(word) and word not in " ".join(authors):
+                out[i] = f"{name} {word}"
+            break
+    return out
 
 
 def _marks_read_as_letters(authors: list[str], first: PageText | None) -> list[str]:
@@ -2426,10 +2466,11 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
         if id(line) in skip:
             continue
         text = _unspaced(line.text.strip())
-        masthead = _MASTHEAD.match(text) if line.bbox[1] < 0.2 * first.height and not cited_above else None
+        own_head = not cited_above  # a masthead's shape at the head is the page's own
+        masthead = _MASTHEAD.match(text) if line.bbox[1] < 0.2 * first.height and own_head else None
         masthead = masthead or (_ISSUE_LINE.match(text) if line.bbox[1] < 0.3 * first.height else None)
-        masthead = masthead or (_YEAR_VOLUME_PAGES.match(text) if line.bbox[1] < 0.2 * first.height and not cited_above else None)
-        masthead = masthead or (_NAMED_ISSUE.match(text) if line.bbox[1] < 0.15 * first.height and not cited_above else None)
+        masthead = masthead or (_YEAR_VOLUME_PAGES.match(text) if line.bbox[1] < 0.2 * first.height and own_head else None)
+        masthead = masthead or (_NAMED_ISSUE.match(text) if line.bbox[1] < 0.15 * first.height and own_head else None)
         if masthead:  # "Theoretical Computer Science 321 (2004) 5–12": the volume's year, not the © 2003
             tiers.setdefault(0.5, []).append(_year_of(masthead))
         if _THIS_PAPER_APPEARED.match(text) and _ANY_YEAR.search(text) and len(text.split()) <= 20:
