@@ -478,7 +478,8 @@ def test_what_follows_a_title_ending_in_a_colon_may_be_no_subtitle() -> None:
 
 
 def test_a_titles_aside_that_merely_holds_a_status_word_stays() -> None:
-    """"(The Final Frontier)", "(A Review)": asides, kept; "(Preprint)" alone is a copy's state."""
+    """Asides of four words or more that hold a status word ("(Don't Press Your Luck)") are
+    the title's; "(Preprint)" alone is a copy's state."""
     def ecma(tag: str) -> str | None:
         return paper_record({}, page(line("Evolutionary Programming and Gradual Typing in ECMAScript 4", 91, 70, 521, 90, 17.7),
                                      line(tag, 200, 91, 412, 109, 17.7),
@@ -631,3 +632,65 @@ def test_a_head_line_pointing_at_another_issue_does_not_date_the_page() -> None:
                  *prose(170, 30),
                  line("© 1998 Cambridge University Press", 72, 740, 400, 748, 8.0))
     assert page_year(first) == 1998
+
+
+# --- a fourth read: the day's rules together ---------------------------------------------------
+
+def test_a_word_under_a_name_that_only_an_addresss_domain_holds_is_no_surname() -> None:
+    """"Jane Smith" / "Cornell" / "jsmith@cs.cornell.edu": the university, not her surname; and
+    in blocks side by side a wrapped surname stays with the name it is under."""
+    def grid(word: str, mail: str) -> PageText:
+        return page(line("A Paper of Some Kind", 160, 100, 450, 118, 16.0),
+                    line("Gabriel de Souza Pereira", 82, 202, 202, 213, 11.2),
+                    line("Chris Deotte", 300, 202, 380, 213, 11.2),
+                    line(word, 121, 216, 160, 227, 11.2),
+                    line("cdeotte@nvidia.com", 300, 216, 390, 225, 9.3),
+                    line(mail, 97, 229, 187, 238, 9.3),
+                    line("NVIDIA", 320, 228, 359, 237, 9.3),
+                    *prose(300, 30))
+    assert "Chris Deotte Moreira" not in paper_record({}, grid("Moreira", "gmoreira@nvidia.com")).authors
+    assert not any(a.endswith("Cornell") for a in paper_record({}, grid("Cornell", "gpereira@cs.cornell.edu")).authors)
+
+
+def test_a_one_word_copy_state_in_brackets_is_no_aside() -> None:
+    """"(Manuscript)", "(Revision)", "(Translation)" under a title; "(Survey)" and "(SQL)" stay."""
+    def tagged(tag: str) -> str | None:
+        return paper_record({}, page(line("A Guide to the Theory of NP-Completeness", 120, 90, 490, 108, 17.3),
+                                     line(tag, 250, 112, 360, 130, 17.3),
+                                     line("Michael R. Garey", 240, 140, 370, 151, 11.0),
+                                     *prose(200, 30))).title
+    for tag in ("(Manuscript)", "(Revision)", "(Translation)"):
+        assert tagged(tag) == "A Guide to the Theory of NP-Completeness", tag
+    assert tagged("(Survey)") == "A Guide to the Theory of NP-Completeness (Survey)"
+
+
+def test_a_documents_own_labelled_dates_count_after_an_id_ending_in_a_letter() -> None:
+    """"…eb55a" / "Date: 2016.05.11", and "Issue date: June 1987" / "Version date: …"."""
+    def noted(*note: str) -> PageText:
+        return page(line("Proceedings of the 1985 ACM Symposium on Operating Systems Principles", 72, 40, 540, 49, 8.0),
+                    line("NaCl on 8-bit AVR Microcontrollers", 160, 120, 450, 138, 14.3),
+                    line("Michael Hutter and Peter Schwabe", 210, 160, 400, 171, 10.0),
+                    *prose(200, 20),
+                    *(line(text, 145, 646 + 11 * i, 481, 654 + 11 * i, 8.0) for i, text in enumerate(note)))
+    assert page_year(noted("Permanent ID of this document: cd4aad485407c33ece17e509622eb55a", "Date: 2016.05.11")) == 2016
+    assert page_year(noted("Issue date: June 1987")) == 1987
+
+
+def test_a_head_line_naming_an_earlier_version_does_not_date_the_page() -> None:
+    """"A preliminary version appeared in …, Vol. 1, No. 1, 1995." over "© 1998"."""
+    first = page(line("A preliminary version appeared in Theory and Applications of Categories, Vol. 1, No. 1, 1995.",
+                      72, 60, 540, 69, 8.0),
+                 line("Go To Statement Considered Harmful", 150, 100, 462, 118, 17.0),
+                 line("Edsger W. Dijkstra", 250, 130, 362, 141, 11.0),
+                 *prose(170, 30),
+                 line("Copyright © 1998 by the authors", 72, 740, 400, 748, 8.0))
+    assert page_year(first) == 1998
+
+
+def test_a_journals_banner_spaced_into_cells_is_no_title() -> None:
+    """"IEEE   TRANSACTIONS   ON   COMPUTERS" set larger than the title over it."""
+    first = page(wide_spaced("IEEE TRANSACTIONS ON COMPUTERS", 100, 40, 60, 20.0, 1.5),
+                 line("A Paper of Some Kind", 160, 100, 450, 116, 16.0),
+                 line("Jane Roe", 250, 130, 330, 141, 11.0),
+                 *prose(200, 30))
+    assert paper_record({}, first).title == "A Paper of Some Kind"

@@ -197,13 +197,15 @@ _NOT_NAME = {"citations", "reads", "profile", "publications", "see", "view", "do
              "notice",
              # a German report series under the byline ("Forschungsberichte" / "Bericht 28")
              "bericht", "berichte", "forschungsbericht", "forschungsberichte", "arbeitsbericht"}
+# Words a sentence citing others opens with, no one's given name: "Following Laporte et al."
+# ("Per" is one: Per Stenström)
+_PROSE_OPENERS = {"following", "according", "unlike", "like", "as", "see", "after", "before", "from", "in",
+                  "with", "cf.", "citing", "extending", "building", "since", "while", "whereas", "revisiting",
+                  "beyond"}
 # A subject's words: a line whose every "name" holds one, and no initial, is a title's or a
 # heading's ("O-RAN Security Threat Modeling and Risk Assessment", "Related Work", "Big Data"),
 # not a byline; one name of a list may hold one (Deepesh Data, Linqi Song …), and so may a
 # name with an initial (Mitchell L. Model)
-# Words a sentence citing others opens with, no one's given name: "Following Laporte et al."
-_PROSE_OPENERS = {"following", "according", "unlike", "like", "as", "see", "after", "before", "per", "from",
-                  "in", "with", "cf", "cf.", "citing", "extending", "building", "since", "while", "whereas"}
 _SUBJECT_WORDS = {"security", "threat", "threats", "assessment", "modeling", "modelling", "analysis", "learning",
                   "data", "model", "models", "mining",
                   "network", "networks", "networking", "system", "systems", "architecture", "architectures",
@@ -278,7 +280,8 @@ _REPORT_YEAR = re.compile(r"^(?!(?:IEEE|ISO|IEC|ANSI|CVE|RFC|DIN|ECMA)\b)(?:[A-Z
 # 2004, pp. 1–10.": a journal's name, its volume or number, the issue's year (and pages); not
 # another issue's ("Originally published in …", "Reprinted from …", "Erratum to: …")
 _NAMED_ISSUE = re.compile(r"^(?!(?:originally|reprinted|erratum|corrigendum|comments?\s+on|reply\s+to|see|presented)\b|"
-                          r"cf\.\s)"
+                          r"cf\.\s|[^,]*\b(?:appeared|published|version|based\s+on|continued|sequel|superseded|"
+                          r"also\s+in|part\s+[IVX\d]+|cited\s+as)\b)"
                           r"[^\W\d][^\d()]{2,90}?,\s*(?:(?:vol(?:ume)?\.?|no\.|number)\s*\d{1,4},\s*){1,2}(?:"
                           + _MONTH + r"\s+)?" + _Y + r"\s*(?:,\s*pp?\.\s*\d{1,5}\s*[-–—]+\s*\d{1,5})?\W*$", re.I)
 _CURRENT_VERSION = re.compile(r"\bdate of current version\s+(?:\d{1,2}\s+)?" + _MONTH + r"\s+(?:\d{1,2},?\s+)?" + _Y,
@@ -307,7 +310,9 @@ _PERMISSION = re.compile(r"permission|copyright|©|licen[cs]e", re.I)
 # that names its permanent ID)
 # (a bare "Date:" or the publication's, not another event's after a word: "access date:",
 # "Received date:", "Print date:", "Download date:")
-_LABELLED_DATE = re.compile(r"(?<![^\W\d_] )\b(?:publication )?date(?: of this (?:document|paper|version|report))?:\s*"
+_LABELLED_DATE = re.compile(r"(?<![^\W\d_]{3} )(?<![^\W\d_]{3}  )"
+                            r"\b(?:(?:publication|issue|release|document|revision|version)\s+)?date"
+                            r"(?: of this (?:document|paper|version|report))?:\s*"
                             r"(?:\w+\.?\s+)?"
                             r"(?:\d{1,2},?\s+)?" + _Y, re.I)
 # A note on another version of the paper: its copyright is that version's ("This is an extended
@@ -446,7 +451,7 @@ def _jstor_record(first: PageText | None) -> PaperRecord | None:
     return PaperRecord(title=_join_title(title), authors=names, year=int(source.group(1)) if source else None)
 
 
-def _cite_this_year(cover: PageText) -> int | None:
+def _cover_citation_year(cover: PageText) -> int | None:
     """The year of the citation a HAL cover prints under "To cite this version:" ("…
     SECON, Sep 2023, Madrid, Spain. ⟨10.1109/…⟩"), never its "Submitted on" date; or a
     repository's under "Suggested Reference" ("Langley, P., … (2014). Abductive …"), up to
@@ -501,7 +506,7 @@ def paper_record(info: dict[str, str], first: PageText | None, file_name: str = 
         record = paper_record(info, after, file_name)
         if record.year is None and first is not None:
             dated = _COVER_DATE.search("\n".join(ln.text for ln in first.lines[:20]))
-            record.year = int(dated.group(1)) if dated else _cite_this_year(first) or _cover_copyright(first)
+            record.year = int(dated.group(1)) if dated else _cover_citation_year(first) or _cover_copyright(first)
         return record
     info = {key: _ENTITY.sub(lambda m: html.unescape(m.group()), value)  # "Doesn&rsquo;t"
             for key, value in _hyperref_fields(info).items()}
@@ -938,7 +943,7 @@ def _subtitle(title: list[Line], first: PageText | None) -> list[Line]:
         return []
     last = max(title, key=lambda ln: ln.bbox[3])
     if last.text.rstrip().endswith(":"):
-        return _after_colon(last, title, first)
+        return _title_after_colon(last, title, first)
     line = _right_under(last, title, first)
     body = _body_size(first.lines)
     if line is not None and body * 1.15 <= line.size <= last.size * 0.95 and _subtitle_shaped(line, first) \
@@ -971,7 +976,7 @@ _COLON_LINES, _COLON_WORDS = 3, 20
 _NO_SUBTITLE = re.compile(r"[<>=●•■▪◦]|\bunder review\b|\b[A-Z]{2,4}\s?\d{2,4}\b", re.I)
 
 
-def _after_colon(last: Line, title: list[Line], first: PageText) -> list[Line]:
+def _title_after_colon(last: Line, title: list[Line], first: PageText) -> list[Line]:
     """The lines under a title's last line that ends in a colon, in one type no larger than
     the title's, each right under the one before: the rest of the title. A byline (one in
     capitals parted into cells too: "CAITLIN SADOWSKI   JEFFREY VAN GOGH"), an affiliation,
@@ -1061,6 +1066,8 @@ def _word_spaced(line: Line) -> bool:
     if _cell_names(line.cells) is not None or _names(text) is not None \
             or sum(len(c.split()) >= 2 and _names(c) is not None for c in line.cells) >= 2:
         return False
+    if _VENUE.search(text):
+        return False  # a journal's banner spaced into cells: "IEEE   TRANSACTIONS   ON   COMPUTERS"
     if len(line.boxes) != len(text):
         return False
     # each space measured from the letter before it to the letter after it (a row joined from
@@ -1282,20 +1289,19 @@ def _link_word(line: Line) -> bool:
 # A version's tag in brackets under a title: "(Extended Abstract)", "(Preliminary Version)"
 _VERSION_TAG = re.compile(r"\b(?:extended|abstract|preliminary|version|draft|revised|summary|invited|appear|"
                           r"full|short|paper|report|note)\b", re.I)
-# A copy's state in one word: "(Preprint)", "(Errata)" — no aside of a title
-_STATUS_WORD = re.compile(r"preprint|postprint|submitted|unpublished|confidential|corrected|abridged|errat\w*|"
-                          r"corrigend\w*|poster|demo|slides|keynote|appendix|supplement\w*|accepted|final|published|"
-                          r"reprint\w*|withdrawn|superseded|updated|annotated", re.I)
 
 
 def _aside(line: Line) -> bool:
     """A title's aside in brackets on a line of its own, "(It's Time for a Complete
-    Rewrite)", or of one word, "(Tutorial)", "(SQL)"; a version's or a copy's tag ("(Extended
-    Abstract)", "(Preprint)", "(Under Review)") and a number ("(1)", "(v2)") are none."""
+    Rewrite)", or of one word that only a title carries — an acronym, "(SQL)", or a kind of
+    paper, "(Tutorial)", "(Survey)"; a version's or a copy's tag ("(Extended Abstract)",
+    "(Preprint)", "(Manuscript)", "(Under Review)") and a number ("(1)", "(v2)") are none."""
     text = line.text.strip()
     word = re.fullmatch(r"\(([^\W\d_]+)\)", text)
-    return text.startswith("(") and text.endswith(")") and not _VERSION_TAG.search(text) \
-        and (len(text.split()) >= 4 or word is not None and not _STATUS_WORD.fullmatch(word.group(1)))
+    if word is not None:
+        one = word.group(1)
+        return bool(one.isupper() and 2 <= len(one) <= 6 or re.fullmatch(r"tutorial|survey|overview|revisited", one, re.I))
+    return text.startswith("(") and text.endswith(")") and not _VERSION_TAG.search(text) and len(text.split()) >= 4
 
 
 def _cut_short(line: Line) -> bool:
@@ -2109,8 +2115,9 @@ _MARK_AS_LETTER = "tfs"
 
 def _surnames_wrapped(authors: list[str], first: PageText | None) -> list[str]:
     """A name in a block of the byline's grid that wraps its last word onto a line of its
-    own ("Gabriel de Souza Pereira" / "Moreira" / "gmoreira@nvidia.com"): the word is the
-    name's when the address under it holds it."""
+    own ("Gabriel de Souza Pereira" / "Moreira" / "gmoreira@nvidia.com"): the word, set right
+    under the name, is the name's when the address's user part under it holds it (a
+    university's "Cornell" over "jsmith@cs.cornell.edu" is none)."""
     if first is None:
         return authors
     out = list(authors)
@@ -2121,13 +2128,15 @@ def _surnames_wrapped(authors: list[str], first: PageText | None) -> list[str]:
             height = max(line.bbox[3] - line.bbox[1], 1.0)
             nxt = first.lines[at + 1] if at + 1 < len(first.lines) else None
             if nxt is None or not 0 <= nxt.bbox[1] - line.bbox[3] < 0.8 * height \
+                    or not (line.bbox[0] <= (nxt.bbox[0] + nxt.bbox[2]) / 2 <= line.bbox[2]) \
                     or abs(nxt.size - line.size) > 0.05 * max(line.size, 1.0) \
                     or not re.fullmatch(r"[A-Z][a-z'’-]{2,}", nxt.text.strip()):
                 continue
             word = nxt.text.strip()
-            mailed = any(word.lower() in ln.text.lower() and _EMAIL.search(ln.text)
-                         for ln in first.lines[at + 2:at + 4])
-            if mailed and not _org(word) and not _place(word) and word not in " ".join(authors):
+            users = [m.group(1).lower() for ln in first.lines[at + 2:at + 4] for m in re.finditer(r"([\w.+-]+)@", ln.text)]
+            known = {w for a in authors for w in a.split()}
+            if any(word.lower() in user for user in users) and not _org(word) and not _place(word) \
+                    and word not in known:
                 out[i] = f"{name} {word}"
             break
     return out
@@ -2460,13 +2469,12 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
     head = max([0.45 * first.height, *(ln.bbox[3] + 0.2 * first.height for ln in title or [])])
     # a journal page that opens with the end of the article before (CACM's), its references'
     # "Intell. 8, 1(1977), 99-118." shaped like a masthead: no line at its head is one
-    cited_above = sum(bool(_REFERENCE_ENTRY.match(ln.text.strip())) for ln in first.lines
-                      if ln.bbox[1] < 0.3 * first.height) >= 2
+    own_head = sum(bool(_REFERENCE_ENTRY.match(ln.text.strip())) for ln in first.lines
+                   if ln.bbox[1] < 0.3 * first.height) < 2
     for line in first.lines:
         if id(line) in skip:
             continue
         text = _unspaced(line.text.strip())
-        own_head = not cited_above  # a masthead's shape at the head is the page's own
         masthead = _MASTHEAD.match(text) if line.bbox[1] < 0.2 * first.height and own_head else None
         masthead = masthead or (_ISSUE_LINE.match(text) if line.bbox[1] < 0.3 * first.height else None)
         masthead = masthead or (_YEAR_VOLUME_PAGES.match(text) if line.bbox[1] < 0.2 * first.height and own_head else None)
