@@ -11,6 +11,7 @@ by block (a figure or table across the gutter hides it only above the body).
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 import numpy as np
@@ -224,6 +225,8 @@ def _host(row: _Row, rows: list[_Row], stats: dict[int, _RowStats]) -> _Row | No
     if not 0 < sum(f.printed for f in row.frags) <= 25:
         return None
     chars = [c for f in row.frags for c in f.chars if c.text != " "]
+    if _words(row):
+        return None
     y0, y1 = min(c.y0 for c in chars), max(c.y1 for c in chars)
     best: tuple[float, _Row] | None = None
     mid = size = 0.0
@@ -247,6 +250,18 @@ def _host(row: _Row, rows: list[_Row], stats: dict[int, _RowStats]) -> _Row | No
         if best is None or distance < best[0]:
             best = (distance, other)
     return best[1] if best else None
+
+
+def _words(row: _Row) -> bool:
+    """A row of words is a line, not a formula's piece: an ACM byline sets each name's
+    affiliation ("Google, Inc.") small and so close under it that their boxes touch, and
+    folded into the name's line it read "MattGoogle,hewErInc.icOtey". A script, a limit or
+    a fraction's part holds a word of three letters at most, or one longer word ("max",
+    "total"); two words of three letters or more, letters most of the row, are prose."""
+    text = " ".join(f.text for f in row.frags)
+    words = re.findall(r"[^\W\d_]{3,}", text)
+    printed = sum(1 for ch in text if not ch.isspace())
+    return len(words) >= 2 and sum(len(w) for w in words) >= 0.6 * printed
 
 
 def _covered(chars: list[Char], row: _Row) -> float:

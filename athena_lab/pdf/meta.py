@@ -79,7 +79,7 @@ _ORG = re.compile(
     r"national|federal|hospital|medical|museum|library|(?:(?-i:[A-Z]{2,})|academic|acm|ieee|the|university|clarendon|oxford|cambridge)\s+press|publishing|publishers?|"
     r"supervis\w*|advis\w*|thesis|dissertation|submitted|partial|fulfil+ment|degree|"
     r"master|bachelor|doctor|phd|honours|honors|editor\w*|chair|professor|fellow|student|series|"
-    r"monograph|h[öo]gskola|tekniska|hochschule|technische|technion|politecnico|polytechni\w*|"
+    r"monograph|h[öo]gskola|h[áa]sk[óo]li|\w*deild|yliopisto|tekniska|hochschule|technische|technion|politecnico|polytechni\w*|"
     r"[ée]cole|istituto|instituto|centrum|akademi\w*|academia|tech|clinic|international|computers|electronics)\b", re.I)
 # Affiliations known by their capitals ("TU Delft", "IIT Bombay", "SRI International",
 # "Meta AI"): matched in capitals only, so a name ("Ai Chen") is none
@@ -136,8 +136,9 @@ def _org(text: str) -> bool:
 
 def _place(text: str) -> bool:
     """A place or a state's code on the line (an address, not a name)."""
+    # (a place's word opening a hyphenated word is a given name's part: "Bay-Wei Chang")
     if any(m.group(0).lower() not in _NAMELIKE and not (m.group(0).islower() and m.group(0) in _PARTICLES)
-           for m in _PLACE.finditer(text)):
+           and text[m.end():m.end() + 1] != "-" for m in _PLACE.finditer(text)):
         return True
     if _COUNTRY_AFTER_CITY.search(text.strip()):
         return True
@@ -222,7 +223,7 @@ _JOB_RANK = {"senior", "principal", "staff", "lead", "managing", "executive", "t
              "research", "software", "program", "project", "deputy", "associate", "assistant", "distinguished"}
 # "A · B": Springer's separator; "Nuno Preguiça — Marc Shapiro": INRIA's
 _SPLIT = re.compile(r"\s*(?:;|,|\band\b|\bAND\b|&|[·•]|\s{3,})\s*|\s+[—–]\s+")
-_EMAIL = re.compile(r"\S+@\S+|\{[^}]*\}\s*@|https?://|www\.|\.(com|edu|org|net)\b", re.I)
+_EMAIL = re.compile(r"\S+@\S+|\{[^}]*\}\s*@|https?://|www\.|(?<=\w)\.(com|edu|org|net)\b", re.I)
 #: a project's name with an "@" and no host after it ("SETI@home", "Folding@home"): no address
 _AT_NAME = re.compile(r"\b[A-Z][A-Za-z]*@[a-z]+\b(?![.@\w])")
 
@@ -245,7 +246,7 @@ _VENUE = re.compile(r"\b(?:proceedings|proc\.|journal|transactions|trans\.|vol\.
                     r"usenix|lisa|vldb|podc|stoc|focs|ismm|oopsla|ecoop|acm|ieee|siam|letters|"
                     r"report|rs-|tr-|thesis|submitted|submission|published|publication date|"
                     r"appears|to appear|printed in|annals|review|bulletin|magazine|notices|news|"
-                    r"accepted (?:at|to|for|in|by))(?!\w)",
+                    r"accepted (?:at|to|for|in|by)|lncs|lnai|lecture notes)(?!\w)",
                     re.I)
 _PUBLISHER = re.compile(r"\b(?:publishing company|publishers)\b", re.I)
 _ORD = r"(?:\^?\(?(?:st|nd|rd|th)\)?)?"  # "7th", "7^th" (a superscript)
@@ -328,8 +329,8 @@ _SHORT_YEAR = re.compile(r"\b[A-Z]{2,}[ -]?['’‘](\d\d)\b|"
                          r"\b[A-Z][a-z]+\s?['’‘](\d\d):\s*\d{1,2}(?:st|nd|rd|th)\s+USENIX\b")
 # The code of an article's price in its copyright line, which holds the year's last two digits:
 # ACM's "0001-0782/78/1100-0966 $00.75", IEEE's "CH2884-5/90/0000/0002$01.00", ACM's and IEEE's
-# "0-89791-447-3/91/0009/0096...$1.50", Elsevier's "0167-4048/85/$3.30" — read where a scan
-# garbled the "©" beside it ("$01 .0001990 IEEE")
+# "0-89791-447-3/91/0009/0096...$1.50", Elsevier's "0167-4048/85/$3.30" — read on any line
+# without a "©" (a scan garbles it: "$01 .0001990 IEEE"), ranked under a venue's line
 _PRICE_CODE = re.compile(r"(?:\b[\dlO]{4}-[\dlO]{3}[\dXlO]|\bCH\d{4}-\d|\b\d{1,5}-\d{1,7}-\d{1,7}-[\dX])/(\d\d)/"
                          r"(?:\d{4}(?:-\d{4})?(?:/\d{4})?)?\s*(?:\.\.\.)?\s*\$\s?\d")
 # An entry of a reference list, its number first: "10. Mackworth, A.K. Consistency in …", "[3]
@@ -451,6 +452,34 @@ def _jstor_record(first: PageText | None) -> PaperRecord | None:
     return PaperRecord(title=_join_title(title), authors=names, year=int(source.group(1)) if source else None)
 
 
+# A memorandum's fields: "MEMORANDUM FOR: …", "FROM: J. C. R. Licklider", "SUBJECT: Topics …"
+_MEMO_FIELD = re.compile(r"^(MEMORANDUM FOR|FROM|SUBJECT|TO|DATE|RE)\s*:\s*(.*)$")
+
+
+def _memo_record(first: PageText | None) -> PaperRecord | None:
+    """A memorandum prints its record as fields in capitals: its subject is its title, its
+    sender its author ("FROM: J. C. R. Licklider" / "SUBJECT: Topics for Discussion at the
+    Forthcoming Meeting"); the agency's letterhead over them is no title."""
+    if first is None:
+        return None
+    fields: dict[str, str] = {}
+    lines = first.lines[:15]
+    for at, line in enumerate(lines):
+        m = _MEMO_FIELD.match(line.text.strip())
+        if not m:
+            continue
+        text = m.group(2).strip()
+        last = line
+        for more in lines[at + 1:at + 3]:  # the field wrapped onto lines set close under it
+            if _MEMO_FIELD.match(more.text.strip()) or more.bbox[1] - last.bbox[3] > 0.5 * (last.bbox[3] - last.bbox[1]):
+                break
+            text, last = f"{text} {more.text.strip()}", more
+        fields.setdefault(m.group(1), text)
+    if not fields.get("FROM") or not fields.get("SUBJECT"):
+        return None
+    return PaperRecord(title=fields["SUBJECT"], authors=_names(fields["FROM"]) or [], year=page_year(first))
+
+
 def _cover_citation_year(cover: PageText) -> int | None:
     """The year of the citation a HAL cover prints under "To cite this version:" ("…
     SECON, Sep 2023, Madrid, Spain. ⟨10.1109/…⟩"), never its "Submitted on" date; or a
@@ -511,10 +540,10 @@ def paper_record(info: dict[str, str], first: PageText | None, file_name: str = 
     info = {key: _ENTITY.sub(lambda m: html.unescape(m.group()), value)  # "Doesn&rsquo;t"
             for key, value in _hyperref_fields(info).items()}
     ids = document_ids(info, first, file_name)
-    jstor = _jstor_record(first)
-    if jstor is not None:
-        jstor.doi, jstor.arxiv = ids.get("doi"), ids.get("arxiv")
-        return jstor
+    fielded = _jstor_record(first) or _memo_record(first)
+    if fielded is not None:
+        fielded.doi, fielded.arxiv = ids.get("doi"), ids.get("arxiv")
+        return fielded
     title_lines = _title_lines(first, file_name)
     page_title = _unmarked(_join_title(title_lines), first)
     subtitle = _subtitle(title_lines, first)
@@ -536,7 +565,8 @@ def paper_record(info: dict[str, str], first: PageText | None, file_name: str = 
         over = [ln for ln in first.lines if ln.bbox[3] <= top.bbox[1] and top.bbox[1] - ln.bbox[3] < 3 * (top.bbox[3] - top.bbox[1])
                 and ln.bbox[0] < top.bbox[2] and top.bbox[0] < ln.bbox[2]]
         if over:
-            authors = _names(" ".join(ln.text.strip() for ln in _byline_upwards(max(over, key=lambda ln: ln.bbox[3]), first))) or []
+            # (a typescript dates its byline in a cell of its own: "Dec. 7, 1975      Ralph C. Merkle")
+            authors = _names(" ".join(_undated(ln) for ln in _byline_upwards(max(over, key=lambda ln: ln.bbox[3]), first))) or []
     if title:  # a title's last line set apart ("FIRST-ORDER LOGIC") is no author
         authors = [a for a in authors if not (len(_key(a)) >= 6 and _key(a) in _key(title))]
     if not authors:
@@ -557,6 +587,12 @@ def paper_record(info: dict[str, str], first: PageText | None, file_name: str = 
     year = _subject_year(info, first) or (None if stamped or cited is None else cited.year) \
         or page_year(first, title_lines) or (cited.year if cited else None) or arxiv_year(ids.get("arxiv"))
     return PaperRecord(title=title, authors=authors, year=year, doi=ids.get("doi"), arxiv=ids.get("arxiv"))
+
+
+def _undated(line: Line) -> str:
+    """A line's text less its cells that hold a date alone."""
+    dated = [c for c in line.cells if _DATE.fullmatch(c.strip())]
+    return " ".join(c.strip() for c in line.cells if c not in dated) if dated else line.text.strip()
 
 
 def _byline_upwards(last: Line, first: PageText) -> list[Line]:
@@ -808,6 +844,11 @@ def _title_among(lines: list[Line], first: PageText) -> list[Line]:
             # capitals or bold, or the first line of a cover page with a few lines on it;
             # the body's type follows it, so its lines end at the first name
             group = _grow(start, lines, names_end=True)
+            if text.isupper():
+                # a typescript's title in capitals, the prose right under it in the same type
+                # ("SECURE COMMUNICATIONS OVER INSECURE CHANNELS" / "People have been …")
+                prose = [_prose_cased(ln.text) for ln in group]
+                group = group[:prose.index(True)] if True in prose else group
             return group if _long_enough(group) else []
     # A page set in one type (a typescript): the first line centred over the text, above
     # the prose; the lines under it in the same type up to the first name.
@@ -828,6 +869,13 @@ def _title_among(lines: list[Line], first: PageText) -> list[Line]:
             group = group[max(stamps) + 1:] if stamps else group
             return group if _long_enough(group) else []
     return []
+
+
+def _prose_cased(text: str) -> bool:
+    """A line of three words or more in small letters mostly: prose, no title's line in
+    capitals ("t-DIGESTS", "Intel386 Architecture" are)."""
+    letters = [ch for ch in text if ch.isalpha()]
+    return len(text.split()) >= 3 and sum(ch.islower() for ch in letters) > len(letters) / 2
 
 
 def _footnoted_word(line: Line) -> bool:
@@ -960,10 +1008,16 @@ def _right_under(line: Line, taken: list[Line], first: PageText) -> Line | None:
     return below[0] if len(below) == 1 else None
 
 
+# A copyright's sign opening a line, before its holder's name (a scan's "◯c" for "©")
+_COPY_HOLDER = re.compile(r"^(?:©|\(c\)|[◯○]c)\s+(?=[A-Z])")
+
+
 def _subtitle_shaped(line: Line, first: PageText) -> bool:
     """A phrase a title may go on with: two to twelve words, set like a title's line, and no
     names, affiliation, place, year or byline a scan misread."""
     text = line.text.strip()
+    if _COPY_HOLDER.match(text):
+        return False  # "© Miguel Garcia, LAMP,": the notes' author as the holder of their copyright
     return _title_shaped(line) and 2 <= len(text.split()) <= 12 and _line_names(line) is None \
         and not _ORG.search(text) and not _PLACE.search(text) and not _ANY_YEAR.search(text) \
         and not _byline_begun(line, first)
@@ -1350,8 +1404,10 @@ def _join_title(lines: list[Line]) -> str | None:
                            _TITLE_MARKS.sub("", _superscript_bracket(ln.text)).strip().lstrip("• "))  # a speck of the scan in the margin
                     for ln in lines)
     text = _REPORT_NUMBER.sub("", text.strip())
-    # "Conflict-free Replicated Data Types ı": a font's footnote mark read as a dotless i, alone
-    text = re.sub(r"\s+ı$", "", text)
+    # "Conflict-free Replicated Data Types ı": a font's footnote mark read as a dotless i,
+    # alone; "Untraceable Electronic Cash t": a scan's dagger read as a t after a word in
+    # capitals (no title ends on a variable "t" so)
+    text = re.sub(r"\s+ı$", "", re.sub(r"(\b[A-Z][a-z]{2,})\s+t$", r"\1", text))
     text = re.sub(r"(\w)- (\w)", r"\1-\2", " ".join(text.split())).strip(" .,;:∗*")
     half = text[:len(text) // 2].strip()
     if len(half) >= 8 and text == f"{half} {half}":
@@ -1460,7 +1516,7 @@ def _page_authors(first: PageText | None, title: list[Line], wide: bool = False)
                  and ln.bbox[2] - ln.bbox[0] > ln.bbox[3] - ln.bbox[1]]
         margin = min((ln.bbox[0] for ln in under), default=0.0)
         under = [ln for ln in under if ln.bbox[0] <= margin + 3]
-    below = _rows(_in_rows([ln for ln in under if wide or ln.bbox[2] > left and ln.bbox[0] < right]))
+    below = _rows(_lists_kept_whole(_in_rows([ln for ln in under if wide or ln.bbox[2] > left and ln.bbox[0] < right])))
     names: list[str] = []
     spots: dict[str, tuple[float, float]] = {}  # a name set in a grid: its cell's middle and top
     alone: dict[str, Box] = {}  # a name on a line of its own: the line's box
@@ -1532,7 +1588,8 @@ def _page_authors(first: PageText | None, title: list[Line], wide: bool = False)
         # "Shenker, Howard Sturgis, …, Doug" / "Terry, and Don Woods"): read on with the
         # lines under it in the same type, up to three
         joined, j = text, i
-        while found is None and j + 1 < len(below) and j - i < 3 and \
+        # (an address's line opens no list: "West Lafayette, IN 47907–1398" over the e-mails)
+        while found is None and j + 1 < len(below) and j - i < 3 and not _place(text) and \
                 (joined.endswith((",", "and")) or _joins(below[j], below[j + 1], 1.5)):
             j += 1
             joined = joined + " " + below[j].text.strip()
@@ -1806,6 +1863,33 @@ def _in_rows(lines: list[Line]) -> list[Line]:
     return [ln for row in rows for ln in sorted(row, key=lambda ln: ln.bbox[0])]
 
 
+def _lists_kept_whole(lines: list[Line]) -> list[Line]:
+    """A list of names that wraps inside its block ("Mihajlo Grbovic, Vladan Radosavljevic," /
+    "Nemanja Djuric, Narayan Bhamidipati" over Yahoo Labs, beside another company's block) is
+    read to its end before the block beside it: the line ending in a comma is followed by
+    the line of names right under it, not by the row's next block."""
+    out = list(lines)
+    for at in range(len(out)):
+        line = out[at]
+        if not line.text.rstrip().endswith(",") or len(_names(line.text.strip()) or []) < 2:
+            continue
+        height = max(line.bbox[3] - line.bbox[1], 1.0)
+        middle = (line.bbox[0] + line.bbox[2]) / 2
+        under = [ln for ln in out[at + 1:] if 0 <= ln.bbox[1] - line.bbox[3] + 0.2 * height < 0.8 * height
+                 and ln.bbox[0] < line.bbox[2] and line.bbox[0] < ln.bbox[2]]
+        # (centred under it, as a block's lines are: a list wrapped across the page, cut at
+        # the gutter, sets its next row's piece against the gutter instead)
+        under = [ln for ln in under if abs((ln.bbox[0] + ln.bbox[2]) / 2 - middle) < height]
+        if len(under) != 1 or not _names(under[0].text.strip()):
+            continue
+        beside = [ln for ln in out if ln is not line and line.bbox[1] <= (ln.bbox[1] + ln.bbox[3]) / 2 <= line.bbox[3]]
+        if any(ln.bbox[0] < under[0].bbox[2] and under[0].bbox[0] < ln.bbox[2] for ln in beside):
+            continue  # one list wrapped across the page's width, cut at its gutter: no block
+        out.remove(under[0])
+        out.insert(at + 1, under[0])
+    return out
+
+
 def _line_names(line: Line) -> list[str] | None:
     """The names on a printed line: one per cell, or split at commas and "and", or at
     spaces wider than a word space. A "name" of four words or more that the wide spaces
@@ -1960,6 +2044,8 @@ def _names(text: str) -> list[str] | None:
     text = re.sub(r"<[^<>\s]*@[^<>\s]*>|\(\s*[^()\s]*@[^()\s]*\s*\)", " ", _superscript_bracket(text)).strip()
     if _column_banner(text):
         return None  # "Functional Pearl" under a title
+    # "© Miguel Garcia, LAMP, EPFL": notes that name their author as their copyright's holder
+    text = _COPY_HOLDER.sub("", text)
     # A superscript after a name, or a mark with a space after it, ends the name: "Kyle
     # Lo^(α∗) Zejiang Shen^(α,τ∗)", "Kalpesh Krishna♠ ∗ Erin Bransom♢" (its commas are no
     # separators of their own)
@@ -2028,6 +2114,16 @@ def _names(text: str) -> list[str] | None:
         text = " ".join(words[:_affiliation_start(words)])
     if text and "," in text and (_org(text) or _EMAIL.search(text)) and not _NOT_TITLE.match(text):
         return _names_before_affiliations(text)
+    capitals = re.fullmatch(r"([A-Z][A-Z.'’-]+(?:\s+[A-Z][A-Z.'’-]+)+),\s+(.*[a-z].*)", text)
+    if capitals and (_place(capitals.group(2)) or _org(capitals.group(2))) and not re.search(r"\d", capitals.group(2)) \
+            and all(re.search(r"[AEIOUY]", w) or re.fullmatch(r"[A-Z]\.", w) for w in capitals.group(1).split()) \
+            and (name := _name(capitals.group(1))):
+        # ACM's "DIETMAR JANNACH, AAU Klagenfurt, Austria": the name in capitals, then where
+        # (not an address's lab in capitals: "SFR MATHSTIC, F-49000 Angers, France")
+        return [name]
+    dashed = re.fullmatch(r"([^,;&–—]+?)\s+[–—]\s+((?:[A-Z][\w.&-]*\s+){2,}[A-Z][\w.&-]*)", text)
+    if dashed and (name := _name(dashed.group(1))) is not None:
+        return [name]  # "James Hamilton – Windows Live Services Platform": the affiliation after a dash
     if not byline and _org(text):
         # "Hugh C. Lauer Xerox" / "Corporation Palo Alto,": a name with an initial, its
         # affiliation's first word wrapped up beside it
@@ -2276,8 +2372,10 @@ def _name(text: str) -> str | None:
         # ("Tao Tao", "Yang Yang" are people)
         return None
     name = re.sub(r"(?<= [JjSs][Rr])$", ".", " ".join(text.split()))  # "Steele Jr." (its dot kept)
-    if name.isupper():  # "P. M. MELLIAR-SMITH": each part of a double name capitalised
-        name = " ".join("-".join(p[:1].upper() + p[1:].lower() for p in w.split("-")) for w in name.split())
+    if name.isupper():  # "P. M. MELLIAR-SMITH": each part of a double name capitalised,
+        # and the name after an apostrophe's one letter ("PATRICK O’NEIL", "D’ANTONI")
+        name = " ".join("-".join(re.sub(r"^([A-Z][’'])([a-z])", lambda m: m.group(1) + m.group(2).upper(),
+                                        p[:1].upper() + p[1:].lower()) for p in w.split("-")) for w in name.split())
     return name
 
 
@@ -2436,15 +2534,23 @@ def _unspaced(text: str) -> str:
 
 
 def _under_byline(line: Line, lines: list[Line]) -> bool:
-    """``line`` sits right under an author's name or e-mail (within two of its heights,
-    over the same column)."""
+    """``line`` sits right under an author's name, e-mail or affiliation (within two of its
+    heights, over the same column): a thesis's title page ends "Tölvunarfræðideild" /
+    "Háskóli Íslands" / "2010"."""
     height = max(line.bbox[3] - line.bbox[1], 1.0)
     above = [ln for ln in lines if 0 <= line.bbox[1] - ln.bbox[3] < 2 * height
              and ln.bbox[0] < line.bbox[2] and line.bbox[0] < ln.bbox[2]]
     if not above:
         return False
     over = max(above, key=lambda ln: ln.bbox[3]).text
-    return bool(_EMAIL.search(over)) or _names(over) is not None
+    return bool(_EMAIL.search(over)) or _names(over) is not None or _org(over)
+
+
+def _journal_foot(text: str, y: float, size: float, body: float, first: PageText) -> bool:
+    """A journal's line at the page's very foot, set small and opening on its name, not a
+    footnote's mark or number ("Complex Systems, 15 (2004) 1–40; © 2004 Complex Systems
+    Publications, Inc.")."""
+    return y > 0.9 * first.height and size < 0.92 * body and re.match(r"[A-Z][a-z]", text) is not None
 
 
 def page_year(first: PageText | None, title: list[Line] | None = None) -> int | None:
@@ -2549,7 +2655,8 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
                  # Company, 1976"; a footnote citing a book is none)
                  or y < 0.15 * first.height and _PUBLISHER.search(text)
                  or _VANCOUVER.search(text) and not re.match(r"\W*(?:\[?\d+[.)\]]\s|see\b|cf\.)", text, re.I)
-                 or _VOLUME_YEAR.search(text) and (y < head or _VENUE_NOTE.match(text)) or size < 0.92 * body and _ACRONYM_YEAR.search(text)
+                 or _VOLUME_YEAR.search(text) and (y < head or _VENUE_NOTE.match(text) or _journal_foot(text, y, size, body, first))
+                 or size < 0.92 * body and _ACRONYM_YEAR.search(text)
                  or (y < 0.1 * first.height or y > 0.9 * first.height) and _SHORT_YEAR.search(text)) \
                 and not _CITED.search(text):
             # "…, pages 1650–1669": a page range of the venue line is no year

@@ -1,0 +1,286 @@
+"""Bylines, typescripts and memoranda the dev34 round misread (a personal library of
+security, cryptography and programming-language papers, and a recommender-systems reading
+list): an affiliation set small and tight under each name of an ACM grid, a list of names
+wrapped inside its block beside another block, a given name opening with a place's word,
+a thesis cover's department and university, Springer's proceedings foot, a scan's dagger
+after a title, a typescript's title in capitals and its dated byline over it, and a
+memorandum's fields. Each asserts the right reading, with the lines (or the characters)
+pdfium gave for the page."""
+
+from __future__ import annotations
+
+import pytest
+
+from athena_lab.pdf.extract import Char, Fragment
+from athena_lab.pdf.layout import Line, reading_order
+from athena_lab.pdf.meta import page_year, paper_record
+from athena_lab.pdf.pages import PageText
+
+pytestmark = pytest.mark.unit
+
+
+def line(text: str, x0: float, y0: float, x1: float, y1: float, size: float,
+         cells: list[str] | None = None, bold: bool = False, column: int = 0) -> Line:
+    return Line(text=text, boxes=[], bbox=(x0, y0, x1, y1), size=size, bold=bold,
+                cells=cells or [text], column=column)
+
+
+def page(*lines: Line, width: float = 612, height: float = 792, scan: bool = False) -> PageText:
+    return PageText(number=1, width=width, height=height, lines=list(lines), scan=scan)
+
+
+def prose(x0: float, y0: float, n: int, size: float = 10.0, column: int = 0) -> list[Line]:
+    return [line("User interfaces are often based on static presentations, a model ill suited", x0,
+                 y0 + 1.1 * size * i, x0 + 241, y0 + 1.1 * size * i + size, size, column=column) for i in range(n)]
+
+
+def run(text: str, x0: float, y0: float, y1: float, size: float) -> Fragment:
+    """A fragment of ``text``, its characters 0.5 em wide from ``x0``."""
+    step = size / 2
+    return Fragment([Char(ch, x0 + step * i, y0, x0 + step * (i + 1), y1, size, False, size)
+                     for i, ch in enumerate(text)])
+
+
+def test_an_affiliation_set_small_right_under_a_name_is_a_line_of_its_own() -> None:
+    """An ACM grid (Sculley et al., KDD 2011): "Google, Inc." in 11.6 pt so close under
+    "Matthew Eric Otey" that their boxes touch was folded into the name's line as a
+    formula's piece, "MattGoogle,hewErInc.icOtey", and four of six authors were lost."""
+    lines = reading_order([run("Matthew Eric Otey", 256, 115, 129, 14.0),
+                           run("Google, Inc.", 278, 128, 139, 11.6),
+                           run("otey@google.com", 257, 138, 152, 14.0)])
+    assert [ln.text for ln in lines] == ["Matthew Eric Otey", "Google, Inc.", "otey@google.com"]
+
+
+def test_a_short_piece_set_small_under_a_line_is_still_its_script() -> None:
+    """The words' rule leaves a formula alone: a subscript "max" under "x" still folds in."""
+    lines = reading_order([run("the bound x is tight here", 100, 100, 110, 10.0),
+                           run("max", 130, 106, 113, 7.0)])
+    assert len(lines) == 1
+
+
+def two_blocks(right_first: str = "Jaikit Savla, Varun Bhagwan,") -> PageText:
+    return page(line("E-commerce in Your Inbox:", 190, 72, 420, 89, 16.8, bold=True, column=-1),
+                line("Product Recommendations at Scale", 152, 92, 458, 109, 16.8, bold=True, column=-1),
+                line("Mihajlo Grbovic, Vladan Radosavljevic,", 89, 138, 295, 149, 11.1),
+                line("Nemanja Djuric, Narayan Bhamidipati", 93, 150, 291, 161, 11.1),
+                line("Yahoo Labs", 166, 162, 218, 171, 9.2),
+                line("701 First Avenue, Sunnyvale, USA", 116, 172, 268, 182, 9.2),
+                line("ABSTRACT", 54, 233, 118, 244, 10.7, bold=True),
+                *prose(54, 250, 20, 8.0),
+                line(right_first, 341, 138, 495, 149, 11.1, column=1),
+                line("Doug Sharp", 386, 150, 450, 162, 11.1, column=1),
+                line("Yahoo, Inc.", 394, 162, 442, 172, 9.2, column=1),
+                line("701 First Avenue, Sunnyvale, USA", 342, 172, 494, 182, 9.2, column=1),
+                line("1. INTRODUCTION", 317, 233, 433, 244, 10.7, bold=True, column=1),
+                *prose(326, 248, 20, 8.0, column=1))
+
+
+def test_a_list_of_names_wrapped_inside_its_block_is_read_before_the_block_beside_it() -> None:
+    """Grbovic et al. (KDD 2015): two companies' blocks side by side, each a list of names
+    wrapped over two lines; read row by row across the blocks, Savla and Bhagwan came
+    between Radosavljevic and Djuric."""
+    assert paper_record({}, two_blocks()).authors == [
+        "Mihajlo Grbovic", "Vladan Radosavljevic", "Nemanja Djuric", "Narayan Bhamidipati",
+        "Jaikit Savla", "Varun Bhagwan", "Doug Sharp"]
+
+
+def test_a_list_wrapped_across_the_pages_width_keeps_its_rows_order() -> None:
+    """Jupiter Rising (SIGCOMM 2015): one list over three lines across the page, its middle
+    line cut in two at the gutter: the line under the left piece is the list's next row,
+    not the left piece's block."""
+    first = page(line("Jupiter Rising: A Decade of Clos Topologies and", 74, 75, 535, 95, 18.7, bold=True, column=-1),
+                 line("Centralized Control in Google’s Datacenter Network", 61, 97, 549, 116, 18.7, bold=True, column=-1),
+                 line("Arjun Singh, Joon Ong, Amit Agarwal, Glen Anderson,", 77, 154, 533, 165, 11.1, column=-1),
+                 line("Seb Boving, Gaurav Desai,", 61, 166, 292, 177, 11.1),
+                 line("Paulie Germano, Anand Kanagala,", 296, 166, 549, 177, 11.1, column=1),
+                 line("Jason Simmons, Eiichi Tanda, and Amin Vahdat", 64, 178, 546, 190, 11.1, column=-1),
+                 line("Google, Inc.", 275, 190, 334, 201, 10.1, column=-1),
+                 line("ABSTRACT", 54, 234, 124, 246, 11.6, bold=True),
+                 *prose(54, 252, 20, 8.8))
+    assert paper_record({}, first).authors == [
+        "Arjun Singh", "Joon Ong", "Amit Agarwal", "Glen Anderson", "Seb Boving", "Gaurav Desai",
+        "Paulie Germano", "Anand Kanagala", "Jason Simmons", "Eiichi Tanda", "Amin Vahdat"]
+
+
+def test_a_given_name_opening_with_a_places_word_is_a_name() -> None:
+    """"Bay-Wei Chang" (UIST '93): "Bay" is a place's word ("Bay Area"), and the line was
+    read as an address, so only the second author was left."""
+    first = page(line("Published in UIST’93: User Interface Software and Technology, Atlanta, GA, November 3-5, 1993. pp. 45-55",
+                      92, 27, 522, 36, 9.0, column=-1),
+                 line("Animation:", 259, 55, 353, 73, 18.0, bold=True, column=-1),
+                 line("From Cartoons to the User Interface", 152, 75, 460, 93, 18.0, bold=True, column=-1),
+                 line("Bay-Wei Chang", 137, 127, 212, 139, 12.0),
+                 line("Computer Systems Laboratory", 101, 153, 248, 165, 12.0),
+                 line("Stanford University", 127, 167, 222, 179, 12.0),
+                 line("ABSTRACT", 54, 314, 103, 323, 9.0, bold=True),
+                 *prose(54, 331, 20),
+                 line("David Ungar", 406, 127, 470, 139, 12.0, column=1),
+                 line("Sun Microsystems Laboratories, Inc.", 350, 153, 526, 165, 12.0, column=1),
+                 line("Mountain View, CA 94043", 373, 181, 503, 193, 12.0, column=1),
+                 *prose(317, 246, 20, column=1))
+    record = paper_record({}, first)
+    assert record.authors == ["Bay-Wei Chang", "David Ungar"]
+    assert record.year == 1993
+
+
+def test_a_thesis_covers_department_and_university_are_no_authors_and_its_year_under_them_dates_it() -> None:
+    """A thesis cover of the University of Iceland: "Tölvunarfræðideild" / "Háskóli
+    Íslands" / "2010" at its foot; the two lines were read as a second author (and the
+    year was found only through them)."""
+    first = page(line("Morpho VM: An Indirect Threaded Stackless", 76, 326, 519, 343, 17.5, bold=True),
+                 line("Virtual Machine", 219, 347, 377, 365, 17.5, bold=True),
+                 line("Hallgrímur H. Gunnarsson", 206, 572, 389, 586, 13.7),
+                 line("Tölvunarfræðideild", 219, 740, 389, 755, 15.5, bold=True),
+                 line("Háskóli Íslands", 235, 756, 373, 775, 15.5, bold=True),
+                 line("2010", 282, 779, 327, 794, 15.5), width=595, height=842)
+    record = paper_record({}, first, "Morpho VM An Indirect Threaded Stackless Virtual Machine.pdf")
+    assert record.title == "Morpho VM: An Indirect Threaded Stackless Virtual Machine"
+    assert record.authors == ["Hallgrímur H. Gunnarsson"]
+    assert record.year == 2010
+
+
+def chaum(title: str = "Untraceable Electronic Cash t") -> PageText:
+    return page(line(title, 135, 47, 280, 61, 11.1),
+                line("(Extended Abstract)", 165, 65, 252, 76, 11.1),
+                line("David Chaum Amos Fiat * Moni Naor", 111, 89, 304, 107, 11.2,
+                     cells=["David Chaum", "Amos Fiat *", "Moni Naor"]),
+                line("Center for Mathematics and Computer Science", 111, 125, 310, 136, 11.1),
+                line("Tel-Aviv University", 171, 158, 254, 169, 11.1),
+                line("Introduction", 35, 245, 96, 256, 11.1),
+                *[line("The use of credit cards today is an act of faith on the part of all concerned. Each party",
+                       35, 263 + 14 * i, 400, 274 + 14 * i, 11.1) for i in range(20)],
+                line("S. Goldwasser (Ed.): Advances in Cryptology - CRYPT0 '88, LNCS 403, pp. 319-327, 1990.",
+                     16, 624, 317, 633, 8.9),
+                line("0 Springer-Verlag Berlin Heidelberg 1990", 16, 634, 154, 643, 8.9),
+                width=431, height=666, scan=True)
+
+
+def test_springers_proceedings_foot_dates_its_page() -> None:
+    """"S. Goldwasser (Ed.): Advances in Cryptology - CRYPTO '88, LNCS 403, pp. 319-327,
+    1990.": a venue line by its series, the year the volume printed (the scan garbled the
+    © of the line under it into "0")."""
+    assert page_year(chaum()) == 1990
+
+
+def test_a_scans_dagger_read_as_a_t_after_a_title_is_no_part_of_it() -> None:
+    assert paper_record({}, chaum(), "untraceable-electronic-cash-1988.pdf").title == "Untraceable Electronic Cash"
+
+
+def merkle() -> PageText:
+    return page(line("Dec. 7, 1975 Ralph C. Merkle", 72, 70, 513, 86, 15.6, cells=["Dec. 7, 1975", "Ralph C. Merkle"]),
+                line("SECURE COMMUNICATIONS OVER INSECURE CHANNELS", 173, 106, 491, 122, 15.6),
+                line("People have been communicating with each other for many", 121, 130, 513, 146, 15.6),
+                *[line("millenia. Often they wish to communicate privately. Since the first use of",
+                       85, 154 + 24.4 * i, 549, 170 + 24.4 * i, 15.6) for i in range(20)], scan=True)
+
+
+def test_a_typescripts_title_in_capitals_ends_where_its_prose_begins() -> None:
+    """Merkle's 1975 manuscript, set in one typewriter type: the title in capitals grew into
+    the paragraph under it, and a title that long was none."""
+    assert paper_record({}, merkle()).title == "Secure Communications Over Insecure Channels"
+
+
+def test_a_typescripts_byline_over_its_title_is_read_past_its_date() -> None:
+    """"Dec. 7, 1975      Ralph C. Merkle" over the title: the date's cell is no name."""
+    record = paper_record({}, merkle())
+    assert record.authors == ["Ralph C. Merkle"]
+    assert record.year == 1975
+
+
+def test_a_memorandums_subject_is_its_title_and_its_sender_its_author() -> None:
+    """Licklider's 1963 memorandum to the "Intergalactic Computer Network": the agency's
+    letterhead in capitals was read as the title, and no author was found."""
+    first = page(line("ADVANCED RESEARCH PROJECTS AGENCY", 90, 74, 328, 86, 12.0),
+                 line("Washington 25, D.C. April 23, 1963", 90, 102, 335, 114, 12.0),
+                 line("MEMORANDUM FOR: Members and Affiliates of the Intergalactic", 90, 130, 515, 142, 12.0),
+                 line("Computer Network", 90, 144, 205, 156, 12.0),
+                 line("FROM: J. C. R. Licklider", 90, 172, 263, 184, 12.0),
+                 line("SUBJECT: Topics for Discussion at the Forthcoming", 90, 200, 500, 212, 12.0),
+                 line("Meeting", 90, 214, 150, 226, 12.0),
+                 *[line("First, I apologize humbly for having to postpone the meeting scheduled for",
+                        90, 242 + 14 * i, 508, 254 + 14 * i, 12.0) for i in range(20)])
+    record = paper_record({}, first)
+    assert record.title == "Topics for Discussion at the Forthcoming Meeting"
+    assert record.authors == ["J. C. R. Licklider"]
+    assert record.year == 1963
+
+
+def test_a_title_naming_dotnet_is_no_address() -> None:
+    """"FOR SCALABLE AND RELIABLE .NET SERVICES": ".NET" read as a web address's ending
+    ended the title at its first line."""
+    first = page(line("A FLEXIBLE REPLICATION FRAMEWORK", 140, 94, 469, 112, 17.7, bold=True),
+                 line("FOR SCALABLE AND RELIABLE .NET SERVICES", 117, 113, 492, 130, 17.7, bold=True),
+                 line("Hans P. Reiser", 272, 155, 337, 167, 12.2),
+                 line("Dept. of Distributed Systems, University of Ulm, Germany", 186, 168, 424, 179, 11.3),
+                 line("reiser@informatik.uni-ulm.de", 245, 180, 365, 191, 11.3),
+                 line("ABSTRACT", 85, 331, 134, 341, 10.0, bold=True),
+                 *prose(85, 345, 20))
+    record = paper_record({}, first)
+    assert record.title is not None and record.title.lower() == \
+        "a flexible replication framework for scalable and reliable .net services"
+    assert record.authors == ["Hans P. Reiser"]
+
+
+def test_a_copyrights_holder_under_the_title_is_no_subtitle() -> None:
+    """Notes that print "© Miguel Garcia, LAMP," under their title: the line was joined to
+    the title as its subtitle."""
+    first = page(line("Playground for LINQ Expression Trees", 162, 166, 431, 181, 15.3),
+                 line("◯c Miguel Garcia, LAMP,", 230, 198, 363, 209, 10.6),
+                 line("Ecole Polytechnique Fédérale de Lausanne (EPFL)", 166, 211, 428, 225, 10.6),
+                 line("July 10th, 2010", 258, 251, 335, 263, 10.6),
+                 line("Abstract", 276, 290, 317, 298, 8.0),
+                 *prose(150, 305, 20, 8.0))
+    assert paper_record({}, first).title == "Playground for LINQ Expression Trees"
+
+
+def test_an_affiliation_after_a_dash_is_no_second_author() -> None:
+    """LISA '07: "James Hamilton – Windows Live Services Platform"."""
+    first = page(line("On Designing and Deploying Internet-Scale Services", 120, 90, 490, 108, 16.0, bold=True),
+                 line("James Hamilton – Windows Live Services Platform", 180, 120, 430, 132, 12.0),
+                 line("ABSTRACT", 54, 160, 118, 171, 10.0, bold=True),
+                 *prose(54, 175, 20))
+    assert paper_record({}, first).authors == ["James Hamilton"]
+
+
+def test_an_address_over_the_e_mails_opens_no_wrapped_list_of_names() -> None:
+    """Purdue's "West Lafayette, IN 47907–1398" over a line of e-mails was read with it as
+    a name and its affiliation, and "West Lafayette" became a seventh author."""
+    first = page(line("Analysis of a Denial of Service Attack on TCP", 157, 104, 438, 120, 16.4),
+                 line("Christoph L. Schuba, Ivan V. Krsul, Markus G. Kuhn,", 169, 144, 426, 158, 13.5),
+                 line("Eugene H. Spafford, Aurobindo Sundaram, Diego Zamboni", 155, 158, 440, 172, 13.5),
+                 line("COAST Laboratory", 250, 172, 345, 186, 13.5),
+                 line("Purdue University", 254, 200, 341, 214, 13.5),
+                 line("West Lafayette, IN 47907–1398", 221, 228, 374, 241, 13.5),
+                 line("schuba,krsul,kuhn,spaf,sundaram,zamboni @cs.purdue.edu", 157, 242, 444, 255, 13.5),
+                 line("Abstract", 146, 284, 190, 297, 13.7),
+                 *prose(50, 310, 20, 11.2))
+    assert paper_record({}, first).authors == ["Christoph L. Schuba", "Ivan V. Krsul", "Markus G. Kuhn",
+                                               "Eugene H. Spafford", "Aurobindo Sundaram", "Diego Zamboni"]
+
+
+def test_a_journals_line_at_the_pages_foot_dates_it() -> None:
+    """Complex Systems' foot, "Complex Systems, 15 (2004) 1–40; © 2004 Complex Systems
+    Publications, Inc." (its © read as "+"), dated nothing; a footnote's line does not."""
+    def cook(foot: str) -> PageText:
+        return page(line("Universality in Elementary Cellular Automata", 90, 80, 345, 96, 14.0),
+                    line("Matthew Cook", 180, 110, 250, 122, 11.7),
+                    *[line("should change to state 0 just when the cells on both sides are in state",
+                           60, 150 + 12 * i, 366, 162 + 12 * i, 11.7) for i in range(30)],
+                    line(foot, 93, 605, 333, 614, 8.2), width=434, height=648)
+    assert page_year(cook("Complex Systems, 15 (2004) 1–40; + 2004 Complex Systems Publications, Inc.")) == 2004
+    assert page_year(cook("1 See Complex Systems, 15 (2004) 1–40, for the proof.")) is None
+
+
+def test_a_name_in_capitals_before_its_affiliation_and_country_is_one_author() -> None:
+    """ACM's journals: "MALTE LUDEWIG, TU Dortmund, Germany" / "DIETMAR JANNACH, AAU
+    Klagenfurt, Austria"; the second line, its university unknown by name, gave no author
+    unless read with the first, and then "AAU Klagenfurt" was a third."""
+    first = page(line("Evaluation of Session-based Recommendation Algorithms", 46, 85, 424, 98, 6.7, bold=True),
+                 line("MALTE LUDEWIG, TU Dortmund, Germany", 46, 116, 226, 126, 8.4),
+                 line("DIETMAR JANNACH, AAU Klagenfurt, Austria", 46, 129, 238, 139, 8.4),
+                 *[line("Recommender systems help users find relevant items of interest, for example on e-commerce",
+                        46, 148 + 11 * i, 440, 156 + 11 * i, 8.4) for i in range(30)], width=486, height=720)
+    assert paper_record({}, first).authors == ["Malte Ludewig", "Dietmar Jannach"]
+    lab = page(*first.lines[:2], line("SFR MATHSTIC, F-49000 Angers, France", 46, 129, 238, 139, 8.4),
+               *first.lines[3:], width=486, height=720)
+    assert paper_record({}, lab).authors == ["Malte Ludewig"]  # an address's lab in capitals is no one
