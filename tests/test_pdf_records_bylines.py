@@ -54,7 +54,7 @@ def test_an_affiliation_set_small_right_under_a_name_is_a_line_of_its_own() -> N
 def test_a_short_piece_set_small_under_a_line_is_still_its_script() -> None:
     """The words' rule leaves a formula alone: a subscript "max" under "x" still folds in."""
     lines = reading_order([run("the bound x is tight here", 100, 100, 110, 10.0),
-                           run("max", 130, 106, 113, 7.0)])
+                           run("max", 130, 108, 115, 7.0)])
     assert len(lines) == 1
 
 
@@ -284,3 +284,178 @@ def test_a_name_in_capitals_before_its_affiliation_and_country_is_one_author() -
     lab = page(*first.lines[:2], line("SFR MATHSTIC, F-49000 Angers, France", 46, 129, 238, 139, 8.4),
                *first.lines[3:], width=486, height=720)
     assert paper_record({}, lab).authors == ["Malte Ludewig"]  # an address's lab in capitals is no one
+
+
+def test_a_proceedings_head_naming_its_press_dates_the_page() -> None:
+    """"Communicating Process Architectures 2005" / "IOS Press, 2005" over a paper: a
+    publisher's line in the page's head, as "North Holland Publishing Company, 1976" is."""
+    first = page(line("Communicating Process Architectures 2005 235", 79, 43, 520, 52, 8.6),
+                 line("Jan Broenink et al. (Eds.)", 79, 55, 190, 64, 8.6),
+                 line("IOS Press, 2005", 79, 67, 144, 76, 8.6),
+                 line("A Foreign Function Interface Generator for occam-pi", 120, 100, 480, 116, 14.0),
+                 line("Damian J. DIMMICH and Christian L. JACOBSEN", 170, 130, 430, 142, 10.0),
+                 *prose(79, 170, 30))
+    assert page_year(first) == 2005
+
+
+def test_a_clocks_stamp_dates_the_page() -> None:
+    """SDSI's "Wednesday October 2 8:18 PM EDT 1996", a date with its time between the day
+    and the year, dated nothing."""
+    first = page(line("SDSI - A Simple Distributed Security Infrastructure", 106, 73, 506, 93, 20.5),
+                 line("Ronald L. Rivest", 265, 107, 347, 120, 13.5),
+                 line("Butler Lampson", 267, 199, 345, 212, 13.5),
+                 line("Wednesday October 2 8:18 PM EDT 1996", 90, 263, 294, 277, 13.5),
+                 *prose(90, 300, 30))
+    assert page_year(first) == 1996
+
+
+def test_a_year_in_brackets_before_the_byline_dates_the_page() -> None:
+    """Bostrom's "(2012) Nick Bostrom" under the title, as "By Vitalik Buterin (2014).\""""
+    first = page(line("THE SUPERINTELLIGENT WILL: MOTIVATION AND", 76, 90, 518, 108, 14.8, bold=True),
+                 line("INSTRUMENTAL RATIONALITY IN ADVANCED", 99, 116, 495, 135, 14.8, bold=True),
+                 line("ARTIFICIAL AGENTS", 207, 143, 387, 161, 14.8, bold=True),
+                 line("(2012) Nick Bostrom", 250, 187, 345, 198, 10.7),
+                 line("Future of Humanity Institute", 230, 204, 365, 215, 10.7),
+                 *prose(76, 300, 30))
+    record = paper_record({}, first)
+    assert record.authors == ["Nick Bostrom"]
+    assert record.year == 2012
+
+
+def test_a_street_named_in_german_is_an_address_not_an_author() -> None:
+    """"Riesaer Straße 5" under T-Systems' name was read as a fourth author."""
+    first = page(line("Setting Goals and Choosing Metrics for Recommender System Evaluations", 80, 80, 530, 96, 14.0),
+                 line("Gunnar Schröder", 120, 120, 200, 132, 11.0),
+                 line("T-Systems Multimedia Solutions GmbH", 90, 133, 240, 144, 10.0),
+                 line("Riesaer Straße 5", 125, 145, 200, 156, 10.0),
+                 line("01129 Dresden, Germany", 110, 157, 215, 168, 10.0),
+                 line("ABSTRACT", 54, 200, 118, 211, 10.0, bold=True),
+                 *prose(54, 215, 30))
+    assert paper_record({}, first).authors == ["Gunnar Schröder"]
+
+
+def test_a_mark_after_a_names_comma_is_no_part_of_the_next_name() -> None:
+    """SPHINCS: "…, Tanja Lange,Ω" / "Ruben Niederhagen, …": the mark glued after the comma
+    became "Ω Ruben Niederhagen"."""
+    first = page(line("SPHINCS: practical stateless hash-based signatures", 130, 96, 470, 111, 15.2),
+                 line("Daniel J. Bernstein, Daira Hopwood, Andreas Hülsing, Tanja Lange,Ω", 106, 162, 500, 173, 10.6),
+                 line("Ruben Niederhagen, Louiza Papachristodoulou, Michael Schneider,Ω", 119, 177, 487, 188, 10.6),
+                 line("Peter Schwabe, and Zooko Wilcox-O’Hearn", 181, 191, 413, 202, 10.6),
+                 line("1 Department of Computer Science, University of Illinois at Chicago,", 132, 215, 468, 227, 9.5),
+                 *prose(106, 320, 30))
+    assert paper_record({}, first).authors == [
+        "Daniel J. Bernstein", "Daira Hopwood", "Andreas Hülsing", "Tanja Lange", "Ruben Niederhagen",
+        "Louiza Papachristodoulou", "Michael Schneider", "Peter Schwabe", "Zooko Wilcox-O’Hearn"]
+
+
+def test_a_name_beside_its_own_address_is_an_author() -> None:
+    """"John C. Mitchell jcm@cs.stanford.edu" under two "Name, Stanford University
+    address" lines: the third author was lost; an address whose user part is not the name's
+    keeps the line out ("Patrick O’Neil UMasslBoston poneil@…", a scan's garbled affiliation)."""
+    def captcha(third: str) -> PageText:
+        return page(line("Text-based CAPTCHA Strengths and", 72, 240, 444, 269, 29.9),
+                    line("Weaknesses", 72, 269, 191, 299, 29.9),
+                    line("Elie Bursztein, Stanford University elie@cs.stanford.edu", 244, 320, 540, 335, 14.8),
+                    line("Matthieu Martin, Stanford University mamartin@stanford.edu", 218, 334, 540, 349, 14.8),
+                    line(third, 340, 349, 540, 364, 14.8),
+                    *prose(72, 436, 30, 12.5))
+    assert paper_record({}, captcha("John C. Mitchell jcm@cs.stanford.edu")).authors == [
+        "Elie Bursztein", "Matthieu Martin", "John C. Mitchell"]
+    assert paper_record({}, captcha("Patrick O’Neil UMasslBoston poneil@cs.umb.edu")).authors == [
+        "Elie Bursztein", "Matthieu Martin"]
+
+
+def test_a_product_named_with_dotnet_in_capitals_is_no_address() -> None:
+    """"HPC.NET": a domain's ending is written in small letters."""
+    first = page(line("Scaling HPC.NET Applications on Clusters", 150, 90, 460, 110, 20.0, bold=True),
+                 line("Werner Vogels", 266, 151, 346, 164, 13.4),
+                 line("Dept. of Computer Science, Cornell University", 204, 171, 408, 182, 11.2),
+                 line("vogels@cs.cornell.edu", 246, 197, 366, 210, 13.4),
+                 line("ABSTRACT", 54, 240, 119, 253, 13.3, bold=True),
+                 *prose(54, 260, 30))
+    assert paper_record({}, first).title == "Scaling HPC.NET Applications on Clusters"
+
+
+def test_two_one_word_scripts_on_a_line_still_fold_into_it() -> None:
+    """"D_train and D_test": the row of scripts at one height holds "train" and "test", two
+    words, each a run of its own: they are the line's, not a line of prose."""
+    lines = reading_order([run("We split D into D and D for the runs", 100, 100, 110, 10.0),
+                           run("train", 185, 108, 115, 7.0), run("test", 225, 108, 115, 7.0)])
+    assert len(lines) == 1
+
+
+def test_two_people_either_side_of_a_spaced_dash_are_both_authors() -> None:
+    """INRIA's "Nuno Preguiça — Carlos Baquero Moreno": three words after the dash are a
+    name as often as an affiliation; only an affiliation's words make them one."""
+    first = page(line("Conflict-free Replicated Data Types", 150, 90, 460, 110, 18.0, bold=True),
+                 line("Nuno Preguiça — Carlos Baquero Moreno", 180, 130, 430, 142, 12.0),
+                 line("ABSTRACT", 54, 170, 118, 181, 10.0, bold=True),
+                 *prose(54, 185, 20))
+    assert paper_record({}, first).authors == ["Nuno Preguiça", "Carlos Baquero Moreno"]
+
+
+def test_a_city_in_capitals_over_its_state_is_no_author_and_names_sharing_an_affiliation_are_all_read() -> None:
+    assert paper_record({}, page(line("A Note on Distributed Computing", 150, 90, 460, 110, 18.0, bold=True),
+                                 line("Jim Waldo", 270, 130, 340, 142, 12.0),
+                                 line("Sun Microsystems Laboratories", 220, 144, 390, 156, 11.0),
+                                 line("PALO ALTO, California", 240, 158, 370, 170, 11.0),
+                                 line("ABSTRACT", 54, 200, 118, 211, 10.0, bold=True),
+                                 *prose(54, 215, 20))).authors == ["Jim Waldo"]
+    from athena_lab.pdf.meta import _names
+    assert _names("RALF JUNG, ROBBERT KREBBERS, Delft, Netherlands") == ["Ralf Jung", "Robbert Krebbers"]
+    assert _names("TECHNICAL REPORT, Berkeley, California") is None
+
+
+def test_a_title_ending_on_a_variable_t_keeps_it_on_a_text_page() -> None:
+    first = page(line("The Distribution of the Queue Length at Time t", 120, 90, 490, 108, 16.0, bold=True),
+                 line("Jane Doe", 270, 130, 330, 142, 12.0),
+                 line("ABSTRACT", 54, 170, 118, 181, 10.0, bold=True),
+                 *prose(54, 185, 20))
+    assert paper_record({}, first).title == "The Distribution of the Queue Length at Time t"
+
+
+def test_an_e_mails_fields_pictured_on_a_papers_page_make_no_memorandum() -> None:
+    first = page(line("Spam Filtering with Naive Bayes", 150, 90, 460, 110, 18.0, bold=True),
+                 line("Jane Doe", 270, 130, 330, 142, 12.0),
+                 line("University of Somewhere", 240, 144, 370, 156, 11.0),
+                 line("FROM: Prince Abacha", 100, 200, 250, 210, 9.0),
+                 line("SUBJECT: URGENT BUSINESS PROPOSAL", 100, 212, 330, 222, 9.0),
+                 line("Figure 1: A typical spam message.", 100, 230, 300, 240, 9.0),
+                 *prose(54, 260, 20))
+    record = paper_record({}, first)
+    assert record.title == "Spam Filtering with Naive Bayes"
+    assert record.authors == ["Jane Doe"]
+
+
+def test_a_single_spaced_memorandums_body_is_no_part_of_its_subject() -> None:
+    first = page(line("MEMORANDUM", 90, 74, 200, 86, 12.0),
+                 line("TO: Members of the Group", 90, 88, 300, 100, 12.0),
+                 line("FROM: J. C. R. Licklider", 90, 102, 263, 114, 12.0),
+                 line("SUBJECT: The Computer as a Communication Device", 90, 116, 440, 128, 12.0),
+                 *[line("The purpose of this note is to set down a few thoughts about the", 90, 130 + 14 * i,
+                        500, 142 + 14 * i, 12.0) for i in range(20)])
+    record = paper_record({}, first)
+    assert record.title == "The Computer as a Communication Device"
+    assert record.authors == ["J. C. R. Licklider"]
+
+
+def test_a_note_at_the_foot_citing_a_journal_does_not_date_the_page() -> None:
+    first = page(line("Universality in Elementary Cellular Automata", 90, 80, 345, 96, 14.0),
+                 line("Matthew Cook", 180, 110, 250, 122, 11.7),
+                 *[line("should change to state 0 just when the cells on both sides are in state",
+                        60, 150 + 12 * i, 366, 162 + 12 * i, 11.7) for i in range(30)],
+                 line("Supported by the Sloan Foundation; see Physica D, 10 (1984) 1-35 for the model.",
+                      93, 605, 333, 614, 8.2), width=434, height=648)
+    assert page_year(first) is None
+
+
+def test_a_year_under_an_organisation_in_a_papers_body_does_not_date_it() -> None:
+    """A table's "Xerox Corporation" over "1979" in the body; on a cover of a few lines
+    (a thesis's) the year under the university dates the page."""
+    first = page(line("A History of Personal Workstations", 150, 90, 460, 110, 18.0, bold=True),
+                 line("Jane Doe", 270, 130, 330, 142, 12.0),
+                 *prose(54, 170, 15),
+                 line("Xerox Corporation", 250, 450, 360, 462, 10.0),
+                 line("1979", 290, 464, 320, 476, 10.0),
+                 *prose(54, 500, 15))
+    assert page_year(first) is None

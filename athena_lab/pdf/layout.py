@@ -253,15 +253,19 @@ def _host(row: _Row, rows: list[_Row], stats: dict[int, _RowStats]) -> _Row | No
 
 
 def _words(row: _Row) -> bool:
-    """A row of words is a line, not a formula's piece: an ACM byline sets each name's
+    """A piece of prose is a line, not a formula's piece: an ACM byline sets each name's
     affiliation ("Google, Inc.") small and so close under it that their boxes touch, and
-    folded into the name's line it read "MattGoogle,hewErInc.icOtey". A script, a limit or
-    a fraction's part holds a word of three letters at most, or one longer word ("max",
-    "total"); two words of three letters or more, letters most of the row, are prose."""
-    text = " ".join(f.text for f in row.frags)
-    words = re.findall(r"[^\W\d_]{3,}", text)
-    printed = sum(1 for ch in text if not ch.isspace())
-    return len(words) >= 2 and sum(len(w) for w in words) >= 0.6 * printed
+    folded into the name's line it read "MattGoogle,hewErInc.icOtey". Judged by the row's
+    own runs: one holding two words of three letters or more, letters most of it. A row
+    gathers every script at one height across its line ("train" and "test" of D_train and
+    D_test, "prod" and "CausE"), each a run of one word, which still fold in."""
+    for frag in row.frags:
+        text = frag.text
+        words = re.findall(r"[^\W\d_]{3,}", text)
+        printed = sum(1 for ch in text if not ch.isspace())
+        if len(words) >= 2 and sum(len(w) for w in words) >= 0.6 * printed:
+            return True
+    return False
 
 
 def _covered(chars: list[Char], row: _Row) -> float:

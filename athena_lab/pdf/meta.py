@@ -87,12 +87,18 @@ _ORG_CAPS = re.compile(r"\b(AI|TU|IIT|IIIT|SRI|KAIST|KAUST|CSAIL|CWI|INESC|KTH|M
                        r"UIUC|USC|NYU|MSR|FAIR|PARC|DEC|SRC|BBN|NIST|NIH|JPL|LANL|LLNL|ORNL|CERN|RIKEN|SAP|CSL|SE)\b")
 _ORG_TITLE = re.compile(r"\b(universit\w*|institut\w*|laborator\w*|department|dept\.|faculty|college|"
                         r"corporation|inc\.|ltd\.?|gmbh|school of|centre for|center for)\b", re.I)
+# Countries an address names, alone a place's words
+_COUNTRIES = (r"ireland|england|scotland|wales|britain|germany|france|italy|spain|portugal|"
+              r"netherlands|holland|belgium|denmark|sweden|norway|finland|switzerland|austria|poland|"
+              r"hungary|czech|russia|greece|canada|usa|u\.s\.a\.?|america|japan|china|india|"
+              r"korea|singapore|australia|zealand|brazil|argentina|mexico")
+# and those that are words of a subtitle or a name too, a place's only after a city
+_COUNTRIES_AFTER_CITY = (r"turkey|iran|egypt|chile|colombia|taiwan|vietnam|thailand|malaysia|indonesia|"
+                         r"pakistan|bangladesh|nigeria|kenya|ukraine|romania|bulgaria|croatia|serbia|slovenia|slovakia|estonia|latvia|"
+                         r"lithuania|luxembourg|iceland|cyprus|qatar|saudi arabia|lebanon|morocco|tunisia|philippines|israel|jordan")
 _PLACE = re.compile(
-    r"\b(ireland|england|scotland|wales|britain|germany|france|italy|spain|portugal|"
-    r"netherlands|holland|belgium|denmark|sweden|norway|finland|switzerland|austria|poland|"
-    r"hungary|czech|russia|greece|canada|usa|u\.s\.a\.?|america|japan|china|india|"
-    r"korea|singapore|australia|zealand|brazil|argentina|mexico|africa|asia|europe|"
-    r"street|st\.|road|rd\.|avenue|ave\.?|square|drive|boulevard|blvd|place|murray hill|"
+    r"\b(" + _COUNTRIES + r"|africa|asia|europe|"
+    r"street|st\.|road|rd\.|avenue|ave\.?|square|drive|boulevard|blvd|place|murray hill|\w*stra(?:ß|ss)e|"
     r"heights|new haven|valley|city|beach|lake|bay|plaza|building|room|floor|suite|box|"
     r"santa|san|los|las|saint|mount|northern|southern|eastern|western|"
     r"new york|new jersey|california|massachusetts|connecticut|texas|illinois|"
@@ -120,9 +126,7 @@ _NAMELIKE = {"austin", "irvine", "raleigh", "rochester", "holland", "england", "
 # Israel", "Nairobi, Kenya"): on their own they are words of a subtitle ("Evidence from
 # Kenya", "The Jordan Curve Theorem") or names ("Michael I. Jordan", "Israel Koren")
 _COUNTRY_AFTER_CITY = re.compile(
-    r"(?:,|(?<=[^\W\d_]{2})\.)\s*(?:turkey|iran|egypt|chile|colombia|taiwan|vietnam|thailand|malaysia|indonesia|"
-    r"pakistan|bangladesh|nigeria|kenya|ukraine|romania|bulgaria|croatia|serbia|slovenia|slovakia|estonia|latvia|"
-    r"lithuania|luxembourg|iceland|cyprus|qatar|saudi arabia|lebanon|morocco|tunisia|philippines|israel|jordan)\.?$",
+    r"(?:,|(?<=[^\W\d_]{2})\.)\s*(?:" + _COUNTRIES_AFTER_CITY + r")\.?$",
     re.I)
 # "JUAN DE LA CRUZ": a particle in capitals is no state (Delaware, Louisiana, Alabama) when a
 # word of the name follows it
@@ -138,7 +142,7 @@ def _place(text: str) -> bool:
     """A place or a state's code on the line (an address, not a name)."""
     # (a place's word opening a hyphenated word is a given name's part: "Bay-Wei Chang")
     if any(m.group(0).lower() not in _NAMELIKE and not (m.group(0).islower() and m.group(0) in _PARTICLES)
-           and text[m.end():m.end() + 1] != "-" for m in _PLACE.finditer(text)):
+           and text[m.end():m.end() + 1] not in ("-", "‐") for m in _PLACE.finditer(text)):
         return True
     if _COUNTRY_AFTER_CITY.search(text.strip()):
         return True
@@ -223,7 +227,7 @@ _JOB_RANK = {"senior", "principal", "staff", "lead", "managing", "executive", "t
              "research", "software", "program", "project", "deputy", "associate", "assistant", "distinguished"}
 # "A · B": Springer's separator; "Nuno Preguiça — Marc Shapiro": INRIA's
 _SPLIT = re.compile(r"\s*(?:;|,|\band\b|\bAND\b|&|[·•]|\s{3,})\s*|\s+[—–]\s+")
-_EMAIL = re.compile(r"\S+@\S+|\{[^}]*\}\s*@|https?://|www\.|(?<=\w)\.(com|edu|org|net)\b", re.I)
+_EMAIL = re.compile(r"\S+@\S+|\{[^}]*\}\s*@|https?://|www\.|(?<=\w)\.(?-i:com|edu|org|net)\b", re.I)
 #: a project's name with an "@" and no host after it ("SETI@home", "Folding@home"): no address
 _AT_NAME = re.compile(r"\b[A-Z][A-Za-z]*@[a-z]+\b(?![.@\w])")
 
@@ -248,7 +252,7 @@ _VENUE = re.compile(r"\b(?:proceedings|proc\.|journal|transactions|trans\.|vol\.
                     r"appears|to appear|printed in|annals|review|bulletin|magazine|notices|news|"
                     r"accepted (?:at|to|for|in|by)|lncs|lnai|lecture notes)(?!\w)",
                     re.I)
-_PUBLISHER = re.compile(r"\b(?:publishing company|publishers)\b", re.I)
+_PUBLISHER = re.compile(r"\b(?:publishing company|publishers|(?-i:[A-Z][\w&]*) press)\b", re.I)
 _ORD = r"(?:\^?\(?(?:st|nd|rd|th)\)?)?"  # "7th", "7^th" (a superscript)
 # A journal's or a course's season: "Spring 2010", "Fall 1999"
 _SEASON = r"(?:spring|summer|fall|autumn|winter)"
@@ -258,6 +262,8 @@ _DATE = re.compile(r"(?:\b" + _MONTH + r",?\s+(?:\d{1,2}" + _ORD + r"(?:\s*[-–
                    r"(?:\b\d{1,2}" + _ORD + r"\.?\s+(?:of\s+)?" + _MONTH + r",?\s+" + _Y + r"\b)|"
                    r"(?:\b" + _Y + r"[./-](?:0?[1-9]|1[0-2])[./-](?:0?[1-9]|[12]\d|3[01])\b)|"
                    r"(?:\b\d{1,2}-" + _MONTH + r"-" + _Y + r"\b)|"  # "06-Dec-2004"
+                   # a clock's stamp: "Wednesday October 2 8:18 PM EDT 1996", "Wed Oct 2 20:18:00 EDT 1996"
+                   r"(?:\b" + _MONTH + r"\s+\d{1,2}\s+\d{1,2}:\d\d(?::\d\d)?(?:\s*[AP]M)?(?:\s+[A-Z]{2,4})?\s+" + _Y + r"\b)|"
                    r"(?:^\s*" + _Y + r"\s*$)|"
                    r"(?:date:\s*" + _Y + r")", re.I)
 # A journal's masthead: "Theoretical Computer Science 321 (2004) 5 – 12", "J. of X (2008) 19(2), 185-224"
@@ -457,25 +463,31 @@ _MEMO_FIELD = re.compile(r"^(MEMORANDUM FOR|FROM|SUBJECT|TO|DATE|RE)\s*:\s*(.*)$
 
 
 def _memo_record(first: PageText | None) -> PaperRecord | None:
-    """A memorandum prints its record as fields in capitals: its subject is its title, its
-    sender its author ("FROM: J. C. R. Licklider" / "SUBJECT: Topics for Discussion at the
-    Forthcoming Meeting"); the agency's letterhead over them is no title."""
+    """A memorandum prints its record as fields in capitals at the top of its page: its
+    subject is its title, its sender its author ("FROM: J. C. R. Licklider" / "SUBJECT:
+    Topics for Discussion at the Forthcoming Meeting"); the agency's letterhead over them is
+    no title. A page is one when it says so ("MEMORANDUM") or prints three fields or more
+    (a picture of an e-mail's "FROM:" and "SUBJECT:" on a paper's page is none)."""
     if first is None:
         return None
+    lines = [ln for ln in first.lines[:15] if not ln.figure]
+    found = [(at, m) for at, ln in enumerate(lines) if (m := _MEMO_FIELD.match(ln.text.strip()))]
+    names = {m.group(1) for _, m in found}
+    if not {"FROM", "SUBJECT"} <= names or not ("MEMORANDUM" in " ".join(ln.text for ln in lines[:8]).upper()
+                                               or len(names) >= 3):
+        return None
+    # a field goes on on the lines set closer under it than the fields are to one another
+    # (a single-spaced memo's body starts right under its subject)
+    spacing = min((lines[b].bbox[1] - lines[a].bbox[3] for (a, _), (b, _) in zip(found, found[1:])), default=0.0)
     fields: dict[str, str] = {}
-    lines = first.lines[:15]
-    for at, line in enumerate(lines):
-        m = _MEMO_FIELD.match(line.text.strip())
-        if not m:
-            continue
-        text = m.group(2).strip()
-        last = line
-        for more in lines[at + 1:at + 3]:  # the field wrapped onto lines set close under it
-            if _MEMO_FIELD.match(more.text.strip()) or more.bbox[1] - last.bbox[3] > 0.5 * (last.bbox[3] - last.bbox[1]):
+    for at, m in found:
+        text, last = m.group(2).strip(), lines[at]
+        for more in lines[at + 1:at + 3]:
+            if _MEMO_FIELD.match(more.text.strip()) or more.bbox[1] - last.bbox[3] >= 0.5 * spacing:
                 break
             text, last = f"{text} {more.text.strip()}", more
         fields.setdefault(m.group(1), text)
-    if not fields.get("FROM") or not fields.get("SUBJECT"):
+    if not fields["FROM"] or not fields["SUBJECT"]:
         return None
     return PaperRecord(title=fields["SUBJECT"], authors=_names(fields["FROM"]) or [], year=page_year(first))
 
@@ -551,6 +563,10 @@ def paper_record(info: dict[str, str], first: PageText | None, file_name: str = 
         sub_text = _join_title(subtitle) or ""
         page_title = f"{page_title}{'' if page_title.endswith((':', '?', '!')) else ':'} {sub_text}"
         title_lines = [*title_lines, *subtitle]
+    if page_title and first is not None and first.scan:
+        # "Untraceable Electronic Cash t": a scan's OCR reads the dagger after a title as a t
+        # (a text layer's "… at Time t" keeps it)
+        page_title = re.sub(r"(\b[A-Z][a-z]{2,})\s+t$", r"\1", page_title)
     title = _agreeing_title(info, first, page_title) or page_title
     title = _spelled_as_named(title, file_name)
     title = _spelled_as_printed(title, title_lines, first)
@@ -872,10 +888,10 @@ def _title_among(lines: list[Line], first: PageText) -> list[Line]:
 
 
 def _prose_cased(text: str) -> bool:
-    """A line of three words or more in small letters mostly: prose, no title's line in
-    capitals ("t-DIGESTS", "Intel386 Architecture" are)."""
-    letters = [ch for ch in text if ch.isalpha()]
-    return len(text.split()) >= 3 and sum(ch.islower() for ch in letters) > len(letters) / 2
+    """A line of three words or more, most of them opening in a small letter: prose, no
+    title's line in capitals ("t-DIGESTS", "Intel386 Architecture") or in title case."""
+    words = text.split()
+    return len(words) >= 3 and sum(w[:1].islower() for w in words) > len(words) / 2
 
 
 def _footnoted_word(line: Line) -> bool:
@@ -1172,7 +1188,10 @@ def _dated_byline(text: str) -> int | None:
     """The year of a byline dated in brackets, "By Vitalik Buterin (2014).", which no title
     line is (not "BY GRADIENT DESCENT", a title's last line)."""
     dated = re.match(r"^By\s+(.+?),?\s*\(" + _Y + r"\)\W*$", text.strip(), re.I)
-    return int(dated.group(2)) if dated and _names(dated.group(1)) else None
+    if dated and _names(dated.group(1)):
+        return int(dated.group(2))
+    first = re.match(r"^\(" + _Y + r"\)\s+(.+)$", text.strip())  # "(2012) Nick Bostrom"
+    return int(first.group(1)) if first and _names(first.group(2)) else None
 
 
 def _stamp(text: str) -> bool:
@@ -1404,10 +1423,8 @@ def _join_title(lines: list[Line]) -> str | None:
                            _TITLE_MARKS.sub("", _superscript_bracket(ln.text)).strip().lstrip("• "))  # a speck of the scan in the margin
                     for ln in lines)
     text = _REPORT_NUMBER.sub("", text.strip())
-    # "Conflict-free Replicated Data Types ı": a font's footnote mark read as a dotless i,
-    # alone; "Untraceable Electronic Cash t": a scan's dagger read as a t after a word in
-    # capitals (no title ends on a variable "t" so)
-    text = re.sub(r"\s+ı$", "", re.sub(r"(\b[A-Z][a-z]{2,})\s+t$", r"\1", text))
+    # "Conflict-free Replicated Data Types ı": a font's footnote mark read as a dotless i, alone
+    text = re.sub(r"\s+ı$", "", text)
     text = re.sub(r"(\w)- (\w)", r"\1-\2", " ".join(text.split())).strip(" .,;:∗*")
     half = text[:len(text) // 2].strip()
     if len(half) >= 8 and text == f"{half} {half}":
@@ -1867,27 +1884,34 @@ def _lists_kept_whole(lines: list[Line]) -> list[Line]:
     """A list of names that wraps inside its block ("Mihajlo Grbovic, Vladan Radosavljevic," /
     "Nemanja Djuric, Narayan Bhamidipati" over Yahoo Labs, beside another company's block) is
     read to its end before the block beside it: the line ending in a comma is followed by
-    the line of names right under it, not by the row's next block."""
-    out = list(lines)
-    for at in range(len(out)):
-        line = out[at]
-        if not line.text.rstrip().endswith(",") or len(_names(line.text.strip()) or []) < 2:
-            continue
-        height = max(line.bbox[3] - line.bbox[1], 1.0)
-        middle = (line.bbox[0] + line.bbox[2]) / 2
-        under = [ln for ln in out[at + 1:] if 0 <= ln.bbox[1] - line.bbox[3] + 0.2 * height < 0.8 * height
-                 and ln.bbox[0] < line.bbox[2] and line.bbox[0] < ln.bbox[2]]
-        # (centred under it, as a block's lines are: a list wrapped across the page, cut at
-        # the gutter, sets its next row's piece against the gutter instead)
-        under = [ln for ln in under if abs((ln.bbox[0] + ln.bbox[2]) / 2 - middle) < height]
-        if len(under) != 1 or not _names(under[0].text.strip()):
-            continue
-        beside = [ln for ln in out if ln is not line and line.bbox[1] <= (ln.bbox[1] + ln.bbox[3]) / 2 <= line.bbox[3]]
-        if any(ln.bbox[0] < under[0].bbox[2] and under[0].bbox[0] < ln.bbox[2] for ln in beside):
-            continue  # one list wrapped across the page's width, cut at its gutter: no block
-        out.remove(under[0])
-        out.insert(at + 1, under[0])
+    the line of names centred right under it, not by the row's next block."""
+    pending = list(lines)
+    out: list[Line] = []
+    while pending:
+        line = pending.pop(0)
+        out.append(line)
+        nxt = _wrapped_in_block(line, pending)
+        if nxt is not None:
+            pending = [nxt] + [ln for ln in pending if ln is not nxt]
     return out
+
+
+def _wrapped_in_block(line: Line, rest: list[Line]) -> Line | None:
+    """The line of names that goes on with ``line``'s list inside its block, if any."""
+    if not line.text.rstrip().endswith(",") or len(_names(line.text.strip()) or []) < 2:
+        return None
+    height = max(line.bbox[3] - line.bbox[1], 1.0)
+    middle = (line.bbox[0] + line.bbox[2]) / 2
+    # (centred under it, as a block's lines are: a list wrapped across the page, cut at the
+    # gutter, sets its next row's piece against the gutter instead)
+    under = [ln for ln in rest if 0 <= ln.bbox[1] - line.bbox[3] + 0.2 * height < 0.8 * height
+             and abs((ln.bbox[0] + ln.bbox[2]) / 2 - middle) < height]
+    if len(under) != 1 or not _names(under[0].text.strip()):
+        return None
+    beside = [ln for ln in rest if line.bbox[1] <= (ln.bbox[1] + ln.bbox[3]) / 2 <= line.bbox[3]]
+    if any(ln.bbox[0] < under[0].bbox[2] and under[0].bbox[0] < ln.bbox[2] for ln in beside):
+        return None  # one list wrapped across the page's width, cut at its gutter: no block
+    return under[0]
 
 
 def _line_names(line: Line) -> list[str] | None:
@@ -2044,15 +2068,16 @@ def _names(text: str) -> list[str] | None:
     text = re.sub(r"<[^<>\s]*@[^<>\s]*>|\(\s*[^()\s]*@[^()\s]*\s*\)", " ", _superscript_bracket(text)).strip()
     if _column_banner(text):
         return None  # "Functional Pearl" under a title
-    # "© Miguel Garcia, LAMP, EPFL": notes that name their author as their copyright's holder
-    text = _COPY_HOLDER.sub("", text)
+    text = re.sub(r"^\(" + _Y + r"\)\s+(?=[A-Z])", "", text)  # "(2012) Nick Bostrom": a byline dated before the name
     # A superscript after a name, or a mark with a space after it, ends the name: "Kyle
     # Lo^(α∗) Zejiang Shen^(α,τ∗)", "Kalpesh Krishna♠ ∗ Erin Bransom♢" (its commas are no
     # separators of their own)
     text = re.sub(r"\^\([^)]*\)|\^[^\s(,]+|(?:[" + _FOOTNOTE + r"♯⋆♣♦♥♠♢♡♤♧]|" + _FONT_MARK + r")+(?=\s)", ",", text)
     # "Janet Siegmundπ, Christian Kästnerω": a Greek letter glued to a Latin surname is its
     # affiliation's mark (a cell's text, where the caret the line's text gives it is not written)
-    text = re.sub(r"(?<=[a-zß-ÿ])[α-ω]+(?=\s*(?:,|;|&|\band\b|$))", "", text)
+    text = re.sub(r"(?<=[a-zß-ÿ])[α-ω]+(?=[" + _FOOTNOTE + r"]*\s*(?:,|;|&|\band\b|$))", "", text)
+    text = re.sub(r"(?<=,)[α-ωΑ-Ω]+(?=\s|$)", "", text)  # "Tanja Lange,Ω": the mark after the name's comma
+    text = _own_address_dropped(text)
     # "Steven 0. Hobbs": a scan's text layer reads an initial's O as a zero
     text = re.sub(r"\b(?!(?i:chapter|section|part|lecture|appendix|step|stage|phase|unit|lesson|week|problem|exercise|homework)\b)([^\W\d_]+) 0\.(?= [A-Z][a-z])", r"\1 O.", text)
     # "Josef Templ, Dipl. Ing.", "Ann Lee, Ph.D.": a degree after a name is no name
@@ -2114,16 +2139,22 @@ def _names(text: str) -> list[str] | None:
         text = " ".join(words[:_affiliation_start(words)])
     if text and "," in text and (_org(text) or _EMAIL.search(text)) and not _NOT_TITLE.match(text):
         return _names_before_affiliations(text)
-    capitals = re.fullmatch(r"([A-Z][A-Z.'’-]+(?:\s+[A-Z][A-Z.'’-]+)+),\s+(.*[a-z].*)", text)
-    if capitals and (_place(capitals.group(2)) or _org(capitals.group(2))) and not re.search(r"\d", capitals.group(2)) \
-            and all(re.search(r"[AEIOUY]", w) or re.fullmatch(r"[A-Z]\.", w) for w in capitals.group(1).split()) \
-            and (name := _name(capitals.group(1))):
-        # ACM's "DIETMAR JANNACH, AAU Klagenfurt, Austria": the name in capitals, then where
-        # (not an address's lab in capitals: "SFR MATHSTIC, F-49000 Angers, France")
-        return [name]
+    capitals = _CAPITALS_THEN_WHERE.fullmatch(text)
+    if capitals and not re.search(r"\d", capitals.group(2)):
+        # ACM's "DIETMAR JANNACH, AAU Klagenfurt, Austria": the names in capitals, then an
+        # affiliation and its country (not "PALO ALTO, California", not an address's lab in
+        # capitals: "SFR MATHSTIC, F-49000 Angers, France")
+        pieces = [p.strip() for p in capitals.group(2).split(",")]
+        in_capitals = [_name(p.strip()) for p in capitals.group(1).split(",")]
+        if len(pieces) >= 2 and _COUNTRY.fullmatch(pieces[-1]) and all(in_capitals) \
+                and not any(_place(p) or _org(p) for p in capitals.group(1).split(",")) \
+                and all(re.search(r"[AEIOUY]", w) or re.fullmatch(r"[A-Z]\.", w) for w in capitals.group(1).split()):
+            return [p for p in in_capitals if p]
     dashed = re.fullmatch(r"([^,;&–—]+?)\s+[–—]\s+((?:[A-Z][\w.&-]*\s+){2,}[A-Z][\w.&-]*)", text)
-    if dashed and (name := _name(dashed.group(1))) is not None:
-        return [name]  # "James Hamilton – Windows Live Services Platform": the affiliation after a dash
+    if dashed and (_org(dashed.group(2)) or _UNIT.search(dashed.group(2))) and (name := _name(dashed.group(1))) is not None:
+        # "James Hamilton – Windows Live Services Platform": an affiliation after a spaced dash
+        # (INRIA's "Nuno Preguiça — Carlos Baquero Moreno" are two people)
+        return [name]
     if not byline and _org(text):
         # "Hugh C. Lauer Xerox" / "Corporation Palo Alto,": a name with an initial, its
         # affiliation's first word wrapped up beside it
@@ -2350,6 +2381,29 @@ def _names_before_affiliations(text: str) -> list[str] | None:
     return out or None
 
 
+# Names in capitals before a comma and mixed-case words after: "RALF JUNG, ROBBERT KREBBERS, Delft, Netherlands"
+_CAPITALS_THEN_WHERE = re.compile(r"((?:[A-Z][A-Z.'’-]+(?:\s+[A-Z][A-Z.'’-]+)+)(?:,\s+[A-Z][A-Z.'’-]+(?:\s+[A-Z][A-Z.'’-]+)+)*),\s+(.*[a-z].*)")
+# A country, the last piece of an affiliation's line
+_COUNTRY = re.compile(r"(?:the\s+)?(?:" + _COUNTRIES + "|" + _COUNTRIES_AFTER_CITY
+                      + r"|uk|czech republic|czechia|united states|united kingdom|new zealand|south africa|hong kong)\.?", re.I)
+# An affiliation's unit after a spaced dash: "… – Windows Live Services Platform"
+_UNIT = re.compile(r"\b(?:services|platform|division|group|labs?|team)\b", re.I)
+
+
+def _own_address_dropped(text: str) -> str:
+    """"John C. Mitchell jcm@cs.stanford.edu": a name and its own address, no affiliation
+    between, is the name — the address's user part holds the surname or the initials
+    (not "Patrick O’Neil UMasslBoston poneil@cs.umb.edu", a scan's garbled affiliation)."""
+    m = re.fullmatch(r"(.*[^\W\d_])\s+([\w.+-]+)@[\w-]+(?:\.[\w-]+)+", text)
+    if not m or "@" in m.group(1):
+        return text
+    words = [re.sub(r"[^a-z]", "", w.lower()) for w in m.group(1).split()]
+    user = re.sub(r"[^a-z]", "", m.group(2).lower())
+    if words and words[-1] and (words[-1] in user or user == "".join(w[:1] for w in words)):
+        return m.group(1)
+    return text
+
+
 def _name(text: str) -> str | None:
     text = _HONORIFIC.sub("", text)  # "Prof. Ketan Shah"
     words = text.replace("(", "").replace(")", "").split()
@@ -2534,23 +2588,24 @@ def _unspaced(text: str) -> str:
 
 
 def _under_byline(line: Line, lines: list[Line]) -> bool:
-    """``line`` sits right under an author's name, e-mail or affiliation (within two of its
-    heights, over the same column): a thesis's title page ends "Tölvunarfræðideild" /
-    "Háskóli Íslands" / "2010"."""
+    """``line`` sits right under an author's name or e-mail (within two of its heights, over
+    the same column), or on a cover of a few lines under an affiliation: a thesis's title
+    page ends "Tölvunarfræðideild" / "Háskóli Íslands" / "2010"."""
     height = max(line.bbox[3] - line.bbox[1], 1.0)
     above = [ln for ln in lines if 0 <= line.bbox[1] - ln.bbox[3] < 2 * height
              and ln.bbox[0] < line.bbox[2] and line.bbox[0] < ln.bbox[2]]
     if not above:
         return False
     over = max(above, key=lambda ln: ln.bbox[3]).text
-    return bool(_EMAIL.search(over)) or _names(over) is not None or _org(over)
+    return bool(_EMAIL.search(over)) or _names(over) is not None or len(lines) <= 15 and _org(over)
 
 
 def _journal_foot(text: str, y: float, size: float, body: float, first: PageText) -> bool:
-    """A journal's line at the page's very foot, set small and opening on its name, not a
-    footnote's mark or number ("Complex Systems, 15 (2004) 1–40; © 2004 Complex Systems
-    Publications, Inc.")."""
-    return y > 0.9 * first.height and size < 0.92 * body and re.match(r"[A-Z][a-z]", text) is not None
+    """A journal's line at the page's very foot, set small and opening on its name, volume
+    and year ("Complex Systems, 15 (2004) 1–40; © 2004 Complex Systems Publications, Inc."),
+    not a note that cites one ("Supported by …; see Physica D, 10 (1984) 1-35")."""
+    return y > 0.9 * first.height and size < 0.92 * body \
+        and re.match(r"[A-Z][^\d,;:]{2,60},\s?\d{1,3}\s?\(" + _Y + r"\)", text) is not None
 
 
 def page_year(first: PageText | None, title: list[Line] | None = None) -> int | None:
