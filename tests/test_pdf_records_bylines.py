@@ -459,3 +459,72 @@ def test_a_year_under_an_organisation_in_a_papers_body_does_not_date_it() -> Non
                  line("1979", 290, 464, 320, 476, 10.0),
                  *prose(54, 500, 15))
     assert page_year(first) is None
+
+
+def test_a_cover_title_in_capitals_keeps_its_subtitle_after_the_colon() -> None:
+    """"COMMON LISP:" / "A Gentle Introduction" / "to Symbolic Computation", one type, the
+    file named for it: the title in capitals ends at the first line that is not, and the rest
+    the file's name prints follows (a rule judging lines by their words' first letters kept
+    the title at "COMMON LISP: to Symbolic Computation")."""
+    first = page(line("COMMON LISP:", 96, 193, 276, 221, 28.5),
+                 line("A Gentle Introduction", 96, 217, 341, 245, 28.5),
+                 line("to Symbolic Computation", 96, 241, 387, 270, 28.5))
+    record = paper_record({}, first, "Common Lisp A Gentle Introduction to Symbolic Computation.pdf")
+    assert record.title == "COMMON LISP: A Gentle Introduction to Symbolic Computation"
+
+
+def test_a_headings_words_in_capitals_before_a_place_are_no_author() -> None:
+    from athena_lab.pdf.meta import _names
+    assert _names("INVITED TALK, Lisbon, Portugal") is None
+    assert _names("COURSE NOTES, Lisbon, Portugal") is None
+
+
+def test_only_a_press_named_at_a_lines_or_sentences_start_dates_the_head() -> None:
+    def head(text: str) -> PageText:
+        return page(line(text, 79, 43, 520, 52, 8.6),
+                    line("A Foreign Function Interface Generator for occam-pi", 120, 100, 480, 116, 14.0),
+                    line("Damian J. DIMMICH and Christian L. JACOBSEN", 170, 130, 430, 142, 10.0),
+                    *prose(79, 170, 30))
+    assert page_year(head("Jan Broenink et al. (Eds.) IOS Press, 2005")) == 2005
+    assert page_year(head("The press release of 2020 announced it")) is None
+    assert page_year(head("Reprinted from Essays in Honor of X, The MIT Press, 1995")) is None
+
+
+def test_a_note_citing_a_journal_by_its_opening_words_does_not_date_the_page() -> None:
+    def cook(foot: str) -> PageText:
+        return page(line("Universality in Elementary Cellular Automata", 90, 80, 345, 96, 14.0),
+                    line("Matthew Cook", 180, 110, 250, 122, 11.7),
+                    *[line("should change to state 0 just when the cells on both sides are in state",
+                           60, 150 + 12 * i, 366, 162 + 12 * i, 11.7) for i in range(30)],
+                    line(foot, 93, 605, 333, 614, 8.2), width=434, height=648)
+    assert page_year(cook("Cited in Physica D, 10 (1984) 1-35.")) is None
+    assert page_year(cook("See also Physica D, 10 (1984) 1-35.")) is None
+
+
+def test_an_e_mails_three_fields_under_a_papers_title_make_no_memorandum() -> None:
+    first = page(line("Spam Filtering with Naive Bayes", 150, 90, 460, 110, 18.0, bold=True),
+                 line("FROM: Prince Abacha", 100, 200, 250, 210, 9.0),
+                 line("TO: you", 100, 212, 160, 222, 9.0),
+                 line("SUBJECT: URGENT BUSINESS PROPOSAL", 100, 224, 330, 234, 9.0),
+                 *prose(54, 260, 20))
+    assert paper_record({}, first).title == "Spam Filtering with Naive Bayes"
+
+
+def boxed(text: str, x0: float, y0: float, y1: float, size: float) -> Line:
+    """A line with a box for each character, 0.5 em wide."""
+    step = size / 2
+    boxes = [(x0 + step * i, y0, x0 + step * (i + 1), y1) for i in range(len(text))]
+    return Line(text=text, boxes=boxes, bbox=(x0, y0, x0 + step * len(text), y1), size=size, bold=False, cells=[text])
+
+
+def test_a_single_spaced_memorandums_subject_goes_on_under_its_text() -> None:
+    """"SUBJECT: Topics for Discussion at the Forthcoming" / "Meeting" set under the
+    subject's text, single-spaced, then the body at the margin."""
+    first = page(boxed("MEMORANDUM", 90, 74, 86, 12.0),
+                 boxed("TO: Members of the Group", 90, 88, 100, 12.0),
+                 boxed("FROM: J. C. R. Licklider", 90, 102, 114, 12.0),
+                 boxed("SUBJECT: Topics for Discussion at the Forthcoming", 90, 116, 128, 12.0),
+                 boxed("Meeting", 144, 130, 142, 12.0),
+                 *[boxed("First, I apologize humbly for having to postpone the meeting", 90, 144 + 14 * i,
+                         156 + 14 * i, 12.0) for i in range(20)])
+    assert paper_record({}, first).title == "Topics for Discussion at the Forthcoming Meeting"

@@ -79,7 +79,7 @@ _ORG = re.compile(
     r"national|federal|hospital|medical|museum|library|(?:(?-i:[A-Z]{2,})|academic|acm|ieee|the|university|clarendon|oxford|cambridge)\s+press|publishing|publishers?|"
     r"supervis\w*|advis\w*|thesis|dissertation|submitted|partial|fulfil+ment|degree|"
     r"master|bachelor|doctor|phd|honours|honors|editor\w*|chair|professor|fellow|student|series|"
-    r"monograph|h[öo]gskola|h[áa]sk[óo]li|\w*deild|yliopisto|tekniska|hochschule|technische|technion|politecnico|polytechni\w*|"
+    r"monograph|verlag|h[öo]gskola|h[áa]sk[óo]li|\w*deild|yliopisto|tekniska|hochschule|technische|technion|politecnico|polytechni\w*|"
     r"[ée]cole|istituto|instituto|centrum|akademi\w*|academia|tech|clinic|international|computers|electronics)\b", re.I)
 # Affiliations known by their capitals ("TU Delft", "IIT Bombay", "SRI International",
 # "Meta AI"): matched in capitals only, so a name ("Ai Chen") is none
@@ -227,7 +227,8 @@ _JOB_RANK = {"senior", "principal", "staff", "lead", "managing", "executive", "t
              "research", "software", "program", "project", "deputy", "associate", "assistant", "distinguished"}
 # "A · B": Springer's separator; "Nuno Preguiça — Marc Shapiro": INRIA's
 _SPLIT = re.compile(r"\s*(?:;|,|\band\b|\bAND\b|&|[·•]|\s{3,})\s*|\s+[—–]\s+")
-_EMAIL = re.compile(r"\S+@\S+|\{[^}]*\}\s*@|https?://|www\.|(?<=\w)\.(?-i:com|edu|org|net)\b", re.I)
+_EMAIL = re.compile(r"\S+@\S+|\{[^}]*\}\s*@|https?://|www\.|(?<=\w)\.(?-i:com|edu|org|net)\b|"
+                    r"(?-i:\b[A-Z0-9-]+(?:\.[A-Z0-9-]+)+\.(?:COM|EDU|ORG|NET))\b", re.I)
 #: a project's name with an "@" and no host after it ("SETI@home", "Folding@home"): no address
 _AT_NAME = re.compile(r"\b[A-Z][A-Za-z]*@[a-z]+\b(?![.@\w])")
 
@@ -252,7 +253,10 @@ _VENUE = re.compile(r"\b(?:proceedings|proc\.|journal|transactions|trans\.|vol\.
                     r"appears|to appear|printed in|annals|review|bulletin|magazine|notices|news|"
                     r"accepted (?:at|to|for|in|by)|lncs|lnai|lecture notes)(?!\w)",
                     re.I)
-_PUBLISHER = re.compile(r"\b(?:publishing company|publishers|(?-i:[A-Z][\w&]*) press)\b", re.I)
+# A publisher's name: "North Holland Publishing Company", "… Publishers", or a press's
+# opening a line or a sentence ("… (Eds.) IOS Press, 2005"; not "In Press", "The press
+# release", "Reprinted from …, The MIT Press")
+_PUBLISHER = re.compile(r"\b(?:publishing company|publishers)\b|(?:^|(?<=[.)])\s)(?-i:(?!In\b)(?:[A-Z][\w&]*\s+){1,3}Press)\b", re.I)
 _ORD = r"(?:\^?\(?(?:st|nd|rd|th)\)?)?"  # "7th", "7^th" (a superscript)
 # A journal's or a course's season: "Spring 2010", "Fall 1999"
 _SEASON = r"(?:spring|summer|fall|autumn|winter)"
@@ -262,7 +266,8 @@ _DATE = re.compile(r"(?:\b" + _MONTH + r",?\s+(?:\d{1,2}" + _ORD + r"(?:\s*[-–
                    r"(?:\b\d{1,2}" + _ORD + r"\.?\s+(?:of\s+)?" + _MONTH + r",?\s+" + _Y + r"\b)|"
                    r"(?:\b" + _Y + r"[./-](?:0?[1-9]|1[0-2])[./-](?:0?[1-9]|[12]\d|3[01])\b)|"
                    r"(?:\b\d{1,2}-" + _MONTH + r"-" + _Y + r"\b)|"  # "06-Dec-2004"
-                   # a clock's stamp: "Wednesday October 2 8:18 PM EDT 1996", "Wed Oct 2 20:18:00 EDT 1996"
+                   # a clock's stamp: "Wednesday October 2 8:18 PM EDT 1996" (a line with a time
+                   # of two digits, "20:18", is none: _NOT_A_DATE's, a log's)
                    r"(?:\b" + _MONTH + r"\s+\d{1,2}\s+\d{1,2}:\d\d(?::\d\d)?(?:\s*[AP]M)?(?:\s+[A-Z]{2,4})?\s+" + _Y + r"\b)|"
                    r"(?:^\s*" + _Y + r"\s*$)|"
                    r"(?:date:\s*" + _Y + r")", re.I)
@@ -476,18 +481,26 @@ def _memo_record(first: PageText | None) -> PaperRecord | None:
     if not {"FROM", "SUBJECT"} <= names or not ("MEMORANDUM" in " ".join(ln.text for ln in lines[:8]).upper()
                                                or len(names) >= 3):
         return None
+    size = lines[found[0][0]].size
+    if any(ln.size > 1.15 * size for ln in lines[:found[0][0]]):
+        return None  # a title over them in larger type: a paper's page, its fields a picture's
     # a field goes on on the lines set closer under it than the fields are to one another
-    # (a single-spaced memo's body starts right under its subject)
-    spacing = min((lines[b].bbox[1] - lines[a].bbox[3] for (a, _), (b, _) in zip(found, found[1:])), default=0.0)
+    # (a single-spaced memo's body starts right under its subject), or set under its text
+    spacing = max(0.0, min(lines[b].bbox[1] - lines[a].bbox[3] for (a, _), (b, _) in zip(found, found[1:])))
     fields: dict[str, str] = {}
     for at, m in found:
-        text, last = m.group(2).strip(), lines[at]
+        line = lines[at]
+        text, last = m.group(2).strip(), line
+        hang = line.boxes[m.start(2) + len(line.text) - len(line.text.lstrip())][0] \
+            if m.group(2) and len(line.boxes) == len(line.text) else None
         for more in lines[at + 1:at + 3]:
-            if _MEMO_FIELD.match(more.text.strip()) or more.bbox[1] - last.bbox[3] >= 0.5 * spacing:
+            close = more.bbox[1] - last.bbox[3] < 0.5 * spacing
+            hung = hang is not None and abs(more.bbox[0] - hang) < 3 and more.bbox[1] - last.bbox[3] < last.bbox[3] - last.bbox[1]
+            if _MEMO_FIELD.match(more.text.strip()) or not (close or hung):
                 break
             text, last = f"{text} {more.text.strip()}", more
         fields.setdefault(m.group(1), text)
-    if not fields["FROM"] or not fields["SUBJECT"]:
+    if not fields.get("FROM") or not fields.get("SUBJECT"):
         return None
     return PaperRecord(title=fields["SUBJECT"], authors=_names(fields["FROM"]) or [], year=page_year(first))
 
@@ -863,8 +876,8 @@ def _title_among(lines: list[Line], first: PageText) -> list[Line]:
             if text.isupper():
                 # a typescript's title in capitals, the prose right under it in the same type
                 # ("SECURE COMMUNICATIONS OVER INSECURE CHANNELS" / "People have been …")
-                prose = [_prose_cased(ln.text) for ln in group]
-                group = group[:prose.index(True)] if True in prose else group
+                cased = [_in_capitals(ln.text) for ln in group]
+                group = group[:cased.index(False)] if False in cased else group
             return group if _long_enough(group) else []
     # A page set in one type (a typescript): the first line centred over the text, above
     # the prose; the lines under it in the same type up to the first name.
@@ -887,11 +900,12 @@ def _title_among(lines: list[Line], first: PageText) -> list[Line]:
     return []
 
 
-def _prose_cased(text: str) -> bool:
-    """A line of three words or more, most of them opening in a small letter: prose, no
-    title's line in capitals ("t-DIGESTS", "Intel386 Architecture") or in title case."""
-    words = text.split()
-    return len(words) >= 3 and sum(w[:1].islower() for w in words) > len(words) / 2
+def _in_capitals(text: str) -> bool:
+    """A line set in capitals, most of its letters ("COMPUTING … USING t-DIGESTS"): a title in
+    capitals goes on in capitals; its subtitle in small letters, after a colon, is read as
+    one ("COMMON LISP:" / "A Gentle Introduction" / "to Symbolic Computation")."""
+    letters = [ch for ch in text if ch.isalpha()]
+    return bool(letters) and sum(ch.isupper() for ch in letters) >= 0.6 * len(letters)
 
 
 def _footnoted_word(line: Line) -> bool:
@@ -1890,14 +1904,15 @@ def _lists_kept_whole(lines: list[Line]) -> list[Line]:
     while pending:
         line = pending.pop(0)
         out.append(line)
-        nxt = _wrapped_in_block(line, pending)
+        nxt = _wrapped_in_block(line, pending, lines)
         if nxt is not None:
             pending = [nxt] + [ln for ln in pending if ln is not nxt]
     return out
 
 
-def _wrapped_in_block(line: Line, rest: list[Line]) -> Line | None:
-    """The line of names that goes on with ``line``'s list inside its block, if any."""
+def _wrapped_in_block(line: Line, rest: list[Line], lines: list[Line]) -> Line | None:
+    """The line of names in ``rest`` that goes on with ``line``'s list inside its block, if
+    any (``lines``: all of them, for the blocks beside it)."""
     if not line.text.rstrip().endswith(",") or len(_names(line.text.strip()) or []) < 2:
         return None
     height = max(line.bbox[3] - line.bbox[1], 1.0)
@@ -1905,10 +1920,11 @@ def _wrapped_in_block(line: Line, rest: list[Line]) -> Line | None:
     # (centred under it, as a block's lines are: a list wrapped across the page, cut at the
     # gutter, sets its next row's piece against the gutter instead)
     under = [ln for ln in rest if 0 <= ln.bbox[1] - line.bbox[3] + 0.2 * height < 0.8 * height
+             and ln.bbox[0] < line.bbox[2] and line.bbox[0] < ln.bbox[2]
              and abs((ln.bbox[0] + ln.bbox[2]) / 2 - middle) < height]
     if len(under) != 1 or not _names(under[0].text.strip()):
         return None
-    beside = [ln for ln in rest if line.bbox[1] <= (ln.bbox[1] + ln.bbox[3]) / 2 <= line.bbox[3]]
+    beside = [ln for ln in lines if ln is not line and line.bbox[1] <= (ln.bbox[1] + ln.bbox[3]) / 2 <= line.bbox[3]]
     if any(ln.bbox[0] < under[0].bbox[2] and under[0].bbox[0] < ln.bbox[2] for ln in beside):
         return None  # one list wrapped across the page's width, cut at its gutter: no block
     return under[0]
@@ -2148,6 +2164,7 @@ def _names(text: str) -> list[str] | None:
         in_capitals = [_name(p.strip()) for p in capitals.group(1).split(",")]
         if len(pieces) >= 2 and _COUNTRY.fullmatch(pieces[-1]) and all(in_capitals) \
                 and not any(_place(p) or _org(p) for p in capitals.group(1).split(",")) \
+                and not _HEADING_WORDS.search(capitals.group(1)) \
                 and all(re.search(r"[AEIOUY]", w) or re.fullmatch(r"[A-Z]\.", w) for w in capitals.group(1).split()):
             return [p for p in in_capitals if p]
     dashed = re.fullmatch(r"([^,;&–—]+?)\s+[–—]\s+((?:[A-Z][\w.&-]*\s+){2,}[A-Z][\w.&-]*)", text)
@@ -2383,6 +2400,9 @@ def _names_before_affiliations(text: str) -> list[str] | None:
 
 # Names in capitals before a comma and mixed-case words after: "RALF JUNG, ROBBERT KREBBERS, Delft, Netherlands"
 _CAPITALS_THEN_WHERE = re.compile(r"((?:[A-Z][A-Z.'’-]+(?:\s+[A-Z][A-Z.'’-]+)+)(?:,\s+[A-Z][A-Z.'’-]+(?:\s+[A-Z][A-Z.'’-]+)+)*),\s+(.*[a-z].*)")
+# A heading's or a note's words in capitals, never a name's: "INVITED TALK", "COURSE NOTES"
+_HEADING_WORDS = re.compile(r"\b(?:TALK|NOTES?|REPORT|ADDRESS|KEYNOTE|INVITED|PAPER|TUTORIAL|LECTURE|ABSTRACT|"
+                            r"DRAFT|CHAPTER|WORKSHOP|SESSION|PANEL|POSITION|SUMMARY|PROCEEDINGS|PREFACE)\b")
 # A country, the last piece of an affiliation's line
 _COUNTRY = re.compile(r"(?:the\s+)?(?:" + _COUNTRIES + "|" + _COUNTRIES_AFTER_CITY
                       + r"|uk|czech republic|czechia|united states|united kingdom|new zealand|south africa|hong kong)\.?", re.I)
@@ -2399,7 +2419,7 @@ def _own_address_dropped(text: str) -> str:
         return text
     words = [re.sub(r"[^a-z]", "", w.lower()) for w in m.group(1).split()]
     user = re.sub(r"[^a-z]", "", m.group(2).lower())
-    if words and words[-1] and (words[-1] in user or user == "".join(w[:1] for w in words)):
+    if words and words[-1] and (words[-1] in user or len(words) >= 3 and user == "".join(w[:1] for w in words)):
         return m.group(1)
     return text
 
@@ -2605,7 +2625,8 @@ def _journal_foot(text: str, y: float, size: float, body: float, first: PageText
     and year ("Complex Systems, 15 (2004) 1–40; © 2004 Complex Systems Publications, Inc."),
     not a note that cites one ("Supported by …; see Physica D, 10 (1984) 1-35")."""
     return y > 0.9 * first.height and size < 0.92 * body \
-        and re.match(r"[A-Z][^\d,;:]{2,60},\s?\d{1,3}\s?\(" + _Y + r"\)", text) is not None
+        and re.match(r"(?!(?:cited|see|in|from|after|reprinted|adapted|based|quoted)\b)[A-Z][^\d,;:]{2,60},\s?\d{1,3}\s?\("
+                     + _Y + r"\)", text, re.I) is not None
 
 
 def page_year(first: PageText | None, title: list[Line] | None = None) -> int | None:
