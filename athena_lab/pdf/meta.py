@@ -254,9 +254,10 @@ _VENUE = re.compile(r"\b(?:proceedings|proc\.|journal|transactions|trans\.|vol\.
                     r"accepted (?:at|to|for|in|by)|lncs|lnai|lecture notes)(?!\w)",
                     re.I)
 # A publisher's name: "North Holland Publishing Company", "… Publishers", or a press's
-# opening a line or a sentence ("… (Eds.) IOS Press, 2005"; not "In Press", "The press
-# release", "Reprinted from …, The MIT Press")
-_PUBLISHER = re.compile(r"\b(?:publishing company|publishers)\b|(?:^|(?<=[.)])\s)(?-i:(?!In\b)(?:[A-Z][\w&]*\s+){1,3}Press)\b", re.I)
+# opening a line or a sentence ("… (Eds.) IOS Press, 2005", "The University of Chicago
+# Press, 1962"; not "In Press", "The Press release", "Reprinted from …, The MIT Press")
+_PUBLISHER = re.compile(r"\b(?:publishing company|publishers)\b|"
+                        r"(?:^|(?<=[.)])\s)(?-i:(?!In\b)[A-Z][\w&]*\s+(?:(?:[A-Z][\w&/]*|of|the|and)\s+){0,5}Press)\b(?!\s+release)", re.I)
 _ORD = r"(?:\^?\(?(?:st|nd|rd|th)\)?)?"  # "7th", "7^th" (a superscript)
 # A journal's or a course's season: "Spring 2010", "Fall 1999"
 _SEASON = r"(?:spring|summer|fall|autumn|winter)"
@@ -482,8 +483,9 @@ def _memo_record(first: PageText | None) -> PaperRecord | None:
                                                or len(names) >= 3):
         return None
     size = lines[found[0][0]].size
-    if any(ln.size > 1.15 * size for ln in lines[:found[0][0]]):
+    if any(ln.size > 1.15 * size and not ln.text.isupper() for ln in lines[:found[0][0]]):
         return None  # a title over them in larger type: a paper's page, its fields a picture's
+        # (a letterhead in capitals is a memo's: "DEPARTMENT OF THE NAVY", "MEMORANDUM")
     # a field goes on on the lines set closer under it than the fields are to one another
     # (a single-spaced memo's body starts right under its subject), or set under its text
     spacing = max(0.0, min(lines[b].bbox[1] - lines[a].bbox[3] for (a, _), (b, _) in zip(found, found[1:])))
@@ -876,8 +878,8 @@ def _title_among(lines: list[Line], first: PageText) -> list[Line]:
             if text.isupper():
                 # a typescript's title in capitals, the prose right under it in the same type
                 # ("SECURE COMMUNICATIONS OVER INSECURE CHANNELS" / "People have been …")
-                cased = [_in_capitals(ln.text) for ln in group]
-                group = group[:cased.index(False)] if False in cased else group
+                prose = [_prose_cased(ln.text) for ln in group]
+                group = group[:prose.index(True)] if True in prose else group
             return group if _long_enough(group) else []
     # A page set in one type (a typescript): the first line centred over the text, above
     # the prose; the lines under it in the same type up to the first name.
@@ -900,12 +902,12 @@ def _title_among(lines: list[Line], first: PageText) -> list[Line]:
     return []
 
 
-def _in_capitals(text: str) -> bool:
-    """A line set in capitals, most of its letters ("COMPUTING … USING t-DIGESTS"): a title in
-    capitals goes on in capitals; its subtitle in small letters, after a colon, is read as
-    one ("COMMON LISP:" / "A Gentle Introduction" / "to Symbolic Computation")."""
-    letters = [ch for ch in text if ch.isalpha()]
-    return bool(letters) and sum(ch.isupper() for ch in letters) >= 0.6 * len(letters)
+def _prose_cased(text: str) -> bool:
+    """A line of three words or more, most of them opening in a small letter: a sentence,
+    no line of a title in capitals ("t-DIGESTS", "Intel386 Architecture", "in Ada", "TeX and
+    LaTeX" are)."""
+    words = text.split()
+    return len(words) >= 3 and sum(w[:1].islower() for w in words) > len(words) / 2
 
 
 def _footnoted_word(line: Line) -> bool:
@@ -1292,7 +1294,8 @@ def _grow(start: Line, lines: list[Line], names_end: bool = False) -> list[Line]
             and overlap > 0 and (_title_shaped(b, banner=_cut_short(a) or _aside(b)) or _link_word(b)) \
             and not _address(b.text) \
             and not _dated_byline(b.text) \
-            and not ((gap > 0.5 * height or names_end and not (a.text.isupper() and b.text.isupper()))
+            and not ((gap > 0.5 * height or names_end and not (a.text.isupper() and b.text.isupper())
+                      and not a.text.rstrip().endswith(":"))  # ("COMMON LISP:" / "A Gentle Introduction")
                      and _names(b.text) is not None  # the author line under it
                      # unless it ends the title's own list ("… Second-Preimage Resistance," /
                      # "and Collision Resistance"): a byline never opens on a small "and"
@@ -2419,7 +2422,7 @@ def _own_address_dropped(text: str) -> str:
         return text
     words = [re.sub(r"[^a-z]", "", w.lower()) for w in m.group(1).split()]
     user = re.sub(r"[^a-z]", "", m.group(2).lower())
-    if words and words[-1] and (words[-1] in user or len(words) >= 3 and user == "".join(w[:1] for w in words)):
+    if words and words[-1] and (words[-1] in user or user == "".join(w[:1] for w in words)):
         return m.group(1)
     return text
 
@@ -2625,8 +2628,8 @@ def _journal_foot(text: str, y: float, size: float, body: float, first: PageText
     and year ("Complex Systems, 15 (2004) 1–40; © 2004 Complex Systems Publications, Inc."),
     not a note that cites one ("Supported by …; see Physica D, 10 (1984) 1-35")."""
     return y > 0.9 * first.height and size < 0.92 * body \
-        and re.match(r"(?!(?:cited|see|in|from|after|reprinted|adapted|based|quoted)\b)[A-Z][^\d,;:]{2,60},\s?\d{1,3}\s?\("
-                     + _Y + r"\)", text, re.I) is not None
+        and re.match(r"(?i:(?!(?:cited|see|in|from|after|reprinted|adapted|based|quoted|cf|ibid)\b))[A-Z][^\d,;:]{2,60},"
+                     r"\s?\d{1,3}\s?\(" + _Y + r"\)", text) is not None
 
 
 def page_year(first: PageText | None, title: list[Line] | None = None) -> int | None:
