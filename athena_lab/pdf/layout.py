@@ -225,8 +225,6 @@ def _host(row: _Row, rows: list[_Row], stats: dict[int, _RowStats]) -> _Row | No
     if not 0 < sum(f.printed for f in row.frags) <= 25:
         return None
     chars = [c for f in row.frags for c in f.chars if c.text != " "]
-    if _words(row):
-        return None
     y0, y1 = min(c.y0 for c in chars), max(c.y1 for c in chars)
     best: tuple[float, _Row] | None = None
     mid = size = 0.0
@@ -249,7 +247,8 @@ def _host(row: _Row, rows: list[_Row], stats: dict[int, _RowStats]) -> _Row | No
             continue
         if best is None or distance < best[0]:
             best = (distance, other)
-    return best[1] if best else None
+    # (judged last, for the few rows that have a line to fold into)
+    return best[1] if best and not _words(row) else None
 
 
 def _words(row: _Row) -> bool:

@@ -472,8 +472,9 @@ def _memo_record(first: PageText | None) -> PaperRecord | None:
     """A memorandum prints its record as fields in capitals at the top of its page: its
     subject is its title, its sender its author ("FROM: J. C. R. Licklider" / "SUBJECT:
     Topics for Discussion at the Forthcoming Meeting"); the agency's letterhead over them is
-    no title. A page is one when it says so ("MEMORANDUM") or prints three fields or more
-    (a picture of an e-mail's "FROM:" and "SUBJECT:" on a paper's page is none)."""
+    no title. A page is one when it says so ("MEMORANDUM") or prints three fields or more,
+    with no line over them in a larger type but a letterhead in capitals (a picture of an
+    e-mail's "FROM:" and "SUBJECT:" under a paper's title is none)."""
     if first is None:
         return None
     lines = [ln for ln in first.lines[:15] if not ln.figure]
@@ -483,9 +484,10 @@ def _memo_record(first: PageText | None) -> PaperRecord | None:
                                                or len(names) >= 3):
         return None
     size = lines[found[0][0]].size
+    # a title over them in larger type: a paper's page, its fields a picture's (a letterhead
+    # in capitals is a memo's: "DEPARTMENT OF THE NAVY", "MEMORANDUM")
     if any(ln.size > 1.15 * size and not ln.text.isupper() for ln in lines[:found[0][0]]):
-        return None  # a title over them in larger type: a paper's page, its fields a picture's
-        # (a letterhead in capitals is a memo's: "DEPARTMENT OF THE NAVY", "MEMORANDUM")
+        return None
     # a field goes on on the lines set closer under it than the fields are to one another
     # (a single-spaced memo's body starts right under its subject), or set under its text
     spacing = max(0.0, min(lines[b].bbox[1] - lines[a].bbox[3] for (a, _), (b, _) in zip(found, found[1:])))
