@@ -562,3 +562,168 @@ def test_longer_press_names_date_the_head_and_citing_notes_in_small_letters_do_n
     assert page_year(cook("cf. Physica D, 10 (1984) 1-35.")) is None
     assert page_year(cook("Information Processing Letters, 12 (1981) 1-5")) == 1981
     assert _names("Bjarne Stroustrup bs@research.att.com") == ["Bjarne Stroustrup"]
+
+
+# dev37 and dev38: a personal library's notes, magazine pages and application notes
+
+
+def test_a_journals_issue_line_dates_its_paper_over_the_copyright() -> None:
+    """ACM Computing Surveys' foot, "ACM Computing Surveys, Vol. 18, No. 4, December 1986",
+    under "© 1987 ACM 0360-0300/86/1200-0365": the issue's year, as a masthead's is."""
+    first = page(line("Dataflow Machine Architecture", 36, 80, 300, 98, 16.0),
+                 line("ARTHUR H. VEEN", 36, 110, 150, 121, 9.5),
+                 *prose(36, 140, 40, size=9.5),
+                 line("0 1987 ACM 0360-0300/86/1200-0365 $1.50", 35, 632, 191, 641, 8.7,
+                      cells=["0 1987 ACM 0360-0300/86/1200-0365", "$1.50"]),
+                 line("ACM Computing Surveys, Vol. 18, No. 4, December 1986", 253, 663, 428, 672, 8.7),
+                 width=486, height=720)
+    assert page_year(first) == 1986
+
+
+def test_a_job_title_after_a_name_is_no_author() -> None:
+    first = page(line("ANTI-UNPACKER TRICKS", 157, 56, 456, 78, 21.5, bold=True, column=-1),
+                 line("Peter Ferrie, Senior Anti-Virus Researcher, Microsoft Corporation", 151, 96, 460, 106, 10.2, column=-1),
+                 *prose(47, 136, 40, size=8.9))
+    assert paper_record({}, first).authors == ["Peter Ferrie"]
+
+
+def test_a_company_named_by_its_mail_domains_first_word_is_no_author() -> None:
+    """"Yandex Market" under "Ilya Trofimov", over "trofim@yandex-team.ru"."""
+    first = page(line("Inferring Complementary Products from Baskets and Browsing", 58, 84, 554, 100, 16.0, bold=True, column=-1),
+                 line("Sessions", 273, 104, 339, 120, 16.0, bold=True, column=-1),
+                 line("Ilya Trofimov", 273, 130, 340, 141, 11.2, column=-1),
+                 line("Yandex Market", 276, 143, 337, 152, 9.3, column=-1),
+                 line("Moscow, Russia", 274, 155, 339, 164, 9.3, column=-1),
+                 line("trofim@yandex-team.ru", 257, 167, 356, 176, 9.3, column=-1),
+                 line("ABSTRACT", 54, 186, 112, 196, 10.3, bold=True),
+                 *prose(54, 201, 40, size=8.4))
+    assert paper_record({}, first).authors == ["Ilya Trofimov"]
+
+
+def edds(byline: str) -> PageText:
+    return page(line("Diseases in Code", 72, 107, 260, 133, 25.9),
+                line(byline, 463, 155, 540, 166, 11.0),
+                line("An Explanation of Code Diseases, their Prevention, and their Costs by a Self-Described Code Pathologist",
+                     75, 410, 537, 421, 11.0))
+
+
+def test_a_name_dated_after_a_comma_is_the_byline_and_the_year() -> None:
+    """"Bryan Edds, 2014" under the title; a term's date is neither ("Spring Semester, 2011")."""
+    record = paper_record({}, edds("Bryan Edds, 2014"))
+    assert (record.authors, record.year) == (["Bryan Edds"], 2014)
+    term = paper_record({}, edds("Spring Semester, 2011"))
+    assert term.authors == []
+
+
+def test_a_running_head_numbering_its_page_is_no_byline() -> None:
+    """"Sampling Theory      Page 1" over the title was read as its author "Sampling Theory
+    Page"; the byline under the title, "By Dan Lavry, Lavry Engineering, Inc.", is."""
+    first = page(line("Sampling Theory Page 1", 56, 0, 528, 13, 13.3, cells=["Sampling Theory", "Page 1"]),
+                 line("Sampling Theory For Digital Audio", 191, 14, 421, 30, 15.6, bold=True),
+                 line("By Dan Lavry, Lavry Engineering, Inc.", 198, 32, 414, 45, 13.4, bold=True),
+                 *prose(54, 99, 40, size=13.4))
+    assert paper_record({}, first).authors == ["Dan Lavry"]
+
+
+def henney(standfirst_size: float) -> PageText:
+    return page(line("EFFECTIVE C++", 69, 46, 181, 62, 15.6, bold=True),
+                line("Modern C++ is a more expressive, simpler language than C, and a language in", 55, 93, 533, 108, standfirst_size, column=-1),
+                line("its own right, so why do so many people insist on teaching it historically?", 55, 109, 505, 124, standfirst_size, column=-1),
+                line("Kevlin Henney appeals for a reform of the C++ education system", 55, 125, 457, 140, standfirst_size, column=-1),
+                line("The miseducation of C++", 55, 148, 495, 188, 39.7, bold=True, column=-1),
+                *prose(153, 219, 50, size=9.7), width=595, height=842)
+
+
+def test_a_magazines_standfirst_names_its_writer_when_no_byline_does() -> None:
+    """Overload's deck over the title, in its large type: "Kevlin Henney appeals for a reform
+    of the C++ education system". A sentence in the body's type names no writer."""
+    assert paper_record({}, henney(15.5)).authors == ["Kevlin Henney"]
+    assert paper_record({}, henney(9.7)).authors == []
+
+
+def hp_note(foot: str) -> PageText:
+    return page(line("Application Note: Value Sums", 72, 71, 305, 90, 19.1),
+                line("6/22/2001", 72, 91, 121, 104, 13.5),
+                *prose(108, 162, 30, size=13.5),
+                line(foot, 72, 743, 540, 756, 13.5, cells=foot.split("   ")))
+
+
+def test_a_running_foots_copyright_gives_way_to_the_date_under_the_title() -> None:
+    """HP's application note is dated "6/22/2001" under its title; "Copyright 2002" is in the
+    template's foot beside "Page 1 of 4". A browser's print stamp with its time,
+    "23/05/2017, 13:00", dates nothing."""
+    assert paper_record({}, hp_note("http://www.hp.com/go/judy/   Copyright 2002 Hewlett-Packard Co   Page 1 of 4")).year == 2001
+    assert paper_record({}, hp_note("http://www.hp.com/go/judy/   Copyright 2002 Hewlett-Packard Co")).year == 2002
+    stamp = page(line("LISP History   23/05/2017, 13:00", 18, 17, 577, 25, 8.2, cells=["LISP History", "23/05/2017, 13:00"]),
+                 line("Early LISP History (1956-1959)", 100, 80, 400, 98, 16.0),
+                 line("Herbert Stoyan", 200, 110, 280, 121, 11.0),
+                 *prose(60, 150, 40))
+    assert page_year(stamp) is None
+
+
+def test_a_seminars_teachers_under_its_line_are_no_authors() -> None:
+    """A student's seminar paper: "Prof. H. Gall, Prof. M. Glinz, Ch. Seybold, M. Pinzger"
+    under the seminar and the institute, in their type, smaller than the writer's name."""
+    first = page(line("Concurrency Patterns", 230, 116, 386, 129, 12.7),
+                 line("David Kocher", 278, 154, 338, 163, 8.8),
+                 line("00-806-968", 284, 165, 331, 174, 8.8),
+                 line("dk@sudo.ch", 282, 178, 334, 186, 8.3),
+                 line("Seminar Software Architekturen", 244, 199, 371, 207, 8.0),
+                 line("Institut für Informatik der Universität Zürich", 216, 210, 400, 218, 8.0),
+                 line("Prof. H. Gall, Prof. M. Glinz, Ch. Seybold, M. Pinzger", 197, 221, 418, 229, 8.0),
+                 line("Abstract. Developing muli-threaded applications is harder than developing", 163, 262, 452, 270, 8.0),
+                 *prose(163, 280, 40, size=8.0))
+    assert paper_record({}, first).authors == ["David Kocher"]
+
+
+# dev39
+
+
+def test_a_name_wrapped_in_a_grid_is_one_person_where_the_papers_citation_lists_it_whole() -> None:
+    """KDD '20: "Deepak Mukunthu" / "Iyappan Babu" wrapped in one cell of the grid; the ACM
+    Reference Format lists "Deepak Mukunthu Iyappan Babu"."""
+    first = page(line("Building Continuous Integration Services for Machine Learning", 80, 84, 532, 101, 17.3, column=-1),
+                 line("Bojan Karlaš", 90, 115, 160, 127, 12.0, column=-1),
+                 line("Deepak Mukunthu", 260, 115, 350, 127, 12.0, column=-1),
+                 line("Iyappan Babu", 268, 128, 342, 140, 12.0, column=-1),
+                 line("ETH Zurich", 100, 142, 150, 152, 10.0, column=-1),
+                 line("Microsoft", 280, 142, 330, 152, 10.0, column=-1),
+                 line("ABSTRACT", 54, 170, 113, 181, 10.0),
+                 *prose(54, 185, 12, size=9.0),
+                 line("ACM Reference Format:", 54, 393, 142, 401, 7.7),
+                 line("Bojan Karlaš and Deepak Mukunthu Iyappan Babu. 2020. Building Continuous", 54, 403, 295, 411, 7.7),
+                 line("Integration Services for Machine Learning. In Proceedings of KDD ’20. ACM,", 54, 412, 295, 420, 7.7),
+                 line("New York, NY, USA, 9 pages. https://doi.org/10.1145/3394486.3403290", 54, 421, 270, 429, 7.7))
+    assert paper_record({}, first).authors == ["Bojan Karlaš", "Deepak Mukunthu Iyappan Babu"]
+
+
+def test_a_scans_price_code_with_a_space_in_its_issn_dates_the_page() -> None:
+    """JACM 1992 scanned: "@ 1992 ACM 0004-541 1/92/1000-0859 $01.50" run on from the notice
+    over it, over a journal line the OCR garbled past reading ("JmmMl of the Assomitmn …,
+    Octohcr 1992")."""
+    first = page(line("Algebraic Methods for Interactive Proof Systems", 126, 80, 481, 96, 14.0),
+                 line("CARSTEN LUND AND LANCE FORTNOW", 126, 110, 400, 121, 9.0),
+                 *prose(126, 140, 30, size=8.1),
+                 line("Permission to copy without fee all or part of this material is granted provided that the copies are",
+                      126, 580, 483, 588, 8.1),
+                 line("not made or distributed for direct commercial advantage, the ACM copyright notice and the tide",
+                      126, 590, 481, 598, 8.1),
+                 line("of the publication and its date appear, and notice is given that copying is by permission of the",
+                      126, 600, 483, 608, 8.1),
+                 line("Association for Computing Machinery. To copy othervvise. or to republish, requires a fee and/or",
+                      126, 609, 477, 617, 8.1),
+                 line("specific permission.", 126, 619, 191, 627, 8.1),
+                 line("@ 1992 ACM 0004-541 1/92/1000-0859 $01.50", 126, 629, 299, 637, 8.1,
+                      cells=["@ 1992 ACM", "0004-541 1/92/1000-0859", "$01.50"]))
+    assert page_year(first) == 1992
+
+
+def test_a_drafts_tag_leaves_the_title_and_its_subtitle_over_the_projects_site_is_kept() -> None:
+    """"Open Libernet [DRAFT]" in 36 pt, "Take back the Internet" in 16 pt under it, and
+    "www.openlibernet.org" under that."""
+    first = page(line("Open Libernet [DRAFT]", 134, 79, 478, 115, 36.0, bold=True),
+                 line("Take back the Internet", 231, 126, 381, 142, 16.0, bold=True),
+                 line("www.openlibernet.org", 258, 147, 354, 157, 10.0, bold=True),
+                 line("Abstract", 72, 197, 111, 208, 11.0, bold=True),
+                 *prose(72, 222, 40, size=11.0))
+    assert paper_record({}, first).title == "Open Libernet: Take back the Internet"

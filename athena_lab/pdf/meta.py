@@ -182,8 +182,12 @@ _TITLE_MARKS = re.compile(r"(?<![A-Z])[∗*]+|[∗*]+(?!-\w)|[†‡§¶♯⋆�
 _GRADE = re.compile(r",?\s*\(?\b(?:(?:senior|life|(?:graduate\s+)?student|associate)\s+)?(?:member|fellow),?\s+ieee\b\)?,?", re.I)
 _SUFFIX = re.compile(r"Jr\.?|Sr\.?|II|III|IV")
 _HONORIFIC = re.compile(r"^(?:prof\.|professor|dr\.|mr\.|mrs\.|ms\.)\s+", re.I)
+# A job's title stacked under a name as an affiliation is ("Bradley C. Kuszmaul" / "Chief
+# Architect"), or after it ("Peter Ferrie, Senior Anti-Virus Researcher, Microsoft Corporation")
+_JOB_WORDS = {"chief", "architect", "scientist", "researcher", "manager", "president", "founder", "co-founder",
+              "cofounder", "ceo", "cto"}
 # Words of a repository's cover ("CITATIONS  READS", "SEE PROFILE"): no part of a name
-_NOT_NAME = {"citations", "reads", "profile", "publications", "see", "view", "downloads", "followers",
+_NOT_NAME = _JOB_WORDS | {"citations", "reads", "profile", "publications", "see", "view", "downloads", "followers",
              "the",  # "The Boeing": no one's name starts with an article
              "thème", "theme",  # INRIA's report cover: "Thème COM"
              "symposium", "conference", "workshop", "proceedings", "journal", "transactions",
@@ -193,9 +197,6 @@ _NOT_NAME = {"citations", "reads", "profile", "publications", "see", "view", "do
              "summary", "abstract", "extended", "preliminary", "draft",
              # a title's words ("On Artificial Intelligence" wrapped under the title)
              "on", "of", "for", "from", "with", "into", "towards", "toward", "via", "using",
-             # a job title stacked under a name as an affiliation is ("Bradley C. Kuszmaul" / "Chief Architect")
-             "chief", "architect", "scientist", "manager", "president",
-             "founder", "co-founder", "cofounder", "ceo", "cto",
              # a portal's cover label ("Document Version" / "Publisher's PDF, also known as …")
              "version",
              # IBM Research's report label: "Limited Distribution Notice"
@@ -225,6 +226,13 @@ _SUBJECT_WORDS = {"security", "threat", "threats", "assessment", "modeling", "mo
 _JOB_SURNAME = {"director", "engineer", "officer"}
 _JOB_RANK = {"senior", "principal", "staff", "lead", "managing", "executive", "technical", "general", "chief",
              "research", "software", "program", "project", "deputy", "associate", "assistant", "distinguished"}
+def _job_title(text: str) -> bool:
+    """A job's title ("Senior Anti-Virus Researcher", "Managing Director"), not a name."""
+    words = [w.lower().strip(".,") for w in text.split()]
+    return any(w in _JOB_WORDS or w in _JOB_SURNAME and i > 0 and words[i - 1] in _JOB_RANK
+               for i, w in enumerate(words))
+
+
 # "A · B": Springer's separator; "Nuno Preguiça — Marc Shapiro": INRIA's
 _SPLIT = re.compile(r"\s*(?:;|,|\band\b|\bAND\b|&|[·•]|\s{3,})\s*|\s+[—–]\s+")
 _EMAIL = re.compile(r"\S+@\S+|\{[^}]*\}\s*@|https?://|www\.|(?<=\w)\.(?-i:com|edu|org|net)\b|"
@@ -272,6 +280,10 @@ _DATE = re.compile(r"(?:\b" + _MONTH + r",?\s+(?:\d{1,2}" + _ORD + r"(?:\s*[-–
                    r"(?:\b" + _MONTH + r"\s+\d{1,2}\s+\d{1,2}:\d\d(?::\d\d)?(?:\s*[AP]M)?(?:\s+[A-Z]{2,4})?\s+" + _Y + r"\b)|"
                    r"(?:^\s*" + _Y + r"\s*$)|"
                    r"(?:date:\s*" + _Y + r")", re.I)
+# "6/22/2001", "22/06/2001": a day and a month in numbers, either way round, alone on a line
+# of the page's head (a table's cells of dates are data; a browser's print stamp has its
+# time, "23/05/2017, 13:00")
+_NUMERIC_DATE = re.compile(r"\s*(?:0?[1-9]|[12]\d|3[01])/(?:0?[1-9]|[12]\d|3[01])/" + _Y + r"\s*")
 # A journal's masthead: "Theoretical Computer Science 321 (2004) 5 – 12", "J. of X (2008) 19(2), 185-224"
 _MASTHEAD = re.compile(r"^[^\d()]{4,90}?\s(?:\d{1,4}(?:[,.:]\s?\d{1,4})?\s*)?\((?:" + _MONTH + r"\s+)?" + _Y
                        + r"\),?\s*(?:\d{1,4}(?:\(\d{1,3}\))?[,:]?\s*)?"
@@ -284,6 +296,11 @@ _YEAR_VOLUME_PAGES = re.compile(r"^[^\W\d][^\d()]{2,60}?\s" + _Y + r",\s*\d{1,4}
 # year it went online in a note)
 _ISSUE_LINE = re.compile(r"^vol(?:ume)?\.?\s*\d{1,4}\s*,\s*(?:no|issue)\.?\s*\d{1,4}(?:\s*[-–]\s*\d{1,4})?\s*(?:\((?:"
                          + _MONTH + r"\s+)?" + _Y + r"\)|,\s*(?:" + _MONTH + r"\s*[-–/]\s*)?" + _MONTH + r"\s+" + _Y + r"\W*$)", re.I)
+# A journal's issue line that names it, at the page's head or foot: "ACM Computing Surveys, Vol.
+# 18, No. 4, December 1986", "ACM Transactions on Computer Systems, Vol. 2, No. 3, August 1984,
+# Pages 181-197." (the issue's year, over the © of the year it was printed)
+_JOURNAL_ISSUE = re.compile(r"^[A-Z][^\d,;:()]{2,60},\s*vol(?:ume)?\.?\s*\d{1,4}\s*,\s*(?:no|issue|number)\.?\s*\d{1,4}\s*,\s*(?:"
+                            + _MONTH + r"\s*[-–/]\s*)?" + _MONTH + r"\s+" + _Y + r"(?:,\s*pages?\s*\d{1,5}\s*[-–]\s*\d{1,5})?\W*$", re.I)
 # A report's number with its year, on a line of its own: "MSR-TR-2007-33", "UCB/EECS-2010-123",
 # "HPL-2003-183" (not "MIT-LCS-TR-194": no year in it; not a standard's "IEEE-1800-2017", whose
 # last part is its year; not a flaw's "CVE-2017-5753", reported before the paper)
@@ -341,15 +358,17 @@ _SHORT_YEAR = re.compile(r"\b[A-Z]{2,}[ -]?['’‘](\d\d)\b|"
                          r"\b[A-Z][a-z]+\s?['’‘](\d\d):\s*\d{1,2}(?:st|nd|rd|th)\s+USENIX\b")
 # The code of an article's price in its copyright line, which holds the year's last two digits:
 # ACM's "0001-0782/78/1100-0966 $00.75", IEEE's "CH2884-5/90/0000/0002$01.00", ACM's and IEEE's
-# "0-89791-447-3/91/0009/0096...$1.50", Elsevier's "0167-4048/85/$3.30" — read on any line
+# "0-89791-447-3/91/0009/0096...$1.50", Elsevier's "0167-4048/85/$3.30" (a scan's "0004-541 1/92/…")
+# — read on any line
 # without a "©" (a scan garbles it: "$01 .0001990 IEEE"), ranked under a venue's line
-_PRICE_CODE = re.compile(r"(?:\b[\dlO]{4}-[\dlO]{3}[\dXlO]|\bCH\d{4}-\d|\b\d{1,5}-\d{1,7}-\d{1,7}-[\dX])/(\d\d)/"
+_PRICE_CODE = re.compile(r"(?:\b[\dlO]{4}-[\dlO]{3}\s?[\dXlO]|\bCH\d{4}-\d|\b\d{1,5}-\d{1,7}-\d{1,7}-[\dX])/(\d\d)/"
                          r"(?:\d{4}(?:-\d{4})?(?:/\d{4})?)?\s*(?:\.\.\.)?\s*\$\s?\d")
 # An entry of a reference list, its number first: "10. Mackworth, A.K. Consistency in …", "[3]
 # Lamport, L. Time, …" (a scan reads the 1 of "11." as "I")
 _REFERENCE_ENTRY = re.compile(r"^\[?[\dIl]{1,3}[.\]]\s+[A-Z][\w'’-]+,\s+(?:[A-Z]\.\s*)+")
 _PAGES = re.compile(r"\b(?:pages?|pp?\.)\s*\d{1,5}\s*(?:[-–—]+\s*\d{1,5})?", re.I)
 _ISSN = re.compile(r"\be?-?ISSN\b\W{0,3}\d{4}-\d{3}[\dX]", re.I)  # "ISSN 1999-4893": no year
+_PAGE_OF = re.compile(r"\bpage\s+\d+\s+of\s+\d+\b", re.I)
 _ANY_YEAR = re.compile(r"(?<![\d.])" + _Y + r"(?![\d])")
 _NOT_A_DATE = re.compile(r"^(downloaded|re-?keyed|retrieved|accessed|printed on|generated|received|"
                          r"last (modified|updated|revised))|((?<![;\d])\d\d:\d\d)|permanent id|"  # (a time; not "2012;19:116")
@@ -574,7 +593,7 @@ def paper_record(info: dict[str, str], first: PageText | None, file_name: str = 
         fielded.doi, fielded.arxiv = ids.get("doi"), ids.get("arxiv")
         return fielded
     title_lines = _title_lines(first, file_name)
-    page_title = _unmarked(_join_title(title_lines), first)
+    page_title = _untagged(_unmarked(_join_title(title_lines), first))
     subtitle = _subtitle(title_lines, first)
     if subtitle and page_title:
         sub_text = _join_title(subtitle) or ""
@@ -596,7 +615,7 @@ def paper_record(info: dict[str, str], first: PageText | None, file_name: str = 
         # an author printed over the title (a journal's style: "Per Martin-Löf" / "ON THE …")
         top = min(title_lines, key=lambda ln: ln.bbox[1])
         over = [ln for ln in first.lines if ln.bbox[3] <= top.bbox[1] and top.bbox[1] - ln.bbox[3] < 3 * (top.bbox[3] - top.bbox[1])
-                and ln.bbox[0] < top.bbox[2] and top.bbox[0] < ln.bbox[2]]
+                and ln.bbox[0] < top.bbox[2] and top.bbox[0] < ln.bbox[2] and not _running_head(ln)]
         if over:
             # (a typescript dates its byline in a cell of its own: "Dec. 7, 1975      Ralph C. Merkle")
             authors = _names(" ".join(_undated(ln) for ln in _byline_upwards(max(over, key=lambda ln: ln.bbox[3]), first))) or []
@@ -607,7 +626,7 @@ def paper_record(info: dict[str, str], first: PageText | None, file_name: str = 
     if not authors and title_lines:
         authors = _page_authors(first, title_lines, wide=True)
     if not authors and title_lines and first is not None:
-        authors = _inverted_byline(first, title_lines)
+        authors = _inverted_byline(first, title_lines) or _standfirst_writer(first, title_lines)
     authors = _column_major(authors, first)
     authors = _marks_read_as_letters(authors, first)
     authors = _surnames_wrapped(authors, first)
@@ -1026,7 +1045,7 @@ def _subtitle(title: list[Line], first: PageText | None) -> list[Line]:
     last = max(title, key=lambda ln: ln.bbox[3])
     if last.text.rstrip().endswith(":"):
         return _title_after_colon(last, title, first)
-    line = _right_under(last, title, first)
+    line = _right_under(last, title, first) or _over_address(last, title, first)
     body = _body_size(first.lines)
     if line is not None and body * 1.15 <= line.size <= last.size * 0.95 and _subtitle_shaped(line, first) \
             and not _wrapped_names(line.text.strip()):
@@ -1040,6 +1059,17 @@ def _right_under(line: Line, taken: list[Line], first: PageText) -> Line | None:
     below = [ln for ln in first.lines if ln not in taken and 0 <= ln.bbox[1] - line.bbox[3] < 1.2 * height
              and ln.bbox[0] < line.bbox[2] and line.bbox[0] < ln.bbox[2]]
     return below[0] if len(below) == 1 else None
+
+
+def _over_address(line: Line, taken: list[Line], first: PageText) -> Line | None:
+    """The nearer of two lines right under ``line`` when the other is a web or mail address
+    ("Open Libernet" / "Take back the Internet" / "www.openlibernet.org")."""
+    height = max(line.bbox[3] - line.bbox[1], 1.0)
+    below = sorted((ln for ln in first.lines if ln not in taken and 0 <= ln.bbox[1] - line.bbox[3] < 1.2 * height
+                    and ln.bbox[0] < line.bbox[2] and line.bbox[0] < ln.bbox[2]), key=lambda ln: ln.bbox[1])
+    if len(below) == 2 and _EMAIL.search(below[1].text) and not _EMAIL.search(below[0].text):
+        return below[0]
+    return None
 
 
 # A copyright's sign opening a line, before its holder's name (a scan's "◯c" for "©")
@@ -1202,14 +1232,21 @@ def _title_shaped(line: Line, banner: bool = False) -> bool:
             and len(text) <= 200)
 
 
+# a term's or an edition's date, "Spring Semester, 2011", "Winter Term, 1998": no byline's
+_TERM = re.compile(r"\b(?:semester|term|quarter|session|edition|" + _SEASON + r")\b", re.I)
+
+
 def _dated_byline(text: str) -> int | None:
-    """The year of a byline dated in brackets, "By Vitalik Buterin (2014).", which no title
-    line is (not "BY GRADIENT DESCENT", a title's last line)."""
+    """The year of a byline dated in brackets, "By Vitalik Buterin (2014).", or after a comma,
+    "Bryan Edds, 2014", which no title line is (not "BY GRADIENT DESCENT", a title's last line)."""
     dated = re.match(r"^By\s+(.+?),?\s*\(" + _Y + r"\)\W*$", text.strip(), re.I)
     if dated and _names(dated.group(1)):
         return int(dated.group(2))
     first = re.match(r"^\(" + _Y + r"\)\s+(.+)$", text.strip())  # "(2012) Nick Bostrom"
-    return int(first.group(1)) if first and _names(first.group(2)) else None
+    if first and _names(first.group(2)):
+        return int(first.group(1))
+    after = re.match(r"^([^\W\d_][^,;&\d]*[^\W\d_]),\s*" + _Y + r"\.?$", text.strip())  # "Bryan Edds, 2014"
+    return int(after.group(2)) if after and not _TERM.search(text) and _names(after.group(1)) else None
 
 
 def _stamp(text: str) -> bool:
@@ -1491,6 +1528,13 @@ def _unmarked(title: str | None, first: PageText | None) -> str | None:
     return title
 
 
+def _untagged(title: str | None) -> str | None:
+    """A title without the copy's state in brackets after it: "Open Libernet [DRAFT]"."""
+    if title is None:
+        return None
+    return re.sub(r"\s*[\[(](?:(?:preliminary|working|first|rough)\s+)?(?:draft|preprint)[\])]$", "", title, flags=re.I) or title
+
+
 # Springer's /Title names the book series and volume before the paper's title: "LNCS 7813 - …"
 _SERIES = re.compile(r"^(?:LNCS|LNAI|LNBI|LNBIP|LNICST|CCIS|AISC|IFIP AICT)\s+\d+\s*[-–—:]\s*")
 
@@ -1596,6 +1640,8 @@ def _page_authors(first: PageText | None, title: list[Line], wide: bool = False)
             break
         if not any(ch.isalpha() for ch in text):
             continue  # a row of footnote marks set over the names ("∗", "† ‡"): no line of names
+        if names and style is not None and line.size < 0.95 * style.size and re.search(r"\b(?:Prof\.|Professor)\s", text):
+            continue  # "Prof. H. Gall, Prof. M. Glinz, …" under a seminar's line, in its type: its teachers
         found = _line_names(line) or _apart_names(line)
         if found is None and last_found and last is not None and last.text.rstrip().endswith(",") \
                 and _OPENING_DEGREE.match(text):
@@ -1677,7 +1723,10 @@ def _page_authors(first: PageText | None, title: list[Line], wide: bool = False)
     side = _sidebar_names(below, width)
     names = side if len(side) > len(names) else _by_stacks(names, alone, below, width)
     domains = _domains(below)
-    kept = [n for n in names if re.sub(r"[^a-z]", "", n.lower()) not in domains]
+    # (also a company named by its domain's first word, "Yandex Market" over "…@yandex-team.ru")
+    parts = {part for label in domains for part in label.split("-") if len(part) >= 5}
+    kept = [n for n in names if re.sub(r"[^a-z]", "", n.lower()) not in domains
+            and re.sub(r"[^a-z]", "", n.split()[0].lower()) not in parts]
     return (kept if kept else names)[:100]
 
 
@@ -1935,11 +1984,19 @@ def _wrapped_in_block(line: Line, rest: list[Line], lines: list[Line]) -> Line |
     return under[0]
 
 
+def _running_head(line: Line) -> bool:
+    """A running head or foot that numbers its page in a cell ("Sampling Theory      Page 1"):
+    no byline."""
+    return any(re.fullmatch(r"page\s+\d+(?:\s+of\s+\d+)?", c.strip(), re.I) for c in line.cells)
+
+
 def _line_names(line: Line) -> list[str] | None:
     """The names on a printed line: one per cell, or split at commas and "and", or at
     spaces wider than a word space. A "name" of four words or more that the wide spaces
     part into names of two words or more is those people: a footnote mark taken out of the
     line's text leaves the space it stood in."""
+    if _running_head(line):
+        return None
     cells = _cell_names(line.cells) if len(line.cells) > 1 else None
     if cells:
         return cells
@@ -2090,6 +2147,8 @@ def _names(text: str) -> list[str] | None:
     if _column_banner(text):
         return None  # "Functional Pearl" under a title
     text = re.sub(r"^\(" + _Y + r"\)\s+(?=[A-Z])", "", text)  # "(2012) Nick Bostrom": a byline dated before the name
+    if not _TERM.search(text):  # "Bryan Edds, 2014": or after it (not "Spring Semester, 2011")
+        text = re.sub(r"^([^\W\d_][^,;&\d]*[^\W\d_]),\s*" + _Y + r"\.?$", r"\1", text)
     # A superscript after a name, or a mark with a space after it, ends the name: "Kyle
     # Lo^(α∗) Zejiang Shen^(α,τ∗)", "Kalpesh Krishna♠ ∗ Erin Bransom♢" (its commas are no
     # separators of their own)
@@ -2158,6 +2217,8 @@ def _names(text: str) -> list[str] | None:
         # "by Herbert Stoyan University of Erlangen …": the name before the affiliation
         words = text.split()
         text = " ".join(words[:_affiliation_start(words)])
+        # ("By Dan Lavry, Lavry Engineering, Inc.": the company's first word, named for him)
+        text = re.sub(r",\s*[^\s,]+$", "", text)
     if text and "," in text and (_org(text) or _EMAIL.search(text)) and not _NOT_TITLE.match(text):
         return _names_before_affiliations(text)
     capitals = _CAPITALS_THEN_WHERE.fullmatch(text)
@@ -2227,6 +2288,27 @@ def _inverted_byline(first: PageText, title_lines: list[Line]) -> list[str]:
         return []
     name = _name(f"{inverted.group(2).strip()} {inverted.group(1)}")
     return [name] if name else []
+
+
+# A magazine's standfirst naming its writer as its sentence's subject: "Kevlin Henney appeals
+# for a reform of the C++ education system", "Jane Doe explains why …"
+_STANDFIRST = re.compile(r"(?:^|[.?!:]\s+)([A-Z][\w'’.-]+(?:\s+[A-Z][\w'’.-]+){1,2})\s+(?:appeals|argues|explains|"
+                         r"describes|looks|considers|examines|investigates|presents|explores|asks|reports|discusses|"
+                         r"reviews|introduces|shares|tells|reflects|shows|offers|takes|makes|suggests|wonders|"
+                         r"demonstrates|outlines|proposes)\b")
+
+
+def _standfirst_writer(first: PageText, title_lines: list[Line]) -> list[str]:
+    """The writer a magazine names in the standfirst by its title, in the standfirst's
+    larger type, when the page prints no byline (a sentence of the body names others)."""
+    top = min(ln.bbox[1] for ln in title_lines)
+    bottom = max(ln.bbox[3] for ln in title_lines)
+    body = _body_size(first.lines)
+    near = [ln for ln in first.lines if ln not in title_lines and ln.size > 1.1 * body
+            and top - 0.15 * first.height <= ln.bbox[1] <= bottom + 0.15 * first.height]
+    text = " ".join(ln.text.strip() for ln in sorted(near, key=lambda ln: ln.bbox[1]))
+    names = [name for m in _STANDFIRST.finditer(text) if (name := _name(m.group(1)))]
+    return names[:1]
 
 
 def _column_major(authors: list[str], first: PageText | None) -> list[str]:
@@ -2389,7 +2471,8 @@ def _names_before_affiliations(text: str) -> list[str] | None:
         pieces = [p.strip() for p in group.split(",") if p.strip()]
         # the affiliation: an organisation, an e-mail, or a company's one word ending a group
         # of names ("Jim Stabile, VMware"; not "Tom Lee, Apple, Jane Doe, …", read no further)
-        cut = next((i for i, p in enumerate(pieces) if _org(p) or _EMAIL.search(p)
+        # (or a job title after a name: "Peter Ferrie, Senior Anti-Virus Researcher, Microsoft …")
+        cut = next((i for i, p in enumerate(pieces) if _org(p) or _EMAIL.search(p) or i > 0 and _job_title(p)
                     or 0 < i == len(pieces) - 1 and len(p.split()) == 1 and p[:1].isupper()), len(pieces))
         if cut == 1 < len(pieces) and _LEGAL_FORM.fullmatch(pieces[1]):
             continue  # "Red Hat, Inc.": a company's name before its legal form, no person
@@ -2559,7 +2642,17 @@ def _as_cited(authors: list[str], cited: _Citation, first: PageText) -> list[str
     paper's list (a hand-typed PVLDB list may differ from the byline, leave a name out), and
     every surname cited is printed on the page a second time, as a word (its byline): a
     name the rules missed joins in its place; the names the rules read keep their spelling
-    (two people of one surname told apart by their given name's initial)."""
+    (two people of one surname told apart by their given name's initial). A name wrapped onto
+    two lines of the byline and read as two people ("Deepak Mukunthu" / "Iyappan Babu") is
+    one where the citation lists it whole."""
+    whole = {_key(c) for c in cited.names}
+    joined: list[str] = []
+    for name in authors:
+        if joined and _key(joined[-1]) not in whole and _key(joined[-1] + name) in whole:
+            joined[-1] = f"{joined[-1]} {name}"
+        else:
+            joined.append(name)
+    authors = joined
     mine = [_key(_surname(a)) for a in authors]
     theirs = [_key(_surname(c)) for c in cited.names]
     if not theirs or mine == theirs or Counter(mine) - Counter(theirs):
@@ -2666,6 +2759,7 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
         masthead = masthead or (_ISSUE_LINE.match(text) if line.bbox[1] < 0.3 * first.height else None)
         masthead = masthead or (_YEAR_VOLUME_PAGES.match(text) if line.bbox[1] < 0.2 * first.height and own_head else None)
         masthead = masthead or (_NAMED_ISSUE.match(text) if line.bbox[1] < 0.15 * first.height and own_head else None)
+        masthead = masthead or (_JOURNAL_ISSUE.match(text) if not 0.2 * first.height < line.bbox[1] < 0.85 * first.height else None)
         if masthead:  # "Theoretical Computer Science 321 (2004) 5–12": the volume's year, not the © 2003
             tiers.setdefault(0.5, []).append(_year_of(masthead))
         if _THIS_PAPER_APPEARED.match(text) and _ANY_YEAR.search(text) and len(text.split()) <= 20:
@@ -2689,7 +2783,7 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
         if line.bbox[1] >= head and re.fullmatch(r"(?:19|20)\d\d", text) and _under_byline(line, first.lines):
             # "Chuck Moore" / "chipchuck@colorforth.com" / "1991" low on a cover: the byline's date
             tiers.setdefault(2.5, []).append(int(text))  # under a venue's year, over a date in the prose
-        date = _DATE.search(text) if line.bbox[1] < head else None
+        date = (_DATE.search(text) or _NUMERIC_DATE.fullmatch(text)) if line.bbox[1] < head else None
         if date and not _NOT_A_DATE.search(text) and \
                 not re.search(r"[^\W\d_]{2,}", _DATE_LABEL.sub("", text[:date.start()] + " " + text[date.end():])):
             # a date printed alone on its line in the page's head ("11 Mar 2003", "revised:
@@ -2721,7 +2815,9 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
                 continue  # the other version's ©, in the note's own sentence
             # "Copyright © 2008-2013 The Apache Software Foundation": this version's is the last
             last = re.match(r"\s*[-–—]\s*" + _Y + r"\b", text[match.end():])
-            tiers.setdefault(1, []).append(int((last or match).group(1)))
+            # (a running foot's, "Copyright 2002 Hewlett-Packard Co   Page 1 of 4", is its
+            # template's: under the date a note prints under its title, "6/22/2001")
+            tiers.setdefault(1.6 if _PAGE_OF.search(text) else 1, []).append(int((last or match).group(1)))
         # "… attribute the work to the author and CIDR 2007.": an acronym and a year in a
         # note set smaller than the body name a venue (a heading "LADIS 2008 Topic" does not)
         if len(own) >= 15 and own in _key(text) and _CITED.search(text):
