@@ -23,7 +23,7 @@ null when the page prints none); no PDF is stored here. The archive is fetched a
         [--collection17 --collection18 DIR] the "dev28" round's: checkouts of OSPreservProject/sprite,
                          a-darwish/cuteOS-references ("dev27" is read under --collection9)
         [--collection19 --collection20 DIR] the "dev29" round's: huachaohuang/awesome-dbdev, uwdub/web-dub-oldpapers
-        [--collection21 --collection22 DIR] the "dev30" round's: ddp/cyberspace, zygm0nt/papers-i-love (and dev31's to dev39's)
+        [--collection21 --collection22 DIR] the "dev30" round's: ddp/cyberspace, zygm0nt/papers-i-love (and dev31's to dev40's)
         [--collection23 --collection24 DIR] the "dev31" round's too: papers-we-love/chattanooga, papers-we-love/seattle
     python bench/archive_metadata.py --root ARCHIVE --split dev --papers DIR --readings DIR --loro
         [--only SET ...] [--cache FILE] [--show]
@@ -106,7 +106,8 @@ and 6 more of dev30's collections, seed 81, `--collection21` to `--collection24`
 of dev30's collections, 24 and 8, seed 82, `--collection21` and `--collection22`); "dev33" to
 "dev36" (32 more of them each, seeds 83 to 86); "dev37" to "dev39" (25, 23 and 25 more, seeds 87 to 89, the
 standards, manuals, chapters, theses, a patent, a podcast's transcript and second copies left out
-after the draw; with dev39 every paper of ddp/cyberspace's pool is drawn). Each round
+after the draw; with dev39 every paper of ddp/cyberspace's pool is drawn); "dev40" (23 more of
+zygm0nt/papers-i-love's, seed 90). Each round
 after the first was measured once on first sight, before any rule change for it — a fresh
 estimate of the rules — then tuned on.
 
@@ -215,8 +216,8 @@ FIRST_SIGHT = {"dev2": (9, 16), "dev3": (4, 10), "dev4": (17, 30), "dev5": (18, 
                "dev20": (27, 32), "dev21": (22, 28),
                "dev22": (22, 29), "dev23": (21, 29), "dev24": (24, 30), "dev25": (14, 32), "dev26": (15, 29),
                "dev27": (17, 30), "dev28": (22, 32), "dev29": (23, 32), "dev30": (24, 32), "dev31": (19, 26), "dev32": (22, 32), "dev33": (29, 32),
-               "dev34": (26, 32), "dev35": (24, 32), "dev36": (24, 32), "dev37": (20, 25), "dev38": (16, 23), "dev39": (19, 25)}
-ROUNDS = ["dev", "test-seen", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10", "dev11", "dev12", "dev13", "dev14", "dev15", "dev16", "dev17", "dev18", "dev19", "dev20", "dev21", "dev22", "dev23", "dev24", "dev25", "dev26", "dev27", "dev28", "dev29", "dev30", "dev31", "dev32", "dev33", "dev34", "dev35", "dev36", "dev37", "dev38", "dev39"]
+               "dev34": (26, 32), "dev35": (24, 32), "dev36": (24, 32), "dev37": (20, 25), "dev38": (16, 23), "dev39": (19, 25), "dev40": (23, 23)}
+ROUNDS = ["dev", "test-seen", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10", "dev11", "dev12", "dev13", "dev14", "dev15", "dev16", "dev17", "dev18", "dev19", "dev20", "dev21", "dev22", "dev23", "dev24", "dev25", "dev26", "dev27", "dev28", "dev29", "dev30", "dev31", "dev32", "dev33", "dev34", "dev35", "dev36", "dev37", "dev38", "dev39", "dev40"]
 
 # The rounds drawn from other public collections: a gold row's "root" names the option that
 # gives the folder its papers are read under, a checkout of the repository named here.
@@ -234,7 +235,7 @@ COLLECTIONS = {"papers": ("HappyWalkers/paper", "dev7, dev21, dev23 and dev24"),
                "collection16": ("vishwanath79/Papers", "dev26"),
                "collection17": ("OSPreservProject/sprite", "dev28"), "collection18": ("a-darwish/cuteOS-references", "dev28"),
                "collection19": ("huachaohuang/awesome-dbdev", "dev29"), "collection20": ("uwdub/web-dub-oldpapers", "dev29"),
-               "collection21": ("ddp/cyberspace", "dev30 to dev39"), "collection22": ("zygm0nt/papers-i-love", "dev30 to dev39"),
+               "collection21": ("ddp/cyberspace", "dev30 to dev40"), "collection22": ("zygm0nt/papers-i-love", "dev30 to dev40"),
                "collection23": ("papers-we-love/chattanooga", "dev31"), "collection24": ("papers-we-love/seattle", "dev31")}
 
 
