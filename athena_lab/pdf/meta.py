@@ -296,11 +296,6 @@ _YEAR_VOLUME_PAGES = re.compile(r"^[^\W\d][^\d()]{2,60}?\s" + _Y + r",\s*\d{1,4}
 # year it went online in a note)
 _ISSUE_LINE = re.compile(r"^vol(?:ume)?\.?\s*\d{1,4}\s*,\s*(?:no|issue)\.?\s*\d{1,4}(?:\s*[-–]\s*\d{1,4})?\s*(?:\((?:"
                          + _MONTH + r"\s+)?" + _Y + r"\)|,\s*(?:" + _MONTH + r"\s*[-–/]\s*)?" + _MONTH + r"\s+" + _Y + r"\W*$)", re.I)
-# A journal's issue line that names it, at the page's head or foot: "ACM Computing Surveys, Vol.
-# 18, No. 4, December 1986", "ACM Transactions on Computer Systems, Vol. 2, No. 3, August 1984,
-# Pages 181-197." (the issue's year, over the © of the year it was printed)
-_JOURNAL_ISSUE = re.compile(r"^[A-Z][^\d,;:()]{2,60},\s*vol(?:ume)?\.?\s*\d{1,4}\s*,\s*(?:no|issue|number)\.?\s*\d{1,4}\s*,\s*(?:"
-                            + _MONTH + r"\s*[-–/]\s*)?" + _MONTH + r"\s+" + _Y + r"(?:,\s*pages?\s*\d{1,5}\s*[-–]\s*\d{1,5})?\W*$", re.I)
 # A report's number with its year, on a line of its own: "MSR-TR-2007-33", "UCB/EECS-2010-123",
 # "HPL-2003-183" (not "MIT-LCS-TR-194": no year in it; not a standard's "IEEE-1800-2017", whose
 # last part is its year; not a flaw's "CVE-2017-5753", reported before the paper)
@@ -308,12 +303,16 @@ _REPORT_YEAR = re.compile(r"^(?!(?:IEEE|ISO|IEC|ANSI|CVE|RFC|DIN|ECMA)\b)(?:[A-Z
                           r"-(?!(?:19|20)\d\d\W*$)\d{1,4}\W*$")
 # "Theory and Applications of Categories, Vol. 1, No. 1, 1995, pp. 1–10.", "Reprints in …, No. 6,
 # 2004, pp. 1–10.": a journal's name, its volume or number, the issue's year (and pages); not
-# another issue's ("Originally published in …", "Reprinted from …", "Erratum to: …")
-_NAMED_ISSUE = re.compile(r"^(?!(?:originally|reprinted|erratum|corrigendum|comments?\s+on|reply\s+to|see|presented)\b|"
+# another issue's ("Originally published in …", "Reprinted from …", "Erratum to: …"). At the
+# page's head, or at its foot: "ACM Computing Surveys, Vol. 18, No. 4, December 1986",
+# "ACM Transactions on Computer Systems, Vol. 2, No. 3, August 1984, Pages 181-197." (the
+# issue's year, over the © of the year it was printed)
+_NAMED_ISSUE = re.compile(r"^(?!(?:originally|reprinted|erratum|corrigendum|comments?\s+on|reply\s+to|see|presented|"
+                          r"cited|extended|an?\s+(?:earlier|preliminary|extended|shorter|revised)|preliminary)\b|"
                           r"cf\.\s|[^,]*\b(?:appeared|published|version|based\s+on|continued|sequel|superseded|"
                           r"also\s+in|part\s+[IVX\d]+|cited\s+as)\b)"
                           r"[^\W\d][^\d()]{2,90}?,\s*(?:(?:vol(?:ume)?\.?|no\.|number)\s*\d{1,4},\s*){1,2}(?:"
-                          + _MONTH + r"\s+)?" + _Y + r"\s*(?:,\s*pp?\.\s*\d{1,5}\s*[-–—]+\s*\d{1,5})?\W*$", re.I)
+                          + _MONTH + r"\s+)?" + _Y + r"\s*(?:,\s*(?:pp?\.|pages?)\s*\d{1,5}\s*[-–—]+\s*\d{1,5})?\W*$", re.I)
 _CURRENT_VERSION = re.compile(r"\bdate of current version\s+(?:\d{1,2}\s+)?" + _MONTH + r"\s+(?:\d{1,2},?\s+)?" + _Y,
                               re.I)
 _CELL_DATE = re.compile(r"(?:\d{1,2}\s+)?" + _MONTH + r",?\s+(?:\d{1,2},?\s+)?" + _Y, re.I)
@@ -1067,8 +1066,10 @@ def _over_address(line: Line, taken: list[Line], first: PageText) -> Line | None
     height = max(line.bbox[3] - line.bbox[1], 1.0)
     below = sorted((ln for ln in first.lines if ln not in taken and 0 <= ln.bbox[1] - line.bbox[3] < 1.2 * height
                     and ln.bbox[0] < line.bbox[2] and line.bbox[0] < ln.bbox[2]), key=lambda ln: ln.bbox[1])
-    if len(below) == 2 and _EMAIL.search(below[1].text) and not _EMAIL.search(below[0].text):
-        return below[0]
+    if len(below) == 2 and _EMAIL.search(below[1].text) and not _EMAIL.search(below[0].text) \
+            and not _NO_SUBTITLE.search(below[0].text) and not _VERSION_TAG.search(below[0].text) \
+            and not re.search(r"\b(?:distribute|confidential|revision|working)\b", below[0].text, re.I):
+        return below[0]  # (not a copy's state: "Working Draft", "Do not distribute", "Revision 3")
     return None
 
 
@@ -1237,16 +1238,32 @@ _TERM = re.compile(r"\b(?:semester|term|quarter|session|edition|" + _SEASON + r"
 
 
 def _dated_byline(text: str) -> int | None:
-    """The year of a byline dated in brackets, "By Vitalik Buterin (2014).", or after a comma,
-    "Bryan Edds, 2014", which no title line is (not "BY GRADIENT DESCENT", a title's last line)."""
+    """The year of a byline dated in brackets, "By Vitalik Buterin (2014).", which no title
+    line is (not "BY GRADIENT DESCENT", a title's last line)."""
     dated = re.match(r"^By\s+(.+?),?\s*\(" + _Y + r"\)\W*$", text.strip(), re.I)
     if dated and _names(dated.group(1)):
         return int(dated.group(2))
     first = re.match(r"^\(" + _Y + r"\)\s+(.+)$", text.strip())  # "(2012) Nick Bostrom"
-    if first and _names(first.group(2)):
-        return int(first.group(1))
-    after = re.match(r"^([^\W\d_][^,;&\d]*[^\W\d_]),\s*" + _Y + r"\.?$", text.strip())  # "Bryan Edds, 2014"
-    return int(after.group(2)) if after and not _TERM.search(text) and _names(after.group(1)) else None
+    return int(first.group(1)) if first and _names(first.group(2)) else None
+
+
+def _name_dated(text: str) -> tuple[list[str], int] | None:
+    """A byline of one name dated after a comma, "Bryan Edds, 2014": the name and the year;
+    not a term's date ("Spring Semester, 2011"), a place's ("Porto Alegre, 2014" is read as
+    one only where no name is printed), a publisher's ("Prentice Hall, 1985") or a heading's
+    ("Course Notes, 2014")."""
+    after = re.fullmatch(r"([^\W\d_][^,;&\d]*[^\W\d_]),\s*" + _Y + r"\.?", text.strip())
+    if after is None or _TERM.search(text) or _place(after.group(1)) or _org(after.group(1)) \
+            or _PUBLISHER.search(text) or _HEADING_WORDS.search(after.group(1).upper()) \
+            or any(w.lower() in _PUBLISHER_WORDS for w in after.group(1).split()):
+        return None
+    names = _names(after.group(1))
+    return (names, int(after.group(2))) if names and len(names) == 1 else None
+
+
+# publishers a book's cover dates beside their name ("Prentice Hall, 1985", "Addison Wesley, 1995")
+_PUBLISHER_WORDS = {"hall", "wesley", "kaufmann", "wiley", "holland", "springer", "elsevier", "pearson",
+                    "mcgraw", "reilly", "longman", "macmillan", "routledge", "sons"}
 
 
 def _stamp(text: str) -> bool:
@@ -1643,6 +1660,8 @@ def _page_authors(first: PageText | None, title: list[Line], wide: bool = False)
         if names and style is not None and line.size < 0.95 * style.size and re.search(r"\b(?:Prof\.|Professor)\s", text):
             continue  # "Prof. H. Gall, Prof. M. Glinz, …" under a seminar's line, in its type: its teachers
         found = _line_names(line) or _apart_names(line)
+        if found is None and not names and i < 3 and (dated := _name_dated(text)) is not None:
+            found = dated[0]  # "Bryan Edds, 2014" under the title
         if found is None and last_found and last is not None and last.text.rstrip().endswith(",") \
                 and _OPENING_DEGREE.match(text):
             # "…, Kenton T. Unruh," / "PhD, Wanda Pratt, PhD": the list goes on past its last
@@ -1723,10 +1742,7 @@ def _page_authors(first: PageText | None, title: list[Line], wide: bool = False)
     side = _sidebar_names(below, width)
     names = side if len(side) > len(names) else _by_stacks(names, alone, below, width)
     domains = _domains(below)
-    # (also a company named by its domain's first word, "Yandex Market" over "…@yandex-team.ru")
-    parts = {part for label in domains for part in label.split("-") if len(part) >= 5}
-    kept = [n for n in names if re.sub(r"[^a-z]", "", n.lower()) not in domains
-            and re.sub(r"[^a-z]", "", n.split()[0].lower()) not in parts]
+    kept = [n for n in names if re.sub(r"[^a-z]", "", n.lower()) not in domains and not _domains_company(n, domains)]
     return (kept if kept else names)[:100]
 
 
@@ -1763,6 +1779,16 @@ def _domains(lines: list[Line]) -> set[str]:
             labels.update(label.lower() for label in host.split(".")[:-1]
                           if len(label) >= 6 and not (len(user) >= 3 and user in label.lower()))
     return labels
+
+
+def _domains_company(name: str, domains: set[str]) -> bool:
+    """A company named by the first part of a hyphenated mail domain and a word of its own
+    ("Yandex Market" over "trofim@yandex-team.ru"); not a person whose given name a host
+    holds ("Andrew" of "andrew.cmu.edu": no hyphen) or whose whole name one does
+    ("Jessica Lee" of "jessica-lee.com")."""
+    words = [re.sub(r"[^a-z]", "", w.lower()) for w in name.split()]
+    return any("-" in label and label.split("-")[0] == words[0] and len(words[0]) >= 5
+               and not any(w in label for w in words[1:]) for label in domains)
 
 
 # a sidebar's heading that reads as a name ("Author Keywords", "ACM Classification Keywords")
@@ -2147,8 +2173,6 @@ def _names(text: str) -> list[str] | None:
     if _column_banner(text):
         return None  # "Functional Pearl" under a title
     text = re.sub(r"^\(" + _Y + r"\)\s+(?=[A-Z])", "", text)  # "(2012) Nick Bostrom": a byline dated before the name
-    if not _TERM.search(text):  # "Bryan Edds, 2014": or after it (not "Spring Semester, 2011")
-        text = re.sub(r"^([^\W\d_][^,;&\d]*[^\W\d_]),\s*" + _Y + r"\.?$", r"\1", text)
     # A superscript after a name, or a mark with a space after it, ends the name: "Kyle
     # Lo^(α∗) Zejiang Shen^(α,τ∗)", "Kalpesh Krishna♠ ∗ Erin Bransom♢" (its commas are no
     # separators of their own)
@@ -2290,25 +2314,30 @@ def _inverted_byline(first: PageText, title_lines: list[Line]) -> list[str]:
     return [name] if name else []
 
 
-# A magazine's standfirst naming its writer as its sentence's subject: "Kevlin Henney appeals
-# for a reform of the C++ education system", "Jane Doe explains why …"
-_STANDFIRST = re.compile(r"(?:^|[.?!:]\s+)([A-Z][\w'’.-]+(?:\s+[A-Z][\w'’.-]+){1,2})\s+(?:appeals|argues|explains|"
-                         r"describes|looks|considers|examines|investigates|presents|explores|asks|reports|discusses|"
-                         r"reviews|introduces|shares|tells|reflects|shows|offers|takes|makes|suggests|wonders|"
-                         r"demonstrates|outlines|proposes)\b")
+# A magazine's standfirst naming its writer as its last sentence's subject, opening its line:
+# "Kevlin Henney appeals for a reform of the C++ education system", "Jane Doe explains why …"
+_STANDFIRST = re.compile(r"([A-Z][\w'’.-]+(?:\s+[A-Z][\w'’.-]+){1,2})\s+(?:appeals|argues|explains|describes|"
+                         r"considers|examines|investigates|presents|explores|asks|reports|discusses|reviews|"
+                         r"introduces|shares|tells|reflects|suggests|wonders|demonstrates|outlines|proposes)\b")
 
 
 def _standfirst_writer(first: PageText, title_lines: list[Line]) -> list[str]:
     """The writer a magazine names in the standfirst by its title, in the standfirst's
-    larger type, when the page prints no byline (a sentence of the body names others)."""
+    larger type, when the page prints no byline: a line opening on the name and a verb of
+    telling (not a topic's words, "Deep Learning"; not a sentence of an abstract, under its
+    heading)."""
     top = min(ln.bbox[1] for ln in title_lines)
     bottom = max(ln.bbox[3] for ln in title_lines)
     body = _body_size(first.lines)
-    near = [ln for ln in first.lines if ln not in title_lines and ln.size > 1.1 * body
+    stop = min((ln.bbox[1] for ln in first.lines if _STOP_AUTHORS.match(ln.text.strip())), default=first.height)
+    near = [ln for ln in first.lines if ln not in title_lines and ln.size > 1.1 * body and ln.bbox[1] < stop
             and top - 0.15 * first.height <= ln.bbox[1] <= bottom + 0.15 * first.height]
-    text = " ".join(ln.text.strip() for ln in sorted(near, key=lambda ln: ln.bbox[1]))
-    names = [name for m in _STANDFIRST.finditer(text) if (name := _name(m.group(1)))]
-    return names[:1]
+    for line in near:
+        match = _STANDFIRST.match(line.text.strip())
+        name = _name(match.group(1)) if match else None
+        if name and not any(w.lower() in _SUBJECT_WORDS for w in name.split()):
+            return [name]
+    return []
 
 
 def _column_major(authors: list[str], first: PageText | None) -> list[str]:
@@ -2758,8 +2787,8 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
         masthead = _MASTHEAD.match(text) if line.bbox[1] < 0.2 * first.height and own_head else None
         masthead = masthead or (_ISSUE_LINE.match(text) if line.bbox[1] < 0.3 * first.height else None)
         masthead = masthead or (_YEAR_VOLUME_PAGES.match(text) if line.bbox[1] < 0.2 * first.height and own_head else None)
-        masthead = masthead or (_NAMED_ISSUE.match(text) if line.bbox[1] < 0.15 * first.height and own_head else None)
-        masthead = masthead or (_JOURNAL_ISSUE.match(text) if not 0.2 * first.height < line.bbox[1] < 0.85 * first.height else None)
+        masthead = masthead or (_NAMED_ISSUE.match(text) if line.bbox[1] < 0.15 * first.height and own_head
+                                or line.bbox[1] > 0.85 * first.height else None)
         if masthead:  # "Theoretical Computer Science 321 (2004) 5–12": the volume's year, not the © 2003
             tiers.setdefault(0.5, []).append(_year_of(masthead))
         if _THIS_PAPER_APPEARED.match(text) and _ANY_YEAR.search(text) and len(text.split()) <= 20:
@@ -2780,10 +2809,16 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
         byline_year = _dated_byline(text) if line.bbox[1] < head else None
         if byline_year:
             tiers.setdefault(1.5, []).append(byline_year)  # "By Vitalik Buterin (2014)."
+        name_dated = _name_dated(text) if line.bbox[1] < head else None
+        if name_dated:  # "Bryan Edds, 2014" (or an epigraph's "Edsger W. Dijkstra, 1975": under a venue's year)
+            tiers.setdefault(3, []).append(name_dated[1])
         if line.bbox[1] >= head and re.fullmatch(r"(?:19|20)\d\d", text) and _under_byline(line, first.lines):
             # "Chuck Moore" / "chipchuck@colorforth.com" / "1991" low on a cover: the byline's date
             tiers.setdefault(2.5, []).append(int(text))  # under a venue's year, over a date in the prose
-        date = (_DATE.search(text) or _NUMERIC_DATE.fullmatch(text)) if line.bbox[1] < head else None
+        # (a date in numbers right under the title's lines only: "6/22/2001"; not a figure's note)
+        under_title = bool(title) and 0 <= line.bbox[1] - max(ln.bbox[3] for ln in title or []) < 0.1 * first.height
+        date = (_DATE.search(text) or (_NUMERIC_DATE.fullmatch(text) if under_title else None)) \
+            if line.bbox[1] < head else None
         if date and not _NOT_A_DATE.search(text) and \
                 not re.search(r"[^\W\d_]{2,}", _DATE_LABEL.sub("", text[:date.start()] + " " + text[date.end():])):
             # a date printed alone on its line in the page's head ("11 Mar 2003", "revised:
