@@ -816,3 +816,42 @@ def test_a_drafts_tag_leaves_the_title_and_its_subtitle_over_the_projects_site_i
                  line("Abstract", 72, 197, 111, 208, 11.0, bold=True),
                  *prose(72, 222, 40, size=11.0))
     assert paper_record({}, first).title == "Open Libernet: Take back the Internet"
+
+
+def test_a_note_naming_a_journals_issue_at_the_foot_does_not_date_the_page() -> None:
+    """A third read's cases: a note citing authors and their journal, and a note's line running
+    on into a journal's issue, under a © 1975."""
+    def noted(*foot: Line) -> PageText:
+        return page(line("Copyright © 1975 by The MITRE Corporation", 60, 60, 500, 68, 8.0),
+                    line("Secure Computer Systems: Unified Exposition", 120, 100, 480, 117, 17.0),
+                    line("Jane Doe", 270, 130, 330, 142, 12.0),
+                    *prose(60, 170, 30), *foot)
+    assert page_year(noted(line("This work extends D. E. Bell and L. J. LaPadula, J. ACM, Vol. 21, No. 4, March 1974.",
+                                60, 740, 500, 748, 8.0))) == 1975
+    assert page_year(noted(line("A preliminary version of this paper was presented at the conference and", 60, 730, 500, 738, 8.0),
+                           line("Communications of the ACM, Vol. 11, No. 3, March 1968.", 60, 740, 300, 748, 8.0))) == 1975
+
+
+def test_a_dated_line_over_the_byline_is_no_author_and_dates_nothing() -> None:
+    """A third read's cases: "Porto Alegre, 2014" over "Maria Silva", and an epigraph over
+    "Jane Doe" on a page that prints no other year; "Rob Pike and Dennis M. Ritchie, 1999"
+    alone under a title is two people."""
+    def under(*lines: Line) -> PageText:
+        return page(line("Notes on the Design of Reliable Storage Systems", 100, 80, 500, 97, 17.0), *lines,
+                    *prose(60, 190, 40))
+    assert paper_record({}, under(line("Porto Alegre, 2014", 260, 110, 340, 120, 10.0),
+                                  line("Maria Silva", 250, 126, 350, 138, 12.0))).authors == ["Maria Silva"]
+    epigraph = paper_record({}, under(line("Edsger W. Dijkstra, 1975", 300, 110, 400, 120, 10.0),
+                                      line("Jane Doe", 270, 130, 330, 142, 12.0)))
+    assert (epigraph.authors, epigraph.year) == (["Jane Doe"], None)
+    both = paper_record({}, under(line("Rob Pike and Dennis M. Ritchie, 1999", 195, 110, 500, 122, 12.0)))
+    assert (both.authors, both.year) == (["Rob Pike", "Dennis M. Ritchie"], 1999)
+
+
+def test_a_job_title_under_a_title_is_no_subtitle() -> None:
+    """A third read's case: "Independent Researcher" over an e-mail, under a title."""
+    first = page(line("On the Shape of Things", 134, 79, 478, 115, 36.0, bold=True),
+                 line("Independent Researcher", 231, 126, 381, 142, 16.0),
+                 line("jane@example.org", 258, 147, 354, 157, 10.0),
+                 *prose(72, 222, 40, size=11.0))
+    assert paper_record({}, first).title == "On the Shape of Things"

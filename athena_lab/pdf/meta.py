@@ -296,6 +296,18 @@ _YEAR_VOLUME_PAGES = re.compile(r"^[^\W\d][^\d()]{2,60}?\s" + _Y + r",\s*\d{1,4}
 # year it went online in a note)
 _ISSUE_LINE = re.compile(r"^vol(?:ume)?\.?\s*\d{1,4}\s*,\s*(?:no|issue)\.?\s*\d{1,4}(?:\s*[-–]\s*\d{1,4})?\s*(?:\((?:"
                          + _MONTH + r"\s+)?" + _Y + r"\)|,\s*(?:" + _MONTH + r"\s*[-–/]\s*)?" + _MONTH + r"\s+" + _Y + r"\W*$)", re.I)
+def _foot_issue(line: Line, first: PageText) -> bool:
+    """A journal's issue line at the page's foot as a line of its own: the journal's name
+    (no comma in it: not a note naming authors, "… Bell and L. J. LaPadula, J. ACM, Vol. 21,
+    …"), the issue's month, and no line of a note running on into it from just over it."""
+    text = line.text.strip()
+    if not re.match(r"[^,]+,\s*(?:vol|no\.|number)", text, re.I) or not re.search(_MONTH + r"\s+" + _Y, text, re.I):
+        return False
+    height = max(line.bbox[3] - line.bbox[1], 1.0)
+    return not any(0 < line.bbox[1] - ln.bbox[3] < 0.8 * height and ln.bbox[0] < line.bbox[2] and line.bbox[0] < ln.bbox[2]
+                   and not ln.text.rstrip().endswith((".", ":")) for ln in first.lines if ln is not line)
+
+
 # A report's number with its year, on a line of its own: "MSR-TR-2007-33", "UCB/EECS-2010-123",
 # "HPL-2003-183" (not "MIT-LCS-TR-194": no year in it; not a standard's "IEEE-1800-2017", whose
 # last part is its year; not a flaw's "CVE-2017-5753", reported before the paper)
@@ -626,6 +638,10 @@ def paper_record(info: dict[str, str], first: PageText | None, file_name: str = 
         authors = _page_authors(first, title_lines, wide=True)
     if not authors and title_lines and first is not None:
         authors = _inverted_byline(first, title_lines) or _standfirst_writer(first, title_lines)
+    dated_byline = None
+    if not authors and title_lines and first is not None:
+        dated_byline = _dated_byline_under(first, title_lines)
+        authors = dated_byline[0] if dated_byline else []
     authors = _column_major(authors, first)
     authors = _marks_read_as_letters(authors, first)
     authors = _surnames_wrapped(authors, first)
@@ -636,7 +652,8 @@ def paper_record(info: dict[str, str], first: PageText | None, file_name: str = 
     # (PVLDB's first page number, "2022", at the foot of a 2019 paper), but for an arXiv stamp
     stamped = first is not None and bool(first.margin) and bool(_ARXIV.search(first.margin or ""))
     year = _subject_year(info, first) or (None if stamped or cited is None else cited.year) \
-        or page_year(first, title_lines) or (cited.year if cited else None) or arxiv_year(ids.get("arxiv"))
+        or page_year(first, title_lines) or (cited.year if cited else None) or arxiv_year(ids.get("arxiv")) \
+        or (dated_byline[1] if dated_byline else None)
     return PaperRecord(title=title, authors=authors, year=year, doi=ids.get("doi"), arxiv=ids.get("arxiv"))
 
 
@@ -1068,7 +1085,7 @@ def _over_address(line: Line, taken: list[Line], first: PageText) -> Line | None
                     and ln.bbox[0] < line.bbox[2] and line.bbox[0] < ln.bbox[2]), key=lambda ln: ln.bbox[1])
     if len(below) == 2 and _EMAIL.search(below[1].text) and not _EMAIL.search(below[0].text) \
             and not _NO_SUBTITLE.search(below[0].text) and not _VERSION_TAG.search(below[0].text) \
-            and not re.search(r"\b(?:distribute|confidential|revision|working)\b", below[0].text, re.I):
+            and not re.search(r"\b(?:distribute|confidential|revision|working|request for comments)\b", below[0].text, re.I):
         return below[0]  # (not a copy's state: "Working Draft", "Do not distribute", "Revision 3")
     return None
 
@@ -1083,7 +1100,7 @@ def _subtitle_shaped(line: Line, first: PageText) -> bool:
     text = line.text.strip()
     if _COPY_HOLDER.match(text):
         return False  # "© Miguel Garcia, LAMP,": the notes' author as the holder of their copyright
-    return _title_shaped(line) and 2 <= len(text.split()) <= 12 and _line_names(line) is None \
+    return _title_shaped(line) and 2 <= len(text.split()) <= 12 and _line_names(line) is None and not _job_title(text) \
         and not _ORG.search(text) and not _PLACE.search(text) and not _ANY_YEAR.search(text) \
         and not _byline_begun(line, first)
 
@@ -1258,7 +1275,18 @@ def _name_dated(text: str) -> tuple[list[str], int] | None:
             or any(w.lower() in _PUBLISHER_WORDS for w in after.group(1).split()):
         return None
     names = _names(after.group(1))
-    return (names, int(after.group(2))) if names and len(names) == 1 else None
+    return (names, int(after.group(2))) if names and len(names) <= 3 else None
+
+
+def _dated_byline_under(first: PageText, title_lines: list[Line]) -> tuple[list[str], int] | None:
+    """The byline dated after a comma among the first three lines under the title, when no
+    other way read a name: "Bryan Edds, 2014" under "Diseases in Code", and its year, which
+    dates the page only when nothing else does (an epigraph's "Edsger W. Dijkstra, 1975", or
+    "Porto Alegre, 2014" over a byline, is read by no other rule)."""
+    bottom = max(ln.bbox[3] for ln in title_lines)
+    under = sorted((ln for ln in first.lines if ln not in title_lines and ln.bbox[1] >= bottom - 1),
+                   key=lambda ln: ln.bbox[1])[:3]
+    return next((dated for ln in under if (dated := _name_dated(ln.text)) is not None), None)
 
 
 # publishers a book's cover dates beside their name ("Prentice Hall, 1985", "Addison Wesley, 1995")
@@ -1660,8 +1688,6 @@ def _page_authors(first: PageText | None, title: list[Line], wide: bool = False)
         if names and style is not None and line.size < 0.95 * style.size and re.search(r"\b(?:Prof\.|Professor)\s", text):
             continue  # "Prof. H. Gall, Prof. M. Glinz, …" under a seminar's line, in its type: its teachers
         found = _line_names(line) or _apart_names(line)
-        if found is None and not names and i < 3 and (dated := _name_dated(text)) is not None:
-            found = dated[0]  # "Bryan Edds, 2014" under the title
         if found is None and last_found and last is not None and last.text.rstrip().endswith(",") \
                 and _OPENING_DEGREE.match(text):
             # "…, Kenton T. Unruh," / "PhD, Wanda Pratt, PhD": the list goes on past its last
@@ -2788,7 +2814,7 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
         masthead = masthead or (_ISSUE_LINE.match(text) if line.bbox[1] < 0.3 * first.height else None)
         masthead = masthead or (_YEAR_VOLUME_PAGES.match(text) if line.bbox[1] < 0.2 * first.height and own_head else None)
         masthead = masthead or (_NAMED_ISSUE.match(text) if line.bbox[1] < 0.15 * first.height and own_head
-                                or line.bbox[1] > 0.85 * first.height else None)
+                                or line.bbox[1] > 0.85 * first.height and _foot_issue(line, first) else None)
         if masthead:  # "Theoretical Computer Science 321 (2004) 5–12": the volume's year, not the © 2003
             tiers.setdefault(0.5, []).append(_year_of(masthead))
         if _THIS_PAPER_APPEARED.match(text) and _ANY_YEAR.search(text) and len(text.split()) <= 20:
@@ -2809,9 +2835,6 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
         byline_year = _dated_byline(text) if line.bbox[1] < head else None
         if byline_year:
             tiers.setdefault(1.5, []).append(byline_year)  # "By Vitalik Buterin (2014)."
-        name_dated = _name_dated(text) if line.bbox[1] < head else None
-        if name_dated:  # "Bryan Edds, 2014" (or an epigraph's "Edsger W. Dijkstra, 1975": under a venue's year)
-            tiers.setdefault(3, []).append(name_dated[1])
         if line.bbox[1] >= head and re.fullmatch(r"(?:19|20)\d\d", text) and _under_byline(line, first.lines):
             # "Chuck Moore" / "chipchuck@colorforth.com" / "1991" low on a cover: the byline's date
             tiers.setdefault(2.5, []).append(int(text))  # under a venue's year, over a date in the prose
