@@ -855,3 +855,24 @@ def test_a_job_title_under_a_title_is_no_subtitle() -> None:
                  line("jane@example.org", 258, 147, 354, 157, 10.0),
                  *prose(72, 222, 40, size=11.0))
     assert paper_record({}, first).title == "On the Shape of Things"
+
+
+def test_a_subtitle_naming_a_job_is_still_a_subtitle() -> None:
+    """A fourth read's case: only a line that is a job's title and nothing else is refused."""
+    for subtitle in ("Notes from a Chief Architect", "Chief Programmer Teams Revisited", "What Every Manager Should Know"):
+        first = page(line("Software Architecture in Practice", 134, 79, 478, 115, 36.0, bold=True),
+                     line(subtitle, 150, 126, 460, 142, 16.0),
+                     *prose(72, 222, 40, size=11.0))
+        assert paper_record({}, first).title == f"Software Architecture in Practice: {subtitle}"
+
+
+def test_a_journals_foot_line_under_its_price_code_dates_the_page() -> None:
+    """A fourth read's case: CACM's price code, with no full stop, right over the journal's
+    issue line is no note running into it."""
+    first = page(line("Copyright © 1975 by the author", 60, 60, 500, 68, 8.0),
+                 line("Time, Clocks, and the Ordering of Events in a Distributed System", 80, 100, 520, 117, 17.0),
+                 line("Leslie Lamport", 260, 130, 340, 142, 12.0),
+                 *prose(60, 170, 30),
+                 line("0001-0782/78/0700-0558 $00.75", 60, 730, 200, 738, 8.0),
+                 line("Communications of the ACM, Vol. 21, No. 7, July 1978", 60, 740, 300, 748, 8.0))
+    assert page_year(first) == 1978

@@ -226,6 +226,14 @@ _SUBJECT_WORDS = {"security", "threat", "threats", "assessment", "modeling", "mo
 _JOB_SURNAME = {"director", "engineer", "officer"}
 _JOB_RANK = {"senior", "principal", "staff", "lead", "managing", "executive", "technical", "general", "chief",
              "research", "software", "program", "project", "deputy", "associate", "assistant", "distinguished"}
+def _job_line(text: str) -> bool:
+    """A line that is a job's title and nothing else, "Independent Researcher", "Chief
+    Architect" (not a subtitle holding one: "Notes from a Chief Architect")."""
+    words = [w.lower().strip(".,") for w in text.split()]
+    ends = words[-1:] and (words[-1] in _JOB_WORDS or len(words) > 1 and words[-1] in _JOB_SURNAME and words[-2] in _JOB_RANK)
+    return 1 <= len(words) <= 4 and bool(ends) and not any(w in _SMALL_WORDS or w in {"every", "young", "working"} for w in words)
+
+
 def _job_title(text: str) -> bool:
     """A job's title ("Senior Anti-Virus Researcher", "Managing Director"), not a name."""
     words = [w.lower().strip(".,") for w in text.split()]
@@ -304,8 +312,10 @@ def _foot_issue(line: Line, first: PageText) -> bool:
     if not re.match(r"[^,]+,\s*(?:vol|no\.|number)", text, re.I) or not re.search(_MONTH + r"\s+" + _Y, text, re.I):
         return False
     height = max(line.bbox[3] - line.bbox[1], 1.0)
+    # (a copyright's or a price code's line over it runs into nothing: "0001-0782/78/0700-0558 $00.75")
     return not any(0 < line.bbox[1] - ln.bbox[3] < 0.8 * height and ln.bbox[0] < line.bbox[2] and line.bbox[0] < ln.bbox[2]
-                   and not ln.text.rstrip().endswith((".", ":")) for ln in first.lines if ln is not line)
+                   and not ln.text.rstrip().endswith((".", ":")) and not _COPYRIGHT.search(ln.text)
+                   and not _PRICE_CODE.search(ln.text) and not _ISSN.search(ln.text) for ln in first.lines if ln is not line)
 
 
 # A report's number with its year, on a line of its own: "MSR-TR-2007-33", "UCB/EECS-2010-123",
@@ -1100,7 +1110,7 @@ def _subtitle_shaped(line: Line, first: PageText) -> bool:
     text = line.text.strip()
     if _COPY_HOLDER.match(text):
         return False  # "© Miguel Garcia, LAMP,": the notes' author as the holder of their copyright
-    return _title_shaped(line) and 2 <= len(text.split()) <= 12 and _line_names(line) is None and not _job_title(text) \
+    return _title_shaped(line) and 2 <= len(text.split()) <= 12 and _line_names(line) is None and not _job_line(text) \
         and not _ORG.search(text) and not _PLACE.search(text) and not _ANY_YEAR.search(text) \
         and not _byline_begun(line, first)
 
