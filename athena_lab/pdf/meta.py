@@ -226,19 +226,25 @@ _SUBJECT_WORDS = {"security", "threat", "threats", "assessment", "modeling", "mo
 _JOB_SURNAME = {"director", "engineer", "officer"}
 _JOB_RANK = {"senior", "principal", "staff", "lead", "managing", "executive", "technical", "general", "chief",
              "research", "software", "program", "project", "deputy", "associate", "assistant", "distinguished"}
-def _job_line(text: str) -> bool:
-    """A line that is a job's title and nothing else, "Independent Researcher", "Chief
-    Architect" (not a subtitle holding one: "Notes from a Chief Architect")."""
-    words = [w.lower().strip(".,") for w in text.split()]
-    ends = words[-1:] and (words[-1] in _JOB_WORDS or len(words) > 1 and words[-1] in _JOB_SURNAME and words[-2] in _JOB_RANK)
-    return 1 <= len(words) <= 4 and bool(ends) and not any(w in _SMALL_WORDS or w in {"every", "young", "working"} for w in words)
+
+
+def _job_word(words: list[str], i: int) -> bool:
+    """``words[i]`` names a job: a job's word, or a word that is a surname too after a rank."""
+    return words[i] in _JOB_WORDS or words[i] in _JOB_SURNAME and i > 0 and words[i - 1] in _JOB_RANK
 
 
 def _job_title(text: str) -> bool:
     """A job's title ("Senior Anti-Virus Researcher", "Managing Director"), not a name."""
     words = [w.lower().strip(".,") for w in text.split()]
-    return any(w in _JOB_WORDS or w in _JOB_SURNAME and i > 0 and words[i - 1] in _JOB_RANK
-               for i, w in enumerate(words))
+    return any(_job_word(words, i) for i in range(len(words)))
+
+
+def _job_line(text: str) -> bool:
+    """A line that is a job's title and nothing else, "Independent Researcher", "Chief
+    Architect" (not a subtitle holding one: "Notes from a Chief Architect")."""
+    words = [w.lower().strip(".,") for w in text.split()]
+    return 1 <= len(words) <= 4 and _job_word(words, len(words) - 1) \
+        and not any(w in _SMALL_WORDS or w in {"every", "young", "working"} for w in words)
 
 
 # "A · B": Springer's separator; "Nuno Preguiça — Marc Shapiro": INRIA's
@@ -1079,20 +1085,23 @@ def _subtitle(title: list[Line], first: PageText | None) -> list[Line]:
     return []
 
 
-def _right_under(line: Line, taken: list[Line], first: PageText) -> Line | None:
-    """The one line right under ``line`` (within 1.2 of its heights, over it), if only one."""
+def _lines_right_under(line: Line, taken: list[Line], first: PageText) -> list[Line]:
+    """The lines right under ``line`` (within 1.2 of its heights, over it), not in ``taken``."""
     height = max(line.bbox[3] - line.bbox[1], 1.0)
-    below = [ln for ln in first.lines if ln not in taken and 0 <= ln.bbox[1] - line.bbox[3] < 1.2 * height
-             and ln.bbox[0] < line.bbox[2] and line.bbox[0] < ln.bbox[2]]
+    return [ln for ln in first.lines if ln not in taken and 0 <= ln.bbox[1] - line.bbox[3] < 1.2 * height
+            and ln.bbox[0] < line.bbox[2] and line.bbox[0] < ln.bbox[2]]
+
+
+def _right_under(line: Line, taken: list[Line], first: PageText) -> Line | None:
+    """The one line right under ``line``, if only one."""
+    below = _lines_right_under(line, taken, first)
     return below[0] if len(below) == 1 else None
 
 
 def _over_address(line: Line, taken: list[Line], first: PageText) -> Line | None:
     """The nearer of two lines right under ``line`` when the other is a web or mail address
     ("Open Libernet" / "Take back the Internet" / "www.openlibernet.org")."""
-    height = max(line.bbox[3] - line.bbox[1], 1.0)
-    below = sorted((ln for ln in first.lines if ln not in taken and 0 <= ln.bbox[1] - line.bbox[3] < 1.2 * height
-                    and ln.bbox[0] < line.bbox[2] and line.bbox[0] < ln.bbox[2]), key=lambda ln: ln.bbox[1])
+    below = sorted(_lines_right_under(line, taken, first), key=lambda ln: ln.bbox[1])
     if len(below) == 2 and _EMAIL.search(below[1].text) and not _EMAIL.search(below[0].text) \
             and not _NO_SUBTITLE.search(below[0].text) and not _VERSION_TAG.search(below[0].text) \
             and not re.search(r"\b(?:distribute|confidential|revision|working|request for comments)\b", below[0].text, re.I):
@@ -1262,6 +1271,9 @@ def _title_shaped(line: Line, banner: bool = False) -> bool:
 
 # a term's or an edition's date, "Spring Semester, 2011", "Winter Term, 1998": no byline's
 _TERM = re.compile(r"\b(?:semester|term|quarter|session|edition|" + _SEASON + r")\b", re.I)
+# publishers a book's cover dates beside their name ("Prentice Hall, 1985", "Addison Wesley, 1995")
+_PUBLISHER_WORDS = {"hall", "wesley", "kaufmann", "wiley", "holland", "springer", "elsevier", "pearson",
+                    "mcgraw", "reilly", "longman", "macmillan", "routledge", "sons"}
 
 
 def _dated_byline(text: str) -> int | None:
@@ -1298,10 +1310,6 @@ def _dated_byline_under(first: PageText, title_lines: list[Line]) -> tuple[list[
                    key=lambda ln: ln.bbox[1])[:3]
     return next((dated for ln in under if (dated := _name_dated(ln.text)) is not None), None)
 
-
-# publishers a book's cover dates beside their name ("Prentice Hall, 1985", "Addison Wesley, 1995")
-_PUBLISHER_WORDS = {"hall", "wesley", "kaufmann", "wiley", "holland", "springer", "elsevier", "pearson",
-                    "mcgraw", "reilly", "longman", "macmillan", "routledge", "sons"}
 
 
 def _stamp(text: str) -> bool:
