@@ -986,16 +986,17 @@ def test_a_usenix_byline_run_on_over_lines_is_read_as_one() -> None:
 
 def test_where_a_preprint_was_published_dates_it_over_the_authors_copyright() -> None:
     """Axford and Joy: "c Copyright TH Axford & MS Joy 1992" on the preprint, "Published in
-    Computer Languages 19(1), 1–12 (1993)" at its foot; "originally published in" names
-    another version and dates nothing."""
+    Computer Languages 19(1), 1–12 (1993)" at its foot; "an earlier version was published in"
+    names another version and dates nothing. ("Originally published in …" names where the work
+    first appeared, and dates it: tests/test_pdf_records_reprints.py.)"""
     first = page(line("List Processing Primitives for Parallel Computation", 120, 100, 490, 116, 14.4),
                  line("Tom Axford and Mike Joy", 240, 140, 380, 152, 12.0),
                  line("c Copyright TH Axford & MS Joy 1992", 231, 275, 407, 286, 11.0), *BODY,
                  line("Published in Computer Languages 19(1), 1–12 (1993)", 111, 662, 350, 673, 10.9))
     assert page_year(first) == 1993
-    reprint = page(*first.lines[:-1], line("Originally published in Computer Languages 19(1), 1–12 (1993)",
+    earlier = page(*first.lines[:-1], line("An earlier version was published in Computer Languages 19(1), 1–12 (1993)",
                                            111, 662, 350, 673, 10.9))
-    assert page_year(reprint) == 1992
+    assert page_year(earlier) == 1992
 
 
 def test_a_title_over_a_small_word_and_an_aside_in_brackets() -> None:

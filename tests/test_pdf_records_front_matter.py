@@ -295,9 +295,12 @@ def test_a_standards_or_a_flaws_number_is_no_reports_year() -> None:
     assert page_year(numbered("CVE-2017-5753", "2019 IEEE Symposium on Security and Privacy")) == 2019
 
 
-def test_a_head_line_naming_where_a_reprint_first_appeared_does_not_date_it() -> None:
+def test_a_head_line_naming_where_a_reprint_first_appeared_dates_the_work_not_the_reprint() -> None:
     """"Originally published in Communications of the ACM, Vol. 11, No. 3, March 1968, …" over
-    a reprint whose foot prints © 2002; an erratum's "Erratum to: …, Vol. 5, No. 2, 1995"."""
+    a reprint whose foot prints © 2002: the work's year, as the blind labels of real reprints
+    read it (Lampson's "Protection", 1971 over its 1974 reprint; Plan 9's papers; a magazine's
+    "Originally published in …, January 1994" over its © 1993), not the reprint's; an
+    erratum's "Erratum to: …, Vol. 5, No. 2, 1995" dates nothing."""
     def headed(head: str, foot: str) -> PageText:
         return page(line(head, 72, 60, 540, 69, 8.0),
                     line("Go To Statement Considered Harmful", 150, 100, 462, 118, 17.0),
@@ -305,7 +308,7 @@ def test_a_head_line_naming_where_a_reprint_first_appeared_does_not_date_it() ->
                     *prose(170, 30),
                     line(foot, 72, 740, 400, 748, 8.0))
     assert page_year(headed("Originally published in Communications of the ACM, Vol. 11, No. 3, March 1968, "
-                            "pp. 147-148.", "Copyright © 2002 by the Association for Computing Machinery")) == 2002
+                            "pp. 147-148.", "Copyright © 2002 by the Association for Computing Machinery")) == 1968
     assert page_year(headed("Erratum to: Journal of Functional Programming, Vol. 5, No. 2, 1995, pp. 1-10.",
                             "© 1998 Cambridge University Press")) == 1998
 

@@ -68,7 +68,7 @@ _NOT_TITLE = re.compile(
 _CONTENTS = re.compile(r"^(table of )?contents$", re.I)
 _ORG = re.compile(
     r"\b(universit\w*|universi[dt]ad\w*|universidade|univ\.|institut\w*|laborator\w*|labs?|school|college|department|dept\.?|"
-    r"faculty|facult\w*|center|centre|research|corporation|corp\.?|inc\.?|ltd\.?|gmbh|company|"
+    r"faculty|facult\w*|center|centre|research|corporation|corp\.?|inc\.?|ltd\.?|limited|gmbh|company|"
     r"foundation|academy|agency|microsoft|microsystems|google|ibm|yahoo!?|amazon|facebook|intel|oracle|"
     r"akamai|at&t|xerox|hp|hewlett|packard|nokia|inria|cnrs|eth|epfl|mit|cmu|ucla|ucb|uc|nasa|industries|"
     r"jepsen|"
@@ -84,7 +84,7 @@ _ORG = re.compile(
 # Affiliations known by their capitals ("TU Delft", "IIT Bombay", "SRI International",
 # "Meta AI"): matched in capitals only, so a name ("Ai Chen") is none
 _ORG_CAPS = re.compile(r"\b(AI|TU|IIT|IIIT|SRI|KAIST|KAUST|CSAIL|CWI|INESC|KTH|MPI|DFKI|NTT|NUS|HKUST|UCL|UCSD|UCSB|"
-                       r"UIUC|USC|NYU|MSR|FAIR|PARC|DEC|SRC|BBN|NIST|NIH|JPL|LANL|LLNL|ORNL|CERN|RIKEN|SAP|CSL|SE)\b")
+                       r"UIUC|USC|NYU|MSR|FAIR|PARC|DEC|SRC|BBN|NIST|NIH|JPL|LANL|LLNL|ORNL|CERN|RIKEN|SAP|CSL|SE|INP)\b")
 _ORG_TITLE = re.compile(r"\b(universit\w*|institut\w*|laborator\w*|department|dept\.|faculty|college|"
                         r"corporation|inc\.|ltd\.?|gmbh|school of|centre for|center for)\b", re.I)
 # Countries an address names, alone a place's words
@@ -159,7 +159,9 @@ _PARTICLES = {"van", "von", "der", "den", "de", "del", "della", "di", "da", "du"
               "dos", "das", "bin", "ibn", "al", "y", "ter", "op", "ul", "ur", "ud"}
 _STOP_AUTHORS = re.compile(r"^(abstract|summary|introduction|keywords|key words|index terms|"
                            r"categories|general terms|ccs concepts|contents|preface|foreword|"
-                           r"\d+\.?\s+introduction|1\s)", re.I)
+                           # (a section's number opening its heading, not a row of footnote marks
+                           # set over the names: "1 2" over "Marcos Kawazoe Aguilera, Carole …")
+                           r"\d+\.?\s+introduction|1\s(?![\d\s,∗*†‡§¶]*$))", re.I)
 # A thesis's or a report's title page names its committee and its approvers under a heading
 # of their role ("Thesis Committee:" / "Jill Fain Lehman, Computer Science Department";
 # "Approved:" / "R. C. Amara, Manager …"): they read or signed the work, they did not write it
@@ -300,8 +302,11 @@ _DATE = re.compile(r"(?:\b" + _MONTH + r",?\s+(?:\d{1,2}" + _ORD + r"(?:\s*[-–
 _NUMERIC_DATE = re.compile(r"\s*(?:0?[1-9]|[12]\d|3[01])/(?:0?[1-9]|[12]\d|3[01])/" + _Y + r"\s*")
 # A journal's masthead: "Theoretical Computer Science 321 (2004) 5 – 12", "J. of X (2008) 19(2), 185-224"
 _MASTHEAD = re.compile(r"^[^\d()]{4,90}?\s(?:\d{1,4}(?:[,.:]\s?\d{1,4})?\s*)?\((?:" + _MONTH + r"\s+)?" + _Y
-                       + r"\),?\s*(?:\d{1,4}(?:\(\d{1,3}\))?[,:]?\s*)?"
-                       r"(?:pp?\.\s*)?\d{1,5}\s*[-–—]+\s*\d{1,5}\b", re.I)
+                       + r"\),?\s*(?:(?:\d{1,4}(?:\(\d{1,3}\))?[,:]?\s*)?"
+                       r"(?:pp?\.\s*)?\d{1,5}\s*[-–—]+\s*\d{1,5}\b"
+                       # (Springer's "Distributed Computing (1986) 1:26 39", its dash lost: the
+                       # volume's colon and two numbers ending the line)
+                       r"|\d{1,4}:\s?\d{1,5}\s+\d{1,5}\s*$)", re.I)
 # "Sensors 2015, 15, 16412-16429; doi:10.3390/s150716412": a journal's name, year, volume and pages
 _YEAR_VOLUME_PAGES = re.compile(r"^[^\W\d][^\d()]{2,60}?\s" + _Y + r",\s*\d{1,4}(?:\(\d{1,3}\))?,\s*\d{1,6}\s*[-–—]\s*\d{1,6}\b")
 # "Vol. 8, No. 1-2 (2016) 1–130": a journal's volume, issue, year and pages (Foundations and
@@ -658,6 +663,8 @@ def paper_record(info: dict[str, str], first: PageText | None, file_name: str = 
     if not authors and title_lines and first is not None:
         dated_byline = _dated_byline_under(first, title_lines)
         authors = dated_byline[0] if dated_byline else []
+    if not authors and title_lines and first is not None:
+        authors = _name_heading_page(first, title_lines)
     authors = _column_major(authors, first)
     authors = _marks_read_as_letters(authors, first)
     authors = _surnames_wrapped(authors, first)
@@ -671,6 +678,23 @@ def paper_record(info: dict[str, str], first: PageText | None, file_name: str = 
         or page_year(first, title_lines) or (cited.year if cited else None) or arxiv_year(ids.get("arxiv")) \
         or (dated_byline[1] if dated_byline else None)
     return PaperRecord(title=title, authors=authors, year=year, doi=ids.get("doi"), arxiv=ids.get("arxiv"))
+
+
+def _name_heading_page(first: PageText, title: list[Line]) -> list[str]:
+    """One person's name alone on the page's first line, far over a title with no byline
+    under it: a reprint in a collection heads its first page with its author ("Robert W.
+    Floyd" over "ASSIGNING MEANINGS TO PROGRAMS"). Only a whole name of two to four words
+    with an initial ("React Native" over a book's title is no name), over the title."""
+    top = min(title, key=lambda ln: ln.bbox[1])
+    over = [ln for ln in first.lines if ln.bbox[3] <= top.bbox[1]]
+    if len(over) != 1 or over[0].bbox[1] > 0.15 * first.height or len(over[0].cells) > 1:
+        return []
+    text = over[0].text.strip()
+    names = _names(text)
+    if not names or len(names) != 1 or _key(names[0]) != _key(text) or not 2 <= len(text.split()) <= 4 \
+            or _org(text) or _place(text) or not re.search(r"\b[A-Z]\.\s", text):
+        return []
+    return names
 
 
 def _undated(line: Line) -> str:
@@ -2873,6 +2897,9 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
         labelled = _LABELLED_DATE.search(text)  # "Date: 2016.05.11", "Publication date: 2014"
         if labelled:
             tiers.setdefault(2, []).append(int(labelled.group(1)))
+        first_out = _first_appeared(text)
+        if first_out is not None:
+            tiers.setdefault(*first_out)
         if _NOT_A_DATE.search(text):
             continue
         words = len(text.split())
@@ -2926,6 +2953,30 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
             counts = Counter(years)
             return max(counts, key=lambda y: (counts[y], y))
     return None
+
+
+# "Originally appeared in Proc. of the Winter 1994 USENIX Conf., …", "This paper first appeared
+# in Proc. 5th Princeton Conf. …, 1971": a reprint's note naming where the work was first
+# published (not "First published online …", a journal's date of its web copy)
+_FIRST_APPEARED = re.compile(r"^[\W_]*(?:\d\s+)?(?:this (?:paper|article|work|report|note) (?:was |has been )?)?"
+                             r"(?:originally|first) (?:appeared|published|presented)\b(?!\s+online)(?P<form>,?\s+in\s+an?\s+"
+                             r"(?:\w+\s+){0,2}(?:form|version)\b|\s+(?:in\s+)?(?:an?\s+)?(?:preliminary|abbreviated|"
+                             r"condensed|extended|earlier|early|shorter|different|abridged|partial)\b)?", re.I)
+
+
+def _first_appeared(text: str) -> tuple[float, list[int]] | None:
+    """The year a reprint's note says the work first appeared in, and its tier: the work's
+    year over the reprint's © and its reprints' venues ("It was reprinted in … (Jan. 1974)"),
+    under a masthead or a date of this version; a note that says that form differed ("in a
+    different form") only where the page prints no other year."""
+    match = _FIRST_APPEARED.match(text)
+    if match is None:
+        return None
+    sentence = " ".join(_PAGES.sub(" ", text[match.end():]).split()[:30])  # (its own note, not the next)
+    year = _ANY_YEAR.search(sentence)
+    if year is None:
+        return None
+    return (3.5 if match.group("form") else 0.95), [int(year.group(1))]
 
 
 # IEEE Xplore's /Subject: "IEEE Network;2025;39;1;10.1109/MNET.2024.3434419", the venue and
