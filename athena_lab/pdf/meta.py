@@ -68,7 +68,7 @@ _NOT_TITLE = re.compile(
 _CONTENTS = re.compile(r"^(table of )?contents$", re.I)
 _ORG = re.compile(
     r"\b(universit\w*|universi[dt]ad\w*|universidade|univ\.|institut\w*|laborator\w*|labs?|school|college|department|dept\.?|"
-    r"faculty|facult\w*|center|centre|research|corporation|corp\.?|inc\.?|ltd\.?|limited|gmbh|company|"
+    r"faculty|facult\w*|center|centre|research|corporation|corp\.?|inc\.?|ltd\.?|gmbh|company|"
     r"foundation|academy|agency|microsoft|microsystems|google|ibm|yahoo!?|amazon|facebook|intel|oracle|"
     r"akamai|at&t|xerox|hp|hewlett|packard|nokia|inria|cnrs|eth|epfl|mit|cmu|ucla|ucb|uc|nasa|industries|"
     r"jepsen|"
@@ -83,7 +83,7 @@ _ORG = re.compile(
     r"[ée]cole|istituto|instituto|centrum|akademi\w*|academia|tech|clinic|international|computers|electronics)\b", re.I)
 # Affiliations known by their capitals ("TU Delft", "IIT Bombay", "SRI International",
 # "Meta AI"): matched in capitals only, so a name ("Ai Chen") is none
-_ORG_CAPS = re.compile(r"\b(AI|TU|IIT|IIIT|SRI|KAIST|KAUST|CSAIL|CWI|INESC|KTH|MPI|DFKI|NTT|NUS|HKUST|UCL|UCSD|UCSB|"
+_ORG_CAPS = re.compile(r"\b(?!(?:With|Of|For|And|The|Under|By|In|On)\b)[A-Z][\w&.-]*\s+Limited\b(?=\s*(?:[,.;)]|$|\d))|\b(AI|TU|IIT|IIIT|SRI|KAIST|KAUST|CSAIL|CWI|INESC|KTH|MPI|DFKI|NTT|NUS|HKUST|UCL|UCSD|UCSB|"
                        r"UIUC|USC|NYU|MSR|FAIR|PARC|DEC|SRC|BBN|NIST|NIH|JPL|LANL|LLNL|ORNL|CERN|RIKEN|SAP|CSL|SE|INP)\b")
 _ORG_TITLE = re.compile(r"\b(universit\w*|institut\w*|laborator\w*|department|dept\.|faculty|college|"
                         r"corporation|inc\.|ltd\.?|gmbh|school of|centre for|center for)\b", re.I)
@@ -161,7 +161,7 @@ _STOP_AUTHORS = re.compile(r"^(abstract|summary|introduction|keywords|key words|
                            r"categories|general terms|ccs concepts|contents|preface|foreword|"
                            # (a section's number opening its heading, not a row of footnote marks
                            # set over the names: "1 2" over "Marcos Kawazoe Aguilera, Carole …")
-                           r"\d+\.?\s+introduction|1\s(?![\d\s,∗*†‡§¶]*$))", re.I)
+                           r"\d+\.?\s+introduction|1\s(?![\d\s,∗*†‡§¶]*$)|1\s+2\s+3\b)", re.I)
 # A thesis's or a report's title page names its committee and its approvers under a heading
 # of their role ("Thesis Committee:" / "Jill Fain Lehman, Computer Science Department";
 # "Approved:" / "R. C. Amara, Manager …"): they read or signed the work, they did not write it
@@ -266,7 +266,9 @@ _Y = r"(1[6-9]\d\d|20[0-4]\d)(?![’']?s\b)"  # (not a decade: "the 1970’s", "
 # Tier 1: copyright lines; tier 2: venue lines; tier 3: dates printed alone.
 # "−c 2014. The copyright of this document …": a © whose circle the text layer lost or read as a
 # dash, at the start of a line that speaks of copyright
-_COPYRIGHT = re.compile(r"(?:(?:©|\(c\)|copyright|[°◦○◯⃝]\s?c\b|\bc\s?[°◦○◯⃝])\s*(?:©\s*)?|^c\s+(?=[A-Z])|^[−–-]?c\s+(?=(?:1[6-9]\d\d|20[0-4]\d)\b[^\n]*(?:copyright|rights|licen[cs])))(?:[^\d\n]{0,40}?)" + _Y, re.I)
+_COPYRIGHT = re.compile(r"(?:(?:©|\(c\)|copyright|[°◦○◯⃝]\s?c\b|\bc\s?[°◦○◯⃝])\s*(?:©\s*)?|^c\s+(?=[A-Z])|^[−–-]?c\s+(?=(?:1[6-9]\d\d|20[0-4]\d)\b[^\n]*(?:copyright|rights|licen[cs]))"
+                        # (a scan's "01984 IEEE": the © read as a zero glued to its year)
+                        r"|(?<![\d$.,/-])0(?=(?:19|20)\d\d\s+(?:IEEE|ACM)\b))(?:[^\d\n]{0,40}?)" + _Y, re.I)
 # A footnote citing another work ("1Nyquist, H., “Certain Factors …”, 1924"): its venue
 # and year are that work's.
 _CITED = re.compile(r"^\W*\d*\s*[A-Z][\w'’-]+,\s+(?:[A-Z]\.\s*)+|[“\"][^”\"]{8,}[”\"]")
@@ -306,7 +308,11 @@ _MASTHEAD = re.compile(r"^[^\d()]{4,90}?\s(?:\d{1,4}(?:[,.:]\s?\d{1,4})?\s*)?\((
                        r"(?:pp?\.\s*)?\d{1,5}\s*[-–—]+\s*\d{1,5}\b"
                        # (Springer's "Distributed Computing (1986) 1:26 39", its dash lost: the
                        # volume's colon and two numbers ending the line)
-                       r"|\d{1,4}:\s?\d{1,5}\s+\d{1,5}\s*$)", re.I)
+                       r"|\d{1,4}:\s?\d{1,5}\s+\d{1,5}\s*$)"
+                       # or the volume and pages before the year (Academic Press's "JOURNAL OF
+                       # ALGORITHMS 6, 163-180 (1985)")
+                       r"|^[^\d()]{4,90}?\s\d{1,4}\s*[,:]\s*\d{1,5}\s*[-–—]+\s*\d{1,5}\s*\((?:" + _MONTH + r"\s+)?" + _Y
+                       + r"\)\s*\d{0,5}\s*$", re.I)
 # "Sensors 2015, 15, 16412-16429; doi:10.3390/s150716412": a journal's name, year, volume and pages
 _YEAR_VOLUME_PAGES = re.compile(r"^[^\W\d][^\d()]{2,60}?\s" + _Y + r",\s*\d{1,4}(?:\(\d{1,3}\))?,\s*\d{1,6}\s*[-–—]\s*\d{1,6}\b")
 # "Vol. 8, No. 1-2 (2016) 1–130": a journal's volume, issue, year and pages (Foundations and
@@ -632,9 +638,10 @@ def paper_record(info: dict[str, str], first: PageText | None, file_name: str = 
         page_title = f"{page_title}{'' if page_title.endswith((':', '?', '!')) else ':'} {sub_text}"
         title_lines = [*title_lines, *subtitle]
     if page_title and first is not None and first.scan:
-        # "Untraceable Electronic Cash t": a scan's OCR reads the dagger after a title as a t
+        # "Untraceable Electronic Cash t", "TOWARDS A THEORY OF TYPE STRUCTURE t": a scan's OCR
+        # reads the dagger after a title as a t
         # (a text layer's "… at Time t" keeps it)
-        page_title = re.sub(r"(\b[A-Z][a-z]{2,})\s+t$", r"\1", page_title)
+        page_title = re.sub(r"(\b[A-Z](?:[a-z]{2,}|[A-Z]{2,}))\s+t$", r"\1", page_title)
     title = _agreeing_title(info, first, page_title) or page_title
     title = _spelled_as_named(title, file_name)
     title = _spelled_as_printed(title, title_lines, first)
@@ -694,6 +701,13 @@ def _name_heading_page(first: PageText, title: list[Line]) -> list[str]:
     if not names or len(names) != 1 or _key(names[0]) != _key(text) or not 2 <= len(text.split()) <= 4 \
             or _org(text) or _place(text) or not re.search(r"\b[A-Z]\.\s", text):
         return []
+    if not re.fullmatch(r"(?:[A-Z][a-z'’-]+\s+|[A-Z]\.\s*)(?:[A-Z]\.\s*)*(?:[A-Z][a-z'’-]+\s+)?[A-Z][a-z'’-]+|"
+                        r"(?:[A-Z][A-Z'’-]+\s+|[A-Z]\.\s*)(?:[A-Z]\.\s*)*[A-Z][A-Z'’-]+", text) \
+            or re.match(r"(?:to|for|in|part|chapter|appendix|section|annex|figure|table|exercise|lemma|volume|schedule|form|type|u)\b",
+                        text, re.I) \
+            or over[0].size < 0.95 * _body_size(first.lines) \
+            or re.search(r"\b(?:memoriam|tribute|obituary|interview|remembering|in memory)\b", _join_title(title) or "", re.I):
+        return []
     return names
 
 
@@ -733,6 +747,7 @@ def _title_lines(first: PageText | None, file_name: str = "") -> list[Line]:
     if first is None or not first.lines:
         return []
     group = _title_among(first.lines, first)
+    group = _head_word(group, first) + group
     slug = _slug_words(file_name)
     if slug:
         # "Knight-CONS.pdf", Zotero's "Lamport - 1978 - …": an author's name in the file's
@@ -977,6 +992,27 @@ def _title_among(lines: list[Line], first: PageText) -> list[Line]:
             group = group[max(stamps) + 1:] if stamps else group
             return group if _long_enough(group) else []
     return []
+
+
+def _head_word(group: list[Line], first: PageText) -> list[Line]:
+    """A title's first word set alone in larger capitals right over the rest of it, centred
+    on it: an AI memo's "LAMBDA" (16 pt) over "THE ULTIMATE DECLARATIVE" (11 pt), skipped as
+    a one-word logo. Only over a title in capitals, with nothing between them."""
+    if not group or not all(ln.text.strip().isupper() for ln in group):
+        return []
+    top = min(group, key=lambda ln: ln.bbox[1])
+    over = [ln for ln in first.lines if ln.bbox[3] <= top.bbox[1] + 1 and ln not in group]
+    if not over:
+        return []
+    word = max(over, key=lambda ln: ln.bbox[3])
+    text = word.text.strip()
+    height = word.bbox[3] - word.bbox[1]
+    middle = (top.bbox[0] + top.bbox[2]) / 2
+    if not re.fullmatch(r"[A-Z]{4,}", text) or word.size < 1.2 * top.size or _org(text) \
+            or top.bbox[1] - word.bbox[3] > 1.5 * height \
+            or abs((word.bbox[0] + word.bbox[2]) / 2 - middle) > 0.05 * first.width:
+        return []
+    return [word]
 
 
 def _prose_cased(text: str) -> bool:
@@ -1256,7 +1292,7 @@ def _word_spaced(line: Line) -> bool:
     gaps = [max(line.boxes[i + 1][0] - line.boxes[i - 1][2], line.boxes[i - 1][0] - line.boxes[i + 1][2])
             for i, ch in enumerate(text)
             if ch == " " and 0 < i < len(text) - 1 and text[i - 1] != " " and text[i + 1] != " "]
-    return bool(gaps) and max(gaps) < 2 * max(line.size, 1.0)
+    return bool(gaps) and max(gaps) < 2.25 * max(line.size, 1.0)
 
 
 # A journal's column over the title, matched with its spaces taken out (pdfium spaces small
@@ -2244,6 +2280,8 @@ def _names(text: str) -> list[str] | None:
     # A superscript after a name, or a mark with a space after it, ends the name: "Kyle
     # Lo^(α∗) Zejiang Shen^(α,τ∗)", "Kalpesh Krishna♠ ∗ Erin Bransom♢" (its commas are no
     # separators of their own)
+    # ("Ramesh Govindan†?, Ina Minei†": a second mark the font did not map, read as a "?")
+    text = re.sub(r"(?<=[" + _FOOTNOTE + r"])\?+", "", text)
     text = re.sub(r"\^\([^)]*\)|\^[^\s(,]+|(?:[" + _FOOTNOTE + r"♯⋆♣♦♥♠♢♡♤♧]|" + _FONT_MARK + r")+(?=\s)", ",", text)
     # "Janet Siegmundπ, Christian Kästnerω": a Greek letter glued to a Latin surname is its
     # affiliation's mark (a cell's text, where the caret the line's text gives it is not written)
@@ -2596,15 +2634,18 @@ _UNIT = re.compile(r"\b(?:services|platform|division|group|labs?|team)\b", re.I)
 
 
 def _own_address_dropped(text: str) -> str:
-    """"John C. Mitchell jcm@cs.stanford.edu": a name and its own address, no affiliation
-    between, is the name — the address's user part holds the surname or the initials
+    """"John C. Mitchell jcm@cs.stanford.edu", "Yulin Yang - yuyang@udel.edu": a name and its
+    own address, no affiliation between, is the name — the address's user part holds the
+    surname or the initials, or opens with the given name
     (not "Patrick O’Neil UMasslBoston poneil@cs.umb.edu", a scan's garbled affiliation)."""
-    m = re.fullmatch(r"(.*[^\W\d_])\s+([\w.+-]+)@[\w-]+(?:\.[\w-]+)+", text)
+    m = re.fullmatch(r"(.*[^\W\d_])\s+(?:[-–—]\s+)?([\w.+-]+)@[\w-]+(?:\.[\w-]+)+", text)
     if not m or "@" in m.group(1):
         return text
     words = [re.sub(r"[^a-z]", "", w.lower()) for w in m.group(1).split()]
     user = re.sub(r"[^a-z]", "", m.group(2).lower())
-    if words and words[-1] and (words[-1] in user or user == "".join(w[:1] for w in words)):
+    # (or its given name, "James Maley - james.m.laley2.civ@mail.mil", a surname mistyped)
+    if words and words[-1] and (words[-1] in user or user == "".join(w[:1] for w in words)
+                                or len(words) >= 2 and len(words[0]) >= 4 and user.startswith(words[0])):
         return m.group(1)
     return text
 
@@ -2896,10 +2937,16 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
     for text, size, y in _paragraphs([ln for ln in first.lines if id(ln) not in skip]):
         labelled = _LABELLED_DATE.search(text)  # "Date: 2016.05.11", "Publication date: 2014"
         if labelled:
-            tiers.setdefault(2, []).append(int(labelled.group(1)))
-        first_out = _first_appeared(text)
+            # (a revision's, "Revision date: March 18, 2018" in a footnote, is this version's:
+            # over the first version's date under the title, "MAY 31, 2016")
+            revision = re.match(r"(?:revision|version)\s+date|date of this version", labelled.group(0), re.I)
+            tiers.setdefault(0.8 if revision else 2, []).append(int(labelled.group(1)))
+        # (a note: set small, or in the page's head or foot, not the body's prose, "First
+        # presented by Lamport in 1989, …")
+        first_out = _first_appeared(text) if len(text.split()) <= 60 and (
+            size < 0.95 * body or y < 0.15 * first.height or y > 0.8 * first.height) else None
         if first_out is not None:
-            tiers.setdefault(*first_out)
+            tiers.setdefault(first_out[0], []).extend(first_out[1])
         if _NOT_A_DATE.search(text):
             continue
         words = len(text.split())
@@ -2959,7 +3006,7 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
 # in Proc. 5th Princeton Conf. …, 1971": a reprint's note naming where the work was first
 # published (not "First published online …", a journal's date of its web copy)
 _FIRST_APPEARED = re.compile(r"^[\W_]*(?:\d\s+)?(?:this (?:paper|article|work|report|note) (?:was |has been )?)?"
-                             r"(?:originally|first) (?:appeared|published|presented)\b(?!\s+online)(?P<form>,?\s+in\s+an?\s+"
+                             r"(?:originally|first) (?P<verb>appeared|published|presented)\b(?!\s+online)(?P<form>,?\s+in\s+an?\s+"
                              r"(?:\w+\s+){0,2}(?:form|version)\b|\s+(?:in\s+)?(?:an?\s+)?(?:preliminary|abbreviated|"
                              r"condensed|extended|earlier|early|shorter|different|abridged|partial)\b)?", re.I)
 
@@ -2967,16 +3014,32 @@ _FIRST_APPEARED = re.compile(r"^[\W_]*(?:\d\s+)?(?:this (?:paper|article|work|re
 def _first_appeared(text: str) -> tuple[float, list[int]] | None:
     """The year a reprint's note says the work first appeared in, and its tier: the work's
     year over the reprint's © and its reprints' venues ("It was reprinted in … (Jan. 1974)"),
-    under a masthead or a date of this version; a note that says that form differed ("in a
-    different form") only where the page prints no other year."""
+    under a masthead or a date of this version; a note that names another form ("in a
+    different form", "as an extended abstract") or a talk ("originally presented at …", a
+    journal version's conference) only where the page prints no other year. A journal's
+    date of its web copy and a book's first edition ("First published 2000 by …") are none,
+    and a series', a report's or an ISSN's number no year."""
     match = _FIRST_APPEARED.match(text)
-    if match is None:
+    if match is None or _WEB_DATE.match(text, match.end()):
         return None
-    sentence = " ".join(_PAGES.sub(" ", text[match.end():]).split()[:30])  # (its own note, not the next)
-    year = _ANY_YEAR.search(sentence)
-    if year is None:
+    rest = _PAGES.sub(" ", _ISSN.sub(" ", text[match.end():]))
+    sentence = " ".join(rest.split()[:30])
+    sentence = re.sub(r"\b(?:LNCS|LNAI|science|vol(?:ume)?\.?|no\.|number|report|memo|TR|#)\s*#?\d{4}\b", " ", sentence, flags=re.I)
+    years = _ANY_YEAR.findall(sentence)
+    if not years:
         return None
-    return (3.5 if match.group("form") else 0.95), [int(year.group(1))]
+    other = match.group("form") or match.group("verb").lower() == "presented" or _OTHER_FORM.search(sentence)
+    return (3.5 if other else 0.95), [int(years[0])]
+
+
+# a journal's date of its web copy, not a venue: "First published: 12 May 2019", "… on: 12 March 2010
+# (iFirst)", "… as an Advance Article on the web …", "… ahead of print", "… electronically", "… 3 October 2008"
+_WEB_DATE = re.compile(r"\s*(?::|on\b|on-line|as an advance|ahead of print|electronically|(?:\d{1,2}(?:st|nd|rd|th)?\s+)?"
+                       + _MONTH + r"\b|\d)", re.I)
+# another form named anywhere in the note's sentence: "… as an extended abstract in …", "… in slightly
+# different form …", "…; this is a revised and extended version"
+_OTHER_FORM = re.compile(r"\b(?:extended abstract|preliminary|abridged|abbreviated|condensed|different form|"
+                         r"revised|extended version|earlier version|shorter version)\b", re.I)
 
 
 # IEEE Xplore's /Subject: "IEEE Network;2025;39;1;10.1109/MNET.2024.3434419", the venue and
