@@ -311,7 +311,11 @@ _MASTHEAD = re.compile(r"^[^\d()]{4,90}?\s(?:\d{1,4}(?:[,.:]\s?\d{1,4})?\s*)?\((
                        r"|\d{1,4}:\s?\d{1,5}\s+\d{1,5}\s*$)"
                        # or the volume and pages before the year (Academic Press's "JOURNAL OF
                        # ALGORITHMS 6, 163-180 (1985)")
-                       r"|^[^\d()]{4,90}?\s\d{1,4}\s*[,:]\s*\d{1,5}\s*[-–—]+\s*\d{1,5}\s*\((?:" + _MONTH + r"\s+)?" + _Y
+                       # (a journal's name, not a reference's authors and abbreviation, "KNUTH, D. E. … J.
+                       # Algorithms 6, 163-180 (1985)", nor an erratum's or a comment's citation of it)
+                       r"|^(?!(?:erratum|errata|corrigendum|addendum|comments?|reply|retraction|see|cf)\b)"
+                       r"(?![^\d()]*(?:(?-i:\b[A-Z]\.\s*(?:[A-Z]\.\s*)*[A-Z][a-z])|&|\bet al\b))"
+                       r"[^\d()]{4,90}?\s\d{1,4}\s*[,:]\s*\d{1,5}\s*[-–—]+\s*\d{1,5}\s*\((?:" + _MONTH + r"\s+)?" + _Y
                        + r"\)\s*\d{0,5}\s*$", re.I)
 # "Sensors 2015, 15, 16412-16429; doi:10.3390/s150716412": a journal's name, year, volume and pages
 _YEAR_VOLUME_PAGES = re.compile(r"^[^\W\d][^\d()]{2,60}?\s" + _Y + r",\s*\d{1,4}(?:\(\d{1,3}\))?,\s*\d{1,6}\s*[-–—]\s*\d{1,6}\b")
@@ -641,7 +645,8 @@ def paper_record(info: dict[str, str], first: PageText | None, file_name: str = 
         # "Untraceable Electronic Cash t", "TOWARDS A THEORY OF TYPE STRUCTURE t": a scan's OCR
         # reads the dagger after a title as a t
         # (a text layer's "… at Time t" keeps it)
-        page_title = re.sub(r"(\b[A-Z](?:[a-z]{2,}|[A-Z]{2,}))\s+t$", r"\1", page_title)
+        page_title = re.sub(r"(\b(?!(?i:time|student|noncentral|statistic|test|variable|parameter)\b)"
+                            r"[A-Z](?:[a-z]{2,}|[A-Z]{2,}))\s+t$", r"\1", page_title)
     title = _agreeing_title(info, first, page_title) or page_title
     title = _spelled_as_named(title, file_name)
     title = _spelled_as_printed(title, title_lines, first)
@@ -701,8 +706,11 @@ def _name_heading_page(first: PageText, title: list[Line]) -> list[str]:
     if not names or len(names) != 1 or _key(names[0]) != _key(text) or not 2 <= len(text.split()) <= 4 \
             or _org(text) or _place(text) or not re.search(r"\b[A-Z]\.\s", text):
         return []
-    if not re.fullmatch(r"(?:[A-Z][a-z'’-]+\s+|[A-Z]\.\s*)(?:[A-Z]\.\s*)*(?:[A-Z][a-z'’-]+\s+)?[A-Z][a-z'’-]+|"
-                        r"(?:[A-Z][A-Z'’-]+\s+|[A-Z]\.\s*)(?:[A-Z]\.\s*)*[A-Z][A-Z'’-]+", text) \
+    word = r"[^\W\d_](?:[^\W\d_]|['’-](?=[^\W\d_]))+"
+    initial = r"[^\W\d_]\.\s*"
+    if not re.fullmatch(r"(?:" + word + r"\s+|" + initial + r")(?:" + initial + r")*(?:" + word + r"\s+)?" + word
+                        + r"(?:,?\s+(?:Jr|Sr)\.?|\s+I{2,3})?", text) \
+            or not all(w[0].isupper() for w in text.replace(",", " ").split()) \
             or re.match(r"(?:to|for|in|part|chapter|appendix|section|annex|figure|table|exercise|lemma|volume|schedule|form|type|u)\b",
                         text, re.I) \
             or over[0].size < 0.95 * _body_size(first.lines) \
@@ -929,7 +937,9 @@ def _title_among(lines: list[Line], first: PageText) -> list[Line]:
     limit = first.height * 0.75
     banner = _banners(lines)
     contents = min((ln.bbox[1] for ln in lines if _CONTENTS.match(ln.text.strip())), default=first.height)
-    candidates = [ln for ln in lines if ln.bbox[1] < min(limit, contents) and _title_shaped(ln)
+    display = 1.2 * _body_size(lines)
+    candidates = [ln for ln in lines if ln.bbox[1] < min(limit, contents)
+                  and _title_shaped(ln, wide=first.scan and ln.size >= display)
                   and id(ln) not in banner]
     if not candidates:
         return []
@@ -994,6 +1004,15 @@ def _title_among(lines: list[Line], first: PageText) -> list[Line]:
     return []
 
 
+_HEAD_KICKER = re.compile(r"DRAFT|PRELIMINARY|CONFIDENTIAL|UNCLASSIFIED|CLASSIFIED|SECRET|RESTRICTED|PROPRIETARY|"
+                          r"MEMORANDUM|MEMO|NOTICE|NOTES?|ERRATUM|ERRATA|CORRIGENDUM|ADDENDUM|RETRACTION|CORRESPONDENCE|"
+                          r"VIEWPOINTS?|EDITORIAL|COMMENTARY|COMMENTS?|OPINION|PERSPECTIVES?|REVIEWS?|ARTICLES?|LETTERS?|"
+                          r"REPORTS?|FEATURES?|ESSAYS?|PREFACE|FOREWORD|PROLOGUE|EPILOGUE|APPENDIX|CHAPTER|PART|SECTION|"
+                          r"LECTURE|TUTORIAL|SURVEY|KEYNOTE|INVITED|PANEL|POSITION|POSTER|DEMO|WHITEPAPER|DATASHEET|"
+                          r"THESIS|DISSERTATION|ANNOUNCEMENT|INTRODUCTION|CONTENTS|OBITUARY|INTERVIEW|SUPPLEMENT|"
+                          r"SPOTLIGHT|INSIGHTS?|RESEARCH|NEWS|BRIEFS?|PRACTICE|EDUCATION|HISTORY")
+
+
 def _head_word(group: list[Line], first: PageText) -> list[Line]:
     """A title's first word set alone in larger capitals right over the rest of it, centred
     on it: an AI memo's "LAMBDA" (16 pt) over "THE ULTIMATE DECLARATIVE" (11 pt), skipped as
@@ -1008,7 +1027,8 @@ def _head_word(group: list[Line], first: PageText) -> list[Line]:
     text = word.text.strip()
     height = word.bbox[3] - word.bbox[1]
     middle = (top.bbox[0] + top.bbox[2]) / 2
-    if not re.fullmatch(r"[A-Z]{4,}", text) or word.size < 1.2 * top.size or _org(text) \
+    if not first.scan or not re.fullmatch(r"[A-Z]{4,}", text) or _HEAD_KICKER.fullmatch(text) or _NOT_TITLE.match(text) \
+            or word.size < 1.2 * top.size or _org(text) \
             or top.bbox[1] - word.bbox[3] > 1.5 * height \
             or abs((word.bbox[0] + word.bbox[2]) / 2 - middle) > 0.05 * first.width:
         return []
@@ -1264,7 +1284,7 @@ def _long_enough(group: list[Line]) -> bool:
     return (len(text.split()) >= 2 or len(text) >= 12) and len(text.split()) <= 30
 
 
-def _word_spaced(line: Line) -> bool:
+def _word_spaced(line: Line, wide: bool = False) -> bool:
     """A line parted into cells at spaces no wider than two of its ems: word spaces set
     wide ("GENERALIZED   TRAVELLING   SALESMAN   PROBLEM", an old journal's title in
     capitals; a scan's text layer, "A VMM  Security  Kernel  for the VAX  Architecture"),
@@ -1292,7 +1312,9 @@ def _word_spaced(line: Line) -> bool:
     gaps = [max(line.boxes[i + 1][0] - line.boxes[i - 1][2], line.boxes[i - 1][0] - line.boxes[i + 1][2])
             for i, ch in enumerate(text)
             if ch == " " and 0 < i < len(text) - 1 and text[i - 1] != " " and text[i + 1] != " "]
-    return bool(gaps) and max(gaps) < 2.25 * max(line.size, 1.0)
+    # (up to 2.25 em only for a scan's line in display type, ``wide``: a row of a table or two
+    # columns read across at 2-2.25 em is none)
+    return bool(gaps) and max(gaps) < (2.25 if wide else 2) * max(line.size, 1.0)
 
 
 # A journal's column over the title, matched with its spaces taken out (pdfium spaces small
@@ -1310,12 +1332,12 @@ def _column_banner(text: str) -> bool:
     return bool(_COLUMN_BANNER.fullmatch(text.replace(" ", "")))
 
 
-def _title_shaped(line: Line, banner: bool = False) -> bool:
+def _title_shaped(line: Line, banner: bool = False, wide: bool = False) -> bool:
     """``banner``: a line that opens like a banner ("Transactions, and …") may still be the
     title's, when the line over it is cut in mid-phrase (``_cut_short``)."""
     text = line.text.strip()
     letters = sum(ch.isalpha() for ch in text)
-    return (letters >= 3 and (len(line.cells) <= 2 or _word_spaced(line)) and (banner or not _NOT_TITLE.match(text))
+    return (letters >= 3 and (len(line.cells) <= 2 or _word_spaced(line, wide)) and (banner or not _NOT_TITLE.match(text))
             and max(len(w) for w in text.split()) <= 25  # a logo read by OCR: "COMPUTERLABORATORSCIENCE…"
             and not re.match(r"^\d+(\.\d+)*\.?\s+[A-Z]|^\d+(\.\d+)+\.?\s", text)
             and not _address(text)
@@ -1735,7 +1757,7 @@ def _page_authors(first: PageText | None, title: list[Line], wide: bool = False)
             skip -= 1
             continue
         text = line.text.strip()
-        if _STOP_AUTHORS.match(text):
+        if _STOP_AUTHORS.match(text) and not _marks_over(line, below[max(i - 1, 0):i] + below[i + 1:i + 2]):
             break
         if _ROLES.match(text):
             if names:
@@ -1990,6 +2012,15 @@ def _byline_paragraph(lines: list[Line], at: int) -> list[Line]:
     while len(block) < 10 and at + len(block) < len(lines) and _joins(block[-1], lines[at + len(block)], 1.0):
         block.append(lines[at + len(block)])
     return block
+
+
+def _marks_over(line: Line, near: list[Line]) -> bool:
+    """A row of footnote marks ("1 2 3") set on the names they mark: it overlaps the line of
+    names over or under it and spans no wider (a table's or a chart's row of numbers stands
+    apart from its neighbours)."""
+    return re.fullmatch(r"[\d\s,∗*†‡§¶]+", line.text.strip()) is not None and any(
+        line.bbox[1] < ln.bbox[3] and line.bbox[3] > ln.bbox[1]
+        and line.bbox[0] >= ln.bbox[0] - 2 and line.bbox[2] <= ln.bbox[2] + 2 for ln in near)
 
 
 def _byline_alone(first: PageText) -> list[str]:
@@ -2638,14 +2669,17 @@ def _own_address_dropped(text: str) -> str:
     own address, no affiliation between, is the name — the address's user part holds the
     surname or the initials, or opens with the given name
     (not "Patrick O’Neil UMasslBoston poneil@cs.umb.edu", a scan's garbled affiliation)."""
-    m = re.fullmatch(r"(.*[^\W\d_])\s+(?:[-–—]\s+)?([\w.+-]+)@[\w-]+(?:\.[\w-]+)+", text)
+    m = re.fullmatch(r"(.*[^\W\d_])\s+(?:([-–—])\s+)?([\w.+-]+)@[\w-]+(?:\.[\w-]+)+", text)
     if not m or "@" in m.group(1):
         return text
     words = [re.sub(r"[^a-z]", "", w.lower()) for w in m.group(1).split()]
-    user = re.sub(r"[^a-z]", "", m.group(2).lower())
-    # (or its given name, "James Maley - james.m.laley2.civ@mail.mil", a surname mistyped)
-    if words and words[-1] and (words[-1] in user or user == "".join(w[:1] for w in words)
-                                or len(words) >= 2 and len(words[0]) >= 4 and user.startswith(words[0])):
+    user = re.sub(r"[^a-z]", "", m.group(3).lower())
+    # (or its given name, "James Maley - james.m.laley2.civ@mail.mil", a surname mistyped: only
+    # after a dash, over a name of two or three words and no other piece, the given name the
+    # user part's first piece; not "Alice Zheng - Turi - alice@turi.com", "Help Desk - help@…")
+    given = m.group(2) is not None and not re.search(r"\s[-–—]\s", m.group(1)) and 2 <= len(words) <= 3 \
+        and len(words[0]) >= 4 and re.match(re.escape(words[0]) + r"[._-]", m.group(3).lower()) is not None
+    if words and words[-1] and (words[-1] in user or user == "".join(w[:1] for w in words) or given):
         return m.group(1)
     return text
 
@@ -2939,12 +2973,14 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
         if labelled:
             # (a revision's, "Revision date: March 18, 2018" in a footnote, is this version's:
             # over the first version's date under the title, "MAY 31, 2016")
-            revision = re.match(r"(?:revision|version)\s+date|date of this version", labelled.group(0), re.I)
+            revision = re.match(r"(?:revision|version)\s+date|date of this version", labelled.group(0), re.I) \
+                and re.match(r"[\W\d]{0,4}(?:revision|version|date of this version)", text, re.I) \
+                and (size < 0.95 * body or y < 0.15 * first.height or y > 0.8 * first.height)
             tiers.setdefault(0.8 if revision else 2, []).append(int(labelled.group(1)))
         # (a note: set small, or in the page's head or foot, not the body's prose, "First
         # presented by Lamport in 1989, …")
         first_out = _first_appeared(text) if len(text.split()) <= 60 and (
-            size < 0.95 * body or y < 0.15 * first.height or y > 0.8 * first.height) else None
+            size < 0.95 * body or y < 0.15 * first.height) else None
         if first_out is not None:
             tiers.setdefault(first_out[0], []).extend(first_out[1])
         if _NOT_A_DATE.search(text):
@@ -3020,11 +3056,17 @@ def _first_appeared(text: str) -> tuple[float, list[int]] | None:
     date of its web copy and a book's first edition ("First published 2000 by …") are none,
     and a series', a report's or an ISSN's number no year."""
     match = _FIRST_APPEARED.match(text)
-    if match is None or _WEB_DATE.match(text, match.end()):
+    if match is None:
+        return None
+    tail = text[match.end():match.end() + 120]
+    if re.match(r"\s*(?:on\b|on-line|as an advance|ahead of print|electronically)", tail, re.I) \
+            or re.match(r"\s*:\s*(?:\d|" + _MONTH + r")", tail, re.I) \
+            or _WEB_DATE.match(tail) and not tail.lstrip().startswith(":") \
+            and not re.search(r"\b(?:in|as)\s+(?:the\s+)?[A-Z]", tail):
         return None
     rest = _PAGES.sub(" ", _ISSN.sub(" ", text[match.end():]))
     sentence = " ".join(rest.split()[:30])
-    sentence = re.sub(r"\b(?:LNCS|LNAI|science|vol(?:ume)?\.?|no\.|number|report|memo|TR|#)\s*#?\d{4}\b", " ", sentence, flags=re.I)
+    sentence = re.sub(r"\b(?:LNCS|LNAI|LNM|lecture notes in [\w ]{3,40}?|vol(?:ume)?\.?|no\.|number|report|memo|TR|#)\s*#?\d{4}\b", " ", sentence, flags=re.I)
     years = _ANY_YEAR.findall(sentence)
     if not years:
         return None
