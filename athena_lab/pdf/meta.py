@@ -43,6 +43,8 @@ _VERSION_NOTE = (r"(?:this is )?(?:the |an? )?(?:full|preliminary|extended|revis
                  r"\s+(?:of\s+(?:this|the|our|a)\s+(?:\w+\s+)?(?:paper|article|work|report)|is available|appears?|"
                  r"appeared|will appear|can be found|to appear))")
 # Lines that are no title: running heads, venue and report banners, stamps.
+# a report's number alone on its line, a scan's marks around it: "‘STAN-CS-73-403 ’ . --", "CMU-CS-85-123"
+_REPORT_ID = r"[\W_]*(?-i:[A-Z]{2,}(?:[-/][A-Z]{1,6}){1,3}[-/]\d{2,4}(?:-\d{1,5})?)[\W_]*$"
 _NOT_TITLE = re.compile(
     r"^(arxiv|submitted|under consideration|reprinted|appear(s|ed)|to appear|published|proceedings|"
     # (a word of a title that opens like one is none: "Journaling versus Soft Updates", "Abstractions for …")
@@ -56,6 +58,8 @@ _NOT_TITLE = re.compile(
     r"technical note|(?:an? )?position paper|white\s?paper\W*$|invited (paper|talk)|research note|key words|categories and subject|"
     r"general terms|ccs concepts|acm reference format|chapter \d+\W*$|(?:\w+\s+){0,2}report no(?:\.|\s*\d*$)|"
     r"memorandum no\.|"  # Berkeley's "Memorandum No. UCB/ERL M85/95"
+    r"(?:[A-Z][\w-]*\s+){1,2}memo\s+\d+\b|"  # a series' memo and its number: "Hardware Memo 3" (ITS's), "AI Memo 349"
+    + _REPORT_ID + r"|"
     r"(?-i:[A-Z][A-Z&]+\s+){1,2}research report\W*$|"  # a series' banner over a report's title: "IBM Research Report"
     r"research report\s+[\w./-]*\d[\w./-]*\W*$|"  # "Research Report 95/9" under a laboratory's "WRL"
     r"(?:1|I)\.?\s+introduction\b|"  # the first section's heading: "1 INTRODUCTION: THE FRUITFLY ON"
@@ -181,7 +185,9 @@ _MARKS = re.compile(r"[" + _FOOTNOTE + r"♯#⋆⋄♮♭♣♦♥♠‖|_]+|" +
 # Superscripts: footnote marks, and small type set over the title's line (a running head,
 # "^(Operating)Self-st^(System)abili^szing" is "Self-stabilizing" under "Operating Systems")
 _TITLE_MARKS = re.compile(r"(?<![A-Z])[∗*]+|[∗*]+(?!-\w)|[†‡§¶♯⋆⁎]+|\^\([^)]*\)|\^[0-9" + _FOOTNOTE + r"]+|\^[a-z](?=\s|$)|\^[^\s(]")
-_GRADE = re.compile(r",?\s*\(?\b(?:(?:senior|life|(?:graduate\s+)?student|associate)\s+)?(?:member|fellow),?\s+ieee\b\)?,?", re.I)
+# (and the IRE's before it, whose lowest grade was "Associate": "DAVID A. HUFFMAN, ASSOCIATE, IRE")
+_GRADE = re.compile(r",?\s*\(?\b(?:(?:(?:senior|life|(?:graduate\s+)?student|associate)\s+)?(?:member|fellow)|associate),?\s+"
+                    r"(?:ieee|ire)\b\)?,?", re.I)
 _SUFFIX = re.compile(r"Jr\.?|Sr\.?|II|III|IV")
 _HONORIFIC = re.compile(r"^(?:prof\.|professor|dr\.|mr\.|mrs\.|ms\.)\s+", re.I)
 # A job's title stacked under a name as an affiliation is ("Bradley C. Kuszmaul" / "Chief
@@ -197,6 +203,8 @@ _NOT_NAME = _JOB_WORDS | {"citations", "reads", "profile", "publications", "see"
              "lecture", "award",
              # a version's label set like one ("(Detailed Summary)", "Extended Abstract", "Preliminary Draft")
              "summary", "abstract", "extended", "preliminary", "draft",
+             # a genre's label under a title ("A Technical White Paper"; Herbert H. Paper is a name)
+             "technical",
              # a title's words ("On Artificial Intelligence" wrapped under the title)
              "on", "of", "for", "from", "with", "into", "towards", "toward", "via", "using",
              # a portal's cover label ("Document Version" / "Publisher's PDF, also known as …")
@@ -204,7 +212,9 @@ _NOT_NAME = _JOB_WORDS | {"citations", "reads", "profile", "publications", "see"
              # IBM Research's report label: "Limited Distribution Notice"
              "notice",
              # a German report series under the byline ("Forschungsberichte" / "Bericht 28")
-             "bericht", "berichte", "forschungsbericht", "forschungsberichte", "arbeitsbericht"}
+             "bericht", "berichte", "forschungsbericht", "forschungsberichte", "arbeitsbericht",
+             # a grant's line under a report's byline ("SUPPORTED BY" / "ADVANCED RESEARCH PROJECTS AGENCY")
+             "supported", "sponsored", "funded"}
 # Words a sentence citing others opens with, no one's given name: "Following Laporte et al."
 # ("Per" is one: Per Stenström)
 _PROSE_OPENERS = {"following", "according", "unlike", "like", "as", "see", "after", "before", "from", "in",
@@ -302,8 +312,11 @@ _DATE = re.compile(r"(?:\b" + _MONTH + r",?\s+(?:\d{1,2}" + _ORD + r"(?:\s*[-–
 # of the page's head (a table's cells of dates are data; a browser's print stamp has its
 # time, "23/05/2017, 13:00")
 _NUMERIC_DATE = re.compile(r"\s*(?:0?[1-9]|[12]\d|3[01])/(?:0?[1-9]|[12]\d|3[01])/" + _Y + r"\s*")
-# A journal's masthead: "Theoretical Computer Science 321 (2004) 5 – 12", "J. of X (2008) 19(2), 185-224"
-_MASTHEAD = re.compile(r"^[^\d()]{4,90}?\s(?:\d{1,4}(?:[,.:]\s?\d{1,4})?\s*)?\((?:" + _MONTH + r"\s+)?" + _Y
+# a typescript's date right under its title with a year of two digits: "3/3/70" (an ITS memo's)
+_SHORT_NUMERIC_DATE = re.compile(r"\s*(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01])/([4-9]\d)\s*")
+# A journal's masthead: "Theoretical Computer Science 321 (2004) 5 – 12", "J. of X (2008) 19(2), 185-224",
+# "BIT 6 (1966), 58-65" (a name of three capitals)
+_MASTHEAD = re.compile(r"^(?:[^\d()]{4,90}?|(?-i:[A-Z]{3}))\s(?:\d{1,4}(?:[,.:]\s?\d{1,4})?\s*)?\((?:" + _MONTH + r"\s+)?" + _Y
                        + r"\),?\s*(?:(?:\d{1,4}(?:\(\d{1,3}\))?[,:]?\s*)?"
                        r"(?:pp?\.\s*)?\d{1,5}\s*[-–—]+\s*\d{1,5}\b"
                        # (Springer's "Distributed Computing (1986) 1:26 39", its dash lost: the
@@ -371,7 +384,7 @@ _COMPANY = re.compile(r"xerox|ibm|google|microsoft|intel|oracle|amazon|facebook|
 # A medical journal's line: "J Am Med Inform Assoc 2012;19:116–120" (year; volume: pages)
 _VANCOUVER = re.compile(r"\b" + _Y + r";\s*\d{1,4}(?:\(\d+\))?:\s*[A-Za-z]?\d+")
 _VOLUME_YEAR = re.compile(r",\s?\d{1,3}\s?\(" + _Y + r"\)")  # (not "Programming in Modula-2 (1982)")
-_PUBLISHED_IN = re.compile(r"^\W*(?:published|appear(?:s|ed)) in\b", re.I)
+_PUBLISHED_IN = re.compile(r"^\W*(?:(?:to be )?published|appear(?:s|ed)) in\b", re.I)  # (a journal's "To be published in: …, 1991")
 _THIS_PAPER_APPEARED = re.compile(r"^\W*this (?:paper|article|report) (?:has )?(?:been )?(?:published|appear(?:s|ed)) in\b"
                                   # (not a version before this one: "… appeared in preliminary form in …")
                                   r"(?!\s+(?:an?\s+)?(?:\w+\s+){0,2}(?:form|version)\b|\s+(?:an?\s+)?(?:preliminary|abbreviated|"
@@ -469,7 +482,10 @@ _COVER = re.compile(r"see discussions, stats,? and author profiles for this publ
                     r"^persistent url\s*:|^this version is available at\s*:|"
                     r"^view the article online for updates and enhancements|"
                     # the federal clearinghouse's sheet before a scanned report it reproduces
-                    r"^limitations in reproduction quality\W*$",
+                    r"^limitations in reproduction quality\W*$|"
+                    # AAAI's digital library: "This Is a Publication of" / "The American Association for
+                    # Artificial Intelligence" / "This electronic document has been retrieved from the …"
+                    r"^this electronic document has been retrieved from the\b",
                     re.I | re.M)
 # An institutional repository's sheet (ResearchSpace@Auckland's): "This is the Accepted Manuscript
 # version. …", "Suggested Reference" and its citation, "Items in ResearchSpace are protected by
@@ -680,6 +696,7 @@ def paper_record(info: dict[str, str], first: PageText | None, file_name: str = 
     authors = _column_major(authors, first)
     authors = _marks_read_as_letters(authors, first)
     authors = _surnames_wrapped(authors, first)
+    authors = _names_run_together(authors, first)
     cited = _self_citation(first, title)
     if cited is not None and first is not None:
         authors = _as_cited(authors, cited, first)
@@ -1159,8 +1176,17 @@ def _subtitle(title: list[Line], first: PageText | None) -> list[Line]:
         return _title_after_colon(last, title, first)
     line = _right_under(last, title, first) or _over_address(last, title, first)
     body = _body_size(first.lines)
-    if line is not None and body * 1.15 <= line.size <= last.size * 0.95 and _subtitle_shaped(line, first) \
-            and not _wrapped_names(line.text.strip()):
+    if line is None or not body * 1.15 <= line.size <= last.size * 0.95:
+        return []
+    more = _right_under(line, title, first)
+    if more is not None and abs(more.size - line.size) <= 0.05 * line.size and _title_shaped(line) \
+            and re.match(r"(?-i:[a-z])", more.text.strip()) and _CONTINUING.match(more.text.strip()) \
+            and _subtitle_shaped(Line(text=f"{line.text.strip()} {more.text.strip()}", boxes=[], bbox=line.bbox,
+                                      size=line.size, bold=line.bold, cells=[line.text]), first):
+        # a subtitle over two lines, a phrase running over the break ("Delivering Compact
+        # Applications" / "from an Exploratory …"): its first line alone may read as a name
+        return [line, more]
+    if _subtitle_shaped(line, first) and not _wrapped_names(line.text.strip()):
         return [line]
     return []
 
@@ -1346,6 +1372,7 @@ def _title_shaped(line: Line, banner: bool = False, wide: bool = False) -> bool:
             # JFP's column over its title, set letter-spaced too: "FUN C T I ONA L P EA R L S"
             and not _column_banner(text)
             and not re.fullmatch(r"D\s+D\s+C|D\s+T\s+I\s+C|N\s+T\s+I\s+S", text)  # a clearinghouse's stamp spaced
+            and not re.fullmatch(r"[a-z](?: [a-z]){3,}", text)  # a logo's one word in spaced small letters: DEC's "d i g i t a l"
             and letters >= 0.5 * len(text.replace(" ", ""))  # a formula set large: "dE=- '2i3n hC~RI~2."
             and not (_ORG_TITLE.search(text) and not _title_words(text))
             and len(text) <= 200)
@@ -1406,7 +1433,7 @@ def _stamp(text: str) -> bool:
     return bool(_NOT_TITLE.match(text)) and bool(
         _ANY_YEAR.search(text) or _VENUE_NOTE.match(text) or re.match(_VERSION_NOTE, text, re.I)
         or re.search(r"\bwork(?:ing)?\s+group\b|\b(?:no\.?|number|nr\.)\s*[\w.-]*\d", text, re.I)
-        or _BANNER_LINE.fullmatch(text))
+        or _BANNER_LINE.fullmatch(text) or re.match(_REPORT_ID, text))
 
 
 #: a banner that is the whole line: "EXTENDED ABSTRACT", "Technical Report", "Preprint",
@@ -1758,6 +1785,12 @@ def _page_authors(first: PageText | None, title: list[Line], wide: bool = False)
             continue
         text = line.text.strip()
         if _STOP_AUTHORS.match(text) and not _marks_over(line, below[max(i - 1, 0):i] + below[i + 1:i + 2]):
+            break
+        if names and i and style is not None and line.bbox[1] - below[i - 1].bbox[3] > 5 * max(line.bbox[3] - line.bbox[1], 1.0) \
+                and abs(line.size - style.size) > 0.1 * style.size:
+            # a block far down the page in another type after the byline: a report cover's
+            # laboratory ("Multiple Autonomous" / "Robotic Systems Labroratory"); a slide's
+            # rows of names, spaced wide in one type, go on
             break
         if _ROLES.match(text):
             if names:
@@ -2510,6 +2543,25 @@ _MARK_LED = re.compile(r"^\s*(?:[" + _FOOTNOTE + r"+$#\]\['‘’`]+\s*|[tfs$]\s
 _MARK_AS_LETTER = "tfs"
 
 
+def _names_run_together(authors: list[str], first: PageText | None) -> list[str]:
+    """Two names on one line with no gap or comma between them, read as one of four words
+    ("Olivier Danvy Andrzej Filinski"): two names when the two addresses under it hold the
+    second and the fourth word ("(danvy @cis.ksu.edu) (Andrzej. Filinski@cs.cmu.edu)")."""
+    if first is None or len(authors) != 1:
+        return authors
+    words = authors[0].split()
+    if len(words) != 4 or not all(re.fullmatch(r"[A-Z][a-z'’-]+", w) for w in words):
+        return authors
+    at = next((i for i, ln in enumerate(first.lines[:80]) if ln.text.strip() == authors[0]), None)
+    if at is None:
+        return authors
+    under = " ".join(ln.text for ln in first.lines[at + 1:at + 4])
+    users = [m.group(1).lower() for m in re.finditer(r"([\w.+-]+)\s?@", under)]
+    if len(users) == 2 and words[1].lower() in users[0] and words[3].lower() in users[1]:
+        return [" ".join(words[:2]), " ".join(words[2:])]
+    return authors
+
+
 def _surnames_wrapped(authors: list[str], first: PageText | None) -> list[str]:
     """A name in a block of the byline's grid that wraps its last word onto a line of its
     own ("Gabriel de Souza Pereira" / "Moreira" / "gmoreira@nvidia.com"): the word, set right
@@ -2957,6 +3009,9 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
             tiers.setdefault(2.5, []).append(int(text))  # under a venue's year, over a date in the prose
         # (a date in numbers right under the title's lines only: "6/22/2001"; not a figure's note)
         under_title = bool(title) and 0 <= line.bbox[1] - max(ln.bbox[3] for ln in title or []) < 0.1 * first.height
+        short = _SHORT_NUMERIC_DATE.fullmatch(text) if under_title else None
+        if short:
+            tiers.setdefault(1.5, []).append(_century(int(short.group(1))))
         date = (_DATE.search(text) or (_NUMERIC_DATE.fullmatch(text) if under_title else None)) \
             if line.bbox[1] < head else None
         if date and not _NOT_A_DATE.search(text) and \
@@ -2969,6 +3024,10 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
     body = _body_size(first.lines)
     own = _key(_join_title(title or []) or "")
     for text, size, y in _paragraphs([ln for ln in first.lines if id(ln) not in skip]):
+        web = _WEB_COPY_DATE.search(text)
+        if web:  # a portal's date of its web copy, "Published online: 09 March 2009", on a 1996
+            tiers.setdefault(4, []).append(_year_of(web))  # paper's cover: its year only when nothing else is
+            text = f"{text[:web.start()]} {text[web.end():]}"
         labelled = _LABELLED_DATE.search(text)  # "Date: 2016.05.11", "Publication date: 2014"
         if labelled:
             # (a revision's, "Revision date: March 18, 2018" in a footnote, is this version's:
@@ -2979,8 +3038,10 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
             tiers.setdefault(0.8 if revision else 2, []).append(int(labelled.group(1)))
         # (a note: set small, or in the page's head or foot, not the body's prose, "First
         # presented by Lamport in 1989, …")
+        # (or a proceedings' cover's, wherever it stands: "The following paper was originally
+        # published in the Proceedings of the USENIX 1997 Annual Technical Conference")
         first_out = _first_appeared(text) if len(text.split()) <= 60 and (
-            size < 0.95 * body or y < 0.15 * first.height) else None
+            size < 0.95 * body or y < 0.15 * first.height or _FOLLOWING.match(text)) else None
         if first_out is not None:
             tiers.setdefault(first_out[0], []).extend(first_out[1])
         if _NOT_A_DATE.search(text):
@@ -3041,7 +3102,12 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
 # "Originally appeared in Proc. of the Winter 1994 USENIX Conf., …", "This paper first appeared
 # in Proc. 5th Princeton Conf. …, 1971": a reprint's note naming where the work was first
 # published (not "First published online …", a journal's date of its web copy)
-_FIRST_APPEARED = re.compile(r"^[\W_]*(?:\d\s+)?(?:this (?:paper|article|work|report|note) (?:was |has been )?)?"
+# a journal's date of the web copy of a paper, beside the issue's line: "Published online: 09 March
+# 2009", "Available online 12 May 2005"
+_WEB_COPY_DATE = re.compile(r"\b(?:(?:first )?published online|available online|online publication date)\s*:?\s*(?:on\s+)?"
+                            r"(?:\d{1,2}(?:st|nd|rd|th)?\s+)?" + _MONTH + r"\.?\s+(?:\d{1,2},?\s+)?" + _Y + r"\b", re.I)
+_FOLLOWING = re.compile(r"the following (?:paper|article) was\b", re.I)
+_FIRST_APPEARED = re.compile(r"^[\W_]*(?:\d\s+)?(?:(?:this|the following) (?:paper|article|work|report|note) (?:was |has been )?)?"
                              r"(?:originally|first) (?P<verb>appeared|published|presented)\b(?!\s+online)(?P<form>,?\s+in\s+an?\s+"
                              r"(?:\w+\s+){0,2}(?:form|version)\b|\s+(?:in\s+)?(?:an?\s+)?(?:preliminary|abbreviated|"
                              r"condensed|extended|earlier|early|shorter|different|abridged|partial)\b)?", re.I)
@@ -3059,10 +3125,7 @@ def _first_appeared(text: str) -> tuple[float, list[int]] | None:
     if match is None:
         return None
     tail = text[match.end():match.end() + 120]
-    if re.match(r"\s*(?:on\b|on-line|as an advance|ahead of print|electronically)", tail, re.I) \
-            or re.match(r"\s*:\s*(?:\d|" + _MONTH + r")", tail, re.I) \
-            or _WEB_DATE.match(tail) and not tail.lstrip().startswith(":") \
-            and not re.search(r"\b(?:in|as)\s+(?:the\s+)?[A-Z]", tail):
+    if _WEB_COPY.match(tail) or _BARE_DATE.match(tail) and not re.search(r"\b(?:in|as)\s+(?:the\s+)?[A-Z]", tail):
         return None
     rest = _PAGES.sub(" ", _ISSN.sub(" ", text[match.end():]))
     sentence = " ".join(rest.split()[:30])
@@ -3075,9 +3138,10 @@ def _first_appeared(text: str) -> tuple[float, list[int]] | None:
 
 
 # a journal's date of its web copy, not a venue: "First published: 12 May 2019", "… on: 12 March 2010
-# (iFirst)", "… as an Advance Article on the web …", "… ahead of print", "… electronically", "… 3 October 2008"
-_WEB_DATE = re.compile(r"\s*(?::|on\b|on-line|as an advance|ahead of print|electronically|(?:\d{1,2}(?:st|nd|rd|th)?\s+)?"
-                       + _MONTH + r"\b|\d)", re.I)
+# (iFirst)", "… as an Advance Article on the web …", "… ahead of print", "… electronically"
+_WEB_COPY = re.compile(r"\s*(?:on\b|on-line|as an advance|ahead of print|electronically|:\s*(?:\d|" + _MONTH + r"))", re.I)
+# a bare date after the verb ("… 3 October 2008"), a web copy's unless a venue follows it ("… 1974 in CACM")
+_BARE_DATE = re.compile(r"\s*(?:(?:\d{1,2}(?:st|nd|rd|th)?\s+)?" + _MONTH + r"\b|\d)", re.I)
 # another form named anywhere in the note's sentence: "… as an extended abstract in …", "… in slightly
 # different form …", "…; this is a revised and extended version"
 _OTHER_FORM = re.compile(r"\b(?:extended abstract|preliminary|abridged|abbreviated|condensed|different form|"
