@@ -26,6 +26,12 @@ def page(*lines: Line, scan: bool = False) -> PageText:
     return PageText(number=1, width=612, height=792, lines=list(lines), scan=scan)
 
 
+def body(y0: float) -> list[Line]:
+    """Twenty lines of an abstract in the body's type, from ``y0`` down."""
+    return [line("Prose of the abstract set in the body's type, long enough to be the body of the page.", 72.0,
+                 y0 + 12 * i, 540.0, y0 + 10 + 12 * i, 10.0) for i in range(20)]
+
+
 def test_a_proceedings_covers_note_of_the_following_paper_dates_it() -> None:
     """USENIX's cover over Ganger and Kaashoek's paper: "The following paper was originally
     published in the Proceedings of the USENIX 1997 Annual Technical Conference"."""
@@ -221,8 +227,7 @@ def test_a_subtitle_over_two_lines_is_the_titles_and_no_author() -> None:
                 line("Ole Agesen", 144.0, 179.8, 196.9, 190.8, 11.0, bold=True),
                 line("Computer Science Department", 103.0, 192.7, 238.7, 203.7, 11.0),
                 line("Stanford University", 127.0, 205.7, 214.1, 216.7, 11.0),
-                *[line("Prose of the abstract set in the body's type, long enough to be the body of the page.", 72.0,
-                       300.0 + 12 * i, 540.0, 310.0 + 12 * i, 10.0) for i in range(20)])
+                *body(300.0))
     record = paper_record({}, gold, "gold.pdf")
     assert record.title == ("Sifting Out the Gold: Delivering Compact Applications from an Exploratory "
                             "Object-Oriented Programming Environment")
@@ -235,3 +240,73 @@ def test_a_masthead_of_three_capitals_dates_the_page() -> None:
                line("ON-LINE USER LANGUAGES*", 154.7, 146.2, 327.0, 157.3, 11.1),
                line("JOSEPH WEIZENBAUM", 187.8, 168.0, 296.1, 179.1, 11.1))
     assert page_year(bit) == 1966
+
+
+def _smalltalk(under: str, more: str) -> PageText:
+    """A title at 18 pt, two lines at 14 pt under it, an affiliation and the body."""
+    return page(line("Sifting Out the Gold", 228.0, 102.5, 384.5, 120.5, 18.0, bold=True),
+                line(under, 206.0, 129.5, 405.1, 143.5, 14.0, bold=True),
+                line(more, 150.0, 144.5, 460.0, 158.5, 14.0, bold=True),
+                line("Computer Science Department", 103.0, 192.7, 238.7, 203.7, 11.0),
+                *body(300.0))
+
+
+def test_a_byline_or_a_note_going_on_with_a_small_word_is_no_subtitle() -> None:
+    """"Dan Ingalls" / "with Ted Kaehler" is a byline, and "… / in memory of Jim Gray" a
+    dedication: neither joins the title as a two-line subtitle does."""
+    record = paper_record({}, _smalltalk("Dan Ingalls", "with Ted Kaehler"), "x.pdf")
+    assert record.title == "Sifting Out the Gold" and "Dan Ingalls" in record.authors
+    record = paper_record({}, _smalltalk("A Practical Smalltalk Written in Itself", "in memory of Jim Gray"), "x.pdf")
+    assert record.title == "Sifting Out the Gold: A Practical Smalltalk Written in Itself"
+
+
+def _titled(*title: Line) -> PageText:
+    return page(*title, line("John Smith", 250.0, 200.0, 330.0, 212.0, 12.0),
+                *body(300.0))
+
+
+def test_a_title_naming_a_memo_or_a_standard_stays_a_title() -> None:
+    """"The Memo 2 Protocol for Group Messaging" and "MIL-STD-1553" / "A Survey of the
+    Standard" are titles: only a series' memo line alone and a report's number are refused."""
+    assert paper_record({}, _titled(line("The Memo 2 Protocol for Group Messaging", 100.0, 100.0, 500.0, 124.0, 24.0)),
+                        "x.pdf").title == "The Memo 2 Protocol for Group Messaging"
+    assert paper_record({}, _titled(line("MIL-STD-1553", 200.0, 100.0, 400.0, 124.0, 24.0),
+                                    line("A Survey of the Standard", 150.0, 128.0, 450.0, 152.0, 24.0)),
+                        "x.pdf").title == "MIL-STD-1553 A Survey of the Standard"
+
+
+def test_a_typescripts_short_date_of_the_forties_is_of_the_nineteen_forties() -> None:
+    memo = page(line("Hardware Memo 3", 75.0, 259.5, 183.0, 268.5, 10.7),
+                line("PDP-6/10 MAGIC SWITCHES", 75.0, 286.0, 240.5, 296.5, 10.0),
+                line("3/3/47", 76.0, 313.0, 118.0, 324.0, 12.9), scan=True)
+    assert paper_record({}, memo, "memo.pdf").year == 1947
+
+
+def test_a_second_row_of_names_a_little_larger_and_apart_is_still_the_byline() -> None:
+    """Two rows of names 75 pt apart, the second set 12.5 % larger (a scan's sizes vary)."""
+    rows = page(line("A Study of Things", 150.0, 100.0, 450.0, 124.0, 24.0),
+                line("Jane Doe, John Roe", 200.0, 160.0, 400.0, 172.0, 12.0),
+                line("Ann Poe, Bob Loe", 200.0, 260.0, 400.0, 273.5, 13.5),
+                *body(320.0))
+    assert paper_record({}, rows, "x.pdf").authors == ["Jane Doe", "John Roe", "Ann Poe", "Bob Loe"]
+
+
+def test_one_four_word_name_over_two_addresses_holding_its_words_inside_others_stays_one() -> None:
+    """"Juan Carlos Perez Lopez" over "jcarlos@fi.upm.es perezlopez@gmail.com": the
+    addresses' user parts hold the words only inside longer ones."""
+    page_ = page(line("A Study of Things", 150.0, 100.0, 450.0, 124.0, 24.0),
+                 line("Juan Carlos Perez Lopez", 200.0, 160.0, 400.0, 172.0, 12.0),
+                 line("jcarlos@fi.upm.es perezlopez@gmail.com", 180.0, 174.0, 420.0, 186.0, 11.0))
+    assert paper_record({}, page_, "x.pdf").authors == ["Juan Carlos Perez Lopez"]
+
+
+def test_a_labs_technical_note_banner_over_a_title_is_no_title() -> None:
+    """An SRC technical note's cover: "SRC Technical Note" set larger than the title under it."""
+    note = page(line("SRC Technical Note", 90.0, 150.0, 300.0, 178.0, 24.0),
+                line("1997 - 009", 90.0, 182.0, 160.0, 196.0, 13.0),
+                line("June 30, 1997", 90.0, 200.0, 180.0, 213.0, 13.0),
+                line("Juno-2 Language Definition", 90.0, 302.4, 300.0, 321.8, 19.3),
+                line("Greg Nelson and Allan Heydon", 90.0, 416.1, 330.0, 431.9, 15.8),
+                line("d i g i t a l", 90.8, 554.5, 179.0, 578.6, 24.1),
+                line("Systems Research Center", 90.0, 585.0, 208.1, 597.5, 12.5))
+    assert paper_record({}, note, "juno-langdef.pdf").title == "Juno-2 Language Definition"

@@ -44,7 +44,8 @@ _VERSION_NOTE = (r"(?:this is )?(?:the |an? )?(?:full|preliminary|extended|revis
                  r"appeared|will appear|can be found|to appear))")
 # Lines that are no title: running heads, venue and report banners, stamps.
 # a report's number alone on its line, a scan's marks around it: "‘STAN-CS-73-403 ’ . --", "CMU-CS-85-123"
-_REPORT_ID = r"[\W_]*(?-i:[A-Z]{2,}(?:[-/][A-Z]{1,6}){1,3}[-/]\d{2,4}(?:-\d{1,5})?)[\W_]*$"
+_REPORT_ID = (r"[\W_]*(?-i:[A-Z]{2,}(?:[-/][A-Z]{1,6}){1,3}[-/]\d{2,4}-\d{1,5}|"
+              r"[A-Z]{2,}(?:[-/][A-Z]{1,6}){0,2}[-/](?:TR|TM|RR|TN)[-/]?\d{1,5})[\W_]*$")
 _NOT_TITLE = re.compile(
     r"^(arxiv|submitted|under consideration|reprinted|appear(s|ed)|to appear|published|proceedings|"
     # (a word of a title that opens like one is none: "Journaling versus Soft Updates", "Abstractions for …")
@@ -58,13 +59,16 @@ _NOT_TITLE = re.compile(
     r"technical note|(?:an? )?position paper|white\s?paper\W*$|invited (paper|talk)|research note|key words|categories and subject|"
     r"general terms|ccs concepts|acm reference format|chapter \d+\W*$|(?:\w+\s+){0,2}report no(?:\.|\s*\d*$)|"
     r"memorandum no\.|"  # Berkeley's "Memorandum No. UCB/ERL M85/95"
-    r"(?:[A-Z][\w-]*\s+){1,2}memo\s+\d+\b|"  # a series' memo and its number: "Hardware Memo 3" (ITS's), "AI Memo 349"
+    # a series' memo and its number ("Hardware Memo 3", ITS's; "AI Memo 349"), alone or with its
+    # date or its author ("Hardware Memo 2 J. Holloway"), not a title's words ("The Memo 2 Protocol")
+    r"(?-i:[A-Z][\w-]*\s+){1,2}memo\s+\d+[a-z]?(?:[\s,.;]+(?:\w+\.?,?\s+){0,2}(?:19|20)\d\d|"
+    r"\s+(?-i:(?:[A-Z]\.\s*)+[A-Z][a-z]+))?\W*$|"
     + _REPORT_ID + r"|"
     r"(?-i:[A-Z][A-Z&]+\s+){1,2}research report\W*$|"  # a series' banner over a report's title: "IBM Research Report"
     r"research report\s+[\w./-]*\d[\w./-]*\W*$|"  # "Research Report 95/9" under a laboratory's "WRL"
     r"(?:1|I)\.?\s+introduction\b|"  # the first section's heading: "1 INTRODUCTION: THE FRUITFLY ON"
     # a laboratory's banner under a title in its type ("MSR Technical Report"), as "IBM Research Report" is
-    r"(?-i:[A-Z][A-Z&]+\s+){1,2}technical report\W*$|"
+    r"(?-i:[A-Z][A-Z&]+\s+){1,2}technical (?:report|note)\W*$|"
     r"r?apport(?: de recherche| technique)?\W*$|de recherche\W*$|"  # INRIA's cover: "apport" / "de recherche" (its R a picture)
     r"(?:first|second|third|fourth|fifth|sixth|revised|new|\d+(?:st|nd|rd|th))\s+edition\W*$|"  # a book's "Second Edition"
     r"(?:[\w.-]+\s+)?work(?:ing)?\s+group\s+\d+\s*(?:\([^)]*\))?\s*$|"  # a spec's "O-RAN Work Group 11 (Security Work Group)"
@@ -1181,6 +1185,8 @@ def _subtitle(title: list[Line], first: PageText | None) -> list[Line]:
     more = _right_under(line, title, first)
     if more is not None and abs(more.size - line.size) <= 0.05 * line.size and _title_shaped(line) \
             and re.match(r"(?-i:[a-z])", more.text.strip()) and _CONTINUING.match(more.text.strip()) \
+            and not _NOT_CONTINUED.match(more.text.strip()) and not _FROM_A_GROUP.match(more.text.strip()) \
+            and _names(more.text.strip().split(None, 1)[-1]) is None and len(_line_names(line) or []) < 2 \
             and _subtitle_shaped(Line(text=f"{line.text.strip()} {more.text.strip()}", boxes=[], bbox=line.bbox,
                                       size=line.size, bold=line.bold, cells=[line.text]), first):
         # a subtitle over two lines, a phrase running over the break ("Delivering Compact
@@ -1786,7 +1792,8 @@ def _page_authors(first: PageText | None, title: list[Line], wide: bool = False)
         text = line.text.strip()
         if _STOP_AUTHORS.match(text) and not _marks_over(line, below[max(i - 1, 0):i] + below[i + 1:i + 2]):
             break
-        if names and i and style is not None and line.bbox[1] - below[i - 1].bbox[3] > 5 * max(line.bbox[3] - line.bbox[1], 1.0) \
+        if names and i and style is not None and line.bbox[1] - below[i - 1].bbox[3] > max(5 * max(line.bbox[3] - line.bbox[1], 1.0),
+                                                                                        0.15 * first.height) \
                 and abs(line.size - style.size) > 0.1 * style.size:
             # a block far down the page in another type after the byline: a report cover's
             # laboratory ("Multiple Autonomous" / "Robotic Systems Labroratory"); a slide's
@@ -2556,7 +2563,7 @@ def _names_run_together(authors: list[str], first: PageText | None) -> list[str]
     if at is None:
         return authors
     under = " ".join(ln.text for ln in first.lines[at + 1:at + 4])
-    users = [m.group(1).lower() for m in re.finditer(r"([\w.+-]+)\s?@", under)]
+    users = [set(re.split(r"[._+-]", m.group(1).lower())) for m in re.finditer(r"([\w.+-]+)\s?@", under)]
     if len(users) == 2 and words[1].lower() in users[0] and words[3].lower() in users[1]:
         return [" ".join(words[:2]), " ".join(words[2:])]
     return authors
@@ -3011,7 +3018,7 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
         under_title = bool(title) and 0 <= line.bbox[1] - max(ln.bbox[3] for ln in title or []) < 0.1 * first.height
         short = _SHORT_NUMERIC_DATE.fullmatch(text) if under_title else None
         if short:
-            tiers.setdefault(1.5, []).append(_century(int(short.group(1))))
+            tiers.setdefault(1.5, []).append(1900 + int(short.group(1)))  # (a typescript's: "3/3/47" is 1947)
         date = (_DATE.search(text) or (_NUMERIC_DATE.fullmatch(text) if under_title else None)) \
             if line.bbox[1] < head else None
         if date and not _NOT_A_DATE.search(text) and \
