@@ -310,3 +310,33 @@ def test_a_labs_technical_note_banner_over_a_title_is_no_title() -> None:
                 line("d i g i t a l", 90.8, 554.5, 179.0, 578.6, 24.1),
                 line("Systems Research Center", 90.0, 585.0, 208.1, 597.5, 12.5))
     assert paper_record({}, note, "juno-langdef.pdf").title == "Juno-2 Language Definition"
+
+
+def test_a_one_name_byline_going_on_with_a_credit_is_no_subtitle() -> None:
+    """"Dan Ingalls" / "in collaboration with Ted Kaehler", and a subtitle over "in honor of
+    Jim Gray": a byline and a dedication, not the title's words."""
+    record = paper_record({}, _smalltalk("Dan Ingalls", "in collaboration with Ted Kaehler"), "x.pdf")
+    assert record.title == "Sifting Out the Gold" and "Dan Ingalls" in record.authors
+    record = paper_record({}, _smalltalk("A Practical Smalltalk Written in Itself", "in honor of Jim Gray"), "x.pdf")
+    assert record.title == "Sifting Out the Gold: A Practical Smalltalk Written in Itself"
+
+
+def test_a_references_tail_at_a_pages_top_is_no_masthead() -> None:
+    """"ACM 27, 12 (Dec. 1984), 1190-1195." wrapped to the top of a 1986 paper's page."""
+    top = page(line("ACM 27, 12 (Dec. 1984), 1190-1195.", 72.0, 40.0, 300.0, 50.0, 9.0),
+               line("A Study of Things", 150.0, 100.0, 450.0, 124.0, 24.0),
+               line("John Smith", 250.0, 140.0, 330.0, 152.0, 12.0),
+               *body(200.0),
+               line("Copyright 1986 by the Association for Computing Machinery", 72.0, 700.0, 400.0, 709.0, 8.0))
+    assert page_year(top) == 1986
+
+
+def test_to_be_published_ins_year_is_its_own_not_a_copyright_run_on_into_it() -> None:
+    """"To be published in: Journal of Things 3(2), 1995." with "Copyright 1994 by the
+    authors." set close under it, read as one paragraph."""
+    foot = page(line("A Study of Things", 150.0, 100.0, 450.0, 124.0, 24.0),
+                line("John Smith", 250.0, 140.0, 330.0, 152.0, 12.0),
+                *body(200.0),
+                line("To be published in: Journal of Things 3(2), 1995.", 72.0, 700.0, 400.0, 708.0, 8.0),
+                line("Copyright 1994 by the authors.", 72.0, 708.0, 250.0, 716.0, 8.0))
+    assert page_year(foot) == 1995

@@ -316,11 +316,13 @@ _DATE = re.compile(r"(?:\b" + _MONTH + r",?\s+(?:\d{1,2}" + _ORD + r"(?:\s*[-–
 # of the page's head (a table's cells of dates are data; a browser's print stamp has its
 # time, "23/05/2017, 13:00")
 _NUMERIC_DATE = re.compile(r"\s*(?:0?[1-9]|[12]\d|3[01])/(?:0?[1-9]|[12]\d|3[01])/" + _Y + r"\s*")
+# a masthead of a name of three capitals, alone on its line: "BIT 6 (1966), 58-65" (not a reference's
+# tail wrapped to a page's top, "ACM 27, 12 (Dec. 1984), 1190-1195.")
+_CAPS_MASTHEAD = re.compile(r"^(?-i:[A-Z]{3})\s\d{1,4}\s\(" + _Y + r"\),?\s*\d{1,5}\s*[-–—]+\s*\d{1,5}\s*$")
 # a typescript's date right under its title with a year of two digits: "3/3/70" (an ITS memo's)
 _SHORT_NUMERIC_DATE = re.compile(r"\s*(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01])/([4-9]\d)\s*")
-# A journal's masthead: "Theoretical Computer Science 321 (2004) 5 – 12", "J. of X (2008) 19(2), 185-224",
-# "BIT 6 (1966), 58-65" (a name of three capitals)
-_MASTHEAD = re.compile(r"^(?:[^\d()]{4,90}?|(?-i:[A-Z]{3}))\s(?:\d{1,4}(?:[,.:]\s?\d{1,4})?\s*)?\((?:" + _MONTH + r"\s+)?" + _Y
+# A journal's masthead: "Theoretical Computer Science 321 (2004) 5 – 12", "J. of X (2008) 19(2), 185-224"
+_MASTHEAD = re.compile(r"^[^\d()]{4,90}?\s(?:\d{1,4}(?:[,.:]\s?\d{1,4})?\s*)?\((?:" + _MONTH + r"\s+)?" + _Y
                        + r"\),?\s*(?:(?:\d{1,4}(?:\(\d{1,3}\))?[,:]?\s*)?"
                        r"(?:pp?\.\s*)?\d{1,5}\s*[-–—]+\s*\d{1,5}\b"
                        # (Springer's "Distributed Computing (1986) 1:26 39", its dash lost: the
@@ -1167,6 +1169,21 @@ _MASTHEAD_VOLUME = re.compile(r"^(?:1[6-9]|20)\d\d,\s*vol(?:\.|ume)\s*\d{1,4}\b"
 _VOLUME_HEAD = re.compile(r"^vol(?:\.|ume)\s*\d{1,4}\s*,?\s*(?:no\.|number|issue)\s*\d{1,4}\W*$", re.I)
 
 
+# a line under a name or a phrase that credits or dedicates: "in collaboration with …", "as told
+# to …", "and colleagues", "in honor of …", "with a Foreword by …", "under contract to …"
+_CREDIT = re.compile(r"^(?:in (?:collaboration|cooperation|association|conjunction) with|as (?:told|presented|given|prepared)\b|"
+                     r"with (?:help|contributions?|assistance|input|support)\b|and (?:others|colleagues|friends|students|co-?workers)\b|"
+                     r"in (?:honou?r|celebration|recognition|memory) of|on the occasion of|under (?:contract|grant)\b|"
+                     r"with an? (?:foreword|preface|introduction|appendix|afterword|note)\b)", re.I)
+
+
+def _one_name(line: Line) -> bool:
+    """A line that reads as one person's name in a byline's shape: two words, or with an
+    initial ("Dan Ingalls", "D. Ingalls"); a subtitle's line read as a name ("Delivering
+    Compact Applications") has three words or more and no initial."""
+    return bool(_line_names(line)) and (len(line.text.split()) <= 2 or re.search(r"(?-i:\b[A-Z]\.)", line.text) is not None)
+
+
 def _subtitle(title: list[Line], first: PageText | None) -> list[Line]:
     """The line right under the title in smaller type that is still larger than the body
     and is no name, affiliation or banner: a subtitle ("Squeak" / "A Practical Smalltalk
@@ -1187,6 +1204,7 @@ def _subtitle(title: list[Line], first: PageText | None) -> list[Line]:
             and re.match(r"(?-i:[a-z])", more.text.strip()) and _CONTINUING.match(more.text.strip()) \
             and not _NOT_CONTINUED.match(more.text.strip()) and not _FROM_A_GROUP.match(more.text.strip()) \
             and _names(more.text.strip().split(None, 1)[-1]) is None and len(_line_names(line) or []) < 2 \
+            and not _one_name(line) and not _CREDIT.match(more.text.strip()) \
             and _subtitle_shaped(Line(text=f"{line.text.strip()} {more.text.strip()}", boxes=[], bbox=line.bbox,
                                       size=line.size, bold=line.bold, cells=[line.text]), first):
         # a subtitle over two lines, a phrase running over the break ("Delivering Compact
@@ -2986,7 +3004,8 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
         if id(line) in skip:
             continue
         text = _unspaced(line.text.strip())
-        masthead = _MASTHEAD.match(text) if line.bbox[1] < 0.2 * first.height and own_head else None
+        masthead = (_MASTHEAD.match(text) or _CAPS_MASTHEAD.match(text)) \
+            if line.bbox[1] < 0.2 * first.height and own_head else None
         masthead = masthead or (_ISSUE_LINE.match(text) if line.bbox[1] < 0.3 * first.height else None)
         masthead = masthead or (_YEAR_VOLUME_PAGES.match(text) if line.bbox[1] < 0.2 * first.height and own_head else None)
         masthead = masthead or (_NAMED_ISSUE.match(text) if line.bbox[1] < 0.15 * first.height and own_head
@@ -3058,7 +3077,9 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
             # "Published in Computer Languages 19(1), 1–12 (1993)" on a preprint that prints
             # the authors' "© … 1992": the year it appeared in, as a journal's volume year
             # is taken over its copyright
-            tiers.setdefault(0.9, []).extend(int(y) for y in _ANY_YEAR.findall(_PAGES.sub(" ", text))[-1:])
+            # (the note's own year, not a copyright's or a review's run on into its paragraph)
+            note = re.split(r"©|\(c\)|\b(?:copyright|reprinted|revised|received|accepted)\b", text, maxsplit=1, flags=re.I)[0]
+            tiers.setdefault(0.9, []).extend(int(y) for y in _ANY_YEAR.findall(_PAGES.sub(" ", note))[-1:])
         if not _COPYRIGHT.search(text):
             # (under a venue's line: a scan that garbles the "©" may garble the code's digits too,
             # "0 1933 ACM 0734-2071/33/0200-0051$01.50" for 1988)
