@@ -42,10 +42,10 @@ _ARXIV_NAME = re.compile(r"(?<!\d)(\d{4}\.\d{4,5})(v\d+)?(?!\d)")
 _VERSION_NOTE = (r"(?:this is )?(?:the |an? )?(?:full|preliminary|extended|revised|final|long|short) version(?:\W*$|"
                  r"\s+(?:of\s+(?:this|the|our|a)\s+(?:\w+\s+)?(?:paper|article|work|report)|is available|appears?|"
                  r"appeared|will appear|can be found|to appear))")
-# Lines that are no title: running heads, venue and report banners, stamps.
 # a report's number alone on its line, a scan's marks around it: "‘STAN-CS-73-403 ’ . --", "CMU-CS-85-123"
 _REPORT_ID = (r"[\W_]*(?-i:[A-Z]{2,}(?:[-/][A-Z]{1,6}){1,3}[-/]\d{2,4}-\d{1,5}|"
               r"[A-Z]{2,}(?:[-/][A-Z]{1,6}){0,2}[-/](?:TR|TM|RR|TN)[-/]?\d{1,5})[\W_]*$")
+# Lines that are no title: running heads, venue and report banners, stamps.
 _NOT_TITLE = re.compile(
     r"^(arxiv|submitted|under consideration|reprinted|appear(s|ed)|to appear|published|proceedings|"
     # (a word of a title that opens like one is none: "Journaling versus Soft Updates", "Abstractions for …")
@@ -1200,12 +1200,12 @@ def _subtitle(title: list[Line], first: PageText | None) -> list[Line]:
     if line is None or not body * 1.15 <= line.size <= last.size * 0.95:
         return []
     more = _right_under(line, title, first)
+    rest = more.text.strip() if more is not None else ""
     if more is not None and abs(more.size - line.size) <= 0.05 * line.size and _title_shaped(line) \
-            and re.match(r"(?-i:[a-z])", more.text.strip()) and _CONTINUING.match(more.text.strip()) \
-            and not _NOT_CONTINUED.match(more.text.strip()) and not _FROM_A_GROUP.match(more.text.strip()) \
-            and _names(more.text.strip().split(None, 1)[-1]) is None and len(_line_names(line) or []) < 2 \
-            and not _one_name(line) and not _CREDIT.match(more.text.strip()) \
-            and _subtitle_shaped(Line(text=f"{line.text.strip()} {more.text.strip()}", boxes=[], bbox=line.bbox,
+            and re.match(r"(?-i:[a-z])", rest) and _CONTINUING.match(rest) \
+            and not _NOT_CONTINUED.match(rest) and not _FROM_A_GROUP.match(rest) and not _CREDIT.match(rest) \
+            and _names(rest.split(None, 1)[-1]) is None and len(_line_names(line) or []) < 2 and not _one_name(line) \
+            and _subtitle_shaped(Line(text=f"{line.text.strip()} {rest}", boxes=[], bbox=line.bbox,
                                       size=line.size, bold=line.bold, cells=[line.text]), first):
         # a subtitle over two lines, a phrase running over the break ("Delivering Compact
         # Applications" / "from an Exploratory …"): its first line alone may read as a name
@@ -3127,14 +3127,16 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
     return None
 
 
-# "Originally appeared in Proc. of the Winter 1994 USENIX Conf., …", "This paper first appeared
-# in Proc. 5th Princeton Conf. …, 1971": a reprint's note naming where the work was first
-# published (not "First published online …", a journal's date of its web copy)
 # a journal's date of the web copy of a paper, beside the issue's line: "Published online: 09 March
 # 2009", "Available online 12 May 2005"
 _WEB_COPY_DATE = re.compile(r"\b(?:(?:first )?published online|available online|online publication date)\s*:?\s*(?:on\s+)?"
                             r"(?:\d{1,2}(?:st|nd|rd|th)?\s+)?" + _MONTH + r"\.?\s+(?:\d{1,2},?\s+)?" + _Y + r"\b", re.I)
+# a proceedings cover's note over the paper it is bound before: "The following paper was originally
+# published in the Proceedings of …"
 _FOLLOWING = re.compile(r"the following (?:paper|article) was\b", re.I)
+# "Originally appeared in Proc. of the Winter 1994 USENIX Conf., …", "This paper first appeared
+# in Proc. 5th Princeton Conf. …, 1971": a reprint's note naming where the work was first
+# published (not "First published online …", a journal's date of its web copy)
 _FIRST_APPEARED = re.compile(r"^[\W_]*(?:\d\s+)?(?:(?:this|the following) (?:paper|article|work|report|note) (?:was |has been )?)?"
                              r"(?:originally|first) (?P<verb>appeared|published|presented)\b(?!\s+online)(?P<form>,?\s+in\s+an?\s+"
                              r"(?:\w+\s+){0,2}(?:form|version)\b|\s+(?:in\s+)?(?:an?\s+)?(?:preliminary|abbreviated|"
