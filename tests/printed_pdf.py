@@ -72,6 +72,60 @@ def tall_box_pdf(lines: list[tuple[float, list[str]]], ascent: int = 9000) -> by
     return pdf_file(objects)
 
 
+_X_HEIGHT, _DESCENDER = "acemnorsuvwxz", "gjpqy"
+
+
+def glyph_box_pdf(lines: list[tuple[float, list[str | tuple[str, float, float]]]], daggers: str = "") -> bytes:
+    """A one-page PDF set as old dvips output sets its bitmap Type 3 fonts: a font matrix
+    that turns the glyphs upside down (FontMatrix [1 0 0 -1 0 0]) and a text matrix that
+    turns them back, so pdfium boxes each character to its own glyph, not the font's ascent
+    to descent: an x-height letter stands lower than a capital of the same type. A
+    glyph is a filled box of its letter's height in an em of 50 units (x-height 22, capitals,
+    digits and ascenders 34, a descender's 22 down to -10; a letter of ``daggers`` is TeX's
+    symbol font's dagger in its place, 34 down to -10), 30 wide; each ``(size, words)`` is a
+    line, each word placed apart; a word ``(text, size, rise)`` is set in its own size, raised
+    by ``rise`` points, right after the word before (a footnote's mark)."""
+    letters = sorted({ch for _, words in lines for word in words for ch in (word if isinstance(word, str) else word[0])})
+    content, y = "BT\n/F1 1 Tf\n", 720.0
+    for size, words in lines:
+        x = 72.0
+        for word in words:
+            text, own, rise = (word, size, 0.0) if isinstance(word, str) else word
+            x -= 0 if isinstance(word, str) else 0.3 * size  # a mark touches its word
+            content += f"{own / 50:.4f} 0 0 {-own / 50:.4f} {x:.2f} {y + rise:.2f} Tm {_pdf_string(text)} Tj\n"
+            x += 0.6 * own * len(text) + 0.3 * size
+        y -= 1.6 * size
+    content += "ET"
+
+    def glyph(ch: str) -> str:
+        bottom, top = (-10, 34) if ch in daggers else (-10, 22) if ch in _DESCENDER else (0, 22) if ch in _X_HEIGHT else (0, 34)
+        if not ch.isalnum():
+            bottom, top = (-6, 4) if ch in ",;" else (0, 4)
+        body = f"30 0 2 {bottom} 28 {top} d1 2 {bottom} 24 {top - bottom} re f"
+        return f"<< /Length {len(body)} >>\nstream\n{body}\nendstream"
+
+    names = {ch: f"g{ord(ch)}" for ch in letters}
+    first, last = ord(letters[0]), ord(letters[-1])
+    procs = " ".join(f"/{names[ch]} {7 + k} 0 R" for k, ch in enumerate(letters))
+    differences = " ".join(f"{ord(ch)} /{names[ch]}" for ch in letters)
+    cmap = ("/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /Glyphs def "
+            "1 begincodespacerange <00> <FF> endcodespacerange "
+            f"{len(letters)} beginbfchar " + " ".join(f"<{ord(ch):02X}> <{ord(ch):04X}>" for ch in letters) +
+            " endbfchar endcmap CMapName currentdict /CMap defineresource pop end end")
+    objects = ["<< /Type /Catalog /Pages 2 0 R >>",
+               "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+               "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> "
+               "/Contents 5 0 R >>",
+               "<< /Type /Font /Subtype /Type3 /FontBBox [2 -10 28 34] /FontMatrix [1 0 0 -1 0 0] "
+               f"/CharProcs << {procs} >> /Encoding << /Type /Encoding /Differences [{differences}] >> "
+               f"/FirstChar {first} /LastChar {last} /Widths [{' '.join('30' for _ in range(first, last + 1))}] "
+               "/ToUnicode 6 0 R >>",
+               f"<< /Length {len(content.encode('latin-1'))} >>\nstream\n{content}\nendstream",
+               f"<< /Length {len(cmap)} >>\nstream\n{cmap}\nendstream",
+               *(glyph(ch) for ch in letters)]
+    return pdf_file(objects)
+
+
 def letter_spaced_pdf(lines: list[str], size: float = 7.0, spacing: float = 1.2) -> bytes:
     """A one-page PDF set as a scanner's OCR layer sets its words (IJCAI's proceedings): the
     file writes its own spaces, and each word of four letters or more is drawn letter-spaced

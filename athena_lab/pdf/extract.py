@@ -53,6 +53,7 @@ class Char:
     size: float
     bold: bool
     font: float = 0.0  # nominal font size; 0 when unknown (generated spaces, OCR)
+    sized: bool = False  # size made from the glyph, in a font whose boxes say nothing (_box_is_glyph)
 
 
 class Fragment:
@@ -113,6 +114,7 @@ _GET_FONT_SIZE = _direct(pdfium_c.FPDFText_GetFontSize, _ADDRESS, _INDEX)
 _IS_GENERATED = _direct(pdfium_c.FPDFText_IsGenerated, _ADDRESS, _INDEX)
 #: the address of the character's text object, None for a character pdfium made up
 _GET_TEXT_OBJECT = _direct(pdfium_c.FPDFText_GetTextObject, _ADDRESS, _INDEX, restype=_ADDRESS)
+_GET_FONT = _direct(pdfium_c.FPDFTextObj_GetFont, _ADDRESS, restype=_ADDRESS)
 
 
 def page_transform(page: pdfium.PdfPage) -> tuple[float, float, float, float, float, float]:
@@ -153,6 +155,11 @@ def page_chars(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage,
     #: weight and nominal size come from the character's text object: asked once per object
     styles: dict[int, tuple[bool, float]] = {}
     fonts: dict[int, str] = {}
+    #: whether a font gives its characters their glyphs' boxes (judged on its first x-height
+    #: letter), and each text object's font
+    metricless: dict[int, bool] = {}
+    font_of: dict[int, int | None] = {}
+    undecided: set[int] = set()
     generated: int | None = None  # index of a space pdfium made up, see _drop_false_space
     own_spaces = made_up = 0  # spaces the file has, and breaks pdfium made up
     inside: list[int] = []  # made-up breaks as close as the letters around them: see _inside_words
@@ -214,14 +221,27 @@ def page_chars(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage,
             margin.append(ch)
             continue  # rotated margin text (arXiv stamps, side labels) is not body text
         left, top, right, bottom = read_rect(rect)
-        if top - bottom > 2.5 * (last[1] - last[0]) and (0 <= angle < 0.01 or angle > _FULL_TURN - 0.01):
-            # taller than the character before, in text drawn upright: only then asked
-            band = _glyph_band(raw, i, (bottom, top), ch, last)
+        obj = get_object(tp, i)
+        font = None
+        if obj is not None:
+            font = font_of.get(obj, 0)
+            if font == 0:
+                font = font_of[obj] = _GET_FONT(obj)
+        bare = metricless.get(font, False) if font is not None else False
+        if font is not None and font not in metricless and obj not in undecided:
+            judged = _font_is_bare(raw, tp, i, obj, count)
+            if judged is None:
+                undecided.add(obj)  # (no x-height letter in it: judged by a later object)
+            else:
+                bare = metricless[font] = judged
+        if (bare or top - bottom > 2.5 * (last[1] - last[0])) and (0 <= angle < 0.01 or angle > _FULL_TURN - 0.01):
+            # taller than the character before, or drawn in a font without metrics, in text
+            # drawn upright: only then asked
+            band = _glyph_band(raw, i, (bottom, top), ch, last, bare)
             if band is not None:  # (None: nothing to judge it by, and no reference for the next)
                 bottom, top = last = band
         else:
             last = (bottom, top)
-        obj = get_object(tp, i)
         x_a, x_b = a * left + b * bottom + c, a * right + b * top + c
         y_a, y_b = d * left + e * bottom + f, d * right + e * top + f
         x0, x1 = (x_a, x_b) if x_a <= x_b else (x_b, x_a)
@@ -232,7 +252,7 @@ def page_chars(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage,
             if obj is not None:
                 styles[obj] = style
         # the loose box height is the size as printed: the nominal size ignores scaling
-        char = Char(text, x0, y0, x1, y1, y1 - y0, style[0], style[1])
+        char = Char(text, x0, y0, x1, y1, y1 - y0, style[0], style[1], bare)
         if generated is not None and generated >= 0:
             _drop_false_space(chars, generated, char)
             if len(chars) > generated and _as_close_as_its_letters(chars, generated, char):
@@ -287,8 +307,45 @@ _ASCENT = 0.77  # the baseline's height in the loose box, from its bottom: 1 - 0
 _FULL_TURN = 2 * math.pi
 
 
+#: letters no taller than the x-height, in every font
+_X_HEIGHT = frozenset("acemnorsuvwxz")
+
+
+def _font_is_bare(raw: pdfium_c.FPDF_TEXTPAGE, tp: int | None, start: int, obj: int, count: int) -> bool | None:
+    """``_box_is_glyph`` of the first x-height letter of the text object ``obj`` from
+    ``start`` on, so a font is judged before its first letter is sized (a title's "Side"
+    in a font judged at its "e"); None when the object has none."""
+    rect = pdfium_c.FS_RECTF()
+    for j in range(start, count):
+        other = _GET_TEXT_OBJECT(tp, j)
+        if other is not None and other != obj:
+            return None
+        if other is not None and chr(_GET_UNICODE(tp, j)) in _X_HEIGHT and _GET_BOX(tp, j, ctypes.addressof(rect)):
+            left, top, right, bottom = _RECT.unpack_from(rect)
+            return _box_is_glyph(raw, j, bottom, top)
+    return None
+
+
+def _box_is_glyph(raw: pdfium_c.FPDF_TEXTPAGE, index: int, bottom: float, top: float) -> bool:
+    """Whether an x-height letter's loose box says nothing of its type: the glyph's own
+    box, a box from the baseline up with no descent, or one from the font's lowest glyph
+    up to this one's top (no ascent). Old dvips output's bitmap Type 3
+    fonts come so (pdfium found no ascent over a descent it could use): the boxes measure
+    each letter, or a capital's height, and not the type, so a title's lower-case letters
+    came out smaller than the capitals and digits of an address under it ("Fairfax, VA
+    22303" read as the page's largest type over "Using Approximations to Scale
+    Exploratory Data"), and one font's title beside another's byline in neither's size. In
+    a font with metrics such a letter's box reaches the font's descent, under the baseline
+    by nearly half the letter's height, and its ascent, over the letter by as much again."""
+    g_left, g_right, g_bottom, g_top = ctypes.c_double(), ctypes.c_double(), ctypes.c_double(), ctypes.c_double()
+    if top <= bottom or not pdfium_c.FPDFText_GetCharBox(raw, index, g_left, g_right, g_bottom, g_top):
+        return False
+    glyph = g_top.value - g_bottom.value
+    return glyph > 0 and (abs(g_bottom.value - bottom) <= 0.1 * glyph or abs(g_top.value - top) <= 0.1 * glyph)
+
+
 def _glyph_band(raw: pdfium_c.FPDF_TEXTPAGE, index: int, loose: tuple[float, float], ch: str,
-                before: tuple[float, float]) -> tuple[float, float] | None:
+                before: tuple[float, float], bare: bool = False) -> tuple[float, float] | None:
     """The bottom and top of a character's box: its loose box's, unless that box is the
     font's and not the glyph's; None when there is nothing to judge that by. A bitmap Type 3
     font from dvips and Ghostscript declares a FontBBox of 1000 of its 0.12 pt pixels, so
@@ -304,13 +361,16 @@ def _glyph_band(raw: pdfium_c.FPDF_TEXTPAGE, index: int, loose: tuple[float, flo
     only when its box is five times the character's ``before`` it too: on that
     character's baseline (a comma after its word) it takes that one's band, else its
     glyph's own (a dash of a large title after a small running head; a quote opening the
-    next line)."""
+    next line).
+
+    ``bare``: the font gives every character its glyph's box (``_box_is_glyph``), so
+    every letter is sized from its glyph and every mark judged by its baseline."""
     bottom, top = loose
     height = top - bottom
     letter = ch.isalnum()
     if not letter and before[1] <= before[0]:
         return None
-    if not letter and height <= 5 * (before[1] - before[0]):
+    if not letter and not bare and height <= 5 * (before[1] - before[0]):
         return loose
     g_left, g_right, g_bottom, g_top = ctypes.c_double(), ctypes.c_double(), ctypes.c_double(), ctypes.c_double()
     x, y = ctypes.c_double(), ctypes.c_double()
@@ -320,13 +380,17 @@ def _glyph_band(raw: pdfium_c.FPDF_TEXTPAGE, index: int, loose: tuple[float, flo
     glyph = g_top.value - g_bottom.value
     if glyph <= 0:
         return None
-    if glyph >= height / 5:
+    if glyph >= height / 5 and not bare:
         return loose  # a big bracket, a drop capital: the box is the glyph's
     baseline = y.value  # the origin: the baseline, whatever the letter's descender
+    span = before[1] - before[0]
+    if bare and span > 0 and 0.2 * span < baseline - (before[0] + (1 - _ASCENT) * span) < 0.7 * span:
+        # raised over the character before: a script, its size its glyph's (a symbol
+        # font's dagger is its "z", and no x-height letter)
+        return g_bottom.value, g_top.value
     if letter:
         size = glyph / _GLYPH_SHARE.get(ch, 0.72)
         return baseline - (1 - _ASCENT) * size, baseline + _ASCENT * size
-    span = before[1] - before[0]
     if abs(baseline - (before[0] + (1 - _ASCENT) * span)) <= 0.25 * span:
         return before
     return g_bottom.value, g_top.value
@@ -484,8 +548,8 @@ def _inside_a_word(current: list[Char], ch: Char, gap: float) -> bool:
     so, the tallest is the em and a word space is wider than 0.3 of it (spaces around signs
     and digits, "w, F = f", are judged as before)."""
     prev = current[-1]
-    if not (ch.font < 3.0 and prev.font < 3.0 and ch.text.isalpha() and prev.text.isalpha()):
-        return False
+    if not (ch.font < 3.0 and prev.font < 3.0 and ch.text.isalpha() and prev.text.isalpha()) or ch.sized or prev.sized:
+        return False  # (letters sized from their glyphs have their em: "Kanupriya Tewary")
     sizes = [c.size for c in current[-8:] if c.text.isalpha()] + [ch.size]
     tallest = max(sizes)
     return tallest > 1.3 * min(sizes) and gap <= 0.3 * tallest

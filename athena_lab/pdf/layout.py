@@ -349,6 +349,28 @@ class _Row:
             self.main = frag
 
 
+def _cells(chars: list[Char], row: list[Fragment]) -> list[str]:
+    """The line's text split where each fragment after the first begins, scripts written as
+    the line's text writes them: a byline's names set apart with a raised letter each
+    ("Claudio Bettini^y   X. Sean Wang^z") keep the caret that marks the letter as no part
+    of the name, and a mark set apart from its name stays with it ("Indrakshi Ray^z", not
+    "Indrakshi Ray" and "z"; a fragment that opens with a script joins the one before)."""
+    starts = {id(f.chars[0]) for f in row[1:] if f.chars}
+    cells: list[str] = []
+    cell: list[str] = []
+    for c in chars:
+        if id(c) in starts and cell:
+            cells.append("".join(cell).strip())
+            cell = []
+        cell.append(c.text)
+    cells = [c for c in cells + ["".join(cell).strip()] if c]
+    if len(cells) != len(row):
+        return cells or [f.text for f in row]
+    # (a piece with no script keeps its own text: a footnote's star the line's text drops
+    # parts two names, "Sanjeev Setia∗ Sushil Jajodia")
+    return [c if "^" in c else f.text for c, f in zip(cells, row)]
+
+
 def _make_line(row: list[Fragment], column: int, satellites: list[Char] | None = None,
                rules: list[Box] | None = None) -> Line:
     rtl = _right_to_left(row)
@@ -387,7 +409,7 @@ def _make_line(row: list[Fragment], column: int, satellites: list[Char] | None =
               max([c.x1 for c in printed]), max([c.y1 for c in printed])),
         size=median(glyph_sizes or [c.size for c in printed]),
         bold=all(letters) and bool(letters),
-        cells=[f.text for f in row] if not satellites else [text],
+        cells=_cells(chars, row) if not satellites else [text],
         column=column,
         note=note,
     )

@@ -88,7 +88,8 @@ _ORG = re.compile(
     r"supervis\w*|advis\w*|thesis|dissertation|submitted|partial|fulfil+ment|degree|"
     r"master|bachelor|doctor|phd|honours|honors|editor\w*|chair|professor|fellow|student|series|"
     r"monograph|verlag|h[öo]gskola|h[áa]sk[óo]li|\w*deild|yliopisto|tekniska|hochschule|technische|technion|politecnico|polytechni\w*|"
-    r"[ée]cole|istituto|instituto|centrum|akademi\w*|academia|tech|clinic|international|computers|electronics)\b", re.I)
+    r"[ée]cole|istituto|instituto|centrum|akademi\w*|academia|tech|clinic|international|computers|electronics|"
+    r"dipartimento|departamento|d[ée]partement)\b", re.I)
 # Affiliations known by their capitals ("TU Delft", "IIT Bombay", "SRI International",
 # "Meta AI"): matched in capitals only, so a name ("Ai Chen") is none
 _ORG_CAPS = re.compile(r"\b(?!(?:With|Of|For|And|The|Under|By|In|On)\b)[A-Z][\w&.-]*\s+Limited\b(?=\s*(?:[,.;)]|$|\d))|\b(AI|TU|IIT|IIIT|SRI|KAIST|KAUST|CSAIL|CWI|INESC|KTH|MPI|DFKI|NTT|NUS|HKUST|UCL|UCSD|UCSB|"
@@ -390,6 +391,10 @@ _COMPANY = re.compile(r"xerox|ibm|google|microsoft|intel|oracle|amazon|facebook|
 # A medical journal's line: "J Am Med Inform Assoc 2012;19:116–120" (year; volume: pages)
 _VANCOUVER = re.compile(r"\b" + _Y + r";\s*\d{1,4}(?:\(\d+\))?:\s*[A-Za-z]?\d+")
 _VOLUME_YEAR = re.compile(r",\s?\d{1,3}\s?\(" + _Y + r"\)")  # (not "Programming in Modula-2 (1982)")
+_REPORT_ISSUED = re.compile(r"^\W*tech(?:nical|\.)?\s+report\s+(?=[\w/.-]*\d)[A-Z][\w/.-]*,[^()]{0,160}?,\s*(?:"
+                            + _MONTH + r"\s+)?" + _Y + r"\.?$", re.I)
+_ASKS = re.compile(r"^\W*(?:\d+(?:\.\d+)*\.?\s+)?(?:why|what|how|who|whom|whose|when|where|which|is|are|was|were|can|"
+                   r"could|does|do|did|should|will|would|shall|may|must|has|have)\b", re.I)
 _PUBLISHED_IN = re.compile(r"^\W*(?:(?:to be )?published|appear(?:s|ed)) in\b", re.I)  # (a journal's "To be published in: …, 1991")
 _THIS_PAPER_APPEARED = re.compile(r"^\W*this (?:paper|article|report) (?:has )?(?:been )?(?:published|appear(?:s|ed)) in\b"
                                   # (not a version before this one: "… appeared in preliminary form in …")
@@ -431,7 +436,7 @@ _PAGES = re.compile(r"\b(?:pages?|pp?\.)\s*\d{1,5}\s*(?:[-–—]+\s*\d{1,5})?",
 _ISSN = re.compile(r"\be?-?ISSN\b\W{0,3}\d{4}-\d{3}[\dX]", re.I)  # "ISSN 1999-4893": no year
 _PAGE_OF = re.compile(r"\bpage\s+\d+\s+of\s+\d+\b", re.I)
 _ANY_YEAR = re.compile(r"(?<![\d.])" + _Y + r"(?![\d])")
-_NOT_A_DATE = re.compile(r"^(downloaded|re-?keyed|retrieved|accessed|printed on|generated|received|"
+_NOT_A_DATE = re.compile(r"^(?:manuscript\s+)?(downloaded|re-?keyed|retrieved|accessed|printed on|generated|received|"
                          r"last (modified|updated|revised))|((?<![;\d])\d\d:\d\d)|permanent id|"  # (a time; not "2012;19:116")
                          # (not ENTCS's banner over its pre-proceedings' papers, "COCV'03 Preliminary Version")
                          r"preliminary versions?\b(?!\s*$)|earlier version|"
@@ -2425,12 +2430,20 @@ def _names(text: str) -> list[str] | None:
     text = re.sub(r"(?:^|(?<=,\s))([A-Z]),\s+(?=[A-Z]{2,}\b)", r"\1. ", text)  # (not "Priya R, Karthik S")
     # "Charles H.Moore", "O.SCHENK": a space the typescript left out after an initial
     text = re.sub(r"(?<=\b[A-Z]\.)(?=[A-Z][a-z])|(?<=\b[A-Z]\.)(?<!U\.S\.)(?<!U\.K\.)(?<!N\.V\.)(?=[A-Z]{2,}\b)", " ", text)
+    # "Sencun Zhu?, Sanjeev Setia", "Manuel Koch! and …", "Michael S. Kester?": a star or a
+    # dagger some fonts map to "?" or "!", on a name (not a heading's question, "2 Why OCaml?")
+    # (one name of three words at most: not two run together, "Vijayshankar Raman Gopi Attaluri!")
+    asks = _ASKS.match(text)
+    text = re.sub(r"(?<=[^\W\d_]{2})[?!]+(?=\s*(?:,|[∗*]|and\s" + ("" if asks else "|$") + "))",
+                  lambda m: "" if len(re.split(r",|[∗*]|\band\b", text[:m.start()])[-1].split()) <= 3 else m.group(0), text)
     # "Guy Lewis Steele, Jr.": a suffix after the comma is part of the name before it
     text = re.sub(r",\s*(Jr\.?|Sr\.?|II|III|IV)(?=\s*(?:,|;|&|\band\b|$))", r" \1", text)
     # "1st Betül Güvenç Paltun   2nd Ramin Fuladi": the order IEEE's conference template prints
     text = re.sub(r"(?:^|(?<=[\s,]))[1-9](?:st|nd|rd|th)\s+(?=[^\W\d_])", "", text).strip()
     # "By: D. C. Engelbart"; an oral history's interviewers ("Conducted by William Aspray and …")
-    byline = re.match(r"^(?:(?:conducted|interviewed)\s+)?(?:by|von|par)\s*:?\s+(.*)$", text.strip(), flags=re.I)
+    # (a contract's report: "Principal Investigator: A. Jefferson Offutt")
+    byline = re.match(r"^(?:(?:conducted|interviewed)\s+)?(?:by|von|par|principal\s+investigators?)\s*:?\s+(.*)$",
+                      text.strip(), flags=re.I)
     text = byline.group(1) if byline else text.strip()
     if byline and (_org(text) or _place(text)):
         # "by Herbert Stoyan University of Erlangen …": the name before the affiliation
@@ -3073,6 +3086,11 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
         if _NOT_A_DATE.search(text):
             continue
         words = len(text.split())
+        issued = _REPORT_ISSUED.match(text) if size < 0.95 * body or y > 0.8 * first.height else None
+        if issued:
+            # the report's own line in the page's foot, "Technical Report ISE-TR-01-03, Department
+            # of …, July 2001": the date it was issued, over a draft's date under the byline
+            tiers.setdefault(0.9, []).append(int(issued.group(1)))
         if _PUBLISHED_IN.match(text):
             # "Published in Computer Languages 19(1), 1–12 (1993)" on a preprint that prints
             # the authors' "© … 1992": the year it appeared in, as a journal's volume year
