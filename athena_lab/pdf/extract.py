@@ -53,7 +53,7 @@ class Char:
     size: float
     bold: bool
     font: float = 0.0  # nominal font size; 0 when unknown (generated spaces, OCR)
-    sized: bool = False  # size made from the glyph, in a font whose boxes say nothing (_box_is_glyph)
+    sized: bool = False  # size made from the glyph, in a font whose boxes are its glyphs' (_font_is_bare)
 
 
 class Fragment:
@@ -227,32 +227,36 @@ def page_chars(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage,
             font = font_of.get(obj, 0)
             if font == 0:
                 font = font_of[obj] = _GET_FONT(obj)
-        bare = metricless.get(font, False) if font is not None else False
-        if font is not None and font not in metricless and obj not in undecided:
-            judged = _font_is_bare(raw, tp, i, obj, count)
+        style = styles.get(obj)  # never stored under None
+        if style is None:
+            style = (_GET_WEIGHT(tp, i) >= 600, _GET_FONT_SIZE(tp, i))
+            if obj is not None:
+                styles[obj] = style
+        bare = font is not None and style[1] < 3.0 and metricless.get(font, False)
+        if font is not None and font not in metricless and obj not in undecided and style[1] < 3.0:
+            # (a font scaled from 1 pt by the text matrix, as dvips sets them: a font that says
+            # its size keeps its boxes, even where pdfium gives it its glyphs', LinLibertine's)
+            judged = _font_is_bare(tp, i, obj, count)
             if judged is None:
-                undecided.add(obj)  # (no x-height letter in it: judged by a later object)
+                undecided.add(obj)  # (no letter to judge it by: judged by a later object)
             else:
                 bare = metricless[font] = judged
+        sized = False
         if (bare or top - bottom > 2.5 * (last[1] - last[0])) and (0 <= angle < 0.01 or angle > _FULL_TURN - 0.01):
             # taller than the character before, or drawn in a font without metrics, in text
             # drawn upright: only then asked
             band = _glyph_band(raw, i, (bottom, top), ch, last, bare)
             if band is not None:  # (None: nothing to judge it by, and no reference for the next)
                 bottom, top = last = band
+                sized = bare
         else:
             last = (bottom, top)
         x_a, x_b = a * left + b * bottom + c, a * right + b * top + c
         y_a, y_b = d * left + e * bottom + f, d * right + e * top + f
         x0, x1 = (x_a, x_b) if x_a <= x_b else (x_b, x_a)
         y0, y1 = (y_a, y_b) if y_a <= y_b else (y_b, y_a)
-        style = styles.get(obj)  # never stored under None
-        if style is None:
-            style = (_GET_WEIGHT(tp, i) >= 600, _GET_FONT_SIZE(tp, i))
-            if obj is not None:
-                styles[obj] = style
         # the loose box height is the size as printed: the nominal size ignores scaling
-        char = Char(text, x0, y0, x1, y1, y1 - y0, style[0], style[1], bare)
+        char = Char(text, x0, y0, x1, y1, y1 - y0, style[0], style[1], sized)
         if generated is not None and generated >= 0:
             _drop_false_space(chars, generated, char)
             if len(chars) > generated and _as_close_as_its_letters(chars, generated, char):
@@ -307,41 +311,39 @@ _ASCENT = 0.77  # the baseline's height in the loose box, from its bottom: 1 - 0
 _FULL_TURN = 2 * math.pi
 
 
-#: letters no taller than the x-height, in every font
+#: letters no taller than the x-height, in every font, and letters as tall as a capital
 _X_HEIGHT = frozenset("acemnorsuvwxz")
+_TALL = frozenset("bdhiklt") | frozenset("ABCDEFGHIKLMNOPRSTUVWXYZ")
 
 
-def _font_is_bare(raw: pdfium_c.FPDF_TEXTPAGE, tp: int | None, start: int, obj: int, count: int) -> bool | None:
-    """``_box_is_glyph`` of the first x-height letter of the text object ``obj`` from
-    ``start`` on, so a font is judged before its first letter is sized (a title's "Side"
-    in a font judged at its "e"); None when the object has none."""
+def _font_is_bare(tp: int | None, start: int, obj: int, count: int) -> bool | None:
+    """Whether the text object ``obj``'s font boxes each letter to its glyph, judged before
+    its first letter is sized (a title's "Side" in a font judged at its "e"): old dvips
+    output's bitmap Type 3 fonts come so (pdfium found no ascent over a descent it could
+    use), and their boxes measure each letter, not the type, so a title's lower-case
+    letters came out smaller than the capitals and digits of an address under it
+    ("Fairfax, VA 22303" read as the page's largest type over "Using Approximations to
+    Scale Exploratory Data"). Such a font's loose boxes grow with the glyph: a capital's
+    half again an x-height letter's, where a font with metrics, even one with no descent
+    or a low ascent, gives every letter one box. None when the object has not a letter of
+    each kind."""
     rect = pdfium_c.FS_RECTF()
+    short = tall = 0.0
     for j in range(start, count):
         other = _GET_TEXT_OBJECT(tp, j)
         if other is not None and other != obj:
-            return None
-        if other is not None and chr(_GET_UNICODE(tp, j)) in _X_HEIGHT and _GET_BOX(tp, j, ctypes.addressof(rect)):
+            break
+        letter = chr(_GET_UNICODE(tp, j)) if other is not None else ""
+        kind = letter in _X_HEIGHT and not short or letter in _TALL and not tall
+        if kind and _GET_BOX(tp, j, ctypes.addressof(rect)):
             left, top, right, bottom = _RECT.unpack_from(rect)
-            return _box_is_glyph(raw, j, bottom, top)
+            if letter in _X_HEIGHT:
+                short = top - bottom
+            else:
+                tall = top - bottom
+            if short > 0 and tall > 0:
+                return tall > 1.25 * short
     return None
-
-
-def _box_is_glyph(raw: pdfium_c.FPDF_TEXTPAGE, index: int, bottom: float, top: float) -> bool:
-    """Whether an x-height letter's loose box says nothing of its type: the glyph's own
-    box, a box from the baseline up with no descent, or one from the font's lowest glyph
-    up to this one's top (no ascent). Old dvips output's bitmap Type 3
-    fonts come so (pdfium found no ascent over a descent it could use): the boxes measure
-    each letter, or a capital's height, and not the type, so a title's lower-case letters
-    came out smaller than the capitals and digits of an address under it ("Fairfax, VA
-    22303" read as the page's largest type over "Using Approximations to Scale
-    Exploratory Data"), and one font's title beside another's byline in neither's size. In
-    a font with metrics such a letter's box reaches the font's descent, under the baseline
-    by nearly half the letter's height, and its ascent, over the letter by as much again."""
-    g_left, g_right, g_bottom, g_top = ctypes.c_double(), ctypes.c_double(), ctypes.c_double(), ctypes.c_double()
-    if top <= bottom or not pdfium_c.FPDFText_GetCharBox(raw, index, g_left, g_right, g_bottom, g_top):
-        return False
-    glyph = g_top.value - g_bottom.value
-    return glyph > 0 and (abs(g_bottom.value - bottom) <= 0.1 * glyph or abs(g_top.value - top) <= 0.1 * glyph)
 
 
 def _glyph_band(raw: pdfium_c.FPDF_TEXTPAGE, index: int, loose: tuple[float, float], ch: str,
@@ -363,7 +365,7 @@ def _glyph_band(raw: pdfium_c.FPDF_TEXTPAGE, index: int, loose: tuple[float, flo
     glyph's own (a dash of a large title after a small running head; a quote opening the
     next line).
 
-    ``bare``: the font gives every character its glyph's box (``_box_is_glyph``), so
+    ``bare``: the font gives every character its glyph's box (``_font_is_bare``), so
     every letter is sized from its glyph and every mark judged by its baseline."""
     bottom, top = loose
     height = top - bottom

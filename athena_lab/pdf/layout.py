@@ -353,8 +353,9 @@ def _cells(chars: list[Char], row: list[Fragment]) -> list[str]:
     """The line's text split where each fragment after the first begins, scripts written as
     the line's text writes them: a byline's names set apart with a raised letter each
     ("Claudio Bettini^y   X. Sean Wang^z") keep the caret that marks the letter as no part
-    of the name, and a mark set apart from its name stays with it ("Indrakshi Ray^z", not
-    "Indrakshi Ray" and "z"; a fragment that opens with a script joins the one before)."""
+    of the name."""
+    if len(row) < 2:
+        return [f.text for f in row]
     starts = {id(f.chars[0]) for f in row[1:] if f.chars}
     cells: list[str] = []
     cell: list[str] = []
@@ -365,10 +366,19 @@ def _cells(chars: list[Char], row: list[Fragment]) -> list[str]:
         cell.append(c.text)
     cells = [c for c in cells + ["".join(cell).strip()] if c]
     if len(cells) != len(row):
-        return cells or [f.text for f in row]
-    # (a piece with no script keeps its own text: a footnote's star the line's text drops
-    # parts two names, "Sanjeev Setia∗ Sushil Jajodia")
-    return [c if "^" in c else f.text for c, f in zip(cells, row)]
+        return [f.text for f in row]
+    # (only a piece that ends in one raised mark after a letter, its letters as they were: where
+    # compose moved or dropped a character, a footnote's star that parts two names, "Sanjeev
+    # Setia∗ Sushil Jajodia", or wrote a formula's or a table's script, "Area (km^2)", the piece
+    # keeps its own text)
+    return [c if _NAME_MARK.search(c) and _unmarked(c) == _unmarked(f.text) else f.text for c, f in zip(cells, row)]
+
+
+_NAME_MARK = re.compile(r"[^\W\d_]\^(?:[^\s()]|\([^\s()]{1,3}\))$")
+
+
+def _unmarked(text: str) -> str:
+    return re.sub(r"[\s^()]", "", text)
 
 
 def _make_line(row: list[Fragment], column: int, satellites: list[Char] | None = None,

@@ -94,7 +94,8 @@ _ORG = re.compile(
 # "Meta AI"): matched in capitals only, so a name ("Ai Chen") is none
 _ORG_CAPS = re.compile(r"\b(?!(?:With|Of|For|And|The|Under|By|In|On)\b)[A-Z][\w&.-]*\s+Limited\b(?=\s*(?:[,.;)]|$|\d))|\b(AI|TU|IIT|IIIT|SRI|KAIST|KAUST|CSAIL|CWI|INESC|KTH|MPI|DFKI|NTT|NUS|HKUST|UCL|UCSD|UCSB|"
                        r"UIUC|USC|NYU|MSR|FAIR|PARC|DEC|SRC|BBN|NIST|NIH|JPL|LANL|LLNL|ORNL|CERN|RIKEN|SAP|CSL|SE|INP)\b")
-_ORG_TITLE = re.compile(r"\b(universit\w*|institut\w*|laborator\w*|department|dept\.|faculty|college|"
+_ORG_TITLE = re.compile(r"\b(universit\w*|institut\w*|laborator\w*|department|dipartimento|departamento|"
+                        r"d[ée]partement|dept\.|faculty|college|"
                         r"corporation|inc\.|ltd\.?|gmbh|school of|centre for|center for)\b", re.I)
 # Countries an address names, alone a place's words
 _COUNTRIES = (r"ireland|england|scotland|wales|britain|germany|france|italy|spain|portugal|"
@@ -391,10 +392,14 @@ _COMPANY = re.compile(r"xerox|ibm|google|microsoft|intel|oracle|amazon|facebook|
 # A medical journal's line: "J Am Med Inform Assoc 2012;19:116–120" (year; volume: pages)
 _VANCOUVER = re.compile(r"\b" + _Y + r";\s*\d{1,4}(?:\(\d+\))?:\s*[A-Za-z]?\d+")
 _VOLUME_YEAR = re.compile(r",\s?\d{1,3}\s?\(" + _Y + r"\)")  # (not "Programming in Modula-2 (1982)")
-_REPORT_ISSUED = re.compile(r"^\W*tech(?:nical|\.)?\s+report\s+(?=[\w/.-]*\d)[A-Z][\w/.-]*,[^()]{0,160}?,\s*(?:"
-                            + _MONTH + r"\s+)?" + _Y + r"\.?$", re.I)
-_ASKS = re.compile(r"^\W*(?:\d+(?:\.\d+)*\.?\s+)?(?:why|what|how|who|whom|whose|when|where|which|is|are|was|were|can|"
-                   r"could|does|do|did|should|will|would|shall|may|must|has|have)\b", re.I)
+# A report's own issue line, no mark before it (a footnote's citation of an earlier report has
+# one): "Technical Report ISE-TR-01-03, Department of …, July 2001.", "Technical Report No. 01-03, July 2001."
+_REPORT_ISSUED = re.compile(r"^tech(?:nical|\.)?\s+report\s+(?:no\.?\s*|#\s*)?(?=[\w/.-]*\d)[\w/.-]+"
+                            r"(?:,[^\n]{0,160}?)?,\s*(?:" + _MONTH + r"\s+)?" + _Y + r"\.?$", re.I)
+# A journal's note of its review, "Manuscript received June, 1992; revised January, 1993.": its
+# dates are no paper's, up to the publication's own ("Date of publication April 10, 2019")
+_REVIEW_NOTE = re.compile(r"^\W*manuscript\s+received\b.*?(?=\bdate\s+of\s+(?:publication|current\s+version)\b|$)",
+                          re.I | re.S)
 _PUBLISHED_IN = re.compile(r"^\W*(?:(?:to be )?published|appear(?:s|ed)) in\b", re.I)  # (a journal's "To be published in: …, 1991")
 _THIS_PAPER_APPEARED = re.compile(r"^\W*this (?:paper|article|report) (?:has )?(?:been )?(?:published|appear(?:s|ed)) in\b"
                                   # (not a version before this one: "… appeared in preliminary form in …")
@@ -436,7 +441,7 @@ _PAGES = re.compile(r"\b(?:pages?|pp?\.)\s*\d{1,5}\s*(?:[-–—]+\s*\d{1,5})?",
 _ISSN = re.compile(r"\be?-?ISSN\b\W{0,3}\d{4}-\d{3}[\dX]", re.I)  # "ISSN 1999-4893": no year
 _PAGE_OF = re.compile(r"\bpage\s+\d+\s+of\s+\d+\b", re.I)
 _ANY_YEAR = re.compile(r"(?<![\d.])" + _Y + r"(?![\d])")
-_NOT_A_DATE = re.compile(r"^(?:manuscript\s+)?(downloaded|re-?keyed|retrieved|accessed|printed on|generated|received|"
+_NOT_A_DATE = re.compile(r"^(downloaded|re-?keyed|retrieved|accessed|printed on|generated|received|"
                          r"last (modified|updated|revised))|((?<![;\d])\d\d:\d\d)|permanent id|"  # (a time; not "2012;19:116")
                          # (not ENTCS's banner over its pre-proceedings' papers, "COCV'03 Preliminary Version")
                          r"preliminary versions?\b(?!\s*$)|earlier version|"
@@ -2430,21 +2435,21 @@ def _names(text: str) -> list[str] | None:
     text = re.sub(r"(?:^|(?<=,\s))([A-Z]),\s+(?=[A-Z]{2,}\b)", r"\1. ", text)  # (not "Priya R, Karthik S")
     # "Charles H.Moore", "O.SCHENK": a space the typescript left out after an initial
     text = re.sub(r"(?<=\b[A-Z]\.)(?=[A-Z][a-z])|(?<=\b[A-Z]\.)(?<!U\.S\.)(?<!U\.K\.)(?<!N\.V\.)(?=[A-Z]{2,}\b)", " ", text)
-    # "Sencun Zhu?, Sanjeev Setia", "Manuel Koch! and …", "Michael S. Kester?": a star or a
-    # dagger some fonts map to "?" or "!", on a name (not a heading's question, "2 Why OCaml?")
-    # (one name of three words at most: not two run together, "Vijayshankar Raman Gopi Attaluri!")
-    asks = _ASKS.match(text)
-    text = re.sub(r"(?<=[^\W\d_]{2})[?!]+(?=\s*(?:,|[∗*]|and\s" + ("" if asks else "|$") + "))",
-                  lambda m: "" if len(re.split(r",|[∗*]|\band\b", text[:m.start()])[-1].split()) <= 3 else m.group(0), text)
+    # "Sencun Zhu?, Sanjeev Setia", "Manuel Koch! and …": a star or a dagger some fonts map to
+    # "?" or "!", on a name before the next one (at the end a question's or an exclamation's
+    # own: "Fearless Concurrency?", "2 Enter OCaml!")
+    text = re.sub(r"(?<=[^\W\d_]{2})[?!]+(?=\s*(?:[,;&∗*]|(?i:and)\s))", "", text)
     # "Guy Lewis Steele, Jr.": a suffix after the comma is part of the name before it
     text = re.sub(r",\s*(Jr\.?|Sr\.?|II|III|IV)(?=\s*(?:,|;|&|\band\b|$))", r" \1", text)
     # "1st Betül Güvenç Paltun   2nd Ramin Fuladi": the order IEEE's conference template prints
     text = re.sub(r"(?:^|(?<=[\s,]))[1-9](?:st|nd|rd|th)\s+(?=[^\W\d_])", "", text).strip()
     # "By: D. C. Engelbart"; an oral history's interviewers ("Conducted by William Aspray and …")
-    # (a contract's report: "Principal Investigator: A. Jefferson Offutt")
-    byline = re.match(r"^(?:(?:conducted|interviewed)\s+)?(?:by|von|par|principal\s+investigators?)\s*:?\s+(.*)$",
+    # (a contract's report: "Principal Investigator: A. Jefferson Offutt", not its institution alone)
+    byline = re.match(r"^(?:(?:conducted|interviewed)\s+)?(?:by|von|par|(?:co-?\s*)?principal\s+investigators?)\s*:?\s+(.*)$",
                       text.strip(), flags=re.I)
     text = byline.group(1) if byline else text.strip()
+    if byline and re.match(r"(?:co-?\s*)?principal", byline.group(0), re.I) and _org(text) and "," not in text:
+        return None
     if byline and (_org(text) or _place(text)):
         # "by Herbert Stoyan University of Erlangen …": the name before the affiliation
         words = text.split()
@@ -3063,6 +3068,9 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
     body = _body_size(first.lines)
     own = _key(_join_title(title or []) or "")
     for text, size, y in _paragraphs([ln for ln in first.lines if id(ln) not in skip]):
+        review = _REVIEW_NOTE.match(text)
+        if review:
+            text = text[review.end():]
         web = _WEB_COPY_DATE.search(text)
         if web:  # a portal's date of its web copy, "Published online: 09 March 2009", on a 1996
             tiers.setdefault(4, []).append(_year_of(web))  # paper's cover: its year only when nothing else is
@@ -3088,9 +3096,9 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
         words = len(text.split())
         issued = _REPORT_ISSUED.match(text) if size < 0.95 * body or y > 0.8 * first.height else None
         if issued:
-            # the report's own line in the page's foot, "Technical Report ISE-TR-01-03, Department
-            # of …, July 2001": the date it was issued, over a draft's date under the byline
-            tiers.setdefault(0.9, []).append(int(issued.group(1)))
+            # a report's issue line in small type or the page's foot: the date it was issued, over
+            # a draft's date under the byline (1.5), under a copyright or a masthead
+            tiers.setdefault(1.4, []).append(int(issued.group(1)))
         if _PUBLISHED_IN.match(text):
             # "Published in Computer Languages 19(1), 1–12 (1993)" on a preprint that prints
             # the authors' "© … 1992": the year it appeared in, as a journal's volume year
