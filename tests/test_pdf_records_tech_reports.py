@@ -96,6 +96,20 @@ def test_names_set_apart_keep_their_raised_marks_apart_from_the_names(tmp_path: 
     assert paper_record({}, first).authors == ["Claudio Bettini", "X. Sean Wang", "Sushil Jajodia"]
 
 
+def test_a_formulas_script_set_apart_keeps_its_cells_text(tmp_path: Path) -> None:
+    """Only a name's trailing mark is taken into a cell from the line's text: a formula's
+    piece keeps its own ("S2", not "S^2"), as tables' cells go to CSV."""
+    content = "BT\n/F1 12 Tf 1 0 0 1 150 650 Tm (Claudio Bettini) Tj /F1 8 Tf 5 Ts (y) Tj 0 Ts\n"
+    content += "/F1 12 Tf 1 0 0 1 330 650 Tm (S) Tj /F1 8 Tf 5 Ts (2) Tj 0 Ts\nET"
+    pdf = tmp_path / "cells.pdf"
+    pdf.write_bytes(pdf_file(["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                              "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> "
+                              "/Contents 5 0 R >>",
+                              "<< /Type /Font /Subtype /Type1 /BaseFont /Times-Roman /Encoding /WinAnsiEncoding >>",
+                              f"<< /Length {len(content)} >>\nstream\n{content}\nendstream"]))
+    assert read(pdf).lines[0].cells == ["Claudio Bettini^y", "S2"]
+
+
 def test_a_star_read_as_a_question_or_exclamation_mark_on_a_name_is_a_footnote_mark() -> None:
     """LNCS's star after a name, in a font that maps it to "?" (GMU's ISE-TR-03-02), and
     "!" and "?" on another's names (ISE-TR-03-10): the byline was refused."""
@@ -201,13 +215,17 @@ def test_a_journals_review_note_gives_no_year() -> None:
 
 
 
-def test_a_journals_review_note_gives_its_publication_date_not_its_reviews() -> None:
-    ieee = page(centred("Learned Index Structures for Column Stores", 80, 20),
+def ieee(*note: str) -> PageText:
+    """A journal's first page with its note at the column's foot, a line each."""
+    return page(centred("Learned Index Structures for Column Stores", 80, 20),
                 centred("Ann Lee, Member, IEEE, and Bo Chen, Fellow, IEEE", 120, 11), *body(180.0, 10.0)[:30],
-                line("Manuscript received November 2, 2018; revised March 3, 2019; accepted", 45, 674, 290, 682, 7.5),
-                line("April 1, 2019. Date of publication April 10, 2020. (Corresponding author:", 45, 683, 290, 691, 7.5),
-                line("Ann Lee.)", 45, 692, 290, 700, 7.5))
-    assert paper_record({}, ieee).year == 2020
+                *(line(text, 45, 674 + 9 * k, 290, 682 + 9 * k, 7.5) for k, text in enumerate(note)))
+
+
+def test_a_journals_review_note_gives_its_publication_date_not_its_reviews() -> None:
+    note = ieee("Manuscript received November 2, 2018; revised March 3, 2019; accepted",
+                "April 1, 2019. Date of publication April 10, 2020. (Corresponding author:", "Ann Lee.)")
+    assert paper_record({}, note).year == 2020
 
 
 def test_a_principal_investigators_institution_alone_is_no_author_and_a_co_investigator_is() -> None:
@@ -239,3 +257,10 @@ def test_an_italian_departments_banner_over_a_cover_is_no_title() -> None:
     cover = page(centred("Dipartimento di Informatica", 90, 18), centred("Structural Operational Semantics of Mobile Agents", 140, 16),
                  centred("Ann Lee and Bo Chen", 180, 12), *body(240.0))
     assert paper_record({}, cover).title == "Structural Operational Semantics of Mobile Agents"
+
+
+def test_a_review_notes_copyright_still_dates_the_page() -> None:
+    """The review's dates are skipped up to a copyright in the same note, not past it."""
+    note = ieee("Manuscript received June 1, 1992; revised January 5, 1993.",
+                "The authors are with the Department of CS, Univ. of X.", "0162-8828/93$03.00 © 1993 IEEE")
+    assert paper_record({}, note).year == 1993

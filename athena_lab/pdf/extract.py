@@ -155,8 +155,9 @@ def page_chars(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage,
     #: weight and nominal size come from the character's text object: asked once per object
     styles: dict[int, tuple[bool, float]] = {}
     fonts: dict[int, str] = {}
-    #: whether a font gives its characters their glyphs' boxes (judged on its first x-height
-    #: letter), and each text object's font
+    #: whether a font gives its characters their glyphs' boxes (judged on the first of its
+    #: text objects holding an x-height letter and a tall one, _font_is_bare), and each text
+    #: object's font
     metricless: dict[int, bool] = {}
     font_of: dict[int, int | None] = {}
     undecided: set[int] = set()

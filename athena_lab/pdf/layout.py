@@ -367,14 +367,14 @@ def _cells(chars: list[Char], row: list[Fragment]) -> list[str]:
     cells = [c for c in cells + ["".join(cell).strip()] if c]
     if len(cells) != len(row):
         return [f.text for f in row]
-    # (only a piece that ends in one raised mark after a letter, its letters as they were: where
+    # (only a piece that ends in one raised mark after a name's word, its letters as they were: where
     # compose moved or dropped a character, a footnote's star that parts two names, "Sanjeev
     # Setia∗ Sushil Jajodia", or wrote a formula's or a table's script, "Area (km^2)", the piece
     # keeps its own text)
     return [c if _NAME_MARK.search(c) and _unmarked(c) == _unmarked(f.text) else f.text for c, f in zip(cells, row)]
 
 
-_NAME_MARK = re.compile(r"[^\W\d_]\^(?:[^\s()]|\([^\s()]{1,3}\))$")
+_NAME_MARK = re.compile(r"(?:^|\s)[A-Z][a-z'’-]+\^(?:[^\s()]|\([^\s()]{1,3}\))$")  # (not a formula's "S^2", "β^(SLE)")
 
 
 def _unmarked(text: str) -> str:

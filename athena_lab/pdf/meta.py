@@ -397,9 +397,9 @@ _VOLUME_YEAR = re.compile(r",\s?\d{1,3}\s?\(" + _Y + r"\)")  # (not "Programming
 _REPORT_ISSUED = re.compile(r"^tech(?:nical|\.)?\s+report\s+(?:no\.?\s*|#\s*)?(?=[\w/.-]*\d)[\w/.-]+"
                             r"(?:,[^\n]{0,160}?)?,\s*(?:" + _MONTH + r"\s+)?" + _Y + r"\.?$", re.I)
 # A journal's note of its review, "Manuscript received June, 1992; revised January, 1993.": its
-# dates are no paper's, up to the publication's own ("Date of publication April 10, 2019")
-_REVIEW_NOTE = re.compile(r"^\W*manuscript\s+received\b.*?(?=\bdate\s+of\s+(?:publication|current\s+version)\b|$)",
-                          re.I | re.S)
+# dates are no paper's, up to the publication's own ("Date of publication April 10, 2019") or a copyright
+_REVIEW_NOTE = re.compile(r"^\W*manuscript\s+received\b.*?(?=\bdate\s+of\s+(?:publication|current\s+version)\b|"
+                          r"©|\(c\)|\bcopyright\b|$)", re.I | re.S)
 _PUBLISHED_IN = re.compile(r"^\W*(?:(?:to be )?published|appear(?:s|ed)) in\b", re.I)  # (a journal's "To be published in: …, 1991")
 _THIS_PAPER_APPEARED = re.compile(r"^\W*this (?:paper|article|report) (?:has )?(?:been )?(?:published|appear(?:s|ed)) in\b"
                                   # (not a version before this one: "… appeared in preliminary form in …")
