@@ -31,6 +31,15 @@ def read(pdf: Path) -> PageText:
         opened.close()
 
 
+def times_pdf(content: str) -> bytes:
+    """A one-page PDF of ``content`` (a content stream) in Times-Roman as ``/F1``."""
+    return pdf_file(["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                     "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> "
+                     "/Contents 5 0 R >>",
+                     "<< /Type /Font /Subtype /Type1 /BaseFont /Times-Roman /Encoding /WinAnsiEncoding >>",
+                     f"<< /Length {len(content)} >>\nstream\n{content}\nendstream"])
+
+
 def line(text: str, x0: float, y0: float, x1: float, y1: float, size: float, cells: list[str] | None = None) -> Line:
     return Line(text=text, boxes=[], bbox=(x0, y0, x1, y1), size=size, bold=False, cells=cells or [text])
 
@@ -85,11 +94,7 @@ def test_names_set_apart_keep_their_raised_marks_apart_from_the_names(tmp_path: 
         content += f"/F1 10 Tf 1 0 0 1 72 {600 - 12 * k} Tm (This paper presents a general framework to define time granularity systems.) Tj\n"
     content += "ET"
     pdf = tmp_path / "apart.pdf"
-    pdf.write_bytes(pdf_file(["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-                              "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> "
-                              "/Contents 5 0 R >>",
-                              "<< /Type /Font /Subtype /Type1 /BaseFont /Times-Roman /Encoding /WinAnsiEncoding >>",
-                              f"<< /Length {len(content)} >>\nstream\n{content}\nendstream"]))
+    pdf.write_bytes(times_pdf(content))
     first = read(pdf)
     byline = next(ln for ln in first.lines if "Bettini" in ln.text)
     assert byline.cells == ["Claudio Bettini^y", "X. Sean Wang^z", "Sushil Jajodia^z"]
@@ -102,11 +107,7 @@ def test_a_formulas_script_set_apart_keeps_its_cells_text(tmp_path: Path) -> Non
     content = "BT\n/F1 12 Tf 1 0 0 1 150 650 Tm (Claudio Bettini) Tj /F1 8 Tf 5 Ts (y) Tj 0 Ts\n"
     content += "/F1 12 Tf 1 0 0 1 330 650 Tm (S) Tj /F1 8 Tf 5 Ts (2) Tj 0 Ts\nET"
     pdf = tmp_path / "cells.pdf"
-    pdf.write_bytes(pdf_file(["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-                              "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> "
-                              "/Contents 5 0 R >>",
-                              "<< /Type /Font /Subtype /Type1 /BaseFont /Times-Roman /Encoding /WinAnsiEncoding >>",
-                              f"<< /Length {len(content)} >>\nstream\n{content}\nendstream"]))
+    pdf.write_bytes(times_pdf(content))
     assert read(pdf).lines[0].cells == ["Claudio Bettini^y", "S2"]
 
 

@@ -223,20 +223,21 @@ def page_chars(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage,
             continue  # rotated margin text (arXiv stamps, side labels) is not body text
         left, top, right, bottom = read_rect(rect)
         obj = get_object(tp, i)
-        font = None
-        if obj is not None:
-            font = font_of.get(obj, 0)
-            if font == 0:
-                font = font_of[obj] = _GET_FONT(obj)
         style = styles.get(obj)  # never stored under None
         if style is None:
             style = (_GET_WEIGHT(tp, i) >= 600, _GET_FONT_SIZE(tp, i))
             if obj is not None:
                 styles[obj] = style
-        bare = font is not None and style[1] < 3.0 and metricless.get(font, False)
-        if font is not None and font not in metricless and obj not in undecided and style[1] < 3.0:
-            # (a font scaled from 1 pt by the text matrix, as dvips sets them: a font that says
-            # its size keeps its boxes, even where pdfium gives it its glyphs', LinLibertine's)
+        font = None
+        if obj is not None and style[1] < 3.0:
+            # (only a font scaled from 1 pt by the text matrix, as dvips sets them, is judged: a
+            # font that says its size keeps its boxes, even where pdfium gives it its glyphs',
+            # LinLibertine's)
+            font = font_of.get(obj, 0)
+            if font == 0:
+                font = font_of[obj] = _GET_FONT(obj)
+        bare = font is not None and metricless.get(font, False)
+        if font is not None and font not in metricless and obj not in undecided:
             judged = _font_is_bare(tp, i, obj, count)
             if judged is None:
                 undecided.add(obj)  # (no letter to judge it by: judged by a later object)
@@ -307,14 +308,12 @@ def _inside_words(chars: list[Char | None], inside: list[int]) -> None:
 #: A letter's glyph height as a share of the loose box a font with metrics gives it
 #: (median over four born-digital PDFs, Computer Modern, Times, Arial): x-height letters,
 #: letters with a descender, i and j; capitals, digits, ascenders and the rest 0.72.
-_GLYPH_SHARE = {**dict.fromkeys("acemnorsuvwxz", 0.49), **dict.fromkeys("gpqy", 0.70), "i": 0.6, "j": 0.83}
-_ASCENT = 0.77  # the baseline's height in the loose box, from its bottom: 1 - 0.77
-_FULL_TURN = 2 * math.pi
-
-
 #: letters no taller than the x-height, in every font, and letters as tall as a capital
 _X_HEIGHT = frozenset("acemnorsuvwxz")
 _TALL = frozenset("bdhiklt") | frozenset("ABCDEFGHIKLMNOPRSTUVWXYZ")
+_GLYPH_SHARE = {**dict.fromkeys(_X_HEIGHT, 0.49), **dict.fromkeys("gpqy", 0.70), "i": 0.6, "j": 0.83}
+_ASCENT = 0.77  # the baseline's height in the loose box, from its bottom: 1 - 0.77
+_FULL_TURN = 2 * math.pi
 
 
 def _font_is_bare(tp: int | None, start: int, obj: int, count: int) -> bool | None:
