@@ -265,3 +265,91 @@ def test_a_review_notes_copyright_still_dates_the_page() -> None:
     note = ieee("Manuscript received June 1, 1992; revised January 5, 1993.",
                 "The authors are with the Department of CS, Univ. of X.", "0162-8828/93$03.00 © 1993 IEEE")
     assert paper_record({}, note).year == 1993
+
+
+def test_a_font_boxed_from_its_baseline_to_its_capitals_is_sized_as_its_type(tmp_path: Path) -> None:
+    """GMU's ISE-TR-99-01: the title's dvips font boxes every letter from the baseline to the
+    capitals' top, two thirds of its size, so its 17 pt read smaller than the 12 pt lines of
+    the contract's cover under it, and "Prepared For: Rockwell Collins, Inc," was the title."""
+    pdf = tmp_path / "capped.pdf"
+    pdf.write_bytes(glyph_box_pdf([(17, ["Generating", "Test", "Data", "From", "Requirements"]),
+                                   (12, "Rockwell Collins and Dave Statezni"), (12, "A. Jefferson Offutt"),
+                                   *[(10, " ".join(PROSE))] * 8]))
+    first = read(pdf)
+    title, cover = first.lines[0].size, first.lines[1].size
+    assert 15.5 < title < 18.5 and title > 1.1 * cover, (title, cover)
+    assert paper_record({}, first).title == "Generating Test Data From Requirements"
+
+
+def test_a_mark_in_a_font_of_its_own_raised_over_a_name_is_a_footnote_mark(tmp_path: Path) -> None:
+    """GMU's ISSE-TR-96-06 and 94-01: TeX's dagger in a symbol font that holds only the marks,
+    so no letter of it tells how it boxes them, its box near the names' height: the marks
+    stayed on the line ("Claudio Bettiniy", "Srinivas Gantaz"). Its baseline, raised over the
+    name's by half the type, makes it a script."""
+    pdf = tmp_path / "marks.pdf"
+    pdf.write_bytes(glyph_box_pdf([(16, ["Mining", "summaries", "over", "more", "sources"]),
+                                   (12, ["Claudio", "Bettini", ("y", 8, 4.3), "Sean", "Wang", ("z", 8, 4.3)]),
+                                   (12, ["Fairfax,", "VA", "22303"]), *[(10, PROSE)] * 6], daggers="yz", marks_top=35))
+    first = read(pdf)
+    assert first.lines[1].text == "Claudio Bettini^y Sean Wang^z"
+    assert paper_record({}, first).authors == ["Claudio Bettini", "Sean Wang"]
+
+
+def test_a_line_beside_a_large_initial_is_no_script(tmp_path: Path) -> None:
+    """ACM Queue's "BBR" set huge with "Congestion-Based" beside it, over the large letters'
+    baseline but inside their box: type of its own size, not a mark."""
+    pdf = tmp_path / "initial.pdf"
+    pdf.write_bytes(glyph_box_pdf([(60, ["BBR", ("Congestion-Based", 24, 17)]), (24, ["Congestion", "Control"]),
+                                   *[(10, PROSE)] * 6]))
+    first = read(pdf)
+    beside = next(ln for ln in first.lines if "Congestion-Based" in ln.text)
+    assert "^" not in beside.text and beside.size > 20, (beside.text, beside.size)
+
+
+def test_a_typescripts_first_line_over_its_byline_is_the_title_not_a_heading_under_the_abstract() -> None:
+    """GMU's ISSE-TR-92-01, typed in one type set flush left: the title is the first line with
+    the author under it; "ARTIFICIAL REALITIES", the first section's heading under the
+    abstract, read as the title and the byline was lost."""
+    prose = ["As the power of information technology grows and its cost diminishes, training",
+             "is shifting into complex, computer-maintained worlds. The primary reason for",
+             "this transition is effectiveness; richly detailed virtual environments leverage",
+             "the most important variables for educational success. These types of training"]
+    lines = [line("Artificial Realities, Virtual Communities, and Knowbots", 77.0, 72.7, 400.0, 84.1, 11.3),
+             line("Chris Dede", 77.0, 96.7, 135.9, 108.1, 11.3),
+             line("George Mason University", 77.0, 108.7, 212.2, 120.1, 11.3),
+             line("ABSTRACT", 77.0, 132.7, 124.1, 144.1, 11.3),
+             *[line(text, 77.0, 156.7 + 12 * i, 535.0, 168.1 + 12 * i, 11.3) for i, text in enumerate(prose)],
+             line("ARTIFICIAL REALITIES", 77.0, 216.7, 194.6, 228.1, 11.3),
+             *[line(text, 77.0, 240.7 + 12 * i, 535.0, 252.1 + 12 * i, 11.3) for i, text in enumerate(prose * 4)]]
+    record = paper_record({}, page(*lines))
+    assert (record.title, record.authors) == ("Artificial Realities, Virtual Communities, and Knowbots", ["Chris Dede"])
+
+
+def test_a_report_series_banner_of_department_and_street_is_no_title() -> None:
+    """GMU-CS-TR-2005-1: the series' banner sets "Department of Computer Science" in the
+    title's type, its street beside it: the banner was the title."""
+    lines = [line("PRELIMINARY VERSION SUBMITTED TO IEEE TRANSACTION ON SOFTWARE ENGINEERING 1", 46.8, 21.8, 565.1, 33.8, 12.0,
+                  ["PRELIMINARY VERSION SUBMITTED TO IEEE TRANSACTION ON SOFTWARE ENGINEERING", "1"]),
+             line("Department of Computer Science 4400 University Drive MS#4A5", 84.2, 66.0, 523.5, 87.7, 21.7,
+                  ["Department of Computer Science", "4400 University Drive MS#4A5"]),
+             line("George Mason University Fairfax, VA 22030-4444 USA", 84.2, 81.8, 516.4, 102.9, 12.0,
+                  ["George Mason University", "Fairfax, VA 22030-4444 USA"]),
+             line("Technical Report Series 703-993-1530", 84.2, 102.6, 451.6, 118.2, 15.6, ["Technical Report Series", "703-993-1530"]),
+             line("Reachability Testing of Concurrent Programs", 137.6, 141.6, 465.0, 163.3, 21.7),
+             line("Jeff Lei Richard Carver", 220.1, 181.0, 412.1, 194.0, 13.0, ["Jeff Lei", "Richard Carver"]),
+             line("ylei@cse.uta.edu rcarver@cs.gmu.edu", 202.3, 192.9, 419.3, 204.9, 12.0, ["ylei@cse.uta.edu", "rcarver@cs.gmu.edu"]),
+             line("Technical Report GMU-CS-TR-2005-1", 211.1, 218.8, 400.8, 233.3, 14.5), *body(276.0, 11.7)]
+    record = paper_record({}, page(*lines))
+    assert (record.title, record.authors) == ("Reachability Testing of Concurrent Programs", ["Jeff Lei", "Richard Carver"])
+
+
+def test_a_scans_marks_read_as_question_marks_end_the_byline_too() -> None:
+    """GMU's ISE-TR-05-06, a scan: OCR read the names' raised "1,2" and "2" as "!?" and "?".
+    The last name's mark, at the line's end, is a mark when a name before it had one."""
+    lines = [line("CoJava: A Unified Language for Simulation and", 139.0, 66.0, 476.5, 79.0, 14.3),
+             line("Optimization", 262.0, 83.5, 353.5, 96.5, 15.0),
+             line("Alexander Brodsky!? and Hadon Nash?", 220.0, 120.0, 394.5, 130.5, 10.7),
+             line("‘ George Mason Unviersity, Virginia, USA, brodsky@gmu. edu", 184.0, 141.5, 431.5, 151.5, 9.3),
+             line("2 Adaptive Decisions, Inc., Maryland, USA, hnash@adaptivedecisions.com", 157.5, 152.5, 457.5, 162.5, 9.3),
+             *body(190.0, 9.3)]
+    assert paper_record({}, page(*lines)).authors == ["Alexander Brodsky", "Hadon Nash"]

@@ -53,7 +53,7 @@ class Char:
     size: float
     bold: bool
     font: float = 0.0  # nominal font size; 0 when unknown (generated spaces, OCR)
-    sized: bool = False  # size made from the glyph, in a font whose boxes are its glyphs' (_font_is_bare)
+    sized: bool = False  # size made from the glyph, in a font whose boxes are its glyphs' (_font_kind)
 
 
 class Fragment:
@@ -155,16 +155,18 @@ def page_chars(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage,
     #: weight and nominal size come from the character's text object: asked once per object
     styles: dict[int, tuple[bool, float]] = {}
     fonts: dict[int, str] = {}
-    #: whether a font gives its characters their glyphs' boxes (judged on the first of its
-    #: text objects holding an x-height letter and a tall one, _font_is_bare), and each text
-    #: object's font
-    metricless: dict[int, bool] = {}
+    #: how a font boxes its letters (judged on the first of its text objects holding an
+    #: x-height letter and a tall one, _font_kind), and each text object's font
+    font_kind: dict[int, str] = {}
     font_of: dict[int, int | None] = {}
     undecided: set[int] = set()
     generated: int | None = None  # index of a space pdfium made up, see _drop_false_space
     own_spaces = made_up = 0  # spaces the file has, and breaks pdfium made up
     inside: list[int] = []  # made-up breaks as close as the letters around them: see _inside_words
     upright = _upright_angle(raw)
+    last_obj: int | None = None  # the text object and pdfium index of the last character kept
+    last_index = -1
+    lifted: float | None = None  # the baseline of a mark raised over the letter before it
     chars: list[Char | None] = []
     count = pdfium_c.FPDFText_CountChars(raw)
     low_half = False
@@ -236,15 +238,21 @@ def page_chars(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage,
             font = font_of.get(obj, 0)
             if font == 0:
                 font = font_of[obj] = _GET_FONT(obj)
-        bare = font is not None and metricless.get(font, False)
-        if font is not None and font not in metricless and obj not in undecided:
-            judged = _font_is_bare(tp, i, obj, count)
-            if judged is None:
+        kind = font_kind.get(font) if font is not None else None
+        if font is not None and kind is None and obj not in undecided:
+            kind = _font_kind(tp, raw, i, obj, count)
+            if kind is None:
                 undecided.add(obj)  # (no letter to judge it by: judged by a later object)
             else:
-                bare = metricless[font] = judged
-        sized = False
-        if (bare or top - bottom > 2.5 * (last[1] - last[0])) and (0 <= angle < 0.01 or angle > _FULL_TURN - 0.01):
+                font_kind[font] = kind
+        bare = kind == BARE
+        upright_char = 0 <= angle < 0.01 or angle > _FULL_TURN - 0.01
+        if kind == CAPPED and upright_char:
+            band = _capped_band(raw, i, top)
+            if band is not None:
+                bottom, top = band
+        sized = lifted_now = False
+        if (bare or top - bottom > 2.5 * (last[1] - last[0])) and upright_char:
             # taller than the character before, or drawn in a font without metrics, in text
             # drawn upright: only then asked
             band = _glyph_band(raw, i, (bottom, top), ch, last, bare)
@@ -252,7 +260,19 @@ def page_chars(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage,
                 bottom, top = last = band
                 sized = bare
         else:
+            if lifted is not None and (obj is not None and obj == last_obj or abs((_baseline(raw, i) or 0.0) - lifted) < 0.05):
+                bottom = max(bottom, min(lifted, top))  # the rest of a raised mark: "1,2"
+                lifted_now = True
+            elif font is not None and obj != last_obj and upright_char and chars and chars[-1] is not None \
+                    and chars[-1].text[-1:].isalnum():
+                raised = _raised_baseline(raw, i, last_index, last, top)
+                if raised is not None and raised > bottom:
+                    bottom = lifted = raised
+                    lifted_now = True
             last = (bottom, top)
+        if not lifted_now:
+            lifted = None
+        last_obj, last_index = obj, i
         x_a, x_b = a * left + b * bottom + c, a * right + b * top + c
         y_a, y_b = d * left + e * bottom + f, d * right + e * top + f
         x0, x1 = (x_a, x_b) if x_a <= x_b else (x_b, x_a)
@@ -316,19 +336,26 @@ _ASCENT = 0.77  # the baseline's height in the loose box, from its bottom: 1 - 0
 _FULL_TURN = 2 * math.pi
 
 
-def _font_is_bare(tp: int | None, start: int, obj: int, count: int) -> bool | None:
-    """Whether the text object ``obj``'s font boxes each letter to its glyph, judged before
-    its first letter is sized (a title's "Side" in a font judged at its "e"): old dvips
-    output's bitmap Type 3 fonts come so (pdfium found no ascent over a descent it could
-    use), and their boxes measure each letter, not the type, so a title's lower-case
-    letters came out smaller than the capitals and digits of an address under it
-    ("Fairfax, VA 22303" read as the page's largest type over "Using Approximations to
-    Scale Exploratory Data"). Such a font's loose boxes grow with the glyph: a capital's
-    half again an x-height letter's, where a font with metrics, even one with no descent
-    or a low ascent, gives every letter one box. None when the object has not a letter of
-    each kind."""
+def _font_kind(tp: int | None, raw: pdfium_c.FPDF_TEXTPAGE, start: int, obj: int, count: int) -> str | None:
+    """How the text object ``obj``'s font boxes its letters, judged before its first letter
+    is sized (a title's "Side" in a font judged at its "e"): BARE, CAPPED or PLAIN; None when
+    the object has not a letter of each height.
+
+    BARE: each letter boxed to its glyph. Old dvips output's bitmap Type 3 fonts come so
+    (pdfium found no ascent over a descent it could use), and their boxes measure each
+    letter, not the type, so a title's lower-case letters came out smaller than the capitals
+    and digits of an address under it ("Fairfax, VA 22303" read as the page's largest type
+    over "Using Approximations to Scale Exploratory Data"). Such a font's loose boxes grow
+    with the glyph: a capital's half again an x-height letter's, where a font with metrics,
+    even one with no descent or a low ascent, gives every letter one box.
+
+    CAPPED: one box for every letter, but from the baseline to the capitals' top, no descent
+    under it and no room over it: other dvips fonts come so, and their type measured a cap
+    height, two thirds of its size, so a contract report's 17 pt title read smaller than the
+    12 pt "Prepared For:" under it."""
     rect = pdfium_c.FS_RECTF()
     short = tall = 0.0
+    capped = False
     for j in range(start, count):
         other = _GET_TEXT_OBJECT(tp, j)
         if other is not None and other != obj:
@@ -341,9 +368,56 @@ def _font_is_bare(tp: int | None, start: int, obj: int, count: int) -> bool | No
                 short = top - bottom
             else:
                 tall = top - bottom
+                capped = _from_baseline_to_glyph_top(raw, j, bottom, top)
             if short > 0 and tall > 0:
-                return tall > 1.25 * short
+                return BARE if tall > 1.25 * short else CAPPED if capped and tall < 1.05 * short else PLAIN
     return None
+
+
+BARE, CAPPED, PLAIN = "bare", "capped", "plain"
+
+
+def _from_baseline_to_glyph_top(raw: pdfium_c.FPDF_TEXTPAGE, index: int, bottom: float, top: float) -> bool:
+    """Whether a tall letter's loose box runs from its baseline to its glyph's top (CAPPED)."""
+    g_left, g_right, g_bottom, g_top = ctypes.c_double(), ctypes.c_double(), ctypes.c_double(), ctypes.c_double()
+    baseline = _baseline(raw, index)
+    height = top - bottom
+    if baseline is None or height <= 0 or not pdfium_c.FPDFText_GetCharBox(raw, index, g_left, g_right, g_bottom, g_top):
+        return False
+    return abs(bottom - baseline) <= 0.02 * height and abs(top - g_top.value) <= 0.04 * height
+
+
+def _capped_band(raw: pdfium_c.FPDF_TEXTPAGE, index: int, top: float) -> tuple[float, float] | None:
+    """A CAPPED font's letter boxed as a font with metrics would box it: its loose top is the
+    capitals' height over its baseline, 0.72 of the size (_GLYPH_SHARE's tall letters)."""
+    baseline = _baseline(raw, index)
+    if baseline is None or top <= baseline:
+        return None
+    size = (top - baseline) / 0.72
+    return baseline - (1 - _ASCENT) * size, baseline + _ASCENT * size
+
+
+def _raised_baseline(raw: pdfium_c.FPDF_TEXTPAGE, index: int, before_index: int,
+                     before: tuple[float, float], top: float) -> float | None:
+    """A character's baseline when it sits over the letter's before it by a quarter to seven
+    tenths of that letter's size: a footnote mark in a font scaled from 1 pt that no text
+    object of it lets _font_kind judge (TeX's dagger, its own object, read as "y" after
+    "Claudio Bettini"). Such a font's box is its FontBBox's, as tall as the name's capitals,
+    so the mark came out full size and stayed on the line ("Bettiniy"); from its baseline
+    up it is a script's box, small and raised. A script's box reaches the letter's top, where
+    a line of type beside a large initial ("BBR" then "Congestion-Based") sits low inside it.
+    Asked only where a new text object of such a font meets a letter; None when not raised."""
+    span = before[1] - before[0]
+    here = _baseline(raw, index)
+    there = _baseline(raw, before_index) if before_index >= 0 else None
+    if span <= 0 or here is None or there is None or top < before[1] - 0.1 * span:
+        return None
+    return here if 0.25 * span < here - there < 0.7 * span else None
+
+
+def _baseline(raw: pdfium_c.FPDF_TEXTPAGE, index: int) -> float | None:
+    x, y = ctypes.c_double(), ctypes.c_double()
+    return y.value if pdfium_c.FPDFText_GetCharOrigin(raw, index, x, y) else None
 
 
 def _glyph_band(raw: pdfium_c.FPDF_TEXTPAGE, index: int, loose: tuple[float, float], ch: str,
@@ -365,7 +439,7 @@ def _glyph_band(raw: pdfium_c.FPDF_TEXTPAGE, index: int, loose: tuple[float, flo
     glyph's own (a dash of a large title after a small running head; a quote opening the
     next line).
 
-    ``bare``: the font gives every character its glyph's box (``_font_is_bare``), so
+    ``bare``: the font gives every character its glyph's box (``_font_kind``), so
     every letter is sized from its glyph and every mark judged by its baseline."""
     bottom, top = loose
     height = top - bottom

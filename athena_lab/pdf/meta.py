@@ -1006,6 +1006,8 @@ def _title_among(lines: list[Line], first: PageText) -> list[Line]:
             return group
     for start in sorted(candidates, key=lambda ln: ln.bbox[1]):
         text = start.text.strip()
+        if text.isupper() and sum(ln.bbox[3] <= start.bbox[1] and _prose_cased(ln.text) for ln in lines) >= 3:
+            continue  # a section's heading under a paragraph of prose ("ARTIFICIAL REALITIES" under the abstract)
         if (text.isupper() or start.bold or len(lines) <= 15) and 2 <= len(text.split()) <= 15:
             # capitals or bold, or the first line of a cover page with a few lines on it;
             # the body's type follows it, so its lines end at the first name
@@ -1020,14 +1022,17 @@ def _title_among(lines: list[Line], first: PageText) -> list[Line]:
     # the prose; the lines under it in the same type up to the first name.
     left, right = min(ln.bbox[0] for ln in lines), max(ln.bbox[2] for ln in lines)
     width = max(right - left, 1.0)
-    for start in sorted(candidates, key=lambda ln: ln.bbox[1])[:6]:
+    for n, start in enumerate(sorted(candidates, key=lambda ln: ln.bbox[1])[:6]):
         text = start.text.strip()
         middle = (start.bbox[0] + start.bbox[2]) / 2
         # centred on the text's span, or on the page when a note in its margin widens that
-        # span ("Appears in Fast Software Encryption …" set from the page's edge)
-        if min(abs(middle - (left + right) / 2), abs(middle - first.width / 2)) < 0.05 * width \
-                and (start.bbox[2] - start.bbox[0] < 0.75 * width or _byline_under(start, lines)) \
-                and 2 <= len(text.split()) <= 15 and _names(text) is None:
+        # span ("Appears in Fast Software Encryption …" set from the page's edge); or set flush
+        # left as the page's first line, a byline under it ("Artificial Realities, Virtual
+        # Communities, and Knowbots" / "Chris Dede")
+        centred = min(abs(middle - (left + right) / 2), abs(middle - first.width / 2)) < 0.05 * width \
+            and (start.bbox[2] - start.bbox[0] < 0.75 * width or _byline_under(start, lines))
+        flush = n == 0 and start.bbox[0] - left < 0.02 * width and _byline_under(start, lines)
+        if (centred or flush) and 2 <= len(text.split()) <= 15 and _names(text) is None:
             group = _grow(start, lines, names_end=True)
             # a venue's note over it in the same type ("Appears in Fast Software Encryption
             # (FSE 2004), …") ends the title upwards
@@ -1409,6 +1414,9 @@ def _title_shaped(line: Line, banner: bool = False, wide: bool = False) -> bool:
             and not re.fullmatch(r"[a-z](?: [a-z]){3,}", text)  # a logo's one word in spaced small letters: DEC's "d i g i t a l"
             and letters >= 0.5 * len(text.replace(" ", ""))  # a formula set large: "dE=- '2i3n hC~RI~2."
             and not (_ORG_TITLE.search(text) and not _title_words(text))
+            # a report series' banner, its department and its street side by side: "Department of
+            # Computer Science   4400 University Drive MS#4A5"
+            and not (len(line.cells) == 2 and _ORG_TITLE.match(line.cells[0]) and not _title_words(line.cells[0]))
             and len(text) <= 200)
 
 
@@ -2437,8 +2445,11 @@ def _names(text: str) -> list[str] | None:
     text = re.sub(r"(?<=\b[A-Z]\.)(?=[A-Z][a-z])|(?<=\b[A-Z]\.)(?<!U\.S\.)(?<!U\.K\.)(?<!N\.V\.)(?=[A-Z]{2,}\b)", " ", text)
     # "Sencun Zhu?, Sanjeev Setia", "Manuel Koch! and …": a star or a dagger some fonts map to
     # "?" or "!", on a name before the next one (at the end a question's or an exclamation's
-    # own: "Fearless Concurrency?", "2 Enter OCaml!")
-    text = re.sub(r"(?<=[^\W\d_]{2})[?!]+(?=\s*(?:[,;&∗*]|(?i:and)\s))", "", text)
+    # own: "Fearless Concurrency?", "2 Enter OCaml!", unless a name before it had one too:
+    # "Alexander Brodsky!? and Hadon Nash?", a scan's "1,2" and "2")
+    text, marked = re.subn(r"(?<=[^\W\d_]{2})[?!]+(?=\s*(?:[,;&∗*]|(?i:and)\s))", "", text)
+    if marked:
+        text = re.sub(r"(?<=[^\W\d_]{2})[?!]+$", "", text.rstrip())
     # "Guy Lewis Steele, Jr.": a suffix after the comma is part of the name before it
     text = re.sub(r",\s*(Jr\.?|Sr\.?|II|III|IV)(?=\s*(?:,|;|&|\band\b|$))", r" \1", text)
     # "1st Betül Güvenç Paltun   2nd Ramin Fuladi": the order IEEE's conference template prints
