@@ -33,6 +33,9 @@ null when the page prints none); no PDF is stored here. The archive is fetched a
                          modula3/cm3, PDP-10/its, jeffshrager/elizagen.org, barak/oaklisp
         [--collection40 DIR] the "dev49" to "dev52" rounds' (technical reports of 1992-2005):
                          cs-gmu/technical-report
+        [--collection41 DIR --collection42 DIR] the "dev53" and "dev54" rounds' (a tree-ring lab's
+                         articles and reports, a language project's technical reports):
+                         ltrr-arizona-edu/tellervo, uniconproject/unicon
     python bench/archive_metadata.py --root ARCHIVE --split dev --papers DIR --readings DIR --loro
         [--only SET ...] [--cache FILE] [--show]
         leave one round out: the line classifier of bench/line_classifier.py fitted on every dev round
@@ -227,8 +230,8 @@ FIRST_SIGHT = {"dev2": (9, 16), "dev3": (4, 10), "dev4": (17, 30), "dev5": (18, 
                "dev34": (26, 32), "dev35": (24, 32), "dev36": (24, 32), "dev37": (20, 25), "dev38": (16, 23), "dev39": (19, 25), "dev40": (23, 23),
                "dev41": (16, 20), "dev42": (19, 27), "dev43": (20, 27), "dev44": (12, 23),
                "dev45": (11, 15), "dev46": (13, 17), "dev47": (9, 16), "dev48": (9, 13),
-               "dev49": (11, 16), "dev50": (11, 16), "dev51": (12, 16), "dev52": (11, 14)}
-ROUNDS = ["dev", "test-seen", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10", "dev11", "dev12", "dev13", "dev14", "dev15", "dev16", "dev17", "dev18", "dev19", "dev20", "dev21", "dev22", "dev23", "dev24", "dev25", "dev26", "dev27", "dev28", "dev29", "dev30", "dev31", "dev32", "dev33", "dev34", "dev35", "dev36", "dev37", "dev38", "dev39", "dev40", "dev41", "dev42", "dev43", "dev44", "dev45", "dev46", "dev47", "dev48", "dev49", "dev50", "dev51", "dev52"]
+               "dev49": (11, 16), "dev50": (11, 16), "dev51": (12, 16), "dev52": (11, 14), "dev53": (7, 12), "dev54": (5, 14)}
+ROUNDS = ["dev", "test-seen", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10", "dev11", "dev12", "dev13", "dev14", "dev15", "dev16", "dev17", "dev18", "dev19", "dev20", "dev21", "dev22", "dev23", "dev24", "dev25", "dev26", "dev27", "dev28", "dev29", "dev30", "dev31", "dev32", "dev33", "dev34", "dev35", "dev36", "dev37", "dev38", "dev39", "dev40", "dev41", "dev42", "dev43", "dev44", "dev45", "dev46", "dev47", "dev48", "dev49", "dev50", "dev51", "dev52", "dev53", "dev54"]
 
 # The rounds drawn from other public collections: a gold row's "root" names the option that
 # gives the folder its papers are read under, a checkout of the repository named here.
@@ -263,7 +266,9 @@ COLLECTIONS = {"papers": ("HappyWalkers/paper", "dev7, dev21, dev23 and dev24"),
                "collection37": ("PDP-10/its", "dev47 and dev48"),
                "collection38": ("jeffshrager/elizagen.org", "dev47 and dev48"),
                "collection39": ("barak/oaklisp", "dev47 and dev48"),
-               "collection40": ("cs-gmu/technical-report", "dev49 to dev52")}
+               "collection40": ("cs-gmu/technical-report", "dev49 to dev52"),
+               "collection41": ("ltrr-arizona-edu/tellervo", "dev53 and dev54"),
+               "collection42": ("uniconproject/unicon", "dev53 and dev54")}
 
 
 def add_collection_options(ap: argparse.ArgumentParser) -> None:
