@@ -52,7 +52,7 @@ _NOT_TITLE = re.compile(
     r"journal(?!ing|ism)|transactions|communications|contemporary|technical report|tech\. rep|report(?!ing)|working\W{0,2}paper|"
     r"downloaded|copyright|©|\(c\)|vol\.|volume|page \d|\(?preprint|draft(?!ing)|version(?!ing)|"
     r"(?:aas|aiaa)[\s-]+\d{2,4}-\d+\W*$|"  # a society's paper number: "(Preprint) AAS 10-140"
-    r"lecture notes|in proc|workshop|conference|symposium|abstract(?!ion|ing)|keywords|index terms|"
+    r"lecture notes|in proc|workshop|conference|symposium|abstract(?!ion|ing)|keywords|index terms|synopsis\W*$|summary\W*$|"
     r"short communications|programming techniques|operating systems|editors?|extended abstract|"
     r"[|(\[]?\s*detailed summary\s*[|)\]]?\s*$|"  # a version's tag, its brackets read as bars: "| Detailed Summary |"
     + _VERSION_NOTE + r"|"
@@ -400,6 +400,10 @@ _REPORT_ISSUED = re.compile(r"^tech(?:nical|\.)?\s+report\s+(?:no\.?\s*|#\s*)?(?
 # dates are no paper's, up to the publication's own ("Date of publication April 10, 2019") or a copyright
 _REVIEW_NOTE = re.compile(r"^\W*manuscript\s+received\b.*?(?=\bdate\s+of\s+(?:publication|current\s+version)\b|"
                           r"©|\(c\)|\bcopyright\b|$)", re.I | re.S)
+# an author's copy naming where it was published: "The full citation of this article is …",
+# "Please cite this article in press as: …"
+_CITATION_NOTE = re.compile(r"^\W*(?:the )?(?:full )?citation (?:of|for) this (?:article|paper|chapter|report) is\b|"
+                            r"^\W*please cite this (?:article|paper|chapter) (?:in press )?as\b|^\W*full citation\s*:", re.I)
 _PUBLISHED_IN = re.compile(r"^\W*(?:(?:to be )?published|appear(?:s|ed)) in\b", re.I)  # (a journal's "To be published in: …, 1991")
 _THIS_PAPER_APPEARED = re.compile(r"^\W*this (?:paper|article|report) (?:has )?(?:been )?(?:published|appear(?:s|ed)) in\b"
                                   # (not a version before this one: "… appeared in preliminary form in …")
@@ -721,8 +725,22 @@ def paper_record(info: dict[str, str], first: PageText | None, file_name: str = 
     stamped = first is not None and bool(first.margin) and bool(_ARXIV.search(first.margin or ""))
     year = _subject_year(info, first) or (None if stamped or cited is None else cited.year) \
         or page_year(first, title_lines) or (cited.year if cited else None) or arxiv_year(ids.get("arxiv")) \
-        or (dated_byline[1] if dated_byline else None)
+        or (dated_byline[1] if dated_byline else None) or _report_title_year(title)
     return PaperRecord(title=title, authors=authors, year=year, doi=ids.get("doi"), arxiv=ids.get("arxiv"))
+
+
+# A periodic report's title dates it: "Aegean Dendrochronology Project December 1996 Progress
+# Report", "Annual Report 1994", "1993 Status Report"
+_REPORT_TITLE_YEAR = re.compile(r"\b(?:" + _MONTH + r"|" + _SEASON + r")\.?\s+" + _Y + r"\b.*\breport\b|"
+                                r"\b" + _Y + r"\s+(?:annual|progress|status|final|interim|quarterly|activity)\s+report\b|"
+                                r"\b(?:annual|progress|status|activity)\s+report\s*(?:for\s+)?" + _Y + r"\W*$", re.I)
+
+
+def _report_title_year(title: str | None) -> int | None:
+    """The year a periodic report's title names, when the page prints no other: a title's
+    years are otherwise its subject's ("Dendrochronological Progress as of 1995")."""
+    match = _REPORT_TITLE_YEAR.search(title or "")
+    return int(next(g for g in match.groups() if g)) if match else None
 
 
 def _name_heading_page(first: PageText, title: list[Line]) -> list[str]:
@@ -987,7 +1005,7 @@ def _title_among(lines: list[Line], first: PageText) -> list[Line]:
             continue  # words on a picture (a diagram's title) under the paper's own title
         # (a title's spaced dash parts no names: "Cache Coherence – Directory Protocols")
         named = len(_line_names(start) or [])
-        if re.search(r"\s[—–]\s", start.text):
+        if re.search(r"\s[—–-]\s", start.text):
             named = min(named, 1)
         stack = _stack_of_names(start, lines) if named == 1 else []
         if stack and any(ln.bbox[3] <= min(piece.bbox[1] for piece in stack) for ln in candidates):
@@ -1008,6 +1026,8 @@ def _title_among(lines: list[Line], first: PageText) -> list[Line]:
         text = start.text.strip()
         if text.isupper() and sum(ln.bbox[3] <= start.bbox[1] and _prose_cased(ln.text) for ln in lines) >= 3:
             continue  # a section's heading under a paragraph of prose ("ARTIFICIAL REALITIES" under the abstract)
+        if text.isupper() and re.search(r"\b[A-Z]\.\s", text) and len(_line_names(start) or []) >= 2:
+            continue  # a byline in capitals over the title, names with initials: "M. NEWTON - K. A. WARDLE - …"
         if (text.isupper() or start.bold or len(lines) <= 15) and 2 <= len(text.split()) <= 15:
             # capitals or bold, or the first line of a cover page with a few lines on it;
             # the body's type follows it, so its lines end at the first name
@@ -1210,6 +1230,8 @@ def _subtitle(title: list[Line], first: PageText | None) -> list[Line]:
     last = max(title, key=lambda ln: ln.bbox[3])
     if last.text.rstrip().endswith(":"):
         return _title_after_colon(last, title, first)
+    if re.search(r"\breports?\W*$", last.text, re.I) and _report_title_year(_join_title(title)):
+        return []  # a dated report's name is whole: the line under it is its first section's heading
     line = _right_under(last, title, first) or _over_address(last, title, first)
     body = _body_size(first.lines)
     if line is None or not body * 1.15 <= line.size <= last.size * 0.95:
@@ -1544,7 +1566,7 @@ def _grow(start: Line, lines: list[Line], names_end: bool = False) -> list[Line]
             and 2 <= len(b.text.split()) <= 4 and not _NOT_TITLE.match(b.text.strip()) \
             and not (_ORG_TITLE.search(b.text) or _place(b.text) or _DEGREE_WORDS.search(b.text)) else 1.5
         return abs(a.size - b.size) <= 0.12 * max(a.size, 1.0) and -0.5 * height <= gap <= spaced * height \
-            and overlap > 0 and (_title_shaped(b, banner=_cut_short(a) or _aside(b)) or _link_word(b)) \
+            and overlap > 0 and (_title_shaped(b, banner=_cut_short(a) or _aside(b) or _report_end(a, b)) or _link_word(b)) \
             and not _address(b.text) \
             and not _dated_byline(b.text) \
             and not ((gap > 0.5 * height or names_end and not (a.text.isupper() and b.text.isupper())
@@ -1647,6 +1669,12 @@ def _aside(line: Line) -> bool:
     return text.startswith("(") and text.endswith(")") and not _VERSION_TAG.search(text) and len(text.split()) >= 4
 
 
+def _report_end(a: Line, b: Line) -> bool:
+    """A report's title that wraps before its last word: "… DECEMBER 1993 PROGRESS" / "REPORT"."""
+    return bool(re.fullmatch(r"reports?\.?", b.text.strip(), re.I)) and bool(
+        re.search(r"\b(?:annual|progress|status|final|interim|quarterly|activity|technical|research|project)$", a.text.strip(), re.I))
+
+
 def _cut_short(line: Line) -> bool:
     """A line of a title that ends in mid-phrase ("… for Streaming," / "Transactions, and
     Interactive Analytics"): the next line goes on with it."""
@@ -1696,6 +1724,8 @@ def _join_title(lines: list[Line]) -> str | None:
     # "Conflict-free Replicated Data Types ı": a font's footnote mark read as a dotless i, alone
     text = re.sub(r"\s+ı$", "", text)
     text = re.sub(r"(\w)- (\w)", r"\1-\2", " ".join(text.split())).strip(" .,;:∗*")
+    quoted = re.fullmatch(r"[“\"]([^“”\"]+)[”\"]", text)
+    text = quoted.group(1).strip() if quoted else text  # a title printed in quotes: “A 677 YEAR …”
     half = text[:len(text) // 2].strip()
     if len(half) >= 8 and text == f"{half} {half}":
         text = half  # a title overprinted to look bold, read twice from the text layer
@@ -2381,8 +2411,11 @@ def _names(text: str) -> list[str] | None:
     affiliation, an address, an e-mail, a date): every piece must be name-shaped."""
     # "Poul-Henning Kamp <phk@FreeBSD.org>": the address beside the name is no part of it
     text = re.sub(r"<[^<>\s]*@[^<>\s]*>|\(\s*[^()\s]*@[^()\s]*\s*\)", " ", _superscript_bracket(text)).strip()
-    if _column_banner(text):
-        return None  # "Functional Pearl" under a title
+    if _column_banner(text) or re.search(r"\b[A-Z]{2,}\d{3,}\b", text):
+        return None  # "Functional Pearl" under a title; a document's number, "IPD279" over its date
+    # "PETER IAN KUNIHOLM - MARYANNE W. NEWTON": names in capitals parted by spaced dashes
+    if text.isupper() and re.search(r"[^\W\d_]{2}\s[-–]\s[^\W\d_]", text):
+        text = re.sub(r"\s[-–]\s", ", ", text)
     text = re.sub(r"^\(" + _Y + r"\)\s+(?=[A-Z])", "", text)  # "(2012) Nick Bostrom": a byline dated before the name
     # A superscript after a name, or a mark with a space after it, ends the name: "Kyle
     # Lo^(α∗) Zejiang Shen^(α,τ∗)", "Kalpesh Krishna♠ ∗ Erin Bransom♢" (its commas are no
@@ -2435,6 +2468,10 @@ def _names(text: str) -> list[str] | None:
     text = re.sub(r"\bIVI(?=[a-z]{2})", "M", text)
     # "Jeffrey D. U1lman": a scan's text layer reads an l as a 1 inside a word
     text = re.sub(r"(?<=[^\W\d_])1(?=[a-z]{2})(?!and\b)", "l", text)  # (not "Kim1a", "Li1and")
+    # "Sturt W Manning1 Mike Barbetti2 Bernd Kromer3": glued to the names with no commas
+    # between them, each number ends a name
+    if len(re.findall(r"(?<=[a-z])\d{1,2}(?=\s+[A-Z]|\s*$)", text)) >= 2:
+        text = re.sub(r"(?<=[a-z])\d{1,2}(?=\s+[A-Z])", ",", text)
     # "Ming Li1,2, Wei Zhang2": affiliation numbers glued to a name (commas between them);
     # "Ann Lee (Stanford) and Bo Li (MIT)": an affiliation in brackets after a name
     text = re.sub(r"(?<=[^\W\d_])\d{1,2}(?:\s*,\s*\d{1,2})*(?=\s*(?:,|;|&|\band\b|$))", "", text)
@@ -3110,6 +3147,11 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
             # a report's issue line in small type or the page's foot: the date it was issued, over
             # a draft's date under the byline (1.5), under a copyright or a masthead
             tiers.setdefault(1.4, []).append(int(issued.group(1)))
+        if _CITATION_NOTE.match(text):
+            # "The full citation of this article is: "…" in D. A. Hardy and A. C. Renfrew, eds.,
+            # … Santorini, Greece, 3-9 September 1989. … (London: The Thera Foundation 1990) 13-18.":
+            # the note's paragraph, the last year its publication's
+            tiers.setdefault(0.9, []).extend(int(y) for y in _ANY_YEAR.findall(_PAGES.sub(" ", text))[-1:])
         if _PUBLISHED_IN.match(text):
             # "Published in Computer Languages 19(1), 1–12 (1993)" on a preprint that prints
             # the authors' "© … 1992": the year it appeared in, as a journal's volume year
@@ -3155,7 +3197,10 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
             years += [y for m in _SHORT_YEAR.finditer(text) if (y := _century(_year_of(m))) <= latest]
             tiers.setdefault(2, []).extend(years)
         if words <= 25 and not _CITED.search(text):
-            tiers.setdefault(3, []).extend(_year_of(m) for m in _DATE.finditer(text))
+            # (not a date a sentence is about: "the results as of October 1988:", "since May 1990")
+            # ("Draft as of September 4, 2018" is this version's)
+            tiers.setdefault(3, []).extend(_year_of(m) for m in _DATE.finditer(text)
+                                           if not _PROSE_DATE.search(text, 0, m.start()) or _VERSION_AS_OF.match(text))
     for tier in sorted(tiers):
         years = [y for y in tiers[tier] if 1600 <= y <= 2049]
         if years:
@@ -3229,6 +3274,11 @@ def _subject_year(info: dict[str, str], first: PageText | None) -> int | None:
         return None
     printed = " ".join([first.margin or "", *(ln.text for ln in first.lines)])
     return int(match.group(1)) if re.search(r"(?<!\d)" + match.group(1) + r"(?!\d)", printed) else None
+
+
+# the words a sentence puts before a date it is about, not its own: "as of October 1988"
+_VERSION_AS_OF = re.compile(r"\W*(?:draft|version|revised|revision|updated|current|printed)\b[\w\s.,-]{0,20}?\bas of\b", re.I)
+_PROSE_DATE = re.compile(r"\b(?:as of|since|until|till|before|after|during|through)\s+(?:the\s+)?(?:end of\s+|early\s+|late\s+|mid-?)?$", re.I)
 
 
 def _year_of(match: re.Match[str]) -> int:
