@@ -137,3 +137,73 @@ def test_a_title_printed_in_quotes_is_written_without_them() -> None:
     lines = [line("“A 677 YEAR TREE-RING CHRONOLOGY FOR THE MIDDLE BRONZE AGE”", 71.3, 196.4, 526.2, 211.2, 14.7),
              line("Peter Ian Kuniholm and Maryanne W. Newton", 168.2, 217.2, 429.6, 233.2, 12.3), *body(257.5, 12.3)]
     assert paper_record({}, page(*lines)).title == "A 677 Year Tree-ring Chronology for the Middle Bronze Age"
+
+
+def titled(title: str, byline: str = "Jane Q. Public", notes: tuple[str, ...] = (), foot: str = "") -> PageText:
+    """A paper's first page: ``notes`` set small over the title, its byline, the body, a foot line."""
+    lines = [line(text, 60.0, 60.0 + 10 * i, 530.0, 70.0 + 10 * i, 9.0) for i, text in enumerate(notes)]
+    top = 90.0 + 10 * len(notes)
+    lines += [line(title, 60.0, top, min(540.0, 60.0 + 9 * len(title)), top + 18, 18.0),
+              line(byline, 60.0, top + 30, 300.0, top + 42, 12.0), *body(top + 60, 10.0, 20)]
+    if foot:
+        lines.append(line(foot, 60.0, 740.0, 400.0, 750.0, 8.0))
+    return page(*lines)
+
+
+@pytest.mark.parametrize("title", ["The March 2011 Tohoku Earthquake: A Reconnaissance Report",
+                                   "A Critique of the 1983 Final Report of the National Commission",
+                                   "Comments on the Progress Report for 1994"])
+def test_a_titles_report_of_another_date_does_not_date_the_paper(title: str) -> None:
+    """The second read of e794a61: a date anywhere before "report" dated the paper by its
+    subject; only a date next to it, not "the 1983 Final Report", dates a report's own title."""
+    assert paper_record({}, titled(title)).year is None
+
+
+@pytest.mark.parametrize(("note", "year"), [
+    (("Please cite this article as: Public, J. Q., & Roe, J. (2013). Hydrogen storage in metal hydrides for",
+      "vehicles. Applied Energy, 112, 1801-1812."), 2013),
+    (("Please cite this article as: Public JQ, Roe J. Hydrogen storage in metal hydrides for vehicles. Nat",
+      "Commun. 2016;7:1988."), 2016)])
+def test_a_citation_notes_pages_and_article_numbers_are_no_years(note: tuple[str, ...], year: int) -> None:
+    """"… Applied Energy, 112, 1801-1812." gave 1812 and "2016;7:1988" 1988: the last year of
+    the note was a page or an article number."""
+    assert paper_record({}, titled("Hydrogen Storage in Metal Hydrides for Vehicles", "Jane Q. Public and John Roe",
+                                   notes=note)).year == year
+
+
+def test_a_typescripts_title_naming_two_people_stays_the_title() -> None:
+    """A typescript's "A. M. TURING AND J. VON NEUMANN" over its author, all in one type: the
+    rule that skips a byline in capitals over a title took it for one (only names parted by
+    dashes are)."""
+    lines = [line(text, 306 - 3 * len(text), y, 306 + 3 * len(text), y + 12, 12.0)
+             for text, y in (("A. M. TURING AND J. VON NEUMANN", 100.0), ("Jane Q. Public", 138.0))]
+    lines += [line(PROSE, 72.0, 190.0 + 14 * i, 540.0, 202.0 + 14 * i, 12.0) for i in range(25)]
+    record = paper_record({}, PageText(number=1, width=612, height=792, lines=lines, scan=True))
+    assert (record.title, record.authors) == ("A. M. Turing and J. Von Neumann", ["Jane Q. Public"])
+
+
+def test_summary_ending_a_titles_last_line_is_the_titles() -> None:
+    """"… Deployment: An Executive" / "Summary": "Summary" alone is a heading, but not after
+    "An Executive"."""
+    lines = [line("Institutional Repositories in Practice: An Executive", 60.0, 80.0, 520.0, 98.0, 18.0),
+             line("Summary", 60.0, 98.0, 140.0, 116.0, 18.0),
+             line("Jane Q. Public", 60.0, 130.0, 200.0, 142.0, 12.0), *body(170.0, 10.0)]
+    record = paper_record({}, page(*lines))
+    assert (record.title, record.authors) == ("Institutional Repositories in Practice: An Executive Summary", ["Jane Q. Public"])
+
+
+@pytest.mark.parametrize(("foot", "year"), [("Period covered: January through December 1996", 1996),
+                                            ("Progress report for the period July 1995 through June 1996", 1996),
+                                            ("This draft as of September 4, 2018", 2018)])
+def test_a_periods_end_and_a_drafts_date_still_date_the_page(foot: str, year: int) -> None:
+    """The skip of dates a sentence is about took the end of a period ("… through December
+    1996") and a draft's date after a word ("This draft as of …")."""
+    assert paper_record({}, titled("Tree-Ring Dating of the Gordion Citadel Mound", "Peter Ian Kuniholm", foot=foot)).year == year
+
+
+def test_a_laboratorys_code_in_brackets_leaves_the_byline() -> None:
+    """"Jean Dupont (IRIT UMR5505) and Marie Curie (LIP6 UMR7606)": a document's number rule
+    took the laboratories' codes for one and refused the byline."""
+    record = paper_record({}, titled("Formal Verification of Distributed Protocols",
+                                     "Jean Dupont (IRIT UMR5505) and Marie Curie (LIP6 UMR7606)"))
+    assert record.authors == ["Jean Dupont", "Marie Curie"]

@@ -314,13 +314,14 @@ def test_a_typescripts_first_line_over_its_byline_is_the_title_not_a_heading_und
              "is shifting into complex, computer-maintained worlds. The primary reason for",
              "this transition is effectiveness; richly detailed virtual environments leverage",
              "the most important variables for educational success. These types of training"]
+    widths = [535.0, 523.3, 540.9, 529.1]  # a typescript's ragged right edge
     lines = [line("Artificial Realities, Virtual Communities, and Knowbots", 77.0, 72.7, 400.0, 84.1, 11.3),
              line("Chris Dede", 77.0, 96.7, 135.9, 108.1, 11.3),
              line("George Mason University", 77.0, 108.7, 212.2, 120.1, 11.3),
              line("ABSTRACT", 77.0, 132.7, 124.1, 144.1, 11.3),
-             *[line(text, 77.0, 156.7 + 12 * i, 535.0, 168.1 + 12 * i, 11.3) for i, text in enumerate(prose)],
+             *[line(text, 77.0, 156.7 + 12 * i, x1, 168.1 + 12 * i, 11.3) for i, (text, x1) in enumerate(zip(prose, widths))],
              line("ARTIFICIAL REALITIES", 77.0, 216.7, 194.6, 228.1, 11.3),
-             *[line(text, 77.0, 240.7 + 12 * i, 535.0, 252.1 + 12 * i, 11.3) for i, text in enumerate(prose * 4)]]
+             *[line(text, 77.0, 240.7 + 12 * i, x1, 252.1 + 12 * i, 11.3) for i, (text, x1) in enumerate(zip(prose * 4, widths * 4))]]
     record = paper_record({}, page(*lines))
     assert (record.title, record.authors) == ("Artificial Realities, Virtual Communities, and Knowbots", ["Chris Dede"])
 
@@ -353,3 +354,46 @@ def test_a_scans_marks_read_as_question_marks_end_the_byline_too() -> None:
              line("2 Adaptive Decisions, Inc., Maryland, USA, hnash@adaptivedecisions.com", 157.5, 152.5, 457.5, 162.5, 9.3),
              *body(190.0, 9.3)]
     assert paper_record({}, page(*lines)).authors == ["Alexander Brodsky", "Hadon Nash"]
+
+
+def centred_at(text: str, y: float, size: float, per: float) -> Line:
+    return line(text, 306 - len(text) * per / 2, y, 306 + len(text) * per / 2, y + size, size)
+
+
+def authors_under(y: float) -> list[Line]:
+    return [centred_at("Jane Q. Public and John R. Doe", y, 12.0, 5.6), centred_at("Stanford University", y + 14, 12.0, 5.6),
+            line("Abstract", 72.0, y + 50, 120.0, y + 60, 10.0), *body(y + 64)]
+
+
+def test_a_reprints_note_of_prose_over_a_typescripts_title_in_capitals_leaves_it_the_title() -> None:
+    """The first read of f0e6a09: a capitals line under three lines of prose was skipped as a
+    section's heading even with no byline above it, so a title under a reprint's note was lost."""
+    note = ["This paper appeared in the proceedings of a workshop held in the spring of",
+            "the year; it is reprinted here with the kind permission of the editors and",
+            "of the publisher, with minor corrections and an updated list of references."]
+    lines = [line(text, 77.0, 60.0 + 12 * i, 77.0 + 6 * len(text), 71.4 + 12 * i, 11.3) for i, text in enumerate(note)]
+    lines += [line("SECURE COMMUNICATIONS OVER INSECURE CHANNELS", 77.0, 130.0, 323.4, 141.4, 11.3),
+              line("Ralph C. Merkle", 77.0, 154.0, 161.0, 165.4, 11.3),
+              line("University of California, Berkeley", 77.0, 166.0, 267.4, 177.4, 11.3),
+              line("ABSTRACT", 77.0, 200.0, 121.8, 211.4, 11.3),
+              *[line(text, 77.0, 224.0 + 12 * i, 535.0, 235.4 + 12 * i, 11.3) for i, text in enumerate(note * 6)]]
+    record = paper_record({}, page(*lines))
+    assert (record.title, record.authors) == ("Secure Communications Over Insecure Channels", ["Ralph C. Merkle"])
+
+
+@pytest.mark.parametrize(("title", "cells"), [
+    ("Universities and Regional Development in the Knowledge Economy", ["Universities and Regional Development", "in the Knowledge Economy"]),
+    ("Faculty Hiring Networks in Computer Science 1", ["Faculty Hiring Networks in Computer Science", "1"])])
+def test_a_title_of_two_cells_opening_on_an_institutions_word_stays_the_title(title: str, cells: list[str]) -> None:
+    """The banner rule took any two-cell line opening "University…", "Faculty…" for a
+    department beside its street: only "Department of …" beside a number is."""
+    lines = [line(title, 120.0, 90.0, 490.0, 109.8, 18.0, cells), *authors_under(130.0)]
+    record = paper_record({}, PageText(number=1, width=612, height=792, lines=lines, scan=True))
+    assert record.title == title and record.authors == ["Jane Q. Public", "John R. Doe"]  # (the page's number kept, as before)
+
+
+def test_a_titles_question_marks_are_no_names_marks() -> None:
+    """A guard: "Big Data? and Big Brother?" is a title; a "?" at a line's end is a mark only
+    after two marks before it, or one of two ("Brodsky!? and Hadon Nash?")."""
+    record = paper_record({}, page(centred_at("Big Data? and Big Brother?", 90.0, 18.0, 9.0), *authors_under(130.0)))
+    assert (record.title, record.authors) == ("Big Data? and Big Brother?", ["Jane Q. Public", "John R. Doe"])

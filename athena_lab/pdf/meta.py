@@ -731,9 +731,12 @@ def paper_record(info: dict[str, str], first: PageText | None, file_name: str = 
 
 # A periodic report's title dates it: "Aegean Dendrochronology Project December 1996 Progress
 # Report", "Annual Report 1994", "1993 Status Report"
-_REPORT_TITLE_YEAR = re.compile(r"\b(?:" + _MONTH + r"|" + _SEASON + r")\.?\s+" + _Y + r"\b.*\breport\b|"
-                                r"\b" + _Y + r"\s+(?:annual|progress|status|final|interim|quarterly|activity)\s+report\b|"
-                                r"\b(?:annual|progress|status|activity)\s+report\s*(?:for\s+)?" + _Y + r"\W*$", re.I)
+# (the date next to "report", not the subject's: "The March 2011 Tohoku Earthquake: A … Report",
+# "A Critique of the 1983 Final Report", "Mars 2020 … Review Report")
+_REPORT_TITLE_YEAR = re.compile(r"(?<!\bthe )(?<!\bof )\b(?!mars\b)(?:" + _MONTH + r"|" + _SEASON + r")\.?\s+" + _Y
+                                + r"\s+(?:\w+\s+)?report\b|"
+                                r"(?<!\bthe )(?<!\bof )\b" + _Y + r"\s+(?:annual|progress|status|final|interim|quarterly|activity)\s+report\b|"
+                                r"(?<!\bthe )(?<!\bof )(?<!\bon )\b(?:annual|progress|status|activity)\s+report\s*(?:for\s+)?" + _Y + r"\W*$", re.I)
 
 
 def _report_title_year(title: str | None) -> int | None:
@@ -1024,9 +1027,10 @@ def _title_among(lines: list[Line], first: PageText) -> list[Line]:
             return group
     for start in sorted(candidates, key=lambda ln: ln.bbox[1]):
         text = start.text.strip()
-        if text.isupper() and sum(ln.bbox[3] <= start.bbox[1] and _prose_cased(ln.text) for ln in lines) >= 3:
-            continue  # a section's heading under a paragraph of prose ("ARTIFICIAL REALITIES" under the abstract)
-        if text.isupper() and re.search(r"\b[A-Z]\.\s", text) and len(_line_names(start) or []) >= 2:
+        if text.isupper() and _heading_under_prose(start, lines):
+            continue  # a section's heading under the abstract ("ARTIFICIAL REALITIES"), an epigraph's "A. PERLIS"
+        if text.isupper() and re.search(r"\b[A-Z]\.\s", text) and re.search(r"\s[-–—]\s", text) \
+                and len(_line_names(start) or []) >= 2:
             continue  # a byline in capitals over the title, names with initials: "M. NEWTON - K. A. WARDLE - …"
         if (text.isupper() or start.bold or len(lines) <= 15) and 2 <= len(text.split()) <= 15:
             # capitals or bold, or the first line of a cover page with a few lines on it;
@@ -1042,17 +1046,26 @@ def _title_among(lines: list[Line], first: PageText) -> list[Line]:
     # the prose; the lines under it in the same type up to the first name.
     left, right = min(ln.bbox[0] for ln in lines), max(ln.bbox[2] for ln in lines)
     width = max(right - left, 1.0)
-    for n, start in enumerate(sorted(candidates, key=lambda ln: ln.bbox[1])[:6]):
-        text = start.text.strip()
-        middle = (start.bbox[0] + start.bbox[2]) / 2
+    firsts = sorted(candidates, key=lambda ln: ln.bbox[1])[:6]
+
+    def centred(start: Line) -> bool:
         # centred on the text's span, or on the page when a note in its margin widens that
-        # span ("Appears in Fast Software Encryption …" set from the page's edge); or set flush
-        # left as the page's first line, a byline under it ("Artificial Realities, Virtual
-        # Communities, and Knowbots" / "Chris Dede")
-        centred = min(abs(middle - (left + right) / 2), abs(middle - first.width / 2)) < 0.05 * width \
+        # span ("Appears in Fast Software Encryption …" set from the page's edge)
+        middle = (start.bbox[0] + start.bbox[2]) / 2
+        return min(abs(middle - (left + right) / 2), abs(middle - first.width / 2)) < 0.05 * width \
             and (start.bbox[2] - start.bbox[0] < 0.75 * width or _byline_under(start, lines))
-        flush = n == 0 and start.bbox[0] - left < 0.02 * width and _byline_under(start, lines)
-        if (centred or flush) and 2 <= len(text.split()) <= 15 and _names(text) is None:
+
+    # or, where no narrow line is centred, set flush left as the page's first line with a byline
+    # under it ("Artificial Realities, Virtual Communities, and Knowbots" / "Chris Dede"); not a
+    # date, nor a dedication's "In honour of" over a name
+    flush = bool(firsts) and not any(centred(ln) and ln.bbox[2] - ln.bbox[0] < 0.75 * width
+                                     and _names(ln.text.strip()) is None for ln in firsts) \
+        and firsts[0].bbox[0] - left < 0.02 * width and _byline_under(firsts[0], lines) \
+        and not _DANGLING.search(firsts[0].text.strip()) and not _DATE.search(firsts[0].text) \
+        and not _NO_SUBTITLE.search(firsts[0].text)  # (nor a course's "CS 174 Randomized Algorithms")
+    for n, start in enumerate(firsts):
+        text = start.text.strip()
+        if (centred(start) or flush and n == 0) and 2 <= len(text.split()) <= 15 and _names(text) is None:
             group = _grow(start, lines, names_end=True)
             # a venue's note over it in the same type ("Appears in Fast Software Encryption
             # (FSE 2004), …") ends the title upwards
@@ -1419,6 +1432,9 @@ def _column_banner(text: str) -> bool:
     return bool(_COLUMN_BANNER.fullmatch(text.replace(" ", "")))
 
 
+_DEPARTMENT_OF = re.compile(r"(?:department|school|institute|laborator(?:y|ies)|cent(?:er|re)|college|faculty|university)\s+(?:of|for)\b", re.I)
+
+
 def _title_shaped(line: Line, banner: bool = False, wide: bool = False) -> bool:
     """``banner``: a line that opens like a banner ("Transactions, and …") may still be the
     title's, when the line over it is cut in mid-phrase (``_cut_short``)."""
@@ -1438,7 +1454,8 @@ def _title_shaped(line: Line, banner: bool = False, wide: bool = False) -> bool:
             and not (_ORG_TITLE.search(text) and not _title_words(text))
             # a report series' banner, its department and its street side by side: "Department of
             # Computer Science   4400 University Drive MS#4A5"
-            and not (len(line.cells) == 2 and _ORG_TITLE.match(line.cells[0]) and not _title_words(line.cells[0]))
+            and not (len(line.cells) == 2 and _DEPARTMENT_OF.match(line.cells[0]) and not _title_words(line.cells[0])
+                     and re.search(r"\d", line.cells[1]))
             and len(text) <= 200)
 
 
@@ -1566,7 +1583,8 @@ def _grow(start: Line, lines: list[Line], names_end: bool = False) -> list[Line]
             and 2 <= len(b.text.split()) <= 4 and not _NOT_TITLE.match(b.text.strip()) \
             and not (_ORG_TITLE.search(b.text) or _place(b.text) or _DEGREE_WORDS.search(b.text)) else 1.5
         return abs(a.size - b.size) <= 0.12 * max(a.size, 1.0) and -0.5 * height <= gap <= spaced * height \
-            and overlap > 0 and (_title_shaped(b, banner=_cut_short(a) or _aside(b) or _report_end(a, b)) or _link_word(b)) \
+            and overlap > 0 and (_title_shaped(b, banner=_cut_short(a) or _aside(b) or _report_end(a, b) or _summary_end(a, b))
+                                 or _link_word(b)) \
             and not _address(b.text) \
             and not _dated_byline(b.text) \
             and not ((gap > 0.5 * height or names_end and not (a.text.isupper() and b.text.isupper())
@@ -1667,6 +1685,13 @@ def _aside(line: Line) -> bool:
         one = word.group(1)
         return bool(one.isupper() and 2 <= len(one) <= 6 or re.fullmatch(r"tutorial|survey|overview|revisited", one, re.I))
     return text.startswith("(") and text.endswith(")") and not _VERSION_TAG.search(text) and len(text.split()) >= 4
+
+
+def _summary_end(a: Line, b: Line) -> bool:
+    """A title that wraps before its last word "Summary" ("… Deployment: An Executive" / "Summary"),
+    where "Summary" alone is otherwise a heading."""
+    return bool(re.fullmatch(r"(?:summary|synopsis)\W*", b.text.strip(), re.I)) and bool(
+        re.search(r"\b(?:executive|brief|short|an?|final|technical|project|annual)$", a.text.strip(), re.I))
 
 
 def _report_end(a: Line, b: Line) -> bool:
@@ -2411,10 +2436,11 @@ def _names(text: str) -> list[str] | None:
     affiliation, an address, an e-mail, a date): every piece must be name-shaped."""
     # "Poul-Henning Kamp <phk@FreeBSD.org>": the address beside the name is no part of it
     text = re.sub(r"<[^<>\s]*@[^<>\s]*>|\(\s*[^()\s]*@[^()\s]*\s*\)", " ", _superscript_bracket(text)).strip()
-    if _column_banner(text) or re.search(r"\b[A-Z]{2,}\d{3,}\b", text):
+    if _column_banner(text) or re.search(r"\b[A-Z]{2,}\d{3,}\b(?![^()]*\))", text):  # (a lab's "(IRIT UMR5505)" is none)
         return None  # "Functional Pearl" under a title; a document's number, "IPD279" over its date
-    # "PETER IAN KUNIHOLM - MARYANNE W. NEWTON": names in capitals parted by spaced dashes
-    if text.isupper() and re.search(r"[^\W\d_]{2}\s[-–]\s[^\W\d_]", text):
+    # "PETER IAN KUNIHOLM - MARYANNE W. NEWTON": names in capitals parted by spaced dashes, one
+    # with an initial (a subtitle's "CACHE COHERENCE - DIRECTORY PROTOCOLS" has none)
+    if text.isupper() and re.search(r"[^\W\d_]{2}\s[-–]\s[^\W\d_]", text) and re.search(r"\b[A-Z]\.(?:\s|$)", text):
         text = re.sub(r"\s[-–]\s", ", ", text)
     text = re.sub(r"^\(" + _Y + r"\)\s+(?=[A-Z])", "", text)  # "(2012) Nick Bostrom": a byline dated before the name
     # A superscript after a name, or a mark with a space after it, ends the name: "Kyle
@@ -2482,10 +2508,12 @@ def _names(text: str) -> list[str] | None:
     text = re.sub(r"(?<=\b[A-Z]\.)(?=[A-Z][a-z])|(?<=\b[A-Z]\.)(?<!U\.S\.)(?<!U\.K\.)(?<!N\.V\.)(?=[A-Z]{2,}\b)", " ", text)
     # "Sencun Zhu?, Sanjeev Setia", "Manuel Koch! and …": a star or a dagger some fonts map to
     # "?" or "!", on a name before the next one (at the end a question's or an exclamation's
-    # own: "Fearless Concurrency?", "2 Enter OCaml!", unless a name before it had one too:
-    # "Alexander Brodsky!? and Hadon Nash?", a scan's "1,2" and "2")
-    text, marked = re.subn(r"(?<=[^\W\d_]{2})[?!]+(?=\s*(?:[,;&∗*]|(?i:and)\s))", "", text)
-    if marked:
+    # own: "Fearless Concurrency?", "2 Enter OCaml!", "Big Data? and Big Brother?", unless names
+    # before it had them too: "Alexander Brodsky!? and Hadon Nash?", a scan's "1,2" and "2")
+    # (two marks on one name, a scan's "1,2" read "!?", or marks on two names)
+    marks = re.findall(r"(?<=[^\W\d_]{2})[?!]+(?=\s*(?:[,;&∗*]|(?i:and)\s))", text)
+    text = re.sub(r"(?<=[^\W\d_]{2})[?!]+(?=\s*(?:[,;&∗*]|(?i:and)\s))", "", text)
+    if len(marks) >= 2 or any(len(mark) >= 2 for mark in marks):
         text = re.sub(r"(?<=[^\W\d_]{2})[?!]+$", "", text.rstrip())
     # "Guy Lewis Steele, Jr.": a suffix after the comma is part of the name before it
     text = re.sub(r",\s*(Jr\.?|Sr\.?|II|III|IV)(?=\s*(?:,|;|&|\band\b|$))", r" \1", text)
@@ -3033,6 +3061,17 @@ def _under_byline(line: Line, lines: list[Line]) -> bool:
     return bool(_EMAIL.search(over)) or _names(over) is not None or len(lines) <= 15 and _org(over)
 
 
+def _heading_under_prose(line: Line, lines: list[Line]) -> bool:
+    """A line in capitals under three lines of prose that follow a byline over it (a section's
+    heading under the abstract: "ARTIFICIAL REALITIES"), or one that is a name under prose (an
+    epigraph's "A. PERLIS"); not a title under a reprint's note or an epigraph alone."""
+    above = [ln for ln in lines if ln.bbox[3] <= line.bbox[1]]
+    byline = min((ln.bbox[3] for ln in above if _line_names(ln)), default=None)
+    if byline is None and _names(line.text.strip()) is None:
+        return False
+    return sum(ln.bbox[1] >= (byline or 0.0) and _prose_cased(ln.text) for ln in above) >= 3
+
+
 def _journal_foot(text: str, y: float, size: float, body: float, first: PageText) -> bool:
     """A journal's line at the page's very foot, set small and opening on its name, volume
     and year ("Complex Systems, 15 (2004) 1–40; © 2004 Complex Systems Publications, Inc."),
@@ -3151,7 +3190,7 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
             # "The full citation of this article is: "…" in D. A. Hardy and A. C. Renfrew, eds.,
             # … Santorini, Greece, 3-9 September 1989. … (London: The Thera Foundation 1990) 13-18.":
             # the note's paragraph, the last year its publication's
-            tiers.setdefault(0.9, []).extend(int(y) for y in _ANY_YEAR.findall(_PAGES.sub(" ", text))[-1:])
+            tiers.setdefault(0.9, []).extend(_note_years(text)[-1:])
         if _PUBLISHED_IN.match(text):
             # "Published in Computer Languages 19(1), 1–12 (1993)" on a preprint that prints
             # the authors' "© … 1992": the year it appeared in, as a journal's volume year
@@ -3199,8 +3238,10 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
         if words <= 25 and not _CITED.search(text):
             # (not a date a sentence is about: "the results as of October 1988:", "since May 1990")
             # ("Draft as of September 4, 2018" is this version's)
+            # (the end of a period is its date: "January through December 1996")
             tiers.setdefault(3, []).extend(_year_of(m) for m in _DATE.finditer(text)
-                                           if not _PROSE_DATE.search(text, 0, m.start()) or _VERSION_AS_OF.match(text))
+                                           if not _PROSE_DATE.search(text, 0, m.start()) or _VERSION_AS_OF.match(text)
+                                           or _RANGE_END.search(text, 0, m.start()))
     for tier in sorted(tiers):
         years = [y for y in tiers[tier] if 1600 <= y <= 2049]
         if years:
@@ -3277,8 +3318,18 @@ def _subject_year(info: dict[str, str], first: PageText | None) -> int | None:
 
 
 # the words a sentence puts before a date it is about, not its own: "as of October 1988"
-_VERSION_AS_OF = re.compile(r"\W*(?:draft|version|revised|revision|updated|current|printed)\b[\w\s.,-]{0,20}?\bas of\b", re.I)
+_VERSION_AS_OF = re.compile(r"\W*(?:[\w-]+\s+){0,3}(?:draft|version|revised|revision|updated|current|printed|preprint|status|effective)\b"
+                            r"[\w\s.,-]{0,20}?\bas of\b", re.I)
+_RANGE_END = re.compile(r"\b(?:" + _MONTH + r"|" + _SEASON + r"|\d{4})\W*\s+(?:\d{1,2},?\s+)?(?:through|until|till|to)\s+$", re.I)
 _PROSE_DATE = re.compile(r"\b(?:as of|since|until|till|before|after|during|through)\s+(?:the\s+)?(?:end of\s+|early\s+|late\s+|mid-?)?$", re.I)
+
+
+def _note_years(text: str) -> list[int]:
+    """The years a note of where a work appeared prints, not its pages or its volume's numbers:
+    "Applied Energy, 112, 1801-1812", "Nat Commun. 2016;7:1988" (the 2016 only)."""
+    text = _PAGES.sub(" ", text)
+    return [int(m.group(1)) for m in _ANY_YEAR.finditer(text)
+            if not re.search(r"(?:\d\s*[-–]\s*|[:;]\s*)$", text[:m.start()]) and not re.match(r"\s*[-–]\s*\d", text[m.end():])]
 
 
 def _year_of(match: re.Match[str]) -> int:
