@@ -75,8 +75,7 @@ def tall_box_pdf(lines: list[tuple[float, list[str]]], ascent: int = 9000) -> by
 _X_HEIGHT, _DESCENDER = "acemnorsuvwxz", "gjpqy"
 
 
-def glyph_box_pdf(lines: list[tuple[float, list[str | tuple[str, float, float]] | str]], daggers: str = "",
-                  marks_top: int | None = None) -> bytes:
+def glyph_box_pdf(lines: list[tuple[float, list[str | tuple[str, float, float]] | str]], daggers: str = "") -> bytes:
     """A one-page PDF set as old dvips output sets its bitmap Type 3 fonts: a font matrix
     that turns the glyphs upside down (FontMatrix [1 0 0 -1 0 0]) and a text matrix that
     turns them back, so pdfium boxes each character to its own glyph, not the font's ascent
@@ -86,9 +85,7 @@ def glyph_box_pdf(lines: list[tuple[float, list[str | tuple[str, float, float]] 
     symbol font's dagger in its place, 34 down to -10), 30 wide; each ``(size, words)`` is a
     line, each word placed apart; a word ``(text, size, rise)`` is set in its own size, raised
     by ``rise`` points, right after the word before (a footnote's mark). A line whose words
-    are one string is set in Times-Roman, a font with metrics. ``marks_top``: the marks are
-    set in a second font of the same glyphs that holds only them, its FontBBox's top at
-    ``marks_top`` (TeX's symbol font at a script's size, its box near the names' height).
+    are one string is set in Times-Roman, a font with metrics.
 
     pdfium boxes such a font's letters from the baseline to the FontBBox's top: each box
     as high as a capital's glyph, none with room under it."""
@@ -104,8 +101,7 @@ def glyph_box_pdf(lines: list[tuple[float, list[str | tuple[str, float, float]] 
         for word in words:
             text, own, rise = (word, size, 0.0) if isinstance(word, str) else word
             x -= 0 if isinstance(word, str) else 0.3 * size  # a mark touches its word
-            font = "/F2" if marks_top is not None and not isinstance(word, str) else "/F1"
-            content += f"{font} 1 Tf {own / 50:.4f} 0 0 {-own / 50:.4f} {x:.2f} {y + rise:.2f} Tm {_pdf_string(text)} Tj\n"
+            content += f"/F1 1 Tf {own / 50:.4f} 0 0 {-own / 50:.4f} {x:.2f} {y + rise:.2f} Tm {_pdf_string(text)} Tj\n"
             x += 0.6 * own * len(text) + 0.3 * size
         y -= 1.6 * size
     content += "ET"
@@ -125,23 +121,17 @@ def glyph_box_pdf(lines: list[tuple[float, list[str | tuple[str, float, float]] 
             "1 begincodespacerange <00> <FF> endcodespacerange "
             f"{len(letters)} beginbfchar " + " ".join(f"<{ord(ch):02X}> <{ord(ch):04X}>" for ch in letters) +
             " endbfchar endcmap CMapName currentdict /CMap defineresource pop end end")
-    n = 7 + len(letters)
-
-    def type3(top: int) -> str:
-        return (f"<< /Type /Font /Subtype /Type3 /FontBBox [2 -10 28 {top}] /FontMatrix [1 0 0 -1 0 0] "
-                f"/CharProcs << {procs} >> /Encoding << /Type /Encoding /Differences [{differences}] >> "
-                f"/FirstChar {first} /LastChar {last} /Widths [{' '.join('30' for _ in range(first, last + 1))}] "
-                "/ToUnicode 6 0 R >>")
-
     objects = ["<< /Type /Catalog /Pages 2 0 R >>",
                "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R "
-               f"/F2 {n} 0 R /F3 {n + 1} 0 R >> >> /Contents 5 0 R >>",
-               type3(34),
+               f"/F3 {7 + len(letters)} 0 R >> >> /Contents 5 0 R >>",
+               "<< /Type /Font /Subtype /Type3 /FontBBox [2 -10 28 34] /FontMatrix [1 0 0 -1 0 0] "
+               f"/CharProcs << {procs} >> /Encoding << /Type /Encoding /Differences [{differences}] >> "
+               f"/FirstChar {first} /LastChar {last} /Widths [{' '.join('30' for _ in range(first, last + 1))}] "
+               "/ToUnicode 6 0 R >>",
                f"<< /Length {len(content.encode('latin-1'))} >>\nstream\n{content}\nendstream",
                f"<< /Length {len(cmap)} >>\nstream\n{cmap}\nendstream",
                *(glyph(ch) for ch in letters),
-               type3(marks_top or 34),
                "<< /Type /Font /Subtype /Type1 /BaseFont /Times-Roman /Encoding /WinAnsiEncoding >>"]
     return pdf_file(objects)
 

@@ -281,31 +281,6 @@ def test_a_font_boxed_from_its_baseline_to_its_capitals_is_sized_as_its_type(tmp
     assert paper_record({}, first).title == "Generating Test Data From Requirements"
 
 
-def test_a_mark_in_a_font_of_its_own_raised_over_a_name_is_a_footnote_mark(tmp_path: Path) -> None:
-    """GMU's ISSE-TR-96-06 and 94-01: TeX's dagger in a symbol font that holds only the marks,
-    so no letter of it tells how it boxes them, its box near the names' height: the marks
-    stayed on the line ("Claudio Bettiniy", "Srinivas Gantaz"). Its baseline, raised over the
-    name's by half the type, makes it a script."""
-    pdf = tmp_path / "marks.pdf"
-    pdf.write_bytes(glyph_box_pdf([(16, ["Mining", "summaries", "over", "more", "sources"]),
-                                   (12, ["Claudio", "Bettini", ("y", 8, 4.3), "Sean", "Wang", ("z", 8, 4.3)]),
-                                   (12, ["Fairfax,", "VA", "22303"]), *[(10, PROSE)] * 6], daggers="yz", marks_top=35))
-    first = read(pdf)
-    assert first.lines[1].text == "Claudio Bettini^y Sean Wang^z"
-    assert paper_record({}, first).authors == ["Claudio Bettini", "Sean Wang"]
-
-
-def test_a_line_beside_a_large_initial_is_no_script(tmp_path: Path) -> None:
-    """ACM Queue's "BBR" set huge with "Congestion-Based" beside it, over the large letters'
-    baseline but inside their box: type of its own size, not a mark."""
-    pdf = tmp_path / "initial.pdf"
-    pdf.write_bytes(glyph_box_pdf([(60, ["BBR", ("Congestion-Based", 24, 17)]), (24, ["Congestion", "Control"]),
-                                   *[(10, PROSE)] * 6]))
-    first = read(pdf)
-    beside = next(ln for ln in first.lines if "Congestion-Based" in ln.text)
-    assert "^" not in beside.text and beside.size > 20, (beside.text, beside.size)
-
-
 def test_a_typescripts_first_line_over_its_byline_is_the_title_not_a_heading_under_the_abstract() -> None:
     """GMU's ISSE-TR-92-01, typed in one type set flush left: the title is the first line with
     the author under it; "ARTIFICIAL REALITIES", the first section's heading under the

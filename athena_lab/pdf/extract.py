@@ -164,9 +164,6 @@ def page_chars(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage,
     own_spaces = made_up = 0  # spaces the file has, and breaks pdfium made up
     inside: list[int] = []  # made-up breaks as close as the letters around them: see _inside_words
     upright = _upright_angle(raw)
-    last_obj: int | None = None  # the text object and pdfium index of the last character kept
-    last_index = -1
-    lifted: float | None = None  # the baseline of a mark raised over the letter before it
     chars: list[Char | None] = []
     count = pdfium_c.FPDFText_CountChars(raw)
     low_half = False
@@ -251,7 +248,7 @@ def page_chars(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage,
             band = _capped_band(raw, i, top)
             if band is not None:
                 bottom, top = band
-        sized = lifted_now = False
+        sized = False
         if (bare or top - bottom > 2.5 * (last[1] - last[0])) and upright_char:
             # taller than the character before, or drawn in a font without metrics, in text
             # drawn upright: only then asked
@@ -260,19 +257,7 @@ def page_chars(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage,
                 bottom, top = last = band
                 sized = bare
         else:
-            if lifted is not None and (obj is not None and obj == last_obj or abs((_baseline(raw, i) or 0.0) - lifted) < 0.05):
-                bottom = max(bottom, min(lifted, top))  # the rest of a raised mark: "1,2"
-                lifted_now = True
-            elif font is not None and obj != last_obj and upright_char and chars and chars[-1] is not None \
-                    and chars[-1].text[-1:].isalnum():
-                raised = _raised_baseline(raw, i, last_index, last, top)
-                if raised is not None and raised > bottom:
-                    bottom = lifted = raised
-                    lifted_now = True
             last = (bottom, top)
-        if not lifted_now:
-            lifted = None
-        last_obj, last_index = obj, i
         x_a, x_b = a * left + b * bottom + c, a * right + b * top + c
         y_a, y_b = d * left + e * bottom + f, d * right + e * top + f
         x0, x1 = (x_a, x_b) if x_a <= x_b else (x_b, x_a)
@@ -395,24 +380,6 @@ def _capped_band(raw: pdfium_c.FPDF_TEXTPAGE, index: int, top: float) -> tuple[f
         return None
     size = (top - baseline) / 0.72
     return baseline - (1 - _ASCENT) * size, baseline + _ASCENT * size
-
-
-def _raised_baseline(raw: pdfium_c.FPDF_TEXTPAGE, index: int, before_index: int,
-                     before: tuple[float, float], top: float) -> float | None:
-    """A character's baseline when it sits over the letter's before it by a quarter to seven
-    tenths of that letter's size: a footnote mark in a font scaled from 1 pt that no text
-    object of it lets _font_kind judge (TeX's dagger, its own object, read as "y" after
-    "Claudio Bettini"). Such a font's box is its FontBBox's, as tall as the name's capitals,
-    so the mark came out full size and stayed on the line ("Bettiniy"); from its baseline
-    up it is a script's box, small and raised. A script's box reaches the letter's top, where
-    a line of type beside a large initial ("BBR" then "Congestion-Based") sits low inside it.
-    Asked only where a new text object of such a font meets a letter; None when not raised."""
-    span = before[1] - before[0]
-    here = _baseline(raw, index)
-    there = _baseline(raw, before_index) if before_index >= 0 else None
-    if span <= 0 or here is None or there is None or top < before[1] - 0.1 * span:
-        return None
-    return here if 0.25 * span < here - there < 0.7 * span else None
 
 
 def _baseline(raw: pdfium_c.FPDF_TEXTPAGE, index: int) -> float | None:
