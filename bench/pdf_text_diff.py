@@ -5,7 +5,7 @@ Usage:
     python bench/pdf_text_diff.py snapshot OUT.json [DIR ...]
     python bench/pdf_text_diff.py compare OLD.json NEW.json
 
-Default DIR: corpora/pdfs under $ATHENA_SHARED. A snapshot holds every page's lines (text and
+Default DIR: corpora/pdfs under $ATHENA_SHARED (or ../shared beside this checkout). A snapshot holds every page's lines (text and
 cells, OCR off) of every PDF under the folders. `against` checks REV out into a temporary git
 worktree, snapshots it there (that tree's `athena_lab` first on the path) and here, and compares.
 
@@ -33,6 +33,10 @@ from pathlib import Path
 DEFAULT_DIR = Path(os.environ.get("ATHENA_SHARED", Path(__file__).resolve().parents[2] / "shared")) / "corpora" / "pdfs"
 REPO = Path(__file__).resolve().parents[1]
 Lines = list[list[object]]
+
+
+class BadInput(Exception):
+    """A snapshot, a folder or a revision this tool cannot use: said in one line, exit 2."""
 
 
 def page_lines(path: Path) -> dict[int, Lines | str]:
@@ -107,28 +111,46 @@ def _page_order(key: str) -> tuple[str, int]:
 
 def _snapshot_at(rev: str, dirs: list[Path], out: Path) -> None:
     """Snapshot REV's extractor: this script, run with REV's package first on the path."""
+    known = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"],
+                           capture_output=True, text=True)
+    if known.returncode != 0:
+        raise BadInput(f"{rev}: no such revision in {REPO}; name a commit, a branch or a tag")
     with tempfile.TemporaryDirectory(prefix="athena-textdiff-") as tmp:
         tree = Path(tmp) / "tree"
         subprocess.run(["git", "-C", str(REPO), "worktree", "add", "--detach", "-q", str(tree), rev], check=True)
         try:
             env = {**os.environ, "PYTHONPATH": str(tree)}
             cmd = [sys.executable, str(Path(__file__).resolve()), "snapshot", str(out), *map(str, dirs), "--package-root", str(tree)]
-            subprocess.run(cmd, check=True, env=env, cwd=tree)
+            if subprocess.run(cmd, env=env, cwd=tree).returncode != 0:
+                raise BadInput(f"{rev}: its extraction failed (above); is athena_lab importable at that revision?")
         finally:
             subprocess.run(["git", "-C", str(REPO), "worktree", "remove", "--force", str(tree)], check=False)
 
 
 def _load(path: Path) -> dict[str, Lines | str]:
     try:
-        return json.loads(path.read_text(encoding="utf-8"))["pages"]
-    except (OSError, ValueError, KeyError) as e:
-        raise SystemExit(f"{path}: not a snapshot this tool wrote ({e}); make one with `snapshot OUT.json`") from None
+        pages = json.loads(path.read_text(encoding="utf-8"))["pages"]
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise BadInput(f"{path}: not a snapshot this tool wrote ({e}); make one with `snapshot OUT.json`") from None
+    if not isinstance(pages, dict) or not all(isinstance(k, str) and k.rpartition("#")[2].isdigit() for k in pages):
+        raise BadInput(f"{path}: not a snapshot this tool wrote (its pages are not keyed \"file#page\")")
+    return pages
 
 
 def _write(pages: dict[str, Lines | str], out: Path) -> None:
     import athena_lab
 
-    out.write_text(json.dumps({"package": athena_lab.__file__, "pages": pages}, ensure_ascii=False), encoding="utf-8")
+    try:
+        out.write_text(json.dumps({"package": athena_lab.__file__, "pages": pages}, ensure_ascii=False), encoding="utf-8")
+    except OSError as e:
+        raise BadInput(f"{out}: cannot write the snapshot there ({e.strerror}); name a file in a folder that exists") from None
+
+
+def _this_checkout() -> None:
+    """Import this checkout's athena_lab, not whatever an editable install elsewhere points at,
+    so that "this checkout" in a comparison is the one the script sits in."""
+    if str(REPO) not in sys.path:
+        sys.path.insert(0, str(REPO))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -145,24 +167,35 @@ def main(argv: list[str] | None = None) -> int:
     g.add_argument("rev")
     g.add_argument("dirs", type=Path, nargs="*")
     for p in (c, g):
-        p.add_argument("--show", type=int, default=8, help="diff lines shown per page (default 8)")
+        p.add_argument("--show", type=lambda v: max(0, int(v)), default=8, help="diff lines shown per page (default 8)")
     args = ap.parse_args(argv)
+    try:
+        return _run(args)
+    except BadInput as e:
+        print(e, file=sys.stderr)
+        return 2
 
+
+def _run(args: argparse.Namespace) -> int:
     if args.cmd == "compare":
         return 1 if compare(_load(args.old), _load(args.new), args.show) else 0
     dirs = [d.resolve() for d in (args.dirs or [DEFAULT_DIR])]
     for d in dirs:
         if not d.is_dir():
-            print(f"{d}: no such folder; name a folder of PDFs (or set ATHENA_SHARED)", file=sys.stderr)
-            return 2
+            raise BadInput(f"{d}: no such folder; name a folder of PDFs (or set ATHENA_SHARED)")
     if args.cmd == "snapshot":
+        if args.package_root is None:
+            _this_checkout()
         import athena_lab
 
-        if args.package_root and not Path(athena_lab.__file__).resolve().is_relative_to(args.package_root.resolve()):
-            print(f"athena_lab came from {athena_lab.__file__}, not from {args.package_root}", file=sys.stderr)
-            return 2
+        root = (args.package_root or REPO).resolve()
+        if not Path(athena_lab.__file__).resolve().is_relative_to(root):
+            raise BadInput(f"athena_lab came from {athena_lab.__file__}, not from {root}")
+        if not args.out.parent.is_dir():
+            raise BadInput(f"{args.out}: its folder does not exist; name a file in a folder that exists")
         _write(snapshot(dirs), args.out)
         return 0
+    _this_checkout()
     with tempfile.TemporaryDirectory(prefix="athena-textdiff-") as tmp:
         old, new = Path(tmp) / "old.json", Path(tmp) / "new.json"
         _snapshot_at(args.rev, dirs, old)

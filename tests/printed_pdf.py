@@ -87,8 +87,9 @@ def glyph_box_pdf(lines: list[tuple[float, list[str | tuple[str, float, float]] 
     by ``rise`` points, right after the word before (a footnote's mark). A line whose words
     are one string is set in Times-Roman, a font with metrics.
 
-    pdfium boxes such a font's letters from the baseline to the FontBBox's top: each box
-    as high as a capital's glyph, none with room under it."""
+    pdfium boxes such a font's letters either from the baseline to the FontBBox's top or each
+    to its glyph, as the letters on the page fall: the tests assert the sizes and records a
+    reader gets, not which kind the font was judged."""
     letters = sorted({ch for _, words in lines if not isinstance(words, str)
                       for word in words for ch in (word if isinstance(word, str) else word[0])})
     content, y = "BT\n", 720.0

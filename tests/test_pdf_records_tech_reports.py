@@ -361,7 +361,8 @@ def test_a_reprints_note_of_prose_over_a_typescripts_title_in_capitals_leaves_it
     ("Faculty Hiring Networks in Computer Science 1", ["Faculty Hiring Networks in Computer Science", "1"])])
 def test_a_title_of_two_cells_opening_on_an_institutions_word_stays_the_title(title: str, cells: list[str]) -> None:
     """The banner rule took any two-cell line opening "University…", "Faculty…" for a
-    department beside its street: only "Department of …" beside a number is."""
+    department beside its street: only "Department of …" (or "School of", "Institute of", …)
+    beside a cell holding a number is."""
     lines = [line(title, 120.0, 90.0, 490.0, 109.8, 18.0, cells), *authors_under(130.0)]
     record = paper_record({}, PageText(number=1, width=612, height=792, lines=lines, scan=True))
     assert record.title == title and record.authors == ["Jane Q. Public", "John R. Doe"]  # (the page's number kept, as before)
@@ -372,3 +373,18 @@ def test_a_titles_question_marks_are_no_names_marks() -> None:
     after two marks before it, or one of two ("Brodsky!? and Hadon Nash?")."""
     record = paper_record({}, page(centred_at("Big Data? and Big Brother?", 90.0, 18.0, 9.0), *authors_under(130.0)))
     assert (record.title, record.authors) == ("Big Data? and Big Brother?", ["Jane Q. Public", "John R. Doe"])
+
+
+@pytest.mark.parametrize(("over", "name", "title"), [
+    ("In honour of Professor", "Robin Milner", "A Calculus of Communicating Systems Revisited"),
+    ("Invited Address", "Edsger W. Dijkstra", "The Humble Programmer and the Craft of Computing")])
+def test_a_flush_left_line_over_a_name_gives_way_to_a_centred_title(over: str, name: str, title: str) -> None:
+    """The flush-left typescript rule only where no narrow line is centred: a dedication's "In
+    honour of Professor" / "Robin Milner" over the centred title was read as the title."""
+    prose = ["As the power of information technology grows and its cost diminishes, training",
+             "is shifting into complex, computer-maintained worlds. The primary reason for"]
+    lines = [line(over, 77.0, 60.0, 77.0 + 5.6 * len(over), 71.4, 11.3), line(name, 77.0, 74.0, 77.0 + 5.6 * len(name), 85.4, 11.3),
+             line(title, 306 - 2.8 * len(title), 110.0, 306 + 2.8 * len(title), 121.4, 11.3),
+             line("Abstract", 77.0, 150.0, 121.8, 161.4, 11.3),
+             *[line(text, 77.0, 174.0 + 12 * i, 535.0, 185.4 + 12 * i, 11.3) for i, text in enumerate(prose * 10)]]
+    assert paper_record({}, page(*lines)).title == title

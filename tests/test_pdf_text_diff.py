@@ -71,6 +71,14 @@ def test_a_missing_folder_or_a_foreign_file_is_a_clear_error(tmp_path: Path) -> 
     (tmp_path / "other.json").write_text("{}", encoding="utf-8")
     foreign = run("compare", tmp_path / "other.json", tmp_path / "other.json")
 
+    unknown = run("against", "no-such-revision", tmp_path)
+    (tmp_path / "list.json").write_text('{"pages": []}', encoding="utf-8")
+    listed = run("compare", tmp_path / "list.json", tmp_path / "list.json")
+    nowhere = run("snapshot", tmp_path / "no" / "out.json", folder(tmp_path, "a", ["Reading Records"]))
+
     assert missing.returncode == 2 and "nowhere: no such folder" in missing.stderr
-    assert foreign.returncode != 0 and "not a snapshot this tool wrote" in foreign.stderr
-    assert "Traceback" not in missing.stderr + foreign.stderr
+    assert foreign.returncode == 2 and "not a snapshot this tool wrote" in foreign.stderr
+    assert listed.returncode == 2 and "not a snapshot this tool wrote" in listed.stderr
+    assert unknown.returncode == 2 and "no-such-revision: no such revision" in unknown.stderr
+    assert nowhere.returncode == 2 and "its folder does not exist" in nowhere.stderr
+    assert "Traceback" not in missing.stderr + foreign.stderr + listed.stderr + unknown.stderr + nowhere.stderr

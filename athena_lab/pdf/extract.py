@@ -321,6 +321,9 @@ _ASCENT = 0.77  # the baseline's height in the loose box, from its bottom: 1 - 0
 _FULL_TURN = 2 * math.pi
 
 
+BARE, CAPPED, PLAIN = "bare", "capped", "plain"  # how a font scaled from 1 pt boxes its letters (_font_kind)
+
+
 def _font_kind(tp: int | None, raw: pdfium_c.FPDF_TEXTPAGE, start: int, obj: int, count: int) -> str | None:
     """How the text object ``obj``'s font boxes its letters, judged before its first letter
     is sized (a title's "Side" in a font judged at its "e"): BARE, CAPPED or PLAIN; None when
@@ -357,9 +360,6 @@ def _font_kind(tp: int | None, raw: pdfium_c.FPDF_TEXTPAGE, start: int, obj: int
             if short > 0 and tall > 0:
                 return BARE if tall > 1.25 * short else CAPPED if capped and tall < 1.05 * short else PLAIN
     return None
-
-
-BARE, CAPPED, PLAIN = "bare", "capped", "plain"
 
 
 def _from_baseline_to_glyph_top(raw: pdfium_c.FPDF_TEXTPAGE, index: int, bottom: float, top: float) -> bool:

@@ -742,8 +742,11 @@ _REPORT_TITLE_YEAR = re.compile(r"(?<!\bthe )(?<!\bof )\b(?!mars\b)(?:" + _MONTH
 def _report_title_year(title: str | None) -> int | None:
     """The year a periodic report's title names, when the page prints no other: a title's
     years are otherwise its subject's ("Dendrochronological Progress as of 1995")."""
-    match = _REPORT_TITLE_YEAR.search(title or "")
-    return int(next(g for g in match.groups() if g)) if match else None
+    for match in _REPORT_TITLE_YEAR.finditer(title or ""):
+        # ("… of the December 1983 Final Report": the month before the year is the subject's too)
+        if not re.search(r"\b(?:the|of)\s+(?:" + _MONTH + r"|" + _SEASON + r")\.?\s+$", title[:match.start()] if title else "", re.I):
+            return int(next(g for g in match.groups() if g))
+    return None
 
 
 def _name_heading_page(first: PageText, title: list[Line]) -> list[str]:
