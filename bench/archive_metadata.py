@@ -36,6 +36,12 @@ null when the page prints none); no PDF is stored here. The archive is fetched a
         [--collection41 DIR --collection42 DIR] the "dev53" and "dev54" rounds' (a tree-ring lab's
                          articles and reports, a language project's technical reports):
                          ltrr-arizona-edu/tellervo, uniconproject/unicon
+        [--collection43 DIR] the "dev55" and "dev56" rounds' (a logic-programming language's papers,
+                         1987-2024, most PostScript made PDF by Ghostscript's ps2pdf): Mercury-Language/www
+        [--collection44 --collection45 DIR] the "dev57" round's (two 2016 proceedings, one English,
+                         one Russian): seannyD/EvoLang11ProceedingsWebsite, spbu-se/spisok-2016-proceedings
+        [--collection46 DIR] the "dev58" round's (Chinese olympiad team papers, 1999-2009):
+                         enkerewpo/OI-Public-Library
     python bench/archive_metadata.py --root ARCHIVE --split dev --papers DIR --readings DIR --loro
         [--only SET ...] [--cache FILE] [--show]
         leave one round out: the line classifier of bench/line_classifier.py fitted on every dev round
@@ -230,8 +236,9 @@ FIRST_SIGHT = {"dev2": (9, 16), "dev3": (4, 10), "dev4": (17, 30), "dev5": (18, 
                "dev34": (26, 32), "dev35": (24, 32), "dev36": (24, 32), "dev37": (20, 25), "dev38": (16, 23), "dev39": (19, 25), "dev40": (23, 23),
                "dev41": (16, 20), "dev42": (19, 27), "dev43": (20, 27), "dev44": (12, 23),
                "dev45": (11, 15), "dev46": (13, 17), "dev47": (9, 16), "dev48": (9, 13),
-               "dev49": (11, 16), "dev50": (11, 16), "dev51": (12, 16), "dev52": (11, 14), "dev53": (7, 12), "dev54": (5, 14)}
-ROUNDS = ["dev", "test-seen", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10", "dev11", "dev12", "dev13", "dev14", "dev15", "dev16", "dev17", "dev18", "dev19", "dev20", "dev21", "dev22", "dev23", "dev24", "dev25", "dev26", "dev27", "dev28", "dev29", "dev30", "dev31", "dev32", "dev33", "dev34", "dev35", "dev36", "dev37", "dev38", "dev39", "dev40", "dev41", "dev42", "dev43", "dev44", "dev45", "dev46", "dev47", "dev48", "dev49", "dev50", "dev51", "dev52", "dev53", "dev54"]
+               "dev49": (11, 16), "dev50": (11, 16), "dev51": (12, 16), "dev52": (11, 14), "dev53": (7, 12), "dev54": (5, 14),
+               "dev55": (11, 14), "dev56": (8, 12), "dev57": (8, 16), "dev58": (0, 16)}
+ROUNDS = ["dev", "test-seen", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10", "dev11", "dev12", "dev13", "dev14", "dev15", "dev16", "dev17", "dev18", "dev19", "dev20", "dev21", "dev22", "dev23", "dev24", "dev25", "dev26", "dev27", "dev28", "dev29", "dev30", "dev31", "dev32", "dev33", "dev34", "dev35", "dev36", "dev37", "dev38", "dev39", "dev40", "dev41", "dev42", "dev43", "dev44", "dev45", "dev46", "dev47", "dev48", "dev49", "dev50", "dev51", "dev52", "dev53", "dev54", "dev55", "dev56", "dev57", "dev58"]
 
 # The rounds drawn from other public collections: a gold row's "root" names the option that
 # gives the folder its papers are read under, a checkout of the repository named here.
@@ -268,7 +275,11 @@ COLLECTIONS = {"papers": ("HappyWalkers/paper", "dev7, dev21, dev23 and dev24"),
                "collection39": ("barak/oaklisp", "dev47 and dev48"),
                "collection40": ("cs-gmu/technical-report", "dev49 to dev52"),
                "collection41": ("ltrr-arizona-edu/tellervo", "dev53 and dev54"),
-               "collection42": ("uniconproject/unicon", "dev53 and dev54")}
+               "collection42": ("uniconproject/unicon", "dev53 and dev54"),
+               "collection43": ("Mercury-Language/www", "dev55 and dev56"),
+               "collection44": ("seannyD/EvoLang11ProceedingsWebsite", "dev57"),
+               "collection45": ("spbu-se/spisok-2016-proceedings", "dev57"),
+               "collection46": ("enkerewpo/OI-Public-Library", "dev58")}
 
 
 def add_collection_options(ap: argparse.ArgumentParser) -> None:
