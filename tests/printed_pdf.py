@@ -75,7 +75,8 @@ def tall_box_pdf(lines: list[tuple[float, list[str]]], ascent: int = 9000) -> by
 _X_HEIGHT, _DESCENDER = "acemnorsuvwxz", "gjpqy"
 
 
-def glyph_box_pdf(lines: list[tuple[float, list[str | tuple[str, float, float]] | str]], daggers: str = "") -> bytes:
+def glyph_box_pdf(lines: list[tuple[float, list[str | tuple[str, float, float]] | str]], daggers: str = "",
+                  unicode: dict[str, str] | None = None, blank: str = "") -> bytes:
     """A one-page PDF set as old dvips output sets its bitmap Type 3 fonts: a font matrix
     that turns the glyphs upside down (FontMatrix [1 0 0 -1 0 0]) and a text matrix that
     turns them back, so pdfium boxes each character to its own glyph, not the font's ascent
@@ -89,7 +90,9 @@ def glyph_box_pdf(lines: list[tuple[float, list[str | tuple[str, float, float]] 
 
     pdfium boxes such a font's letters either from the baseline to the FontBBox's top or each
     to its glyph, as the letters on the page fall: the tests assert the sizes and records a
-    reader gets, not which kind the font was judged."""
+    reader gets, not which kind the font was judged. ``unicode`` maps a letter's code to
+    another character in the /ToUnicode (ps2pdf's "c" to a carriage return); a letter of
+    ``blank`` is drawn as a sliver one unit high, as good as no ink (a slide's tab)."""
     letters = sorted({ch for _, words in lines if not isinstance(words, str)
                       for word in words for ch in (word if isinstance(word, str) else word[0])})
     content, y = "BT\n", 720.0
@@ -111,7 +114,7 @@ def glyph_box_pdf(lines: list[tuple[float, list[str | tuple[str, float, float]] 
         bottom, top = (-10, 34) if ch in daggers else (-10, 22) if ch in _DESCENDER else (0, 22) if ch in _X_HEIGHT else (0, 34)
         if not ch.isalnum():
             bottom, top = (-6, 4) if ch in ",;" else (0, 4)
-        body = f"30 0 2 {bottom} 28 {top} d1 2 {bottom} 24 {top - bottom} re f"
+        body = "30 0 2 0 28 1 d1 2 0 24 1 re f" if ch in blank else f"30 0 2 {bottom} 28 {top} d1 2 {bottom} 24 {top - bottom} re f"
         return f"<< /Length {len(body)} >>\nstream\n{body}\nendstream"
 
     names = {ch: f"g{ord(ch)}" for ch in letters}
@@ -120,7 +123,8 @@ def glyph_box_pdf(lines: list[tuple[float, list[str | tuple[str, float, float]] 
     differences = " ".join(f"{ord(ch)} /{names[ch]}" for ch in letters)
     cmap = ("/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /Glyphs def "
             "1 begincodespacerange <00> <FF> endcodespacerange "
-            f"{len(letters)} beginbfchar " + " ".join(f"<{ord(ch):02X}> <{ord(ch):04X}>" for ch in letters) +
+            f"{len(letters)} beginbfchar " + " ".join(f"<{ord(ch):02X}> <{ord((unicode or {}).get(ch, ch)):04X}>"
+                                                      for ch in letters) +
             " endbfchar endcmap CMapName currentdict /CMap defineresource pop end end")
     objects = ["<< /Type /Catalog /Pages 2 0 R >>",
                "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",

@@ -169,6 +169,7 @@ def page_chars(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage,
     low_half = False
     last = (0.0, 0.0)  # the last character's bottom and top, page units (y up)
     accents = False  # a character compose_accents would put on a letter
+    c_fonts: list[set[int]] = []  # the fonts that print a "c" of their own, asked once (_lost_c)
     normalize = unicodedata.normalize
     read_rect = _RECT.unpack_from  # FS_RECTF: left, top, right, bottom as C floats
     for i in range(count):
@@ -189,6 +190,8 @@ def page_chars(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage,
             if (code < 0x20 or 0x7F <= code <= 0x9F) and code != 0x02 and is_generated(tp, i) != 1:  # is_control
                 # a symbol font without a Unicode map: its code, not a control the page prints
                 glyph = symbol_glyph(_font_name(tp, raw, i, fonts), code)
+                if glyph is None and code == 0x0D and _lost_c(tp, raw, i, count, c_fonts):
+                    glyph = "c"
                 if glyph is None and i + 1 < count:
                     before = chars[-1].text[-1:] if chars and chars[-1] is not None else ""
                     after = "".join(chr(get_unicode(tp, k)) for k in range(i + 1, min(i + 3, count)))
@@ -360,6 +363,44 @@ def _font_kind(tp: int | None, raw: pdfium_c.FPDF_TEXTPAGE, start: int, obj: int
             if short > 0 and tall > 0:
                 return BARE if tall > 1.25 * short else CAPPED if capped and tall < 1.05 * short else PLAIN
     return None
+
+
+def _lost_c(tp: int | None, raw: pdfium_c.FPDF_TEXTPAGE, index: int, count: int, c_fonts: list[set[int]]) -> bool:
+    """Whether an inked carriage return is a "c". Ghostscript's ps2pdf wrote the /ToUnicode of
+    dvips' Type 3 fonts with the code of "c" mapped to U+000D, so every "c" of such a font
+    came out a line break ("Mer ury", "Fun tional Rea tive Programming"). It is a "c" when
+    its font prints no "c" of its own on the page (where it does, code 13 is OT1's "fl", see
+    glyphs.ligature_glyph) and its glyph stands as tall as an x-height letter of its word near it, no taller (a
+    slide's tab and carriage return between words are no ink: "FreeBSD and GDB").
+    ``c_fonts`` holds the page's fonts with a "c", gathered at the first such character."""
+    obj = _GET_TEXT_OBJECT(tp, index)
+    font = _GET_FONT(obj) if obj is not None else None
+    if font is None:
+        return False
+    if not c_fonts:
+        own: set[int] = set()
+        for j in range(count):
+            if _GET_UNICODE(tp, j) == 0x63:
+                other = _GET_TEXT_OBJECT(tp, j)
+                if other is not None and (other_font := _GET_FONT(other)) is not None:
+                    own.add(other_font)
+        c_fonts.append(own)
+    if font in c_fonts[0]:
+        return False
+    top = _glyph_top(raw, index)
+    beside = [_glyph_top(raw, j) for j in (index - 3, index - 2, index - 1, index + 1, index + 2, index + 3)
+              if 0 <= j < count and chr(_GET_UNICODE(tp, j)) in _X_HEIGHT and _GET_TEXT_OBJECT(tp, j) == obj]
+    return top is not None and any(b is not None and b[1] > b[0] and 0.7 * (b[1] - b[0]) <= top[1] - top[0] <= 1.15 * (b[1] - b[0])
+                                   for b in beside)
+
+
+def _glyph_top(raw: pdfium_c.FPDF_TEXTPAGE, index: int) -> tuple[float, float] | None:
+    """A character's baseline and its glyph's top (page units), None where pdfium gives neither."""
+    baseline = _baseline(raw, index)
+    g_left, g_right, g_bottom, g_top = ctypes.c_double(), ctypes.c_double(), ctypes.c_double(), ctypes.c_double()
+    if baseline is None or not pdfium_c.FPDFText_GetCharBox(raw, index, g_left, g_right, g_bottom, g_top):
+        return None
+    return baseline, g_top.value
 
 
 def _from_baseline_to_glyph_top(raw: pdfium_c.FPDF_TEXTPAGE, index: int, bottom: float, top: float) -> bool:

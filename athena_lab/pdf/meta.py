@@ -89,7 +89,12 @@ _ORG = re.compile(
     r"master|bachelor|doctor|phd|honours|honors|editor\w*|chair|professor|fellow|student|series|"
     r"monograph|verlag|h[öo]gskola|h[áa]sk[óo]li|\w*deild|yliopisto|tekniska|hochschule|technische|technion|politecnico|polytechni\w*|"
     r"[ée]cole|istituto|instituto|centrum|akademi\w*|academia|tech|clinic|international|computers|electronics|"
-    r"dipartimento|departamento|d[ée]partement)\b", re.I)
+    r"dipartimento|departamento|d[ée]partement)\b|"
+    # Russian bylines' affiliations and posts ("Черняев А. В., студент 4 курса кафедры системного
+    # программирования СПбГУ"), and degrees and ranks ("к.т.н.", "с. н. с."): never a name
+    r"\b(?:университет\w*|институт\w*|кафедр\w*|факультет\w*|лаборатори\w*|академи\w*|студент\w*|аспирант\w*|"
+    r"магистрант\w*|бакалавр\w*|доцент\w*|профессор\w*|ассистент\w*|преподавател\w*|сотрудник\w*|инженер\w*|"
+    r"заведующ\w*|директор\w*|[кд]\.\s?[а-я]{1,2}\.(?:-[а-я]\.)?\s?н\.|[смв]?\.?\s?н\.\s?с\.)(?!\w)", re.I)
 # Affiliations known by their capitals ("TU Delft", "IIT Bombay", "SRI International",
 # "Meta AI"): matched in capitals only, so a name ("Ai Chen") is none
 _ORG_CAPS = re.compile(r"\b(?!(?:With|Of|For|And|The|Under|By|In|On)\b)[A-Z][\w&.-]*\s+Limited\b(?=\s*(?:[,.;)]|$|\d))|\b(AI|TU|IIT|IIIT|SRI|KAIST|KAUST|CSAIL|CWI|INESC|KTH|MPI|DFKI|NTT|NUS|HKUST|UCL|UCSD|UCSB|"
@@ -171,14 +176,20 @@ _STOP_AUTHORS = re.compile(r"^(abstract|summary|introduction|keywords|key words|
                            r"categories|general terms|ccs concepts|contents|preface|foreword|"
                            # (a section's number opening its heading, not a row of footnote marks
                            # set over the names: "1 2" over "Marcos Kawazoe Aguilera, Carole …")
-                           r"\d+\.?\s+introduction|1\s(?![\d\s,∗*†‡§¶]*$)|1\s+2\s+3\b)", re.I)
+                           r"\d+\.?\s+introduction|1\s(?![\d\s,∗*†‡§¶]*$)|1\s+2\s+3\b|"
+                           # a Chinese paper's abstract, key words, introduction, contents
+                           r"[\[【]?\s*(?:摘\s*要|关\s*键\s*[字词]|引\s*言|目\s*录))", re.I)
+# An affiliation opened by its footnote's number and run on past a comma, under a name:
+# "1 School of Psychology, University of Birmingham," (a section's heading has no comma)
+_NUMBERED_AFFILIATION = re.compile(r"^\d\s+[A-Z][^,]*,")
 # A thesis's or a report's title page names its committee and its approvers under a heading
 # of their role ("Thesis Committee:" / "Jill Fain Lehman, Computer Science Department";
 # "Approved:" / "R. C. Amara, Manager …"): they read or signed the work, they did not write it
 # (a heading: its word alone or before a colon, not "Accepted at …", "Approved for public release")
 _ROLES = re.compile(r"^(?:approved\s+)?(?:(?:thesis|doctoral|dissertation)\s+)?(?:committee|advisors?|supervisors?|"
                     r"readers?|examiners?|reviewers?|approved|accepted|certified)\s*(?::|$)|"
-                    r"^(?:supervised|approved|accepted|certified|reviewed)\s+by\b", re.I)
+                    r"^(?:supervised|approved|accepted|certified|reviewed)\s+by\b|"
+                    r"^指导(?:教师|老师)\s*(?:[:：]|$)", re.I)  # a Chinese paper's "指导教师" (its supervisor)
 # an arrow or a minus glued to a word is a mark a font without its own encoding printed for
 # "∗" or "†" ("Philip Derrin⇤", "Wenchao Zhou−"), and so is an arrow no text writes set apart
 # ("Derrin ⇤,") or a minus before a comma; an arrow a text writes set apart is the text's
@@ -215,6 +226,8 @@ _NOT_NAME = _JOB_WORDS | {"citations", "reads", "profile", "publications", "see"
              "on", "of", "for", "from", "with", "into", "towards", "toward", "via", "using",
              # a portal's cover label ("Document Version" / "Publisher's PDF, also known as …")
              "version",
+             # a company's unit under a name ("FreeBSD Services, Ltd")
+             "services",
              # IBM Research's report label: "Limited Distribution Notice"
              "notice",
              # a German report series under the byline ("Forschungsberichte" / "Bericht 28")
@@ -313,7 +326,8 @@ _DATE = re.compile(r"(?:\b" + _MONTH + r",?\s+(?:\d{1,2}" + _ORD + r"(?:\s*[-–
                    # of two digits, "20:18", is none: _NOT_A_DATE's, a log's)
                    r"(?:\b" + _MONTH + r"\s+\d{1,2}\s+\d{1,2}:\d\d(?::\d\d)?(?:\s*[AP]M)?(?:\s+[A-Z]{2,4})?\s+" + _Y + r"\b)|"
                    r"(?:^\s*" + _Y + r"\s*$)|"
-                   r"(?:date:\s*" + _Y + r")", re.I)
+                   r"(?:date:\s*" + _Y + r")|"
+                   r"(?:" + _Y + r"\s*年\s*\d{1,2}\s*月)", re.I)  # Chinese: "2009 年 1 月"
 # "6/22/2001", "22/06/2001": a day and a month in numbers, either way round, alone on a line
 # of the page's head (a table's cells of dates are data; a browser's print stamp has its
 # time, "23/05/2017, 13:00")
@@ -321,6 +335,13 @@ _NUMERIC_DATE = re.compile(r"\s*(?:0?[1-9]|[12]\d|3[01])/(?:0?[1-9]|[12]\d|3[01]
 # a masthead of a name of three capitals, alone on its line: "BIT 6 (1966), 58-65" (not a reference's
 # tail wrapped to a page's top, "ACM 27, 12 (Dec. 1984), 1190-1195.")
 _CAPS_MASTHEAD = re.compile(r"^(?-i:[A-Z]{3})\s\d{1,4}\s\(" + _Y + r"\),?\s*\d{1,5}\s*[-–—]+\s*\d{1,5}\s*$")
+# A Chinese series' running head, its year and its name: "IOI2004 国家集训队论文",
+# "2009 年冬令营论文", "2007 年冬令营信息学讲座"
+_CN_SERIES_HEAD = re.compile(r"(?<!\d)" + _Y + r"\s*年?\s*[\u4e00-\u9fff]*?(?:集训队|冬令营|夏令营|论文集|学术会议|年会)")
+# Cambridge University Press's running head: "TLP 11 (4–5): 575–591, 2011.", "J. Functional
+# Programming 12 (4&5): 295–318, 2002." (the journal, its volume, issue, pages and year)
+_PRESS_HEAD = re.compile(r"^(?-i:[A-Z][\w.&]*(?:\s+[A-Z][\w.&]*){0,4})\s\d{1,4}\s\(\d{1,2}(?:\s*[-–&]\s*\d{1,2})?\):\s?"
+                         r"\d{1,5}\s*[-–—]+\s*\d{1,5},\s" + _Y + r"\b")
 # a typescript's date right under its title with a year of two digits: "3/3/70" (an ITS memo's)
 _SHORT_NUMERIC_DATE = re.compile(r"\s*(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01])/([4-9]\d)\s*")
 # A journal's masthead: "Theoretical Computer Science 321 (2004) 5 – 12", "J. of X (2008) 19(2), 185-224"
@@ -671,11 +692,12 @@ def paper_record(info: dict[str, str], first: PageText | None, file_name: str = 
         fielded.doi, fielded.arxiv = ids.get("doi"), ids.get("arxiv")
         return fielded
     title_lines = _title_lines(first, file_name)
-    page_title = _untagged(_unmarked(_join_title(title_lines), first))
+    page_title = _untagged(_unmarked(_cjk_unmarked(_join_title(title_lines), title_lines), first))
     subtitle = _subtitle(title_lines, first)
     if subtitle and page_title:
         sub_text = _join_title(subtitle) or ""
-        page_title = f"{page_title}{'' if page_title.endswith((':', '?', '!')) else ':'} {sub_text}"
+        page_title = f"{page_title}{sub_text}" if re.match(r"[—―]", sub_text) and _CJK.search(sub_text) else \
+            f"{page_title}{'' if page_title.endswith((':', '?', '!')) else ':'} {sub_text}"
         title_lines = [*title_lines, *subtitle]
     if page_title and first is not None and first.scan:
         # "Untraceable Electronic Cash t", "TOWARDS A THEORY OF TYPE STRUCTURE t": a scan's OCR
@@ -824,6 +846,10 @@ def _title_lines(first: PageText | None, file_name: str = "") -> list[Line]:
         named = _named_lines(first, slug)
         if named and _coverage(slug, named) > _coverage(slug, group):
             group = named
+    if any(_CJK.search(ln.text) for ln in group) and not all(_CJK.search(ln.text) for ln in group):
+        # "最小割模型在信息学竞赛中的应用" over "Applications of Minimum Cut Model" / "in
+        # Informatics": a Chinese title's translation, set under it, is no line of it
+        group = [ln for ln in group if _CJK.search(ln.text)]
     if slug and group:
         # a last line the rules left out for looking like a name ("… the Standpoint of" /
         # "Artificial Intelligence"): its words are the file name's too
@@ -1035,7 +1061,7 @@ def _title_among(lines: list[Line], first: PageText) -> list[Line]:
         if text.isupper() and re.search(r"\b[A-Z]\.\s", text) and re.search(r"\s[-–—]\s", text) \
                 and len(_line_names(start) or []) >= 2:
             continue  # a byline in capitals over the title, names with initials: "M. NEWTON - K. A. WARDLE - …"
-        if (text.isupper() or start.bold or len(lines) <= 15) and 2 <= len(text.split()) <= 15:
+        if (text.isupper() or start.bold or len(lines) <= 15) and 2 <= _word_total(text) <= 15:
             # capitals or bold, or the first line of a cover page with a few lines on it;
             # the body's type follows it, so its lines end at the first name
             group = _grow(start, lines, names_end=True)
@@ -1068,7 +1094,7 @@ def _title_among(lines: list[Line], first: PageText) -> list[Line]:
         and not _NO_SUBTITLE.search(firsts[0].text)  # (nor a course's "CS 174 Randomized Algorithms")
     for n, start in enumerate(firsts):
         text = start.text.strip()
-        if (centred(start) or flush and n == 0) and 2 <= len(text.split()) <= 15 and _names(text) is None:
+        if (centred(start) or flush and n == 0) and 2 <= _word_total(text) <= 15 and _names(text) is None:
             group = _grow(start, lines, names_end=True)
             # a venue's note over it in the same type ("Appears in Fast Software Encryption
             # (FSE 2004), …") ends the title upwards
@@ -1248,8 +1274,16 @@ def _subtitle(title: list[Line], first: PageText | None) -> list[Line]:
         return _title_after_colon(last, title, first)
     if re.search(r"\breports?\W*$", last.text, re.I) and _report_title_year(_join_title(title)):
         return []  # a dated report's name is whole: the line under it is its first section's heading
-    line = _right_under(last, title, first) or _over_address(last, title, first)
     body = _body_size(first.lines)
+    height = last.bbox[3] - last.bbox[1]
+    dashed = next((ln for ln in sorted(first.lines, key=lambda ln: ln.bbox[1])
+                   if ln not in title and 0 <= ln.bbox[1] - last.bbox[3] < 2 * height), None)
+    if dashed is not None and re.match(r"[—―]{1,2}\s*\S", dashed.text.strip()) and _CJK.search(dashed.text) \
+            and body <= dashed.size <= last.size * 1.05:
+        # "由感性认识到理性认识" / "——透析一类搏弈游戏的解答过程": a Chinese subtitle opens with its
+        # dash, in any size and a line's space under the title
+        return [dashed]
+    line = _right_under(last, title, first) or _over_address(last, title, first)
     if line is None or not body * 1.15 <= line.size <= last.size * 0.95:
         return []
     more = _right_under(line, title, first)
@@ -1304,7 +1338,7 @@ def _subtitle_shaped(line: Line, first: PageText) -> bool:
         return False  # "© Miguel Garcia, LAMP,": the notes' author as the holder of their copyright
     return _title_shaped(line) and 2 <= len(text.split()) <= 12 and _line_names(line) is None and not _job_line(text) \
         and not _ORG.search(text) and not _PLACE.search(text) and not _ANY_YEAR.search(text) \
-        and not _byline_begun(line, first)
+        and not _byline_begun(line, first) and "".join(text.split()).lower() not in _NOT_NAME  # ("DRAF T", kerned)
 
 
 #: the lines a title ending in a colon goes on in, and their words, at most
@@ -1384,7 +1418,20 @@ def _wrapped_names(text: str) -> bool:
 def _long_enough(group: list[Line]) -> bool:
     """Two words or more (a logo is one), and no paragraph (a title is at most 30 words)."""
     text = _join_title(group) or ""
-    return (len(text.split()) >= 2 or len(text) >= 12) and len(text.split()) <= 30
+    words = _word_total(text)
+    return (words >= 2 or len(text) >= 12) and words <= 30
+
+
+# Chinese, Japanese and Korean letters: words unparted by spaces
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+
+
+def _word_total(text: str) -> int:
+    """Words in ``text``, counting two CJK letters a word (a Chinese word is one to three
+    characters, printed without spaces: "欧几里得算法的应用" is a title of four or five words,
+    not one)."""
+    cjk = len(_CJK.findall(text))
+    return len(_CJK.sub(" ", text).split()) + (cjk + 1) // 2 if cjk else len(text.split())
 
 
 def _word_spaced(line: Line, wide: bool = False) -> bool:
@@ -1800,6 +1847,28 @@ def _unmarked(title: str | None, first: PageText | None) -> str | None:
     return title
 
 
+def _cjk_unmarked(title: str | None, lines: list[Line]) -> str | None:
+    """A Chinese title without its footnote's number, set small and raised between two of
+    its letters ("线段跳表——跳表¹的一个拓展", read "跳表1的")."""
+    if title is None:
+        return None
+    for line in lines:
+        text = line.text
+        if len(line.boxes) != len(text) or not _CJK.search(text):
+            continue
+        heights = [b[3] - b[1] for ch, b in zip(text, line.boxes) if _CJK.match(ch)]
+        if not heights:
+            continue
+        full, foot = statistics.median_low(heights), max(b[3] for ch, b in zip(text, line.boxes) if _CJK.match(ch))
+        kept = "".join(ch for k, (ch, b) in enumerate(zip(text, line.boxes))
+                       if not (ch.isdigit() and 0 < k < len(text) - 1 and _CJK.match(text[k - 1])
+                               and (_CJK.match(text[k + 1]) or text[k + 1].isdigit())
+                               and b[3] - b[1] < 0.75 * full and foot - b[3] > 0.2 * full))
+        if kept != text and text in title:
+            title = title.replace(text, kept)
+    return title
+
+
 def _untagged(title: str | None) -> str | None:
     """A title without the copy's state in brackets after it: "Open Libernet [DRAFT]"."""
     if title is None:
@@ -1884,8 +1953,10 @@ def _page_authors(first: PageText | None, title: list[Line], wide: bool = False)
             skip -= 1
             continue
         text = line.text.strip()
-        if _STOP_AUTHORS.match(text) and not _marks_over(line, below[max(i - 1, 0):i] + below[i + 1:i + 2]):
-            break
+        if _STOP_AUTHORS.match(text) and not _marks_over(line, below[max(i - 1, 0):i] + below[i + 1:i + 2]) \
+                and not (names and _next_author_block(below, i)):
+            break  # (not an affiliation after its number, "1 School of Psychology, University of …",
+            # with the next author's name over the next number's)
         if names and i and style is not None and line.bbox[1] - below[i - 1].bbox[3] > max(5 * max(line.bbox[3] - line.bbox[1], 1.0),
                                                                                         0.15 * first.height) \
                 and abs(line.size - style.size) > 0.1 * style.size:
@@ -1903,7 +1974,8 @@ def _page_authors(first: PageText | None, title: list[Line], wide: bool = False)
                 continue  # the deck's next line, however short ("software.")
             if line.size < 1.1 * body or (_line_names(line) or _apart_names(line)) is None:
                 break  # a deck leads only to a byline set over the body's type, not into its headings
-        if len(re.findall(r"\w+", text)) > 14 and _line_names(line) is None and not _wrapped_names(text) \
+        if (len(re.findall(r"\w+", text)) > 14 or _CJK.search(text) and _word_total(text) > 14) \
+                and _line_names(line) is None and not _wrapped_names(text) \
                 and not all("@" in w for w in text.split()):  # (a grid's row of addresses is no prose)
             if not names and line.bold and line.size >= 1.25 * body:
                 deck = line
@@ -2003,7 +2075,34 @@ def _page_authors(first: PageText | None, title: list[Line], wide: bool = False)
     names = side if len(side) > len(names) else _by_stacks(names, alone, below, width)
     domains = _domains(below)
     kept = [n for n in names if re.sub(r"[^a-z]", "", n.lower()) not in domains and not _domains_company(n, domains)]
-    return (kept if kept else names)[:100]
+    return _russian_byline(kept if kept else names)[:100]
+
+
+def _russian_byline(names: list[str]) -> list[str]:
+    """A Russian byline's names have initials ("А. В. Григорьева"): beside them, words in
+    Cyrillic without one are a heading's or an affiliation's read as a name ("Технология
+    АОП", "ТиМПИ СПИИРАН")."""
+    cyrillic = [bool(re.search(r"[А-ЯЁа-яё]", n)) for n in names]
+    initials = [c and bool(re.match(r"(?:[А-ЯЁ]\.\s?)+\S", n)) for n, c in zip(names, cyrillic)]
+    if not any(initials):
+        return names
+    return [n for n, c, i in zip(names, cyrillic, initials) if i or not c]
+
+
+def _next_author_block(below: list[Line], at: int) -> bool:
+    """Whether ``below[at]`` is the first author's numbered affiliation in a byline set name
+    by name ("ZANNA CLAY" / "1 School of Psychology, University of Birmingham," / …
+    "JAHMAIRA ARCHBOLD, KLAUS ZUBERBUHLER" / "2 Institute of Biology, …"): the line over
+    the affiliation numbered 2 is a line of names. Affiliations listed one number under the
+    other after all the names (OGB's "1 Department …" / "2 Department …" / … "Steering
+    Committee") end the byline."""
+    text = below[at].text.strip()
+    if not (_NUMBERED_AFFILIATION.match(text) and text.startswith("1") and _org(text)):
+        return False
+    second = next((k for k in range(at + 1, min(at + 12, len(below)))
+                   if re.match(r"2\s+[A-Z]", below[k].text.strip())), None)
+    return second is not None and second - 1 > at and _line_names(below[second - 1]) is not None \
+        and not _org(below[second - 1].text)
 
 
 def _row_of_names(line: Line) -> bool:
@@ -2434,9 +2533,54 @@ def _cell_names(cells: list[str]) -> list[str] | None:
     return out
 
 
+# The commonest Chinese surnames (those of most people), and the double ones: a Chinese
+# name is its surname and one or two letters, printed without a space ("金斌", "欧阳修")
+_CN_SURNAMES = set("王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任"
+                   "沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武"
+                   "戴莫孔向汤俞楼贝古骆倪葛")
+_CN_DOUBLE_SURNAMES = ("欧阳", "司马", "诸葛", "上官", "东方", "皇甫", "尉迟", "公孙", "慕容", "令狐", "夏侯", "司徒")
+# what an affiliation before a Chinese name ends in: a school, a university, a province's or
+# a city's name ("江苏省常州高级中学 金斌", "福建师大附中 陈宏", "石家庄二中 贾志豪")
+_CN_AFFILIATION = re.compile(r"(?:中学|附中|[一二三四五六七八九十]中|高中|学校|大学|学院|研究所|研究院|实验室|公司|系|省|市)$")
+
+
+def _chinese_name(word: str) -> str | None:
+    """A Chinese person's name: a common surname and one or two letters (a double surname
+    and one or two), its footnote's mark dropped ("金斌∗")."""
+    word = re.sub(r"[" + _FOOTNOTE + r"∗*\d]+$", "", word)
+    if not re.fullmatch(r"[\u4e00-\u9fff]{2,4}", word):
+        return None
+    if word[:2] in _CN_DOUBLE_SURNAMES:
+        return word if len(word) in (3, 4) else None
+    return word if word[0] in _CN_SURNAMES and len(word) <= 3 else None
+
+
+def _chinese_byline(text: str) -> list[str] | None:
+    """A Chinese byline: names alone ("龙翀", "陈宏 李明"), after their school ("江苏省常州
+    高级中学 金斌"), or after "作者" ("作者：张三"); a nickname in Latin letters after the name
+    is left out ("胡伯涛 Amber"). None when the line is something else."""
+    text = re.sub(r"^作\s*者\s*[:：]\s*", "", text.strip())
+    words = text.split()
+    if words and len(words) >= 2 and re.fullmatch(r"[A-Za-z]+", words[-1]) and _chinese_name(words[-2]):
+        words = words[:-1]
+    names = [_chinese_name(w) for w in words]
+    if words and all(names):
+        return [n for n in names if n]
+    if len(words) >= 2 and names[-1] and all(_CJK.search(w) for w in words[:-1]) \
+            and _CN_AFFILIATION.search(words[-2]):
+        return [names[-1]] if names[-1] else None
+    return None
+
+
 def _names(text: str) -> list[str] | None:
     """The names on a line of authors, or None when the line is something else (an
     affiliation, an address, an e-mail, a date): every piece must be name-shaped."""
+    if _CJK.search(text):
+        chinese = _chinese_byline(text)
+        # "Li-Wen Hsu (許立文) <lwhsu@FreeBSD.org>": a name in Latin letters, the Chinese one beside it
+        text = re.sub(r"\s*[(（][^()（）]*[)）]", " ", text).strip() if chinese is None else text
+        if chinese is not None or _CJK.search(text):
+            return chinese
     # "Poul-Henning Kamp <phk@FreeBSD.org>": the address beside the name is no part of it
     text = re.sub(r"<[^<>\s]*@[^<>\s]*>|\(\s*[^()\s]*@[^()\s]*\s*\)", " ", _superscript_bracket(text)).strip()
     if _column_banner(text) or re.search(r"\b[A-Z]{2,}\d{3,}\b(?![^()]*\))", text):  # (a lab's "(IRIT UMR5505)" is none)
@@ -2792,6 +2936,8 @@ def _all_names(parts: list[str], strip: str) -> list[str] | None:
         part = " ".join(words).strip(strip)
         if not part:
             continue
+        if re.search(r"(?:^|[\s.])[^\W\d_]$", part) and " ".join(words).endswith("."):
+            part += "."  # "Суворова А.В.": the initial's own dot, not a sentence's
         name = _name(part)
         if name is None:
             return None
@@ -2816,6 +2962,10 @@ def _names_before_affiliations(text: str) -> list[str] | None:
                     or 0 < i == len(pieces) - 1 and len(p.split()) == 1 and p[:1].isupper()), len(pieces))
         if cut == 1 < len(pieces) and _LEGAL_FORM.fullmatch(pieces[1]):
             continue  # "Red Hat, Inc.": a company's name before its legal form, no person
+        if cut == 0 and pieces and (lead := _SURNAME_FIRST.match(pieces[0])) is not None \
+                and _org(pieces[0][lead.end():]):
+            out.append(_given_first(lead.group(0)))  # "Баклановский М.В. Университет ИТМО": no comma after the name
+            continue
         if any(_place(p) for p in pieces[:cut]):
             return None  # "Mountain View, CA, Google": a place first
         for piece in pieces[:cut]:
@@ -2858,11 +3008,26 @@ def _own_address_dropped(text: str) -> str:
     return text
 
 
+# A name in Cyrillic printed surname first, its initials after ("Черняев А. В.", "Суворова А.В.")
+_SURNAME_FIRST = re.compile(r"([А-ЯЁ][а-яё]+(?:-[А-ЯЁ][а-яё]+)?)\s+((?:[А-ЯЁ]\.?\s?){1,2})")
+
+
+def _given_first(name: str) -> str:
+    """A Cyrillic name printed surname first, as Russian bylines print it, written initials
+    first ("А. В. Черняев"), so its surname is its last word, as every other name's is (a
+    name in Latin letters ending in an initial stays: "Avila Clemenshia P." is given first)."""
+    m = _SURNAME_FIRST.fullmatch(name.strip())
+    if m is None:
+        return name
+    initials = " ".join(f"{c}." for c in re.findall(r"[А-ЯЁ]", m.group(2)))
+    return f"{initials} {m.group(1)}"
+
+
 def _name(text: str) -> str | None:
     text = _HONORIFIC.sub("", text)  # "Prof. Ketan Shah"
     words = text.replace("(", "").replace(")", "").split()
-    if any(w.lower().strip(".:") in _NOT_NAME for w in words):
-        return None
+    if any(w.lower().strip(".:") in _NOT_NAME for w in words) or "".join(words).lower() in _NOT_NAME:
+        return None  # (or such a word kerned apart: "DRAF T")
     if any(w.lower() in _JOB_SURNAME and (i == 0 or words[i - 1].lower() in _JOB_RANK)
            for i, w in enumerate(words)):
         return None
@@ -2884,7 +3049,7 @@ def _name(text: str) -> str | None:
         # and the name after an apostrophe's one letter ("PATRICK O’NEIL", "D’ANTONI")
         name = " ".join("-".join(re.sub(r"^([A-Z][’'])([a-z])", lambda m: m.group(1) + m.group(2).upper(),
                                         p[:1].upper() + p[1:].lower()) for p in w.split("-")) for w in name.split())
-    return name
+    return _given_first(name)
 
 
 # "ACM Reference Format:", "PVLDB Reference Format:": the publisher's citation of the paper,
@@ -3112,7 +3277,8 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
         if id(line) in skip:
             continue
         text = _unspaced(line.text.strip())
-        masthead = (_MASTHEAD.match(text) or _CAPS_MASTHEAD.match(text)) \
+        masthead = (_MASTHEAD.match(text) or _CAPS_MASTHEAD.match(text) or _PRESS_HEAD.match(text)
+                    or _CN_SERIES_HEAD.search(text)) \
             if line.bbox[1] < 0.2 * first.height and own_head else None
         masthead = masthead or (_ISSUE_LINE.match(text) if line.bbox[1] < 0.3 * first.height else None)
         masthead = masthead or (_YEAR_VOLUME_PAGES.match(text) if line.bbox[1] < 0.2 * first.height and own_head else None)

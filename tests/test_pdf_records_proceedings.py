@@ -1,0 +1,250 @@
+"""A language project's papers (most PostScript made PDF by Ghostscript's ps2pdf) and two
+2016 proceedings, one English, one Russian, as the dev55 to dev57 rounds misread them: every
+"c" of a ps2pdf font lost to a carriage return, Russian bylines printed surname first with a
+post after the name, a footnote-numbered affiliation taken for a section's heading, a kerned
+"DRAFT" read as a name, a Cambridge journal's running head. Each asserts the right reading
+from a built PDF or from the lines pdfium gave."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pytest
+
+from athena_lab.pdf.layout import Line
+from athena_lab.pdf.meta import paper_record
+from athena_lab.pdf.pages import PageText, extract_page
+from printed_pdf import glyph_box_pdf
+
+pytestmark = pytest.mark.unit
+
+PROSE = ["We", "use", "median", "polish", "over", "a", "datacube", "so", "as", "to", "mine", "summaries."]
+RU_PROSE = "В данной работе рассматривается возможность применения методов машинного обучения к задаче"
+
+
+def read(pdf: Path) -> PageText:
+    opened = pdfium.PdfDocument(str(pdf))
+    try:
+        return extract_page(opened, 0, "off")
+    finally:
+        opened.close()
+
+
+def line(text: str, x0: float, y0: float, x1: float, y1: float, size: float) -> Line:
+    return Line(text=text, boxes=[], bbox=(x0, y0, x1, y1), size=size, bold=False, cells=[text])
+
+
+def page(*lines: Line) -> PageText:
+    return PageText(number=1, width=420, height=595, lines=list(lines), scan=False)
+
+
+def prose(y0: float, text: str, size: float = 8.8, n: int = 20) -> list[Line]:
+    return [line(text, 76.5, y0 + 12 * i, 342.7, y0 + 12 * i + size, size) for i in range(n)]
+
+
+def test_a_ps2pdf_fonts_c_mapped_to_a_carriage_return_reads_as_c(tmp_path: Path) -> None:
+    """Mercury's papers made PDF by ps2pdf: the /ToUnicode of dvips' fonts maps the code of
+    "c" to U+000D, so the title read "Compiling Mer ury to high-level C ode" and the
+    affiliation "Computer S ience"."""
+    pdf = tmp_path / "ps2pdf.pdf"
+    pdf.write_bytes(glyph_box_pdf([(17, ["Compiling", "Mercury", "to", "high-level", "C", "code"]),
+                                   (12, ["Department", "of", "Computer", "Science"]), *[(10, PROSE)] * 6],
+                                  unicode={"c": "\r"}))
+    first = read(pdf)
+    assert [ln.text for ln in first.lines[:2]] == ["Compiling Mercury to high-level C code",
+                                                   "Department of Computer Science"]
+
+
+def test_a_carriage_return_in_a_font_that_prints_its_own_c_stays_a_break(tmp_path: Path) -> None:
+    """Where the font prints a "c" of its own, its code 13 is no lost "c" (OT1 sets "fl"
+    there): it is left a break, as before."""
+    pdf = tmp_path / "own-c.pdf"
+    pdf.write_bytes(glyph_box_pdf([(17, ["code", "flow"]), *[(10, PROSE)] * 6], unicode={"o": "\r"}))
+    assert read(pdf).lines[0].text == "c de fl w"  # (the "o" mapped to U+000D: a break, no "c")
+
+
+def test_a_tall_glyph_mapped_to_a_carriage_return_is_no_c(tmp_path: Path) -> None:
+    """A glyph standing taller than the x-height letters of its word is no "c" however its
+    font maps it ("Butterfly" keeps its "l" a break, not "Butter fy" made "Buttercfy")."""
+    pdf = tmp_path / "tall.pdf"
+    pdf.write_bytes(glyph_box_pdf([(17, ["Butterfly", "wings"]), *[(10, PROSE)] * 6], unicode={"l": "\r"}))
+    assert "c" not in read(pdf).lines[0].text
+
+
+def test_an_inkless_carriage_return_between_words_is_no_c(tmp_path: Path) -> None:
+    """A slide's title, "FreeBSD" tab, carriage return "and": the return has (next to) no
+    ink, far shorter than the letters beside it, so it stays a break ("FreeBSD c and c GDB" was read while the rule took any such return)."""
+    pdf = tmp_path / "slide.pdf"
+    no_c = [word.replace("c", "h") for word in PROSE]  # (a font printing a "c" of its own is the other guard)
+    pdf.write_bytes(glyph_box_pdf([(17, ["FreeBSDxand", "GDB"]), *[(10, no_c)] * 6], unicode={"x": "\r"}, blank="x"))
+    assert read(pdf).lines[0].text == "FreeBSD and GDB"
+
+
+def test_russian_bylines_surname_first_with_a_post_after_are_names() -> None:
+    """SPISOK 2016's "Черняев А. В., студент 4 курса кафедры системного программирования
+    СПбГУ": the name before the post, written initials first, and its degree ("к.т.н.")
+    no name; no byline was read before."""
+    paper = page(line("Анализ времени работы методов", 77.9, 49.0, 341.4, 61.8, 12.0),
+                 line("выбора вспомогательных критериев", 64.8, 66.0, 354.5, 78.8, 12.0),
+                 line("Черняев А. В., студент 4 курса кафедры системного", 89.6, 108.3, 329.8, 117.4, 8.8),
+                 line("программирования СПбГУ, chernyaev.arseniy@gmail.com", 81.1, 120.3, 338.2, 129.4, 8.8),
+                 line("Буздалов М. В., к.т.н., доцент кафедры компьютерных технологий", 56.1, 132.2, 363.1, 141.1, 8.8),
+                 line("Университета ИТМО, mbuzdalov@gmail.com", 108.5, 144.0, 310.8, 153.1, 8.8),
+                 line("Аннотация", 176.6, 164.9, 242.9, 175.6, 10.6), *prose(182.4, RU_PROSE))
+    assert paper_record({}, paper).authors == ["А. В. Черняев", "М. В. Буздалов"]
+
+
+def test_russian_initials_set_close_keep_their_dots() -> None:
+    """"Суворова А.В., с. н. с. лаборатории ТиМПИ СПИИРАН": glued initials lost their last
+    dot and the name its reading; a senior researcher's rank ("с. н. с.") is no name."""
+    paper = page(line("Моделирование рискованного поведения", 51.7, 48.4, 367.9, 61.8, 13.4),
+                 line("Суворова А.В., с. н. с. лаборатории ТиМПИ СПИИРАН,", 79.3, 80.1, 340.2, 89.5, 9.4),
+                 line("suvalv@gmail.com", 170.2, 92.1, 249.4, 101.4, 9.4),
+                 line("Аннотация", 176.6, 112.9, 243.0, 123.6, 10.7), *prose(130.2, RU_PROSE, 9.4))
+    assert paper_record({}, paper).authors == ["А. В. Суворова"]
+
+
+def test_a_latin_name_ending_in_an_initial_is_not_turned_round() -> None:
+    """Only a Cyrillic name is printed surname first by custom: "Avila Clemenshia P." (a
+    Tamil name, given name first) stays as printed."""
+    paper = page(line("Click Through Rate Prediction for Display Advertisement", 60.0, 60.0, 360.0, 74.0, 14.0),
+                 line("Avila Clemenshia P., Department of Computer Science", 60.0, 90.0, 360.0, 99.0, 9.0),
+                 line("Abstract", 176.0, 112.0, 243.0, 122.0, 10.0), *prose(130.0, " ".join(PROSE)))
+    assert paper_record({}, paper).authors == ["Avila Clemenshia P."]
+
+
+def test_an_affiliation_opened_by_its_number_goes_on_to_the_next_name() -> None:
+    """EvoLang's "ZANNA CLAY" / "1 School of Psychology, University of Birmingham, …" /
+    "JAHMAIRA ARCHBOLD, KLAUS ZUBERBUHLER": the affiliation's number read as a section's
+    "1 …" heading ended the byline at its first name."""
+    paper = page(line("FUNCTIONALLY FLEXIBILE VOCALIZATIONS IN WILD BONOBOS", 137.2, 240.7, 458.6, 251.6, 10.9),
+                 line("ZANNA CLAY", 260.3, 273.8, 324.9, 284.7, 10.9),
+                 line("1 School of Psychology, University of Birmingham,", 197.3, 288.3, 398.5, 300.8, 10.9),
+                 line("Neuchatel, Switzerland", 251.3, 316.5, 344.6, 327.4, 10.9),
+                 line("z.clay@bham.ac.uk", 258.5, 329.5, 337.5, 340.4, 10.9),
+                 line("JAHMAIRA ARCHBOLD, KLAUS ZUBERBUHLER", 180.9, 359.0, 406.9, 369.9, 10.9),
+                 line("2 Institute of Biology, University of Neuchatel, Neuchatel, Switzerland", 141.0, 373.5, 455.1, 386.0, 10.9),
+                 line("1. Introduction", 136.0, 452.8, 205.4, 463.7, 10.9),
+                 *[line("A core component underlying the evolution of language and the development of", 136.0,
+                        485.2 + 13 * i, 460.8, 496.1 + 13 * i, 10.9) for i in range(20)])
+    assert paper_record({}, PageText(number=1, width=595, height=842, lines=paper.lines, scan=False)).authors == \
+        ["Zanna Clay", "Jahmaira Archbold", "Klaus Zuberbuhler"]
+
+
+def test_a_section_numbered_one_still_ends_the_byline() -> None:
+    """The guard: "1 Introduction" under the names (no comma, no organisation) still ends
+    them, and the names under it are the body's."""
+    paper = page(line("A Study of Things", 100.0, 60.0, 320.0, 76.0, 16.0),
+                 line("Jane Doe", 170.0, 90.0, 250.0, 100.0, 10.0),
+                 line("1 Introduction", 60.0, 120.0, 160.0, 130.0, 10.0),
+                 line("John Smith", 170.0, 140.0, 250.0, 150.0, 10.0), *prose(160.0, " ".join(PROSE), 10.0))
+    assert paper_record({}, paper).authors == ["Jane Doe"]
+
+
+def test_a_kerned_draft_is_neither_a_name_nor_a_subtitle() -> None:
+    """Mercury's "Type classes in Mercury" / "DRAF T": the tag kerned apart read as an
+    author "Draf T", then as a subtitle."""
+    paper = page(line("Type classes in Mercury", 222.1, 162.1, 389.2, 181.1, 15.9),
+                 line("DRAF T", 273.7, 199.7, 338.0, 212.3, 11.8),
+                 line("David Jeffery, Fergus Henderson and Zoltan Somogyi", 169.4, 240.5, 442.1, 253.9, 11.3),
+                 line("Department of Computer Science, University of Melbourne", 154.4, 254.4, 456.7, 267.8, 11.3),
+                 line("September 30, 1998", 255.6, 292.9, 355.8, 304.9, 11.3),
+                 line("Abstract", 285.7, 331.3, 325.1, 340.0, 8.1), *prose(345.8, " ".join(PROSE), 8.6))
+    record = paper_record({}, PageText(number=1, width=612, height=842, lines=paper.lines, scan=False))
+    assert (record.title, record.authors, record.year) == \
+        ("Type classes in Mercury", ["David Jeffery", "Fergus Henderson", "Zoltan Somogyi"], 1998)
+
+
+def test_a_cambridge_journals_running_head_dates_the_paper() -> None:
+    """TLP's "TLP 11 (4–5): 575–591, 2011. © Cambridge University Press 2011" (the sign
+    read "!C"): the journal's volume, issue, pages and year, no year was read."""
+    paper = page(line("TLP 11 (4–5): 575–591, 2011. !C Cambridge University Press 2011 575", 78.3, 45.6, 498.8, 63.6, 8.0),
+                 line("Estimating the overlap between dependent computations", 90.0, 120.0, 500.0, 134.0, 14.0),
+                 line("for automatic parallelization", 190.0, 136.0, 400.0, 150.0, 14.0),
+                 line("PAUL BONE, ZOLTAN SOMOGYI and PETER SCHACHTE", 150.0, 170.0, 460.0, 180.0, 10.0),
+                 line("Department of Computer Science and Software Engineering", 150.0, 184.0, 460.0, 194.0, 9.0),
+                 *prose(230.0, " ".join(PROSE), 9.0))
+    record = paper_record({}, PageText(number=1, width=595, height=842, lines=paper.lines, scan=False))
+    assert record.year == 2011
+
+
+CN_PROSE = "辗转相除法求两个数的最大公约数是最早被数学家研究的算法之一,并且和数论中的连分数有着紧密的联系。"
+
+
+def cn_page(*lines: Line) -> PageText:
+    return PageText(number=1, width=612, height=792, lines=list(lines), scan=False)
+
+
+def cn_prose(y0: float, n: int = 20) -> list[Line]:
+    return [line(CN_PROSE, 100.1, y0 + 13.5 * i, 511.9, y0 + 13.5 * i + 10.9, 10.9) for i in range(n)]
+
+
+def test_a_chinese_title_is_no_one_word_logo_and_its_author_follows_his_school() -> None:
+    """China's olympiad team papers: "欧几里得算法的应用" has no space, so it counted one word,
+    a logo's, and the school's line under it was taken for the title; "江苏省常州高级中学
+    金斌" is the school, then the author; "2009 年 1 月" is a date."""
+    paper = cn_page(line("欧几里得算法的应用", 213.0, 113.0, 399.0, 133.6, 20.7),
+                    line("江苏省常州高级中学 金斌∗", 224.8, 153.7, 392.2, 168.4, 14.3),
+                    line("2009 年 1 月", 267.1, 183.8, 344.9, 199.2, 12.7),
+                    line("摘 要", 293.0, 243.8, 319.0, 254.7, 10.9), *cn_prose(264.1))
+    record = paper_record({}, paper)
+    assert (record.title, record.authors, record.year) == ("欧几里得算法的应用", ["金斌"], 2009)
+
+
+def test_a_chinese_series_running_head_dates_the_paper() -> None:
+    """"IOI2004 国家集训队论文 楼天城" at the page's head: the training team's papers of 2004."""
+    paper = cn_page(line("IOI2004 国家集训队论文 楼天城", 373.2, 42.3, 505.2, 52.4, 9.1),
+                    line("浅谈部分搜索+高效算法在搜索问题中的应用", 140.2, 78.1, 454.6, 95.9, 16.0),
+                    line("浙江省杭州第十四中学 楼天城", 213.6, 104.0, 381.6, 116.0, 12.0),
+                    line("摘要:", 90.0, 135.2, 126.2, 147.2, 12.0), *cn_prose(150.4))
+    record = paper_record({}, paper)
+    assert (record.title, record.authors, record.year) == ("浅谈部分搜索+高效算法在搜索问题中的应用", ["楼天城"], 2004)
+
+
+def test_a_chinese_subtitle_opens_with_its_dash_and_a_translation_is_no_line_of_the_title() -> None:
+    """"由感性认识到理性认识" / "——透析一类搏弈游戏的解答过程" a line's space under it, in
+    the title's size: one title; an English translation under a Chinese title is not its."""
+    dashed = cn_page(line("由感性认识到理性认识", 177.8, 88.0, 417.7, 107.2, 19.2),
+                     line("——透析一类搏弈游戏的解答过程", 265.5, 138.8, 505.5, 158.0, 19.2),
+                     line("张一飞", 284.3, 170.0, 311.3, 181.0, 10.9), *cn_prose(208.2))
+    assert paper_record({}, dashed).title == "由感性认识到理性认识——透析一类搏弈游戏的解答过程"
+    translated = cn_page(line("最小割模型在信息学竞赛中的应用", 117.0, 231.7, 478.3, 255.5, 23.9),
+                         line("Applications of Minimum Cut Model", 107.7, 262.0, 487.6, 288.6, 26.6),
+                         line("in Informatics", 224.7, 293.2, 370.7, 319.8, 26.6),
+                         line("胡伯涛 Amber", 264.8, 340.0, 330.6, 351.6, 11.6), *cn_prose(380.0))
+    record = paper_record({}, translated)
+    assert (record.title, record.authors) == ("最小割模型在信息学竞赛中的应用", ["胡伯涛"])
+
+
+def test_a_chinese_papers_supervisor_and_its_tables_are_no_authors() -> None:
+    """"指导教师" / "陈颖" under the author is the supervisor; with no byline, a table's row
+    heads far down the page ("Label" / "Strength") are no name: Chinese prose ends the byline."""
+    cover = cn_page(line("歧路修远,上下求索――例谈信息学竞", 118.6, 181.0, 521.5, 204.9, 23.9),
+                    line("赛分析中的“深”与“广”", 185.3, 218.5, 459.3, 242.4, 23.9),
+                    line("肖汉骏", 298.4, 323.1, 341.3, 337.0, 13.9),
+                    line("指导教师", 291.2, 419.1, 348.4, 433.0, 13.9),
+                    line("陈颖", 305.6, 446.4, 334.0, 460.4, 14.0),
+                    line("福建省福州第一中学", 264.4, 612.6, 375.3, 624.7, 12.0))
+    assert paper_record({}, cover).authors == ["肖汉骏"]
+    unsigned = cn_page(line("中等硬度解题报告", 241.8, 85.0, 353.8, 101.7, 16.8),
+                       line("[摘要]中等硬度是 IOI2000 第一试的最后一道题目。这道题主要考察选手的创造性,自创算", 90.1, 110.5, 504.6, 123.0, 12.6),
+                       *cn_prose(126.1, 10), line("Label 1 2 3 4 5", 89.9, 407.8, 450.1, 419.5, 11.6),
+                       line("Strength 2 5 4 3 1", 89.9, 423.9, 450.1, 435.6, 11.6))
+    assert paper_record({}, unsigned).authors == []
+
+
+def test_a_raised_footnote_number_inside_a_chinese_title_is_dropped() -> None:
+    """"线段跳表——跳表¹的一个拓展": the footnote's number, small and raised between two
+    letters, was read into the title ("跳表1的")."""
+    text = "线段跳表——跳表1的一个拓展"
+    boxes, x = [], 150.3
+    for ch in text:
+        wide = 7.2 if ch == "1" else 21.9
+        boxes.append((x, 96.7, x + wide, 111.0 if ch == "1" else 118.6))
+        x += wide
+    title = Line(text=text, boxes=boxes, bbox=(150.3, 96.7, x, 118.6), size=21.9, bold=False, cells=[text])
+    paper = cn_page(title, line("石家庄二中 李骥扬", 415.9, 149.3, 505.0, 159.8, 10.5),
+                    line("摘要", 285.4, 171.9, 309.5, 183.9, 12.0), *cn_prose(195.3))
+    record = paper_record({}, paper)
+    assert (record.title, record.authors) == ("线段跳表——跳表的一个拓展", ["李骥扬"])
