@@ -94,7 +94,7 @@ _ORG = re.compile(
     # программирования СПбГУ"), and degrees and ranks ("к.т.н.", "с. н. с."): never a name
     r"\b(?:университет\w*|институт\w*|кафедр\w*|факультет\w*|лаборатори\w*|академи\w*|студент\w*|аспирант\w*|"
     r"магистрант\w*|бакалавр\w*|доцент\w*|профессор\w*|ассистент\w*|преподавател\w*|сотрудник\w*|инженер\w*|"
-    r"заведующ\w*|директор\w*|[кд]\.\s?[а-я]{1,2}\.(?:-[а-я]\.)?\s?н\.|[смв]?\.?\s?н\.\s?с\.)(?!\w)", re.I)
+    r"заведующ\w*|директор\w*|(?-i:[кд]\.\s?[а-я]{1,2}\.(?:-[а-я]\.)?\s?н\.|[смв]?\.?\s?н\.\s?с\.))(?!\w)", re.I)
 # Affiliations known by their capitals ("TU Delft", "IIT Bombay", "SRI International",
 # "Meta AI"): matched in capitals only, so a name ("Ai Chen") is none
 _ORG_CAPS = re.compile(r"\b(?!(?:With|Of|For|And|The|Under|By|In|On)\b)[A-Z][\w&.-]*\s+Limited\b(?=\s*(?:[,.;)]|$|\d))|\b(AI|TU|IIT|IIIT|SRI|KAIST|KAUST|CSAIL|CWI|INESC|KTH|MPI|DFKI|NTT|NUS|HKUST|UCL|UCSD|UCSB|"
@@ -335,9 +335,10 @@ _NUMERIC_DATE = re.compile(r"\s*(?:0?[1-9]|[12]\d|3[01])/(?:0?[1-9]|[12]\d|3[01]
 # a masthead of a name of three capitals, alone on its line: "BIT 6 (1966), 58-65" (not a reference's
 # tail wrapped to a page's top, "ACM 27, 12 (Dec. 1984), 1190-1195.")
 _CAPS_MASTHEAD = re.compile(r"^(?-i:[A-Z]{3})\s\d{1,4}\s\(" + _Y + r"\),?\s*\d{1,5}\s*[-–—]+\s*\d{1,5}\s*$")
-# A Chinese series' running head, its year and its name: "IOI2004 国家集训队论文",
-# "2009 年冬令营论文", "2007 年冬令营信息学讲座"
-_CN_SERIES_HEAD = re.compile(r"(?<!\d)" + _Y + r"\s*年?\s*[\u4e00-\u9fff]*?(?:集训队|冬令营|夏令营|论文集|学术会议|年会)")
+# A Chinese series' running head, its year and its name, opening its line or cell: "IOI2004
+# 国家集训队论文", "IOI’2002 冬令营讲稿", "2009 年全国信息学奥林匹克冬令营论文" (not an abstract's
+# "在2015年会议上")
+_CN_SERIES_HEAD = re.compile(r"^\s*[A-Z]{0,4}['’]?" + _Y + r"\s*年?\s*[\u4e00-\u9fff]{0,12}?(?:集训队|冬令营|夏令营|论文集|学术会议|年会)(?!议)")
 # Cambridge University Press's running head: "TLP 11 (4–5): 575–591, 2011.", "J. Functional
 # Programming 12 (4&5): 295–318, 2002." (the journal, its volume, issue, pages and year)
 _PRESS_HEAD = re.compile(r"^(?-i:[A-Z][\w.&]*(?:\s+[A-Z][\w.&]*){0,4})\s\d{1,4}\s\(\d{1,2}(?:\s*[-–&]\s*\d{1,2})?\):\s?"
@@ -472,7 +473,7 @@ _NOT_A_DATE = re.compile(r"^(downloaded|re-?keyed|retrieved|accessed|printed on|
                          r"preliminary versions?\b(?!\s*$)|earlier version|"
                          r"updated version|original version|"
                          r"originally (appeared|published)|extended abstract of|"
-                         r"mathematics subject classification|\bsurvey\b", re.I)
+                         r"mathematics subject classification|\bsurvey\b|受付|採録|受理|收稿|修回|修改时间|投稿", re.I)
 
 
 @dataclass
@@ -846,10 +847,12 @@ def _title_lines(first: PageText | None, file_name: str = "") -> list[Line]:
         named = _named_lines(first, slug)
         if named and _coverage(slug, named) > _coverage(slug, group):
             group = named
-    if any(_CJK.search(ln.text) for ln in group) and not all(_CJK.search(ln.text) for ln in group):
+    if len(group) > 1 and any(_mostly_cjk(ln.text) for ln in group):
         # "最小割模型在信息学竞赛中的应用" over "Applications of Minimum Cut Model" / "in
-        # Informatics": a Chinese title's translation, set under it, is no line of it
-        group = [ln for ln in group if _CJK.search(ln.text)]
+        # Informatics": a title's translation, set under it, is no line of it; the first
+        # line's script is the title's (an English title's CJK word, "Particle 了", is none)
+        own = _mostly_cjk(min(group, key=lambda ln: ln.bbox[1]).text)
+        group = [ln for ln in group if _mostly_cjk(ln.text) == own or re.match(r"\s*[—―]", ln.text)]
     if slug and group:
         # a last line the rules left out for looking like a name ("… the Standpoint of" /
         # "Artificial Intelligence"): its words are the file name's too
@@ -1419,11 +1422,25 @@ def _long_enough(group: list[Line]) -> bool:
     """Two words or more (a logo is one), and no paragraph (a title is at most 30 words)."""
     text = _join_title(group) or ""
     words = _word_total(text)
-    return (words >= 2 or len(text) >= 12) and words <= 30
+    if _CJK.search(text) and (_CJK_LABEL.match("".join(text.split())) or _chinese_byline(text)):
+        return False
+    # (a title in CJK runs to more letters: its ceiling is the old one, 30 spaced words)
+    return (words >= 2 or len(text) >= 12) and (words <= 30 or len(text.split()) <= 30 and _CJK.search(text) is not None)
 
 
 # Chinese, Japanese and Korean letters: words unparted by spaces
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+
+
+def _mostly_cjk(text: str) -> bool:
+    """Half the letters of ``text`` or more are CJK ones."""
+    letters = sum(ch.isalpha() for ch in text)
+    return bool(letters) and len(_CJK.findall(text)) >= 0.5 * letters
+
+
+# A label in CJK set large on a cover or a journal's head, no title: "硕士学位论文", "计算机学报",
+# "国家集训队论文", "人工知能学会論文誌"
+_CJK_LABEL = re.compile(r"^[\u4e00-\u9fff\u3040-\u30ff]{0,12}(?:论文|論文|学报|學報|論文誌|学会誌|会誌|杂志|期刊)$")
 
 
 def _word_total(text: str) -> int:
@@ -1974,7 +1991,8 @@ def _page_authors(first: PageText | None, title: list[Line], wide: bool = False)
                 continue  # the deck's next line, however short ("software.")
             if line.size < 1.1 * body or (_line_names(line) or _apart_names(line)) is None:
                 break  # a deck leads only to a byline set over the body's type, not into its headings
-        if (len(re.findall(r"\w+", text)) > 14 or _CJK.search(text) and _word_total(text) > 14) \
+        if (len(re.findall(r"\w+", text)) > 14 or _CJK.search(text) and _word_total(text) > 14
+                and re.search(r"[。，,；;]", text)) \
                 and _line_names(line) is None and not _wrapped_names(text) \
                 and not all("@" in w for w in text.split()):  # (a grid's row of addresses is no prose)
             if not names and line.bold and line.size >= 1.25 * body:
@@ -2082,11 +2100,12 @@ def _russian_byline(names: list[str]) -> list[str]:
     """A Russian byline's names have initials ("А. В. Григорьева"): beside them, words in
     Cyrillic without one are a heading's or an affiliation's read as a name ("Технология
     АОП", "ТиМПИ СПИИРАН")."""
-    cyrillic = [bool(re.search(r"[А-ЯЁа-яё]", n)) for n in names]
-    initials = [c and bool(re.match(r"(?:[А-ЯЁ]\.\s?)+\S", n)) for n, c in zip(names, cyrillic)]
+    cyrillic = [bool(re.search(r"[А-ЯЁа-яёІЇЄҐіїєґЎў]", n)) for n in names]
+    initials = [c and bool(re.search(r"(?:^|\s)[А-ЯЁІЇЄҐЎ]\.", n)) for n, c in zip(names, cyrillic)]
     if not any(initials):
         return names
-    return [n for n, c, i in zip(names, cyrillic, initials) if i or not c]
+    return [n for n, c, i in zip(names, cyrillic, initials)
+            if i or not c or not re.search(r"[А-ЯЁ][а-яё]*[А-ЯЁ]", n)]
 
 
 def _next_author_block(below: list[Line], at: int) -> bool:
@@ -2101,8 +2120,15 @@ def _next_author_block(below: list[Line], at: int) -> bool:
         return False
     second = next((k for k in range(at + 1, min(at + 12, len(below)))
                    if re.match(r"2\s+[A-Z]", below[k].text.strip())), None)
-    return second is not None and second - 1 > at and _line_names(below[second - 1]) is not None \
-        and not _org(below[second - 1].text)
+    if second is None or second - 1 <= at:
+        return False
+    over, aff = below[second - 1], below[at]
+    # (the names' own type: bigger or bolder than the affiliation's, or capitals as over "1";
+    # not the affiliation's wrapped town in its type, "Kuala Lumpur", "Cape Town")
+    shaped = over.size > 1.05 * aff.size or over.bold and not aff.bold \
+        or over.text.strip().isupper() and at > 0 and below[at - 1].text.strip().isupper() \
+        or over.bbox[1] - below[second - 2].bbox[3] > 1.5 * max(below[at + 1].bbox[1] - aff.bbox[3], 1.0)
+    return shaped and _line_names(over) is not None and not _org(over.text)
 
 
 def _row_of_names(line: Line) -> bool:
@@ -3009,7 +3035,8 @@ def _own_address_dropped(text: str) -> str:
 
 
 # A name in Cyrillic printed surname first, its initials after ("Черняев А. В.", "Суворова А.В.")
-_SURNAME_FIRST = re.compile(r"([А-ЯЁ][а-яё]+(?:-[А-ЯЁ][а-яё]+)?)\s+((?:[А-ЯЁ]\.?\s?){1,2})")
+# (an initial ends at its dot or a space: "Шатов В. М студент", not "Иван П|етров")
+_SURNAME_FIRST = re.compile(r"([А-ЯЁ][а-яё]+(?:-[А-ЯЁ][а-яё]+)?)\s+((?:[А-ЯЁ](?:\.\s?|\s+|$)){1,2})")
 
 
 def _given_first(name: str) -> str:
@@ -3026,7 +3053,7 @@ def _given_first(name: str) -> str:
 def _name(text: str) -> str | None:
     text = _HONORIFIC.sub("", text)  # "Prof. Ketan Shah"
     words = text.replace("(", "").replace(")", "").split()
-    if any(w.lower().strip(".:") in _NOT_NAME for w in words) or "".join(words).lower() in _NOT_NAME:
+    if any(w.lower().strip(".:") in _NOT_NAME for w in words) or words and len(words[0]) > 1 and "".join(words).lower() in _NOT_NAME:
         return None  # (or such a word kerned apart: "DRAF T")
     if any(w.lower() in _JOB_SURNAME and (i == 0 or words[i - 1].lower() in _JOB_RANK)
            for i, w in enumerate(words)):
@@ -3048,7 +3075,7 @@ def _name(text: str) -> str | None:
     if name.isupper():  # "P. M. MELLIAR-SMITH": each part of a double name capitalised,
         # and the name after an apostrophe's one letter ("PATRICK O’NEIL", "D’ANTONI")
         name = " ".join("-".join(re.sub(r"^([A-Z][’'])([a-z])", lambda m: m.group(1) + m.group(2).upper(),
-                                        p[:1].upper() + p[1:].lower()) for p in w.split("-")) for w in name.split())
+                                        re.sub(r"(?<=\.)[^\W\d_]", lambda m: m.group(0).upper(), p[:1].upper() + p[1:].lower())) for p in w.split("-")) for w in name.split())
     return _given_first(name)
 
 
@@ -3277,8 +3304,10 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
         if id(line) in skip:
             continue
         text = _unspaced(line.text.strip())
-        masthead = (_MASTHEAD.match(text) or _CAPS_MASTHEAD.match(text) or _PRESS_HEAD.match(text)
-                    or _CN_SERIES_HEAD.search(text)) \
+        masthead = (_MASTHEAD.match(text) or _CAPS_MASTHEAD.match(text)
+                    or (_PRESS_HEAD.match(text) if re.search(r"©|\(c\)|!C|cambridge|press|doi|10\.1017", text, re.I) else None)
+                    # (a running head's cell: "线段跳表——跳表的一个拓展   2009 年冬令营论文 李骥扬")
+                    or next((m for cell in line.cells if (m := _CN_SERIES_HEAD.match(cell.strip()))), None)) \
             if line.bbox[1] < 0.2 * first.height and own_head else None
         masthead = masthead or (_ISSUE_LINE.match(text) if line.bbox[1] < 0.3 * first.height else None)
         masthead = masthead or (_YEAR_VOLUME_PAGES.match(text) if line.bbox[1] < 0.2 * first.height and own_head else None)
@@ -3349,7 +3378,7 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
             tiers.setdefault(first_out[0], []).extend(first_out[1])
         if _NOT_A_DATE.search(text):
             continue
-        words = len(text.split())
+        words = _word_total(text)
         issued = _REPORT_ISSUED.match(text) if size < 0.95 * body or y > 0.8 * first.height else None
         if issued:
             # a report's issue line in small type or the page's foot: the date it was issued, over
