@@ -37,8 +37,9 @@ null when the page prints none); no PDF is stored here. The archive is fetched a
                          articles and reports, a language project's technical reports):
                          ltrr-arizona-edu/tellervo, uniconproject/unicon
         [--collection43 DIR] the "dev55" and "dev56" rounds' (a logic-programming language's papers,
-                         1987-2024, most PostScript made PDF by Ghostscript's ps2pdf): Mercury-Language/www
-        [--collection44 --collection45 DIR] the "dev57" round's (two 2016 proceedings, one English,
+                         1987-2024, most of them PostScript made PDF beside it: docs/pdf.md):
+                         Mercury-Language/www
+        [--collection44 DIR --collection45 DIR] the "dev57" round's (two 2016 proceedings, one English,
                          one Russian): seannyD/EvoLang11ProceedingsWebsite, spbu-se/spisok-2016-proceedings
         [--collection46 DIR] the "dev58" round's (Chinese olympiad team papers, 1999-2009):
                          enkerewpo/OI-Public-Library
@@ -415,6 +416,13 @@ def main() -> None:
             left_out += rows
             gold = [g for g in gold if g.get("root") != name]
             print(f"{rows} papers left out: give --{name} DIR (a checkout of {repo})", file=sys.stderr)
+    absent = [g for g in gold if not (Path(roots.get(g.get("root", "")) or args.root) / g["path"]).is_file()]
+    if absent:
+        # (--collection43's older papers exist as PostScript only: made PDF as docs/pdf.md says)
+        left_out += len(absent)
+        gold = [g for g in gold if g not in absent]
+        print(f"{len(absent)} papers left out: their files are absent ({absent[0]['path']} under "
+              f"--{absent[0].get('root', 'root')}, …); docs/pdf.md says how each collection's files are made", file=sys.stderr)
     if args.loro:
         started = time.perf_counter()
         table = loro(gold, {"archive": args.root, **roots}, args.ocr, args.cache, args.only, args.show)

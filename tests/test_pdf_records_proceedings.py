@@ -1,8 +1,10 @@
-"""A language project's papers (most PostScript made PDF by Ghostscript's ps2pdf) and two
-2016 proceedings, one English, one Russian, as the dev55 to dev57 rounds misread them: every
-"c" of a ps2pdf font lost to a carriage return, Russian bylines printed surname first with a
-post after the name, a footnote-numbered affiliation taken for a section's heading, a kerned
-"DRAFT" read as a name, a Cambridge journal's running head. Each asserts the right reading
+"""A language project's papers (most PostScript made PDF by Ghostscript's ps2pdf), two
+2016 proceedings, one English, one Russian, and China's olympiad team papers, as the dev55 to
+dev58 rounds misread them: every "c" of a ps2pdf font lost to a carriage return, Russian
+bylines printed surname first with a post after the name, a footnote-numbered affiliation
+taken for a section's heading, a kerned "DRAFT" read as a name, a Cambridge journal's running
+head, Chinese titles, names and dates; then the pages the reads of those rules found read
+worse, pinned. Each asserts the right reading
 from a built PDF or from the lines pdfium gave."""
 
 from __future__ import annotations
@@ -68,7 +70,8 @@ def test_a_tall_glyph_mapped_to_a_carriage_return_is_no_c(tmp_path: Path) -> Non
     """A glyph standing taller than the x-height letters of its word is no "c" however its
     font maps it ("Butterfly" keeps its "l" a break, not "Butter fy" made "Buttercfy")."""
     pdf = tmp_path / "tall.pdf"
-    pdf.write_bytes(glyph_box_pdf([(17, ["Butterfly", "wings"]), *[(10, PROSE)] * 6], unicode={"l": "\r"}))
+    no_c = [word.replace("c", "h") for word in PROSE]  # (a font printing a "c" of its own is the other guard)
+    pdf.write_bytes(glyph_box_pdf([(17, ["Butterfly", "wings"]), *[(10, no_c)] * 6], unicode={"l": "\r"}))
     assert "c" not in read(pdf).lines[0].text
 
 
@@ -393,6 +396,10 @@ def test_a_name_given_first_before_its_university_is_not_turned_round() -> None:
                                centred("Иван Петров Университет ИТМО, ivan@mail.ru", 90, 10.0),
                                centred("Аннотация", 130, 10.7), paragraph(150, RU_PROSE, 9.4))
     assert "П. Иван" not in authors
+    _, authors, _ = read_lines(centred("Сбор и первичный анализ данных о поведении процессов", 60, 14.0),
+                               centred("Баклановский М.В. Университет ИТМО, mb@cit.ifmo.ru,", 90, 10.0),
+                               centred("Аннотация", 130, 10.7), paragraph(150, RU_PROSE, 9.4))
+    assert authors == ["М. В. Баклановский"]  # (with its initials' dots, the name before its university)
 
 
 def test_a_wrapped_town_over_the_next_affiliation_is_no_author() -> None:
@@ -405,3 +412,55 @@ def test_a_wrapped_town_over_the_next_affiliation_is_no_author() -> None:
                                centred("2 School of Computing, National University of Singapore", 160, 10.0),
                                centred("Abstract", 190, 10.0), paragraph(206, EN_PROSE, 10.0))
     assert authors == ["Ahmad Rahman", "Siti Aminah"]
+
+
+def test_chinese_cover_details_a_wrapped_title_a_raised_run_a_series_cell_a_bracketed_name() -> None:
+    """A Chinese title wrapped mid-word joins with no space ("…信息学竞" / "赛分析…"); a raised
+    footnote number of two digits goes whole ("跳表¹²的"); a series' running head in a cell of
+    its own after the title's ("线段跳表…   2009 年冬令营论文 李骥扬") dates the page; "Li-Wen
+    Hsu (許立文)" is the name in Latin letters."""
+    wrapped, _, _ = read_lines(centred("歧路修远,上下求索――例谈信息学竞", 181.0, 23.9), centred("赛分析中的“深”与“广”", 218.5, 23.9),
+                               centred("肖汉骏", 323.1, 13.9), centred("福建省福州第一中学", 612.6, 12.0))
+    assert wrapped == "歧路修远,上下求索――例谈信息学竞赛分析中的“深”与“广”"
+    text = "线段跳表——跳表12的一个拓展"
+    boxes, x = [], 150.3
+    for ch in text:
+        wide = 7.2 if ch.isdigit() else 21.9
+        boxes.append((x, 96.7, x + wide, 111.0 if ch.isdigit() else 118.6))
+        x += wide
+    head = Line(text="线段跳表——跳表的一个拓展 2009 年冬令营论文 李骥扬", boxes=[], bbox=(104.9, 43.7, 301.9, 51.9), size=7.6,
+                bold=False, cells=["线段跳表——跳表的一个拓展", "2009 年冬令营论文 李骥扬"])
+    title = Line(text=text, boxes=boxes, bbox=(150.3, 96.7, x, 118.6), size=21.9, bold=False, cells=[text])
+    record = read_lines(head, title, line("石家庄二中 李骥扬", 415.9, 149.3, 505.0, 159.8, 10.5),
+                        line("摘要", 285.4, 171.9, 309.5, 183.9, 12.0), cn_prose(195.3))
+    assert record == ("线段跳表——跳表的一个拓展", ["李骥扬"], 2009)
+    _, authors, _ = read_lines(line("Getting started with", 37.5, 104.1, 457.2, 152.6, 48.0),
+                               line("FreeBSD development", 37.5, 161.8, 507.5, 210.3, 48.0),
+                               line("Li-Wen Hsu (許立文) <lwhsu@FreeBSD.org>", 37.5, 228.2, 383.6, 248.1, 18.0),
+                               line("https://lwhsu.org", 37.5, 251.7, 173.7, 269.9, 18.0))
+    assert authors == ["Li-Wen Hsu"]
+
+
+def test_names_in_capitals_keep_glued_initials_and_a_company_unit_is_no_name() -> None:
+    """"H.T. KUNG" is "H.T. Kung", not "H.t. Kung"; "FreeBSD Services, Ltd" under a name is
+    its company (read as a name once its "c" came back from a ps2pdf font)."""
+    _, authors, _ = read_lines(centred("On Optimistic Methods for Concurrency Control", 90, 17.0),
+                               centred("H.T. KUNG and JOHN T. ROBINSON", 125, 12.0),
+                               centred("Carnegie-Mellon University", 141, 10.0),
+                               centred("Abstract", 170, 10.0), paragraph(186, EN_PROSE, 10.0))
+    assert authors == ["H.T. Kung", "John T. Robinson"]
+    _, authors, _ = read_lines(centred("An implementation of the Yarrow PRNG for FreeBSD", 108.9, 13.3),
+                               centred("Mark R. V. Murray", 153.7, 11.2), centred("FreeBSD Services, Ltd", 166.3, 11.0),
+                               centred("Amersham, Buckinghamshire, UK", 180.3, 11.0),
+                               centred("Abstract", 235.3, 10.3), paragraph(272.3, EN_PROSE, 9.3))
+    assert authors == ["Mark R. V. Murray"]
+
+
+def test_a_laboratorys_capitals_wrapped_under_a_russian_byline_are_no_name() -> None:
+    """"Суворова А.В., с. н. с. лаборатории" / "ТиМПИ СПИИРАН": beside a name with initials,
+    a Cyrillic "name" holding a word in capitals is the laboratory's."""
+    _, authors, _ = read_lines(centred("Моделирование рискованного поведения", 60, 14.0),
+                               centred("Суворова А.В., с. н. с. лаборатории", 90, 10.0),
+                               centred("ТиМПИ СПИИРАН", 104, 10.0),
+                               centred("Аннотация", 130, 10.7), paragraph(150, RU_PROSE, 9.4))
+    assert authors == ["А. В. Суворова"]

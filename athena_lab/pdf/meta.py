@@ -343,6 +343,10 @@ _CN_SERIES_HEAD = re.compile(r"^\s*[A-Z]{0,4}['’]?" + _Y + r"\s*年?\s*[\u4e00
 # Programming 12 (4&5): 295–318, 2002." (the journal, its volume, issue, pages and year)
 _PRESS_HEAD = re.compile(r"^(?-i:[A-Z][\w.&]*(?:\s+[A-Z][\w.&]*){0,4})\s\d{1,4}\s\(\d{1,2}(?:\s*[-–&]\s*\d{1,2})?\):\s?"
                          r"\d{1,5}\s*[-–—]+\s*\d{1,5},\s" + _Y + r"\b")
+# what Cambridge's running head carries beside its volume and year, and a reference's tail
+# wrapped to a page's top ("Artificial Intelligence 13 (1): 81–132, 1980.") does not: the
+# press's © (a scan's "!C"), its name, its DOI prefix
+_PRESS_MARK = re.compile(r"©|\(c\)|!C|\bcambridge\b|\b10\.1017/", re.I)
 # a typescript's date right under its title with a year of two digits: "3/3/70" (an ITS memo's)
 _SHORT_NUMERIC_DATE = re.compile(r"\s*(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01])/([4-9]\d)\s*")
 # A journal's masthead: "Theoretical Computer Science 321 (2004) 5 – 12", "J. of X (2008) 19(2), 185-224"
@@ -1419,7 +1423,9 @@ def _wrapped_names(text: str) -> bool:
 
 
 def _long_enough(group: list[Line]) -> bool:
-    """Two words or more (a logo is one), and no paragraph (a title is at most 30 words)."""
+    """Two words or more (a logo is one), and no paragraph (a title is at most 30 words). A
+    CJK label ("硕士学位论文", "计算机学报") or a line of Chinese names is no title however many
+    letters it has."""
     text = _join_title(group) or ""
     words = _word_total(text)
     if _CJK.search(text) and (_CJK_LABEL.match("".join(text.split())) or _chinese_byline(text)):
@@ -1428,7 +1434,8 @@ def _long_enough(group: list[Line]) -> bool:
     return (words >= 2 or len(text) >= 12) and (words <= 30 or len(text.split()) <= 30 and _CJK.search(text) is not None)
 
 
-# Chinese, Japanese and Korean letters: words unparted by spaces
+# Chinese, Japanese and Korean letters (Chinese and Japanese words are unparted by spaces;
+# Korean's are parted, but its letters are counted as theirs are, two a word, near enough)
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 
 
@@ -1809,9 +1816,13 @@ def _join_title(lines: list[Line]) -> str | None:
     lines = lines[numbered[-1]:] if numbered else lines
     # "Equal Rights for Functional Objects1": a footnote's number glued to a title line's end
     # ("… Single-User Machine1,2": two of them)
-    text = " ".join(re.sub(r"(?:(?<=[a-z]{3})|(?<=[a-z!?.][’'\"”]))[1-9](?:,[1-9])*(?=[\s,.;:]|$)", "",
-                           _TITLE_MARKS.sub("", _superscript_bracket(ln.text)).strip().lstrip("• "))  # a speck of the scan in the margin
-                    for ln in lines)
+    pieces = [re.sub(r"(?:(?<=[a-z]{3})|(?<=[a-z!?.][’'\"”]))[1-9](?:,[1-9])*(?=[\s,.;:]|$)", "",
+                     _TITLE_MARKS.sub("", _superscript_bracket(ln.text)).strip().lstrip("• "))  # a speck of the scan in the margin
+              for ln in lines]
+    # (a Chinese or Japanese title wrapped mid-word, "…信息学竞" / "赛分析…": its lines join with
+    # no space, as its words do)
+    text = "".join(piece if k == 0 else ("" if _CJK.match(piece[:1]) and _CJK.match(pieces[k - 1][-1:]) else " ") + piece
+                   for k, piece in enumerate(pieces))
     text = _REPORT_NUMBER.sub("", text.strip())
     # "Conflict-free Replicated Data Types ı": a font's footnote mark read as a dotless i, alone
     text = re.sub(r"\s+ı$", "", text)
@@ -1877,10 +1888,19 @@ def _cjk_unmarked(title: str | None, lines: list[Line]) -> str | None:
         if not heights:
             continue
         full, foot = statistics.median_low(heights), max(b[3] for ch, b in zip(text, line.boxes) if _CJK.match(ch))
-        kept = "".join(ch for k, (ch, b) in enumerate(zip(text, line.boxes))
-                       if not (ch.isdigit() and 0 < k < len(text) - 1 and _CJK.match(text[k - 1])
-                               and (_CJK.match(text[k + 1]) or text[k + 1].isdigit())
-                               and b[3] - b[1] < 0.75 * full and foot - b[3] > 0.2 * full))
+        raised = [ch.isdigit() and b[3] - b[1] < 0.75 * full and foot - b[3] > 0.2 * full
+                  for ch, b in zip(text, line.boxes)]
+        # (a run of them, "跳表¹²的", after a letter and before one or the line's end)
+        marks: set[int] = set()
+        k = 0
+        while k < len(text):
+            end = k
+            while end < len(text) and raised[end]:
+                end += 1
+            if end > k and k > 0 and _CJK.match(text[k - 1]) and (end == len(text) or _CJK.match(text[end])):
+                marks.update(range(k, end))
+            k = max(end, k + 1)
+        kept = "".join(ch for k, ch in enumerate(text) if k not in marks)
         if kept != text and text in title:
             title = title.replace(text, kept)
     return title
@@ -2097,9 +2117,9 @@ def _page_authors(first: PageText | None, title: list[Line], wide: bool = False)
 
 
 def _russian_byline(names: list[str]) -> list[str]:
-    """A Russian byline's names have initials ("А. В. Григорьева"): beside them, words in
-    Cyrillic without one are a heading's or an affiliation's read as a name ("Технология
-    АОП", "ТиМПИ СПИИРАН")."""
+    """A Russian byline's names have initials ("А. В. Григорьева"): beside them, a Cyrillic
+    "name" without one that holds a word in capitals is an affiliation's or a heading's read
+    as a name ("ТиМПИ СПИИРАН", "Технология АОП"); one given first ("Иван Петров") stays."""
     cyrillic = [bool(re.search(r"[А-ЯЁа-яёІЇЄҐіїєґЎў]", n)) for n in names]
     initials = [c and bool(re.search(r"(?:^|\s)[А-ЯЁІЇЄҐЎ]\.", n)) for n, c in zip(names, cyrillic)]
     if not any(initials):
@@ -3305,7 +3325,7 @@ def page_year(first: PageText | None, title: list[Line] | None = None) -> int | 
             continue
         text = _unspaced(line.text.strip())
         masthead = (_MASTHEAD.match(text) or _CAPS_MASTHEAD.match(text)
-                    or (_PRESS_HEAD.match(text) if re.search(r"©|\(c\)|!C|cambridge|press|doi|10\.1017", text, re.I) else None)
+                    or (_PRESS_HEAD.match(text) if _PRESS_MARK.search(text) else None)
                     # (a running head's cell: "线段跳表——跳表的一个拓展   2009 年冬令营论文 李骥扬")
                     or next((m for cell in line.cells if (m := _CN_SERIES_HEAD.match(cell.strip()))), None)) \
             if line.bbox[1] < 0.2 * first.height and own_head else None
